@@ -1,0 +1,116 @@
+#include "cli/input_files.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <system_error>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+
+namespace leakhound {
+namespace {
+
+namespace fs = std::filesystem;
+
+absl::Status ErrnoStatus(int err, const std::string& path) {
+  std::string msg = absl::StrCat(path, ": ", std::strerror(err));
+  switch (err) {
+    case ENOENT:
+      return absl::NotFoundError(msg);
+    case EACCES:
+    case EPERM:
+      return absl::PermissionDeniedError(msg);
+    default:
+      return absl::UnavailableError(msg);
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<InputFile>> ExpandInputs(
+    const std::vector<std::string>& args) {
+  std::vector<InputFile> files;
+  for (const std::string& arg : args) {
+    if (arg == "-") {
+      files.push_back({arg, arg});
+      continue;
+    }
+    std::error_code ec;
+    fs::file_status st = fs::status(arg, ec);
+    if (ec) return ErrnoStatus(ec.value(), arg);
+    if (!fs::is_directory(st)) {
+      files.push_back({arg, arg});
+      continue;
+    }
+    std::vector<InputFile> found;
+    fs::recursive_directory_iterator it(
+        arg, fs::directory_options::skip_permission_denied, ec);
+    if (ec) return ErrnoStatus(ec.value(), arg);
+    for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
+      if (ec) return ErrnoStatus(ec.value(), arg);
+      if (!it->is_regular_file(ec) || it->is_symlink(ec)) continue;
+      found.push_back({it->path().string(),
+                       it->path().lexically_relative(arg).string()});
+    }
+    if (ec) return ErrnoStatus(ec.value(), arg);
+    std::sort(found.begin(), found.end(),
+              [](const InputFile& a, const InputFile& b) {
+                return a.path < b.path;
+              });
+    files.insert(files.end(), found.begin(), found.end());
+  }
+  return files;
+}
+
+absl::StatusOr<std::string> ReadFileBounded(const std::string& path,
+                                            size_t max_bytes) {
+  int fd = path == "-" ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return ErrnoStatus(errno, path);
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    int err = errno;
+    if (fd != STDIN_FILENO) ::close(fd);
+    return ErrnoStatus(err, path);
+  }
+  if (S_ISDIR(st.st_mode) || (path != "-" && !S_ISREG(st.st_mode))) {
+    if (fd != STDIN_FILENO) ::close(fd);
+    return absl::FailedPreconditionError(
+        absl::StrCat(path, ": not a regular file"));
+  }
+  auto too_big = [&] {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        path, ": larger than the limit of ", max_bytes, " bytes"));
+  };
+  if (S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) > max_bytes) {
+    if (fd != STDIN_FILENO) ::close(fd);
+    return too_big();
+  }
+  std::string data;
+  if (S_ISREG(st.st_mode)) data.reserve(static_cast<size_t>(st.st_size));
+  char buf[1 << 16];
+  for (;;) {
+    ssize_t got = ::read(fd, buf, sizeof(buf));
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      int err = errno;
+      if (fd != STDIN_FILENO) ::close(fd);
+      return ErrnoStatus(err, path);
+    }
+    if (got == 0) break;
+    if (data.size() + static_cast<size_t>(got) > max_bytes) {
+      if (fd != STDIN_FILENO) ::close(fd);
+      return too_big();
+    }
+    data.append(buf, static_cast<size_t>(got));
+  }
+  if (fd != STDIN_FILENO) ::close(fd);
+  return data;
+}
+
+}  // namespace leakhound

@@ -1,0 +1,38 @@
+// Input files for the leakhound command: expanding PATH arguments (files and
+// directories, walked recursively) and reading a file with a size bound.
+//
+// Thread-safety: free functions without shared state; safe to call
+// concurrently.
+#ifndef LEAKHOUND_CLI_INPUT_FILES_H_
+#define LEAKHOUND_CLI_INPUT_FILES_H_
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace leakhound {
+
+struct InputFile {
+  std::string path;  // as given, or joined below a given directory
+  std::string id;    // path relative to the directory given; the path itself
+                     // for a file given directly
+};
+
+// Expands each argument: a regular file is itself, a directory yields its
+// regular files recursively (sorted by path; symlinks are not followed
+// inside directories). "-" is kept as is (standard input).
+// Returns NotFound for an argument that does not exist.
+absl::StatusOr<std::vector<InputFile>> ExpandInputs(
+    const std::vector<std::string>& args);
+
+// Reads the whole file ("-" = standard input).
+// Returns NotFound / PermissionDenied / FailedPrecondition (not a regular
+// file) / ResourceExhausted (larger than max_bytes) with a one-line message.
+absl::StatusOr<std::string> ReadFileBounded(const std::string& path,
+                                            size_t max_bytes);
+
+}  // namespace leakhound
+
+#endif  // LEAKHOUND_CLI_INPUT_FILES_H_

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages leakhound needs to build and test, and only
+# those that are missing. Idempotent; runs `apt-get update` at most once.
+# Usage (as root): bash cmake/install_deps.sh [--bench]
+#   --bench  also installs the real-text corpora the benchmarks read.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config
+  libicu-dev libboost-serialization-dev libxxhash-dev librocksdb-dev
+  libabsl-dev libgtest-dev libgmock-dev libbenchmark-dev
+)
+if [[ "${1:-}" == "--bench" ]]; then
+  packages+=(python3.11-doc manpages-zh)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+if [[ $(id -u) -ne 0 ]]; then
+  echo "install_deps: missing packages: ${missing[*]}; run as root to install them" >&2
+  exit 1
+fi
+echo "install_deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}"

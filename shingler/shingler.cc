@@ -1,0 +1,122 @@
+#include "shingler/shingler.h"
+
+#include <bit>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "shingler/winnower.h"
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+namespace leakhound {
+namespace {
+
+absl::Status CheckRange(const char* name, int value, int lo, int hi) {
+  if (value < lo || value > hi) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        name, " must be in [", lo, ", ", hi, "], got ", value));
+  }
+  return absl::OkStatus();
+}
+
+inline uint64_t ToLittleEndian(uint64_t v) {
+  if constexpr (std::endian::native == std::endian::big) {
+    return __builtin_bswap64(v);
+  }
+  return v;
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Shingler>> Shingler::Create(
+    const ShinglerOptions& options, const FingerprintKey& key) {
+  if (auto s = CheckRange("shingle words", options.shingle_words, 1, 64);
+      !s.ok()) {
+    return s;
+  }
+  if (auto s = CheckRange("CJK characters per word",
+                          options.cjk_chars_per_word, 1, 8);
+      !s.ok()) {
+    return s;
+  }
+  if (auto s = CheckRange("winnowing window", options.winnow_window, 0, 1024);
+      !s.ok()) {
+    return s;
+  }
+  auto tokenizer = Tokenizer::Create();
+  if (!tokenizer.ok()) return tokenizer.status();
+  return std::unique_ptr<Shingler>(
+      new Shingler(options, key, std::move(*tokenizer)));
+}
+
+Shingler::Shingler(const ShinglerOptions& options, const FingerprintKey& key,
+                   std::unique_ptr<Tokenizer> tokenizer)
+    : options_(options), key_(key), tokenizer_(std::move(tokenizer)) {}
+
+absl::StatusOr<ShingledText> Shingler::Shingle(std::string_view utf8) {
+  if (utf8.size() > Tokenizer::kMaxInputBytes) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("text of ", utf8.size(), " bytes exceeds the limit of ",
+                     Tokenizer::kMaxInputBytes));
+  }
+  tokenizer_->Tokenize(utf8, &tokens_);
+  return FromTokens();
+}
+
+ShingledText Shingler::ShingleReference(std::string_view utf8) {
+  tokenizer_->TokenizeReference(utf8, &tokens_);
+  return FromTokens();
+}
+
+ShingledText Shingler::FromTokens() {
+  ShingledText result;
+  const size_t n = tokens_.size();
+  result.token_count = static_cast<uint32_t>(n);
+  if (n == 0) return result;
+
+  le_hashes_.resize(n);
+  for (size_t i = 0; i < n; ++i) le_hashes_[i] = ToLittleEndian(tokens_[i].hash);
+
+  const auto word_weight = static_cast<unsigned>(options_.cjk_chars_per_word);
+  const unsigned target =
+      static_cast<unsigned>(options_.shingle_words) * word_weight;
+  auto weight = [&](size_t t) {
+    return tokens_[t].per_character ? 1u : word_weight;
+  };
+  auto make = [&](size_t begin, size_t end) {
+    return leakhound::Shingle{
+        XXH3_64bits_withSecret(le_hashes_.data() + begin,
+                               (end - begin) * sizeof(uint64_t),
+                               key_.secret().data(), key_.secret().size()),
+        tokens_[begin].byte_begin, tokens_[end - 1].byte_end,
+        static_cast<uint32_t>(begin), static_cast<uint32_t>(end)};
+  };
+
+  // Sliding window: [i, j) is the shortest run from i of weight >= target.
+  size_t j = 0;
+  unsigned sum = 0;
+  for (size_t i = 0; i < n; ++i) {
+    while (j < n && sum < target) sum += weight(j++);
+    if (sum < target) break;
+    result.shingles.push_back(make(i, j));
+    sum -= weight(i);
+  }
+  if (result.shingles.empty()) result.shingles.push_back(make(0, n));
+
+  if (options_.winnow_window > 1) {
+    std::vector<uint64_t> fps(result.shingles.size());
+    for (size_t i = 0; i < fps.size(); ++i) {
+      fps[i] = result.shingles[i].fingerprint;
+    }
+    std::vector<size_t> keep = WinnowPositions(
+        fps, static_cast<size_t>(options_.winnow_window));
+    std::vector<leakhound::Shingle> kept;
+    kept.reserve(keep.size());
+    for (size_t k : keep) kept.push_back(result.shingles[k]);
+    result.shingles = std::move(kept);
+  }
+  return result;
+}
+
+}  // namespace leakhound

@@ -1,0 +1,89 @@
+// Shingler: text to keyed shingle fingerprints with their byte ranges.
+//
+// A shingle is a run of consecutive tokens (see tokenizer.h) worth
+// `shingle_words` words, where a word token weighs one word and a
+// per-character token (Han, kana, Hangul) weighs 1/cjk_chars_per_word of a
+// word: with the defaults a shingle is 5 words or 10 CJK characters (five
+// CJK characters are everyday phrases and over-match). Each shingle starts at
+// a token and is the shortest run from there reaching that weight. A text
+// whose tokens never reach it (shorter than one shingle) yields one shingle
+// of all its tokens; an empty text yields none.
+//
+// Fingerprint of a shingle = XXH3-64 with the FingerprintKey's secret over
+// the little-endian bytes of its tokens' hashes. Persisted fingerprints
+// depend on every step: any change is a shingler version change.
+//
+// Optional winnowing (winnow_window W > 1) keeps only the shingles chosen by
+// WinnowPositions; see winnower.h for the guarantee.
+//
+// Thread-safety: not thread-safe (owns a Tokenizer and scratch buffers);
+// use one Shingler per thread.
+#ifndef LEAKHOUND_SHINGLER_SHINGLER_H_
+#define LEAKHOUND_SHINGLER_SHINGLER_H_
+
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "shingler/fingerprint_key.h"
+#include "shingler/tokenizer.h"
+
+namespace leakhound {
+
+struct ShinglerOptions {
+  // w: words per shingle. Valid range [1, 64].
+  int shingle_words = 5;
+  // Per-character tokens that weigh as much as one word. Range [1, 8].
+  int cjk_chars_per_word = 2;
+  // W: winnowing window in shingles; 0 or 1 keeps every shingle. [0, 1024].
+  int winnow_window = 0;
+};
+
+struct Shingle {
+  uint64_t fingerprint;
+  uint32_t byte_begin;   // first byte of the first token
+  uint32_t byte_end;     // one past the last byte of the last token
+  uint32_t token_begin;  // [token_begin, token_end): token ordinals
+  uint32_t token_end;
+
+  bool operator==(const Shingle&) const = default;
+};
+
+struct ShingledText {
+  uint32_t token_count = 0;      // the text's words (tokens)
+  std::vector<Shingle> shingles;  // in text order; winnowed if configured
+};
+
+class Shingler {
+ public:
+  // Returns InvalidArgument for options out of range, Internal if ICU fails.
+  static absl::StatusOr<std::unique_ptr<Shingler>> Create(
+      const ShinglerOptions& options, const FingerprintKey& key);
+
+  // Shingles `utf8` (invalid UTF-8 is read as U+FFFD).
+  // Returns InvalidArgument if utf8.size() > Tokenizer::kMaxInputBytes.
+  absl::StatusOr<ShingledText> Shingle(std::string_view utf8);
+
+  // The same through Tokenizer::TokenizeReference (plain ICU; slow).
+  // REQUIRES: utf8.size() < 2^31.
+  ShingledText ShingleReference(std::string_view utf8);
+
+  const ShinglerOptions& options() const { return options_; }
+
+ private:
+  Shingler(const ShinglerOptions& options, const FingerprintKey& key,
+           std::unique_ptr<Tokenizer> tokenizer);
+  ShingledText FromTokens();
+
+  const ShinglerOptions options_;
+  const FingerprintKey key_;
+  std::unique_ptr<Tokenizer> tokenizer_;
+  std::vector<Token> tokens_;        // scratch
+  std::vector<uint64_t> le_hashes_;  // scratch: token hashes, little-endian
+};
+
+}  // namespace leakhound
+
+#endif  // LEAKHOUND_SHINGLER_SHINGLER_H_

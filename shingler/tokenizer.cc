@@ -1,0 +1,324 @@
+#include "shingler/tokenizer.h"
+
+#include <unicode/brkiter.h>
+#include <unicode/normalizer2.h>
+#include <unicode/uchar.h>
+#include <unicode/unistr.h>
+#include <unicode/uscript.h>
+#include <unicode/uspoof.h>
+#include <unicode/utf8.h>
+
+#include <array>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+namespace leakhound {
+namespace {
+
+// Word_Break classes of the ASCII characters that can be part of a word,
+// as ICU 72's root word rules use them. ICU departs from plain UAX #29 in
+// two ways that matter here: '@' is an ALetter (e-mail addresses stay one
+// word) and ':' is not a MidLetter.
+enum AsciiClass : uint8_t {
+  kOther = 0,
+  kLetter,      // ALetter: A-Z a-z @
+  kDigit,       // Numeric: 0-9
+  kUnderscore,  // ExtendNumLet: _
+  kMidNumLet,   // MidNumLet / Single_Quote: . '
+  kMidNum,      // MidNum: , ;
+  kSpace,       // ASCII whitespace: always a segment boundary
+};
+
+constexpr std::array<AsciiClass, 128> MakeAsciiClasses() {
+  std::array<AsciiClass, 128> t{};
+  for (int c = 'a'; c <= 'z'; ++c) t[static_cast<size_t>(c)] = kLetter;
+  for (int c = 'A'; c <= 'Z'; ++c) t[static_cast<size_t>(c)] = kLetter;
+  t['@'] = kLetter;
+  for (int c = '0'; c <= '9'; ++c) t[static_cast<size_t>(c)] = kDigit;
+  t['_'] = kUnderscore;
+  t['.'] = kMidNumLet;
+  t['\''] = kMidNumLet;
+  t[','] = kMidNum;
+  t[';'] = kMidNum;
+  for (char c : {' ', '\t', '\n', '\v', '\f', '\r'}) {
+    t[static_cast<size_t>(c)] = kSpace;
+  }
+  return t;
+}
+constexpr std::array<AsciiClass, 128> kAsciiClass = MakeAsciiClasses();
+
+inline bool IsWordChar(AsciiClass c) {
+  return c == kLetter || c == kDigit || c == kUnderscore;
+}
+inline bool IsAsciiSpace(uint8_t b) {
+  return b < 128 && kAsciiClass[b] == kSpace;
+}
+
+// Normalized form of one ASCII word character, precomputed through ICU.
+struct AsciiFold {
+  char bytes[4];
+  uint8_t size;
+};
+
+bool IsPerCharacter(UChar32 c) {
+  return uscript_hasScript(c, USCRIPT_HAN) ||
+         uscript_hasScript(c, USCRIPT_HIRAGANA) ||
+         uscript_hasScript(c, USCRIPT_KATAKANA) ||
+         uscript_hasScript(c, USCRIPT_HANGUL);
+}
+
+bool IsCombining(UChar32 c) {
+  int32_t gcb = u_getIntPropertyValue(c, UCHAR_GRAPHEME_CLUSTER_BREAK);
+  return gcb == U_GCB_EXTEND || gcb == U_GCB_SPACING_MARK;
+}
+
+}  // namespace
+
+struct Tokenizer::Impl {
+  const icu::Normalizer2* nfkc_casefold = nullptr;
+  icu::LocalUSpoofCheckerPointer spoof;
+  std::unique_ptr<icu::BreakIterator> words;
+  std::array<AsciiFold, 128> ascii_fold{};
+
+  // Scratch, reused across calls.
+  icu::UnicodeString text16;
+  std::vector<uint32_t> unit_begin;  // source byte offset of each UTF-16 unit
+  std::vector<uint32_t> unit_end;    // source byte end of its code point
+  std::string normalized;
+  std::vector<std::string>* collect = nullptr;  // NormalizedTokens only
+
+  // Normalizes text16[p, q) into `normalized` (UTF-8).
+  void Normalize(int32_t p, int32_t q) {
+    UErrorCode status = U_ZERO_ERROR;
+    icu::UnicodeString folded =
+        nfkc_casefold->normalize(text16.tempSubStringBetween(p, q), status);
+    icu::UnicodeString skeleton;
+    uspoof_getSkeletonUnicodeString(spoof.getAlias(), 0, folded, skeleton,
+                                    &status);
+    icu::UnicodeString result = nfkc_casefold->normalize(skeleton, status);
+    normalized.clear();
+    if (U_FAILURE(status)) {  // not expected with valid ICU data
+      result = folded;
+    }
+    result.toUTF8String(normalized);
+  }
+
+  void Emit(int32_t p, int32_t q, bool per_character, std::vector<Token>* out) {
+    Normalize(p, q);
+    if (normalized.empty()) return;
+    if (collect != nullptr) collect->push_back(normalized);
+    out->push_back(Token{XXH3_64bits(normalized.data(), normalized.size()),
+                         unit_begin[static_cast<size_t>(p)],
+                         unit_end[static_cast<size_t>(q - 1)], per_character});
+  }
+
+  // Splits the word segment text16[p, q) into tokens (step 3).
+  void EmitSegment(int32_t p, int32_t q, std::vector<Token>* out) {
+    int32_t run_start = -1;
+    int32_t i = p;
+    while (i < q) {
+      UChar32 c = text16.char32At(i);
+      int32_t len = U16_LENGTH(c);
+      if (!IsPerCharacter(c)) {
+        if (run_start < 0) run_start = i;
+        i += len;
+        continue;
+      }
+      if (run_start >= 0) {
+        Emit(run_start, i, false, out);
+        run_start = -1;
+      }
+      int32_t j = i + len;
+      while (j < q && IsCombining(text16.char32At(j))) {
+        j += U16_LENGTH(text16.char32At(j));
+      }
+      Emit(i, j, true, out);
+      i = j;
+    }
+    if (run_start >= 0) Emit(run_start, q, false, out);
+  }
+
+  // Steps 1-4 over input[begin, end), appending to *out.
+  // REQUIRES: end - begin < 2^31.
+  void IcuChunk(std::string_view input, size_t begin, size_t end,
+                std::vector<Token>* out) {
+    text16.remove();
+    unit_begin.clear();
+    unit_end.clear();
+    const auto* s = reinterpret_cast<const uint8_t*>(input.data() + begin);
+    const auto length = static_cast<int32_t>(end - begin);
+    int32_t i = 0;
+    while (i < length) {
+      const int32_t start = i;
+      UChar32 c;
+      U8_NEXT_OR_FFFD(s, i, length, c);
+      if (u_hasBinaryProperty(c, UCHAR_DEFAULT_IGNORABLE_CODE_POINT)) continue;
+      text16.append(c);
+      const auto b = static_cast<uint32_t>(begin + static_cast<size_t>(start));
+      const auto e = static_cast<uint32_t>(begin + static_cast<size_t>(i));
+      for (int32_t u = 0; u < U16_LENGTH(c); ++u) {
+        unit_begin.push_back(b);
+        unit_end.push_back(e);
+      }
+    }
+    words->setText(text16);
+    int32_t p = words->first();
+    for (int32_t q = words->next(); q != icu::BreakIterator::DONE;
+         p = q, q = words->next()) {
+      if (words->getRuleStatus() >= UBRK_WORD_NONE_LIMIT) {
+        EmitSegment(p, q, out);
+      }
+    }
+  }
+
+  // The ASCII rules of ICU's word segmentation (UAX #29 WB5-WB13b) over
+  // input[begin, end), which holds only ASCII bytes.
+  void AsciiChunk(std::string_view input, size_t begin, size_t end,
+                  std::vector<Token>* out) {
+    const auto* s = reinterpret_cast<const uint8_t*>(input.data());
+    size_t i = begin;
+    while (i < end) {
+      AsciiClass c = kAsciiClass[s[i]];
+      if (!IsWordChar(c)) {
+        ++i;
+        continue;
+      }
+      const size_t start = i;
+      AsciiClass prev = c;
+      bool only_underscores = (c == kUnderscore);
+      normalized.clear();
+      for (;;) {
+        const AsciiFold& f = ascii_fold[s[i]];
+        normalized.append(f.bytes, f.size);
+        ++i;
+        if (i >= end) break;
+        c = kAsciiClass[s[i]];
+        if (IsWordChar(c)) {
+          only_underscores = only_underscores && c == kUnderscore;
+          prev = c;
+          continue;
+        }
+        if ((c == kMidNumLet || c == kMidNum) && i + 1 < end) {
+          AsciiClass next = kAsciiClass[s[i + 1]];
+          bool joins = (prev == kDigit && next == kDigit) ||
+                       (c == kMidNumLet && prev == kLetter && next == kLetter);
+          if (joins) {
+            const AsciiFold& m = ascii_fold[s[i]];
+            normalized.append(m.bytes, m.size);
+            ++i;
+            prev = next;
+            only_underscores = false;
+            continue;
+          }
+        }
+        break;
+      }
+      // ICU gives a lone "_" no word status, but "__" is a word.
+      if (only_underscores && i - start == 1) continue;
+      out->push_back(Token{XXH3_64bits(normalized.data(), normalized.size()),
+                           static_cast<uint32_t>(start),
+                           static_cast<uint32_t>(i), false});
+    }
+  }
+};
+
+absl::StatusOr<std::unique_ptr<Tokenizer>> Tokenizer::Create() {
+  auto impl = std::make_unique<Impl>();
+  UErrorCode status = U_ZERO_ERROR;
+  impl->nfkc_casefold = icu::Normalizer2::getNFKCCasefoldInstance(status);
+  impl->spoof.adoptInstead(uspoof_open(&status));
+  impl->words.reset(
+      icu::BreakIterator::createWordInstance(icu::Locale::getRoot(), status));
+  if (U_FAILURE(status)) {
+    return absl::InternalError(
+        absl::StrCat("ICU initialization failed: ", u_errorName(status)));
+  }
+  // Fold table for ASCII word characters, computed by the reference path so
+  // the two cannot drift apart. Every fold must stay ASCII (no composition
+  // across characters), which holds for ICU 72's data; check it.
+  for (int c = 0; c < 128; ++c) {
+    AsciiClass cls = kAsciiClass[static_cast<size_t>(c)];
+    if (cls == kOther || cls == kSpace) continue;
+    impl->text16 = icu::UnicodeString(static_cast<UChar32>(c));
+    impl->unit_begin.assign(1, 0);
+    impl->unit_end.assign(1, 1);
+    impl->Normalize(0, 1);
+    const std::string& f = impl->normalized;
+    bool ascii = !f.empty() && f.size() <= sizeof(AsciiFold::bytes);
+    for (char b : f) ascii = ascii && static_cast<uint8_t>(b) < 128;
+    if (!ascii) {
+      return absl::InternalError(absl::StrCat(
+          "ICU folds ASCII character ", c, " to a non-ASCII form; ",
+          "the ASCII fast path cannot represent it"));
+    }
+    AsciiFold& fold = impl->ascii_fold[static_cast<size_t>(c)];
+    f.copy(fold.bytes, f.size());
+    fold.size = static_cast<uint8_t>(f.size());
+  }
+  return std::unique_ptr<Tokenizer>(new Tokenizer(std::move(impl)));
+}
+
+Tokenizer::Tokenizer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Tokenizer::~Tokenizer() = default;
+
+void Tokenizer::TokenizeReference(std::string_view utf8,
+                                  std::vector<Token>* out) {
+  out->clear();
+  impl_->IcuChunk(utf8, 0, utf8.size(), out);
+}
+
+std::vector<std::string> Tokenizer::NormalizedTokens(std::string_view utf8) {
+  std::vector<std::string> texts;
+  std::vector<Token> tokens;
+  impl_->collect = &texts;
+  impl_->IcuChunk(utf8, 0, utf8.size(), &tokens);
+  impl_->collect = nullptr;
+  return texts;
+}
+
+void Tokenizer::Tokenize(std::string_view utf8, std::vector<Token>* out) {
+  out->clear();
+  const auto* s = reinterpret_cast<const uint8_t*>(utf8.data());
+  const size_t n = utf8.size();
+  size_t pos = 0;
+  while (pos < n) {
+    // ASCII up to the first non-ASCII byte, minus the unfinished run before it.
+    size_t non_ascii = pos;
+    while (non_ascii < n && s[non_ascii] < 128) ++non_ascii;
+    if (non_ascii == n) {
+      impl_->AsciiChunk(utf8, pos, n, out);
+      return;
+    }
+    size_t boundary = non_ascii;
+    while (boundary > pos && !IsAsciiSpace(s[boundary - 1])) --boundary;
+    impl_->AsciiChunk(utf8, pos, boundary, out);
+
+    // The ICU chunk: whitespace-delimited runs from `boundary` for as long as
+    // the next run also holds a non-ASCII byte.
+    size_t end = non_ascii;
+    for (;;) {
+      while (end < n && !IsAsciiSpace(s[end]) &&
+             end - boundary < kMaxIcuChunkBytes) {
+        ++end;
+      }
+      if (end == n) break;
+      if (!IsAsciiSpace(s[end])) {  // forced split, at a code point start
+        while (end > boundary + 1 && (s[end] & 0xC0) == 0x80) --end;
+        break;
+      }
+      ++end;  // keep the whitespace byte in this chunk
+      size_t k = end;
+      while (k < n && !IsAsciiSpace(s[k]) && s[k] < 128) ++k;
+      bool next_run_non_ascii = k < n && s[k] >= 128;
+      if (!next_run_non_ascii || end - boundary >= kMaxIcuChunkBytes) break;
+    }
+    impl_->IcuChunk(utf8, boundary, end, out);
+    pos = end;
+  }
+}
+
+}  // namespace leakhound
