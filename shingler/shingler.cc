@@ -93,6 +93,7 @@ ShingledText Shingler::FromTokens() {
         static_cast<uint32_t>(begin), static_cast<uint32_t>(end)};
   };
 
+  result.shingles.reserve(n);
   // Sliding window: [i, j) is the shortest run from i of weight >= target.
   size_t j = 0;
   unsigned sum = 0;

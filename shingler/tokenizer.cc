@@ -9,8 +9,11 @@
 #include <unicode/utf8.h>
 
 #include <array>
+#include <optional>
+#include <cstring>
 #include <utility>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #define XXH_INLINE_ALL
@@ -90,6 +93,10 @@ struct Tokenizer::Impl {
   std::vector<uint32_t> unit_end;    // source byte end of its code point
   std::string normalized;
   std::vector<std::string>* collect = nullptr;  // NormalizedTokens only
+  bool use_cache = false;  // the fast path only; the reference stays plain
+  // Hash of each single-code-point token seen (nullopt: normalizes to "").
+  static constexpr size_t kMaxCachedCodePoints = 1 << 16;
+  absl::flat_hash_map<UChar32, std::optional<uint64_t>> code_point_hash;
 
   // Normalizes text16[p, q) into `normalized` (UTF-8).
   void Normalize(int32_t p, int32_t q) {
@@ -108,12 +115,33 @@ struct Tokenizer::Impl {
   }
 
   void Emit(int32_t p, int32_t q, bool per_character, std::vector<Token>* out) {
+    const Token token{0, unit_begin[static_cast<size_t>(p)],
+                      unit_end[static_cast<size_t>(q - 1)], per_character};
+    // A lone code point's hash depends on nothing else: cache it (CJK text
+    // is almost all such tokens, and normalization dominates its cost).
+    const UChar32 c = text16.char32At(p);
+    const bool lone = use_cache && q - p == U16_LENGTH(c);
+    if (lone) {
+      auto it = code_point_hash.find(c);
+      if (it != code_point_hash.end()) {
+        if (it->second.has_value()) {
+          out->push_back(token);
+          out->back().hash = *it->second;
+        }
+        return;
+      }
+    }
     Normalize(p, q);
-    if (normalized.empty()) return;
-    if (collect != nullptr) collect->push_back(normalized);
-    out->push_back(Token{XXH3_64bits(normalized.data(), normalized.size()),
-                         unit_begin[static_cast<size_t>(p)],
-                         unit_end[static_cast<size_t>(q - 1)], per_character});
+    std::optional<uint64_t> hash;
+    if (!normalized.empty()) {
+      hash = XXH3_64bits(normalized.data(), normalized.size());
+      if (collect != nullptr) collect->push_back(normalized);
+      out->push_back(token);
+      out->back().hash = *hash;
+    }
+    if (lone && code_point_hash.size() < kMaxCachedCodePoints) {
+      code_point_hash.emplace(c, hash);
+    }
   }
 
   // Splits the word segment text16[p, q) into tokens (step 3).
@@ -190,12 +218,8 @@ struct Tokenizer::Impl {
       const size_t start = i;
       AsciiClass prev = c;
       bool only_underscores = (c == kUnderscore);
-      normalized.clear();
-      for (;;) {
-        const AsciiFold& f = ascii_fold[s[i]];
-        normalized.append(f.bytes, f.size);
-        ++i;
-        if (i >= end) break;
+      ++i;
+      for (; i < end; ++i) {
         c = kAsciiClass[s[i]];
         if (IsWordChar(c)) {
           only_underscores = only_underscores && c == kUnderscore;
@@ -204,12 +228,9 @@ struct Tokenizer::Impl {
         }
         if ((c == kMidNumLet || c == kMidNum) && i + 1 < end) {
           AsciiClass next = kAsciiClass[s[i + 1]];
-          bool joins = (prev == kDigit && next == kDigit) ||
-                       (c == kMidNumLet && prev == kLetter && next == kLetter);
-          if (joins) {
-            const AsciiFold& m = ascii_fold[s[i]];
-            normalized.append(m.bytes, m.size);
-            ++i;
+          if ((prev == kDigit && next == kDigit) ||
+              (c == kMidNumLet && prev == kLetter && next == kLetter)) {
+            ++i;  // the mid character; the loop's ++i takes the next one
             prev = next;
             only_underscores = false;
             continue;
@@ -219,10 +240,28 @@ struct Tokenizer::Impl {
       }
       // ICU gives a lone "_" no word status, but "__" is a word.
       if (only_underscores && i - start == 1) continue;
-      out->push_back(Token{XXH3_64bits(normalized.data(), normalized.size()),
+      out->push_back(Token{HashAsciiToken(s + start, i - start),
                            static_cast<uint32_t>(start),
                            static_cast<uint32_t>(i), false});
     }
+  }
+
+  // XXH3 of the folded form of the ASCII token bytes[0, size).
+  uint64_t HashAsciiToken(const uint8_t* bytes, size_t size) {
+    constexpr size_t kStackBytes = 128;
+    char stack[kStackBytes * 4];
+    char* folded = stack;
+    if (size > kStackBytes) {
+      normalized.resize(size * 4);
+      folded = normalized.data();
+    }
+    size_t n = 0;
+    for (size_t k = 0; k < size; ++k) {
+      const AsciiFold& f = ascii_fold[bytes[k]];
+      std::memcpy(folded + n, f.bytes, sizeof(f.bytes));
+      n += f.size;
+    }
+    return XXH3_64bits(folded, n);
   }
 };
 
@@ -268,6 +307,7 @@ Tokenizer::~Tokenizer() = default;
 void Tokenizer::TokenizeReference(std::string_view utf8,
                                   std::vector<Token>* out) {
   out->clear();
+  impl_->use_cache = false;
   impl_->IcuChunk(utf8, 0, utf8.size(), out);
 }
 
@@ -275,6 +315,7 @@ std::vector<std::string> Tokenizer::NormalizedTokens(std::string_view utf8) {
   std::vector<std::string> texts;
   std::vector<Token> tokens;
   impl_->collect = &texts;
+  impl_->use_cache = false;
   impl_->IcuChunk(utf8, 0, utf8.size(), &tokens);
   impl_->collect = nullptr;
   return texts;
@@ -282,6 +323,7 @@ std::vector<std::string> Tokenizer::NormalizedTokens(std::string_view utf8) {
 
 void Tokenizer::Tokenize(std::string_view utf8, std::vector<Token>* out) {
   out->clear();
+  impl_->use_cache = true;
   const auto* s = reinterpret_cast<const uint8_t*>(utf8.data());
   const size_t n = utf8.size();
   size_t pos = 0;
