@@ -1,0 +1,278 @@
+#include "engine/pseudo_matrix.h"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "engine/chance_threshold.h"
+
+namespace leakhound {
+
+absl::StatusOr<std::unique_ptr<PseudoMatrix>> PseudoMatrix::Create(
+    const PseudoMatrixOptions& options) {
+  auto geometry = BloomGeometry::FromParams(options.filter);
+  if (!geometry.ok()) return geometry.status();
+  std::unique_ptr<RowMatrix> matrix =
+      options.layout == MatrixLayout::kBitSliced
+          ? NewBitSlicedMatrix(geometry->bits)
+          : NewRowMajorMatrix(geometry->bits);
+  return std::unique_ptr<PseudoMatrix>(
+      new PseudoMatrix(options, *geometry, std::move(matrix)));
+}
+
+PseudoMatrix::PseudoMatrix(const PseudoMatrixOptions& options,
+                           const BloomGeometry& geometry,
+                           std::unique_ptr<RowMatrix> matrix)
+    : options_(options), geometry_(geometry), matrix_(std::move(matrix)) {}
+
+uint32_t PseudoMatrix::TakeRow() {
+  if (!free_rows_.empty()) {
+    const uint32_t row = free_rows_.back();
+    free_rows_.pop_back();
+    return row;
+  }
+  rows_.emplace_back();
+  return matrix_->AddRow();
+}
+
+void PseudoMatrix::ClearRow(uint32_t row) {
+  matrix_->ClearRow(row);
+  rows_[row] = RowInfo{};
+}
+
+void PseudoMatrix::Insert(uint32_t row, DocId doc,
+                          std::span<const uint64_t> fingerprints,
+                          uint32_t begin, uint32_t end) {
+  if (begin >= end) return;
+  RowInfo& info = rows_[row];
+  std::vector<uint32_t> positions(geometry_.hashes);
+  for (uint32_t i = begin; i < end; ++i) {
+    BitPositions(fingerprints[i], geometry_, positions);
+    for (uint32_t pos : positions) {
+      info.bits_set += matrix_->Set(row, pos) ? 1u : 0u;
+    }
+  }
+  info.fingerprints += end - begin;
+  if (!info.segments.empty() && info.segments.back().doc == doc &&
+      info.segments.back().end == begin) {
+    info.segments.back().end = end;
+  } else {
+    info.segments.push_back(Segment{doc, begin, end});
+  }
+  std::vector<uint32_t>& doc_rows = doc_rows_[doc];
+  auto at = std::lower_bound(doc_rows.begin(), doc_rows.end(), row);
+  if (at == doc_rows.end() || *at != row) doc_rows.insert(at, row);
+}
+
+void PseudoMatrix::Pack(DocId doc, std::span<const uint64_t> fingerprints,
+                        uint32_t begin, uint32_t end) {
+  const uint32_t limit = geometry_.fill_limit;
+  while (begin < end) {
+    if (open_row_ < 0 ||
+        rows_[static_cast<size_t>(open_row_)].fingerprints >= limit) {
+      open_row_ = TakeRow();
+    }
+    const auto row = static_cast<uint32_t>(open_row_);
+    const uint32_t take = std::min(limit - rows_[row].fingerprints, end - begin);
+    Insert(row, doc, fingerprints, begin, begin + take);
+    begin += take;
+  }
+}
+
+uint32_t PseudoMatrix::Add(DocId doc, std::span<const uint64_t> fingerprints) {
+  const auto n = static_cast<uint32_t>(fingerprints.size());
+  doc_rows_.try_emplace(doc);
+  switch (options_.packing) {
+    case PackingMode::kPseudoMatrix:
+      Pack(doc, fingerprints, 0, n);
+      return n;
+    case PackingMode::kOneDocumentPerRow: {
+      const uint32_t stored = std::min(n, geometry_.fill_limit);
+      Insert(TakeRow(), doc, fingerprints, 0, stored);
+      return stored;
+    }
+    case PackingMode::kSingleFilter:
+      if (rows_.empty()) TakeRow();
+      Insert(0, doc, fingerprints, 0, n);
+      return n;
+  }
+  return 0;
+}
+
+absl::StatusOr<RebuildStats> PseudoMatrix::Remove(
+    DocId doc, const FingerprintSource& source) {
+  auto it = doc_rows_.find(doc);
+  if (it == doc_rows_.end()) {
+    return absl::NotFoundError(absl::StrCat("document ", doc, " not in filter"));
+  }
+  const std::vector<uint32_t> rows = std::move(it->second);
+  doc_rows_.erase(it);
+  RebuildStats stats;
+  for (uint32_t row : rows) {
+    std::vector<Segment> keep;
+    for (const Segment& s : rows_[row].segments) {
+      if (s.doc != doc) keep.push_back(s);
+    }
+    ClearRow(row);
+    for (const Segment& s : keep) {
+      Insert(row, s.doc, source(s.doc), s.begin, s.end);
+    }
+    ++stats.rows_rebuilt;
+    if (keep.empty() && options_.packing != PackingMode::kSingleFilter) {
+      free_rows_.push_back(row);
+      if (open_row_ == row) open_row_ = -1;
+      ++stats.rows_freed;
+    }
+  }
+  return stats;
+}
+
+RebuildStats PseudoMatrix::Compact(const FingerprintSource& source,
+                                   double underfill) {
+  RebuildStats stats;
+  if (options_.packing != PackingMode::kPseudoMatrix) return stats;
+  const double threshold = underfill * geometry_.fill_limit;
+  std::vector<uint32_t> victims;
+  for (uint32_t r = 0; r < rows_.size(); ++r) {
+    if (!rows_[r].segments.empty() && rows_[r].fingerprints < threshold) {
+      victims.push_back(r);
+    }
+  }
+  if (victims.size() < 2) return stats;
+
+  std::vector<Segment> moving;
+  for (uint32_t row : victims) {
+    for (const Segment& s : rows_[row].segments) {
+      moving.push_back(s);
+      std::vector<uint32_t>& doc_rows = doc_rows_[s.doc];
+      doc_rows.erase(std::remove(doc_rows.begin(), doc_rows.end(), row),
+                     doc_rows.end());
+    }
+    ClearRow(row);
+  }
+  // Refill the victims lowest first; they hold everything they held.
+  for (auto r = victims.rbegin(); r != victims.rend(); ++r) {
+    free_rows_.push_back(*r);
+  }
+  open_row_ = -1;
+  for (const Segment& s : moving) Pack(s.doc, source(s.doc), s.begin, s.end);
+  stats.rows_rebuilt = static_cast<uint32_t>(victims.size());
+  for (uint32_t row : victims) {
+    if (rows_[row].segments.empty()) ++stats.rows_freed;
+  }
+  return stats;
+}
+
+QueryResult PseudoMatrix::Query(std::span<const uint64_t> fingerprints,
+                                const QueryOptions& options) const {
+  QueryResult result;
+  const uint32_t d = matrix_->rows();
+  if (d == 0 || fingerprints.empty()) return result;
+  const uint32_t k = geometry_.hashes;
+  std::vector<uint32_t> positions(fingerprints.size() * k);
+  for (size_t i = 0; i < fingerprints.size(); ++i) {
+    BitPositions(fingerprints[i], geometry_,
+                 std::span<uint32_t>(positions.data() + i * k, k));
+  }
+  std::vector<uint32_t> counts(d, 0);
+  double trials = static_cast<double>(fingerprints.size());
+  if (options.scoring == ScoringMode::kMembership) {
+    matrix_->CountMembership(positions, k, counts);
+  } else {
+    std::sort(positions.begin(), positions.end());
+    positions.erase(std::unique(positions.begin(), positions.end()),
+                    positions.end());
+    matrix_->CountAndPopcount(positions, counts);
+    trials = static_cast<double>(positions.size());
+  }
+  const double m = geometry_.bits;
+  auto expected = [&](uint32_t row) {
+    const double f = rows_[row].bits_set / m;
+    return options.scoring == ScoringMode::kMembership
+               ? trials * std::pow(f, static_cast<double>(k))
+               : trials * f;
+  };
+
+  // One test per row and one per document spanning rows.
+  uint32_t tests = rows_in_use();
+  for (const auto& [doc, rows] : doc_rows_) tests += rows.size() > 1 ? 1u : 0u;
+  result.tests = std::max<uint32_t>(tests, 1);
+  const double log_alpha =
+      std::log(options.family_false_alarm / result.tests);
+  auto significant = [&](uint32_t count, double lambda) {
+    return count >= options.min_count &&
+           LogChanceTailBound(lambda, count) <= log_alpha;
+  };
+  auto add = [&](DocId doc, uint32_t count, double lambda) {
+    result.candidates.push_back(Candidate{
+        doc, count, lambda,
+        std::max(options.min_count,
+                 MinSignificantCount(
+                     lambda, options.family_false_alarm / result.tests))});
+  };
+
+  absl::flat_hash_set<DocId> spanning_done;
+  for (uint32_t r = 0; r < d; ++r) {
+    if (counts[r] == 0 || rows_[r].segments.empty()) continue;
+    const bool row_passes = significant(counts[r], expected(r));
+    result.candidate_rows += row_passes ? 1u : 0u;
+    for (const Segment& s : rows_[r].segments) {
+      const std::vector<uint32_t>& doc_rows = doc_rows_.at(s.doc);
+      if (doc_rows.size() == 1) {
+        if (row_passes) add(s.doc, counts[r], expected(r));
+        continue;
+      }
+      if (!spanning_done.insert(s.doc).second) continue;
+      uint32_t sum = 0;
+      double lambda = 0;
+      for (uint32_t row : doc_rows) {
+        sum += counts[row];
+        lambda += expected(row);
+      }
+      if (significant(sum, lambda)) add(s.doc, sum, lambda);
+    }
+  }
+  // A document with two segments in one row is listed once.
+  std::sort(result.candidates.begin(), result.candidates.end(),
+            [](const Candidate& a, const Candidate& b) { return a.doc < b.doc; });
+  result.candidates.erase(
+      std::unique(result.candidates.begin(), result.candidates.end(),
+                  [](const Candidate& a, const Candidate& b) {
+                    return a.doc == b.doc;
+                  }),
+      result.candidates.end());
+  std::sort(result.candidates.begin(), result.candidates.end(),
+            [](const Candidate& a, const Candidate& b) {
+              return a.count - a.expected > b.count - b.expected;
+            });
+  return result;
+}
+
+std::span<const uint32_t> PseudoMatrix::RowsOf(DocId doc) const {
+  auto it = doc_rows_.find(doc);
+  if (it == doc_rows_.end()) return {};
+  return it->second;
+}
+
+uint32_t PseudoMatrix::rows_in_use() const {
+  uint32_t used = 0;
+  for (const RowInfo& r : rows_) used += r.segments.empty() ? 0u : 1u;
+  return used;
+}
+
+size_t PseudoMatrix::MemoryBytes() const {
+  size_t bytes = matrix_->MemoryBytes();
+  bytes += rows_.capacity() * sizeof(RowInfo);
+  for (const RowInfo& r : rows_) bytes += r.segments.capacity() * sizeof(Segment);
+  bytes += doc_rows_.capacity() *
+           (sizeof(DocId) + sizeof(std::vector<uint32_t>) + 1);
+  for (const auto& [doc, rows] : doc_rows_) {
+    bytes += rows.capacity() * sizeof(uint32_t);
+  }
+  return bytes;
+}
+
+}  // namespace leakhound

@@ -1,0 +1,170 @@
+// PseudoMatrix: the pseudo-matrix Bloom filter (PMBF) of Butakov, "Using
+// Bloom filters in data leak protection applications", section 3, in memory.
+//
+// d rows, each a Bloom filter of the same m bits (BloomGeometry). Documents
+// are packed into rows: in the default mode a document is appended to the
+// open row until the row reaches its fill limit and continues in the next
+// row(s) (the paper's Fig. 1). A row index records, per row, which
+// documents it holds and which range of each document's fingerprint list.
+// Baseline modes for experiments: one document per row, truncated at the
+// fill limit (the matrix Bloom filter, MBF), and one single classic filter
+// (no localization: every document is a candidate of every hit).
+//
+// Queries count, per row, the query fingerprints whose k bits are all set
+// (default), or the paper's popcount(query filter AND row). A document is a
+// candidate when the summed count of its rows is significant against the
+// chance hits expected from the rows' actual fill (chance_threshold.h), at
+// a family-wise false-alarm probability, and at least a minimum count.
+//
+// The matrix does not keep fingerprints: removal and compaction rebuild
+// rows from fingerprints the caller supplies (the index stores them).
+//
+// Thread-safety: const methods may run concurrently with each other; a
+// mutating method needs exclusive access (the index serializes writers).
+#ifndef LEAKHOUND_ENGINE_PSEUDO_MATRIX_H_
+#define LEAKHOUND_ENGINE_PSEUDO_MATRIX_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "engine/bloom_geometry.h"
+#include "engine/row_matrix.h"
+
+namespace leakhound {
+
+using DocId = uint32_t;
+
+// Persisted in the index metadata: do not renumber.
+enum class PackingMode : uint8_t {
+  kPseudoMatrix = 0,      // several documents per row, long ones span rows
+  kOneDocumentPerRow = 1, // MBF: one document per row, truncated
+  kSingleFilter = 2,      // one classic Bloom filter, no localization
+};
+
+enum class MatrixLayout : uint8_t { kBitSliced = 0, kRowMajor = 1 };
+
+enum class ScoringMode : uint8_t {
+  kMembership = 0,   // query fingerprints with all k bits set in the row
+  kAndPopcount = 1,  // popcount(query filter AND row), the paper's score
+};
+
+struct PseudoMatrixOptions {
+  FilterParams filter;
+  PackingMode packing = PackingMode::kPseudoMatrix;
+  MatrixLayout layout = MatrixLayout::kBitSliced;
+};
+
+// Fingerprint range [begin, end) of a document's list stored in a row.
+struct Segment {
+  DocId doc;
+  uint32_t begin;
+  uint32_t end;
+  bool operator==(const Segment&) const = default;
+};
+
+struct RowInfo {
+  std::vector<Segment> segments;  // in insertion order
+  uint32_t fingerprints = 0;      // sum of segment lengths
+  uint32_t bits_set = 0;          // popcount of the row
+};
+
+struct QueryOptions {
+  ScoringMode scoring = ScoringMode::kMembership;
+  // Probability that any document of the index becomes a candidate by
+  // chance, over all tests of one query (Bonferroni). Range (0, 1).
+  double family_false_alarm = 1e-6;
+  // A candidate needs at least this many hits whatever the statistics say.
+  uint32_t min_count = 3;
+};
+
+struct Candidate {
+  DocId doc;
+  uint32_t count;      // hits summed over the document's rows
+  double expected;     // chance hits expected over those rows
+  uint32_t threshold;  // the count that was needed
+};
+
+struct QueryResult {
+  std::vector<Candidate> candidates;  // by decreasing count - expected
+  uint32_t candidate_rows = 0;        // rows whose own test passed
+  uint32_t tests = 0;                 // the Bonferroni family size
+};
+
+// The fingerprint list the caller added for a document, unchanged.
+using FingerprintSource = std::function<std::span<const uint64_t>(DocId)>;
+
+struct RebuildStats {
+  uint32_t rows_rebuilt = 0;  // rows cleared and refilled
+  uint32_t rows_freed = 0;    // rows left empty and reusable
+};
+
+class PseudoMatrix {
+ public:
+  // Returns InvalidArgument for out-of-range filter parameters.
+  static absl::StatusOr<std::unique_ptr<PseudoMatrix>> Create(
+      const PseudoMatrixOptions& options);
+
+  // Inserts a document's fingerprints (duplicates count toward capacity;
+  // callers pass distinct fingerprints). Returns how many were stored: all,
+  // except in kOneDocumentPerRow mode where the list is cut at the fill
+  // limit. REQUIRES: `doc` not present; fingerprints.size() < 2^32.
+  uint32_t Add(DocId doc, std::span<const uint64_t> fingerprints);
+
+  // Removes a document by rebuilding only the rows that hold it from the
+  // fingerprints of the other documents in those rows. Returns NotFound for
+  // an unknown document. REQUIRES: `source` returns every document's list.
+  absl::StatusOr<RebuildStats> Remove(DocId doc,
+                                      const FingerprintSource& source);
+
+  // Repacks the rows filled below `underfill` x fill limit into as few rows
+  // as possible (the others are untouched). Freed rows are reused by later
+  // additions. Only meaningful in kPseudoMatrix mode (no-op otherwise).
+  RebuildStats Compact(const FingerprintSource& source,
+                       double underfill = 0.5);
+
+  QueryResult Query(std::span<const uint64_t> fingerprints,
+                    const QueryOptions& options) const;
+
+  const BloomGeometry& geometry() const { return geometry_; }
+  const PseudoMatrixOptions& options() const { return options_; }
+  const std::vector<RowInfo>& rows() const { return rows_; }
+  const RowMatrix& matrix() const { return *matrix_; }
+  // Rows holding `doc`, in list order; empty if unknown.
+  std::span<const uint32_t> RowsOf(DocId doc) const;
+  size_t documents() const { return doc_rows_.size(); }
+  // Rows holding at least one document.
+  uint32_t rows_in_use() const;
+  // Heap bytes: the bits plus the row and document indexes.
+  size_t MemoryBytes() const;
+
+ private:
+  PseudoMatrix(const PseudoMatrixOptions& options,
+               const BloomGeometry& geometry,
+               std::unique_ptr<RowMatrix> matrix);
+
+  // Inserts fingerprints[begin, end) of `doc` into `row`.
+  void Insert(uint32_t row, DocId doc, std::span<const uint64_t> fingerprints,
+              uint32_t begin, uint32_t end);
+  // Packs fingerprints[begin, end) of `doc` from the open row on.
+  void Pack(DocId doc, std::span<const uint64_t> fingerprints, uint32_t begin,
+            uint32_t end);
+  uint32_t TakeRow();  // a free row, or a new one
+  void ClearRow(uint32_t row);
+
+  const PseudoMatrixOptions options_;
+  const BloomGeometry geometry_;
+  std::unique_ptr<RowMatrix> matrix_;
+  std::vector<RowInfo> rows_;
+  absl::flat_hash_map<DocId, std::vector<uint32_t>> doc_rows_;
+  std::vector<uint32_t> free_rows_;  // empty rows to reuse, as a stack
+  int64_t open_row_ = -1;            // the row appended to; -1 if none
+};
+
+}  // namespace leakhound
+
+#endif  // LEAKHOUND_ENGINE_PSEUDO_MATRIX_H_

@@ -1,0 +1,93 @@
+// The paper's layout: row r is words [r * W, (r + 1) * W), W = ceil(m / 64).
+// Its AND-popcount scan reads every bit of the matrix for every query.
+#include <algorithm>
+#include <bit>
+
+#include "engine/row_matrix.h"
+
+namespace leakhound {
+namespace {
+
+class RowMajorMatrix final : public RowMatrix {
+ public:
+  explicit RowMajorMatrix(uint32_t bits)
+      : bits_(bits), words_((bits + 63) / 64) {}
+
+  uint32_t rows() const override { return rows_; }
+  uint32_t bits() const override { return bits_; }
+
+  void Reserve(uint32_t rows) override {
+    data_.reserve(size_t{rows} * words_);
+  }
+
+  uint32_t AddRow() override {
+    data_.resize(data_.size() + words_, 0);
+    return rows_++;
+  }
+
+  bool Set(uint32_t row, uint32_t pos) override {
+    uint64_t& word = data_[size_t{row} * words_ + pos / 64];
+    const uint64_t bit = uint64_t{1} << (pos % 64);
+    const bool was_clear = (word & bit) == 0;
+    word |= bit;
+    return was_clear;
+  }
+
+  bool Test(uint32_t row, uint32_t pos) const override {
+    return (data_[size_t{row} * words_ + pos / 64] >> (pos % 64)) & 1;
+  }
+
+  void ClearRow(uint32_t row) override {
+    std::fill_n(data_.data() + size_t{row} * words_, words_, 0);
+  }
+
+  void CountMembership(std::span<const uint32_t> positions, uint32_t k,
+                       std::span<uint32_t> counts) const override {
+    const size_t fingerprints = positions.size() / k;
+    for (uint32_t r = 0; r < rows_; ++r) {
+      const uint64_t* row = data_.data() + size_t{r} * words_;
+      uint32_t hits = 0;
+      for (size_t f = 0; f < fingerprints; ++f) {
+        bool all = true;
+        for (uint32_t j = 0; j < k && all; ++j) {
+          const uint32_t pos = positions[f * k + j];
+          all = (row[pos / 64] >> (pos % 64)) & 1;
+        }
+        hits += all ? 1 : 0;
+      }
+      counts[r] += hits;
+    }
+  }
+
+  void CountAndPopcount(std::span<const uint32_t> filter,
+                        std::span<uint32_t> counts) const override {
+    std::vector<uint64_t> query(words_, 0);
+    for (uint32_t pos : filter) query[pos / 64] |= uint64_t{1} << (pos % 64);
+    for (uint32_t r = 0; r < rows_; ++r) {
+      const uint64_t* row = data_.data() + size_t{r} * words_;
+      uint64_t total = 0;
+      for (uint32_t w = 0; w < words_; ++w) {
+        total += static_cast<uint64_t>(std::popcount(row[w] & query[w]));
+      }
+      counts[r] += static_cast<uint32_t>(total);
+    }
+  }
+
+  size_t MemoryBytes() const override {
+    return data_.capacity() * sizeof(uint64_t);
+  }
+
+ private:
+  const uint32_t bits_;
+  const uint32_t words_;
+  uint32_t rows_ = 0;
+  std::vector<uint64_t> data_;
+};
+
+}  // namespace
+
+std::unique_ptr<RowMatrix> NewRowMajorMatrix(uint32_t bits) {
+  return std::make_unique<RowMajorMatrix>(bits);
+}
+
+}  // namespace leakhound

@@ -1,0 +1,62 @@
+// RowMatrix: the bits of the pseudo-matrix Bloom filter, d rows of m bits,
+// behind one interface with two layouts:
+//  - BitSlicedMatrix (default): transposed; for each bit position the bits
+//    of all rows are contiguous (64 rows per word), so a query reads only
+//    the k slices of each of its fingerprints (signature-file / BitFunnel /
+//    COBS technique).
+//  - RowMajorMatrix: the paper's layout, one m-bit vector per row; its
+//    AND-popcount scan is the baseline the benchmarks compare against.
+// Both layouts answer both scoring modes with identical results.
+//
+// Thread-safety: const methods may run concurrently; any mutation needs
+// exclusive access.
+#ifndef LEAKHOUND_ENGINE_ROW_MATRIX_H_
+#define LEAKHOUND_ENGINE_ROW_MATRIX_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace leakhound {
+
+class RowMatrix {
+ public:
+  virtual ~RowMatrix() = default;
+
+  virtual uint32_t rows() const = 0;
+  virtual uint32_t bits() const = 0;
+
+  // Makes room for `rows` rows without re-layout (no effect if smaller).
+  virtual void Reserve(uint32_t rows) = 0;
+  // Appends an all-zero row and returns its index.
+  virtual uint32_t AddRow() = 0;
+  // Sets bit `pos` of `row`; returns true if it was clear.
+  // REQUIRES: row < rows(), pos < bits().
+  virtual bool Set(uint32_t row, uint32_t pos) = 0;
+  virtual bool Test(uint32_t row, uint32_t pos) const = 0;
+  // Clears every bit of `row`.
+  virtual void ClearRow(uint32_t row) = 0;
+
+  // positions holds k positions per fingerprint, fingerprint after
+  // fingerprint. Adds to counts[r] the number of fingerprints whose k bits
+  // are all set in row r. REQUIRES: counts.size() >= rows().
+  virtual void CountMembership(std::span<const uint32_t> positions, uint32_t k,
+                               std::span<uint32_t> counts) const = 0;
+  // `filter` is a query filter given as its distinct set positions. Adds to
+  // counts[r] popcount(row r AND filter) (the paper's similarity score).
+  // REQUIRES: counts.size() >= rows().
+  virtual void CountAndPopcount(std::span<const uint32_t> filter,
+                                std::span<uint32_t> counts) const = 0;
+
+  // Heap bytes held by the bits.
+  virtual size_t MemoryBytes() const = 0;
+};
+
+std::unique_ptr<RowMatrix> NewBitSlicedMatrix(uint32_t bits);
+std::unique_ptr<RowMatrix> NewRowMajorMatrix(uint32_t bits);
+
+}  // namespace leakhound
+
+#endif  // LEAKHOUND_ENGINE_ROW_MATRIX_H_

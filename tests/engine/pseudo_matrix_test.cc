@@ -1,0 +1,286 @@
+#include "engine/pseudo_matrix.h"
+
+#include <cmath>
+#include <map>
+#include <random>
+#include <vector>
+
+#include "engine/chance_threshold.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace leakhound {
+namespace {
+
+using ::testing::ElementsAre;
+
+// Documents of random fingerprints, kept so rows can be rebuilt.
+class Corpus {
+ public:
+  explicit Corpus(uint64_t seed) : rng_(seed) {}
+  const std::vector<uint64_t>& Make(DocId doc, size_t n) {
+    std::vector<uint64_t>& fps = docs_[doc];
+    fps.resize(n);
+    for (auto& f : fps) f = rng_();
+    return fps;
+  }
+  FingerprintSource Source() const {
+    return [this](DocId d) {
+      const std::vector<uint64_t>& f = docs_.at(d);
+      return std::span<const uint64_t>(f);
+    };
+  }
+  const std::vector<uint64_t>& operator[](DocId d) const { return docs_.at(d); }
+  std::mt19937_64& rng() { return rng_; }
+
+ private:
+  std::mt19937_64 rng_;
+  std::map<DocId, std::vector<uint64_t>> docs_;
+};
+
+std::unique_ptr<PseudoMatrix> Make(PackingMode packing,
+                                   MatrixLayout layout = MatrixLayout::kBitSliced,
+                                   uint32_t capacity = 1000, double fill = 1.0) {
+  PseudoMatrixOptions o;
+  o.filter = {1e-3, capacity, fill};
+  o.packing = packing;
+  o.layout = layout;
+  auto m = PseudoMatrix::Create(o);
+  EXPECT_TRUE(m.ok()) << m.status();
+  return std::move(*m);
+}
+
+TEST(PseudoMatrixTest, PacksSeveralDocumentsPerRowAndSpansLongOnes) {
+  Corpus c(1);
+  auto pm = Make(PackingMode::kPseudoMatrix);
+  pm->Add(1, c.Make(1, 300));
+  pm->Add(2, c.Make(2, 500));
+  pm->Add(3, c.Make(3, 1700));  // 200 in row 0, 1000 in row 1, 500 in row 2
+  ASSERT_EQ(pm->rows().size(), 3u);
+  EXPECT_THAT(pm->rows()[0].segments,
+              ElementsAre(Segment{1, 0, 300}, Segment{2, 0, 500},
+                          Segment{3, 0, 200}));
+  EXPECT_THAT(pm->rows()[1].segments, ElementsAre(Segment{3, 200, 1200}));
+  EXPECT_THAT(pm->rows()[2].segments, ElementsAre(Segment{3, 1200, 1700}));
+  EXPECT_THAT(pm->RowsOf(3), ElementsAre(0u, 1u, 2u));
+  EXPECT_EQ(pm->rows()[0].fingerprints, 1000u);
+}
+
+TEST(PseudoMatrixTest, FillTargetLimitsFingerprintsPerRow) {
+  Corpus c(2);
+  auto pm = Make(PackingMode::kPseudoMatrix, MatrixLayout::kBitSliced, 1000, 0.5);
+  pm->Add(1, c.Make(1, 1200));
+  ASSERT_EQ(pm->rows().size(), 3u);
+  EXPECT_EQ(pm->rows()[0].fingerprints, 500u);
+  EXPECT_EQ(pm->rows()[2].fingerprints, 200u);
+}
+
+TEST(PseudoMatrixTest, OneDocumentPerRowTruncatesLikeTheMatrixBloomFilter) {
+  Corpus c(3);
+  auto pm = Make(PackingMode::kOneDocumentPerRow);
+  EXPECT_EQ(pm->Add(1, c.Make(1, 10)), 10u);
+  EXPECT_EQ(pm->Add(2, c.Make(2, 2500)), 1000u);
+  EXPECT_EQ(pm->rows().size(), 2u);
+  EXPECT_THAT(pm->rows()[1].segments, ElementsAre(Segment{2, 0, 1000}));
+}
+
+TEST(PseudoMatrixTest, SingleFilterHasNoLocalization) {
+  Corpus c(4);
+  auto pm = Make(PackingMode::kSingleFilter, MatrixLayout::kBitSliced, 5000);
+  pm->Add(1, c.Make(1, 400));
+  pm->Add(2, c.Make(2, 400));
+  EXPECT_EQ(pm->rows().size(), 1u);
+  std::vector<uint64_t> q(c[1].begin(), c[1].begin() + 50);
+  auto r = pm->Query(q, {});
+  EXPECT_EQ(r.candidates.size(), 2u);  // both documents: no localization
+}
+
+TEST(PseudoMatrixTest, RemovalRebuildsOnlyTheRowsHoldingTheDocument) {
+  Corpus c(5);
+  auto pm = Make(PackingMode::kPseudoMatrix);
+  for (DocId d = 1; d <= 12; ++d) pm->Add(d, c.Make(d, 450));
+  // 5,400 fingerprints: rows 0-5; document 3 spans rows 0 and 1.
+  EXPECT_THAT(pm->RowsOf(3), ElementsAre(0u, 1u));
+  const uint32_t bits_row4 = pm->rows()[4].bits_set;
+  auto stats = pm->Remove(3, c.Source());
+  ASSERT_TRUE(stats.ok());
+  EXPECT_EQ(stats->rows_rebuilt, 2u);
+  EXPECT_EQ(stats->rows_freed, 0u);
+  EXPECT_TRUE(pm->RowsOf(3).empty());
+  EXPECT_EQ(pm->rows()[4].bits_set, bits_row4);
+  // The rebuilt rows equal rows built from scratch without document 3.
+  auto fresh = Make(PackingMode::kPseudoMatrix);
+  for (DocId d = 1; d <= 12; ++d) fresh->Add(d, c[d]);
+  ASSERT_TRUE(fresh->Remove(3, c.Source()).ok());
+  for (uint32_t pos = 0; pos < pm->geometry().bits; ++pos) {
+    ASSERT_EQ(pm->matrix().Test(0, pos), fresh->matrix().Test(0, pos));
+  }
+  EXPECT_EQ(pm->Remove(3, c.Source()).status().code(),
+            absl::StatusCode::kNotFound);
+}
+
+TEST(PseudoMatrixTest, CompactionRepacksUnderfilledRowsIntoFewer) {
+  Corpus c(6);
+  auto pm = Make(PackingMode::kPseudoMatrix);
+  for (DocId d = 1; d <= 20; ++d) pm->Add(d, c.Make(d, 500));  // 10 rows
+  for (DocId d = 1; d <= 20; d += 2) ASSERT_TRUE(pm->Remove(d, c.Source()).ok());
+  EXPECT_EQ(pm->rows_in_use(), 10u);  // each row half empty
+  auto stats = pm->Compact(c.Source());
+  EXPECT_EQ(stats.rows_rebuilt, 0u);  // at exactly half: not under-filled
+  stats = pm->Compact(c.Source(), 0.6);
+  EXPECT_EQ(stats.rows_rebuilt, 10u);
+  EXPECT_EQ(stats.rows_freed, 5u);
+  EXPECT_EQ(pm->rows_in_use(), 5u);
+  // New documents reuse the freed rows before growing the matrix.
+  pm->Add(100, c.Make(100, 1000));
+  EXPECT_EQ(pm->rows().size(), 10u);
+  EXPECT_EQ(pm->rows_in_use(), 6u);
+}
+
+// No false negatives by construction: a query sharing t fingerprints with a
+// document, t at or above what the threshold needs, always makes it a
+// candidate, across packing modes, layouts, removals and compaction.
+TEST(PseudoMatrixTest, NoFalseNegativesForQueriesAboveTheThreshold) {
+  for (PackingMode packing :
+       {PackingMode::kPseudoMatrix, PackingMode::kOneDocumentPerRow,
+        PackingMode::kSingleFilter}) {
+    for (MatrixLayout layout : {MatrixLayout::kBitSliced, MatrixLayout::kRowMajor}) {
+      Corpus c(7);
+      auto pm = Make(packing, layout, 2000);
+      std::uniform_int_distribution<size_t> size(5, 3000);
+      DocId next = 0;
+      for (; next < 40; ++next) pm->Add(next, c.Make(next, size(c.rng())));
+      for (int round = 0; round < 3; ++round) {
+        for (int i = 0; i < 5; ++i) {
+          DocId victim = static_cast<DocId>(c.rng()() % next);
+          if (!pm->RowsOf(victim).empty()) {
+            ASSERT_TRUE(pm->Remove(victim, c.Source()).ok());
+          }
+        }
+        pm->Compact(c.Source(), 0.7);
+        for (int i = 0; i < 5; ++i, ++next) {
+          pm->Add(next, c.Make(next, size(c.rng())));
+        }
+        for (int trial = 0; trial < 40; ++trial) {
+          const auto doc = static_cast<DocId>(c.rng()() % next);
+          if (pm->RowsOf(doc).empty()) continue;
+          // Share fingerprints the filter stored (MBF keeps a prefix).
+          const size_t stored =
+              packing == PackingMode::kOneDocumentPerRow
+                  ? std::min<size_t>(c[doc].size(), pm->geometry().fill_limit)
+                  : c[doc].size();
+          const size_t q = 500;
+          std::vector<uint64_t> query(q);
+          for (auto& f : query) f = c.rng()();
+          // Threshold for this document at this query size.
+          double lambda = 0;
+          for (uint32_t row : pm->RowsOf(doc)) {
+            const double f = pm->rows()[row].bits_set /
+                             static_cast<double>(pm->geometry().bits);
+            lambda += q * std::pow(f, pm->geometry().hashes);
+          }
+          QueryOptions options;
+          auto first = pm->Query(query, options);
+          const uint32_t needed = std::max(
+              options.min_count,
+              MinSignificantCount(lambda, options.family_false_alarm / first.tests));
+          if (needed > std::min(stored, q)) continue;
+          for (size_t i = 0; i < needed; ++i) {
+            query[i] = c[doc][c.rng()() % stored];
+          }
+          auto result = pm->Query(query, options);
+          bool found = false;
+          for (const Candidate& cand : result.candidates) found |= cand.doc == doc;
+          ASSERT_TRUE(found) << "doc " << doc << " needed " << needed
+                             << " packing " << static_cast<int>(packing)
+                             << " layout " << static_cast<int>(layout);
+        }
+      }
+    }
+  }
+}
+
+TEST(PseudoMatrixTest, ChanceHitRateOfNonMembersMatchesFillToTheK) {
+  // Rows filled with random fingerprints; random non-members hit a row at
+  // rate f^k where f is its measured fraction of set bits. Tolerance: four
+  // standard deviations of the binomial sampling error of 1M queries
+  // (about 9 % of f^k per row, 3 % over all rows).
+  Corpus c(8);
+  auto pm = Make(PackingMode::kPseudoMatrix, MatrixLayout::kBitSliced, 2000);
+  for (DocId d = 0; d < 10; ++d) pm->Add(d, c.Make(d, 2000));
+  const uint32_t k = pm->geometry().hashes;
+  const size_t n = 1000000;
+  std::vector<uint32_t> positions(n * k);
+  for (size_t i = 0; i < n; ++i) {
+    BitPositions(c.rng()(), pm->geometry(),
+                 std::span<uint32_t>(positions.data() + i * k, k));
+  }
+  std::vector<uint32_t> counts(pm->rows().size(), 0);
+  pm->matrix().CountMembership(positions, k, counts);
+  double total_measured = 0, total_expected = 0;
+  for (uint32_t r = 0; r < pm->rows().size(); ++r) {
+    const double f = pm->rows()[r].bits_set /
+                     static_cast<double>(pm->geometry().bits);
+    const double p = std::pow(f, k);
+    const double sigma = std::sqrt(p * (1 - p) / n);
+    EXPECT_NEAR(counts[r] / static_cast<double>(n), p, 4 * sigma) << "row " << r;
+    total_measured += counts[r];
+    total_expected += p * n;
+  }
+  EXPECT_NEAR(total_measured, total_expected, 4 * std::sqrt(total_expected));
+}
+
+TEST(PseudoMatrixTest, RandomQueriesRaiseNoCandidates) {
+  Corpus c(9);
+  auto pm = Make(PackingMode::kPseudoMatrix, MatrixLayout::kBitSliced, 2000);
+  for (DocId d = 0; d < 60; ++d) pm->Add(d, c.Make(d, 700));
+  for (int trial = 0; trial < 200; ++trial) {
+    std::vector<uint64_t> query(2000);
+    for (auto& f : query) f = c.rng()();
+    EXPECT_TRUE(pm->Query(query, {}).candidates.empty());
+  }
+}
+
+TEST(PseudoMatrixTest, AndPopcountScoringFindsLargeExcerpts) {
+  Corpus c(10);
+  auto pm = Make(PackingMode::kPseudoMatrix, MatrixLayout::kRowMajor, 2000);
+  for (DocId d = 0; d < 30; ++d) pm->Add(d, c.Make(d, 800));
+  std::vector<uint64_t> query(c[17].begin(), c[17].begin() + 400);
+  for (int i = 0; i < 400; ++i) query.push_back(c.rng()());
+  QueryOptions options;
+  options.scoring = ScoringMode::kAndPopcount;
+  auto result = pm->Query(query, options);
+  // The excerpt lies in row 6, which 17 shares with 15 and 16: the filter
+  // cannot tell row-mates apart (the second stage does), and nothing else
+  // may be a candidate.
+  ASSERT_THAT(pm->RowsOf(17), ElementsAre(6u, 7u));
+  std::vector<DocId> docs;
+  for (const Candidate& cand : result.candidates) docs.push_back(cand.doc);
+  EXPECT_THAT(docs, ::testing::UnorderedElementsAre(15u, 16u, 17u));
+}
+
+TEST(PseudoMatrixTest, LayoutsGiveIdenticalResults) {
+  Corpus c(11);
+  auto sliced = Make(PackingMode::kPseudoMatrix, MatrixLayout::kBitSliced);
+  auto major = Make(PackingMode::kPseudoMatrix, MatrixLayout::kRowMajor);
+  for (DocId d = 0; d < 25; ++d) {
+    sliced->Add(d, c.Make(d, 300));
+    major->Add(d, c[d]);
+  }
+  std::vector<uint64_t> query(c[5].begin(), c[5].begin() + 40);
+  for (int i = 0; i < 300; ++i) query.push_back(c.rng()());
+  for (ScoringMode mode : {ScoringMode::kMembership, ScoringMode::kAndPopcount}) {
+    QueryOptions o;
+    o.scoring = mode;
+    auto a = sliced->Query(query, o);
+    auto b = major->Query(query, o);
+    ASSERT_EQ(a.candidates.size(), b.candidates.size());
+    for (size_t i = 0; i < a.candidates.size(); ++i) {
+      EXPECT_EQ(a.candidates[i].doc, b.candidates[i].doc);
+      EXPECT_EQ(a.candidates[i].count, b.candidates[i].count);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace leakhound

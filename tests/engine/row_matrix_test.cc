@@ -1,0 +1,88 @@
+#include "engine/row_matrix.h"
+
+#include <random>
+#include <set>
+#include <vector>
+
+#include "gtest/gtest.h"
+
+namespace leakhound {
+namespace {
+
+// Both layouts must agree with a brute-force model of d rows of m bits.
+class RowMatrixTest : public ::testing::TestWithParam<bool> {
+ protected:
+  std::unique_ptr<RowMatrix> Make(uint32_t bits) {
+    return GetParam() ? NewBitSlicedMatrix(bits) : NewRowMajorMatrix(bits);
+  }
+};
+
+TEST_P(RowMatrixTest, SetTestAndClearFollowTheModel) {
+  const uint32_t m = 1000;
+  auto matrix = Make(m);
+  std::vector<std::vector<bool>> model;
+  std::mt19937_64 rng(1);
+  for (int r = 0; r < 300; ++r) {  // crosses several re-layouts
+    EXPECT_EQ(matrix->AddRow(), static_cast<uint32_t>(r));
+    model.emplace_back(m, false);
+    for (int i = 0; i < 50; ++i) {
+      const auto pos = static_cast<uint32_t>(rng() % m);
+      EXPECT_EQ(matrix->Set(static_cast<uint32_t>(r), pos), !model[r][pos]);
+      model[r][pos] = true;
+    }
+  }
+  matrix->ClearRow(7);
+  model[7].assign(m, false);
+  for (uint32_t r = 0; r < 300; ++r) {
+    for (uint32_t pos = 0; pos < m; ++pos) {
+      ASSERT_EQ(matrix->Test(r, pos), model[r][pos]) << r << " " << pos;
+    }
+  }
+}
+
+TEST_P(RowMatrixTest, CountsMatchBruteForce) {
+  const uint32_t m = 4099, k = 3;
+  auto matrix = Make(m);
+  matrix->Reserve(130);
+  std::mt19937_64 rng(2);
+  std::vector<std::set<uint32_t>> model(130);
+  for (uint32_t r = 0; r < 130; ++r) {
+    matrix->AddRow();
+    for (int i = 0; i < 1500; ++i) {
+      const auto pos = static_cast<uint32_t>(rng() % m);
+      matrix->Set(r, pos);
+      model[r].insert(pos);
+    }
+  }
+  std::vector<uint32_t> positions;
+  for (int i = 0; i < 300 * static_cast<int>(k); ++i) {
+    positions.push_back(static_cast<uint32_t>(rng() % m));
+  }
+  std::vector<uint32_t> counts(130, 0), expected(130, 0);
+  matrix->CountMembership(positions, k, counts);
+  for (uint32_t r = 0; r < 130; ++r) {
+    for (size_t f = 0; f < positions.size() / k; ++f) {
+      bool all = true;
+      for (uint32_t j = 0; j < k; ++j) all = all && model[r].count(positions[f * k + j]);
+      expected[r] += all;
+    }
+  }
+  EXPECT_EQ(counts, expected);
+
+  std::set<uint32_t> filter(positions.begin(), positions.end());
+  std::vector<uint32_t> distinct(filter.begin(), filter.end());
+  std::vector<uint32_t> and_counts(130, 0), and_expected(130, 0);
+  matrix->CountAndPopcount(distinct, and_counts);
+  for (uint32_t r = 0; r < 130; ++r) {
+    for (uint32_t pos : distinct) and_expected[r] += model[r].count(pos);
+  }
+  EXPECT_EQ(and_counts, and_expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(Layouts, RowMatrixTest, ::testing::Values(true, false),
+                         [](const auto& param_info) {
+                           return param_info.param ? "BitSliced" : "RowMajor";
+                         });
+
+}  // namespace
+}  // namespace leakhound
