@@ -1,9 +1,14 @@
 // The transposed layout: word w of slice p holds bit p of rows
 // [64w, 64w + 64). Slices are `words_` words long and stored one after the
 // other, so a fingerprint's k slices are k contiguous, prefetchable runs.
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
 
 #include "engine/bloom_geometry.h"
 #include "engine/row_matrix.h"
@@ -11,8 +16,62 @@
 namespace leakhound {
 namespace {
 
+// Transposes the 64x64 bit matrix a (a[i] bit j) in place, so that
+// afterwards a[j] bit i holds the old a[i] bit j (Hacker's Delight 7-3).
+void Transpose64(uint64_t a[64]) {
+  uint64_t mask = 0x00000000FFFFFFFFull;
+  for (unsigned j = 32; j != 0; j >>= 1, mask ^= mask << j) {
+    for (unsigned k = 0; k < 64; k = (k + j + 1) & ~j) {
+      const uint64_t t = ((a[k] >> j) ^ a[k + j]) & mask;
+      a[k] ^= t << j;
+      a[k + j] ^= t;
+    }
+  }
+}
+
+// For one fingerprint: hits[w] = AND of its k slices' word w, then one
+// count per set bit. The AND pass is branch-free so it vectorizes; the
+// clones let the loader pick AVX2 / BMI where the CPU has them.
+__attribute__((target_clones("avx2", "bmi", "default")))
+void CountOne(const uint64_t* const* slice, uint32_t k, uint32_t words,
+              uint64_t* hits, uint32_t* counts) {
+  for (uint32_t w = 0; w < words; ++w) hits[w] = slice[0][w];
+  for (uint32_t j = 1; j < k; ++j) {
+    const uint64_t* s = slice[j];
+    for (uint32_t w = 0; w < words; ++w) hits[w] &= s[w];
+  }
+  for (uint32_t w = 0; w < words; ++w) {
+    for (uint64_t bits = hits[w]; bits != 0; bits &= bits - 1) {
+      ++counts[w * 64 + static_cast<uint32_t>(__builtin_ctzll(bits))];
+    }
+  }
+}
+
+// Zeroed words, 2 MiB aligned and advised to be backed by transparent huge
+// pages: a query touches k slices at random places of a matrix of hundreds
+// of MB, and with 4 KiB pages each touch is also a TLB miss.
+struct FreeDeleter {
+  void operator()(uint64_t* p) const { std::free(p); }
+};
+using Words = std::unique_ptr<uint64_t[], FreeDeleter>;
+
+Words AllocateWords(size_t n) {
+  constexpr size_t kHugePage = size_t{2} << 20;
+  const size_t bytes = std::max<size_t>(
+      (n * sizeof(uint64_t) + kHugePage - 1) / kHugePage * kHugePage,
+      kHugePage);
+  auto* p = static_cast<uint64_t*>(std::aligned_alloc(kHugePage, bytes));
+  if (p == nullptr) std::abort();  // out of memory, as operator new would
+  madvise(p, bytes, MADV_HUGEPAGE);  // advisory: failure only costs speed
+  std::memset(p, 0, bytes);
+  return Words(p);
+}
+
 class BitSlicedMatrix final : public RowMatrix {
  public:
+  // Fingerprints whose slices are prefetched before they are read.
+  static constexpr size_t kPrefetchAhead = 4;
+
   explicit BitSlicedMatrix(uint32_t bits) : bits_(bits) {}
 
   uint32_t rows() const override { return rows_; }
@@ -46,38 +105,55 @@ class BitSlicedMatrix final : public RowMatrix {
 
   void ClearRow(uint32_t row) override {
     const uint64_t keep = ~(uint64_t{1} << (row % 64));
-    for (size_t i = row / 64; i < data_.size(); i += words_) data_[i] &= keep;
+    for (size_t i = row / 64; i < size_; i += words_) data_[i] &= keep;
+  }
+
+  void SetRows(uint32_t first, uint32_t count,
+               std::span<const uint64_t> words) override {
+    const uint32_t row_words = (bits_ + 63) / 64;
+    uint64_t block[64];
+    for (uint32_t group = first / 64; group * 64 < first + count; ++group) {
+      for (uint32_t chunk = 0; chunk < row_words; ++chunk) {
+        for (uint32_t i = 0; i < 64; ++i) {
+          const uint32_t row = group * 64 + i;
+          block[i] = (row >= first && row < first + count)
+                         ? words[size_t{row - first} * row_words + chunk]
+                         : 0;
+        }
+        Transpose64(block);  // block[j] bit i = row group*64+i, bit chunk*64+j
+        const uint32_t limit = std::min<uint32_t>(64, bits_ - chunk * 64);
+        for (uint32_t j = 0; j < limit; ++j) {
+          data_[size_t{chunk * 64 + j} * words_ + group] |= block[j];
+        }
+      }
+    }
   }
 
   void CountMembership(std::span<const uint32_t> positions, uint32_t k,
                        std::span<uint32_t> counts) const override {
     const size_t fingerprints = positions.size() / k;
     std::array<const uint64_t*, kMaxHashes> slice{};
+    std::vector<uint64_t> hits(words_);
     for (size_t f = 0; f < fingerprints; ++f) {
       const uint32_t* p = positions.data() + f * k;
       for (uint32_t j = 0; j < k; ++j) {
-        slice[j] = data_.data() + size_t{p[j]} * words_;
+        slice[j] = data_.get() + size_t{p[j]} * words_;
       }
-      if (f + 1 < fingerprints) {  // the next fingerprint's first words
+      if (f + kPrefetchAhead < fingerprints) {  // whole slices, ahead
+        const uint32_t* next = p + kPrefetchAhead * k;
         for (uint32_t j = 0; j < k; ++j) {
-          __builtin_prefetch(data_.data() + size_t{p[k + j]} * words_);
+          const uint64_t* s = data_.get() + size_t{next[j]} * words_;
+          for (uint32_t w = 0; w < words_; w += 8) __builtin_prefetch(s + w);
         }
       }
-      for (uint32_t w = 0; w < words_; ++w) {
-        uint64_t all = slice[0][w];
-        for (uint32_t j = 1; j < k && all != 0; ++j) all &= slice[j][w];
-        while (all != 0) {
-          ++counts[w * 64 + static_cast<uint32_t>(std::countr_zero(all))];
-          all &= all - 1;
-        }
-      }
+      CountOne(slice.data(), k, words_, hits.data(), counts.data());
     }
   }
 
   void CountAndPopcount(std::span<const uint32_t> filter,
                         std::span<uint32_t> counts) const override {
     for (uint32_t pos : filter) {
-      const uint64_t* slice = data_.data() + size_t{pos} * words_;
+      const uint64_t* slice = data_.get() + size_t{pos} * words_;
       for (uint32_t w = 0; w < words_; ++w) {
         for (uint64_t bits = slice[w]; bits != 0; bits &= bits - 1) {
           ++counts[w * 64 + static_cast<uint32_t>(std::countr_zero(bits))];
@@ -87,24 +163,26 @@ class BitSlicedMatrix final : public RowMatrix {
   }
 
   size_t MemoryBytes() const override {
-    return data_.capacity() * sizeof(uint64_t);
+    return size_ * sizeof(uint64_t);
   }
 
  private:
   void Relayout(uint32_t words) {
-    std::vector<uint64_t> grown(size_t{bits_} * words, 0);
-    for (size_t pos = 0; pos < bits_; ++pos) {
-      std::copy_n(data_.data() + pos * words_, words_,
-                  grown.data() + pos * words);
+    const size_t size = size_t{bits_} * words;
+    Words grown = AllocateWords(size);
+    for (size_t pos = 0; pos < bits_ && words_ > 0; ++pos) {
+      std::copy_n(data_.get() + pos * words_, words_, grown.get() + pos * words);
     }
     data_ = std::move(grown);
+    size_ = size;
     words_ = words;
   }
 
   const uint32_t bits_;
   uint32_t rows_ = 0;
   uint32_t words_ = 0;  // words per slice: capacity is 64 * words_ rows
-  std::vector<uint64_t> data_;
+  Words data_;
+  size_t size_ = 0;  // words in data_
 };
 
 }  // namespace

@@ -8,6 +8,18 @@
 namespace leakhound {
 namespace {
 
+// popcount(a AND b) over n words. Multiversioned: Debian builds for baseline
+// x86-64, where std::popcount is a slow bit trick; the loader picks the
+// POPCNT / AVX2 clone on CPUs that have them.
+__attribute__((target_clones("avx2", "popcnt", "default")))
+uint64_t AndPopcount(const uint64_t* a, const uint64_t* b, uint32_t n) {
+  uint64_t total = 0;
+  for (uint32_t w = 0; w < n; ++w) {
+    total += static_cast<uint64_t>(__builtin_popcountll(a[w] & b[w]));
+  }
+  return total;
+}
+
 class RowMajorMatrix final : public RowMatrix {
  public:
   explicit RowMajorMatrix(uint32_t bits)
@@ -41,6 +53,18 @@ class RowMajorMatrix final : public RowMatrix {
     std::fill_n(data_.data() + size_t{row} * words_, words_, 0);
   }
 
+  void SetRows(uint32_t first, uint32_t count,
+               std::span<const uint64_t> words) override {
+    uint64_t* out = data_.data() + size_t{first} * words_;
+    for (size_t i = 0; i < size_t{count} * words_; ++i) out[i] |= words[i];
+    if (bits_ % 64 != 0) {  // keep bits past m clear
+      const uint64_t keep = (uint64_t{1} << (bits_ % 64)) - 1;
+      for (uint32_t r = first; r < first + count; ++r) {
+        data_[size_t{r} * words_ + words_ - 1] &= keep;
+      }
+    }
+  }
+
   void CountMembership(std::span<const uint32_t> positions, uint32_t k,
                        std::span<uint32_t> counts) const override {
     const size_t fingerprints = positions.size() / k;
@@ -64,12 +88,8 @@ class RowMajorMatrix final : public RowMatrix {
     std::vector<uint64_t> query(words_, 0);
     for (uint32_t pos : filter) query[pos / 64] |= uint64_t{1} << (pos % 64);
     for (uint32_t r = 0; r < rows_; ++r) {
-      const uint64_t* row = data_.data() + size_t{r} * words_;
-      uint64_t total = 0;
-      for (uint32_t w = 0; w < words_; ++w) {
-        total += static_cast<uint64_t>(std::popcount(row[w] & query[w]));
-      }
-      counts[r] += static_cast<uint32_t>(total);
+      counts[r] += static_cast<uint32_t>(
+          AndPopcount(data_.data() + size_t{r} * words_, query.data(), words_));
     }
   }
 

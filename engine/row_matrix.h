@@ -38,6 +38,13 @@ class RowMatrix {
   virtual bool Test(uint32_t row, uint32_t pos) const = 0;
   // Clears every bit of `row`.
   virtual void ClearRow(uint32_t row) = 0;
+  // ORs rows [first, first + count) with `words`: count rows of
+  // ceil(bits() / 64) words each, row after row, bit b of a row in word
+  // b / 64 at bit b % 64 (bits past bits() ignored). The bulk load for
+  // opening a stored index: 64x64 block transposes, no per-bit work.
+  // REQUIRES: first + count <= rows(), words.size() == count * row words.
+  virtual void SetRows(uint32_t first, uint32_t count,
+                       std::span<const uint64_t> words) = 0;
 
   // positions holds k positions per fingerprint, fingerprint after
   // fingerprint. Adds to counts[r] the number of fingerprints whose k bits

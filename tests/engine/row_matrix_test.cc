@@ -79,6 +79,31 @@ TEST_P(RowMatrixTest, CountsMatchBruteForce) {
   EXPECT_EQ(and_counts, and_expected);
 }
 
+TEST_P(RowMatrixTest, BulkSetRowsEqualsBitByBitSet) {
+  const uint32_t m = 1000, words = (m + 63) / 64;
+  auto bulk = Make(m);
+  auto single = Make(m);
+  std::mt19937_64 rng(4);
+  for (int r = 0; r < 200; ++r) {
+    bulk->AddRow();
+    single->AddRow();
+  }
+  // Rows 37..166: not aligned to 64 at either end.
+  std::vector<uint64_t> data(130 * words);
+  for (auto& w : data) w = rng() & rng();
+  bulk->SetRows(37, 130, data);
+  for (uint32_t r = 0; r < 130; ++r) {
+    for (uint32_t pos = 0; pos < m; ++pos) {
+      if ((data[r * words + pos / 64] >> (pos % 64)) & 1) single->Set(37 + r, pos);
+    }
+  }
+  for (uint32_t r = 0; r < 200; ++r) {
+    for (uint32_t pos = 0; pos < m; ++pos) {
+      ASSERT_EQ(bulk->Test(r, pos), single->Test(r, pos)) << r << " " << pos;
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Layouts, RowMatrixTest, ::testing::Values(true, false),
                          [](const auto& param_info) {
                            return param_info.param ? "BitSliced" : "RowMajor";

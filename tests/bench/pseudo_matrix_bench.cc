@@ -1,0 +1,170 @@
+// Query cost of the pseudo-matrix Bloom filter, side by side in one run:
+//  - Paper: the paper's layout and score, a full AND-popcount scan of every
+//    row (RowMajorMatrix::CountAndPopcount), per query.
+//  - Sliced: leakhound's default, bit-sliced membership counting
+//    (BitSlicedMatrix::CountMembership) including the fingerprints' bit
+//    positions.
+// Rows hold random bits at the density random fingerprints leave,
+// f = 1 - exp(-k fill n / m), loaded with RowMatrix::SetRows: the cost of a
+// query depends only on that density, and inserting 552M fingerprints bit
+// by bit would dominate the run.
+// Also: memory per stored fingerprint of a real PseudoMatrix (Add path).
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+#include <map>
+#include <tuple>
+#include <memory>
+#include <random>
+#include <utility>
+#include <vector>
+
+#include "engine/bloom_geometry.h"
+#include "engine/pseudo_matrix.h"
+#include "engine/row_matrix.h"
+
+namespace leakhound {
+namespace {
+
+struct Setup {
+  BloomGeometry geometry;
+  std::unique_ptr<RowMatrix> matrix;
+};
+
+// Matrices are cached by (layout, rows, capacity) for the whole run.
+const Setup& GetSetup(bool sliced, uint32_t rows, double fpr,
+                      uint32_t capacity) {
+  static std::map<std::tuple<bool, uint32_t, uint32_t>, Setup> cache;
+  auto key = std::make_tuple(sliced, rows, capacity);
+  auto it = cache.find(key);
+  if (it != cache.end()) return it->second;
+  Setup s{*BloomGeometry::FromParams({fpr, capacity, 1.0}), nullptr};
+  s.matrix = sliced ? NewBitSlicedMatrix(s.geometry.bits)
+                    : NewRowMajorMatrix(s.geometry.bits);
+  s.matrix->Reserve(rows);
+  for (uint32_t r = 0; r < rows; ++r) s.matrix->AddRow();
+  // Each bit set with probability f, as random fingerprints would leave it.
+  const double f = 1 - std::exp(-static_cast<double>(s.geometry.hashes) *
+                                capacity / s.geometry.bits);
+  const uint32_t row_words = (s.geometry.bits + 63) / 64;
+  std::mt19937_64 rng(rows);
+  std::bernoulli_distribution coin(f);
+  const uint32_t batch = 64;
+  std::vector<uint64_t> words(size_t{batch} * row_words);
+  for (uint32_t first = 0; first < rows; first += batch) {
+    const uint32_t count = std::min(batch, rows - first);
+    // f is close to 1/2 for the geometries below: combine random words to
+    // the nearest of 1/2 (a), 1/4 (a & b) or 3/4 (a | b).
+    for (size_t i = 0; i < size_t{count} * row_words; ++i) {
+      const uint64_t a = rng(), b = rng();
+      words[i] = f < 0.375 ? (a & b) : f > 0.625 ? (a | b) : a;
+    }
+    s.matrix->SetRows(first, count,
+                      std::span<const uint64_t>(words.data(),
+                                                size_t{count} * row_words));
+  }
+  return cache[key] = std::move(s);
+}
+
+std::vector<uint64_t> RandomFingerprints(size_t q) {
+  std::mt19937_64 rng(q * 7919);
+  std::vector<uint64_t> f(q);
+  for (auto& x : f) x = rng();
+  return f;
+}
+
+void RunSliced(benchmark::State& state, const Setup& s) {
+  const auto q = static_cast<size_t>(state.range(0));
+  const std::vector<uint64_t> fps = RandomFingerprints(q);
+  const uint32_t k = s.geometry.hashes;
+  std::vector<uint32_t> positions(q * k);
+  std::vector<uint32_t> counts(s.matrix->rows());
+  for (auto _ : state) {
+    for (size_t i = 0; i < q; ++i) {
+      BitPositions(fps[i], s.geometry,
+                   std::span<uint32_t>(positions.data() + i * k, k));
+    }
+    std::fill(counts.begin(), counts.end(), 0);
+    s.matrix->CountMembership(positions, k, counts);
+    benchmark::DoNotOptimize(counts.data());
+  }
+  state.counters["rows"] = s.matrix->rows();
+  state.counters["matrix_MB"] = s.matrix->MemoryBytes() / 1e6;
+}
+
+void RunPaper(benchmark::State& state, const Setup& s) {
+  const auto q = static_cast<size_t>(state.range(0));
+  const std::vector<uint64_t> fps = RandomFingerprints(q);
+  const uint32_t k = s.geometry.hashes;
+  std::vector<uint32_t> counts(s.matrix->rows());
+  std::vector<uint32_t> positions(q * k);
+  for (auto _ : state) {
+    for (size_t i = 0; i < q; ++i) {
+      BitPositions(fps[i], s.geometry,
+                   std::span<uint32_t>(positions.data() + i * k, k));
+    }
+    std::fill(counts.begin(), counts.end(), 0);
+    s.matrix->CountAndPopcount(positions, counts);  // builds the query filter
+    benchmark::DoNotOptimize(counts.data());
+  }
+  state.counters["rows"] = s.matrix->rows();
+  state.counters["matrix_MB"] = s.matrix->MemoryBytes() / 1e6;
+}
+
+// The paper's Table 1: p = 0.05, n = 123,000 -> m = 766,933, k = 4, d = 4,489.
+void BM_Table1_Paper_AndPopcountScan(benchmark::State& state) {
+  RunPaper(state, GetSetup(false, 4489, 0.05, 123000));
+}
+void BM_Table1_Sliced_Membership(benchmark::State& state) {
+  RunSliced(state, GetSetup(true, 4489, 0.05, 123000));
+}
+BENCHMARK(BM_Table1_Paper_AndPopcountScan)
+    ->Arg(2000)->Arg(38000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Table1_Sliced_Membership)
+    ->Arg(500)->Arg(2000)->Arg(10000)->Arg(38000)
+    ->Unit(benchmark::kMillisecond);
+
+// Growth with d at leakhound's default p = 1e-3 and a 4,096-fingerprint row
+// (m = 78,522 bits, k = 10), q = 2,000.
+void BM_Rows_Sliced_Membership(benchmark::State& state) {
+  RunSliced(state, GetSetup(true, static_cast<uint32_t>(state.range(1)),
+                            1e-3, 4096));
+}
+BENCHMARK(BM_Rows_Sliced_Membership)
+    ->Args({2000, 1000})->Args({2000, 10000})->Args({2000, 100000})
+    ->Unit(benchmark::kMillisecond);
+
+// Bits per stored fingerprint of a real PseudoMatrix filled through Add:
+// the bits, and the bits plus the row and document indexes.
+void BM_MemoryPerFingerprint(benchmark::State& state) {
+  const auto capacity = static_cast<uint32_t>(state.range(0));
+  PseudoMatrixOptions o;
+  o.filter = {1e-3, capacity, 1.0};
+  std::mt19937_64 rng(5);
+  std::unique_ptr<PseudoMatrix> pm;
+  size_t stored = 0;
+  for (auto _ : state) {
+    pm = std::move(*PseudoMatrix::Create(o));
+    stored = 0;
+    std::vector<uint64_t> doc;
+    for (DocId d = 0; stored < 200ull * capacity; ++d) {
+      // Paper-like lengths: many short documents, a few long ones.
+      const size_t n = (d % 20 == 0) ? 3 * capacity : 200 + rng() % 2000;
+      doc.resize(n);
+      for (auto& f : doc) f = rng();
+      stored += pm->Add(d, doc);
+    }
+  }
+  const double bits = pm->matrix().MemoryBytes() * 8.0;
+  state.counters["bits_per_fp"] = bits / stored;
+  state.counters["bits_per_fp_with_index"] = pm->MemoryBytes() * 8.0 / stored;
+  state.counters["theory"] = -std::log(1e-3) / (std::log(2) * std::log(2));
+  state.counters["rows"] = pm->rows().size();
+}
+BENCHMARK(BM_MemoryPerFingerprint)->Arg(4096)->Arg(16384)
+    ->Iterations(1)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace leakhound
+
+BENCHMARK_MAIN();
