@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -78,7 +79,8 @@ int RunShingleCommand(int argc, char** argv) {
 
   auto key = FingerprintKey::Generate();
   if (!key.ok()) {
-    std::fprintf(stderr, "leakhound shingle: %s\n", key.status().message().data());
+    std::fprintf(stderr, "leakhound shingle: %s\n",
+                 std::string(key.status().message()).c_str());
     return kExitError;
   }
   auto shingler = Shingler::Create(options, *key);
@@ -86,6 +88,16 @@ int RunShingleCommand(int argc, char** argv) {
     std::fprintf(stderr, "leakhound shingle: %s\n",
                  std::string(shingler.status().message()).c_str());
     return kExitError;
+  }
+  std::unique_ptr<Tokenizer> tokenizer;  // only for --tokens
+  if (print_tokens) {
+    auto created = Tokenizer::Create();
+    if (!created.ok()) {
+      std::fprintf(stderr, "leakhound shingle: %s\n",
+                   std::string(created.status().message()).c_str());
+      return kExitError;
+    }
+    tokenizer = std::move(*created);
   }
   auto files = ExpandInputs(args);
   if (!files.ok()) {
@@ -117,12 +129,9 @@ int RunShingleCommand(int argc, char** argv) {
     std::printf("%-48s %10zu %8u %9zu %9zu\n", file.path.c_str(), text->size(),
                 shingled->token_count, shingled->shingles.size(),
                 distinct.size());
-    if (print_tokens) {
-      auto tokenizer = Tokenizer::Create();
-      if (tokenizer.ok()) {
-        for (const std::string& t : (*tokenizer)->NormalizedTokens(*text)) {
-          std::printf("  %s\n", t.c_str());
-        }
+    if (tokenizer != nullptr) {
+      for (const std::string& t : tokenizer->NormalizedTokens(*text)) {
+        std::printf("  %s\n", t.c_str());
       }
     }
   }
