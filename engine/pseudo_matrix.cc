@@ -85,21 +85,28 @@ void PseudoMatrix::Pack(DocId doc, std::span<const uint64_t> fingerprints,
 uint32_t PseudoMatrix::Add(DocId doc, std::span<const uint64_t> fingerprints) {
   const auto n = static_cast<uint32_t>(fingerprints.size());
   doc_rows_.try_emplace(doc);
+  uint32_t stored = n;
   switch (options_.packing) {
     case PackingMode::kPseudoMatrix:
       Pack(doc, fingerprints, 0, n);
-      return n;
-    case PackingMode::kOneDocumentPerRow: {
-      const uint32_t stored = std::min(n, geometry_.fill_limit);
+      break;
+    case PackingMode::kOneDocumentPerRow:
+      stored = std::min(n, geometry_.fill_limit);
       Insert(TakeRow(), doc, fingerprints, 0, stored);
-      return stored;
-    }
+      break;
     case PackingMode::kSingleFilter:
       if (rows_.empty()) TakeRow();
       Insert(0, doc, fingerprints, 0, n);
-      return n;
+      break;
   }
-  return 0;
+  CountTests();
+  return stored;
+}
+
+void PseudoMatrix::CountTests() {
+  uint32_t tests = rows_in_use();
+  for (const auto& [doc, rows] : doc_rows_) tests += rows.size() > 1 ? 1u : 0u;
+  tests_ = std::max<uint32_t>(tests, 1);
 }
 
 absl::StatusOr<RebuildStats> PseudoMatrix::Remove(
@@ -127,6 +134,7 @@ absl::StatusOr<RebuildStats> PseudoMatrix::Remove(
       ++stats.rows_freed;
     }
   }
+  CountTests();
   return stats;
 }
 
@@ -163,6 +171,7 @@ RebuildStats PseudoMatrix::Compact(const FingerprintSource& source,
   for (uint32_t row : victims) {
     if (rows_[row].segments.empty()) ++stats.rows_freed;
   }
+  CountTests();
   return stats;
 }
 
@@ -196,10 +205,7 @@ QueryResult PseudoMatrix::Query(std::span<const uint64_t> fingerprints,
                : trials * f;
   };
 
-  // One test per row and one per document spanning rows.
-  uint32_t tests = rows_in_use();
-  for (const auto& [doc, rows] : doc_rows_) tests += rows.size() > 1 ? 1u : 0u;
-  result.tests = std::max<uint32_t>(tests, 1);
+  result.tests = tests_;
   const double log_alpha =
       std::log(options.family_false_alarm / result.tests);
   auto significant = [&](uint32_t count, double lambda) {
@@ -217,12 +223,13 @@ QueryResult PseudoMatrix::Query(std::span<const uint64_t> fingerprints,
   absl::flat_hash_set<DocId> spanning_done;
   for (uint32_t r = 0; r < d; ++r) {
     if (counts[r] == 0 || rows_[r].segments.empty()) continue;
-    const bool row_passes = significant(counts[r], expected(r));
+    const double row_expected = expected(r);
+    const bool row_passes = significant(counts[r], row_expected);
     result.candidate_rows += row_passes ? 1u : 0u;
     for (const Segment& s : rows_[r].segments) {
       const std::vector<uint32_t>& doc_rows = doc_rows_.at(s.doc);
       if (doc_rows.size() == 1) {
-        if (row_passes) add(s.doc, counts[r], expected(r));
+        if (row_passes) add(s.doc, counts[r], row_expected);
         continue;
       }
       if (!spanning_done.insert(s.doc).second) continue;

@@ -155,6 +155,8 @@ class PseudoMatrix {
             uint32_t end);
   uint32_t TakeRow();  // a free row, or a new one
   void ClearRow(uint32_t row);
+  // Recomputes tests_; every mutating method ends with it.
+  void CountTests();
 
   const PseudoMatrixOptions options_;
   const BloomGeometry geometry_;
@@ -163,6 +165,8 @@ class PseudoMatrix {
   absl::flat_hash_map<DocId, std::vector<uint32_t>> doc_rows_;
   std::vector<uint32_t> free_rows_;  // empty rows to reuse, as a stack
   int64_t open_row_ = -1;            // the row appended to; -1 if none
+  // Bonferroni family of a query: rows in use plus documents spanning rows.
+  uint32_t tests_ = 1;
 };
 
 }  // namespace leakhound
