@@ -12,6 +12,7 @@
 
 #include "engine/bloom_geometry.h"
 #include "engine/row_matrix.h"
+#include "engine/vertical_counter.h"
 
 namespace leakhound {
 namespace {
@@ -29,21 +30,15 @@ void Transpose64(uint64_t a[64]) {
   }
 }
 
-// For one fingerprint: hits[w] = AND of its k slices' word w, then one
-// count per set bit. The AND pass is branch-free so it vectorizes; the
-// clones let the loader pick AVX2 / BMI where the CPU has them.
-__attribute__((target_clones("avx2", "bmi", "default")))
-void CountOne(const uint64_t* const* slice, uint32_t k, uint32_t words,
-              uint64_t* hits, uint32_t* counts) {
+// For one fingerprint: hits[w] = AND of its k slices' word w. Branch-free
+// so it vectorizes; the clones let the loader pick the widest vectors.
+__attribute__((target_clones("avx512f", "avx2", "default")))
+void AndSlices(const uint64_t* const* slice, uint32_t k, uint32_t words,
+               uint64_t* hits) {
   for (uint32_t w = 0; w < words; ++w) hits[w] = slice[0][w];
   for (uint32_t j = 1; j < k; ++j) {
     const uint64_t* s = slice[j];
     for (uint32_t w = 0; w < words; ++w) hits[w] &= s[w];
-  }
-  for (uint32_t w = 0; w < words; ++w) {
-    for (uint64_t bits = hits[w]; bits != 0; bits &= bits - 1) {
-      ++counts[w * 64 + static_cast<uint32_t>(__builtin_ctzll(bits))];
-    }
   }
 }
 
@@ -70,7 +65,7 @@ Words AllocateWords(size_t n) {
 class BitSlicedMatrix final : public RowMatrix {
  public:
   // Fingerprints whose slices are prefetched before they are read.
-  static constexpr size_t kPrefetchAhead = 4;
+  static constexpr size_t kPrefetchAhead = 2;
 
   explicit BitSlicedMatrix(uint32_t bits) : bits_(bits) {}
 
@@ -133,7 +128,7 @@ class BitSlicedMatrix final : public RowMatrix {
                        std::span<uint32_t> counts) const override {
     const size_t fingerprints = positions.size() / k;
     std::array<const uint64_t*, kMaxHashes> slice{};
-    std::vector<uint64_t> hits(words_);
+    VerticalCounter counter(words_);
     for (size_t f = 0; f < fingerprints; ++f) {
       const uint32_t* p = positions.data() + f * k;
       for (uint32_t j = 0; j < k; ++j) {
@@ -146,20 +141,19 @@ class BitSlicedMatrix final : public RowMatrix {
           for (uint32_t w = 0; w < words_; w += 8) __builtin_prefetch(s + w);
         }
       }
-      CountOne(slice.data(), k, words_, hits.data(), counts.data());
+      AndSlices(slice.data(), k, words_, counter.NextInput());
     }
+    counter.Finish(counts);
   }
 
   void CountAndPopcount(std::span<const uint32_t> filter,
                         std::span<uint32_t> counts) const override {
+    VerticalCounter counter(words_);
     for (uint32_t pos : filter) {
-      const uint64_t* slice = data_.get() + size_t{pos} * words_;
-      for (uint32_t w = 0; w < words_; ++w) {
-        for (uint64_t bits = slice[w]; bits != 0; bits &= bits - 1) {
-          ++counts[w * 64 + static_cast<uint32_t>(std::countr_zero(bits))];
-        }
-      }
+      std::copy_n(data_.get() + size_t{pos} * words_, words_,
+                  counter.NextInput());
     }
+    counter.Finish(counts);
   }
 
   size_t MemoryBytes() const override {
