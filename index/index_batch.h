@@ -1,0 +1,88 @@
+// IndexBatch: the changes of one index operation (add, remove, compact),
+// committed atomically by IndexStore::Commit: after a crash either all of
+// them are in the index or none is.
+//
+// Thread-safety: none; build a batch in one thread.
+#ifndef LEAKHOUND_INDEX_INDEX_BATCH_H_
+#define LEAKHOUND_INDEX_INDEX_BATCH_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "index/key_format.h"
+#include "index/record_codec.h"
+#include "index/records.h"
+
+namespace leakhound {
+
+class IndexBatch {
+ public:
+  // Not persisted: IndexStore maps each to its column family name.
+  enum class Family : uint8_t {
+    kMeta,
+    kDocuments,
+    kExternalIds,
+    kDigests,
+    kFingerprints,
+    kRows,
+    kRowBits,
+  };
+  struct Op {
+    Family family;
+    std::string key;
+    std::optional<std::string> value;  // nullopt deletes the key
+  };
+
+  void PutMetadata(const MetadataRecord& metadata) {
+    Put(Family::kMeta, std::string(kMetadataKey), EncodeRecord(metadata));
+  }
+  void PutState(const StateRecord& state) {
+    Put(Family::kMeta, std::string(kStateKey), EncodeRecord(state));
+  }
+  // Writes the document, its external id and digest entries and its
+  // fingerprint list.
+  void PutDocument(uint32_t id, const DocumentRecord& doc,
+                   const FingerprintsRecord& fingerprints) {
+    Put(Family::kDocuments, EncodeId(id), EncodeRecord(doc));
+    Put(Family::kExternalIds, doc.external_id, EncodeId(id));
+    Put(Family::kDigests, doc.digest, EncodeId(id));
+    Put(Family::kFingerprints, EncodeId(id), EncodeRecord(fingerprints));
+  }
+  // Deletes what PutDocument wrote. REQUIRES: `doc` is the stored record.
+  void DeleteDocument(uint32_t id, const DocumentRecord& doc) {
+    Delete(Family::kDocuments, EncodeId(id));
+    Delete(Family::kExternalIds, doc.external_id);
+    Delete(Family::kDigests, doc.digest);
+    Delete(Family::kFingerprints, EncodeId(id));
+  }
+  // `bits`: the row's ceil(m / 64) words, little-endian; an empty row's
+  // bits are deleted rather than stored.
+  void PutRow(uint32_t row, const RowRecord& record, std::string bits) {
+    Put(Family::kRows, EncodeId(row), EncodeRecord(record));
+    if (record.segments.empty()) {
+      Delete(Family::kRowBits, EncodeId(row));
+    } else {
+      Put(Family::kRowBits, EncodeId(row), std::move(bits));
+    }
+  }
+
+  const std::vector<Op>& ops() const { return ops_; }
+  bool empty() const { return ops_.empty(); }
+
+ private:
+  void Put(Family family, std::string key, std::string value) {
+    ops_.push_back({family, std::move(key), std::move(value)});
+  }
+  void Delete(Family family, std::string key) {
+    ops_.push_back({family, std::move(key), std::nullopt});
+  }
+
+  std::vector<Op> ops_;
+};
+
+}  // namespace leakhound
+
+#endif  // LEAKHOUND_INDEX_INDEX_BATCH_H_

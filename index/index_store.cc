@@ -1,0 +1,452 @@
+#include "index/index_store.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <filesystem>
+#include <system_error>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "index/key_format.h"
+#include "index/record_codec.h"
+#include "index/writer_lock.h"
+#include "rocksdb/db.h"
+#include "rocksdb/options.h"
+#include "rocksdb/slice.h"
+#include "rocksdb/write_batch.h"
+
+namespace leakhound {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The one place RocksDB's errors become absl::Status.
+absl::Status FromRocks(const rocksdb::Status& s, std::string_view what) {
+  if (s.ok()) return absl::OkStatus();
+  const std::string msg = absl::StrCat(std::string(what), ": ", s.ToString());
+  if (s.IsNotFound()) return absl::NotFoundError(msg);
+  if (s.IsCorruption()) return absl::DataLossError(msg);
+  if (s.IsIOError() && s.subcode() == rocksdb::Status::kNoSpace) {
+    return absl::ResourceExhaustedError(msg);
+  }
+  if (s.IsBusy() || s.IsTimedOut() || s.IsTryAgain()) {
+    return absl::UnavailableError(msg);
+  }
+  if (s.IsInvalidArgument()) return absl::InvalidArgumentError(msg);
+  return absl::InternalError(msg);
+}
+
+// PERSISTED order: Family values index this array.
+constexpr std::string_view kFamilies[] = {
+    kMetaFamily,         kDocumentsFamily, kExternalIdsFamily, kDigestsFamily,
+    kFingerprintsFamily, kRowsFamily,      kRowBitsFamily,
+};
+constexpr size_t kFamilyCount = std::size(kFamilies);
+
+std::vector<rocksdb::ColumnFamilyDescriptor> Descriptors() {
+  std::vector<rocksdb::ColumnFamilyDescriptor> out;
+  out.emplace_back(rocksdb::kDefaultColumnFamilyName,
+                   rocksdb::ColumnFamilyOptions());
+  for (std::string_view name : kFamilies) {
+    rocksdb::ColumnFamilyOptions cf;
+    // Row bits (about half set) and fingerprints (keyed hashes) do not
+    // compress; the other records are small.
+    if (name == kRowBitsFamily || name == kFingerprintsFamily) {
+      cf.compression = rocksdb::kNoCompression;
+    }
+    out.emplace_back(std::string(name), cf);
+  }
+  return out;
+}
+
+absl::Status WriteKeyFile(const std::string& path, std::string_view key) {
+  const int fd =
+      ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0) return absl::ErrnoToStatus(errno, "cannot create " + path);
+  const bool ok =
+      ::write(fd, key.data(), key.size()) ==
+          static_cast<ssize_t>(key.size()) &&
+      ::fsync(fd) == 0;
+  const int err = errno;
+  ::close(fd);
+  if (!ok) return absl::ErrnoToStatus(err, "cannot write " + path);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> ReadKeyFile(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return absl::ErrnoToStatus(errno, "cannot open " + path);
+  struct stat st;
+  if (::fstat(fd, &st) != 0) {
+    const int err = errno;
+    ::close(fd);
+    return absl::ErrnoToStatus(err, "cannot stat " + path);
+  }
+  if ((st.st_mode & 077) != 0) {
+    ::close(fd);
+    return absl::FailedPreconditionError(absl::StrCat(
+        "key file ", path, " is accessible to other users (mode ",
+        absl::StrFormat("%04o", st.st_mode & 07777), "); run chmod 600 on it"));
+  }
+  char buf[256];
+  const ssize_t n = ::read(fd, buf, sizeof(buf));
+  const int err = errno;
+  ::close(fd);
+  if (n < 0) return absl::ErrnoToStatus(err, "cannot read " + path);
+  return std::string(buf, static_cast<size_t>(n));
+}
+
+}  // namespace
+
+class IndexStore::Impl {
+ public:
+  ~Impl() {
+    for (auto* h : handles_) db_->DestroyColumnFamilyHandle(h);
+    delete db_;
+    if (!secondary_dir_.empty()) {
+      std::error_code ignored;
+      fs::remove_all(secondary_dir_, ignored);
+    }
+  }
+
+  rocksdb::ColumnFamilyHandle* family(IndexBatch::Family f) const {
+    return handles_[1 + static_cast<size_t>(f)];
+  }
+
+  absl::StatusOr<std::optional<std::string>> Get(IndexBatch::Family f,
+                                                 std::string_view key) const {
+    std::string value;
+    const rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), family(f),
+                                       rocksdb::Slice(key), &value);
+    if (s.IsNotFound()) return std::nullopt;
+    if (!s.ok()) return FromRocks(s, "cannot read the index");
+    return value;
+  }
+
+  absl::Status ForEach(
+      IndexBatch::Family f,
+      const std::function<absl::Status(std::string_view, std::string_view)>&
+          fn) const {
+    std::unique_ptr<rocksdb::Iterator> it(
+        db_->NewIterator(rocksdb::ReadOptions(), family(f)));
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      const rocksdb::Slice k = it->key(), v = it->value();
+      absl::Status s = fn(std::string_view(k.data(), k.size()),
+                          std::string_view(v.data(), v.size()));
+      if (!s.ok()) return s;
+    }
+    return FromRocks(it->status(), "cannot read the index");
+  }
+
+  rocksdb::DB* db_ = nullptr;
+  std::vector<rocksdb::ColumnFamilyHandle*> handles_;
+  std::unique_ptr<WriterLock> lock_;
+  std::string secondary_dir_;  // readers' own RocksDB info directory
+};
+
+IndexStore::IndexStore(std::string dir, Mode mode)
+    : dir_(std::move(dir)), mode_(mode), impl_(std::make_unique<Impl>()) {}
+
+IndexStore::~IndexStore() = default;
+
+absl::StatusOr<std::unique_ptr<IndexStore>> IndexStore::Create(
+    const std::string& dir, MetadataRecord metadata, std::string_view key) {
+  std::error_code ec;
+  if (fs::exists(dir, ec)) {
+    if (!fs::is_directory(dir, ec) || !fs::is_empty(dir, ec)) {
+      return absl::AlreadyExistsError(absl::StrCat(
+          dir, " exists and is not an empty directory; refusing to create "
+               "an index there"));
+    }
+    if (::chmod(dir.c_str(), 0700) != 0) {
+      return absl::ErrnoToStatus(errno, "cannot chmod " + dir);
+    }
+  } else if (::mkdir(dir.c_str(), 0700) != 0) {
+    return absl::ErrnoToStatus(errno, "cannot create " + dir);
+  }
+  auto lock = WriterLock::Acquire(dir);
+  if (!lock.ok()) return lock.status();
+  absl::Status s = WriteKeyFile(dir + "/key", key);
+  if (!s.ok()) return s;
+
+  rocksdb::DBOptions options;
+  options.create_if_missing = true;
+  options.create_missing_column_families = true;
+  options.error_if_exists = true;
+  auto store = std::unique_ptr<IndexStore>(new IndexStore(dir, Mode::kWriter));
+  store->impl_->lock_ = std::move(*lock);
+  s = FromRocks(rocksdb::DB::Open(options, dir + "/db", Descriptors(),
+                                  &store->impl_->handles_,
+                                  &store->impl_->db_),
+                "cannot create the index database");
+  if (!s.ok()) return s;
+  metadata.format_version = kFormatVersion;
+  if (metadata.created_unix_ms == 0) {
+    metadata.created_unix_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(
+            std::chrono::system_clock::now().time_since_epoch())
+            .count();
+  }
+  store->metadata_ = metadata;
+  store->key_ = std::string(key);
+  IndexBatch batch;
+  batch.PutMetadata(metadata);
+  batch.PutState(StateRecord{});
+  s = store->Commit(batch);
+  if (!s.ok()) return s;
+  return store;
+}
+
+absl::StatusOr<std::unique_ptr<IndexStore>> IndexStore::Open(
+    const std::string& dir, Mode mode) {
+  std::error_code ec;
+  if (!fs::exists(dir + "/db/CURRENT", ec)) {
+    if (fs::exists(dir, ec) && ::access(dir.c_str(), R_OK | X_OK) != 0) {
+      return absl::ErrnoToStatus(errno, "cannot open index " + dir);
+    }
+    return absl::NotFoundError(absl::StrCat(
+        "no leakhound index at ", dir,
+        " (create one with: leakhound init --index ", dir, ")"));
+  }
+  auto store = std::unique_ptr<IndexStore>(new IndexStore(dir, mode));
+  if (mode == Mode::kWriter) {
+    auto lock = WriterLock::Acquire(dir);
+    if (!lock.ok()) return lock.status();
+    store->impl_->lock_ = std::move(*lock);
+  }
+  auto key = ReadKeyFile(dir + "/key");
+  if (!key.ok()) return key.status();
+  store->key_ = std::move(*key);
+
+  rocksdb::DBOptions options;
+  rocksdb::Status rs;
+  if (mode == Mode::kWriter) {
+    rs = rocksdb::DB::Open(options, dir + "/db", Descriptors(),
+                           &store->impl_->handles_, &store->impl_->db_);
+  } else {
+    // A secondary instance keeps every table file open (required), so the
+    // writer deleting a compacted file never pulls data from under it.
+    options.max_open_files = -1;
+    const fs::path tmpl = fs::temp_directory_path(ec) / "leakhound-reader-XXXXXX";
+    std::string path = tmpl.string();
+    if (::mkdtemp(path.data()) == nullptr) {
+      return absl::ErrnoToStatus(errno, "cannot create a reader directory");
+    }
+    store->impl_->secondary_dir_ = path;
+    rs = rocksdb::DB::OpenAsSecondary(options, dir + "/db", path,
+                                      Descriptors(), &store->impl_->handles_,
+                                      &store->impl_->db_);
+  }
+  absl::Status s = FromRocks(rs, absl::StrCat("cannot open index ", dir));
+  if (!s.ok()) return s;
+
+  auto meta = store->impl_->Get(IndexBatch::Family::kMeta, kMetadataKey);
+  if (!meta.ok()) return meta.status();
+  auto state = store->impl_->Get(IndexBatch::Family::kMeta, kStateKey);
+  if (!state.ok()) return state.status();
+  if (!meta->has_value() || !state->has_value()) {
+    return absl::DataLossError(absl::StrCat(
+        "index ", dir, " is incomplete (its creation was interrupted); "
+        "remove it and run leakhound init again"));
+  }
+  // The format version is the first field of every version of the metadata
+  // record; check it before trusting the rest.
+  s = DecodeRecord(**meta, &store->metadata_);
+  if (s.ok() && store->metadata_.format_version != kFormatVersion) {
+    s = absl::FailedPreconditionError("");
+  }
+  if (!s.ok()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "index ", dir, " has storage format ",
+        store->metadata_.format_version, " but this leakhound reads format ",
+        kFormatVersion,
+        "; use the leakhound that created it, or create a new index and "
+        "add the documents again"));
+  }
+  return store;
+}
+
+absl::StatusOr<bool> IndexStore::CatchUp() {
+  if (mode_ == Mode::kWriter) return false;
+  auto before = ReadState();
+  if (!before.ok()) return before.status();
+  absl::Status s = FromRocks(impl_->db_->TryCatchUpWithPrimary(),
+                             "cannot catch up with the index writer");
+  if (!s.ok()) return s;
+  auto after = ReadState();
+  if (!after.ok()) return after.status();
+  return after->generation != before->generation;
+}
+
+absl::StatusOr<StateRecord> IndexStore::ReadState() const {
+  auto bytes = impl_->Get(IndexBatch::Family::kMeta, kStateKey);
+  if (!bytes.ok()) return bytes.status();
+  if (!bytes->has_value()) return absl::DataLossError("index has no state");
+  StateRecord state;
+  absl::Status s = DecodeRecord(**bytes, &state);
+  if (!s.ok()) return s;
+  return state;
+}
+
+absl::StatusOr<std::optional<DocumentRecord>> IndexStore::ReadDocument(
+    uint32_t id) const {
+  auto bytes = impl_->Get(IndexBatch::Family::kDocuments, EncodeId(id));
+  if (!bytes.ok()) return bytes.status();
+  if (!bytes->has_value()) return std::nullopt;
+  DocumentRecord doc;
+  absl::Status s = DecodeRecord(**bytes, &doc);
+  if (!s.ok()) return s;
+  return doc;
+}
+
+namespace {
+absl::StatusOr<std::optional<uint32_t>> IdValue(
+    absl::StatusOr<std::optional<std::string>> bytes) {
+  if (!bytes.ok()) return bytes.status();
+  if (!bytes->has_value()) return std::nullopt;
+  auto id = DecodeId(**bytes);
+  if (!id) return absl::DataLossError("corrupt id in the index");
+  return *id;
+}
+}  // namespace
+
+absl::StatusOr<std::optional<uint32_t>> IndexStore::FindExternalId(
+    std::string_view external_id) const {
+  return IdValue(impl_->Get(IndexBatch::Family::kExternalIds, external_id));
+}
+
+absl::StatusOr<std::optional<uint32_t>> IndexStore::FindDigest(
+    std::string_view digest) const {
+  return IdValue(impl_->Get(IndexBatch::Family::kDigests, digest));
+}
+
+absl::StatusOr<FingerprintsRecord> IndexStore::ReadFingerprints(
+    uint32_t id) const {
+  auto bytes = impl_->Get(IndexBatch::Family::kFingerprints, EncodeId(id));
+  if (!bytes.ok()) return bytes.status();
+  if (!bytes->has_value()) {
+    return absl::NotFoundError(
+        absl::StrCat("document ", id, " has no fingerprint list"));
+  }
+  FingerprintsRecord record;
+  absl::Status s = DecodeRecord(**bytes, &record);
+  if (!s.ok()) return s;
+  return record;
+}
+
+absl::StatusOr<std::optional<std::string>> IndexStore::ReadRowBits(
+    uint32_t row) const {
+  return impl_->Get(IndexBatch::Family::kRowBits, EncodeId(row));
+}
+
+namespace {
+template <typename Record>
+std::function<absl::Status(std::string_view, std::string_view)> Decoding(
+    const std::function<absl::Status(uint32_t, const Record&)>& fn) {
+  return [&fn](std::string_view key, std::string_view value) {
+    auto id = DecodeId(key);
+    if (!id) return absl::DataLossError("corrupt key in the index");
+    Record record;
+    absl::Status s = DecodeRecord(value, &record);
+    if (!s.ok()) return s;
+    return fn(*id, record);
+  };
+}
+}  // namespace
+
+absl::Status IndexStore::ForEachDocument(
+    const std::function<absl::Status(uint32_t, const DocumentRecord&)>& fn)
+    const {
+  return impl_->ForEach(IndexBatch::Family::kDocuments, Decoding(fn));
+}
+
+absl::Status IndexStore::ForEachRow(
+    const std::function<absl::Status(uint32_t, const RowRecord&)>& fn) const {
+  return impl_->ForEach(IndexBatch::Family::kRows, Decoding(fn));
+}
+
+absl::Status IndexStore::ForEachRowBits(
+    const std::function<absl::Status(uint32_t, std::string_view)>& fn) const {
+  return impl_->ForEach(IndexBatch::Family::kRowBits,
+                        [&fn](std::string_view key, std::string_view value) {
+                          auto id = DecodeId(key);
+                          if (!id) {
+                            return absl::DataLossError(
+                                "corrupt key in the index");
+                          }
+                          return fn(*id, value);
+                        });
+}
+
+namespace {
+std::function<absl::Status(std::string_view, std::string_view)> IdValues(
+    const std::function<absl::Status(std::string_view, uint32_t)>& fn) {
+  return [&fn](std::string_view key, std::string_view value) {
+    auto id = DecodeId(value);
+    if (!id) return absl::DataLossError("corrupt id in the index");
+    return fn(key, *id);
+  };
+}
+}  // namespace
+
+absl::Status IndexStore::ForEachExternalId(
+    const std::function<absl::Status(std::string_view, uint32_t)>& fn) const {
+  return impl_->ForEach(IndexBatch::Family::kExternalIds, IdValues(fn));
+}
+
+absl::Status IndexStore::ForEachDigest(
+    const std::function<absl::Status(std::string_view, uint32_t)>& fn) const {
+  return impl_->ForEach(IndexBatch::Family::kDigests, IdValues(fn));
+}
+
+absl::Status IndexStore::Commit(const IndexBatch& batch) {
+  if (mode_ != Mode::kWriter) {
+    return absl::FailedPreconditionError("index is open read-only");
+  }
+  rocksdb::WriteBatch wb;
+  for (const IndexBatch::Op& op : batch.ops()) {
+    rocksdb::ColumnFamilyHandle* cf = impl_->family(op.family);
+    const rocksdb::Slice key(op.key);
+    const rocksdb::Status s =
+        op.value ? wb.Put(cf, key, rocksdb::Slice(*op.value))
+                 : wb.Delete(cf, key);
+    if (!s.ok()) return FromRocks(s, "cannot build the index write");
+  }
+  rocksdb::WriteOptions options;
+  options.sync = true;
+  return FromRocks(impl_->db_->Write(options, &wb),
+                   "cannot write the index");
+}
+
+absl::Status IndexStore::CompactStorage() {
+  if (mode_ != Mode::kWriter) {
+    return absl::FailedPreconditionError("index is open read-only");
+  }
+  rocksdb::CompactRangeOptions options;
+  for (size_t i = 1; i <= kFamilyCount; ++i) {
+    absl::Status s = FromRocks(
+        impl_->db_->CompactRange(options, impl_->handles_[i], nullptr,
+                                 nullptr),
+        "cannot compact the index database");
+    if (!s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+uint64_t IndexStore::DiskBytes() const {
+  uint64_t total = 0;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(dir_, ec), end; !ec && it != end;
+       it.increment(ec)) {
+    if (it->is_regular_file(ec)) total += it->file_size(ec);
+  }
+  return total;
+}
+
+}  // namespace leakhound

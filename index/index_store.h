@@ -1,0 +1,121 @@
+// IndexStore: a leakhound index directory on disk, backed by RocksDB.
+//
+//   DIR/          mode 0700
+//     key         the fingerprint key, 32 bytes, mode 0600, never printed
+//     lock        the writer lock (writer_lock.h)
+//     db/         RocksDB: one column family per record type (key_format.h)
+//
+// One writer process at a time (Mode::kWriter takes the lock). Readers
+// (Mode::kReader) are RocksDB secondary instances: they never block the
+// writer, see the index as of their last CatchUp, and CatchUp replays the
+// writer's committed batches. Every change is one atomic, synced RocksDB
+// write batch (IndexBatch), so a crash at any moment leaves each operation
+// entirely applied or entirely absent.
+//
+// Thread-safety: const methods may run concurrently; Commit, CatchUp and
+// CompactStorage need exclusive access to the object.
+#ifndef LEAKHOUND_INDEX_INDEX_STORE_H_
+#define LEAKHOUND_INDEX_INDEX_STORE_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "index/index_batch.h"
+#include "index/records.h"
+
+namespace leakhound {
+
+class IndexStore {
+ public:
+  enum class Mode { kWriter, kReader };
+
+  // Creates an index in `dir`, which must not exist or be an empty
+  // directory (else AlreadyExists), with `metadata` (its format_version is
+  // set to kFormatVersion) and the fingerprint key, and an initial state.
+  // Returns the store open as the writer.
+  static absl::StatusOr<std::unique_ptr<IndexStore>> Create(
+      const std::string& dir, MetadataRecord metadata, std::string_view key);
+
+  // Opens an existing index. Errors, each one line: NotFound (no index at
+  // dir), FailedPrecondition (locked by another writer; other storage
+  // format; key file readable by others), PermissionDenied, DataLoss.
+  static absl::StatusOr<std::unique_ptr<IndexStore>> Open(
+      const std::string& dir, Mode mode);
+
+  ~IndexStore();
+  IndexStore(const IndexStore&) = delete;
+  IndexStore& operator=(const IndexStore&) = delete;
+
+  const std::string& dir() const { return dir_; }
+  Mode mode() const { return mode_; }
+  const MetadataRecord& metadata() const { return metadata_; }
+  // The fingerprint key's bytes. Lifetime: that of the store.
+  const std::string& key() const { return key_; }
+
+  // Reader: makes the writer's committed changes visible. Returns whether
+  // the state's generation changed. Writer: no-op, returns false.
+  absl::StatusOr<bool> CatchUp();
+
+  absl::StatusOr<StateRecord> ReadState() const;
+  // nullopt when absent.
+  absl::StatusOr<std::optional<DocumentRecord>> ReadDocument(
+      uint32_t id) const;
+  absl::StatusOr<std::optional<uint32_t>> FindExternalId(
+      std::string_view external_id) const;
+  absl::StatusOr<std::optional<uint32_t>> FindDigest(
+      std::string_view digest) const;
+  // NotFound when the document has no list.
+  absl::StatusOr<FingerprintsRecord> ReadFingerprints(uint32_t id) const;
+  // nullopt for an empty row (no bits stored).
+  absl::StatusOr<std::optional<std::string>> ReadRowBits(uint32_t row) const;
+
+  // Visit every record of a family in id order; stop at the first error
+  // `fn` returns and return it.
+  absl::Status ForEachDocument(
+      const std::function<absl::Status(uint32_t, const DocumentRecord&)>& fn)
+      const;
+  absl::Status ForEachRow(
+      const std::function<absl::Status(uint32_t, const RowRecord&)>& fn)
+      const;
+  // `bits` is valid only during the call.
+  absl::Status ForEachRowBits(
+      const std::function<absl::Status(uint32_t, std::string_view bits)>& fn)
+      const;
+  // Every key of the external_ids (or digests) family with its id.
+  absl::Status ForEachExternalId(
+      const std::function<absl::Status(std::string_view, uint32_t)>& fn)
+      const;
+  absl::Status ForEachDigest(
+      const std::function<absl::Status(std::string_view, uint32_t)>& fn)
+      const;
+
+  // Applies the batch atomically and durably (WAL, fsync).
+  // REQUIRES: mode() == kWriter.
+  absl::Status Commit(const IndexBatch& batch);
+  // Rewrites RocksDB's files so deleted records stop taking space.
+  // REQUIRES: mode() == kWriter.
+  absl::Status CompactStorage();
+  // Bytes of all files under dir().
+  uint64_t DiskBytes() const;
+
+  class Impl;  // RocksDB state, defined in index_store.cc
+
+ private:
+  IndexStore(std::string dir, Mode mode);
+
+  const std::string dir_;
+  const Mode mode_;
+  MetadataRecord metadata_;
+  std::string key_;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace leakhound
+
+#endif  // LEAKHOUND_INDEX_INDEX_STORE_H_

@@ -1,0 +1,258 @@
+#include "index/record_codec.h"
+
+#include <boost/archive/archive_exception.hpp>
+#include <boost/archive/binary_iarchive.hpp>
+#include <boost/archive/binary_oarchive.hpp>
+#include <boost/iostreams/device/array.hpp>
+#include <boost/iostreams/stream.hpp>
+#include <boost/serialization/split_free.hpp>
+#include <boost/serialization/string.hpp>
+#include <boost/serialization/vector.hpp>
+#include <boost/serialization/version.hpp>
+#include <exception>
+#include <limits>
+#include <sstream>
+
+#include "absl/strings/str_cat.h"
+
+// PERSISTED: class versions. Bump one when its struct gains a field, and
+// read the field only when `version` is at least the new value.
+BOOST_CLASS_VERSION(leakhound::MetadataRecord, 1)
+BOOST_CLASS_VERSION(leakhound::StateRecord, 1)
+BOOST_CLASS_VERSION(leakhound::DocumentRecord, 1)
+BOOST_CLASS_VERSION(leakhound::FingerprintsRecord, 1)
+BOOST_CLASS_VERSION(leakhound::SegmentRecord, 1)
+BOOST_CLASS_VERSION(leakhound::RowRecord, 1)
+BOOST_SERIALIZATION_SPLIT_FREE(leakhound::FingerprintsRecord)
+
+namespace leakhound {
+namespace {
+
+// Thrown (and caught in this file) when a record names a class version this
+// binary does not know: a newer leakhound wrote it.
+struct UnknownVersion : std::exception {
+  const char* what() const noexcept override { return "unknown version"; }
+};
+void RequireVersion(unsigned version, unsigned max) {
+  if (version < 1 || version > max) throw UnknownVersion();
+}
+
+// --- The fingerprint blob: per occurrence, the fingerprint as 8 bytes
+// little-endian, then LEB128 varints: zigzag(token_begin - previous
+// token_begin), token_end - token_begin, zigzag(byte_begin - previous
+// byte_begin), byte_end - byte_begin.
+
+void PutVarint(std::string& out, uint64_t v) {
+  while (v >= 0x80) {
+    out.push_back(static_cast<char>(v | 0x80));
+    v >>= 7;
+  }
+  out.push_back(static_cast<char>(v));
+}
+uint64_t ZigZag(int64_t v) {
+  return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);
+}
+int64_t UnZigZag(uint64_t v) {
+  return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1);
+}
+
+struct CorruptBlob : std::exception {
+  const char* what() const noexcept override { return "corrupt blob"; }
+};
+
+class BlobReader {
+ public:
+  explicit BlobReader(std::string_view in) : in_(in) {}
+  bool done() const { return pos_ == in_.size(); }
+  uint64_t Fixed64() {
+    if (in_.size() - pos_ < 8) throw CorruptBlob();
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; --i) {
+      v = (v << 8) | static_cast<uint8_t>(in_[pos_ + static_cast<size_t>(i)]);
+    }
+    pos_ += 8;
+    return v;
+  }
+  uint64_t Varint() {
+    uint64_t v = 0;
+    for (unsigned shift = 0; shift < 64; shift += 7) {
+      if (pos_ == in_.size()) throw CorruptBlob();
+      const auto byte = static_cast<uint8_t>(in_[pos_++]);
+      v |= uint64_t{byte & 0x7fu} << shift;
+      if ((byte & 0x80) == 0) return v;
+    }
+    throw CorruptBlob();
+  }
+  uint32_t U32(uint64_t v) {
+    if (v > std::numeric_limits<uint32_t>::max()) throw CorruptBlob();
+    return static_cast<uint32_t>(v);
+  }
+
+ private:
+  std::string_view in_;
+  size_t pos_ = 0;
+};
+
+std::string EncodeOccurrences(const std::vector<Occurrence>& list) {
+  std::string out;
+  out.reserve(list.size() * 14);
+  int64_t token = 0, byte = 0;
+  for (const Occurrence& o : list) {
+    for (int i = 0; i < 8; ++i) {
+      out.push_back(static_cast<char>(o.fingerprint >> (8 * i)));
+    }
+    PutVarint(out, ZigZag(int64_t{o.token_begin} - token));
+    PutVarint(out, o.token_end - o.token_begin);
+    PutVarint(out, ZigZag(int64_t{o.byte_begin} - byte));
+    PutVarint(out, o.byte_end - o.byte_begin);
+    token = o.token_begin;
+    byte = o.byte_begin;
+  }
+  return out;
+}
+
+std::vector<Occurrence> DecodeOccurrences(std::string_view blob,
+                                          uint64_t count) {
+  // Each occurrence takes at least 12 bytes: a corrupt count cannot make
+  // this allocate more than the blob justifies.
+  if (count > blob.size() / 12) throw CorruptBlob();
+  std::vector<Occurrence> list(count);
+  BlobReader in(blob);
+  int64_t token = 0, byte = 0;
+  for (Occurrence& o : list) {
+    o.fingerprint = in.Fixed64();
+    token += UnZigZag(in.Varint());
+    if (token < 0 || token > std::numeric_limits<uint32_t>::max()) {
+      throw CorruptBlob();
+    }
+    o.token_begin = static_cast<uint32_t>(token);
+    o.token_end = in.U32(o.token_begin + in.Varint());
+    byte += UnZigZag(in.Varint());
+    if (byte < 0 || byte > std::numeric_limits<uint32_t>::max()) {
+      throw CorruptBlob();
+    }
+    o.byte_begin = static_cast<uint32_t>(byte);
+    o.byte_end = in.U32(o.byte_begin + in.Varint());
+  }
+  if (!in.done()) throw CorruptBlob();
+  return list;
+}
+
+constexpr auto kFlags = boost::archive::no_header | boost::archive::no_codecvt;
+
+template <typename Record>
+std::string Encode(const Record& record) {
+  std::ostringstream stream;
+  {
+    boost::archive::binary_oarchive archive(stream, kFlags);
+    archive << record;
+  }
+  return std::move(stream).str();
+}
+
+template <typename Record>
+absl::Status Decode(std::string_view bytes, Record* record,
+                    const char* what) {
+  try {
+    boost::iostreams::stream<boost::iostreams::array_source> stream(
+        bytes.data(), bytes.size());
+    boost::archive::binary_iarchive archive(stream, kFlags);
+    archive >> *record;
+    if (stream.peek() != std::char_traits<char>::eof()) {
+      return absl::DataLossError(
+          absl::StrCat("corrupt ", what, " record: trailing bytes"));
+    }
+    return absl::OkStatus();
+  } catch (const UnknownVersion&) {
+    return absl::DataLossError(absl::StrCat(
+        what, " record has a version this leakhound does not know "
+              "(written by a newer leakhound?)"));
+  } catch (const std::exception& e) {
+    return absl::DataLossError(
+        absl::StrCat("corrupt ", what, " record: ", e.what()));
+  }
+}
+
+}  // namespace
+}  // namespace leakhound
+
+namespace boost::serialization {
+
+template <class Archive>
+void serialize(Archive& ar, leakhound::MetadataRecord& r, unsigned version) {
+  leakhound::RequireVersion(version, 1);
+  ar & r.format_version & r.shingler_version & r.unicode_version;
+  ar & r.shingle_words & r.cjk_chars_per_word & r.winnow_window;
+  ar & r.fpr & r.row_capacity & r.fill & r.bits & r.hashes & r.packing;
+  ar & r.created_unix_ms;
+}
+
+template <class Archive>
+void serialize(Archive& ar, leakhound::StateRecord& r, unsigned version) {
+  leakhound::RequireVersion(version, 1);
+  ar & r.next_doc_id & r.generation & r.open_row;
+}
+
+template <class Archive>
+void serialize(Archive& ar, leakhound::DocumentRecord& r, unsigned version) {
+  leakhound::RequireVersion(version, 1);
+  ar & r.external_id & r.source & r.digest & r.bytes & r.fingerprints;
+  ar & r.occurrences & r.rows & r.added_unix_ms & r.labels;
+}
+
+template <class Archive>
+void save(Archive& ar, const leakhound::FingerprintsRecord& r,
+          unsigned /*version*/) {
+  const uint64_t count = r.occurrences.size();
+  const std::string blob = leakhound::EncodeOccurrences(r.occurrences);
+  ar & count & blob;
+}
+
+template <class Archive>
+void load(Archive& ar, leakhound::FingerprintsRecord& r, unsigned version) {
+  leakhound::RequireVersion(version, 1);
+  uint64_t count = 0;
+  std::string blob;
+  ar & count & blob;
+  r.occurrences = leakhound::DecodeOccurrences(blob, count);
+}
+
+template <class Archive>
+void serialize(Archive& ar, leakhound::SegmentRecord& r, unsigned version) {
+  leakhound::RequireVersion(version, 1);
+  ar & r.doc & r.begin & r.end;
+}
+
+template <class Archive>
+void serialize(Archive& ar, leakhound::RowRecord& r, unsigned version) {
+  leakhound::RequireVersion(version, 1);
+  ar & r.segments & r.fingerprints & r.bits_set;
+}
+
+}  // namespace boost::serialization
+
+namespace leakhound {
+
+std::string EncodeRecord(const MetadataRecord& r) { return Encode(r); }
+std::string EncodeRecord(const StateRecord& r) { return Encode(r); }
+std::string EncodeRecord(const DocumentRecord& r) { return Encode(r); }
+std::string EncodeRecord(const FingerprintsRecord& r) { return Encode(r); }
+std::string EncodeRecord(const RowRecord& r) { return Encode(r); }
+
+absl::Status DecodeRecord(std::string_view b, MetadataRecord* r) {
+  return Decode(b, r, "metadata");
+}
+absl::Status DecodeRecord(std::string_view b, StateRecord* r) {
+  return Decode(b, r, "state");
+}
+absl::Status DecodeRecord(std::string_view b, DocumentRecord* r) {
+  return Decode(b, r, "document");
+}
+absl::Status DecodeRecord(std::string_view b, FingerprintsRecord* r) {
+  return Decode(b, r, "fingerprints");
+}
+absl::Status DecodeRecord(std::string_view b, RowRecord* r) {
+  return Decode(b, r, "row");
+}
+
+}  // namespace leakhound

@@ -1,0 +1,99 @@
+// The records of a leakhound index, as plain structs. Every struct here is
+// PERSISTED: it is serialized by record_codec.h (Boost.Serialization binary
+// archives with explicit class versions) and documented in
+// docs/storage_format.md. Adding a field means bumping the struct's class
+// version in record_codec.cc and reading the field only from that version
+// on, so records written by older binaries stay readable.
+//
+// Thread-safety: plain values.
+#ifndef LEAKHOUND_INDEX_RECORDS_H_
+#define LEAKHOUND_INDEX_RECORDS_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace leakhound {
+
+// Written once by Create; identifies how the index was built. The checks
+// against the running binary are the caller's (the engine knows the
+// shingler version); the index checks only kFormatVersion.
+struct MetadataRecord {
+  uint32_t format_version = 0;    // kFormatVersion of the writing binary
+  uint32_t shingler_version = 0;  // the shingler's kShinglerVersion
+  std::string unicode_version;    // ICU's Unicode version at creation
+  // Shingler parameters.
+  uint32_t shingle_words = 0;
+  uint32_t cjk_chars_per_word = 0;
+  uint32_t winnow_window = 0;
+  // Filter parameters: target false-positive rate p, row capacity n, fill
+  // target, and the geometry derived from them (m bits, k hashes).
+  double fpr = 0;
+  uint32_t row_capacity = 0;
+  double fill = 0;
+  uint32_t bits = 0;
+  uint32_t hashes = 0;
+  uint8_t packing = 0;  // the engine's PackingMode
+  int64_t created_unix_ms = 0;
+  bool operator==(const MetadataRecord&) const = default;
+};
+
+// Mutable counters, rewritten by every committed change.
+struct StateRecord {
+  uint32_t next_doc_id = 0;  // internal ids are never reused
+  uint64_t generation = 0;   // +1 per committed change; readers poll it
+  int64_t open_row = -1;     // the row the next document is appended to
+  bool operator==(const StateRecord&) const = default;
+};
+
+struct DocumentRecord {
+  std::string external_id;  // the admin's id, unique
+  std::string source;       // path or name it was added from
+  std::string digest;       // SHA-256 of the extracted text, 32 bytes
+  uint64_t bytes = 0;       // size of the extracted text
+  uint32_t fingerprints = 0;  // distinct fingerprints in the filter
+  uint32_t occurrences = 0;   // shingles in the fingerprint list
+  std::vector<uint32_t> rows;  // rows holding it, in list order
+  int64_t added_unix_ms = 0;
+  std::vector<std::string> labels;
+  bool operator==(const DocumentRecord&) const = default;
+};
+
+// One shingle of a document's extracted text: its keyed fingerprint, its
+// token range and its byte range.
+struct Occurrence {
+  uint64_t fingerprint = 0;
+  uint32_t token_begin = 0;
+  uint32_t token_end = 0;
+  uint32_t byte_begin = 0;
+  uint32_t byte_end = 0;
+  bool operator==(const Occurrence&) const = default;
+};
+
+// A document's shingles in text order. The filter's fingerprint list is
+// derived from it: the distinct fingerprints in order of first occurrence.
+struct FingerprintsRecord {
+  std::vector<Occurrence> occurrences;
+  bool operator==(const FingerprintsRecord&) const = default;
+};
+
+// Fingerprint range [begin, end) of a document's list stored in a row.
+struct SegmentRecord {
+  uint32_t doc = 0;
+  uint32_t begin = 0;
+  uint32_t end = 0;
+  bool operator==(const SegmentRecord&) const = default;
+};
+
+// A row of the pseudo-matrix. A row with no segments is free. Its bits are
+// stored apart (row_bits column family), raw.
+struct RowRecord {
+  std::vector<SegmentRecord> segments;
+  uint32_t fingerprints = 0;
+  uint32_t bits_set = 0;
+  bool operator==(const RowRecord&) const = default;
+};
+
+}  // namespace leakhound
+
+#endif  // LEAKHOUND_INDEX_RECORDS_H_

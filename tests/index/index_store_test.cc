@@ -1,0 +1,228 @@
+#include "index/index_store.h"
+
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/temp_dir.h"
+
+namespace leakhound {
+namespace {
+
+using ::testing::HasSubstr;
+
+const std::string kKey(32, 'k');
+
+MetadataRecord Metadata() {
+  MetadataRecord m;
+  m.shingler_version = 1;
+  m.shingle_words = 5;
+  m.fpr = 1e-3;
+  m.row_capacity = 128;
+  m.fill = 1.0;
+  m.bits = 1840;
+  m.hashes = 10;
+  return m;
+}
+
+DocumentRecord Doc(const std::string& id, char digest) {
+  DocumentRecord d;
+  d.external_id = id;
+  d.source = "/src/" + id;
+  d.digest = std::string(32, digest);
+  d.bytes = 100;
+  d.fingerprints = 2;
+  d.occurrences = 2;
+  d.rows = {0};
+  return d;
+}
+
+FingerprintsRecord Fps() {
+  return FingerprintsRecord{{{11, 0, 5, 0, 20}, {12, 1, 6, 3, 25}}};
+}
+
+TEST(IndexStoreTest, CreateThenOpenReturnsMetadataAndKey) {
+  TempDir tmp;
+  const std::string dir = tmp.Sub("idx");
+  {
+    auto store = IndexStore::Create(dir, Metadata(), kKey);
+    ASSERT_TRUE(store.ok()) << store.status();
+  }
+  auto store = IndexStore::Open(dir, IndexStore::Mode::kWriter);
+  ASSERT_TRUE(store.ok()) << store.status();
+  MetadataRecord expected = Metadata();
+  expected.format_version = 1;
+  expected.created_unix_ms = (*store)->metadata().created_unix_ms;
+  EXPECT_GT(expected.created_unix_ms, 0);
+  EXPECT_EQ((*store)->metadata(), expected);
+  EXPECT_EQ((*store)->key(), kKey);
+  auto state = (*store)->ReadState();
+  ASSERT_TRUE(state.ok());
+  EXPECT_EQ(*state, StateRecord{});
+}
+
+TEST(IndexStoreTest, DirectoryAndKeyAreOwnerOnly) {
+  TempDir tmp;
+  const std::string dir = tmp.Sub("idx");
+  ASSERT_TRUE(IndexStore::Create(dir, Metadata(), kKey).ok());
+  struct stat st;
+  ASSERT_EQ(::stat(dir.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0700u);
+  ASSERT_EQ(::stat((dir + "/key").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+}
+
+TEST(IndexStoreTest, CreateRefusesANonEmptyDirectory) {
+  TempDir tmp;
+  std::ofstream(tmp.Sub("precious.txt")) << "data";
+  auto store = IndexStore::Create(tmp.path(), Metadata(), kKey);
+  EXPECT_EQ(store.status().code(), absl::StatusCode::kAlreadyExists);
+  EXPECT_TRUE(std::filesystem::exists(tmp.Sub("precious.txt")));
+}
+
+TEST(IndexStoreTest, OpeningAMissingIndexSaysHowToCreateOne) {
+  TempDir tmp;
+  auto store = IndexStore::Open(tmp.Sub("nope"), IndexStore::Mode::kReader);
+  EXPECT_EQ(store.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(std::string(store.status().message()),
+              HasSubstr("leakhound init"));
+}
+
+TEST(IndexStoreTest, KeyReadableByOthersIsRefused) {
+  TempDir tmp;
+  const std::string dir = tmp.Sub("idx");
+  ASSERT_TRUE(IndexStore::Create(dir, Metadata(), kKey).ok());
+  ASSERT_EQ(::chmod((dir + "/key").c_str(), 0644), 0);
+  auto store = IndexStore::Open(dir, IndexStore::Mode::kReader);
+  EXPECT_EQ(store.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(std::string(store.status().message()), HasSubstr("chmod 600"));
+}
+
+TEST(IndexStoreTest, SecondWriterIsRefusedWhileReadersAreFine) {
+  TempDir tmp;
+  const std::string dir = tmp.Sub("idx");
+  auto writer = IndexStore::Create(dir, Metadata(), kKey);
+  ASSERT_TRUE(writer.ok());
+  auto second = IndexStore::Open(dir, IndexStore::Mode::kWriter);
+  EXPECT_EQ(second.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(std::string(second.status().message()), HasSubstr("locked by"));
+  auto reader = IndexStore::Open(dir, IndexStore::Mode::kReader);
+  EXPECT_TRUE(reader.ok()) << reader.status();
+}
+
+TEST(IndexStoreTest, CommittedBatchIsReadBack) {
+  TempDir tmp;
+  auto store = IndexStore::Create(tmp.Sub("idx"), Metadata(), kKey);
+  ASSERT_TRUE(store.ok());
+  IndexBatch batch;
+  batch.PutDocument(5, Doc("a", 'x'), Fps());
+  batch.PutRow(0, RowRecord{{{5, 0, 2}}, 2, 20}, std::string(232, '\x0f'));
+  batch.PutState(StateRecord{6, 1, 0});
+  ASSERT_TRUE((*store)->Commit(batch).ok());
+
+  auto doc = (*store)->ReadDocument(5);
+  ASSERT_TRUE(doc.ok() && doc->has_value());
+  EXPECT_EQ(**doc, Doc("a", 'x'));
+  EXPECT_EQ(*(*store)->FindExternalId("a"), std::optional<uint32_t>(5));
+  EXPECT_EQ(*(*store)->FindDigest(std::string(32, 'x')),
+            std::optional<uint32_t>(5));
+  EXPECT_EQ(*(*store)->ReadFingerprints(5), Fps());
+  EXPECT_EQ(**(*store)->ReadRowBits(0), std::string(232, '\x0f'));
+  EXPECT_EQ((*store)->ReadState()->next_doc_id, 6u);
+  int rows = 0;
+  ASSERT_TRUE((*store)
+                  ->ForEachRow([&](uint32_t id, const RowRecord& r) {
+                    EXPECT_EQ(id, 0u);
+                    EXPECT_EQ(r.fingerprints, 2u);
+                    ++rows;
+                    return absl::OkStatus();
+                  })
+                  .ok());
+  EXPECT_EQ(rows, 1);
+
+  IndexBatch remove;
+  remove.DeleteDocument(5, Doc("a", 'x'));
+  remove.PutRow(0, RowRecord{}, "");
+  ASSERT_TRUE((*store)->Commit(remove).ok());
+  EXPECT_FALSE((*store)->ReadDocument(5)->has_value());
+  EXPECT_FALSE((*store)->FindExternalId("a")->has_value());
+  EXPECT_FALSE((*store)->ReadRowBits(0)->has_value());
+  EXPECT_EQ((*store)->ReadFingerprints(5).status().code(),
+            absl::StatusCode::kNotFound);
+}
+
+TEST(IndexStoreTest, ReaderSeesWritesOnlyAfterCatchUp) {
+  TempDir tmp;
+  const std::string dir = tmp.Sub("idx");
+  auto writer = IndexStore::Create(dir, Metadata(), kKey);
+  ASSERT_TRUE(writer.ok());
+  auto reader = IndexStore::Open(dir, IndexStore::Mode::kReader);
+  ASSERT_TRUE(reader.ok()) << reader.status();
+
+  IndexBatch batch;
+  batch.PutDocument(0, Doc("a", 'x'), Fps());
+  batch.PutState(StateRecord{1, 1, 0});
+  ASSERT_TRUE((*writer)->Commit(batch).ok());
+
+  EXPECT_FALSE((*reader)->ReadDocument(0)->has_value());
+  auto changed = (*reader)->CatchUp();
+  ASSERT_TRUE(changed.ok()) << changed.status();
+  EXPECT_TRUE(*changed);
+  EXPECT_TRUE((*reader)->ReadDocument(0)->has_value());
+  EXPECT_FALSE(*(*reader)->CatchUp());  // nothing new
+  EXPECT_EQ((*reader)->Commit(batch).code(),
+            absl::StatusCode::kFailedPrecondition);
+}
+
+TEST(IndexStoreTest, OtherFormatVersionIsRefusedWithAdvice) {
+  TempDir tmp;
+  const std::string dir = tmp.Sub("idx");
+  {
+    auto store = IndexStore::Create(dir, Metadata(), kKey);
+    ASSERT_TRUE(store.ok());
+    MetadataRecord future = (*store)->metadata();
+    future.format_version = 99;
+    IndexBatch batch;
+    batch.PutMetadata(future);
+    ASSERT_TRUE((*store)->Commit(batch).ok());
+  }
+  auto store = IndexStore::Open(dir, IndexStore::Mode::kReader);
+  EXPECT_EQ(store.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(std::string(store.status().message()),
+              HasSubstr("storage format 99"));
+}
+
+TEST(IndexStoreTest, CompactStorageKeepsTheRecords) {
+  TempDir tmp;
+  auto store = IndexStore::Create(tmp.Sub("idx"), Metadata(), kKey);
+  ASSERT_TRUE(store.ok());
+  for (uint32_t i = 0; i < 50; ++i) {
+    IndexBatch batch;
+    batch.PutDocument(i, Doc("d" + std::to_string(i), static_cast<char>(i)),
+                      Fps());
+    ASSERT_TRUE((*store)->Commit(batch).ok());
+  }
+  for (uint32_t i = 0; i < 50; i += 2) {
+    IndexBatch batch;
+    batch.DeleteDocument(i, Doc("d" + std::to_string(i), static_cast<char>(i)));
+    ASSERT_TRUE((*store)->Commit(batch).ok());
+  }
+  ASSERT_TRUE((*store)->CompactStorage().ok());
+  int docs = 0;
+  ASSERT_TRUE((*store)
+                  ->ForEachDocument([&](uint32_t id, const DocumentRecord&) {
+                    EXPECT_EQ(id % 2, 1u);
+                    ++docs;
+                    return absl::OkStatus();
+                  })
+                  .ok());
+  EXPECT_EQ(docs, 25);
+  EXPECT_GT((*store)->DiskBytes(), 0u);
+}
+
+}  // namespace
+}  // namespace leakhound
