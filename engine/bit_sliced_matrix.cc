@@ -124,6 +124,15 @@ class BitSlicedMatrix final : public RowMatrix {
     }
   }
 
+  void GetRow(uint32_t row, std::span<uint64_t> words) const override {
+    std::fill(words.begin(), words.end(), 0);
+    const uint64_t* p = data_.get() + row / 64;
+    const uint32_t shift = row % 64;
+    for (uint32_t pos = 0; pos < bits_; ++pos, p += words_) {
+      words[pos / 64] |= ((*p >> shift) & 1) << (pos % 64);
+    }
+  }
+
   void CountMembership(std::span<const uint32_t> positions, uint32_t k,
                        std::span<uint32_t> counts) const override {
     const size_t fingerprints = positions.size() / k;

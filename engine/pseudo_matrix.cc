@@ -28,6 +28,67 @@ PseudoMatrix::PseudoMatrix(const PseudoMatrixOptions& options,
                            std::unique_ptr<RowMatrix> matrix)
     : options_(options), geometry_(geometry), matrix_(std::move(matrix)) {}
 
+absl::StatusOr<std::unique_ptr<PseudoMatrix>> PseudoMatrix::Restore(
+    const PseudoMatrixOptions& options, std::vector<RowInfo> rows,
+    int64_t open_row) {
+  auto pm = Create(options);
+  if (!pm.ok()) return pm.status();
+  PseudoMatrix& m = **pm;
+  if (open_row < -1 || open_row >= static_cast<int64_t>(rows.size())) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("open row ", open_row, " out of range"));
+  }
+  m.matrix_->Reserve(static_cast<uint32_t>(rows.size()));
+  for (uint32_t r = 0; r < rows.size(); ++r) {
+    m.matrix_->AddRow();
+    uint32_t fingerprints = 0;
+    for (const Segment& s : rows[r].segments) {
+      if (s.begin >= s.end) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("row ", r, " has an empty segment"));
+      }
+      fingerprints += s.end - s.begin;
+      m.doc_rows_[s.doc].push_back(r);  // ascending r: sorted
+    }
+    if (fingerprints != rows[r].fingerprints) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("row ", r, " fingerprint count mismatch"));
+    }
+  }
+  for (auto& [doc, doc_rows] : m.doc_rows_) {
+    doc_rows.erase(std::unique(doc_rows.begin(), doc_rows.end()),
+                   doc_rows.end());
+  }
+  // Free rows are taken back lowest first, as after removals.
+  for (auto r = static_cast<int64_t>(rows.size()) - 1; r >= 0; --r) {
+    if (rows[static_cast<size_t>(r)].segments.empty() &&
+        options.packing != PackingMode::kSingleFilter) {
+      m.free_rows_.push_back(static_cast<uint32_t>(r));
+    }
+  }
+  m.rows_ = std::move(rows);
+  m.open_row_ = open_row;
+  m.CountTests();
+  return pm;
+}
+
+void PseudoMatrix::LoadRowBits(uint32_t first, uint32_t count,
+                               std::span<const uint64_t> words) {
+  matrix_->SetRows(first, count, words);
+}
+
+std::vector<uint32_t> PseudoMatrix::UnderfilledRows(double underfill) const {
+  std::vector<uint32_t> rows;
+  if (options_.packing != PackingMode::kPseudoMatrix) return rows;
+  const double threshold = underfill * geometry_.fill_limit;
+  for (uint32_t r = 0; r < rows_.size(); ++r) {
+    if (!rows_[r].segments.empty() && rows_[r].fingerprints < threshold) {
+      rows.push_back(r);
+    }
+  }
+  return rows;
+}
+
 uint32_t PseudoMatrix::TakeRow() {
   if (!free_rows_.empty()) {
     const uint32_t row = free_rows_.back();
@@ -128,6 +189,7 @@ absl::StatusOr<RebuildStats> PseudoMatrix::Remove(
       Insert(row, s.doc, source(s.doc), s.begin, s.end);
     }
     ++stats.rows_rebuilt;
+    stats.rows.push_back(row);
     if (keep.empty() && options_.packing != PackingMode::kSingleFilter) {
       free_rows_.push_back(row);
       if (open_row_ == row) open_row_ = -1;
@@ -141,14 +203,7 @@ absl::StatusOr<RebuildStats> PseudoMatrix::Remove(
 RebuildStats PseudoMatrix::Compact(const FingerprintSource& source,
                                    double underfill) {
   RebuildStats stats;
-  if (options_.packing != PackingMode::kPseudoMatrix) return stats;
-  const double threshold = underfill * geometry_.fill_limit;
-  std::vector<uint32_t> victims;
-  for (uint32_t r = 0; r < rows_.size(); ++r) {
-    if (!rows_[r].segments.empty() && rows_[r].fingerprints < threshold) {
-      victims.push_back(r);
-    }
-  }
+  const std::vector<uint32_t> victims = UnderfilledRows(underfill);
   if (victims.size() < 2) return stats;
 
   std::vector<Segment> moving;
@@ -168,6 +223,7 @@ RebuildStats PseudoMatrix::Compact(const FingerprintSource& source,
   open_row_ = -1;
   for (const Segment& s : moving) Pack(s.doc, source(s.doc), s.begin, s.end);
   stats.rows_rebuilt = static_cast<uint32_t>(victims.size());
+  stats.rows = victims;
   for (uint32_t row : victims) {
     if (rows_[row].segments.empty()) ++stats.rows_freed;
   }

@@ -101,6 +101,7 @@ using FingerprintSource = std::function<std::span<const uint64_t>(DocId)>;
 struct RebuildStats {
   uint32_t rows_rebuilt = 0;  // rows cleared and refilled
   uint32_t rows_freed = 0;    // rows left empty and reusable
+  std::vector<uint32_t> rows;  // the rows rebuilt (freed ones included)
 };
 
 class PseudoMatrix {
@@ -108,6 +109,24 @@ class PseudoMatrix {
   // Returns InvalidArgument for out-of-range filter parameters.
   static absl::StatusOr<std::unique_ptr<PseudoMatrix>> Create(
       const PseudoMatrixOptions& options);
+
+  // Rebuilds a matrix from its persisted row index: `rows[r]` for every
+  // row r (a row without segments is free) and the open row (-1: none).
+  // The bits start clear; load them with LoadRowBits. Returns
+  // InvalidArgument for bad parameters or an inconsistent row index
+  // (segments out of order, open row out of range).
+  static absl::StatusOr<std::unique_ptr<PseudoMatrix>> Restore(
+      const PseudoMatrixOptions& options, std::vector<RowInfo> rows,
+      int64_t open_row);
+  // ORs the bits of rows [first, first + count), in RowMatrix::SetRows
+  // format. No per-bit work: 64x64 transposes for the sliced layout.
+  // REQUIRES: first + count <= rows().size().
+  void LoadRowBits(uint32_t first, uint32_t count,
+                   std::span<const uint64_t> words);
+  // Copies `row`'s bits, RowMatrix::GetRow format.
+  void RowBits(uint32_t row, std::span<uint64_t> words) const {
+    matrix_->GetRow(row, words);
+  }
 
   // Inserts a document's fingerprints (duplicates count toward capacity;
   // callers pass distinct fingerprints). Returns how many were stored: all,
@@ -127,12 +146,18 @@ class PseudoMatrix {
   RebuildStats Compact(const FingerprintSource& source,
                        double underfill = 0.5);
 
+  // Rows in use filled below `underfill` x fill limit: those Compact
+  // would rebuild (if there are at least two).
+  std::vector<uint32_t> UnderfilledRows(double underfill) const;
+
   QueryResult Query(std::span<const uint64_t> fingerprints,
                     const QueryOptions& options) const;
 
   const BloomGeometry& geometry() const { return geometry_; }
   const PseudoMatrixOptions& options() const { return options_; }
   const std::vector<RowInfo>& rows() const { return rows_; }
+  // The row the next document is appended to; -1 if none.
+  int64_t open_row() const { return open_row_; }
   const RowMatrix& matrix() const { return *matrix_; }
   // Rows holding `doc`, in list order; empty if unknown.
   std::span<const uint32_t> RowsOf(DocId doc) const;

@@ -53,6 +53,10 @@ class RowMajorMatrix final : public RowMatrix {
     std::fill_n(data_.data() + size_t{row} * words_, words_, 0);
   }
 
+  void GetRow(uint32_t row, std::span<uint64_t> words) const override {
+    std::copy_n(data_.data() + size_t{row} * words_, words_, words.begin());
+  }
+
   void SetRows(uint32_t first, uint32_t count,
                std::span<const uint64_t> words) override {
     uint64_t* out = data_.data() + size_t{first} * words_;

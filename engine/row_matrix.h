@@ -46,6 +46,10 @@ class RowMatrix {
   virtual void SetRows(uint32_t first, uint32_t count,
                        std::span<const uint64_t> words) = 0;
 
+  // Copies `row` into `words` in the SetRows format (bits past bits()
+  // zero). REQUIRES: row < rows(), words.size() == ceil(bits() / 64).
+  virtual void GetRow(uint32_t row, std::span<uint64_t> words) const = 0;
+
   // positions holds k positions per fingerprint, fingerprint after
   // fingerprint. Adds to counts[r] the number of fingerprints whose k bits
   // are all set in row r. REQUIRES: counts.size() >= rows().

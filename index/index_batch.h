@@ -51,6 +51,10 @@ class IndexBatch {
     Put(Family::kDigests, doc.digest, EncodeId(id));
     Put(Family::kFingerprints, EncodeId(id), EncodeRecord(fingerprints));
   }
+  // Rewrites only the document record (e.g. its rows after compaction).
+  void PutDocumentRecord(uint32_t id, const DocumentRecord& doc) {
+    Put(Family::kDocuments, EncodeId(id), EncodeRecord(doc));
+  }
   // Deletes what PutDocument wrote. REQUIRES: `doc` is the stored record.
   void DeleteDocument(uint32_t id, const DocumentRecord& doc) {
     Delete(Family::kDocuments, EncodeId(id));

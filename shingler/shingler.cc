@@ -6,10 +6,20 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "shingler/winnower.h"
+#include "unicode/uchar.h"
+#include "unicode/uversion.h"
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
 namespace leakhound {
+
+std::string UnicodeVersion() {
+  UVersionInfo version;
+  u_getUnicodeVersion(version);
+  char text[U_MAX_VERSION_STRING_LENGTH];
+  u_versionToString(version, text);
+  return text;
+}
 namespace {
 
 absl::Status CheckRange(const char* name, int value, int lo, int hi) {

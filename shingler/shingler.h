@@ -23,6 +23,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -31,6 +32,14 @@
 #include "shingler/tokenizer.h"
 
 namespace leakhound {
+
+// PERSISTED: the version of the text-to-fingerprint mapping (tokenizer,
+// normalization, shingling, keyed hashing). An index records the version
+// that built it; bump this whenever any of them changes a fingerprint.
+inline constexpr uint32_t kShinglerVersion = 1;
+
+// The Unicode version of the ICU data the normalization uses, e.g. "15.0".
+std::string UnicodeVersion();
 
 struct ShinglerOptions {
   // w: words per shingle. Valid range [1, 64].

@@ -1,0 +1,482 @@
+#include "engine/protected_index.h"
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <cstring>
+#include <limits>
+#include <set>
+#include <utility>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "engine/content_digest.h"
+#include "engine/index_verifier.h"
+#include "shingler/fingerprint_key.h"
+
+namespace leakhound {
+
+// Row bits are persisted as little-endian words and loaded by memcpy.
+static_assert(std::endian::native == std::endian::little,
+              "the index stores row bits little-endian");
+
+namespace {
+
+int64_t NowUnixMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+uint32_t RowWords(uint32_t bits) { return (bits + 63) / 64; }
+
+PseudoMatrixOptions MatrixOptions(const MetadataRecord& m) {
+  PseudoMatrixOptions o;
+  o.filter = {m.fpr, m.row_capacity, m.fill};
+  o.packing = static_cast<PackingMode>(m.packing);
+  return o;
+}
+
+// Distinct fingerprint lists of the documents one operation needs, loaded
+// from the store before the operation mutates anything (a FingerprintSource
+// cannot fail).
+class ListCache {
+ public:
+  explicit ListCache(const IndexStore& store) : store_(store) {}
+
+  absl::Status Load(DocId doc) {
+    if (lists_.contains(doc)) return absl::OkStatus();
+    auto record = store_.ReadFingerprints(doc);
+    if (!record.ok()) return record.status();
+    lists_[doc] = DistinctFingerprints(*record);
+    return absl::OkStatus();
+  }
+  // Loads every document with a segment in `rows`, except `skip`.
+  absl::Status LoadRows(const PseudoMatrix& matrix,
+                        std::span<const uint32_t> rows, DocId skip) {
+    for (uint32_t row : rows) {
+      for (const Segment& s : matrix.rows()[row].segments) {
+        if (s.doc == skip) continue;
+        absl::Status status = Load(s.doc);
+        if (!status.ok()) return status;
+      }
+    }
+    return absl::OkStatus();
+  }
+  FingerprintSource Source() const {
+    return [this](DocId doc) -> std::span<const uint64_t> {
+      return lists_.at(doc);
+    };
+  }
+  void Clear() { lists_.clear(); }
+  size_t size() const { return lists_.size(); }
+
+ private:
+  const IndexStore& store_;
+  absl::flat_hash_map<DocId, std::vector<uint64_t>> lists_;
+};
+
+}  // namespace
+
+std::vector<uint64_t> DistinctFingerprints(const FingerprintsRecord& record) {
+  std::vector<uint64_t> out;
+  out.reserve(record.occurrences.size());
+  absl::flat_hash_set<uint64_t> seen;
+  seen.reserve(record.occurrences.size());
+  for (const Occurrence& o : record.occurrences) {
+    if (seen.insert(o.fingerprint).second) out.push_back(o.fingerprint);
+  }
+  return out;
+}
+
+ProtectedIndex::ProtectedIndex(std::unique_ptr<IndexStore> store,
+                               std::unique_ptr<Shingler> shingler)
+    : store_(std::move(store)), shingler_(std::move(shingler)) {}
+
+absl::StatusOr<std::unique_ptr<ProtectedIndex>> ProtectedIndex::Create(
+    const std::string& dir, const IndexOptions& options) {
+  auto geometry = BloomGeometry::FromParams(options.filter);
+  if (!geometry.ok()) return geometry.status();
+  auto key = FingerprintKey::Generate();
+  if (!key.ok()) return key.status();
+  auto shingler = Shingler::Create(options.shingler, *key);
+  if (!shingler.ok()) return shingler.status();
+
+  MetadataRecord meta;
+  meta.shingler_version = kShinglerVersion;
+  meta.unicode_version = UnicodeVersion();
+  meta.shingle_words = static_cast<uint32_t>(options.shingler.shingle_words);
+  meta.cjk_chars_per_word =
+      static_cast<uint32_t>(options.shingler.cjk_chars_per_word);
+  meta.winnow_window = static_cast<uint32_t>(options.shingler.winnow_window);
+  meta.fpr = options.filter.fpr;
+  meta.row_capacity = options.filter.row_capacity;
+  meta.fill = options.filter.fill;
+  meta.bits = geometry->bits;
+  meta.hashes = geometry->hashes;
+  meta.packing = static_cast<uint8_t>(options.packing);
+  const auto& bytes = key->bytes();
+  auto store = IndexStore::Create(
+      dir, meta,
+      std::string_view(reinterpret_cast<const char*>(bytes.data()),
+                       bytes.size()));
+  if (!store.ok()) return store.status();
+  auto index = std::unique_ptr<ProtectedIndex>(
+      new ProtectedIndex(std::move(*store), std::move(*shingler)));
+  absl::Status s = index->Load();
+  if (!s.ok()) return s;
+  return index;
+}
+
+absl::StatusOr<std::unique_ptr<ProtectedIndex>> ProtectedIndex::Open(
+    const std::string& dir, OpenMode mode) {
+  auto store = IndexStore::Open(dir, mode == OpenMode::kWrite
+                                         ? IndexStore::Mode::kWriter
+                                         : IndexStore::Mode::kReader);
+  if (!store.ok()) return store.status();
+  const MetadataRecord& meta = (*store)->metadata();
+  if (meta.shingler_version != kShinglerVersion) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "index ", dir, " was built with shingler version ",
+        meta.shingler_version, " but this leakhound fingerprints text with "
+        "version ", kShinglerVersion,
+        "; its fingerprints would never match: use the leakhound that built "
+        "it, or create a new index and add the documents again"));
+  }
+  auto geometry = BloomGeometry::FromParams(MatrixOptions(meta).filter);
+  if (!geometry.ok() || geometry->bits != meta.bits ||
+      geometry->hashes != meta.hashes) {
+    return absl::DataLossError(absl::StrCat(
+        "index ", dir, " has filter parameters this leakhound does not "
+        "derive the same geometry from"));
+  }
+  std::span<const uint8_t> key_bytes(
+      reinterpret_cast<const uint8_t*>((*store)->key().data()),
+      (*store)->key().size());
+  auto key = FingerprintKey::FromBytes(key_bytes);
+  if (!key.ok()) {
+    return absl::DataLossError(
+        absl::StrCat("key file of index ", dir, " is damaged"));
+  }
+  ShinglerOptions so;
+  so.shingle_words = static_cast<int>(meta.shingle_words);
+  so.cjk_chars_per_word = static_cast<int>(meta.cjk_chars_per_word);
+  so.winnow_window = static_cast<int>(meta.winnow_window);
+  auto shingler = Shingler::Create(so, *key);
+  if (!shingler.ok()) return shingler.status();
+  auto index = std::unique_ptr<ProtectedIndex>(
+      new ProtectedIndex(std::move(*store), std::move(*shingler)));
+  absl::Status s = index->Load();
+  if (!s.ok()) return s;
+  return index;
+}
+
+absl::Status ProtectedIndex::Load() {
+  auto state = store_->ReadState();
+  if (!state.ok()) return state.status();
+  std::vector<RowInfo> rows;
+  absl::Status s =
+      store_->ForEachRow([&rows](uint32_t id, const RowRecord& record) {
+        if (id >= rows.size()) rows.resize(size_t{id} + 1);
+        RowInfo& info = rows[id];
+        for (const SegmentRecord& seg : record.segments) {
+          info.segments.push_back(Segment{seg.doc, seg.begin, seg.end});
+        }
+        info.fingerprints = record.fingerprints;
+        info.bits_set = record.bits_set;
+        return absl::OkStatus();
+      });
+  if (!s.ok()) return s;
+  const auto row_count = static_cast<uint32_t>(rows.size());
+  auto matrix = PseudoMatrix::Restore(MatrixOptions(metadata()),
+                                      std::move(rows), state->open_row);
+  if (!matrix.ok()) {
+    return absl::DataLossError(absl::StrCat(
+        "index ", store_->dir(), " has an inconsistent row table (",
+        matrix.status().message(), "); run leakhound verify"));
+  }
+  // Bits arrive in row order; load them 64 rows at a time.
+  const uint32_t row_words = RowWords(metadata().bits);
+  const size_t row_bytes = size_t{row_words} * 8;
+  std::vector<uint64_t> group(size_t{64} * row_words);
+  int64_t group_first = -1;
+  auto flush = [&]() {
+    if (group_first < 0) return;
+    const auto first = static_cast<uint32_t>(group_first);
+    const uint32_t count = std::min<uint32_t>(64, row_count - first);
+    (*matrix)->LoadRowBits(
+        first, count,
+        std::span<const uint64_t>(group.data(), size_t{count} * row_words));
+    std::fill(group.begin(), group.end(), 0);
+  };
+  s = store_->ForEachRowBits([&](uint32_t row, std::string_view bits) {
+    if (row >= row_count || bits.size() != row_bytes) {
+      return absl::DataLossError(absl::StrCat(
+          "index ", store_->dir(), " has damaged bits for row ", row,
+          "; run leakhound verify"));
+    }
+    const int64_t first = row / 64 * 64;
+    if (first != group_first) {
+      flush();
+      group_first = first;
+    }
+    std::memcpy(group.data() + size_t{row - static_cast<uint32_t>(first)} *
+                                   row_words,
+                bits.data(), row_bytes);
+    return absl::OkStatus();
+  });
+  if (!s.ok()) return s;
+  flush();
+  matrix_ = std::move(*matrix);
+  state_ = *state;
+  return absl::OkStatus();
+}
+
+absl::Status ProtectedIndex::CheckWritable() const {
+  if (store_->mode() != IndexStore::Mode::kWriter) {
+    return absl::FailedPreconditionError("index is open read-only");
+  }
+  if (broken_) {
+    return absl::FailedPreconditionError(
+        "an earlier write to the index failed; reopen it");
+  }
+  return absl::OkStatus();
+}
+
+void ProtectedIndex::PutRows(const std::vector<uint32_t>& rows,
+                             IndexBatch& batch) const {
+  const uint32_t row_words = RowWords(metadata().bits);
+  std::vector<uint64_t> words(row_words);
+  for (uint32_t row : rows) {
+    const RowInfo& info = matrix_->rows()[row];
+    RowRecord record;
+    for (const Segment& s : info.segments) {
+      record.segments.push_back(SegmentRecord{s.doc, s.begin, s.end});
+    }
+    record.fingerprints = info.fingerprints;
+    record.bits_set = info.bits_set;
+    std::string bits;
+    if (!info.segments.empty()) {
+      matrix_->RowBits(row, words);
+      bits.assign(reinterpret_cast<const char*>(words.data()),
+                  words.size() * 8);
+    }
+    batch.PutRow(row, record, std::move(bits));
+  }
+}
+
+absl::Status ProtectedIndex::CommitWithState(IndexBatch& batch,
+                                             uint32_t next_doc_id) {
+  StateRecord next = state_;
+  next.next_doc_id = next_doc_id;
+  next.generation += 1;
+  next.open_row = matrix_->open_row();
+  batch.PutState(next);
+  absl::Status s = store_->Commit(batch);
+  if (!s.ok()) {
+    broken_ = true;
+    return s;
+  }
+  state_ = next;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<AddResult> ProtectedIndex::Add(const DocumentInput& document) {
+  absl::Status s = CheckWritable();
+  if (!s.ok()) return s;
+  if (document.external_id.empty()) {
+    return absl::InvalidArgumentError("a document id must not be empty");
+  }
+  AddResult result;
+  const std::string digest = ContentDigest(document.text);
+  auto existing = store_->FindExternalId(document.external_id);
+  if (!existing.ok()) return existing.status();
+  std::optional<DocumentRecord> old;
+  if (existing->has_value()) {
+    auto record = store_->ReadDocument(**existing);
+    if (!record.ok()) return record.status();
+    if (!record->has_value()) {
+      return absl::DataLossError(absl::StrCat(
+          "id ", document.external_id,
+          " points to a missing document; run leakhound verify"));
+    }
+    old = std::move(**record);
+    if (old->digest == digest) {
+      result.outcome = AddOutcome::kUnchanged;
+      result.fingerprints = old->fingerprints;
+      return result;
+    }
+  }
+  auto same = store_->FindDigest(digest);
+  if (!same.ok()) return same.status();
+  if (same->has_value()) {
+    auto other = store_->ReadDocument(**same);
+    if (!other.ok()) return other.status();
+    result.outcome = AddOutcome::kDuplicateContent;
+    result.existing_id = other->has_value() ? (*other)->external_id : "?";
+    return result;
+  }
+  if (state_.next_doc_id == std::numeric_limits<uint32_t>::max()) {
+    return absl::ResourceExhaustedError("the index has used every document id");
+  }
+
+  auto shingled = shingler_->Shingle(document.text);
+  if (!shingled.ok()) return shingled.status();
+  if (shingled->shingles.empty()) {
+    return absl::InvalidArgumentError(
+        "no words to fingerprint (empty, or only symbols and spaces)");
+  }
+  FingerprintsRecord list;
+  list.occurrences.reserve(shingled->shingles.size());
+  for (const Shingle& sh : shingled->shingles) {
+    list.occurrences.push_back(Occurrence{sh.fingerprint, sh.token_begin,
+                                          sh.token_end, sh.byte_begin,
+                                          sh.byte_end});
+  }
+  const std::vector<uint64_t> distinct = DistinctFingerprints(list);
+  if (distinct.size() > std::numeric_limits<uint32_t>::max()) {
+    return absl::InvalidArgumentError("document too large");
+  }
+
+  // Everything that can fail without changing state is done; now mutate.
+  IndexBatch batch;
+  std::set<uint32_t> touched;
+  if (old) {
+    const DocId old_id = **existing;
+    ListCache cache(*store_);
+    s = cache.LoadRows(*matrix_, matrix_->RowsOf(old_id), old_id);
+    if (!s.ok()) return s;
+    auto removed = matrix_->Remove(old_id, cache.Source());
+    if (!removed.ok()) {
+      broken_ = true;
+      return removed.status();
+    }
+    touched.insert(removed->rows.begin(), removed->rows.end());
+    batch.DeleteDocument(old_id, *old);
+    result.outcome = AddOutcome::kReplaced;
+  }
+  const DocId id = state_.next_doc_id;
+  result.fingerprints = matrix_->Add(id, distinct);
+  std::span<const uint32_t> rows = matrix_->RowsOf(id);
+  touched.insert(rows.begin(), rows.end());
+
+  DocumentRecord record;
+  record.external_id = document.external_id;
+  record.source = document.source;
+  record.digest = digest;
+  record.bytes = document.text.size();
+  record.fingerprints = result.fingerprints;
+  record.occurrences = static_cast<uint32_t>(list.occurrences.size());
+  record.rows.assign(rows.begin(), rows.end());
+  record.added_unix_ms = NowUnixMs();
+  record.labels = document.labels;
+  batch.PutDocument(id, record, list);
+  PutRows(std::vector<uint32_t>(touched.begin(), touched.end()), batch);
+  result.rows_written = static_cast<uint32_t>(touched.size());
+  s = CommitWithState(batch, id + 1);
+  if (!s.ok()) return s;
+  return result;
+}
+
+absl::StatusOr<RebuildStats> ProtectedIndex::Remove(
+    std::string_view external_id) {
+  absl::Status s = CheckWritable();
+  if (!s.ok()) return s;
+  auto id = store_->FindExternalId(external_id);
+  if (!id.ok()) return id.status();
+  if (!id->has_value()) {
+    return absl::NotFoundError(
+        absl::StrCat("no document with id ", std::string(external_id)));
+  }
+  const DocId doc = **id;
+  auto record = store_->ReadDocument(doc);
+  if (!record.ok()) return record.status();
+  if (!record->has_value()) {
+    return absl::DataLossError(absl::StrCat(
+        "id ", std::string(external_id),
+        " points to a missing document; run leakhound verify"));
+  }
+  ListCache cache(*store_);
+  s = cache.LoadRows(*matrix_, matrix_->RowsOf(doc), doc);
+  if (!s.ok()) return s;
+  auto stats = matrix_->Remove(doc, cache.Source());
+  if (!stats.ok()) {
+    // The row index knows no such document: nothing was changed.
+    return absl::DataLossError(absl::StrCat(
+        "document ", std::string(external_id),
+        " is in no row; run leakhound verify"));
+  }
+  IndexBatch batch;
+  batch.DeleteDocument(doc, **record);
+  PutRows(stats->rows, batch);
+  s = CommitWithState(batch, state_.next_doc_id);
+  if (!s.ok()) return s;
+  return stats;
+}
+
+absl::StatusOr<RebuildStats> ProtectedIndex::Compact(double underfill) {
+  absl::Status s = CheckWritable();
+  if (!s.ok()) return s;
+  ListCache cache(*store_);
+  const std::vector<uint32_t> victims = matrix_->UnderfilledRows(underfill);
+  s = cache.LoadRows(*matrix_, victims, std::numeric_limits<DocId>::max());
+  if (!s.ok()) return s;
+  // The documents whose rows move, with their records, read before any
+  // change so a read error leaves everything as it was.
+  std::vector<std::pair<DocId, DocumentRecord>> moved;
+  if (victims.size() >= 2) {
+    std::set<DocId> docs;
+    for (uint32_t row : victims) {
+      for (const Segment& seg : matrix_->rows()[row].segments) {
+        docs.insert(seg.doc);
+      }
+    }
+    for (DocId doc : docs) {
+      auto record = store_->ReadDocument(doc);
+      if (!record.ok()) return record.status();
+      if (!record->has_value()) {
+        return absl::DataLossError(absl::StrCat(
+            "row index names missing document ", doc,
+            "; run leakhound verify"));
+      }
+      moved.emplace_back(doc, std::move(**record));
+    }
+  }
+  RebuildStats stats = matrix_->Compact(cache.Source(), underfill);
+  if (!stats.rows.empty()) {
+    IndexBatch batch;
+    PutRows(stats.rows, batch);
+    for (auto& [doc, record] : moved) {
+      std::span<const uint32_t> rows = matrix_->RowsOf(doc);
+      record.rows.assign(rows.begin(), rows.end());
+      batch.PutDocumentRecord(doc, record);  // list and id maps unchanged
+    }
+    s = CommitWithState(batch, state_.next_doc_id);
+    if (!s.ok()) return s;
+  }
+  s = store_->CompactStorage();
+  if (!s.ok()) return s;
+  return stats;
+}
+
+absl::StatusOr<VerifyReport> ProtectedIndex::Verify() const {
+  return VerifyIndex(*store_);
+}
+
+absl::StatusOr<bool> ProtectedIndex::Refresh() {
+  auto changed = store_->CatchUp();
+  if (!changed.ok()) return changed.status();
+  if (!*changed) return false;
+  absl::Status s = Load();
+  if (!s.ok()) return s;
+  return true;
+}
+
+absl::Status ProtectedIndex::ForEachDocument(
+    const std::function<absl::Status(uint32_t, const DocumentRecord&)>& fn)
+    const {
+  return store_->ForEachDocument(fn);
+}
+
+}  // namespace leakhound

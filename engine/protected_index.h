@@ -1,0 +1,138 @@
+// ProtectedIndex: the protected set, durable. Joins the shingler (text to
+// fingerprints), the pseudo-matrix (the filter, in memory) and the index
+// store (RocksDB on disk): adding a document shingles it, packs its
+// fingerprints into rows and commits the document, its fingerprint list and
+// every row it changed in one atomic batch; removal and compaction rebuild
+// only the rows concerned, from the stored fingerprint lists; opening loads
+// the row index and the row bits without re-hashing anything.
+//
+// A writer (OpenMode::kWrite) holds the index's writer lock for its
+// lifetime. Readers (OpenMode::kRead) never block it; Refresh picks up what
+// it committed.
+//
+// Thread-safety: const methods may run concurrently; Add, Remove, Compact
+// and Refresh need exclusive access. If a commit fails the object refuses
+// further changes (its memory may be ahead of the disk): reopen the index.
+#ifndef LEAKHOUND_ENGINE_PROTECTED_INDEX_H_
+#define LEAKHOUND_ENGINE_PROTECTED_INDEX_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "engine/bloom_geometry.h"
+#include "engine/index_verifier.h"
+#include "engine/pseudo_matrix.h"
+#include "index/index_store.h"
+#include "index/records.h"
+#include "shingler/shingler.h"
+
+namespace leakhound {
+
+struct IndexOptions {
+  ShinglerOptions shingler;
+  FilterParams filter;
+  PackingMode packing = PackingMode::kPseudoMatrix;
+};
+
+enum class OpenMode { kWrite, kRead };
+
+// A document to protect. `text` is its extracted UTF-8 text; it is
+// shingled and digested, never stored.
+struct DocumentInput {
+  std::string external_id;
+  std::string source;
+  std::vector<std::string> labels;
+  std::string_view text;
+};
+
+enum class AddOutcome {
+  kAdded,             // a new document
+  kReplaced,          // the id existed with other content; replaced
+  kUnchanged,         // the id existed with this very content; nothing done
+  kDuplicateContent,  // this content is indexed under another id; not added
+};
+
+struct AddResult {
+  AddOutcome outcome = AddOutcome::kAdded;
+  std::string existing_id;     // for kDuplicateContent: the id holding it
+  uint32_t fingerprints = 0;   // distinct fingerprints stored in the filter
+  uint32_t rows_written = 0;   // rows the commit rewrote
+};
+
+class ProtectedIndex {
+ public:
+  // Creates an index in `dir` (must not exist or be empty) with a fresh
+  // fingerprint key. Returns it open for writing.
+  static absl::StatusOr<std::unique_ptr<ProtectedIndex>> Create(
+      const std::string& dir, const IndexOptions& options);
+
+  // Opens an index: FailedPrecondition when it was built by another
+  // shingler version or storage format (the message says which and what to
+  // do), when another writer holds it (kWrite), or as IndexStore::Open.
+  static absl::StatusOr<std::unique_ptr<ProtectedIndex>> Open(
+      const std::string& dir, OpenMode mode);
+
+  // Adds (or replaces, by external id) one document. InvalidArgument for an
+  // empty external id or a text the shingler refuses.
+  absl::StatusOr<AddResult> Add(const DocumentInput& document);
+
+  // Removes a document by external id (NotFound if unknown), rebuilding
+  // only the rows that held it.
+  absl::StatusOr<RebuildStats> Remove(std::string_view external_id);
+
+  // Repacks rows filled below `underfill` x fill target, commits the
+  // rebuilt rows in one batch, then compacts RocksDB's files.
+  absl::StatusOr<RebuildStats> Compact(double underfill = 0.5);
+
+  // Checks every invariant of what is on disk (documents, id maps, rows,
+  // row bits against a rebuild from the fingerprint lists). Changes
+  // nothing. An error status means the check itself could not run.
+  absl::StatusOr<VerifyReport> Verify() const;
+
+  // Reader: catches up with the writer and reloads the filter if anything
+  // changed; returns whether it did. Writer: returns false.
+  absl::StatusOr<bool> Refresh();
+
+  // Every document in id order.
+  absl::Status ForEachDocument(
+      const std::function<absl::Status(uint32_t, const DocumentRecord&)>& fn)
+      const;
+
+  const PseudoMatrix& matrix() const { return *matrix_; }
+  const IndexStore& store() const { return *store_; }
+  const MetadataRecord& metadata() const { return store_->metadata(); }
+  const ShinglerOptions& shingler_options() const {
+    return shingler_->options();
+  }
+
+ private:
+  ProtectedIndex(std::unique_ptr<IndexStore> store,
+                 std::unique_ptr<Shingler> shingler);
+  // (Re)loads the filter from the store.
+  absl::Status Load();
+  absl::Status CheckWritable() const;
+  // Adds the rows to the batch as the matrix holds them now.
+  void PutRows(const std::vector<uint32_t>& rows, IndexBatch& batch) const;
+  // Commits batch + the next state; on failure the object turns read-only.
+  absl::Status CommitWithState(IndexBatch& batch, uint32_t next_doc_id);
+
+  std::unique_ptr<IndexStore> store_;
+  std::unique_ptr<Shingler> shingler_;
+  std::unique_ptr<PseudoMatrix> matrix_;
+  StateRecord state_;
+  bool broken_ = false;
+};
+
+// The filter's fingerprint list of a document: its distinct fingerprints in
+// order of first occurrence.
+std::vector<uint64_t> DistinctFingerprints(const FingerprintsRecord& record);
+
+}  // namespace leakhound
+
+#endif  // LEAKHOUND_ENGINE_PROTECTED_INDEX_H_

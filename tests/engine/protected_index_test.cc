@@ -1,0 +1,470 @@
+#include "engine/protected_index.h"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <random>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "shingler/shingler.h"
+#include "tests/temp_dir.h"
+
+namespace leakhound {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+
+struct TextDoc {
+  std::string id;
+  std::string text;
+};
+
+std::string ReadAll(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Real text: the sample corpus's protected documents whole, and the
+// paragraphs (of at least 9 words) of the project's own docs, so there are
+// many documents of paper-like, very unequal lengths.
+const std::vector<TextDoc>& RealDocuments() {
+  static const std::vector<TextDoc> docs = [] {
+    std::vector<TextDoc> out;
+    const fs::path root(LEAKHOUND_SOURCE_DIR);
+    std::vector<fs::path> protected_files;
+    for (const auto& e : fs::directory_iterator(root / "corpus/sample/protected")) {
+      protected_files.push_back(e.path());
+    }
+    std::sort(protected_files.begin(), protected_files.end());
+    for (const auto& p : protected_files) {
+      out.push_back({p.filename().string(), ReadAll(p)});
+    }
+    for (const char* name : {"README.md", "docs/architecture.md", "docs/cli.md",
+                             "docs/engine.md", "docs/shingler.md"}) {
+      std::istringstream in(ReadAll(root / name));
+      std::string line, para;
+      int n = 0;
+      auto flush = [&] {
+        if (std::count(para.begin(), para.end(), ' ') >= 8) {
+          out.push_back({std::string(name) + "#" + std::to_string(n++), para});
+        }
+        para.clear();
+      };
+      while (std::getline(in, line)) {
+        if (line.empty()) {
+          flush();
+        } else {
+          para += line + "\n";
+        }
+      }
+      flush();
+    }
+    return out;
+  }();
+  return docs;
+}
+
+// Small rows, so that documents share rows and long ones span several.
+IndexOptions SmallRows() {
+  IndexOptions o;
+  o.filter = {1e-3, 96, 1.0};
+  return o;
+}
+
+std::vector<uint64_t> FingerprintsOf(const ProtectedIndex& index,
+                                     const std::string& text) {
+  auto key = FingerprintKey::FromBytes(std::span<const uint8_t>(
+      reinterpret_cast<const uint8_t*>(index.store().key().data()),
+      index.store().key().size()));
+  auto shingler = Shingler::Create(index.shingler_options(), *key);
+  auto shingled = (*shingler)->Shingle(text);
+  std::vector<uint64_t> fps;
+  for (const Shingle& s : shingled->shingles) fps.push_back(s.fingerprint);
+  std::sort(fps.begin(), fps.end());
+  fps.erase(std::unique(fps.begin(), fps.end()), fps.end());
+  return fps;
+}
+
+// Whether the filter must find `d` by its own text: below the minimum
+// count of QueryOptions (3) plus margin no document can be a candidate.
+bool Findable(const ProtectedIndex& index, const TextDoc& d) {
+  return FingerprintsOf(index, d.text).size() >= 10;
+}
+
+std::set<std::string> CandidateIds(const ProtectedIndex& index,
+                                   const std::string& text) {
+  std::set<std::string> ids;
+  QueryResult r = index.matrix().Query(FingerprintsOf(index, text), {});
+  for (const Candidate& c : r.candidates) {
+    auto doc = index.store().ReadDocument(c.doc);
+    if (doc.ok() && doc->has_value()) ids.insert((*doc)->external_id);
+  }
+  return ids;
+}
+
+std::vector<std::string> Problems(const ProtectedIndex& index) {
+  auto report = index.Verify();
+  EXPECT_TRUE(report.ok()) << report.status();
+  return report.ok() ? report->problems : std::vector<std::string>{"error"};
+}
+
+// Rows, segments and bits of two filters are identical.
+void ExpectSameFilter(const PseudoMatrix& a, const PseudoMatrix& b) {
+  ASSERT_EQ(a.rows().size(), b.rows().size());
+  const uint32_t words = (a.geometry().bits + 63) / 64;
+  std::vector<uint64_t> wa(words), wb(words);
+  for (uint32_t r = 0; r < a.rows().size(); ++r) {
+    EXPECT_EQ(a.rows()[r].segments, b.rows()[r].segments) << "row " << r;
+    EXPECT_EQ(a.rows()[r].bits_set, b.rows()[r].bits_set) << "row " << r;
+    a.RowBits(r, wa);
+    b.RowBits(r, wb);
+    EXPECT_EQ(wa, wb) << "row " << r;
+  }
+  EXPECT_EQ(a.open_row(), b.open_row());
+  EXPECT_EQ(a.documents(), b.documents());
+}
+
+absl::StatusOr<AddResult> AddDoc(ProtectedIndex& index, const TextDoc& d) {
+  return index.Add(DocumentInput{d.id, "test/" + d.id, {}, d.text});
+}
+
+TEST(ProtectedIndexTest, ReopenedIndexHasTheSameFilterAndFindsDocuments) {
+  TempDir tmp;
+  const std::string dir = tmp.Sub("idx");
+  const auto& docs = RealDocuments();
+  ASSERT_GE(docs.size(), 60u);
+  auto writer = ProtectedIndex::Create(dir, SmallRows());
+  ASSERT_TRUE(writer.ok()) << writer.status();
+  for (const TextDoc& d : docs) {
+    auto added = AddDoc(**writer, d);
+    ASSERT_TRUE(added.ok()) << d.id << ": " << added.status();
+  }
+  EXPECT_GT((*writer)->matrix().rows().size(), 10u);
+  auto reader = ProtectedIndex::Open(dir, OpenMode::kRead);
+  ASSERT_TRUE(reader.ok()) << reader.status();
+  ExpectSameFilter((*writer)->matrix(), (*reader)->matrix());
+  for (size_t i = 0; i < docs.size(); i += 7) {
+    if (!Findable(**reader, docs[i])) continue;
+    EXPECT_TRUE(CandidateIds(**reader, docs[i].text).contains(docs[i].id))
+        << docs[i].id;
+  }
+  EXPECT_THAT(Problems(**reader), IsEmpty());
+}
+
+TEST(ProtectedIndexTest, ReAddingIsUnchangedReplacedOrReportedAsDuplicate) {
+  TempDir tmp;
+  auto index = ProtectedIndex::Create(tmp.Sub("idx"), SmallRows());
+  ASSERT_TRUE(index.ok());
+  const auto& docs = RealDocuments();
+  ASSERT_EQ(AddDoc(**index, docs[0])->outcome, AddOutcome::kAdded);
+  EXPECT_EQ(AddDoc(**index, docs[0])->outcome, AddOutcome::kUnchanged);
+  auto dup = AddDoc(**index, TextDoc{"copy", docs[0].text});
+  EXPECT_EQ(dup->outcome, AddOutcome::kDuplicateContent);
+  EXPECT_EQ(dup->existing_id, docs[0].id);
+  auto replaced = AddDoc(**index, TextDoc{docs[0].id, docs[1].text});
+  ASSERT_TRUE(replaced.ok());
+  EXPECT_EQ(replaced->outcome, AddOutcome::kReplaced);
+  EXPECT_EQ((*index)->matrix().documents(), 1u);
+  EXPECT_TRUE(CandidateIds(**index, docs[1].text).contains(docs[0].id));
+  EXPECT_FALSE(CandidateIds(**index, docs[0].text).contains(docs[0].id));
+  EXPECT_THAT(Problems(**index), IsEmpty());
+}
+
+TEST(ProtectedIndexTest, EmptyTextAndEmptyIdAreRefused) {
+  TempDir tmp;
+  auto index = ProtectedIndex::Create(tmp.Sub("idx"), SmallRows());
+  ASSERT_TRUE(index.ok());
+  EXPECT_EQ(AddDoc(**index, TextDoc{"x", " \n\t"}).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(AddDoc(**index, TextDoc{"", "some words here"}).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ((*index)->matrix().documents(), 0u);
+}
+
+TEST(ProtectedIndexTest, RemovalRebuildsOnlyTheDocumentsRowsAndPersists) {
+  TempDir tmp;
+  const std::string dir = tmp.Sub("idx");
+  const auto& docs = RealDocuments();
+  {
+    auto index = ProtectedIndex::Create(dir, SmallRows());
+    ASSERT_TRUE(index.ok());
+    for (const TextDoc& d : docs) ASSERT_TRUE(AddDoc(**index, d).ok());
+    for (size_t i = 0; i < docs.size(); i += 3) {
+      const size_t spans = (*index)->matrix().RowsOf(
+          *(*index)->store().FindExternalId(docs[i].id).value()).size();
+      auto stats = (*index)->Remove(docs[i].id);
+      ASSERT_TRUE(stats.ok()) << stats.status();
+      EXPECT_EQ(stats->rows_rebuilt, spans);
+    }
+    EXPECT_EQ((*index)->Remove(docs[0].id).status().code(),
+              absl::StatusCode::kNotFound);
+  }
+  auto index = ProtectedIndex::Open(dir, OpenMode::kWrite);
+  ASSERT_TRUE(index.ok()) << index.status();
+  for (size_t i = 0; i < docs.size(); ++i) {
+    const bool removed = i % 3 == 0;
+    EXPECT_EQ((*index)->store().FindExternalId(docs[i].id)->has_value(),
+              !removed);
+    if (!removed && i % 5 == 1 && Findable(**index, docs[i])) {
+      EXPECT_TRUE(CandidateIds(**index, docs[i].text).contains(docs[i].id))
+          << docs[i].id << " " << FingerprintsOf(**index, docs[i].text).size();
+    }
+  }
+  EXPECT_THAT(Problems(**index), IsEmpty());
+}
+
+TEST(ProtectedIndexTest, CompactionRepacksRowsAndPersists) {
+  TempDir tmp;
+  const std::string dir = tmp.Sub("idx");
+  const auto& docs = RealDocuments();
+  auto index = ProtectedIndex::Create(dir, SmallRows());
+  ASSERT_TRUE(index.ok());
+  for (const TextDoc& d : docs) ASSERT_TRUE(AddDoc(**index, d).ok());
+  for (size_t i = 0; i < docs.size(); ++i) {
+    if (i % 4 != 0) {
+      ASSERT_TRUE((*index)->Remove(docs[i].id).ok());
+    }
+  }
+  const uint32_t before = (*index)->matrix().rows_in_use();
+  auto stats = (*index)->Compact();
+  ASSERT_TRUE(stats.ok()) << stats.status();
+  EXPECT_GT(stats->rows_freed, 0u);
+  EXPECT_EQ((*index)->matrix().rows_in_use(), before - stats->rows_freed);
+  EXPECT_THAT(Problems(**index), IsEmpty());
+  auto reader = ProtectedIndex::Open(dir, OpenMode::kRead);
+  ASSERT_TRUE(reader.ok());
+  ExpectSameFilter((*index)->matrix(), (*reader)->matrix());
+  for (size_t i = 0; i < docs.size(); i += 4) {
+    if (!Findable(**reader, docs[i])) continue;
+    EXPECT_TRUE(CandidateIds(**reader, docs[i].text).contains(docs[i].id));
+  }
+  // Freed rows are reused by the next additions.
+  const size_t rows = (*index)->matrix().rows().size();
+  ASSERT_TRUE(AddDoc(**index, docs[1]).ok());
+  EXPECT_EQ((*index)->matrix().rows().size(), rows);
+}
+
+TEST(ProtectedIndexTest, ReaderPicksUpTheWritersCommits) {
+  TempDir tmp;
+  const std::string dir = tmp.Sub("idx");
+  const auto& docs = RealDocuments();
+  auto writer = ProtectedIndex::Create(dir, SmallRows());
+  ASSERT_TRUE(writer.ok());
+  ASSERT_TRUE(AddDoc(**writer, docs[0]).ok());
+  auto reader = ProtectedIndex::Open(dir, OpenMode::kRead);
+  ASSERT_TRUE(reader.ok());
+  ASSERT_TRUE(AddDoc(**writer, docs[1]).ok());
+  EXPECT_FALSE(CandidateIds(**reader, docs[1].text).contains(docs[1].id));
+  auto refreshed = (*reader)->Refresh();
+  ASSERT_TRUE(refreshed.ok()) << refreshed.status();
+  EXPECT_TRUE(*refreshed);
+  EXPECT_TRUE(CandidateIds(**reader, docs[1].text).contains(docs[1].id));
+  EXPECT_FALSE(*(*reader)->Refresh());
+  EXPECT_EQ((*reader)->Add(DocumentInput{"x", "", {}, "a b c d e f"})
+                .status()
+                .code(),
+            absl::StatusCode::kFailedPrecondition);
+}
+
+TEST(ProtectedIndexTest, IndexFilesHoldNoProtectedPlaintext) {
+  TempDir tmp;
+  const std::string dir = tmp.Sub("idx");
+  const auto& docs = RealDocuments();
+  {
+    auto index = ProtectedIndex::Create(dir, SmallRows());
+    ASSERT_TRUE(index.ok());
+    for (const TextDoc& d : docs) ASSERT_TRUE(AddDoc(**index, d).ok());
+    ASSERT_TRUE((*index)->Compact().ok());  // flush into table files too
+  }
+  std::string all;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    if (e.is_regular_file()) all += ReadAll(e.path());
+  }
+  ASSERT_GT(all.size(), 10000u);
+  int probes = 0;
+  for (const TextDoc& d : docs) {
+    // A 24-byte run from the middle of each document.
+    if (d.text.size() < 80) continue;
+    const std::string probe = d.text.substr(d.text.size() / 2, 24);
+    EXPECT_EQ(all.find(probe), std::string::npos) << d.id << ": " << probe;
+    ++probes;
+  }
+  EXPECT_GT(probes, 50);
+}
+
+TEST(ProtectedIndexTest, VerifyReportsTamperedRowBitsAndCounts) {
+  TempDir tmp;
+  const std::string dir = tmp.Sub("idx");
+  const auto& docs = RealDocuments();
+  {
+    auto index = ProtectedIndex::Create(dir, SmallRows());
+    ASSERT_TRUE(index.ok());
+    for (size_t i = 0; i < 20; ++i) ASSERT_TRUE(AddDoc(**index, docs[i]).ok());
+  }
+  {
+    auto store = IndexStore::Open(dir, IndexStore::Mode::kWriter);
+    ASSERT_TRUE(store.ok());
+    auto bits = (*store)->ReadRowBits(1);
+    ASSERT_TRUE(bits.ok() && bits->has_value());
+    std::string flipped = **bits;
+    flipped[3] = static_cast<char>(flipped[3] ^ 0x10);
+    RowRecord row;
+    ASSERT_TRUE((*store)
+                    ->ForEachRow([&](uint32_t id, const RowRecord& r) {
+                      if (id == 1) row = r;
+                      return absl::OkStatus();
+                    })
+                    .ok());
+    row.fingerprints += 1;
+    IndexBatch batch;
+    batch.PutRow(1, row, flipped);
+    ASSERT_TRUE((*store)->Commit(batch).ok());
+  }
+  auto store = IndexStore::Open(dir, IndexStore::Mode::kReader);
+  ASSERT_TRUE(store.ok());
+  auto report = VerifyIndex(**store);
+  ASSERT_TRUE(report.ok());
+  std::string all;
+  for (const std::string& p : report->problems) all += p + "\n";
+  EXPECT_THAT(all, HasSubstr("row 1 bits differ"));
+  EXPECT_THAT(all, HasSubstr("row 1 records"));
+  EXPECT_THAT(all, HasSubstr("row 1 counts"));
+}
+
+TEST(ProtectedIndexTest, OtherShinglerVersionIsRefusedWithAdvice) {
+  TempDir tmp;
+  const std::string dir = tmp.Sub("idx");
+  ASSERT_TRUE(ProtectedIndex::Create(dir, SmallRows()).ok());
+  {
+    auto store = IndexStore::Open(dir, IndexStore::Mode::kWriter);
+    ASSERT_TRUE(store.ok());
+    MetadataRecord meta = (*store)->metadata();
+    meta.shingler_version = kShinglerVersion + 1;
+    IndexBatch batch;
+    batch.PutMetadata(meta);
+    ASSERT_TRUE((*store)->Commit(batch).ok());
+  }
+  auto index = ProtectedIndex::Open(dir, OpenMode::kRead);
+  EXPECT_EQ(index.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(std::string(index.status().message()),
+              HasSubstr("shingler version"));
+}
+
+// Crash safety: a child process adds, removes and compacts real documents
+// and reports each operation after it returned; the parent kills it with
+// SIGKILL at a random moment. After every kill the index must open, verify
+// clean, and agree with every reported operation; the one in flight may be
+// either fully applied or fully absent.
+TEST(ProtectedIndexCrashTest, SigkillAtRandomMomentsNeverCorruptsTheIndex) {
+  TempDir tmp;
+  const std::string dir = tmp.Sub("idx");
+  const auto& docs = RealDocuments();
+  ASSERT_TRUE(ProtectedIndex::Create(dir, SmallRows()).ok());
+  std::mt19937_64 rng(2026);
+  std::set<std::string> present;  // what the reported operations left
+  constexpr int kIterations = 30;
+  int killed_mid_run = 0;
+  for (int iter = 0; iter < kIterations; ++iter) {
+    int pipe_fd[2];
+    ASSERT_EQ(::pipe(pipe_fd), 0);
+    const uint64_t seed = rng();
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+      ::close(pipe_fd[0]);
+      auto index = ProtectedIndex::Open(dir, OpenMode::kWrite);
+      if (!index.ok()) ::_exit(3);
+      std::mt19937_64 r(seed);
+      for (int op = 0; op < 400; ++op) {
+        const TextDoc& d = docs[r() % docs.size()];
+        std::string line;
+        const uint64_t what = r() % 10;
+        if (what < 6) {
+          auto res = AddDoc(**index, d);
+          if (!res.ok()) ::_exit(4);
+          line = "+" + d.id;
+        } else if (what < 9) {
+          auto res = (*index)->Remove(d.id);
+          if (!res.ok() && res.status().code() != absl::StatusCode::kNotFound) {
+            ::_exit(5);
+          }
+          line = "-" + d.id;
+        } else {
+          if (!(*index)->Compact().ok()) ::_exit(6);
+          line = "=";
+        }
+        line += "\n";
+        if (::write(pipe_fd[1], line.data(), line.size()) < 0) ::_exit(7);
+      }
+      ::_exit(0);
+    }
+    ::close(pipe_fd[1]);
+    // Kill after a random delay of up to ~150 ms.
+    ::usleep(static_cast<useconds_t>(rng() % 150000));
+    ::kill(child, SIGKILL);
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    if (WIFSIGNALED(status)) ++killed_mid_run;
+    ASSERT_TRUE(WIFSIGNALED(status) || WEXITSTATUS(status) == 0)
+        << "child failed with exit " << WEXITSTATUS(status);
+    std::string reported;
+    char buf[4096];
+    for (ssize_t n; (n = ::read(pipe_fd[0], buf, sizeof buf)) > 0;) {
+      reported.append(buf, static_cast<size_t>(n));
+    }
+    ::close(pipe_fd[0]);
+    std::istringstream lines(reported);
+    for (std::string line; std::getline(lines, line);) {
+      if (line[0] == '+') present.insert(line.substr(1));
+      if (line[0] == '-') present.erase(line.substr(1));
+    }
+
+    auto index = ProtectedIndex::Open(dir, OpenMode::kRead);
+    ASSERT_TRUE(index.ok()) << "iteration " << iter << ": " << index.status();
+    ASSERT_THAT(Problems(**index), IsEmpty()) << "iteration " << iter;
+    // Reported operations hold; the in-flight one may differ by one id.
+    std::set<std::string> actual;
+    ASSERT_TRUE((*index)
+                    ->ForEachDocument([&](uint32_t, const DocumentRecord& d) {
+                      actual.insert(d.external_id);
+                      return absl::OkStatus();
+                    })
+                    .ok());
+    std::vector<std::string> diff;
+    std::set_symmetric_difference(present.begin(), present.end(),
+                                  actual.begin(), actual.end(),
+                                  std::back_inserter(diff));
+    ASSERT_LE(diff.size(), 1u) << "iteration " << iter;
+    present = actual;  // adopt the in-flight operation's outcome
+    // Every present document is found by its own text.
+    for (const std::string& id : actual) {
+      auto it = std::find_if(docs.begin(), docs.end(),
+                             [&](const TextDoc& d) { return d.id == id; });
+      ASSERT_NE(it, docs.end());
+      if ((std::hash<std::string>{}(id) + static_cast<size_t>(iter)) % 8 == 0 &&
+          Findable(**index, *it)) {
+        EXPECT_TRUE(CandidateIds(**index, it->text).contains(id)) << id;
+      }
+    }
+  }
+  // Most runs must really have been cut off mid-way, or the test proves
+  // nothing.
+  EXPECT_GE(killed_mid_run, kIterations * 3 / 4);
+}
+
+}  // namespace
+}  // namespace leakhound
