@@ -107,6 +107,14 @@ absl::StatusOr<std::string> ReadKeyFile(const std::string& path) {
 class IndexStore::Impl {
  public:
   ~Impl() {
+    if (db_ != nullptr && lock_ != nullptr) {
+      // A writer leaves its memtables flushed to table files, so readers
+      // opening later need not replay the write-ahead log. Best effort:
+      // the log is durable either way.
+      std::vector<rocksdb::ColumnFamilyHandle*> families(
+          handles_.begin() + 1, handles_.end());
+      (void)db_->Flush(rocksdb::FlushOptions(), families);
+    }
     for (auto* h : handles_) db_->DestroyColumnFamilyHandle(h);
     delete db_;
     if (!secondary_dir_.empty()) {
