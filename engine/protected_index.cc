@@ -69,8 +69,6 @@ class ListCache {
       return lists_.at(doc);
     };
   }
-  void Clear() { lists_.clear(); }
-  size_t size() const { return lists_.size(); }
 
  private:
   const IndexStore& store_;
@@ -418,14 +416,14 @@ absl::StatusOr<RebuildStats> ProtectedIndex::Remove(
 absl::StatusOr<RebuildStats> ProtectedIndex::Compact(double underfill) {
   absl::Status s = CheckWritable();
   if (!s.ok()) return s;
+  // The lists and records of the documents whose rows move, read before
+  // any change so a read error leaves everything as it was.
   ListCache cache(*store_);
   const std::vector<uint32_t> victims = matrix_->UnderfilledRows(underfill);
-  s = cache.LoadRows(*matrix_, victims, std::numeric_limits<DocId>::max());
-  if (!s.ok()) return s;
-  // The documents whose rows move, with their records, read before any
-  // change so a read error leaves everything as it was.
   std::vector<std::pair<DocId, DocumentRecord>> moved;
-  if (victims.size() >= 2) {
+  if (!victims.empty()) {
+    s = cache.LoadRows(*matrix_, victims, std::numeric_limits<DocId>::max());
+    if (!s.ok()) return s;
     std::set<DocId> docs;
     for (uint32_t row : victims) {
       for (const Segment& seg : matrix_->rows()[row].segments) {

@@ -86,6 +86,7 @@ std::vector<uint32_t> PseudoMatrix::UnderfilledRows(double underfill) const {
       rows.push_back(r);
     }
   }
+  if (rows.size() < 2) rows.clear();
   return rows;
 }
 
@@ -188,7 +189,6 @@ absl::StatusOr<RebuildStats> PseudoMatrix::Remove(
     for (const Segment& s : keep) {
       Insert(row, s.doc, source(s.doc), s.begin, s.end);
     }
-    ++stats.rows_rebuilt;
     stats.rows.push_back(row);
     if (keep.empty() && options_.packing != PackingMode::kSingleFilter) {
       free_rows_.push_back(row);
@@ -204,7 +204,7 @@ RebuildStats PseudoMatrix::Compact(const FingerprintSource& source,
                                    double underfill) {
   RebuildStats stats;
   const std::vector<uint32_t> victims = UnderfilledRows(underfill);
-  if (victims.size() < 2) return stats;
+  if (victims.empty()) return stats;
 
   std::vector<Segment> moving;
   for (uint32_t row : victims) {
@@ -222,7 +222,6 @@ RebuildStats PseudoMatrix::Compact(const FingerprintSource& source,
   }
   open_row_ = -1;
   for (const Segment& s : moving) Pack(s.doc, source(s.doc), s.begin, s.end);
-  stats.rows_rebuilt = static_cast<uint32_t>(victims.size());
   stats.rows = victims;
   for (uint32_t row : victims) {
     if (rows_[row].segments.empty()) ++stats.rows_freed;

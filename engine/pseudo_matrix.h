@@ -99,9 +99,9 @@ struct QueryResult {
 using FingerprintSource = std::function<std::span<const uint64_t>(DocId)>;
 
 struct RebuildStats {
-  uint32_t rows_rebuilt = 0;  // rows cleared and refilled
-  uint32_t rows_freed = 0;    // rows left empty and reusable
-  std::vector<uint32_t> rows;  // the rows rebuilt (freed ones included)
+  std::vector<uint32_t> rows;  // rows cleared and refilled (freed included)
+  uint32_t rows_freed = 0;     // of those, rows left empty and reusable
+  uint32_t rows_rebuilt() const { return static_cast<uint32_t>(rows.size()); }
 };
 
 class PseudoMatrix {
@@ -146,8 +146,9 @@ class PseudoMatrix {
   RebuildStats Compact(const FingerprintSource& source,
                        double underfill = 0.5);
 
-  // Rows in use filled below `underfill` x fill limit: those Compact
-  // would rebuild (if there are at least two).
+  // The rows Compact would rebuild: the rows in use filled below
+  // `underfill` x fill limit, if there are at least two (else none: one
+  // row cannot be packed tighter).
   std::vector<uint32_t> UnderfilledRows(double underfill) const;
 
   QueryResult Query(std::span<const uint64_t> fingerprints,

@@ -114,7 +114,7 @@ void BM_RemoveAndReAdd(benchmark::State& state) {
     const size_t i = rng() % c.ids.size();
     auto stats = (*index)->Remove(c.ids[i]);
     if (!stats.ok()) std::abort();
-    rebuilt += stats->rows_rebuilt;
+    rebuilt += stats->rows_rebuilt();
     if (!(*index)->Add(DocumentInput{c.ids[i], "", {}, c.texts[i]}).ok()) {
       std::abort();
     }
@@ -202,7 +202,7 @@ void BM_CompactAfterRemovingHalf(benchmark::State& state) {
     auto stats = (*index)->Compact();
     if (!stats.ok()) std::abort();
     freed = stats->rows_freed;
-    rebuilt = stats->rows_rebuilt;
+    rebuilt = stats->rows_rebuilt();
   }
   state.counters["rows_in_use_before"] = rows_before;
   state.counters["rows_rebuilt"] = rebuilt;

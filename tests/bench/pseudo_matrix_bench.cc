@@ -82,7 +82,9 @@ std::vector<std::vector<uint64_t>> RandomQueries(size_t q) {
   return queries;
 }
 
-void RunSliced(benchmark::State& state, const Setup& s) {
+// Runs queries of state.range(0) fingerprints: bit-sliced membership
+// counting, or the paper's AND-popcount score (`paper`).
+void RunQueries(benchmark::State& state, const Setup& s, bool paper) {
   const auto q = static_cast<size_t>(state.range(0));
   const std::vector<std::vector<uint64_t>> queries = RandomQueries(q);
   size_t next = 0;
@@ -96,28 +98,11 @@ void RunSliced(benchmark::State& state, const Setup& s) {
                    std::span<uint32_t>(positions.data() + i * k, k));
     }
     std::fill(counts.begin(), counts.end(), 0);
-    s.matrix->CountMembership(positions, k, counts);
-    benchmark::DoNotOptimize(counts.data());
-  }
-  state.counters["rows"] = s.matrix->rows();
-  state.counters["matrix_MB"] = s.matrix->MemoryBytes() / 1e6;
-}
-
-void RunPaper(benchmark::State& state, const Setup& s) {
-  const auto q = static_cast<size_t>(state.range(0));
-  const std::vector<std::vector<uint64_t>> queries = RandomQueries(q);
-  size_t next = 0;
-  const uint32_t k = s.geometry.hashes;
-  std::vector<uint32_t> counts(s.matrix->rows());
-  std::vector<uint32_t> positions(q * k);
-  for (auto _ : state) {
-    const std::vector<uint64_t>& fps = queries[next++ % kQueries];
-    for (size_t i = 0; i < q; ++i) {
-      BitPositions(fps[i], s.geometry,
-                   std::span<uint32_t>(positions.data() + i * k, k));
+    if (paper) {
+      s.matrix->CountAndPopcount(positions, counts);  // builds the query filter
+    } else {
+      s.matrix->CountMembership(positions, k, counts);
     }
-    std::fill(counts.begin(), counts.end(), 0);
-    s.matrix->CountAndPopcount(positions, counts);  // builds the query filter
     benchmark::DoNotOptimize(counts.data());
   }
   state.counters["rows"] = s.matrix->rows();
@@ -126,10 +111,10 @@ void RunPaper(benchmark::State& state, const Setup& s) {
 
 // The paper's Table 1: p = 0.05, n = 123,000 -> m = 766,933, k = 4, d = 4,489.
 void BM_Table1_Paper_AndPopcountScan(benchmark::State& state) {
-  RunPaper(state, GetSetup(false, 4489, 0.05, 123000));
+  RunQueries(state, GetSetup(false, 4489, 0.05, 123000), /*paper=*/true);
 }
 void BM_Table1_Sliced_Membership(benchmark::State& state) {
-  RunSliced(state, GetSetup(true, 4489, 0.05, 123000));
+  RunQueries(state, GetSetup(true, 4489, 0.05, 123000), /*paper=*/false);
 }
 BENCHMARK(BM_Table1_Paper_AndPopcountScan)
     ->Arg(2000)->Arg(38000)->Unit(benchmark::kMillisecond);
@@ -140,8 +125,9 @@ BENCHMARK(BM_Table1_Sliced_Membership)
 // Growth with d at leakhound's default p = 1e-3 and a 4,096-fingerprint row
 // (m = 78,522 bits, k = 10), q = 2,000.
 void BM_Rows_Sliced_Membership(benchmark::State& state) {
-  RunSliced(state, GetSetup(true, static_cast<uint32_t>(state.range(1)),
-                            1e-3, 4096));
+  RunQueries(state,
+             GetSetup(true, static_cast<uint32_t>(state.range(1)), 1e-3, 4096),
+             /*paper=*/false);
 }
 BENCHMARK(BM_Rows_Sliced_Membership)
     ->Args({2000, 1000})->Args({2000, 10000})->Args({2000, 100000})

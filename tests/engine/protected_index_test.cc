@@ -216,7 +216,7 @@ TEST(ProtectedIndexTest, RemovalRebuildsOnlyTheDocumentsRowsAndPersists) {
           *(*index)->store().FindExternalId(docs[i].id).value()).size();
       auto stats = (*index)->Remove(docs[i].id);
       ASSERT_TRUE(stats.ok()) << stats.status();
-      EXPECT_EQ(stats->rows_rebuilt, spans);
+      EXPECT_EQ(stats->rows_rebuilt(), spans);
     }
     EXPECT_EQ((*index)->Remove(docs[0].id).status().code(),
               absl::StatusCode::kNotFound);

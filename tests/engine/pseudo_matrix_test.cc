@@ -104,7 +104,7 @@ TEST(PseudoMatrixTest, RemovalRebuildsOnlyTheRowsHoldingTheDocument) {
   const uint32_t bits_row4 = pm->rows()[4].bits_set;
   auto stats = pm->Remove(3, c.Source());
   ASSERT_TRUE(stats.ok());
-  EXPECT_EQ(stats->rows_rebuilt, 2u);
+  EXPECT_EQ(stats->rows_rebuilt(), 2u);
   EXPECT_EQ(stats->rows_freed, 0u);
   EXPECT_TRUE(pm->RowsOf(3).empty());
   EXPECT_EQ(pm->rows()[4].bits_set, bits_row4);
@@ -126,9 +126,9 @@ TEST(PseudoMatrixTest, CompactionRepacksUnderfilledRowsIntoFewer) {
   for (DocId d = 1; d <= 20; d += 2) ASSERT_TRUE(pm->Remove(d, c.Source()).ok());
   EXPECT_EQ(pm->rows_in_use(), 10u);  // each row half empty
   auto stats = pm->Compact(c.Source());
-  EXPECT_EQ(stats.rows_rebuilt, 0u);  // at exactly half: not under-filled
+  EXPECT_EQ(stats.rows_rebuilt(), 0u);  // at exactly half: not under-filled
   stats = pm->Compact(c.Source(), 0.6);
-  EXPECT_EQ(stats.rows_rebuilt, 10u);
+  EXPECT_EQ(stats.rows_rebuilt(), 10u);
   EXPECT_EQ(stats.rows_freed, 5u);
   EXPECT_EQ(pm->rows_in_use(), 5u);
   // New documents reuse the freed rows before growing the matrix.
