@@ -29,6 +29,8 @@ class IndexBatch {
     kFingerprints,
     kRows,
     kRowBits,
+    kDocFrequency,
+    kAllow,
   };
   struct Op {
     Family family;
@@ -71,6 +73,22 @@ class IndexBatch {
     } else {
       Put(Family::kRowBits, EncodeId(row), std::move(bits));
     }
+  }
+
+  // Sets how many documents hold `fingerprint`; 0 deletes the entry.
+  void PutDocFrequency(uint64_t fingerprint, uint32_t documents) {
+    if (documents == 0) {
+      Delete(Family::kDocFrequency, EncodeFingerprint(fingerprint));
+    } else {
+      Put(Family::kDocFrequency, EncodeFingerprint(fingerprint),
+          EncodeId(documents));
+    }
+  }
+  void PutAllowEntry(std::string_view name, const AllowRecord& record) {
+    Put(Family::kAllow, std::string(name), EncodeRecord(record));
+  }
+  void DeleteAllowEntry(std::string_view name) {
+    Delete(Family::kAllow, std::string(name));
   }
 
   const std::vector<Op>& ops() const { return ops_; }

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <filesystem>
@@ -45,7 +46,8 @@ absl::Status FromRocks(const rocksdb::Status& s, std::string_view what) {
 // PERSISTED order: Family values index this array.
 constexpr std::string_view kFamilies[] = {
     kMetaFamily,         kDocumentsFamily, kExternalIdsFamily, kDigestsFamily,
-    kFingerprintsFamily, kRowsFamily,      kRowBitsFamily,
+    kFingerprintsFamily, kRowsFamily,      kRowBitsFamily, kDocFrequencyFamily,
+    kAllowFamily,
 };
 constexpr size_t kFamilyCount = std::size(kFamilies);
 
@@ -55,9 +57,10 @@ std::vector<rocksdb::ColumnFamilyDescriptor> Descriptors() {
                    rocksdb::ColumnFamilyOptions());
   for (std::string_view name : kFamilies) {
     rocksdb::ColumnFamilyOptions cf;
-    // Row bits (about half set) and fingerprints (keyed hashes) do not
-    // compress; the other records are small.
-    if (name == kRowBitsFamily || name == kFingerprintsFamily) {
+    // Row bits (about half set) and fingerprints (keyed hashes, also the
+    // doc_freq keys) do not compress; the other records are small.
+    if (name == kRowBitsFamily || name == kFingerprintsFamily ||
+        name == kDocFrequencyFamily) {
       cf.compression = rocksdb::kNoCompression;
     }
     out.emplace_back(std::string(name), cf);
@@ -233,7 +236,20 @@ absl::StatusOr<std::unique_ptr<IndexStore>> IndexStore::Open(
   store->key_ = std::move(*key);
 
   rocksdb::DBOptions options;
-  rocksdb::Status rs;
+  // An index of an older storage format lacks column families this one
+  // has: say so rather than let RocksDB refuse in its own words.
+  std::vector<std::string> existing;
+  rocksdb::Status rs =
+      rocksdb::DB::ListColumnFamilies(options, dir + "/db", &existing);
+  if (!rs.ok()) return FromRocks(rs, absl::StrCat("cannot open index ", dir));
+  for (std::string_view name : kFamilies) {
+    if (std::find(existing.begin(), existing.end(), name) == existing.end()) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "index ", dir, " has an older storage format (no '",
+          std::string(name), "' family; this leakhound writes format ",
+          kFormatVersion, "); create a new index and add the documents again"));
+    }
+  }
   if (mode == Mode::kWriter) {
     rs = rocksdb::DB::Open(options, dir + "/db", Descriptors(),
                            &store->impl_->handles_, &store->impl_->db_);
@@ -411,6 +427,68 @@ absl::Status IndexStore::ForEachExternalId(
 absl::Status IndexStore::ForEachDigest(
     const std::function<absl::Status(std::string_view, uint32_t)>& fn) const {
   return impl_->ForEach(IndexBatch::Family::kDigests, IdValues(fn));
+}
+
+absl::StatusOr<std::vector<uint32_t>> IndexStore::ReadDocFrequencies(
+    std::span<const uint64_t> fingerprints) const {
+  std::vector<std::string> keys;
+  keys.reserve(fingerprints.size());
+  for (uint64_t fp : fingerprints) keys.push_back(EncodeFingerprint(fp));
+  std::vector<rocksdb::Slice> slices(keys.begin(), keys.end());
+  std::vector<rocksdb::PinnableSlice> values(keys.size());
+  std::vector<rocksdb::Status> statuses(keys.size());
+  impl_->db_->MultiGet(rocksdb::ReadOptions(),
+                       impl_->family(IndexBatch::Family::kDocFrequency),
+                       slices.size(), slices.data(), values.data(),
+                       statuses.data());
+  std::vector<uint32_t> out(keys.size(), 0);
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (statuses[i].IsNotFound()) continue;
+    if (!statuses[i].ok()) {
+      return FromRocks(statuses[i], "cannot read the index");
+    }
+    auto count = DecodeId(std::string_view(values[i].data(), values[i].size()));
+    if (!count) return absl::DataLossError("corrupt document frequency");
+    out[i] = *count;
+  }
+  return out;
+}
+
+absl::Status IndexStore::ForEachDocFrequency(
+    const std::function<absl::Status(uint64_t, uint32_t)>& fn) const {
+  return impl_->ForEach(
+      IndexBatch::Family::kDocFrequency,
+      [&fn](std::string_view key, std::string_view value) {
+        auto fp = DecodeFingerprint(key);
+        auto count = DecodeId(value);
+        if (!fp || !count) {
+          return absl::DataLossError("corrupt document frequency");
+        }
+        return fn(*fp, *count);
+      });
+}
+
+absl::StatusOr<std::optional<AllowRecord>> IndexStore::ReadAllowEntry(
+    std::string_view name) const {
+  auto bytes = impl_->Get(IndexBatch::Family::kAllow, name);
+  if (!bytes.ok()) return bytes.status();
+  if (!bytes->has_value()) return std::nullopt;
+  AllowRecord record;
+  absl::Status s = DecodeRecord(**bytes, &record);
+  if (!s.ok()) return s;
+  return record;
+}
+
+absl::Status IndexStore::ForEachAllowEntry(
+    const std::function<absl::Status(std::string_view, const AllowRecord&)>&
+        fn) const {
+  return impl_->ForEach(IndexBatch::Family::kAllow,
+                        [&fn](std::string_view key, std::string_view value) {
+                          AllowRecord record;
+                          absl::Status s = DecodeRecord(value, &record);
+                          if (!s.ok()) return s;
+                          return fn(key, record);
+                        });
 }
 
 absl::Status IndexStore::Commit(const IndexBatch& batch) {

@@ -21,6 +21,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -94,6 +95,20 @@ class IndexStore {
   absl::Status ForEachDigest(
       const std::function<absl::Status(std::string_view, uint32_t)>& fn)
       const;
+
+  // For each fingerprint, how many documents hold it (0: none).
+  absl::StatusOr<std::vector<uint32_t>> ReadDocFrequencies(
+      std::span<const uint64_t> fingerprints) const;
+  absl::Status ForEachDocFrequency(
+      const std::function<absl::Status(uint64_t, uint32_t)>& fn) const;
+
+  // The allow-list entry `name`; nullopt when absent.
+  absl::StatusOr<std::optional<AllowRecord>> ReadAllowEntry(
+      std::string_view name) const;
+  // Every allow-list entry in name order.
+  absl::Status ForEachAllowEntry(
+      const std::function<absl::Status(std::string_view, const AllowRecord&)>&
+          fn) const;
 
   // Applies the batch atomically and durably (WAL, fsync).
   // REQUIRES: mode() == kWriter.

@@ -15,7 +15,7 @@
 namespace leakhound {
 
 // The format this binary reads and writes (MetadataRecord::format_version).
-inline constexpr uint32_t kFormatVersion = 1;
+inline constexpr uint32_t kFormatVersion = 2;
 
 // Column families, by record type.
 inline constexpr std::string_view kMetaFamily = "meta";
@@ -25,6 +25,8 @@ inline constexpr std::string_view kDigestsFamily = "digests";
 inline constexpr std::string_view kFingerprintsFamily = "fingerprints";
 inline constexpr std::string_view kRowsFamily = "rows";
 inline constexpr std::string_view kRowBitsFamily = "row_bits";
+inline constexpr std::string_view kDocFrequencyFamily = "doc_freq";
+inline constexpr std::string_view kAllowFamily = "allow";
 
 // Keys in kMetaFamily.
 inline constexpr std::string_view kMetadataKey = "metadata";
@@ -36,6 +38,21 @@ inline constexpr std::string_view kStateKey = "state";
 inline std::string EncodeId(uint32_t id) {
   return std::string{static_cast<char>(id >> 24), static_cast<char>(id >> 16),
                      static_cast<char>(id >> 8), static_cast<char>(id)};
+}
+
+// Fingerprints (doc_freq keys) are 8 bytes big-endian.
+inline std::string EncodeFingerprint(uint64_t fp) {
+  std::string out(8, '\0');
+  for (unsigned i = 0; i < 8; ++i) out[7 - i] = static_cast<char>(fp >> (8 * i));
+  return out;
+}
+
+// Returns nullopt unless `key` is exactly 8 bytes.
+inline std::optional<uint64_t> DecodeFingerprint(std::string_view key) {
+  if (key.size() != 8) return std::nullopt;
+  uint64_t fp = 0;
+  for (char c : key) fp = (fp << 8) | static_cast<uint8_t>(c);
+  return fp;
 }
 
 // Returns nullopt unless `key` is exactly 4 bytes.

@@ -23,7 +23,9 @@ BOOST_CLASS_VERSION(leakhound::DocumentRecord, 1)
 BOOST_CLASS_VERSION(leakhound::FingerprintsRecord, 1)
 BOOST_CLASS_VERSION(leakhound::SegmentRecord, 1)
 BOOST_CLASS_VERSION(leakhound::RowRecord, 1)
+BOOST_CLASS_VERSION(leakhound::AllowRecord, 1)
 BOOST_SERIALIZATION_SPLIT_FREE(leakhound::FingerprintsRecord)
+BOOST_SERIALIZATION_SPLIT_FREE(leakhound::AllowRecord)
 
 namespace leakhound {
 namespace {
@@ -229,6 +231,29 @@ void serialize(Archive& ar, leakhound::RowRecord& r, unsigned version) {
   ar & r.segments & r.fingerprints & r.bits_set;
 }
 
+// The fingerprints are one string of 8-byte little-endian values, so a
+// corrupt record cannot claim more of them than its bytes hold.
+template <class Archive>
+void save(Archive& ar, const leakhound::AllowRecord& r, unsigned /*version*/) {
+  std::string blob;
+  blob.reserve(r.fingerprints.size() * 8);
+  for (uint64_t fp : r.fingerprints) {
+    for (unsigned i = 0; i < 8; ++i) blob.push_back(static_cast<char>(fp >> (8 * i)));
+  }
+  ar & r.source & r.digest & r.added_unix_ms & blob;
+}
+
+template <class Archive>
+void load(Archive& ar, leakhound::AllowRecord& r, unsigned version) {
+  leakhound::RequireVersion(version, 1);
+  std::string blob;
+  ar & r.source & r.digest & r.added_unix_ms & blob;
+  if (blob.size() % 8 != 0) throw leakhound::CorruptBlob();
+  leakhound::BlobReader in(blob);
+  r.fingerprints.resize(blob.size() / 8);
+  for (uint64_t& fp : r.fingerprints) fp = in.Fixed64();
+}
+
 }  // namespace boost::serialization
 
 namespace leakhound {
@@ -238,6 +263,7 @@ std::string EncodeRecord(const StateRecord& r) { return Encode(r); }
 std::string EncodeRecord(const DocumentRecord& r) { return Encode(r); }
 std::string EncodeRecord(const FingerprintsRecord& r) { return Encode(r); }
 std::string EncodeRecord(const RowRecord& r) { return Encode(r); }
+std::string EncodeRecord(const AllowRecord& r) { return Encode(r); }
 
 absl::Status DecodeRecord(std::string_view b, MetadataRecord* r) {
   return Decode(b, r, "metadata");
@@ -253,6 +279,9 @@ absl::Status DecodeRecord(std::string_view b, FingerprintsRecord* r) {
 }
 absl::Status DecodeRecord(std::string_view b, RowRecord* r) {
   return Decode(b, r, "row");
+}
+absl::Status DecodeRecord(std::string_view b, AllowRecord* r) {
+  return Decode(b, r, "allow-list");
 }
 
 }  // namespace leakhound

@@ -23,6 +23,7 @@ std::string EncodeRecord(const StateRecord& record);
 std::string EncodeRecord(const DocumentRecord& record);
 std::string EncodeRecord(const FingerprintsRecord& record);
 std::string EncodeRecord(const RowRecord& record);
+std::string EncodeRecord(const AllowRecord& record);
 
 // Decode returns DataLoss for bytes that are not a valid record of the type
 // (truncated, trailing garbage, unknown class version, corrupt blob), and
@@ -32,6 +33,7 @@ absl::Status DecodeRecord(std::string_view bytes, StateRecord* record);
 absl::Status DecodeRecord(std::string_view bytes, DocumentRecord* record);
 absl::Status DecodeRecord(std::string_view bytes, FingerprintsRecord* record);
 absl::Status DecodeRecord(std::string_view bytes, RowRecord* record);
+absl::Status DecodeRecord(std::string_view bytes, AllowRecord* record);
 
 }  // namespace leakhound
 

@@ -94,6 +94,16 @@ struct RowRecord {
   bool operator==(const RowRecord&) const = default;
 };
 
+// An allow-list entry: benign text (a disclaimer, a licence header) whose
+// fingerprints never count toward a match. Keyed by its name.
+struct AllowRecord {
+  std::string source;   // path or name it was added from
+  std::string digest;   // SHA-256 of the extracted text, 32 bytes
+  int64_t added_unix_ms = 0;
+  std::vector<uint64_t> fingerprints;  // distinct, ascending
+  bool operator==(const AllowRecord&) const = default;
+};
+
 }  // namespace leakhound
 
 #endif  // LEAKHOUND_INDEX_RECORDS_H_

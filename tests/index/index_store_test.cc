@@ -55,7 +55,7 @@ TEST(IndexStoreTest, CreateThenOpenReturnsMetadataAndKey) {
   auto store = IndexStore::Open(dir, IndexStore::Mode::kWriter);
   ASSERT_TRUE(store.ok()) << store.status();
   MetadataRecord expected = Metadata();
-  expected.format_version = 1;
+  expected.format_version = kFormatVersion;
   expected.created_unix_ms = (*store)->metadata().created_unix_ms;
   EXPECT_GT(expected.created_unix_ms, 0);
   EXPECT_EQ((*store)->metadata(), expected);
@@ -153,6 +153,60 @@ TEST(IndexStoreTest, CommittedBatchIsReadBack) {
   EXPECT_FALSE((*store)->ReadRowBits(0)->has_value());
   EXPECT_EQ((*store)->ReadFingerprints(5).status().code(),
             absl::StatusCode::kNotFound);
+}
+
+TEST(IndexStoreTest, DocFrequenciesAreReadInTheOrderAsked) {
+  TempDir tmp;
+  auto store = IndexStore::Create(tmp.Sub("idx"), Metadata(), kKey);
+  ASSERT_TRUE(store.ok());
+  IndexBatch batch;
+  batch.PutDocFrequency(0xffff000000000001ULL, 3);
+  batch.PutDocFrequency(7, 1);
+  ASSERT_TRUE((*store)->Commit(batch).ok());
+  const std::vector<uint64_t> ask = {7, 8, 0xffff000000000001ULL};
+  auto counts = (*store)->ReadDocFrequencies(ask);
+  ASSERT_TRUE(counts.ok()) << counts.status();
+  EXPECT_EQ(*counts, (std::vector<uint32_t>{1, 0, 3}));
+
+  IndexBatch drop;
+  drop.PutDocFrequency(7, 0);  // deletes
+  ASSERT_TRUE((*store)->Commit(drop).ok());
+  std::vector<std::pair<uint64_t, uint32_t>> all;
+  ASSERT_TRUE((*store)
+                  ->ForEachDocFrequency([&](uint64_t fp, uint32_t n) {
+                    all.emplace_back(fp, n);
+                    return absl::OkStatus();
+                  })
+                  .ok());
+  EXPECT_EQ(all, (std::vector<std::pair<uint64_t, uint32_t>>{
+                     {0xffff000000000001ULL, 3}}));
+}
+
+TEST(IndexStoreTest, AllowEntriesAreStoredByName) {
+  TempDir tmp;
+  auto store = IndexStore::Create(tmp.Sub("idx"), Metadata(), kKey);
+  ASSERT_TRUE(store.ok());
+  const AllowRecord entry{"disclaimer.txt", std::string(32, 'd'), 5, {1, 9}};
+  IndexBatch batch;
+  batch.PutAllowEntry("disclaimer", entry);
+  ASSERT_TRUE((*store)->Commit(batch).ok());
+  EXPECT_EQ(**(*store)->ReadAllowEntry("disclaimer"), entry);
+  EXPECT_FALSE((*store)->ReadAllowEntry("other")->has_value());
+  int seen = 0;
+  ASSERT_TRUE((*store)
+                  ->ForEachAllowEntry([&](std::string_view name,
+                                          const AllowRecord& r) {
+                    EXPECT_EQ(name, "disclaimer");
+                    EXPECT_EQ(r, entry);
+                    ++seen;
+                    return absl::OkStatus();
+                  })
+                  .ok());
+  EXPECT_EQ(seen, 1);
+  IndexBatch remove;
+  remove.DeleteAllowEntry("disclaimer");
+  ASSERT_TRUE((*store)->Commit(remove).ok());
+  EXPECT_FALSE((*store)->ReadAllowEntry("disclaimer")->has_value());
 }
 
 TEST(IndexStoreTest, ReaderSeesWritesOnlyAfterCatchUp) {

@@ -56,6 +56,15 @@ RowRecord SampleRow() {
   return r;
 }
 
+AllowRecord SampleAllow() {
+  AllowRecord r;
+  r.source = "allow/disclaimer.txt";
+  r.digest = std::string(32, '\xcd');
+  r.added_unix_ms = 1795000000456;
+  r.fingerprints = {0x00000000000000ffULL, 0x0123456789abcdefULL};
+  return r;
+}
+
 template <typename Record>
 Record RoundTrip(const Record& in) {
   Record out;
@@ -71,6 +80,8 @@ TEST(RecordCodecTest, EveryRecordRoundTrips) {
   EXPECT_EQ(RoundTrip(SampleFingerprints()), SampleFingerprints());
   EXPECT_EQ(RoundTrip(SampleRow()), SampleRow());
   EXPECT_EQ(RoundTrip(FingerprintsRecord{}), FingerprintsRecord{});
+  EXPECT_EQ(RoundTrip(SampleAllow()), SampleAllow());
+  EXPECT_EQ(RoundTrip(AllowRecord{}), AllowRecord{});
 }
 
 // Golden bytes: these records are on disk in users' indexes. A change here
@@ -95,6 +106,11 @@ TEST(RecordCodecTest, SerializedBytesArePinned) {
   EXPECT_EQ(absl::BytesToHexString(EncodeRecord(SampleRow())),
             "000100000000000000000200000000000000010000000001000000070000"
             "00000000002c01000009000000000000000c00000038010000f00a0000");
+  EXPECT_EQ(absl::BytesToHexString(EncodeRecord(SampleAllow())),
+            "00010000001400000000000000616c6c6f772f646973636c61696d65722e"
+            "7478742000000000000000cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd"
+            "cdcdcdcdcdcdcdcdcdcdcdcdcdc85f56eea1010000100000000000000"
+            "0ff00000000000000efcdab8967452301");
 }
 
 TEST(RecordCodecTest, FingerprintListIsDeltaVarintEncoded) {
@@ -121,6 +137,13 @@ TEST(RecordCodecTest, TruncatedOrExtendedBytesAreDataLoss) {
   }
   DocumentRecord out;
   EXPECT_EQ(DecodeRecord(doc + "x", &out).code(), absl::StatusCode::kDataLoss);
+  const std::string allow = EncodeRecord(SampleAllow());
+  for (size_t n = 0; n < allow.size(); ++n) {
+    AllowRecord a;
+    EXPECT_EQ(DecodeRecord(allow.substr(0, n), &a).code(),
+              absl::StatusCode::kDataLoss)
+        << "prefix of " << n << " bytes";
+  }
   const std::string fps = EncodeRecord(SampleFingerprints());
   for (size_t n = 0; n < fps.size(); ++n) {
     FingerprintsRecord f;
