@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <optional>
 
@@ -102,6 +103,7 @@ absl::StatusOr<VerifyReport> VerifyIndex(const IndexStore& store) {
 
   // Per document: id maps, list, segments tiling [0, fingerprints).
   absl::flat_hash_map<uint32_t, std::vector<uint64_t>> lists;
+  absl::flat_hash_map<uint64_t, uint32_t> doc_frequency;  // recounted
   std::map<uint32_t, std::vector<std::pair<uint32_t, SegmentRecord>>>
       segments_of;  // doc -> (row, segment)
   for (const auto& [row, r] : rows) {
@@ -179,10 +181,41 @@ absl::StatusOr<VerifyReport> VerifyIndex(const IndexStore& store) {
       problems.Add("document ", id, " lists rows that differ from the rows "
                    "holding it");
     }
+    for (uint64_t fp : distinct) ++doc_frequency[fp];
     lists[id] = std::move(distinct);
     // Bound the memory of the check: lists are reloaded per row if evicted.
     if (lists.size() > 4096) lists.clear();
   }
+
+  // Document frequencies against the recount from the lists.
+  uint64_t wrong_frequencies = 0;
+  s = store.ForEachDocFrequency([&](uint64_t fp, uint32_t count) {
+    auto it = doc_frequency.find(fp);
+    const uint32_t expected = it == doc_frequency.end() ? 0 : it->second;
+    if (count != expected) ++wrong_frequencies;
+    if (it != doc_frequency.end()) doc_frequency.erase(it);
+    return absl::OkStatus();
+  });
+  if (!s.ok()) problems.Add("document frequencies: ", s.message());
+  wrong_frequencies += doc_frequency.size();  // never recorded
+  if (wrong_frequencies > 0) {
+    problems.Add(wrong_frequencies,
+                 " fingerprints have a wrong document frequency");
+  }
+  doc_frequency = {};
+
+  // Allow-list entries decode and hold sorted, distinct fingerprints.
+  s = store.ForEachAllowEntry([&](std::string_view name,
+                                  const AllowRecord& r) {
+    if (std::adjacent_find(r.fingerprints.begin(), r.fingerprints.end(),
+                           std::greater_equal<uint64_t>()) !=
+        r.fingerprints.end()) {
+      problems.Add("allow-list entry '", std::string(name),
+                   "' has unsorted fingerprints");
+    }
+    return absl::OkStatus();
+  });
+  if (!s.ok()) problems.Add("allow-list: ", s.message());
 
   // Row bits against a rebuild from the fingerprints.
   auto geometry = BloomGeometry::FromParams(

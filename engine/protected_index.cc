@@ -75,6 +75,55 @@ class ListCache {
   absl::flat_hash_map<DocId, std::vector<uint64_t>> lists_;
 };
 
+// A shingler with the index's fingerprint key and shingling options.
+absl::StatusOr<std::unique_ptr<Shingler>> StoredShingler(
+    const IndexStore& store) {
+  std::span<const uint8_t> key_bytes(
+      reinterpret_cast<const uint8_t*>(store.key().data()), store.key().size());
+  auto key = FingerprintKey::FromBytes(key_bytes);
+  if (!key.ok()) {
+    return absl::DataLossError(
+        absl::StrCat("key file of index ", store.dir(), " is damaged"));
+  }
+  const MetadataRecord& meta = store.metadata();
+  ShinglerOptions options;
+  options.shingle_words = static_cast<int>(meta.shingle_words);
+  options.cjk_chars_per_word = static_cast<int>(meta.cjk_chars_per_word);
+  options.winnow_window = static_cast<int>(meta.winnow_window);
+  return Shingler::Create(options, *key);
+}
+
+// Adds to `batch` the document frequencies after one document with
+// `added` fingerprints arrives and one with `removed` leaves (each list
+// distinct; either may be empty).
+absl::Status PutDocFrequencyChanges(const IndexStore& store,
+                                    std::span<const uint64_t> added,
+                                    std::span<const uint64_t> removed,
+                                    IndexBatch& batch) {
+  absl::flat_hash_map<uint64_t, int> delta;
+  delta.reserve(added.size() + removed.size());
+  for (uint64_t fp : added) ++delta[fp];
+  for (uint64_t fp : removed) --delta[fp];
+  std::vector<uint64_t> changed;
+  changed.reserve(delta.size());
+  for (const auto& [fp, d] : delta) {
+    if (d != 0) changed.push_back(fp);
+  }
+  std::sort(changed.begin(), changed.end());  // batch order: key order
+  auto counts = store.ReadDocFrequencies(changed);
+  if (!counts.ok()) return counts.status();
+  for (size_t i = 0; i < changed.size(); ++i) {
+    const int64_t next = int64_t{(*counts)[i]} + delta[changed[i]];
+    if (next < 0) {
+      return absl::DataLossError(
+          "document frequencies disagree with the documents; run leakhound "
+          "verify");
+    }
+    batch.PutDocFrequency(changed[i], static_cast<uint32_t>(next));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 std::vector<uint64_t> DistinctFingerprints(const FingerprintsRecord& record) {
@@ -149,19 +198,7 @@ absl::StatusOr<std::unique_ptr<ProtectedIndex>> ProtectedIndex::Open(
         "index ", dir, " has filter parameters this leakhound does not "
         "derive the same geometry from"));
   }
-  std::span<const uint8_t> key_bytes(
-      reinterpret_cast<const uint8_t*>((*store)->key().data()),
-      (*store)->key().size());
-  auto key = FingerprintKey::FromBytes(key_bytes);
-  if (!key.ok()) {
-    return absl::DataLossError(
-        absl::StrCat("key file of index ", dir, " is damaged"));
-  }
-  ShinglerOptions so;
-  so.shingle_words = static_cast<int>(meta.shingle_words);
-  so.cjk_chars_per_word = static_cast<int>(meta.cjk_chars_per_word);
-  so.winnow_window = static_cast<int>(meta.winnow_window);
-  auto shingler = Shingler::Create(so, *key);
+  auto shingler = StoredShingler(**store);
   if (!shingler.ok()) return shingler.status();
   auto index = std::unique_ptr<ProtectedIndex>(
       new ProtectedIndex(std::move(*store), std::move(*shingler)));
@@ -226,8 +263,22 @@ absl::Status ProtectedIndex::Load() {
   });
   if (!s.ok()) return s;
   flush();
+  s = LoadAllowList();
+  if (!s.ok()) return s;
   matrix_ = std::move(*matrix);
   state_ = *state;
+  return absl::OkStatus();
+}
+
+absl::Status ProtectedIndex::LoadAllowList() {
+  absl::flat_hash_set<uint64_t> allowed;
+  absl::Status s = store_->ForEachAllowEntry(
+      [&allowed](std::string_view, const AllowRecord& entry) {
+        allowed.insert(entry.fingerprints.begin(), entry.fingerprints.end());
+        return absl::OkStatus();
+      });
+  if (!s.ok()) return s;
+  allowed_ = std::move(allowed);
   return absl::OkStatus();
 }
 
@@ -337,14 +388,23 @@ absl::StatusOr<AddResult> ProtectedIndex::Add(const DocumentInput& document) {
     return absl::InvalidArgumentError("document too large");
   }
 
-  // Everything that can fail without changing state is done; now mutate.
   IndexBatch batch;
+  std::vector<uint64_t> old_distinct;
+  ListCache cache(*store_);
+  if (old) {
+    auto old_list = store_->ReadFingerprints(**existing);
+    if (!old_list.ok()) return old_list.status();
+    old_distinct = DistinctFingerprints(*old_list);
+    s = cache.LoadRows(*matrix_, matrix_->RowsOf(**existing), **existing);
+    if (!s.ok()) return s;
+  }
+  s = PutDocFrequencyChanges(*store_, distinct, old_distinct, batch);
+  if (!s.ok()) return s;
+
+  // Everything that can fail without changing state is done; now mutate.
   std::set<uint32_t> touched;
   if (old) {
     const DocId old_id = **existing;
-    ListCache cache(*store_);
-    s = cache.LoadRows(*matrix_, matrix_->RowsOf(old_id), old_id);
-    if (!s.ok()) return s;
     auto removed = matrix_->Remove(old_id, cache.Source());
     if (!removed.ok()) {
       broken_ = true;
@@ -395,6 +455,11 @@ absl::StatusOr<RebuildStats> ProtectedIndex::Remove(
         "id ", std::string(external_id),
         " points to a missing document; run leakhound verify"));
   }
+  IndexBatch batch;
+  auto list = store_->ReadFingerprints(doc);
+  if (!list.ok()) return list.status();
+  s = PutDocFrequencyChanges(*store_, {}, DistinctFingerprints(*list), batch);
+  if (!s.ok()) return s;
   ListCache cache(*store_);
   s = cache.LoadRows(*matrix_, matrix_->RowsOf(doc), doc);
   if (!s.ok()) return s;
@@ -405,7 +470,6 @@ absl::StatusOr<RebuildStats> ProtectedIndex::Remove(
         "document ", std::string(external_id),
         " is in no row; run leakhound verify"));
   }
-  IndexBatch batch;
   batch.DeleteDocument(doc, **record);
   PutRows(stats->rows, batch);
   s = CommitWithState(batch, state_.next_doc_id);
@@ -456,6 +520,69 @@ absl::StatusOr<RebuildStats> ProtectedIndex::Compact(double underfill) {
   s = store_->CompactStorage();
   if (!s.ok()) return s;
   return stats;
+}
+
+absl::StatusOr<AllowResult> ProtectedIndex::AddAllowed(
+    std::string_view name, std::string_view source, std::string_view text) {
+  absl::Status s = CheckWritable();
+  if (!s.ok()) return s;
+  if (name.empty()) {
+    return absl::InvalidArgumentError("an allow-list name must not be empty");
+  }
+  auto shingled = shingler_->Shingle(text);
+  if (!shingled.ok()) return shingled.status();
+  if (shingled->shingles.empty()) {
+    return absl::InvalidArgumentError(
+        "no words to fingerprint (empty, or only symbols and spaces)");
+  }
+  AllowRecord record;
+  record.source = std::string(source);
+  record.digest = ContentDigest(text);
+  record.added_unix_ms = NowUnixMs();
+  for (const Shingle& sh : shingled->shingles) {
+    record.fingerprints.push_back(sh.fingerprint);
+  }
+  std::sort(record.fingerprints.begin(), record.fingerprints.end());
+  record.fingerprints.erase(
+      std::unique(record.fingerprints.begin(), record.fingerprints.end()),
+      record.fingerprints.end());
+  auto existing = store_->ReadAllowEntry(name);
+  if (!existing.ok()) return existing.status();
+  AllowResult result;
+  result.fingerprints = static_cast<uint32_t>(record.fingerprints.size());
+  if (existing->has_value() && (*existing)->digest == record.digest) {
+    result.outcome = AddOutcome::kUnchanged;
+    return result;
+  }
+  result.outcome =
+      existing->has_value() ? AddOutcome::kReplaced : AddOutcome::kAdded;
+  IndexBatch batch;
+  batch.PutAllowEntry(name, record);
+  s = CommitWithState(batch, state_.next_doc_id);
+  if (!s.ok()) return s;
+  s = LoadAllowList();
+  if (!s.ok()) return s;
+  return result;
+}
+
+absl::Status ProtectedIndex::RemoveAllowed(std::string_view name) {
+  absl::Status s = CheckWritable();
+  if (!s.ok()) return s;
+  auto existing = store_->ReadAllowEntry(name);
+  if (!existing.ok()) return existing.status();
+  if (!existing->has_value()) {
+    return absl::NotFoundError(
+        absl::StrCat("no allow-list entry named ", std::string(name)));
+  }
+  IndexBatch batch;
+  batch.DeleteAllowEntry(name);
+  s = CommitWithState(batch, state_.next_doc_id);
+  if (!s.ok()) return s;
+  return LoadAllowList();
+}
+
+absl::StatusOr<std::unique_ptr<Shingler>> ProtectedIndex::NewShingler() const {
+  return StoredShingler(*store_);
 }
 
 absl::StatusOr<VerifyReport> ProtectedIndex::Verify() const {

@@ -23,6 +23,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "engine/bloom_geometry.h"
@@ -65,6 +66,11 @@ struct AddResult {
   uint32_t rows_written = 0;   // rows the commit rewrote
 };
 
+struct AllowResult {
+  AddOutcome outcome = AddOutcome::kAdded;  // never kDuplicateContent
+  uint32_t fingerprints = 0;                // distinct fingerprints allowed
+};
+
 class ProtectedIndex {
  public:
   // Creates an index in `dir` (must not exist or be empty) with a fresh
@@ -89,6 +95,27 @@ class ProtectedIndex {
   // Repacks rows filled below `underfill` x fill target, commits the
   // rebuilt rows in one batch, then compacts RocksDB's files.
   absl::StatusOr<RebuildStats> Compact(double underfill = 0.5);
+
+  // Adds (or replaces) the allow-list entry `name`: the fingerprints of
+  // `text` stop counting toward any match. Commits with the next
+  // generation, so readers pick it up on Refresh. InvalidArgument for an
+  // empty name or a text without words.
+  absl::StatusOr<AllowResult> AddAllowed(std::string_view name,
+                                         std::string_view source,
+                                         std::string_view text);
+  // NotFound if there is no entry `name`.
+  absl::Status RemoveAllowed(std::string_view name);
+
+  // Whether some allow-list entry holds `fingerprint` (as of the last
+  // Open/Refresh and this object's own changes).
+  bool IsAllowed(uint64_t fingerprint) const {
+    return allowed_.contains(fingerprint);
+  }
+
+  // A shingler that fingerprints text as this index does (its key and
+  // options), for scanning: one per thread. Ownership passes to the caller;
+  // it does not refer to the index.
+  absl::StatusOr<std::unique_ptr<Shingler>> NewShingler() const;
 
   // Checks every invariant of what is on disk (documents, id maps, rows,
   // row bits against a rebuild from the fingerprint lists). Changes
@@ -116,6 +143,7 @@ class ProtectedIndex {
                  std::unique_ptr<Shingler> shingler);
   // (Re)loads the filter from the store.
   absl::Status Load();
+  absl::Status LoadAllowList();
   absl::Status CheckWritable() const;
   // Adds the rows to the batch as the matrix holds them now.
   void PutRows(const std::vector<uint32_t>& rows, IndexBatch& batch) const;
@@ -125,6 +153,7 @@ class ProtectedIndex {
   std::unique_ptr<IndexStore> store_;
   std::unique_ptr<Shingler> shingler_;
   std::unique_ptr<PseudoMatrix> matrix_;
+  absl::flat_hash_set<uint64_t> allowed_;  // union of the allow-list
   StateRecord state_;
   bool broken_ = false;
 };

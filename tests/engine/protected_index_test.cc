@@ -287,6 +287,90 @@ TEST(ProtectedIndexTest, ReaderPicksUpTheWritersCommits) {
             absl::StatusCode::kFailedPrecondition);
 }
 
+std::vector<uint32_t> Frequencies(const ProtectedIndex& index,
+                                  const std::vector<uint64_t>& fps) {
+  auto counts = index.store().ReadDocFrequencies(fps);
+  EXPECT_TRUE(counts.ok()) << counts.status();
+  return counts.ok() ? *counts : std::vector<uint32_t>{};
+}
+
+TEST(ProtectedIndexTest, DocumentFrequenciesFollowAddReplaceAndRemove) {
+  TempDir tmp;
+  auto index = ProtectedIndex::Create(tmp.Sub("idx"), SmallRows());
+  ASSERT_TRUE(index.ok());
+  const std::string shared =
+      "This message and its attachments are confidential and intended only "
+      "for the named recipient.";
+  const std::string a = RealDocuments()[0].text + "\n" + shared;
+  const std::string b = RealDocuments()[1].text + "\n" + shared;
+  const std::vector<uint64_t> shared_fps = FingerprintsOf(**index, shared);
+  ASSERT_GT(shared_fps.size(), 5u);
+  ASSERT_TRUE((*index)->Add(DocumentInput{"a", "", {}, a}).ok());
+  EXPECT_EQ(Frequencies(**index, shared_fps),
+            std::vector<uint32_t>(shared_fps.size(), 1));
+  ASSERT_TRUE((*index)->Add(DocumentInput{"b", "", {}, b}).ok());
+  EXPECT_EQ(Frequencies(**index, shared_fps),
+            std::vector<uint32_t>(shared_fps.size(), 2));
+  // Replacing "a" by text without the shared paragraph takes one away.
+  ASSERT_TRUE(
+      (*index)->Add(DocumentInput{"a", "", {}, RealDocuments()[0].text}).ok());
+  EXPECT_EQ(Frequencies(**index, shared_fps),
+            std::vector<uint32_t>(shared_fps.size(), 1));
+  ASSERT_TRUE((*index)->Remove("b").ok());
+  EXPECT_EQ(Frequencies(**index, shared_fps),
+            std::vector<uint32_t>(shared_fps.size(), 0));
+  EXPECT_THAT(Problems(**index), IsEmpty());
+}
+
+TEST(ProtectedIndexTest, VerifyReportsAWrongDocumentFrequency) {
+  TempDir tmp;
+  const std::string dir = tmp.Sub("idx");
+  {
+    ASSERT_TRUE(CreateWith(dir, 3).ok());
+  }
+  auto store = IndexStore::Open(dir, IndexStore::Mode::kWriter);
+  ASSERT_TRUE(store.ok());
+  IndexBatch batch;
+  batch.PutDocFrequency(12345, 1);  // a fingerprint no document holds
+  ASSERT_TRUE((*store)->Commit(batch).ok());
+  auto report = VerifyIndex(**store);
+  ASSERT_TRUE(report.ok());
+  ASSERT_EQ(report->problems.size(), 1u);
+  EXPECT_THAT(report->problems[0],
+              HasSubstr("1 fingerprints have a wrong document frequency"));
+}
+
+TEST(ProtectedIndexTest, AllowListedFingerprintsAreKnownToWriterAndReaders) {
+  TempDir tmp;
+  const std::string dir = tmp.Sub("idx");
+  auto writer = CreateWith(dir, 2);
+  ASSERT_TRUE(writer.ok());
+  auto reader = ProtectedIndex::Open(dir, OpenMode::kRead);
+  ASSERT_TRUE(reader.ok());
+  const std::string disclaimer =
+      "This e-mail may contain privileged information. If you are not the "
+      "intended recipient, delete it.";
+  const std::vector<uint64_t> fps = FingerprintsOf(**writer, disclaimer);
+  auto added = (*writer)->AddAllowed("disclaimer", "d.txt", disclaimer);
+  ASSERT_TRUE(added.ok()) << added.status();
+  EXPECT_EQ(added->outcome, AddOutcome::kAdded);
+  EXPECT_EQ(added->fingerprints, fps.size());
+  EXPECT_EQ((*writer)->AddAllowed("disclaimer", "d.txt", disclaimer)->outcome,
+            AddOutcome::kUnchanged);
+  for (uint64_t fp : fps) EXPECT_TRUE((*writer)->IsAllowed(fp));
+  EXPECT_FALSE((*reader)->IsAllowed(fps[0]));
+  ASSERT_TRUE(*(*reader)->Refresh());
+  for (uint64_t fp : fps) EXPECT_TRUE((*reader)->IsAllowed(fp));
+
+  EXPECT_EQ((*writer)->RemoveAllowed("nope").code(),
+            absl::StatusCode::kNotFound);
+  ASSERT_TRUE((*writer)->RemoveAllowed("disclaimer").ok());
+  EXPECT_FALSE((*writer)->IsAllowed(fps[0]));
+  ASSERT_TRUE(*(*reader)->Refresh());
+  EXPECT_FALSE((*reader)->IsAllowed(fps[0]));
+  EXPECT_THAT(Problems(**writer), IsEmpty());
+}
+
 TEST(ProtectedIndexTest, IndexFilesHoldNoProtectedPlaintext) {
   TempDir tmp;
   const std::string dir = tmp.Sub("idx");
