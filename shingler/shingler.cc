@@ -83,17 +83,23 @@ ShingledText Shingler::FromTokens() {
   ShingledText result;
   const size_t n = tokens_.size();
   result.token_count = static_cast<uint32_t>(n);
+  const auto word_weight = static_cast<unsigned>(options_.cjk_chars_per_word);
+  auto weight = [&](size_t t) {
+    return tokens_[t].per_character ? 1u : word_weight;
+  };
+  result.units_per_word = word_weight;
+  result.word_units.resize(n + 1);
+  result.word_units[0] = 0;
+  for (size_t t = 0; t < n; ++t) {
+    result.word_units[t + 1] = result.word_units[t] + weight(t);
+  }
   if (n == 0) return result;
 
   le_hashes_.resize(n);
   for (size_t i = 0; i < n; ++i) le_hashes_[i] = ToLittleEndian(tokens_[i].hash);
 
-  const auto word_weight = static_cast<unsigned>(options_.cjk_chars_per_word);
   const unsigned target =
       static_cast<unsigned>(options_.shingle_words) * word_weight;
-  auto weight = [&](size_t t) {
-    return tokens_[t].per_character ? 1u : word_weight;
-  };
   auto make = [&](size_t begin, size_t end) {
     return leakhound::Shingle{
         XXH3_64bits_withSecret(le_hashes_.data() + begin,

@@ -63,6 +63,18 @@ struct Shingle {
 struct ShingledText {
   uint32_t token_count = 0;      // the text's words (tokens)
   std::vector<Shingle> shingles;  // in text order; winnowed if configured
+  // Word weight of tokens: word_units[t] is the weight of tokens [0, t) in
+  // units of 1/units_per_word word (a word token weighs units_per_word, a
+  // per-character token 1). Size token_count + 1.
+  std::vector<uint32_t> word_units;
+  uint32_t units_per_word = 1;
+
+  // Words in tokens [begin, end), CJK characters counted as words of
+  // cjk_chars_per_word characters, rounded down.
+  // REQUIRES: begin <= end <= token_count.
+  uint32_t Words(uint32_t begin, uint32_t end) const {
+    return (word_units[end] - word_units[begin]) / units_per_word;
+  }
 };
 
 class Shingler {

@@ -123,6 +123,19 @@ TEST(ShinglerTest, MixedScriptShinglesWeighWordsAndCharacters) {
   EXPECT_EQ(r.shingles[0].token_end - r.shingles[0].token_begin, 9u);
 }
 
+TEST(ShinglerTest, WordsCountCjkCharactersAsFractionsOfAWord) {
+  auto s = Make();
+  // Tokens: DLP, then 10 Han characters (5 words), then "and", "more".
+  auto r = *s->Shingle("DLP 系统检测数据泄露风险 and more");
+  ASSERT_EQ(r.token_count, 13u);
+  ASSERT_EQ(r.word_units.size(), 14u);
+  EXPECT_EQ(r.Words(0, 13), 8u);   // 1 + 5 + 2
+  EXPECT_EQ(r.Words(1, 11), 5u);   // the characters alone
+  EXPECT_EQ(r.Words(1, 4), 1u);    // three characters: 1.5, rounded down
+  EXPECT_EQ(r.Words(11, 13), 2u);
+  EXPECT_EQ(r.Words(5, 5), 0u);
+}
+
 TEST(ShinglerTest, ObfuscationsDoNotChangeFingerprints) {
   auto s = Make();
   const auto plain = Fingerprints(

@@ -1,0 +1,181 @@
+#include "engine/leak_scanner.h"
+
+#include <algorithm>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+
+namespace leakhound {
+namespace {
+
+// Length of the union of [begin, end) intervals.
+uint64_t UnionLength(std::vector<std::pair<uint32_t, uint32_t>> spans) {
+  std::sort(spans.begin(), spans.end());
+  uint64_t total = 0;
+  uint32_t reach = 0;
+  for (auto [begin, end] : spans) {
+    begin = std::max(begin, reach);
+    if (end > begin) {
+      total += end - begin;
+      reach = end;
+    }
+  }
+  return total;
+}
+
+// Words of the scanned text inside the union of the passages.
+uint32_t UnionWords(const ShingledText& text,
+                    const std::vector<Passage>& passages) {
+  uint32_t words_units = 0, reach = 0;
+  for (const Passage& p : passages) {  // in token_begin order
+    const uint32_t begin = std::max(p.token_begin, reach);
+    if (p.token_end > begin) {
+      words_units += text.word_units[p.token_end] - text.word_units[begin];
+      reach = p.token_end;
+    }
+  }
+  return words_units / text.units_per_word;
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<LeakScanner>> LeakScanner::Create(
+    const ProtectedIndex& index, const ScanOptions& options) {
+  if (options.min_words < 1 || options.min_words > 10000) {
+    return absl::InvalidArgumentError("min_words must be in [1, 10000]");
+  }
+  if (!(options.min_coverage > 0 && options.min_coverage <= 1)) {
+    return absl::InvalidArgumentError("min_coverage must be in (0, 1]");
+  }
+  auto shingler = index.NewShingler();
+  if (!shingler.ok()) return shingler.status();
+  return std::unique_ptr<LeakScanner>(
+      new LeakScanner(index, options, std::move(*shingler)));
+}
+
+LeakScanner::LeakScanner(const ProtectedIndex& index,
+                         const ScanOptions& options,
+                         std::unique_ptr<Shingler> shingler)
+    : index_(index),
+      options_(options),
+      passage_options_(PassageOptionsFor(index.shingler_options())),
+      shingler_(std::move(shingler)) {}
+
+absl::StatusOr<ScanReport> LeakScanner::Scan(std::string_view utf8) {
+  auto shingled = shingler_->Shingle(utf8);
+  if (!shingled.ok()) return shingled.status();
+  const ScannedText scanned(std::move(*shingled));
+  const ShingledText& text = scanned.text();
+  ScanReport report;
+  report.words = text.Words(0, text.token_count);
+
+  // Filter stage.
+  std::vector<uint64_t> query;
+  query.reserve(scanned.distinct().size());
+  for (uint64_t fp : scanned.distinct()) {
+    if (index_.IsAllowed(fp)) {
+      ++report.allowed_fingerprints;
+    } else {
+      query.push_back(fp);
+    }
+  }
+  if (query.empty()) return report;
+  const QueryResult filtered = index_.matrix().Query(query, options_.query);
+  report.candidates = static_cast<uint32_t>(filtered.candidates.size());
+  if (filtered.candidates.empty()) return report;
+
+  // Second stage: the candidates' shingles, then the document frequency of
+  // every fingerprint they share with the text (one batched read).
+  struct Loaded {
+    DocId doc;
+    DocumentRecord record;
+    FingerprintsRecord list;
+  };
+  std::vector<Loaded> loaded;
+  loaded.reserve(filtered.candidates.size());
+  absl::flat_hash_set<uint64_t> shared;
+  for (const Candidate& c : filtered.candidates) {
+    auto record = index_.store().ReadDocument(c.doc);
+    if (!record.ok()) return record.status();
+    if (!record->has_value()) {
+      return absl::DataLossError(absl::StrCat(
+          "the filter names document ", c.doc,
+          " which the index does not hold; run leakhound verify"));
+    }
+    auto list = index_.store().ReadFingerprints(c.doc);
+    if (!list.ok()) return list.status();
+    for (const Occurrence& o : list->occurrences) {
+      if (!scanned.ShinglesWith(o.fingerprint).empty()) {
+        shared.insert(o.fingerprint);
+      }
+    }
+    loaded.push_back(Loaded{c.doc, std::move(**record), std::move(*list)});
+  }
+  absl::flat_hash_set<uint64_t> boilerplate;
+  if (options_.boilerplate_documents > 0 &&
+      index_.matrix().documents() > options_.boilerplate_documents) {
+    std::vector<uint64_t> fps(shared.begin(), shared.end());
+    auto counts = index_.store().ReadDocFrequencies(fps);
+    if (!counts.ok()) return counts.status();
+    for (size_t i = 0; i < fps.size(); ++i) {
+      if ((*counts)[i] > options_.boilerplate_documents) {
+        boilerplate.insert(fps[i]);
+      }
+    }
+  }
+  auto suppressed = [&](uint64_t fp) {
+    return boilerplate.contains(fp) || index_.IsAllowed(fp);
+  };
+
+  absl::flat_hash_set<uint32_t> boilerplate_shingles;
+  for (Loaded& c : loaded) {
+    PassageMatch found = MatchPassages(scanned, c.list.occurrences,
+                                       suppressed, passage_options_);
+    for (const Occurrence& o : c.list.occurrences) {
+      if (boilerplate.contains(o.fingerprint)) {
+        for (uint32_t i : scanned.ShinglesWith(o.fingerprint)) {
+          boilerplate_shingles.insert(i);
+        }
+      }
+    }
+    DocumentMatch match;
+    match.doc = c.doc;
+    match.external_id = std::move(c.record.external_id);
+    uint32_t source_tokens = 0;
+    for (const Occurrence& o : c.list.occurrences) {
+      source_tokens = std::max(source_tokens, o.token_end);
+    }
+    std::vector<std::pair<uint32_t, uint32_t>> source_spans;
+    for (const Passage& p : found.passages) {
+      source_spans.emplace_back(p.source_token_begin, p.source_token_end);
+      match.longest_passage_words =
+          std::max(match.longest_passage_words, p.words);
+    }
+    match.coverage_of_source =
+        source_tokens == 0
+            ? 0
+            : static_cast<double>(UnionLength(std::move(source_spans))) /
+                  source_tokens;
+    match.matched_words = UnionWords(text, found.passages);
+    match.coverage_of_scanned =
+        report.words == 0
+            ? 0
+            : static_cast<double>(match.matched_words) / report.words;
+    match.passages = std::move(found.passages);
+    if (match.longest_passage_words >= options_.min_words ||
+        match.coverage_of_source >= options_.min_coverage) {
+      report.matches.push_back(std::move(match));
+    } else {
+      ++report.false_candidates;
+    }
+  }
+  report.boilerplate_shingles =
+      static_cast<uint32_t>(boilerplate_shingles.size());
+  std::stable_sort(report.matches.begin(), report.matches.end(),
+                   [](const DocumentMatch& a, const DocumentMatch& b) {
+                     return a.matched_words > b.matched_words;
+                   });
+  return report;
+}
+
+}  // namespace leakhound

@@ -1,0 +1,96 @@
+// LeakScanner: answers "does this text contain passages of protected
+// documents, and of which ones?" for one text at a time.
+//
+//  1. Shingle the text with the index's key and options.
+//  2. Filter stage: query the pseudo-matrix with the text's distinct
+//     fingerprints minus the allow-listed ones; candidate documents come
+//     back with their statistical evidence.
+//  3. Second stage, per candidate: read its stored shingles, drop the
+//     fingerprints that are allow-listed or boilerplate (held by more than
+//     ScanOptions::boilerplate_documents documents), chain the shared
+//     shingles into passages (passage_matcher.h) and measure coverage both
+//     ways. A candidate is a match when one passage has at least
+//     min_words words or the passages cover at least min_coverage of it;
+//     the others are the filter's false candidates, counted and dropped.
+//
+// Thread-safety: a LeakScanner is not thread-safe (it owns a Shingler); use
+// one per thread. Many scanners may share one ProtectedIndex, which must
+// outlive them and must not be changed or refreshed while they scan.
+#ifndef LEAKHOUND_ENGINE_LEAK_SCANNER_H_
+#define LEAKHOUND_ENGINE_LEAK_SCANNER_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "engine/passage_matcher.h"
+#include "engine/protected_index.h"
+#include "engine/pseudo_matrix.h"
+#include "shingler/shingler.h"
+
+namespace leakhound {
+
+struct ScanOptions {
+  // A passage of at least this many words makes a match. Range [1, 10000];
+  // the command line allows [10, 10000].
+  uint32_t min_words = 15;
+  // Or passages covering at least this share of the protected document's
+  // words. Range (0, 1].
+  double min_coverage = 0.5;
+  // Fingerprints held by more than this many protected documents are
+  // boilerplate and never count; 0 turns the rule off.
+  uint32_t boilerplate_documents = 10;
+  QueryOptions query;
+};
+
+struct DocumentMatch {
+  uint32_t doc = 0;
+  std::string external_id;
+  // Words of the scanned text inside the passages.
+  uint32_t matched_words = 0;
+  // Share of the protected document's tokens inside the passages' source
+  // ranges, and share of the scanned text's words inside the passages.
+  double coverage_of_source = 0;
+  double coverage_of_scanned = 0;
+  uint32_t longest_passage_words = 0;
+  std::vector<Passage> passages;  // in scanned-text order
+};
+
+struct ScanReport {
+  uint32_t words = 0;       // of the scanned text
+  uint32_t candidates = 0;  // documents the filter stage proposed
+  uint32_t false_candidates = 0;  // of those, dropped by the second stage
+  // Distinct scanned fingerprints ignored as allow-listed, and scanned
+  // shingles ignored as boilerplate while verifying candidates.
+  uint32_t allowed_fingerprints = 0;
+  uint32_t boilerplate_shingles = 0;
+  std::vector<DocumentMatch> matches;  // by decreasing matched_words
+};
+
+class LeakScanner {
+ public:
+  // InvalidArgument for options out of range. `index` must outlive the
+  // scanner.
+  static absl::StatusOr<std::unique_ptr<LeakScanner>> Create(
+      const ProtectedIndex& index, const ScanOptions& options);
+
+  // Scans UTF-8 text (invalid sequences read as U+FFFD). Errors: those of
+  // Shingler::Shingle, and index read errors.
+  absl::StatusOr<ScanReport> Scan(std::string_view utf8);
+
+ private:
+  LeakScanner(const ProtectedIndex& index, const ScanOptions& options,
+              std::unique_ptr<Shingler> shingler);
+
+  const ProtectedIndex& index_;
+  const ScanOptions options_;
+  const PassageOptions passage_options_;
+  std::unique_ptr<Shingler> shingler_;
+};
+
+}  // namespace leakhound
+
+#endif  // LEAKHOUND_ENGINE_LEAK_SCANNER_H_

@@ -1,0 +1,154 @@
+#include "engine/passage_matcher.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <limits>
+
+#include "absl/container/flat_hash_set.h"
+
+namespace leakhound {
+
+ScannedText::ScannedText(ShingledText text) : text_(std::move(text)) {
+  shingles_of_.reserve(text_.shingles.size());
+  for (uint32_t i = 0; i < text_.shingles.size(); ++i) {
+    const uint64_t fp = text_.shingles[i].fingerprint;
+    auto [it, inserted] = shingles_of_.try_emplace(fp);
+    if (inserted) distinct_.push_back(fp);
+    if (it->second.size() < kMaxRepeats) it->second.push_back(i);
+  }
+}
+
+std::span<const uint32_t> ScannedText::ShinglesWith(uint64_t fingerprint) const {
+  auto it = shingles_of_.find(fingerprint);
+  if (it == shingles_of_.end()) return {};
+  return it->second;
+}
+
+PassageOptions PassageOptionsFor(const ShinglerOptions& options) {
+  const auto shingle_tokens = static_cast<uint32_t>(options.shingle_words) *
+                              static_cast<uint32_t>(options.cjk_chars_per_word);
+  PassageOptions out;
+  out.max_gap_tokens =
+      2 * shingle_tokens + static_cast<uint32_t>(options.winnow_window);
+  out.max_drift_tokens = static_cast<uint32_t>(options.shingle_words);
+  return out;
+}
+
+namespace {
+
+struct Pair {
+  uint32_t scanned;  // index into the scanned shingles
+  uint32_t source;   // index into the source occurrences
+};
+
+struct Chain {
+  Passage passage;
+  uint32_t last_token;  // token_begin of the last scanned shingle
+  int64_t last_diagonal;
+};
+
+int64_t Diagonal(const Shingle& s, const Occurrence& o) {
+  return int64_t{o.token_begin} - int64_t{s.token_begin};
+}
+
+}  // namespace
+
+PassageMatch MatchPassages(const ScannedText& scanned,
+                           std::span<const Occurrence> source,
+                           const std::function<bool(uint64_t)>& suppressed,
+                           const PassageOptions& options) {
+  PassageMatch out;
+  const std::vector<Shingle>& shingles = scanned.text().shingles;
+
+  // Every (scanned shingle, source occurrence) with one fingerprint, each
+  // fingerprint's source occurrences capped like the scanned ones.
+  std::vector<Pair> pairs;
+  absl::flat_hash_map<uint64_t, uint32_t> source_repeats;
+  absl::flat_hash_set<uint32_t> suppressed_shingles;
+  for (uint32_t j = 0; j < source.size(); ++j) {
+    const uint64_t fp = source[j].fingerprint;
+    std::span<const uint32_t> hits = scanned.ShinglesWith(fp);
+    if (hits.empty()) continue;
+    if (suppressed && suppressed(fp)) {
+      suppressed_shingles.insert(hits.begin(), hits.end());
+      continue;
+    }
+    if (++source_repeats[fp] > ScannedText::kMaxRepeats) continue;
+    for (uint32_t i : hits) pairs.push_back(Pair{i, j});
+  }
+  out.suppressed_shingles = static_cast<uint32_t>(suppressed_shingles.size());
+  std::sort(pairs.begin(), pairs.end(), [&](const Pair& a, const Pair& b) {
+    const uint32_t ta = shingles[a.scanned].token_begin;
+    const uint32_t tb = shingles[b.scanned].token_begin;
+    if (ta != tb) return ta < tb;
+    return source[a.source].token_begin < source[b.source].token_begin;
+  });
+
+  // Greedy chaining in scanned order: each pair extends the open chain
+  // whose diagonal it continues best, or starts a new one.
+  std::vector<Chain> open, done;
+  for (const Pair& p : pairs) {
+    const Shingle& s = shingles[p.scanned];
+    const Occurrence& o = source[p.source];
+    const int64_t diagonal = Diagonal(s, o);
+    // Retire chains the gap can no longer bridge.
+    auto stale = std::partition(open.begin(), open.end(), [&](const Chain& c) {
+      return s.token_begin - c.last_token <= options.max_gap_tokens;
+    });
+    done.insert(done.end(), stale, open.end());
+    open.erase(stale, open.end());
+
+    Chain* best = nullptr;
+    int64_t best_drift = std::numeric_limits<int64_t>::max();
+    for (Chain& c : open) {
+      if (c.last_token >= s.token_begin) continue;  // one pair per step
+      const int64_t drift = std::llabs(diagonal - c.last_diagonal);
+      if (drift <= int64_t{options.max_drift_tokens} && drift < best_drift) {
+        best = &c;
+        best_drift = drift;
+      }
+    }
+    if (best == nullptr) {
+      Passage fresh{s.token_begin,    s.token_end,    s.byte_begin,
+                    s.byte_end,       o.token_begin,  o.token_end,
+                    o.byte_begin,     o.byte_end,     1,
+                    0};
+      open.push_back(Chain{fresh, s.token_begin, diagonal});
+      continue;
+    }
+    Passage& q = best->passage;
+    q.token_end = std::max(q.token_end, s.token_end);
+    q.byte_end = std::max(q.byte_end, s.byte_end);
+    q.source_token_begin = std::min(q.source_token_begin, o.token_begin);
+    q.source_token_end = std::max(q.source_token_end, o.token_end);
+    q.source_byte_begin = std::min(q.source_byte_begin, o.byte_begin);
+    q.source_byte_end = std::max(q.source_byte_end, o.byte_end);
+    ++q.shingles;
+    best->last_token = s.token_begin;
+    best->last_diagonal = diagonal;
+  }
+  done.insert(done.end(), open.begin(), open.end());
+
+  // Text order, longer first at equal starts; a passage ending no later
+  // than one kept before it lies inside that one and is dropped.
+  std::sort(done.begin(), done.end(), [](const Chain& a, const Chain& b) {
+    if (a.passage.token_begin != b.passage.token_begin) {
+      return a.passage.token_begin < b.passage.token_begin;
+    }
+    if (a.passage.token_end != b.passage.token_end) {
+      return a.passage.token_end > b.passage.token_end;
+    }
+    return a.passage.shingles > b.passage.shingles;
+  });
+  uint32_t reach = 0;
+  for (const Chain& c : done) {
+    if (!out.passages.empty() && c.passage.token_end <= reach) continue;
+    out.passages.push_back(c.passage);
+    Passage& kept = out.passages.back();
+    kept.words = scanned.text().Words(kept.token_begin, kept.token_end);
+    reach = std::max(reach, c.passage.token_end);
+  }
+  return out;
+}
+
+}  // namespace leakhound

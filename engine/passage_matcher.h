@@ -1,0 +1,100 @@
+// PassageMatcher: the exact comparison of the second stage. Given a scanned
+// text's shingles and one protected document's stored shingles
+// (Occurrences), it finds the shingles they share and chains them into
+// passages: runs of scanned shingles, in text order, whose source
+// positions follow along the same diagonal (source token - scanned token)
+// within a drift, with gaps of unmatched shingles (a substituted word, an
+// inserted one) bridged up to a limit. The filter never enters: this is
+// exact on fingerprints, so its only error is a 64-bit collision.
+//
+// Thread-safety: ScannedText is immutable after construction and may be
+// shared by threads; MatchPassages is a pure function.
+#ifndef LEAKHOUND_ENGINE_PASSAGE_MATCHER_H_
+#define LEAKHOUND_ENGINE_PASSAGE_MATCHER_H_
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "index/records.h"
+#include "shingler/shingler.h"
+
+namespace leakhound {
+
+// A scanned text's shingles with an index from fingerprint to shingles.
+class ScannedText {
+ public:
+  // At most this many shingles per fingerprint take part in matching (a
+  // line repeated a thousand times must not make a million pairs).
+  static constexpr size_t kMaxRepeats = 16;
+
+  explicit ScannedText(ShingledText text);
+
+  const ShingledText& text() const { return text_; }
+  // Indexes into text().shingles of the shingles with `fingerprint`, in
+  // text order, at most kMaxRepeats; empty if none.
+  std::span<const uint32_t> ShinglesWith(uint64_t fingerprint) const;
+  // The distinct fingerprints, in order of first occurrence.
+  const std::vector<uint64_t>& distinct() const { return distinct_; }
+
+ private:
+  ShingledText text_;
+  absl::flat_hash_map<uint64_t, std::vector<uint32_t>> shingles_of_;
+  std::vector<uint64_t> distinct_;
+};
+
+struct PassageOptions {
+  // Largest step, in scanned tokens, between the starts of two consecutive
+  // matched shingles of one passage.
+  uint32_t max_gap_tokens = 10;
+  // Largest change of the diagonal (source token - scanned token) between
+  // two consecutive matched shingles of one passage.
+  uint32_t max_drift_tokens = 5;
+};
+
+// The gap and drift for text shingled with `options`: a substituted token
+// removes the shingles covering it, so the gap must exceed one shingle's
+// tokens, and winnowing thins the survivors by up to its window.
+PassageOptions PassageOptionsFor(const ShinglerOptions& options);
+
+struct Passage {
+  // Scanned text: tokens [token_begin, token_end), bytes [byte_begin,
+  // byte_end).
+  uint32_t token_begin = 0;
+  uint32_t token_end = 0;
+  uint32_t byte_begin = 0;
+  uint32_t byte_end = 0;
+  // Protected document: the smallest token and byte ranges holding every
+  // source shingle of the passage.
+  uint32_t source_token_begin = 0;
+  uint32_t source_token_end = 0;
+  uint32_t source_byte_begin = 0;
+  uint32_t source_byte_end = 0;
+  uint32_t shingles = 0;  // matched shingle pairs chained into it
+  uint32_t words = 0;     // words of the scanned span (ShingledText::Words)
+  bool operator==(const Passage&) const = default;
+};
+
+struct PassageMatch {
+  // Passages in scanned-text order; a passage whose scanned span lies
+  // inside another's (the same text matching a repeated source part) is
+  // dropped.
+  std::vector<Passage> passages;
+  // Scanned shingles whose fingerprint the document holds but which were
+  // ignored because `suppressed` said so.
+  uint32_t suppressed_shingles = 0;
+};
+
+// REQUIRES: `source` in stored order (ascending token_begin).
+// `suppressed` (may be empty) names fingerprints that must not count
+// (allow-listed, boilerplate).
+PassageMatch MatchPassages(const ScannedText& scanned,
+                           std::span<const Occurrence> source,
+                           const std::function<bool(uint64_t)>& suppressed,
+                           const PassageOptions& options);
+
+}  // namespace leakhound
+
+#endif  // LEAKHOUND_ENGINE_PASSAGE_MATCHER_H_

@@ -1,0 +1,127 @@
+#include "engine/passage_matcher.h"
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace leakhound {
+namespace {
+
+constexpr char kSource[] =
+    "The committee reviewed the supplier audit in March and found that three "
+    "of the eleven warehouses stored customer records on unencrypted "
+    "laptops. The remediation plan assigns each site manager a deadline of "
+    "thirty days to replace the devices, and the security office will "
+    "inspect every site again before the end of the second quarter. Budget "
+    "for the replacement comes from the operations reserve, not from the "
+    "regional allocations.";
+
+class PassageMatcherTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::array<uint8_t, 32> key{};
+    key[0] = 7;
+    auto shingler = Shingler::Create({}, *FingerprintKey::FromBytes(key));
+    ASSERT_TRUE(shingler.ok());
+    shingler_ = std::move(*shingler);
+    SetSource(kSource);
+  }
+
+  void SetSource(const std::string& text) {
+    auto shingled = shingler_->Shingle(text);
+    ASSERT_TRUE(shingled.ok());
+    source_.clear();
+    for (const Shingle& s : shingled->shingles) {
+      source_.push_back(Occurrence{s.fingerprint, s.token_begin, s.token_end,
+                                   s.byte_begin, s.byte_end});
+    }
+  }
+
+  PassageMatch Match(const std::string& scanned,
+                     const std::function<bool(uint64_t)>& suppressed = {}) {
+    ScannedText text(*shingler_->Shingle(scanned));
+    return MatchPassages(text, source_, suppressed,
+                         PassageOptionsFor(shingler_->options()));
+  }
+
+  std::unique_ptr<Shingler> shingler_;
+  std::vector<Occurrence> source_;
+};
+
+TEST_F(PassageMatcherTest, VerbatimExcerptIsOnePassageWithBothSidesOffsets) {
+  const std::string excerpt =
+      "The remediation plan assigns each site manager a deadline of thirty "
+      "days to replace the devices";
+  const std::string host = "Hi all, quick update before the call. " + excerpt +
+                           ". See you on Monday, Dana.";
+  PassageMatch m = Match(host);
+  ASSERT_EQ(m.passages.size(), 1u);
+  const Passage& p = m.passages[0];
+  EXPECT_EQ(host.substr(p.byte_begin, p.byte_end - p.byte_begin), excerpt);
+  EXPECT_EQ(std::string(kSource).substr(p.source_byte_begin,
+                                        p.source_byte_end - p.source_byte_begin),
+            excerpt);
+  EXPECT_EQ(p.words, 16u);
+  EXPECT_EQ(p.source_token_end - p.source_token_begin, 16u);
+  EXPECT_EQ(m.suppressed_shingles, 0u);
+}
+
+TEST_F(PassageMatcherTest, SubstitutedWordIsBridgedInsideOnePassage) {
+  PassageMatch m = Match(
+      "found that three of the eleven depots stored customer records on "
+      "unencrypted laptops. The remediation plan assigns");
+  ASSERT_EQ(m.passages.size(), 1u);
+  EXPECT_EQ(m.passages[0].words, 17u);
+}
+
+TEST_F(PassageMatcherTest, DistantExcerptsAreSeparatePassagesInTextOrder) {
+  PassageMatch m = Match(
+      "Budget for the replacement comes from the operations reserve. Nothing "
+      "else to report from the team this week, except that we moved desks "
+      "again and the coffee machine is still broken on the third floor. The "
+      "committee reviewed the supplier audit in March and found that three");
+  ASSERT_EQ(m.passages.size(), 2u);
+  EXPECT_LT(m.passages[0].token_end, m.passages[1].token_begin);
+  EXPECT_GT(m.passages[0].source_token_begin, m.passages[1].source_token_end);
+}
+
+TEST_F(PassageMatcherTest, SuppressedFingerprintsNeverFormPassages) {
+  PassageMatch m =
+      Match("the security office will inspect every site again before the end",
+            [](uint64_t) { return true; });
+  EXPECT_THAT(m.passages, ::testing::IsEmpty());
+  EXPECT_EQ(m.suppressed_shingles, 7u);  // 11 words, 5-word shingles
+}
+
+TEST_F(PassageMatcherTest, RepeatedSourceTextGivesOnePassagePerScannedSpan) {
+  SetSource(std::string(kSource) + " " + kSource);
+  PassageMatch m = Match(
+      "inspect every site again before the end of the second quarter");
+  ASSERT_EQ(m.passages.size(), 1u);
+  EXPECT_EQ(m.passages[0].words, 11u);
+}
+
+TEST_F(PassageMatcherTest, UnrelatedTextHasNoPassages) {
+  PassageMatch m = Match(
+      "Our team shipped the new onboarding flow and the dashboard loads "
+      "twice as fast since the cache landed.");
+  EXPECT_THAT(m.passages, ::testing::IsEmpty());
+}
+
+TEST(ScannedTextTest, RepeatedFingerprintsAreCappedAndDistinctKeepsOrder) {
+  std::array<uint8_t, 32> key{};
+  auto shingler = Shingler::Create({}, *FingerprintKey::FromBytes(key));
+  std::string text;
+  for (int i = 0; i < 40; ++i) text += "one two three four five ";
+  ScannedText scanned(*(*shingler)->Shingle(text));
+  ASSERT_EQ(scanned.distinct().size(), 5u);  // five rotations of the line
+  EXPECT_EQ(scanned.ShinglesWith(scanned.distinct()[0]).size(),
+            ScannedText::kMaxRepeats);
+  EXPECT_THAT(scanned.ShinglesWith(12345), ::testing::IsEmpty());
+}
+
+}  // namespace
+}  // namespace leakhound
