@@ -1,0 +1,146 @@
+#include "shingler/text_decoder.h"
+
+#include <unicode/ucnv.h>
+#include <unicode/ucsdet.h>
+#include <unicode/utf8.h>
+
+#include <memory>
+#include <string_view>
+
+#include "absl/strings/str_cat.h"
+
+namespace leakhound {
+namespace {
+
+struct Utf8Census {
+  size_t multibyte = 0;      // valid sequences of 2-4 bytes
+  size_t invalid = 0;        // ill-formed subsequences
+  size_t first_invalid = 0;  // offset of the first one
+};
+
+Utf8Census CountUtf8(std::string_view s) {
+  Utf8Census c;
+  const auto* p = reinterpret_cast<const uint8_t*>(s.data());
+  const auto n = static_cast<int32_t>(s.size());
+  for (int32_t i = 0; i < n;) {
+    if (p[i] < 0x80) {
+      ++i;
+      continue;
+    }
+    const int32_t start = i;
+    UChar32 cp;
+    U8_NEXT(p, i, n, cp);
+    if (cp < 0) {
+      if (c.invalid++ == 0) c.first_invalid = static_cast<size_t>(start);
+    } else {
+      ++c.multibyte;
+    }
+  }
+  return c;
+}
+
+// Well-formed UTF-8 with every ill-formed subsequence as U+FFFD.
+std::string RepairUtf8(std::string_view s) {
+  std::string out;
+  out.reserve(s.size() + 16);
+  const auto* p = reinterpret_cast<const uint8_t*>(s.data());
+  const auto n = static_cast<int32_t>(s.size());
+  for (int32_t i = 0; i < n;) {
+    const int32_t start = i;
+    UChar32 cp;
+    U8_NEXT(p, i, n, cp);
+    if (cp < 0) {
+      out.append("\xEF\xBF\xBD");
+    } else {
+      out.append(s.substr(static_cast<size_t>(start),
+                          static_cast<size_t>(i - start)));
+    }
+  }
+  return out;
+}
+
+// Converts `bytes` from `charset` with ICU; substitutes U+FFFD for what
+// does not convert.
+absl::StatusOr<std::string> Convert(std::string_view bytes,
+                                    const char* charset) {
+  UErrorCode status = U_ZERO_ERROR;
+  std::unique_ptr<UConverter, decltype(&ucnv_close)> from(
+      ucnv_open(charset, &status), &ucnv_close);
+  if (U_FAILURE(status)) {
+    return absl::InternalError(
+        absl::StrCat("no converter for ", charset, ": ", u_errorName(status)));
+  }
+  std::unique_ptr<UConverter, decltype(&ucnv_close)> to(
+      ucnv_open("UTF-8", &status), &ucnv_close);
+  if (U_FAILURE(status)) {
+    return absl::InternalError(absl::StrCat("no UTF-8 converter: ",
+                                            u_errorName(status)));
+  }
+  // Worst case: 3 UTF-8 bytes per source byte (a BMP character per byte).
+  std::string out(bytes.size() * 3 + 16, '\0');
+  char* target = out.data();
+  const char* source = bytes.data();
+  ucnv_convertEx(to.get(), from.get(), &target, out.data() + out.size(),
+                 &source, bytes.data() + bytes.size(), nullptr, nullptr,
+                 nullptr, nullptr, true, true, &status);
+  if (U_FAILURE(status)) {
+    return absl::InternalError(absl::StrCat("cannot convert from ", charset,
+                                            ": ", u_errorName(status)));
+  }
+  out.resize(static_cast<size_t>(target - out.data()));
+  return out;
+}
+
+// ICU's best guess for the encoding of `bytes`, or "" if none.
+std::string Detect(std::string_view bytes) {
+  UErrorCode status = U_ZERO_ERROR;
+  std::unique_ptr<UCharsetDetector, decltype(&ucsdet_close)> detector(
+      ucsdet_open(&status), &ucsdet_close);
+  if (U_FAILURE(status)) return "";
+  const size_t n = std::min(bytes.size(), kDetectionBytes);
+  ucsdet_setText(detector.get(), bytes.data(), static_cast<int32_t>(n),
+                 &status);
+  const UCharsetMatch* match = ucsdet_detect(detector.get(), &status);
+  if (U_FAILURE(status) || match == nullptr) return "";
+  const char* name = ucsdet_getName(match, &status);
+  if (U_FAILURE(status) || name == nullptr) return "";
+  return name;
+}
+
+DecodedText AsRepairedUtf8(std::string bytes, const Utf8Census& census) {
+  DecodedText out;
+  out.encoding = "UTF-8";
+  out.invalid_sequences = census.invalid;
+  out.utf8 = census.invalid == 0 ? std::move(bytes) : RepairUtf8(bytes);
+  return out;
+}
+
+}  // namespace
+
+absl::StatusOr<DecodedText> DecodeText(std::string bytes) {
+  std::string_view view(bytes);
+  if (view.starts_with("\xEF\xBB\xBF")) {
+    bytes.erase(0, 3);
+    view = bytes;
+  }
+  const bool utf16le = view.starts_with("\xFF\xFE");
+  if (utf16le || view.starts_with("\xFE\xFF")) {
+    const char* charset = utf16le ? "UTF-16LE" : "UTF-16BE";
+    auto converted = Convert(view.substr(2), charset);
+    if (!converted.ok()) return converted.status();
+    return DecodedText{std::move(*converted), charset, 0};
+  }
+  const Utf8Census census = CountUtf8(view);
+  if (census.invalid == 0 || census.multibyte >= kMostlyUtf8 * census.invalid) {
+    return AsRepairedUtf8(std::move(bytes), census);
+  }
+  const std::string detected = Detect(view);
+  if (detected.empty() || detected == "UTF-8") {
+    return AsRepairedUtf8(std::move(bytes), census);
+  }
+  auto converted = Convert(view, detected.c_str());
+  if (!converted.ok()) return converted.status();
+  return DecodedText{std::move(*converted), detected, 0};
+}
+
+}  // namespace leakhound
