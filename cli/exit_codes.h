@@ -1,13 +1,30 @@
 // Exit codes of the leakhound command (a stable contract, docs/cli.md),
-// modelled on grep and clamscan.
+// modelled on grep and clamscan, and the one-line error report.
 #ifndef LEAKHOUND_CLI_EXIT_CODES_H_
 #define LEAKHOUND_CLI_EXIT_CODES_H_
+
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+#include "absl/status/status.h"
 
 namespace leakhound {
 
 inline constexpr int kExitOk = 0;     // success; for scan: nothing leaked
-inline constexpr int kExitLeak = 1;   // scan found at least one leak
+inline constexpr int kExitLeak = 1;   // scan found a leak; verify a problem
 inline constexpr int kExitError = 2;  // usage error or any input failed
+
+// Prints "leakhound COMMAND: [SUBJECT: ]MESSAGE" on standard error, one
+// line. Returns kExitError.
+inline int ReportError(std::string_view command, const absl::Status& status,
+                       std::string_view subject = {}) {
+  std::string line = "leakhound " + std::string(command) + ": ";
+  if (!subject.empty()) line += std::string(subject) + ": ";
+  line += std::string(status.message());
+  std::fprintf(stderr, "%s\n", line.c_str());
+  return kExitError;
+}
 
 }  // namespace leakhound
 

@@ -18,8 +18,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-absl::Status ErrnoStatus(int err, const std::string& path) {
-  std::string msg = absl::StrCat(path, ": ", std::strerror(err));
+// `err` as a status; the message is "PATH: reason", or "reason" without a
+// path.
+absl::Status ErrnoStatus(int err, const std::string& path = "") {
+  std::string msg = path.empty() ? std::string(std::strerror(err))
+                                 : absl::StrCat(path, ": ", std::strerror(err));
   switch (err) {
     case ENOENT:
       return absl::NotFoundError(msg);
@@ -43,8 +46,7 @@ absl::StatusOr<std::vector<InputFile>> ExpandInputs(
     }
     std::error_code ec;
     fs::file_status st = fs::status(arg, ec);
-    if (ec) return ErrnoStatus(ec.value(), arg);
-    if (!fs::is_directory(st)) {
+    if (ec || !fs::is_directory(st)) {  // reading it will say what is wrong
       files.push_back({arg, arg});
       continue;
     }
@@ -71,21 +73,21 @@ absl::StatusOr<std::vector<InputFile>> ExpandInputs(
 absl::StatusOr<std::string> ReadFileBounded(const std::string& path,
                                             size_t max_bytes) {
   int fd = path == "-" ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return ErrnoStatus(errno, path);
+  if (fd < 0) return ErrnoStatus(errno);
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
     int err = errno;
     if (fd != STDIN_FILENO) ::close(fd);
-    return ErrnoStatus(err, path);
+    return ErrnoStatus(err);
   }
   if (S_ISDIR(st.st_mode) || (path != "-" && !S_ISREG(st.st_mode))) {
     if (fd != STDIN_FILENO) ::close(fd);
     return absl::FailedPreconditionError(
-        absl::StrCat(path, ": not a regular file"));
+        "not a regular file");
   }
   auto too_big = [&] {
-    return absl::ResourceExhaustedError(absl::StrCat(
-        path, ": larger than the limit of ", max_bytes, " bytes"));
+    return absl::ResourceExhaustedError(
+        absl::StrCat("larger than the limit of ", max_bytes, " bytes"));
   };
   if (S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) > max_bytes) {
     if (fd != STDIN_FILENO) ::close(fd);
@@ -100,7 +102,7 @@ absl::StatusOr<std::string> ReadFileBounded(const std::string& path,
       if (errno == EINTR) continue;
       int err = errno;
       if (fd != STDIN_FILENO) ::close(fd);
-      return ErrnoStatus(err, path);
+      return ErrnoStatus(err);
     }
     if (got == 0) break;
     if (data.size() + static_cast<size_t>(got) > max_bytes) {

@@ -22,14 +22,17 @@ struct InputFile {
 
 // Expands each argument: a regular file is itself, a directory yields its
 // regular files recursively (sorted by path; symlinks are not followed
-// inside directories). "-" is kept as is (standard input).
-// Returns NotFound for an argument that does not exist.
+// inside directories). "-" is kept as is (standard input), and so is an
+// argument that is not a directory or cannot be examined (reading it
+// reports why). Returns an error ("DIR: reason") only when a directory
+// cannot be walked.
 absl::StatusOr<std::vector<InputFile>> ExpandInputs(
     const std::vector<std::string>& args);
 
 // Reads the whole file ("-" = standard input).
 // Returns NotFound / PermissionDenied / FailedPrecondition (not a regular
-// file) / ResourceExhausted (larger than max_bytes) with a one-line message.
+// file) / ResourceExhausted (larger than max_bytes) with a one-line message
+// that does not repeat the path.
 absl::StatusOr<std::string> ReadFileBounded(const std::string& path,
                                             size_t max_bytes);
 

@@ -1,8 +1,11 @@
-// The leakhound command: dispatches to one subcommand per file.
+// The leakhound command: dispatches to one subcommand.
 #include <cstdio>
 #include <cstring>
 
+#include "cli/add_command.h"
+#include "cli/admin_commands.h"
 #include "cli/exit_codes.h"
+#include "cli/scan_command.h"
 #include "cli/shingle_command.h"
 
 namespace {
@@ -10,8 +13,38 @@ namespace {
 constexpr char kUsage[] =
     "usage: leakhound COMMAND [OPTIONS] [ARGS]\n"
     "commands:\n"
-    "  shingle   print per-file word and fingerprint counts\n"
+    "  init      create an index\n"
+    "  add       protect files (directories recursively)\n"
+    "  remove    stop protecting documents, by id\n"
+    "  list      list the protected documents\n"
+    "  stats     size, row fill, memory and disk use of an index\n"
+    "  compact   repack under-filled rows and compact the files\n"
+    "  verify    check every invariant of an index\n"
+    "  allow     manage the allow-list of benign text (add, remove, list)\n"
+    "  scan      find passages of protected documents in files\n"
+    "  shingle   print per-file word and fingerprint counts (diagnostics)\n"
+    "The index is --index DIR or $LEAKHOUND_INDEX. Exit codes: 0 ok / no "
+    "leak,\n"
+    "1 leak found (verify: damage found), 2 error.\n"
     "Run 'leakhound COMMAND --help' for a command's options.\n";
+
+struct Command {
+  const char* name;
+  int (*run)(int, char**);
+};
+
+constexpr Command kCommands[] = {
+    {"init", leakhound::RunInitCommand},
+    {"add", leakhound::RunAddCommand},
+    {"remove", leakhound::RunRemoveCommand},
+    {"list", leakhound::RunListCommand},
+    {"stats", leakhound::RunStatsCommand},
+    {"compact", leakhound::RunCompactCommand},
+    {"verify", leakhound::RunVerifyCommand},
+    {"allow", leakhound::RunAllowCommand},
+    {"scan", leakhound::RunScanCommand},
+    {"shingle", leakhound::RunShingleCommand},
+};
 
 }  // namespace
 
@@ -25,8 +58,8 @@ int main(int argc, char** argv) {
     std::fputs(kUsage, stdout);
     return leakhound::kExitOk;
   }
-  if (std::strcmp(command, "shingle") == 0) {
-    return leakhound::RunShingleCommand(argc - 1, argv + 1);
+  for (const Command& c : kCommands) {
+    if (std::strcmp(command, c.name) == 0) return c.run(argc - 1, argv + 1);
   }
   std::fprintf(stderr, "leakhound: unknown command '%s'\n%s", command, kUsage);
   return leakhound::kExitError;

@@ -112,7 +112,7 @@ int RunShingleCommand(int argc, char** argv) {
   for (const InputFile& file : *files) {
     auto text = ReadFileBounded(file.path, kMaxFileBytes);
     if (!text.ok()) {
-      std::fprintf(stderr, "leakhound shingle: %s\n",
+      std::fprintf(stderr, "leakhound shingle: %s: %s\n", file.path.c_str(),
                    std::string(text.status().message()).c_str());
       exit_code = kExitError;
       continue;

@@ -8,7 +8,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
   libicu-dev libboost-serialization-dev libxxhash-dev librocksdb-dev
-  libabsl-dev libssl-dev libgtest-dev libgmock-dev libbenchmark-dev
+  libabsl-dev libssl-dev libxml2-dev libgtest-dev libgmock-dev libbenchmark-dev
 )
 if [[ "${1:-}" == "--bench" ]]; then
   packages+=(python3.11-doc manpages-zh)

@@ -1,0 +1,352 @@
+#include "cli/admin_commands.h"
+
+#include <time.h>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "cli/command_line.h"
+#include "cli/exit_codes.h"
+#include "cli/json_text.h"
+#include "engine/protected_index.h"
+
+namespace leakhound {
+namespace {
+
+std::string IsoTime(int64_t unix_ms) {
+  const time_t seconds = static_cast<time_t>(unix_ms / 1000);
+  struct tm tm {};
+  gmtime_r(&seconds, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+const char* PackingName(uint8_t packing) {
+  switch (static_cast<PackingMode>(packing)) {
+    case PackingMode::kPseudoMatrix: return "pmbf";
+    case PackingMode::kOneDocumentPerRow: return "mbf";
+    case PackingMode::kSingleFilter: return "single";
+  }
+  return "unknown";
+}
+
+std::string JsonStrings(const std::vector<std::string>& values) {
+  std::vector<std::string> quoted;
+  for (const std::string& v : values) quoted.push_back(JsonString(v));
+  return "[" + absl::StrJoin(quoted, ",") + "]";
+}
+
+// --- init ---------------------------------------------------------------
+
+constexpr char kInitUsage[] =
+    "usage: leakhound init --index DIR [--fpr P] [--row-capacity N] "
+    "[--fill F]\n"
+    "                      [--shingle-words W] [--winnow W] "
+    "[--packing pmbf|mbf|single]\n"
+    "  Creates an empty index in DIR (which must not exist or be empty).\n"
+    "  --fpr P            false-positive rate of one fingerprint against a "
+    "full row (default 0.001)\n"
+    "  --row-capacity N   fingerprints per row (default 16384)\n"
+    "  --fill F           fraction of a row filled before the next (default "
+    "1.0)\n"
+    "  --shingle-words W  words per shingle (default 5)\n"
+    "  --winnow W         winnowing window in shingles, 0 = off (default 0)\n"
+    "  --packing MODE     pmbf (default), mbf (one document per row) or "
+    "single (one filter)\n";
+
+}  // namespace
+
+int RunInitCommand(int argc, char** argv) {
+  static constexpr OptionSpec kSpecs[] = {
+      {"index", true},         {"fpr", true},    {"row-capacity", true},
+      {"fill", true},          {"shingle-words", true},
+      {"winnow", true},        {"packing", true}};
+  int exit = kExitOk;
+  auto line = ParseCommandLine("init", argc, argv, kSpecs, kInitUsage, &exit);
+  if (!line) return exit;
+  if (!line->args().empty()) {
+    ReportError("init", absl::InvalidArgumentError("init takes no paths"));
+    return kExitError;
+  }
+  auto dir = line->IndexDir();
+  if (!dir.ok()) return ReportError("init", dir.status());
+  IndexOptions options;
+  auto fpr = line->Double("fpr", 1e-3, 1e-12, 0.5);
+  auto capacity = line->Unsigned("row-capacity", 16384, 64, uint64_t{1} << 26);
+  auto fill = line->Double("fill", 1.0, 0.01, 1.0);
+  auto words = line->Unsigned("shingle-words", 5, 1, 64);
+  auto winnow = line->Unsigned("winnow", 0, 0, 1024);
+  for (const absl::Status& s : {fpr.status(), capacity.status(),
+                                fill.status(), words.status(),
+                                winnow.status()}) {
+    if (!s.ok()) return ReportError("init", s);
+  }
+  options.filter = {*fpr, static_cast<uint32_t>(*capacity), *fill};
+  options.shingler.shingle_words = static_cast<int>(*words);
+  options.shingler.winnow_window = static_cast<int>(*winnow);
+  const std::string packing = line->Value("packing").value_or("pmbf");
+  if (packing == "pmbf") {
+    options.packing = PackingMode::kPseudoMatrix;
+  } else if (packing == "mbf") {
+    options.packing = PackingMode::kOneDocumentPerRow;
+  } else if (packing == "single") {
+    options.packing = PackingMode::kSingleFilter;
+  } else {
+    return ReportError("init", absl::InvalidArgumentError(
+                                   "--packing must be pmbf, mbf or single"));
+  }
+  auto index = ProtectedIndex::Create(*dir, options);
+  if (!index.ok()) return ReportError("init", index.status());
+  const MetadataRecord& m = (*index)->metadata();
+  std::printf(
+      "created index %s: %u bits and %u hashes per row of %u fingerprints "
+      "(fpr %g, fill %g, %s), %u-word shingles%s\n",
+      dir->c_str(), m.bits, m.hashes, m.row_capacity, m.fpr, m.fill,
+      PackingName(m.packing), m.shingle_words,
+      m.winnow_window > 1
+          ? absl::StrCat(", winnowing window ", m.winnow_window).c_str()
+          : "");
+  return kExitOk;
+}
+
+// --- remove ---------------------------------------------------------------
+
+namespace {
+constexpr char kRemoveUsage[] =
+    "usage: leakhound remove --index DIR ID...\n"
+    "  Removes documents by id, rebuilding only the rows that held them.\n";
+}  // namespace
+
+int RunRemoveCommand(int argc, char** argv) {
+  static constexpr OptionSpec kSpecs[] = {{"index", true}};
+  int exit = kExitOk;
+  auto line = ParseCommandLine("remove", argc, argv, kSpecs, kRemoveUsage, &exit);
+  if (!line) return exit;
+  if (line->args().empty()) {
+    ReportError("remove", absl::InvalidArgumentError("no document id given"));
+    std::fputs(kRemoveUsage, stderr);
+    return kExitError;
+  }
+  auto index = OpenIndex(*line, OpenMode::kWrite);
+  if (!index.ok()) return ReportError("remove", index.status());
+  for (const std::string& id : line->args()) {
+    auto stats = (*index)->Remove(id);
+    if (!stats.ok()) {
+      exit = ReportError("remove", stats.status());
+      continue;
+    }
+    std::printf("removed %s (%u rows rebuilt, %u freed)\n", id.c_str(),
+                stats->rows_rebuilt(), stats->rows_freed);
+  }
+  return exit;
+}
+
+// --- list -----------------------------------------------------------------
+
+namespace {
+constexpr char kListUsage[] =
+    "usage: leakhound list --index DIR [--json]\n"
+    "  Lists the protected documents (one JSON object per line with "
+    "--json).\n";
+}  // namespace
+
+int RunListCommand(int argc, char** argv) {
+  static constexpr OptionSpec kSpecs[] = {{"index", true}, {"json", false}};
+  int exit = kExitOk;
+  auto line = ParseCommandLine("list", argc, argv, kSpecs, kListUsage, &exit);
+  if (!line) return exit;
+  auto index = OpenIndex(*line, OpenMode::kRead);
+  if (!index.ok()) return ReportError("list", index.status());
+  const bool json = line->Has("json");
+  if (!json) {
+    std::printf("%-40s %10s %9s %5s  %-20s  %s\n", "id", "bytes", "shingles",
+                "rows", "added (UTC)", "labels");
+  }
+  absl::Status s = (*index)->ForEachDocument(
+      [&](uint32_t, const DocumentRecord& d) {
+        if (json) {
+          std::vector<std::string> rows;
+          for (uint32_t r : d.rows) rows.push_back(absl::StrCat(r));
+          std::printf(
+              "{\"id\":%s,\"source\":%s,\"bytes\":%llu,\"shingles\":%u,"
+              "\"fingerprints\":%u,\"rows\":[%s],\"added\":%s,"
+              "\"labels\":%s}\n",
+              JsonString(d.external_id).c_str(), JsonString(d.source).c_str(),
+              static_cast<unsigned long long>(d.bytes), d.occurrences,
+              d.fingerprints, absl::StrJoin(rows, ",").c_str(),
+              JsonString(IsoTime(d.added_unix_ms)).c_str(),
+              JsonStrings(d.labels).c_str());
+        } else {
+          std::printf("%-40s %10llu %9u %5zu  %-20s  %s\n",
+                      d.external_id.c_str(),
+                      static_cast<unsigned long long>(d.bytes), d.occurrences,
+                      d.rows.size(), IsoTime(d.added_unix_ms).c_str(),
+                      absl::StrJoin(d.labels, ",").c_str());
+        }
+        return absl::OkStatus();
+      });
+  if (!s.ok()) return ReportError("list", s);
+  return kExitOk;
+}
+
+// --- stats ----------------------------------------------------------------
+
+namespace {
+constexpr char kStatsUsage[] =
+    "usage: leakhound stats --index DIR [--json]\n"
+    "  Prints the index's size, row fill, memory and disk use.\n";
+}  // namespace
+
+int RunStatsCommand(int argc, char** argv) {
+  static constexpr OptionSpec kSpecs[] = {{"index", true}, {"json", false}};
+  int exit = kExitOk;
+  auto line = ParseCommandLine("stats", argc, argv, kSpecs, kStatsUsage, &exit);
+  if (!line) return exit;
+  auto index = OpenIndex(*line, OpenMode::kRead);
+  if (!index.ok()) return ReportError("stats", index.status());
+  const ProtectedIndex& ix = **index;
+  const PseudoMatrix& matrix = ix.matrix();
+  const MetadataRecord& m = ix.metadata();
+
+  uint64_t stored = 0;
+  uint32_t in_use = 0;
+  std::vector<uint32_t> fill(10, 0);  // rows by decile of the fill limit
+  for (const RowInfo& row : matrix.rows()) {
+    if (row.segments.empty()) continue;
+    ++in_use;
+    stored += row.fingerprints;
+    const double f = static_cast<double>(row.fingerprints) /
+                     matrix.geometry().fill_limit;
+    ++fill[std::min<size_t>(9, static_cast<size_t>(f * 10))];
+  }
+  uint64_t shingles = 0;
+  absl::Status s = ix.ForEachDocument([&](uint32_t, const DocumentRecord& d) {
+    shingles += d.occurrences;
+    return absl::OkStatus();
+  });
+  if (!s.ok()) return ReportError("stats", s);
+  uint32_t allow_entries = 0;
+  uint64_t allow_fps = 0;
+  s = ix.store().ForEachAllowEntry([&](std::string_view, const AllowRecord& a) {
+    ++allow_entries;
+    allow_fps += a.fingerprints.size();
+    return absl::OkStatus();
+  });
+  if (!s.ok()) return ReportError("stats", s);
+  const double bits_per_fp =
+      stored == 0 ? 0
+                  : static_cast<double>(in_use) * m.bits /
+                        static_cast<double>(stored);
+  const double theory = -std::log(m.fpr) / (std::log(2.0) * std::log(2.0));
+  const uint64_t memory = matrix.MemoryBytes();
+  const uint64_t disk = ix.store().DiskBytes();
+
+  if (line->Has("json")) {
+    std::vector<std::string> deciles;
+    for (uint32_t n : fill) deciles.push_back(absl::StrCat(n));
+    std::printf(
+        "{\"documents\":%zu,\"shingles\":%llu,\"fingerprints\":%llu,"
+        "\"rows\":%zu,\"rows_in_use\":%u,\"row_fill_deciles\":[%s],"
+        "\"bits_per_fingerprint\":%.3f,\"bits_per_fingerprint_theory\":%.3f,"
+        "\"memory_bytes\":%llu,\"disk_bytes\":%llu,\"allow_entries\":%u,"
+        "\"allow_fingerprints\":%llu,\"fpr\":%g,\"row_capacity\":%u,"
+        "\"fill\":%g,\"bits\":%u,\"hashes\":%u,\"packing\":%s,"
+        "\"shingle_words\":%u,\"winnow\":%u,\"format_version\":%u,"
+        "\"shingler_version\":%u}\n",
+        matrix.documents(), static_cast<unsigned long long>(shingles),
+        static_cast<unsigned long long>(stored), matrix.rows().size(), in_use,
+        absl::StrJoin(deciles, ",").c_str(), bits_per_fp, theory,
+        static_cast<unsigned long long>(memory),
+        static_cast<unsigned long long>(disk), allow_entries,
+        static_cast<unsigned long long>(allow_fps), m.fpr, m.row_capacity,
+        m.fill, m.bits, m.hashes, JsonString(PackingName(m.packing)).c_str(),
+        m.shingle_words, m.winnow_window, m.format_version,
+        m.shingler_version);
+    return kExitOk;
+  }
+  std::printf("documents          %zu (%llu shingles)\n", matrix.documents(),
+              static_cast<unsigned long long>(shingles));
+  std::printf("fingerprints       %llu in the filter\n",
+              static_cast<unsigned long long>(stored));
+  std::printf("rows               %u in use, %zu free; %u bits, %u hashes, "
+              "up to %u fingerprints each\n",
+              in_use, matrix.rows().size() - in_use, m.bits, m.hashes,
+              matrix.geometry().fill_limit);
+  std::printf("row fill           ");
+  for (size_t d = 0; d < fill.size(); ++d) {
+    std::printf("%s%zu-%zu%%:%u", d ? "  " : "", d * 10, d * 10 + 10, fill[d]);
+  }
+  std::printf("\n");
+  std::printf("bits/fingerprint   %.2f (a Bloom filter at fpr %g needs %.2f)\n",
+              bits_per_fp, m.fpr, theory);
+  std::printf("memory             %.1f MB (filter and row index)\n",
+              static_cast<double>(memory) / 1e6);
+  std::printf("disk               %.1f MB\n", static_cast<double>(disk) / 1e6);
+  std::printf("allow-list         %u entries, %llu fingerprints\n",
+              allow_entries, static_cast<unsigned long long>(allow_fps));
+  std::printf("parameters         fpr %g, row capacity %u, fill %g, %s, "
+              "%u-word shingles, winnow %u\n",
+              m.fpr, m.row_capacity, m.fill, PackingName(m.packing),
+              m.shingle_words, m.winnow_window);
+  return kExitOk;
+}
+
+// --- compact ----------------------------------------------------------------
+
+namespace {
+constexpr char kCompactUsage[] =
+    "usage: leakhound compact --index DIR\n"
+    "  Repacks rows filled below half their limit and compacts the files.\n";
+}  // namespace
+
+int RunCompactCommand(int argc, char** argv) {
+  static constexpr OptionSpec kSpecs[] = {{"index", true}};
+  int exit = kExitOk;
+  auto line = ParseCommandLine("compact", argc, argv, kSpecs, kCompactUsage, &exit);
+  if (!line) return exit;
+  auto index = OpenIndex(*line, OpenMode::kWrite);
+  if (!index.ok()) return ReportError("compact", index.status());
+  const uint64_t before = (*index)->store().DiskBytes();
+  auto stats = (*index)->Compact();
+  if (!stats.ok()) return ReportError("compact", stats.status());
+  std::printf("compacted: %u rows rebuilt, %u freed; disk %.1f MB -> %.1f MB\n",
+              stats->rows_rebuilt(), stats->rows_freed,
+              static_cast<double>(before) / 1e6,
+              static_cast<double>((*index)->store().DiskBytes()) / 1e6);
+  return kExitOk;
+}
+
+// --- verify -----------------------------------------------------------------
+
+namespace {
+constexpr char kVerifyUsage[] =
+    "usage: leakhound verify --index DIR\n"
+    "  Checks every invariant of the index; exit 0 when sound, 1 when a "
+    "problem is found.\n";
+}  // namespace
+
+int RunVerifyCommand(int argc, char** argv) {
+  static constexpr OptionSpec kSpecs[] = {{"index", true}};
+  int exit = kExitOk;
+  auto line = ParseCommandLine("verify", argc, argv, kSpecs, kVerifyUsage, &exit);
+  if (!line) return exit;
+  auto index = OpenIndex(*line, OpenMode::kRead);
+  if (!index.ok()) return ReportError("verify", index.status());
+  auto report = (*index)->Verify();
+  if (!report.ok()) return ReportError("verify", report.status());
+  for (const std::string& p : report->problems) {
+    std::printf("problem: %s\n", p.c_str());
+  }
+  std::printf("%s: %u documents, %u rows, %llu shingles checked\n",
+              report->problems.empty() ? "index OK" : "index DAMAGED",
+              report->documents, report->rows,
+              static_cast<unsigned long long>(report->occurrences));
+  return report->problems.empty() ? kExitOk : kExitLeak;
+}
+
+}  // namespace leakhound

@@ -1,0 +1,74 @@
+// CommandLine: the options and arguments of one leakhound subcommand,
+// parsed with getopt_long (long options only; "--name value" or
+// "--name=value"; "--" ends the options). Each subcommand lists the
+// options it accepts; anything else is a usage error.
+//
+// Thread-safety: Parse uses getopt's global state; call it from one thread.
+// A parsed CommandLine is an immutable value.
+#ifndef LEAKHOUND_CLI_COMMAND_LINE_H_
+#define LEAKHOUND_CLI_COMMAND_LINE_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "engine/protected_index.h"
+
+namespace leakhound {
+
+struct OptionSpec {
+  const char* name;  // without the leading "--"
+  bool takes_value;
+};
+
+class CommandLine {
+ public:
+  // Parses argv[1..argc) (argv[0] is the subcommand's name). Returns
+  // InvalidArgument naming the offending option. "--help" is always
+  // accepted (see help()).
+  static absl::StatusOr<CommandLine> Parse(int argc, char** argv,
+                                           std::span<const OptionSpec> specs);
+
+  bool help() const { return Has("help"); }
+  bool Has(const std::string& name) const { return values_.contains(name); }
+  // The last value given for `name`, if any.
+  std::optional<std::string> Value(const std::string& name) const;
+  // Every value given for a repeatable option, in order.
+  std::vector<std::string> Values(const std::string& name) const;
+  const std::vector<std::string>& args() const { return args_; }
+
+  // --index, else $LEAKHOUND_INDEX; InvalidArgument if neither is set.
+  absl::StatusOr<std::string> IndexDir() const;
+  // The option as a number in [min, max], or `fallback` when absent;
+  // InvalidArgument (with the range) for anything else.
+  absl::StatusOr<uint64_t> Unsigned(const std::string& name,
+                                    uint64_t fallback, uint64_t min,
+                                    uint64_t max) const;
+  absl::StatusOr<double> Double(const std::string& name, double fallback,
+                                double min, double max) const;
+
+ private:
+  std::map<std::string, std::vector<std::string>> values_;
+  std::vector<std::string> args_;
+};
+
+// Parses argv for subcommand `command`. On --help prints `usage` on
+// standard output and sets *exit to kExitOk; on a usage error prints the
+// error and `usage` on standard error and sets *exit to kExitError; in both
+// cases returns nullopt.
+std::optional<CommandLine> ParseCommandLine(const char* command, int argc,
+                                            char** argv,
+                                            std::span<const OptionSpec> specs,
+                                            const char* usage, int* exit);
+
+// Opens the index the command line names (CommandLine::IndexDir).
+absl::StatusOr<std::unique_ptr<ProtectedIndex>> OpenIndex(
+    const CommandLine& line, OpenMode mode);
+
+}  // namespace leakhound
+
+#endif  // LEAKHOUND_CLI_COMMAND_LINE_H_

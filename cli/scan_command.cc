@@ -1,0 +1,223 @@
+#include "cli/scan_command.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <filesystem>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "cli/command_line.h"
+#include "cli/exit_codes.h"
+#include "cli/extraction.h"
+#include "cli/input_files.h"
+#include "cli/progress_bar.h"
+#include "cli/scan_output.h"
+#include "engine/leak_scanner.h"
+
+namespace leakhound {
+namespace {
+
+constexpr char kScanUsage[] =
+    "usage: leakhound scan --index DIR [--json] [--threads N] [--min-words N]"
+    "\n                      [--min-coverage PCT] [--boilerplate-docs N] "
+    "[--max-file-size BYTES] PATH...\n"
+    "  Scans files, directories (recursively) and '-' (standard input) for "
+    "passages\n"
+    "  of protected documents. Exit 0: nothing leaked; 1: a leak; 2: an "
+    "error.\n"
+    "  --json               one JSON object per file (JSON Lines) on "
+    "standard output\n"
+    "  --threads N          files scanned in parallel (default: the number "
+    "of cores)\n"
+    "  --min-words N        a shared passage of N words is a leak (default "
+    "15, at least 10)\n"
+    "  --min-coverage PCT   so is sharing PCT percent of a document "
+    "(default 50)\n"
+    "  --boilerplate-docs N text in more than N protected documents never "
+    "counts\n"
+    "                       (default 10; 0 turns this off)\n"
+    "  --max-file-size N    files larger than N bytes are errors (default "
+    "67108864)\n";
+
+// Files scanned ahead of the one being printed, per thread, at most.
+constexpr size_t kAheadPerThread = 4;
+
+struct Shared {
+  std::mutex mu;
+  std::condition_variable cv;
+  std::vector<std::optional<FileOutcome>> results;
+  size_t next = 0;     // next file to take
+  size_t printed = 0;  // files printed so far
+  size_t window = 0;   // how far `next` may run ahead of `printed`
+};
+
+FileOutcome ScanOne(const InputFile& file, LeakScanner* scanner,
+                    const ExtractionLimits& limits, bool keep_text) {
+  const auto start = std::chrono::steady_clock::now();
+  FileOutcome o;
+  o.path = file.path;
+  auto bytes = ReadFileBounded(file.path, limits.max_input_bytes);
+  if (!bytes.ok()) {
+    o.error = bytes.status();
+  } else {
+    o.bytes = bytes->size();
+    auto text = ExtractText(file.path, std::move(*bytes), limits);
+    if (!text.ok()) {
+      o.error = text.status();
+    } else {
+      if (text->invalid_sequences > 0) {
+        std::fprintf(stderr,
+                     "leakhound scan: %s: %zu ill-formed UTF-8 sequences "
+                     "read as U+FFFD\n",
+                     file.path.c_str(), text->invalid_sequences);
+      }
+      auto report = scanner->Scan(text->text);
+      if (!report.ok()) {
+        o.error = report.status();
+      } else {
+        o.report = std::move(*report);
+        if (keep_text && o.leak()) o.text = std::move(text->text);
+      }
+    }
+  }
+  o.elapsed_ms = std::chrono::duration<double, std::milli>(
+                     std::chrono::steady_clock::now() - start)
+                     .count();
+  return o;
+}
+
+}  // namespace
+
+int RunScanCommand(int argc, char** argv) {
+  static constexpr OptionSpec kSpecs[] = {
+      {"index", true},        {"json", false},
+      {"threads", true},      {"min-words", true},
+      {"min-coverage", true}, {"boilerplate-docs", true},
+      {"max-file-size", true}};
+  int exit = kExitOk;
+  auto line = ParseCommandLine("scan", argc, argv, kSpecs, kScanUsage, &exit);
+  if (!line) return exit;
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  auto threads = line->Unsigned("threads", cores, 1, 256);
+  auto min_words = line->Unsigned("min-words", 15, 10, 10000);
+  auto min_coverage = line->Double("min-coverage", 50, 0.001, 100);
+  auto boilerplate = line->Unsigned("boilerplate-docs", 10, 0, 1u << 31);
+  auto max_bytes = line->Unsigned("max-file-size", uint64_t{64} << 20, 1,
+                                  uint64_t{1} << 32);
+  for (const absl::Status& s :
+       {threads.status(), min_words.status(), min_coverage.status(),
+        boilerplate.status(), max_bytes.status()}) {
+    if (!s.ok()) return ReportError("scan", s);
+  }
+  if (line->args().empty()) {
+    ReportError("scan", absl::InvalidArgumentError("no files given"));
+    std::fputs(kScanUsage, stderr);
+    return kExitError;
+  }
+  auto files = ExpandInputs(line->args());
+  if (!files.ok()) return ReportError("scan", files.status());
+  auto index = OpenIndex(*line, OpenMode::kRead);
+  if (!index.ok()) return ReportError("scan", index.status());
+
+  ScanOptions options;
+  options.min_words = static_cast<uint32_t>(*min_words);
+  options.min_coverage = *min_coverage / 100;
+  options.boilerplate_documents = static_cast<uint32_t>(*boilerplate);
+  const size_t workers = std::min<size_t>(*threads, files->size());
+  std::vector<std::unique_ptr<LeakScanner>> scanners;
+  for (size_t i = 0; i < std::max<size_t>(workers, 1); ++i) {
+    auto scanner = LeakScanner::Create(**index, options);
+    if (!scanner.ok()) return ReportError("scan", scanner.status());
+    scanners.push_back(std::move(*scanner));
+  }
+
+  const bool json = line->Has("json");
+  const bool color = !json && ::isatty(STDOUT_FILENO) == 1;
+  const ExtractionLimits limits{*max_bytes, *max_bytes};
+  Shared shared;
+  shared.results.resize(files->size());
+  shared.window = workers * kAheadPerThread;
+  std::vector<std::thread> pool;
+  for (size_t w = 0; w < workers; ++w) {
+    pool.emplace_back([&, w] {
+      for (;;) {
+        size_t i;
+        {
+          std::unique_lock lock(shared.mu);
+          shared.cv.wait(lock, [&] {
+            return shared.next >= files->size() ||
+                   shared.next < shared.printed + shared.window;
+          });
+          if (shared.next >= files->size()) return;
+          i = shared.next++;
+        }
+        FileOutcome o = ScanOne((*files)[i], scanners[w].get(), limits, !json);
+        {
+          std::lock_guard lock(shared.mu);
+          shared.results[i] = std::move(o);
+        }
+        shared.cv.notify_all();
+      }
+    });
+  }
+
+  uint64_t total_bytes = 0;
+  for (const InputFile& f : *files) {
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(f.path, ec);
+    if (!ec) total_bytes += size;
+  }
+  ProgressBar progress(files->size(), total_bytes);
+  size_t leaks = 0, errors = 0;
+  uint64_t candidates = 0, dropped = 0, allowed = 0, boilerplate_shingles = 0,
+           bytes_done = 0;
+  FILE* summary_out = json ? stderr : stdout;
+  for (size_t i = 0; i < files->size(); ++i) {
+    FileOutcome o;
+    {
+      std::unique_lock lock(shared.mu);
+      shared.cv.wait(lock, [&] { return shared.results[i].has_value(); });
+      o = std::move(*shared.results[i]);
+      shared.results[i].reset();
+      shared.printed = i + 1;
+    }
+    shared.cv.notify_all();
+    progress.Clear();
+    const std::string text = json ? FormatJson(o) + "\n" : FormatHuman(o, color);
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+    if (!o.error.ok()) ++errors;
+    if (o.leak()) ++leaks;
+    candidates += o.report.candidates;
+    dropped += o.report.false_candidates;
+    allowed += o.report.allowed_fingerprints;
+    boilerplate_shingles += o.report.boilerplate_shingles;
+    bytes_done += o.bytes;
+    progress.Update(i + 1, bytes_done);
+  }
+  for (std::thread& t : pool) t.join();
+  progress.Clear();
+  if (files->size() > 1 || !json) {
+    std::fprintf(summary_out,
+                 "%s%zu files scanned: %zu leaked, %zu clean, %zu errors; "
+                 "%llu candidate documents, %llu dropped by verification; "
+                 "%llu allow-listed fingerprints and %llu boilerplate "
+                 "shingles ignored\n",
+                 json ? "leakhound scan: " : "", files->size(), leaks,
+                 files->size() - leaks - errors, errors,
+                 static_cast<unsigned long long>(candidates),
+                 static_cast<unsigned long long>(dropped),
+                 static_cast<unsigned long long>(allowed),
+                 static_cast<unsigned long long>(boilerplate_shingles));
+  }
+  if (errors > 0) return kExitError;
+  return leaks > 0 ? kExitLeak : kExitOk;
+}
+
+}  // namespace leakhound

@@ -1,0 +1,139 @@
+#include "cli/scan_output.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "cli/json_text.h"
+
+namespace leakhound {
+namespace {
+
+constexpr size_t kSnippetBytes = 110;
+
+// The passage's text on one line: white space collapsed, cut at a UTF-8
+// boundary after kSnippetBytes.
+std::string Snippet(std::string_view text) {
+  std::string out;
+  bool space = false;
+  for (char c : text) {
+    if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
+      space = !out.empty();
+      continue;
+    }
+    if (space) out += ' ';
+    space = false;
+    out += c;
+  }
+  if (out.size() > kSnippetBytes) {
+    size_t cut = kSnippetBytes;
+    while (cut > 0 && (static_cast<uint8_t>(out[cut]) & 0xC0) == 0x80) --cut;
+    out.resize(cut);
+    out += "…";
+  }
+  return out;
+}
+
+uint32_t LineAt(std::string_view text, uint32_t byte) {
+  byte = std::min<uint32_t>(byte, static_cast<uint32_t>(text.size()));
+  return 1 + static_cast<uint32_t>(
+                 std::count(text.begin(), text.begin() + byte, '\n'));
+}
+
+std::string Percent(double share) {
+  return absl::StrFormat("%.1f%%", share * 100);
+}
+
+}  // namespace
+
+std::string FormatJson(const FileOutcome& o) {
+  std::string out = absl::StrCat(
+      "{\"path\":", JsonString(o.path), ",\"verdict\":\"",
+      !o.error.ok() ? "error" : (o.leak() ? "leak" : "clean"), "\"");
+  if (!o.error.ok()) {
+    absl::StrAppend(&out, ",\"error\":", JsonString(std::string(o.error.message())));
+  }
+  absl::StrAppend(&out, ",\"bytes\":", o.bytes, ",\"words\":", o.report.words,
+                  ",\"elapsed_ms\":", absl::StrFormat("%.3f", o.elapsed_ms),
+                  ",\"candidates\":", o.report.candidates, ",\"matches\":[");
+  for (size_t i = 0; i < o.report.matches.size(); ++i) {
+    const DocumentMatch& m = o.report.matches[i];
+    absl::StrAppend(&out, i ? "," : "", "{\"doc_id\":",
+                    JsonString(m.external_id),
+                    ",\"matched_words\":", m.matched_words,
+                    ",\"coverage_of_source\":",
+                    absl::StrFormat("%.4f", m.coverage_of_source),
+                    ",\"coverage_of_scanned\":",
+                    absl::StrFormat("%.4f", m.coverage_of_scanned),
+                    ",\"passages\":[");
+    for (size_t j = 0; j < m.passages.size(); ++j) {
+      const Passage& p = m.passages[j];
+      absl::StrAppend(&out, j ? "," : "", "{\"start\":", p.byte_begin,
+                      ",\"end\":", p.byte_end,
+                      ",\"source_start\":", p.source_byte_begin,
+                      ",\"source_end\":", p.source_byte_end,
+                      ",\"words\":", p.words, "}");
+    }
+    out += "]}";
+  }
+  out += "]}";
+  return out;
+}
+
+std::string FormatHuman(const FileOutcome& o, bool color) {
+  auto paint = [color](const char* code, const std::string& s) {
+    return color ? absl::StrCat("\033[", code, "m", s, "\033[0m") : s;
+  };
+  if (!o.error.ok()) {
+    return absl::StrCat(paint("1;33", "ERROR"), "  ", o.path, ": ",
+                        o.error.message(), "\n");
+  }
+  if (!o.leak()) return absl::StrCat(paint("32", "clean"), "  ", o.path, "\n");
+  std::string out = absl::StrCat(
+      paint("1;31", "LEAK "), "  ", o.path, "  (",
+      o.report.matches.size(),
+      o.report.matches.size() == 1 ? " protected document)\n"
+                                   : " protected documents)\n");
+  for (const DocumentMatch& m : o.report.matches) {
+    absl::StrAppend(&out, "       ", paint("1", m.external_id), ": ",
+                    m.matched_words, " words matched, ",
+                    Percent(m.coverage_of_source), " of the document, ",
+                    Percent(m.coverage_of_scanned), " of this file\n");
+    // The longest passages, shown in text order.
+    std::vector<const Passage*> shown;
+    for (const Passage& p : m.passages) shown.push_back(&p);
+    std::stable_sort(shown.begin(), shown.end(),
+                     [](const Passage* a, const Passage* b) {
+                       return a->words > b->words;
+                     });
+    const size_t hidden = shown.size() > kShownPassages
+                              ? shown.size() - kShownPassages
+                              : 0;
+    shown.resize(shown.size() - hidden);
+    std::sort(shown.begin(), shown.end(),
+              [](const Passage* a, const Passage* b) {
+                return a->byte_begin < b->byte_begin;
+              });
+    for (const Passage* p : shown) {
+      const uint32_t first = LineAt(o.text, p->byte_begin);
+      const uint32_t last = LineAt(o.text, p->byte_end);
+      const std::string lines =
+          first == last ? absl::StrCat("line ", first)
+                        : absl::StrCat("lines ", first, "-", last);
+      absl::StrAppend(
+          &out, "         ", lines, ", ", p->words, " words: \"",
+          Snippet(std::string_view(o.text).substr(
+              p->byte_begin, p->byte_end - p->byte_begin)),
+          "\"\n");
+    }
+    if (hidden > 0) {
+      absl::StrAppend(&out, "         (", hidden, " more passages)\n");
+    }
+  }
+  return out;
+}
+
+}  // namespace leakhound
