@@ -127,12 +127,26 @@ absl::StatusOr<ExtractedText> HtmlExtractor::Extract(
   if (html.size() > INT_MAX) {
     return absl::ResourceExhaustedError("HTML too large once decoded");
   }
+  std::unique_ptr<htmlParserCtxt, decltype(&htmlFreeParserCtxt)> parser(
+      htmlNewParserCtxt(), &htmlFreeParserCtxt);
+  if (parser == nullptr) return absl::InternalError("libxml2: out of memory");
   std::unique_ptr<xmlDoc, decltype(&xmlFreeDoc)> doc(
-      htmlReadMemory(html.data(), static_cast<int>(html.size()), nullptr,
-                     "UTF-8",
-                     HTML_PARSE_RECOVER | HTML_PARSE_NOERROR |
-                         HTML_PARSE_NOWARNING | HTML_PARSE_NONET),
+      htmlCtxtReadMemory(parser.get(), html.data(),
+                         static_cast<int>(html.size()), nullptr, "UTF-8",
+                         HTML_PARSE_RECOVER | HTML_PARSE_NOERROR |
+                             HTML_PARSE_NOWARNING | HTML_PARSE_NONET),
       &xmlFreeDoc);
+  // Broken markup is recovered from, but an internal error (nesting past
+  // libxml2's depth limit) stops the parser and would silently lose the
+  // rest of the text: refuse the file rather than under-report it.
+  if (parser->lastError.code == XML_ERR_INTERNAL_ERROR) {
+    std::string why = parser->lastError.message != nullptr
+                          ? parser->lastError.message
+                          : "internal error";
+    while (!why.empty() && why.back() == '\n') why.pop_back();
+    return absl::InvalidArgumentError(
+        absl::StrCat("HTML not fully parsed (libxml2: ", why, ")"));
+  }
   ExtractedText out;
   out.format = "html";
   out.encoding = std::move(decoded->encoding);

@@ -4,6 +4,8 @@
 // style and template elements are dropped; entities are decoded by the
 // parser; block elements and <br> end a line. The bytes are first decoded
 // to UTF-8 (shingler/text_decoder.h) and handed to libxml2 as UTF-8.
+// Markup nested deeper than libxml2's limit (256) is refused, not
+// truncated: text the parser dropped could hide a leak.
 //
 // Thread-safety: stateless; libxml2's parser is reentrant per document.
 #ifndef LEAKHOUND_CLI_HTML_EXTRACTOR_H_

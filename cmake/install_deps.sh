@@ -9,6 +9,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libicu-dev libboost-serialization-dev libxxhash-dev librocksdb-dev
   libabsl-dev libssl-dev libxml2-dev libgtest-dev libgmock-dev libbenchmark-dev
+  nlohmann-json3-dev
 )
 if [[ "${1:-}" == "--bench" ]]; then
   packages+=(python3.11-doc manpages-zh)

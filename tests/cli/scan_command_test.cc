@@ -1,0 +1,313 @@
+// Drives the real leakhound binary: index the sample corpus, scan, remove,
+// scan again, compact, verify; the JSON Lines contract; exit codes; and
+// the bad-input suite.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "tests/cli/run_leakhound.h"
+#include "tests/temp_dir.h"
+
+namespace leakhound {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+using Json = nlohmann::json;
+
+std::vector<Json> JsonLines(const std::string& out) {
+  std::vector<Json> lines;
+  std::istringstream in(out);
+  for (std::string line; std::getline(in, line);) {
+    lines.push_back(Json::parse(line));  // throws (fails the test) if invalid
+  }
+  return lines;
+}
+
+class ScanCommandTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    index_ = tmp_.Sub("index");
+    RunResult init = RunLeakhound({"init", "--index", index_});
+    ASSERT_EQ(init.exit, 0) << init.err;
+    RunResult add =
+        RunLeakhound({"add", "--index", index_, SamplePath("protected")});
+    ASSERT_EQ(add.exit, 0) << add.err;
+  }
+
+  RunResult Scan(std::vector<std::string> args, const RunOptions& options = {}) {
+    args.insert(args.begin(), {"scan", "--index", index_});
+    return RunLeakhound(args, options);
+  }
+
+  std::string Write(const std::string& name, const std::string& bytes) {
+    const std::string path = tmp_.Sub(name);
+    std::ofstream(path, std::ios::binary) << bytes;
+    return path;
+  }
+
+  TempDir tmp_;
+  std::string index_;
+};
+
+TEST_F(ScanCommandTest, SampleOutboundHasThreeLeaksTwoCleanFilesInOrder) {
+  RunResult r = Scan({"--json", SamplePath("outbound")});
+  EXPECT_EQ(r.exit, 1) << r.err;
+  std::vector<Json> lines = JsonLines(r.out);
+  ASSERT_EQ(lines.size(), 5u);
+  std::vector<std::string> verdicts, paths;
+  for (const Json& j : lines) {
+    verdicts.push_back(j["verdict"]);
+    paths.push_back(std::filesystem::path(std::string(j["path"])).filename());
+  }
+  EXPECT_THAT(paths, ::testing::ElementsAre(
+                         "email-board-leak.txt", "newsletter-ja-clean.txt",
+                         "obfuscated-pricing-leak.txt",
+                         "support-reply-clean.txt", "wechat-zh-leak.txt"));
+  EXPECT_THAT(verdicts, ::testing::ElementsAre("leak", "clean", "leak",
+                                               "clean", "leak"));
+  EXPECT_EQ(lines[0]["matches"][0]["doc_id"], "merger-memo.txt");
+  EXPECT_EQ(lines[2]["matches"][0]["doc_id"], "pricing-2027.txt");
+  EXPECT_EQ(lines[4]["matches"][0]["doc_id"], "supplier-contract-zh.txt");
+  // With --json the summary goes to standard error, never standard output.
+  EXPECT_THAT(r.err, HasSubstr("5 files scanned: 3 leaked, 2 clean"));
+}
+
+TEST_F(ScanCommandTest, JsonRecordFollowsTheSchemaWithOffsetsIntoBothTexts) {
+  const std::string mail = SamplePath("outbound/email-board-leak.txt");
+  RunResult r = Scan({"--json", mail});
+  ASSERT_EQ(r.exit, 1) << r.err;
+  std::vector<Json> lines = JsonLines(r.out);
+  ASSERT_EQ(lines.size(), 1u);
+  const Json& j = lines[0];
+  const std::string text = SlurpFile(mail);
+  EXPECT_EQ(j["path"], mail);
+  EXPECT_EQ(j["bytes"], text.size());
+  EXPECT_GT(j["words"].get<int>(), 100);
+  EXPECT_GE(j["elapsed_ms"].get<double>(), 0);
+  EXPECT_GE(j["candidates"].get<int>(), 1);
+  EXPECT_FALSE(j.contains("error"));
+  const Json& m = j["matches"][0];
+  EXPECT_GE(m["matched_words"].get<int>(), 55);
+  EXPECT_GT(m["coverage_of_source"].get<double>(), 0.1);
+  EXPECT_LT(m["coverage_of_source"].get<double>(), 0.25);
+  EXPECT_GT(m["coverage_of_scanned"].get<double>(), 0.4);
+  const Json& p = m["passages"][0];
+  const size_t start = p["start"], end = p["end"];
+  EXPECT_EQ(text.substr(start, 10), "Valuation.");
+  EXPECT_EQ(text.substr(end - 7, 7), "dollars");
+  const std::string memo = SlurpFile(SamplePath("protected/merger-memo.txt"));
+  const size_t source_start = p["source_start"];
+  EXPECT_EQ(memo.substr(source_start, 10), "Valuation.");
+  EXPECT_EQ(p["words"], m["matched_words"]);
+}
+
+TEST_F(ScanCommandTest, HumanReportShowsVerdictsDocumentsAndPassageLines) {
+  RunResult r = Scan({SamplePath("outbound/email-board-leak.txt"),
+                      SamplePath("outbound/support-reply-clean.txt")});
+  EXPECT_EQ(r.exit, 1) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("LEAK "));
+  EXPECT_THAT(r.out, HasSubstr("merger-memo.txt: "));
+  EXPECT_THAT(r.out, HasSubstr("lines 10-15, "));
+  EXPECT_THAT(r.out, HasSubstr("\"Valuation. Our advisers value Calloway"));
+  EXPECT_THAT(r.out, HasSubstr("clean  " +
+                               SamplePath("outbound/support-reply-clean.txt")));
+  EXPECT_THAT(r.out, Not(HasSubstr("\033[")));  // not a terminal: no color
+}
+
+TEST_F(ScanCommandTest, RemoveScanCompactVerifyAndAddAgain) {
+  const std::string mail = SamplePath("outbound/email-board-leak.txt");
+  ASSERT_EQ(Scan({mail}).exit, 1);
+  RunResult removed = RunLeakhound({"remove", "--index", index_,
+                                    "merger-memo.txt"});
+  ASSERT_EQ(removed.exit, 0) << removed.err;
+  EXPECT_THAT(removed.out, HasSubstr("removed merger-memo.txt"));
+  RunResult after = Scan({"--json", mail});
+  EXPECT_EQ(after.exit, 0) << after.err;
+  EXPECT_EQ(JsonLines(after.out)[0]["verdict"], "clean");
+  // The other leaks are still found.
+  EXPECT_EQ(Scan({SamplePath("outbound/wechat-zh-leak.txt")}).exit, 1);
+
+  RunResult compact = RunLeakhound({"compact", "--index", index_});
+  EXPECT_EQ(compact.exit, 0) << compact.err;
+  RunResult verify = RunLeakhound({"verify", "--index", index_});
+  EXPECT_EQ(verify.exit, 0) << verify.out << verify.err;
+  EXPECT_THAT(verify.out, HasSubstr("index OK: 4 documents"));
+
+  RunResult again = RunLeakhound({"add", "--index", index_, "--id",
+                                  "memo-v2", SamplePath("protected/merger-memo.txt")});
+  ASSERT_EQ(again.exit, 0) << again.err;
+  RunResult found = Scan({"--json", mail});
+  EXPECT_EQ(found.exit, 1);
+  EXPECT_EQ(JsonLines(found.out)[0]["matches"][0]["doc_id"], "memo-v2");
+}
+
+TEST_F(ScanCommandTest, StandardInputIsScannedAsDash) {
+  RunOptions in;
+  in.stdin_text = SlurpFile(SamplePath("outbound/obfuscated-pricing-leak.txt"));
+  RunResult r = Scan({"--json", "-"}, in);
+  EXPECT_EQ(r.exit, 1) << r.err;
+  EXPECT_EQ(JsonLines(r.out)[0]["path"], "-");
+}
+
+TEST_F(ScanCommandTest, IndexComesFromTheEnvironment) {
+  RunOptions env;
+  env.env = {{"LEAKHOUND_INDEX", index_}};
+  RunResult r = RunLeakhound(
+      {"scan", SamplePath("outbound/wechat-zh-leak.txt")}, env);
+  EXPECT_EQ(r.exit, 1) << r.err;
+}
+
+TEST_F(ScanCommandTest, MinWordsDecidesShortPassages) {
+  // Twelve words of the incident report inside a note.
+  const std::string note = Write(
+      "note.txt",
+      "Hi team, FYI: the secret scanning service did not cover repositories "
+      "outside our own organisation. Thanks!");
+  EXPECT_EQ(Scan({note}).exit, 0);  // default 15 words
+  EXPECT_EQ(Scan({"--min-words", "10", note}).exit, 1);
+  RunResult low = Scan({"--min-words", "9", note});
+  EXPECT_EQ(low.exit, 2);
+  EXPECT_THAT(low.err, HasSubstr("--min-words must be a whole number from 10"));
+}
+
+TEST_F(ScanCommandTest, ThreadsDoNotChangeResultsOrOrder) {
+  RunResult one = Scan({"--json", "--threads", "1", SamplePath("outbound"),
+                        SamplePath("protected")});
+  RunResult four = Scan({"--json", "--threads", "4", SamplePath("outbound"),
+                         SamplePath("protected")});
+  ASSERT_EQ(one.exit, 1);
+  ASSERT_EQ(four.exit, 1);
+  std::vector<Json> a = JsonLines(one.out), b = JsonLines(four.out);
+  ASSERT_EQ(a.size(), 10u);
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    a[i].erase("elapsed_ms");
+    b[i].erase("elapsed_ms");
+    EXPECT_EQ(a[i], b[i]) << i;
+  }
+}
+
+// --- bad input -------------------------------------------------------------
+
+TEST_F(ScanCommandTest, MissingIndexIsOneLineErrorExit2) {
+  RunResult r = RunLeakhound({"scan", "--index", tmp_.Sub("nope"),
+                              SamplePath("outbound")});
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_EQ(r.err, "leakhound scan: no leakhound index at " + tmp_.Sub("nope") +
+                       " (create one with: leakhound init --index " +
+                       tmp_.Sub("nope") + ")\n");
+  EXPECT_EQ(r.out, "");
+  RunResult none = RunLeakhound({"scan", SamplePath("outbound")});
+  EXPECT_EQ(none.exit, 2);
+  EXPECT_THAT(none.err, HasSubstr("no index given"));
+}
+
+TEST_F(ScanCommandTest, BinaryEmptyAndMissingFilesAreReportedPerFile) {
+  const std::string binary = Write("image.bin", std::string("\x01\x02\0\0x", 5));
+  const std::string pdf = Write("doc.pdf", "%PDF-1.7\n%binary\n");
+  const std::string empty = Write("empty.txt", "");
+  RunResult r = Scan({"--json", binary, pdf, empty, tmp_.Sub("missing.txt"),
+                      SamplePath("outbound/email-board-leak.txt")});
+  EXPECT_EQ(r.exit, 2) << "an unscannable file makes the run an error";
+  std::vector<Json> lines = JsonLines(r.out);
+  ASSERT_EQ(lines.size(), 5u);
+  EXPECT_EQ(lines[0]["verdict"], "error");
+  EXPECT_THAT(std::string(lines[0]["error"]), HasSubstr("binary file"));
+  EXPECT_EQ(lines[1]["verdict"], "error");
+  EXPECT_THAT(std::string(lines[1]["error"]),
+              HasSubstr("PDF document: no text extractor"));
+  EXPECT_EQ(lines[2]["verdict"], "clean");
+  EXPECT_EQ(lines[2]["words"], 0);
+  EXPECT_EQ(lines[3]["verdict"], "error");
+  EXPECT_EQ(lines[3]["error"], "No such file or directory");
+  EXPECT_EQ(lines[4]["verdict"], "leak") << "later files are still scanned";
+  RunResult clean_empty = Scan({empty});
+  EXPECT_EQ(clean_empty.exit, 0);
+}
+
+TEST_F(ScanCommandTest, InvalidUtf8StillFindsTheLeakAndWarns) {
+  std::string text = SlurpFile(SamplePath("outbound/email-board-leak.txt"));
+  text.insert(text.find("Valuation") + 30, "\xC3\x28");  // ill-formed
+  text.insert(0, "caf\xC3\xA9 na\xC3\xAFve r\xC3\xA9sum\xC3\xA9 d\xC3\xA9j\xC3\xA0 ");
+  const std::string path = Write("broken.txt", text);
+  RunResult r = Scan({"--json", path});
+  EXPECT_EQ(r.exit, 1) << r.err;
+  EXPECT_EQ(JsonLines(r.out)[0]["matches"][0]["doc_id"], "merger-memo.txt");
+  EXPECT_THAT(r.err, HasSubstr(path + ": 1 ill-formed UTF-8 sequences"));
+}
+
+TEST_F(ScanCommandTest, LegacyEncodedTextIsDecodedBeforeScanning) {
+  // A Latin-1 file (not valid UTF-8) quoting the pricing guidance.
+  const std::string path = Write(
+      "latin1.txt",
+      "R\xE9sum\xE9 des n\xE9gociations, tr\xE8s confidentiel.\n"
+      "STRATEGIC ACCOUNTS. For the twelve accounts on the strategic list, "
+      "including Northwind Logistics, Harbor Health Partners and the State "
+      "Transit Authority, we will hold 2026 prices for one more year\n");
+  RunResult r = Scan({"--json", path});
+  EXPECT_EQ(r.exit, 1) << r.err;
+  EXPECT_EQ(JsonLines(r.out)[0]["matches"][0]["doc_id"], "pricing-2027.txt");
+  EXPECT_THAT(r.err, Not(HasSubstr("ill-formed")));  // decoded, not repaired
+}
+
+TEST_F(ScanCommandTest, FileOverTheSizeLimitIsAnErrorNotAHang) {
+  const std::string big = tmp_.Sub("big.txt");
+  {
+    std::ofstream(big) << "x";
+    ASSERT_EQ(::truncate(big.c_str(), 200LL << 20), 0);  // 200 MB, sparse
+  }
+  RunResult r = Scan({"--json", big});
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_EQ(JsonLines(r.out)[0]["error"],
+            "larger than the limit of 67108864 bytes");
+  RunResult raised = Scan({"--json", "--max-file-size", "300000000", big});
+  EXPECT_EQ(raised.exit, 2);
+  EXPECT_THAT(std::string(JsonLines(raised.out)[0]["error"]),
+              HasSubstr("binary file"));  // 200 MB of NUL bytes
+}
+
+TEST_F(ScanCommandTest, UnreadableFileIsReportedAndOthersScanned) {
+  const std::string secret = Write("secret.txt", "some words here and more");
+  ASSERT_EQ(::chmod(secret.c_str(), 0), 0);
+  RunOptions as;
+  if (::geteuid() == 0) {
+    // Root reads anything: run as nobody, with the index handed over.
+    std::filesystem::path root = tmp_.path();
+    for (const auto& e : std::filesystem::recursive_directory_iterator(root)) {
+      ASSERT_EQ(::chown(e.path().c_str(), 65534, 65534), 0);
+    }
+    ASSERT_EQ(::chown(root.c_str(), 65534, 65534), 0);
+    ASSERT_EQ(::chown(secret.c_str(), 0, 0), 0);
+    as.uid = 65534;
+  }
+  RunResult r = Scan({"--json", secret,
+                      SamplePath("outbound/wechat-zh-leak.txt")}, as);
+  EXPECT_EQ(r.exit, 2) << r.err;
+  std::vector<Json> lines = JsonLines(r.out);
+  ASSERT_EQ(lines.size(), 2u) << r.err;
+  EXPECT_EQ(lines[0]["error"], "Permission denied");
+  EXPECT_EQ(lines[1]["verdict"], "leak");
+}
+
+TEST_F(ScanCommandTest, UsageErrorsExit2WithTheReason) {
+  RunResult unknown = Scan({"--bogus", "x"});
+  EXPECT_EQ(unknown.exit, 2);
+  EXPECT_THAT(unknown.err, HasSubstr("unknown option --bogus"));
+  RunResult nothing = Scan({});
+  EXPECT_EQ(nothing.exit, 2);
+  EXPECT_THAT(nothing.err, HasSubstr("no files given"));
+  RunResult help = Scan({"--help"});
+  EXPECT_EQ(help.exit, 0);
+  EXPECT_THAT(help.out, HasSubstr("usage: leakhound scan"));
+}
+
+}  // namespace
+}  // namespace leakhound
