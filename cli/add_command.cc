@@ -157,18 +157,20 @@ constexpr char kAllowUsage[] =
 }  // namespace
 
 int RunAllowCommand(int argc, char** argv) {
-  if (argc < 2) {
-    std::fputs(kAllowUsage, stderr);
-    return kExitError;
-  }
-  const std::string action = argv[1];
   static constexpr OptionSpec kSpecs[] = {
       {"index", true}, {"name", true}, {"json", false},
       {"max-file-size", true}};
   int exit = kExitOk;
-  auto line =
-      ParseCommandLine("allow", argc - 1, argv + 1, kSpecs, kAllowUsage, &exit);
+  auto line = ParseCommandLine("allow", argc, argv, kSpecs, kAllowUsage, &exit);
   if (!line) return exit;
+  if (line->args().empty()) {
+    std::fputs(kAllowUsage, stderr);
+    return kExitError;
+  }
+  // The action is the first argument; options may come before or after.
+  const std::string action = line->args().front();
+  const std::vector<std::string> operands(line->args().begin() + 1,
+                                          line->args().end());
   if (action == "list") {
     auto index = OpenIndex(*line, OpenMode::kRead);
     if (!index.ok()) return ReportError("allow", index.status());
@@ -195,7 +197,7 @@ int RunAllowCommand(int argc, char** argv) {
     std::fputs(kAllowUsage, stderr);
     return kExitError;
   }
-  if (line->args().empty()) {
+  if (operands.empty()) {
     ReportError("allow", absl::InvalidArgumentError(
                              action == "add" ? "no files given"
                                              : "no entry name given"));
@@ -204,7 +206,7 @@ int RunAllowCommand(int argc, char** argv) {
   auto index = OpenIndex(*line, OpenMode::kWrite);
   if (!index.ok()) return ReportError("allow", index.status());
   if (action == "remove") {
-    for (const std::string& name : line->args()) {
+    for (const std::string& name : operands) {
       absl::Status s = (*index)->RemoveAllowed(name);
       if (!s.ok()) {
         exit = ReportError("allow", s);
@@ -217,7 +219,7 @@ int RunAllowCommand(int argc, char** argv) {
   auto max_bytes = line->Unsigned("max-file-size", kDefaultMaxFileBytes, 1,
                                   uint64_t{1} << 32);
   if (!max_bytes.ok()) return ReportError("allow", max_bytes.status());
-  auto files = ExpandInputs(line->args());
+  auto files = ExpandInputs(operands);
   if (!files.ok()) return ReportError("allow", files.status());
   const std::optional<std::string> name = line->Value("name");
   if (name && files->size() != 1) {

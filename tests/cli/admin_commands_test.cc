@@ -1,0 +1,96 @@
+// Drives the real binary: init, stats, list, verify, compact, remove.
+#include <string>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "index/index_store.h"
+#include "nlohmann/json.hpp"
+#include "tests/cli/run_leakhound.h"
+#include "tests/temp_dir.h"
+
+namespace leakhound {
+namespace {
+
+using ::testing::HasSubstr;
+using Json = nlohmann::json;
+
+TEST(AdminCommandsTest, InitRecordsItsOptionsAndRefusesAnExistingIndex) {
+  TempDir tmp;
+  const std::string index = tmp.Sub("index");
+  RunResult init = RunLeakhound({"init", "--index", index, "--fpr", "0.01",
+                                 "--row-capacity", "4096", "--fill", "0.5",
+                                 "--shingle-words", "6", "--packing", "mbf"});
+  ASSERT_EQ(init.exit, 0) << init.err;
+  RunResult stats = RunLeakhound({"stats", "--index", index, "--json"});
+  ASSERT_EQ(stats.exit, 0) << stats.err;
+  Json j = Json::parse(stats.out);
+  EXPECT_EQ(j["fpr"], 0.01);
+  EXPECT_EQ(j["row_capacity"], 4096);
+  EXPECT_EQ(j["fill"], 0.5);
+  EXPECT_EQ(j["shingle_words"], 6);
+  EXPECT_EQ(j["packing"], "mbf");
+  EXPECT_EQ(j["documents"], 0);
+
+  RunResult again = RunLeakhound({"init", "--index", index});
+  EXPECT_EQ(again.exit, 2);
+  EXPECT_THAT(again.err, HasSubstr("exists and is not an empty directory"));
+  RunResult bad = RunLeakhound({"init", "--index", tmp.Sub("x"), "--fpr", "2"});
+  EXPECT_EQ(bad.exit, 2);
+  EXPECT_THAT(bad.err, HasSubstr("--fpr must be a number from"));
+}
+
+TEST(AdminCommandsTest, StatsCountsDocumentsRowsAndBits) {
+  TempDir tmp;
+  const std::string index = tmp.Sub("index");
+  ASSERT_EQ(RunLeakhound({"init", "--index", index, "--row-capacity", "512"}).exit, 0);
+  ASSERT_EQ(RunLeakhound({"add", "--index", index, SamplePath("protected")}).exit, 0);
+  Json j = Json::parse(RunLeakhound({"stats", "--index", index, "--json"}).out);
+  EXPECT_EQ(j["documents"], 5);
+  EXPECT_EQ(j["fingerprints"], 1828);  // distinct per document, summed
+  EXPECT_EQ(j["rows_in_use"], 4);      // 1828 fingerprints, 512 per row
+  int rows = 0;
+  for (const Json& n : j["row_fill_deciles"]) rows += n.get<int>();
+  EXPECT_EQ(rows, 4);
+  EXPECT_NEAR(j["bits_per_fingerprint"].get<double>(),
+              4.0 * j["bits"].get<double>() / 1828, 1e-3);
+  EXPECT_GT(j["disk_bytes"].get<double>(), 0);
+  RunResult human = RunLeakhound({"stats", "--index", index});
+  EXPECT_THAT(human.out, HasSubstr("documents          5"));
+}
+
+TEST(AdminCommandsTest, VerifyExits1OnDamageAndNamesIt) {
+  TempDir tmp;
+  const std::string index = tmp.Sub("index");
+  ASSERT_EQ(RunLeakhound({"init", "--index", index}).exit, 0);
+  ASSERT_EQ(RunLeakhound({"add", "--index", index, SamplePath("protected")}).exit, 0);
+  EXPECT_EQ(RunLeakhound({"verify", "--index", index}).exit, 0);
+  {
+    auto store = IndexStore::Open(index, IndexStore::Mode::kWriter);
+    ASSERT_TRUE(store.ok()) << store.status();
+    IndexBatch batch;
+    batch.PutDocFrequency(42, 3);
+    ASSERT_TRUE((*store)->Commit(batch).ok());
+  }
+  RunResult r = RunLeakhound({"verify", "--index", index});
+  EXPECT_EQ(r.exit, 1);
+  EXPECT_THAT(r.out, HasSubstr("problem: 1 fingerprints have a wrong document "
+                               "frequency"));
+  EXPECT_THAT(r.out, HasSubstr("index DAMAGED"));
+}
+
+TEST(AdminCommandsTest, RemoveUnknownIdIsAnErrorButOthersAreRemoved) {
+  TempDir tmp;
+  const std::string index = tmp.Sub("index");
+  ASSERT_EQ(RunLeakhound({"init", "--index", index}).exit, 0);
+  ASSERT_EQ(RunLeakhound({"add", "--index", index, SamplePath("protected")}).exit, 0);
+  RunResult r = RunLeakhound({"remove", "--index", index, "nope",
+                              "pricing-2027.txt"});
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_THAT(r.err, HasSubstr("no document with id nope"));
+  EXPECT_THAT(r.out, HasSubstr("removed pricing-2027.txt"));
+  RunResult list = RunLeakhound({"list", "--index", index});
+  EXPECT_THAT(list.out, ::testing::Not(HasSubstr("pricing-2027.txt")));
+}
+
+}  // namespace
+}  // namespace leakhound
