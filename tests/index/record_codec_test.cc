@@ -127,30 +127,26 @@ TEST(RecordCodecTest, FingerprintListIsDeltaVarintEncoded) {
   EXPECT_EQ(RoundTrip(many), many);
 }
 
+// Every strict prefix of `record`'s bytes, and the bytes plus one, are
+// refused as DataLoss.
+template <typename Record>
+void ExpectDamagedBytesRefused(const Record& record) {
+  const std::string bytes = EncodeRecord(record);
+  for (size_t n = 0; n < bytes.size(); ++n) {
+    Record out;
+    EXPECT_EQ(DecodeRecord(bytes.substr(0, n), &out).code(),
+              absl::StatusCode::kDataLoss)
+        << "prefix of " << n << " bytes";
+  }
+  Record out;
+  EXPECT_EQ(DecodeRecord(bytes + "x", &out).code(),
+            absl::StatusCode::kDataLoss);
+}
+
 TEST(RecordCodecTest, TruncatedOrExtendedBytesAreDataLoss) {
-  const std::string doc = EncodeRecord(SampleDocument());
-  for (size_t n = 0; n < doc.size(); ++n) {
-    DocumentRecord out;
-    EXPECT_EQ(DecodeRecord(doc.substr(0, n), &out).code(),
-              absl::StatusCode::kDataLoss)
-        << "prefix of " << n << " bytes";
-  }
-  DocumentRecord out;
-  EXPECT_EQ(DecodeRecord(doc + "x", &out).code(), absl::StatusCode::kDataLoss);
-  const std::string allow = EncodeRecord(SampleAllow());
-  for (size_t n = 0; n < allow.size(); ++n) {
-    AllowRecord a;
-    EXPECT_EQ(DecodeRecord(allow.substr(0, n), &a).code(),
-              absl::StatusCode::kDataLoss)
-        << "prefix of " << n << " bytes";
-  }
-  const std::string fps = EncodeRecord(SampleFingerprints());
-  for (size_t n = 0; n < fps.size(); ++n) {
-    FingerprintsRecord f;
-    EXPECT_EQ(DecodeRecord(fps.substr(0, n), &f).code(),
-              absl::StatusCode::kDataLoss)
-        << "prefix of " << n << " bytes";
-  }
+  ExpectDamagedBytesRefused(SampleDocument());
+  ExpectDamagedBytesRefused(SampleFingerprints());
+  ExpectDamagedBytesRefused(SampleAllow());
 }
 
 TEST(RecordCodecTest, NewerClassVersionIsRefusedWithAClearError) {
