@@ -257,6 +257,9 @@ absl::StatusOr<std::unique_ptr<IndexStore>> IndexStore::Open(
     // A secondary instance keeps every table file open (required), so the
     // writer deleting a compacted file never pulls data from under it.
     options.max_open_files = -1;
+    // Scans look up many scattered keys (document frequencies, fingerprint
+    // lists): reading table files through mmap spares a pread per block.
+    options.allow_mmap_reads = true;
     const fs::path tmpl = fs::temp_directory_path(ec) / "leakhound-reader-XXXXXX";
     std::string path = tmpl.string();
     if (::mkdtemp(path.data()) == nullptr) {
