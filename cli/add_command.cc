@@ -1,7 +1,6 @@
 #include "cli/add_command.h"
 
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <string>
@@ -17,8 +16,6 @@
 
 namespace leakhound {
 namespace {
-
-constexpr uint64_t kDefaultMaxFileBytes = uint64_t{64} << 20;
 
 constexpr char kAddUsage[] =
     "usage: leakhound add --index DIR [--id ID] [--label L]... "
@@ -58,16 +55,6 @@ absl::StatusOr<std::vector<InputFile>> CollectInputs(const CommandLine& line) {
   return ExpandInputs(paths);
 }
 
-uint64_t TotalBytes(const std::vector<InputFile>& files) {
-  uint64_t total = 0;
-  for (const InputFile& f : files) {
-    std::error_code ec;
-    const auto size = std::filesystem::file_size(f.path, ec);
-    if (!ec) total += size;
-  }
-  return total;
-}
-
 const char* OutcomeWord(AddOutcome outcome) {
   switch (outcome) {
     case AddOutcome::kAdded: return "added";
@@ -87,9 +74,8 @@ int RunAddCommand(int argc, char** argv) {
   int exit = kExitOk;
   auto line = ParseCommandLine("add", argc, argv, kSpecs, kAddUsage, &exit);
   if (!line) return exit;
-  auto max_bytes = line->Unsigned("max-file-size", kDefaultMaxFileBytes, 1,
-                                  uint64_t{1} << 32);
-  if (!max_bytes.ok()) return ReportError("add", max_bytes.status());
+  auto limits = FileLimits(*line);
+  if (!limits.ok()) return ReportError("add", limits.status());
   auto files = CollectInputs(*line);
   if (!files.ok()) return ReportError("add", files.status());
   const std::optional<std::string> id = line->Value("id");
@@ -102,13 +88,12 @@ int RunAddCommand(int argc, char** argv) {
   auto index = OpenIndex(*line, OpenMode::kWrite);
   if (!index.ok()) return ReportError("add", index.status());
 
-  const ExtractionLimits limits{*max_bytes, *max_bytes};
   const std::vector<std::string> labels = line->Values("label");
-  ProgressBar progress(files->size(), TotalBytes(*files));
+  ProgressBar progress(files->size(), TotalSize(*files));
   size_t counts[4] = {0, 0, 0, 0}, failed = 0, done = 0;
   uint64_t bytes_done = 0;
   for (const InputFile& file : *files) {
-    auto text = ExtractFile(file.path, limits);
+    auto text = ExtractFile(file.path, *limits);
     absl::StatusOr<AddResult> added =
         text.ok() ? (*index)->Add(DocumentInput{id.value_or(file.id), file.path,
                                                 labels, text->text})
@@ -216,9 +201,8 @@ int RunAllowCommand(int argc, char** argv) {
     }
     return exit;
   }
-  auto max_bytes = line->Unsigned("max-file-size", kDefaultMaxFileBytes, 1,
-                                  uint64_t{1} << 32);
-  if (!max_bytes.ok()) return ReportError("allow", max_bytes.status());
+  auto limits = FileLimits(*line);
+  if (!limits.ok()) return ReportError("allow", limits.status());
   auto files = ExpandInputs(operands);
   if (!files.ok()) return ReportError("allow", files.status());
   const std::optional<std::string> name = line->Value("name");
@@ -227,7 +211,7 @@ int RunAllowCommand(int argc, char** argv) {
                                     "--name needs exactly one file"));
   }
   for (const InputFile& file : *files) {
-    auto text = ExtractFile(file.path, {*max_bytes, *max_bytes});
+    auto text = ExtractFile(file.path, *limits);
     absl::StatusOr<AllowResult> added =
         text.ok() ? (*index)->AddAllowed(name.value_or(file.id), file.path,
                                          text->text)

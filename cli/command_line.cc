@@ -128,6 +128,14 @@ std::optional<CommandLine> ParseCommandLine(const char* command, int argc,
   return *line;
 }
 
+absl::StatusOr<ExtractionLimits> FileLimits(const CommandLine& line) {
+  auto max_bytes = line.Unsigned("max-file-size",
+                                 ExtractionLimits{}.max_input_bytes, 1,
+                                 uint64_t{1} << 32);
+  if (!max_bytes.ok()) return max_bytes.status();
+  return ExtractionLimits{*max_bytes, *max_bytes};
+}
+
 absl::StatusOr<std::unique_ptr<ProtectedIndex>> OpenIndex(
     const CommandLine& line, OpenMode mode) {
   auto dir = line.IndexDir();

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "cli/text_extractor.h"
 #include "engine/protected_index.h"
 
 namespace leakhound {
@@ -64,6 +65,10 @@ std::optional<CommandLine> ParseCommandLine(const char* command, int argc,
                                             char** argv,
                                             std::span<const OptionSpec> specs,
                                             const char* usage, int* exit);
+
+// The per-file limits of --max-file-size N (input and extracted text;
+// default ExtractionLimits{}), or InvalidArgument.
+absl::StatusOr<ExtractionLimits> FileLimits(const CommandLine& line);
 
 // Opens the index the command line names (CommandLine::IndexDir).
 absl::StatusOr<std::unique_ptr<ProtectedIndex>> OpenIndex(

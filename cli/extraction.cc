@@ -53,8 +53,12 @@ absl::StatusOr<ExtractedText> ExtractText(std::string_view path,
   static const HtmlExtractor kHtml;
   static const PlainTextExtractor kPlain;
   static const TextExtractor* const kExtractors[] = {&kHtml, &kPlain};
+  const size_t input_bytes = bytes.size();
   for (const TextExtractor* e : kExtractors) {
-    if (e->Accepts(path, head)) return e->Extract(path, std::move(bytes), limits);
+    if (!e->Accepts(path, head)) continue;
+    auto text = e->Extract(path, std::move(bytes), limits);
+    if (text.ok()) text->input_bytes = input_bytes;
+    return text;
   }
   return absl::InternalError("no extractor accepted the file");  // unreachable
 }

@@ -17,8 +17,8 @@ namespace leakhound {
 // Extracts the text of a file named `path` (used for its extension only)
 // holding `bytes`. Unimplemented for a recognized format leakhound cannot
 // read yet (PDF, Office, archives, images...), InvalidArgument for other
-// binary data (NUL bytes), else as TextExtractor::Extract. An empty file
-// is an empty text.
+// binary data (NUL bytes), else as TextExtractor::Extract, with
+// input_bytes set. An empty file is an empty text.
 absl::StatusOr<ExtractedText> ExtractText(std::string_view path,
                                           std::string bytes,
                                           const ExtractionLimits& limits);

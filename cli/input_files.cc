@@ -70,6 +70,16 @@ absl::StatusOr<std::vector<InputFile>> ExpandInputs(
   return files;
 }
 
+uint64_t TotalSize(const std::vector<InputFile>& files) {
+  uint64_t total = 0;
+  for (const InputFile& f : files) {
+    std::error_code ec;
+    const auto size = fs::file_size(f.path, ec);
+    if (!ec) total += size;
+  }
+  return total;
+}
+
 absl::StatusOr<std::string> ReadFileBounded(const std::string& path,
                                             size_t max_bytes) {
   int fd = path == "-" ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);

@@ -7,6 +7,7 @@
 #define LEAKHOUND_CLI_INPUT_FILES_H_
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,9 @@ struct InputFile {
 // cannot be walked.
 absl::StatusOr<std::vector<InputFile>> ExpandInputs(
     const std::vector<std::string>& args);
+
+// Sum of the sizes of the files that can be examined (for progress).
+uint64_t TotalSize(const std::vector<InputFile>& files);
 
 // Reads the whole file ("-" = standard input).
 // Returns NotFound / PermissionDenied / FailedPrecondition (not a regular

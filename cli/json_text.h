@@ -1,6 +1,7 @@
 // JsonText: a JSON string literal for arbitrary bytes, for the JSON Lines
 // the leakhound command writes. Ill-formed UTF-8 (e.g. a path with Latin-1
-// bytes) becomes U+FFFD: JSON text must be Unicode.
+// bytes) becomes U+FFFD (shingler/text_decoder.h's RepairUtf8): JSON text
+// must be Unicode.
 //
 // Thread-safety: a pure function.
 #ifndef LEAKHOUND_CLI_JSON_TEXT_H_

@@ -5,7 +5,6 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
-#include <filesystem>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -62,28 +61,23 @@ FileOutcome ScanOne(const InputFile& file, LeakScanner* scanner,
   const auto start = std::chrono::steady_clock::now();
   FileOutcome o;
   o.path = file.path;
-  auto bytes = ReadFileBounded(file.path, limits.max_input_bytes);
-  if (!bytes.ok()) {
-    o.error = bytes.status();
+  auto text = ExtractFile(file.path, limits);
+  if (!text.ok()) {
+    o.error = text.status();
   } else {
-    o.bytes = bytes->size();
-    auto text = ExtractText(file.path, std::move(*bytes), limits);
-    if (!text.ok()) {
-      o.error = text.status();
+    o.bytes = text->input_bytes;
+    if (text->invalid_sequences > 0) {
+      std::fprintf(stderr,
+                   "leakhound scan: %s: %zu ill-formed UTF-8 sequences read "
+                   "as U+FFFD\n",
+                   file.path.c_str(), text->invalid_sequences);
+    }
+    auto report = scanner->Scan(text->text);
+    if (!report.ok()) {
+      o.error = report.status();
     } else {
-      if (text->invalid_sequences > 0) {
-        std::fprintf(stderr,
-                     "leakhound scan: %s: %zu ill-formed UTF-8 sequences "
-                     "read as U+FFFD\n",
-                     file.path.c_str(), text->invalid_sequences);
-      }
-      auto report = scanner->Scan(text->text);
-      if (!report.ok()) {
-        o.error = report.status();
-      } else {
-        o.report = std::move(*report);
-        if (keep_text && o.leak()) o.text = std::move(text->text);
-      }
+      o.report = std::move(*report);
+      if (keep_text && o.leak()) o.text = std::move(text->text);
     }
   }
   o.elapsed_ms = std::chrono::duration<double, std::milli>(
@@ -108,11 +102,10 @@ int RunScanCommand(int argc, char** argv) {
   auto min_words = line->Unsigned("min-words", 15, 10, 10000);
   auto min_coverage = line->Double("min-coverage", 50, 0.001, 100);
   auto boilerplate = line->Unsigned("boilerplate-docs", 10, 0, 1u << 31);
-  auto max_bytes = line->Unsigned("max-file-size", uint64_t{64} << 20, 1,
-                                  uint64_t{1} << 32);
+  auto limits = FileLimits(*line);
   for (const absl::Status& s :
        {threads.status(), min_words.status(), min_coverage.status(),
-        boilerplate.status(), max_bytes.status()}) {
+        boilerplate.status(), limits.status()}) {
     if (!s.ok()) return ReportError("scan", s);
   }
   if (line->args().empty()) {
@@ -139,7 +132,6 @@ int RunScanCommand(int argc, char** argv) {
 
   const bool json = line->Has("json");
   const bool color = !json && ::isatty(STDOUT_FILENO) == 1;
-  const ExtractionLimits limits{*max_bytes, *max_bytes};
   Shared shared;
   shared.results.resize(files->size());
   shared.window = workers * kAheadPerThread;
@@ -157,7 +149,7 @@ int RunScanCommand(int argc, char** argv) {
           if (shared.next >= files->size()) return;
           i = shared.next++;
         }
-        FileOutcome o = ScanOne((*files)[i], scanners[w].get(), limits, !json);
+        FileOutcome o = ScanOne((*files)[i], scanners[w].get(), *limits, !json);
         {
           std::lock_guard lock(shared.mu);
           shared.results[i] = std::move(o);
@@ -167,13 +159,7 @@ int RunScanCommand(int argc, char** argv) {
     });
   }
 
-  uint64_t total_bytes = 0;
-  for (const InputFile& f : *files) {
-    std::error_code ec;
-    const auto size = std::filesystem::file_size(f.path, ec);
-    if (!ec) total_bytes += size;
-  }
-  ProgressBar progress(files->size(), total_bytes);
+  ProgressBar progress(files->size(), TotalSize(*files));
   size_t leaks = 0, errors = 0;
   uint64_t candidates = 0, dropped = 0, allowed = 0, boilerplate_shingles = 0,
            bytes_done = 0;

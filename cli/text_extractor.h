@@ -27,7 +27,7 @@
 namespace leakhound {
 
 struct ExtractionLimits {
-  size_t max_input_bytes = size_t{64} << 20;
+  size_t max_input_bytes = size_t{64} << 20;  // --max-file-size's default
   size_t max_output_bytes = size_t{64} << 20;
 };
 
@@ -36,6 +36,7 @@ struct ExtractedText {
   std::string format;        // "text", "markdown", "html", ...
   std::string encoding;      // the source's character encoding
   size_t invalid_sequences = 0;  // ill-formed input replaced by U+FFFD
+  size_t input_bytes = 0;    // of the file (set by extraction.h)
 };
 
 class TextExtractor {

@@ -8,33 +8,22 @@
 namespace leakhound {
 namespace {
 
-// Length of the union of [begin, end) intervals.
-uint64_t UnionLength(std::vector<std::pair<uint32_t, uint32_t>> spans) {
+// The measure of the union of [begin, end) spans, where `measure(b, e)` is
+// additive over adjacent spans (a length, a word count).
+template <typename Measure>
+uint64_t UnionMeasure(std::vector<std::pair<uint32_t, uint32_t>> spans,
+                      const Measure& measure) {
   std::sort(spans.begin(), spans.end());
   uint64_t total = 0;
   uint32_t reach = 0;
   for (auto [begin, end] : spans) {
     begin = std::max(begin, reach);
     if (end > begin) {
-      total += end - begin;
+      total += measure(begin, end);
       reach = end;
     }
   }
   return total;
-}
-
-// Words of the scanned text inside the union of the passages.
-uint32_t UnionWords(const ShingledText& text,
-                    const std::vector<Passage>& passages) {
-  uint32_t words_units = 0, reach = 0;
-  for (const Passage& p : passages) {  // in token_begin order
-    const uint32_t begin = std::max(p.token_begin, reach);
-    if (p.token_end > begin) {
-      words_units += text.word_units[p.token_end] - text.word_units[begin];
-      reach = p.token_end;
-    }
-  }
-  return words_units / text.units_per_word;
 }
 
 }  // namespace
@@ -131,11 +120,9 @@ absl::StatusOr<ScanReport> LeakScanner::Scan(std::string_view utf8) {
   for (Loaded& c : loaded) {
     PassageMatch found = MatchPassages(scanned, c.list.occurrences,
                                        suppressed, passage_options_);
-    for (const Occurrence& o : c.list.occurrences) {
-      if (boilerplate.contains(o.fingerprint)) {
-        for (uint32_t i : scanned.ShinglesWith(o.fingerprint)) {
-          boilerplate_shingles.insert(i);
-        }
+    for (uint32_t i : found.suppressed_shingles) {
+      if (boilerplate.contains(text.shingles[i].fingerprint)) {
+        boilerplate_shingles.insert(i);
       }
     }
     DocumentMatch match;
@@ -145,18 +132,25 @@ absl::StatusOr<ScanReport> LeakScanner::Scan(std::string_view utf8) {
     for (const Occurrence& o : c.list.occurrences) {
       source_tokens = std::max(source_tokens, o.token_end);
     }
-    std::vector<std::pair<uint32_t, uint32_t>> source_spans;
+    std::vector<std::pair<uint32_t, uint32_t>> source_spans, scanned_spans;
     for (const Passage& p : found.passages) {
       source_spans.emplace_back(p.source_token_begin, p.source_token_end);
+      scanned_spans.emplace_back(p.token_begin, p.token_end);
       match.longest_passage_words =
           std::max(match.longest_passage_words, p.words);
     }
+    const uint64_t source_covered = UnionMeasure(
+        std::move(source_spans), [](uint32_t b, uint32_t e) { return e - b; });
     match.coverage_of_source =
         source_tokens == 0
             ? 0
-            : static_cast<double>(UnionLength(std::move(source_spans))) /
-                  source_tokens;
-    match.matched_words = UnionWords(text, found.passages);
+            : static_cast<double>(source_covered) / source_tokens;
+    const uint64_t scanned_units = UnionMeasure(
+        std::move(scanned_spans), [&text](uint32_t b, uint32_t e) {
+          return text.word_units[e] - text.word_units[b];
+        });
+    match.matched_words =
+        static_cast<uint32_t>(scanned_units / text.units_per_word);
     match.coverage_of_scanned =
         report.words == 0
             ? 0

@@ -76,7 +76,9 @@ PassageMatch MatchPassages(const ScannedText& scanned,
     if (++source_repeats[fp] > ScannedText::kMaxRepeats) continue;
     for (uint32_t i : hits) pairs.push_back(Pair{i, j});
   }
-  out.suppressed_shingles = static_cast<uint32_t>(suppressed_shingles.size());
+  out.suppressed_shingles.assign(suppressed_shingles.begin(),
+                                 suppressed_shingles.end());
+  std::sort(out.suppressed_shingles.begin(), out.suppressed_shingles.end());
   std::sort(pairs.begin(), pairs.end(), [&](const Pair& a, const Pair& b) {
     const uint32_t ta = shingles[a.scanned].token_begin;
     const uint32_t tb = shingles[b.scanned].token_begin;

@@ -39,26 +39,6 @@ Utf8Census CountUtf8(std::string_view s) {
   return c;
 }
 
-// Well-formed UTF-8 with every ill-formed subsequence as U+FFFD.
-std::string RepairUtf8(std::string_view s) {
-  std::string out;
-  out.reserve(s.size() + 16);
-  const auto* p = reinterpret_cast<const uint8_t*>(s.data());
-  const auto n = static_cast<int32_t>(s.size());
-  for (int32_t i = 0; i < n;) {
-    const int32_t start = i;
-    UChar32 cp;
-    U8_NEXT(p, i, n, cp);
-    if (cp < 0) {
-      out.append("\xEF\xBF\xBD");
-    } else {
-      out.append(s.substr(static_cast<size_t>(start),
-                          static_cast<size_t>(i - start)));
-    }
-  }
-  return out;
-}
-
 // Converts `bytes` from `charset` with ICU; substitutes U+FFFD for what
 // does not convert.
 absl::StatusOr<std::string> Convert(std::string_view bytes,
@@ -116,6 +96,25 @@ DecodedText AsRepairedUtf8(std::string bytes, const Utf8Census& census) {
 }
 
 }  // namespace
+
+std::string RepairUtf8(std::string_view s) {
+  std::string out;
+  out.reserve(s.size() + 16);
+  const auto* p = reinterpret_cast<const uint8_t*>(s.data());
+  const auto n = static_cast<int32_t>(s.size());
+  for (int32_t i = 0; i < n;) {
+    const int32_t start = i;
+    UChar32 cp;
+    U8_NEXT(p, i, n, cp);
+    if (cp < 0) {
+      out.append("\xEF\xBF\xBD");
+    } else {
+      out.append(s.substr(static_cast<size_t>(start),
+                          static_cast<size_t>(i - start)));
+    }
+  }
+  return out;
+}
 
 absl::StatusOr<DecodedText> DecodeText(std::string bytes) {
   std::string_view view(bytes);

@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 
 #include "absl/status/statusor.h"
 
@@ -33,6 +34,10 @@ inline constexpr size_t kMostlyUtf8 = 4;
 
 // Returns Internal only if ICU fails in a conversion it accepted.
 absl::StatusOr<DecodedText> DecodeText(std::string bytes);
+
+// `bytes` as well-formed UTF-8: each ill-formed subsequence (Unicode's
+// "maximal subpart") becomes U+FFFD; everything else is kept.
+std::string RepairUtf8(std::string_view bytes);
 
 }  // namespace leakhound
 
