@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages leakhound needs to build and test, and only
 # those that are missing. Idempotent; runs `apt-get update` at most once.
-# Usage (as root): bash cmake/install_deps.sh [--bench]
-#   --bench  also installs the real-text corpora the benchmarks read.
+# Usage (as root): bash cmake/install_deps.sh [--plots]
+# The real-text corpora (Python documentation, Chinese manual pages, groff to
+# render them) are always installed: the evaluation's small configuration
+# runs in the test suite. --plots also installs gnuplot for the evaluation
+# report's figures.
 set -euo pipefail
 
 packages=(
@@ -10,9 +13,11 @@ packages=(
   libicu-dev libboost-serialization-dev libxxhash-dev librocksdb-dev
   libabsl-dev libssl-dev libxml2-dev libgtest-dev libgmock-dev libbenchmark-dev
   nlohmann-json3-dev
+  python3.11-doc manpages-zh groff-base coreutils grep sed gzip diffutils
+  findutils
 )
-if [[ "${1:-}" == "--bench" ]]; then
-  packages+=(python3.11-doc manpages-zh)
+if [[ "${1:-}" == "--plots" ]]; then
+  packages+=(gnuplot-nox)
 fi
 
 missing=()

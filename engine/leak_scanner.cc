@@ -1,6 +1,7 @@
 #include "engine/leak_scanner.h"
 
 #include <algorithm>
+#include <chrono>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
@@ -24,6 +25,13 @@ uint64_t UnionMeasure(std::vector<std::pair<uint32_t, uint32_t>> spans,
     }
   }
   return total;
+}
+
+uint64_t NanosSince(std::chrono::steady_clock::time_point start) {
+  return static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(
+          std::chrono::steady_clock::now() - start)
+          .count());
 }
 
 }  // namespace
@@ -51,12 +59,15 @@ LeakScanner::LeakScanner(const ProtectedIndex& index,
       shingler_(std::move(shingler)) {}
 
 absl::StatusOr<ScanReport> LeakScanner::Scan(std::string_view utf8) {
+  auto start = std::chrono::steady_clock::now();
   auto shingled = shingler_->Shingle(utf8);
   if (!shingled.ok()) return shingled.status();
   const ScannedText scanned(std::move(*shingled));
   const ShingledText& text = scanned.text();
   ScanReport report;
   report.words = text.Words(0, text.token_count);
+  report.shingle_ns = NanosSince(start);
+  start = std::chrono::steady_clock::now();
 
   // Filter stage.
   std::vector<uint64_t> query;
@@ -71,6 +82,11 @@ absl::StatusOr<ScanReport> LeakScanner::Scan(std::string_view utf8) {
   if (query.empty()) return report;
   const QueryResult filtered = index_.matrix().Query(query, options_.query);
   report.candidates = static_cast<uint32_t>(filtered.candidates.size());
+  for (const Candidate& c : filtered.candidates) {
+    report.candidate_docs.push_back(c.doc);
+  }
+  report.filter_ns = NanosSince(start);
+  start = std::chrono::steady_clock::now();
   if (filtered.candidates.empty()) return report;
 
   // Second stage: the candidates' shingles, then the document frequency of
@@ -169,6 +185,7 @@ absl::StatusOr<ScanReport> LeakScanner::Scan(std::string_view utf8) {
                    [](const DocumentMatch& a, const DocumentMatch& b) {
                      return a.matched_words > b.matched_words;
                    });
+  report.verify_ns = NanosSince(start);
   return report;
 }
 

@@ -62,12 +62,17 @@ struct DocumentMatch {
 struct ScanReport {
   uint32_t words = 0;       // of the scanned text
   uint32_t candidates = 0;  // documents the filter stage proposed
+  std::vector<DocId> candidate_docs;  // those documents, by evidence
   uint32_t false_candidates = 0;  // of those, dropped by the second stage
   // Distinct scanned fingerprints ignored as allow-listed, and scanned
   // shingles ignored as boilerplate while verifying candidates.
   uint32_t allowed_fingerprints = 0;
   uint32_t boilerplate_shingles = 0;
   std::vector<DocumentMatch> matches;  // by decreasing matched_words
+  // Wall time of the three steps, in nanoseconds.
+  uint64_t shingle_ns = 0;
+  uint64_t filter_ns = 0;
+  uint64_t verify_ns = 0;  // the second stage
 };
 
 class LeakScanner {

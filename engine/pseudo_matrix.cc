@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <utility>
 
 #include "absl/container/flat_hash_set.h"
@@ -243,8 +244,29 @@ QueryResult PseudoMatrix::Query(std::span<const uint64_t> fingerprints,
   }
   std::vector<uint32_t> counts(d, 0);
   double trials = static_cast<double>(fingerprints.size());
+  // Windows: counts per chunk of half a window; window w is chunks w, w+1.
+  const bool windowed = options.scoring == ScoringMode::kMembership &&
+                        options.window >= 2 &&
+                        fingerprints.size() > options.window;
+  const size_t half = windowed ? options.window / 2 : fingerprints.size();
+  const size_t chunks = (fingerprints.size() + half - 1) / half;
+  const size_t windows = windowed ? chunks - 1 : 0;
+  std::vector<uint32_t> chunk_counts;
   if (options.scoring == ScoringMode::kMembership) {
-    matrix_->CountMembership(positions, k, counts);
+    if (windowed) {
+      chunk_counts.assign(chunks * d, 0);
+      for (size_t c = 0; c < chunks; ++c) {
+        const size_t end = std::min(fingerprints.size(), (c + 1) * half);
+        const std::span<uint32_t> out(chunk_counts.data() + c * d, d);
+        matrix_->CountMembership(
+            std::span<const uint32_t>(positions.data() + c * half * k,
+                                      (end - c * half) * k),
+            k, out);
+        for (uint32_t r = 0; r < d; ++r) counts[r] += out[r];
+      }
+    } else {
+      matrix_->CountMembership(positions, k, counts);
+    }
   } else {
     std::sort(positions.begin(), positions.end());
     positions.erase(std::unique(positions.begin(), positions.end()),
@@ -253,48 +275,67 @@ QueryResult PseudoMatrix::Query(std::span<const uint64_t> fingerprints,
     trials = static_cast<double>(positions.size());
   }
   const double m = geometry_.bits;
-  auto expected = [&](uint32_t row) {
+  auto chance = [&](uint32_t row) {  // per trial
     const double f = rows_[row].bits_set / m;
     return options.scoring == ScoringMode::kMembership
-               ? trials * std::pow(f, static_cast<double>(k))
-               : trials * f;
+               ? std::pow(f, static_cast<double>(k))
+               : f;
+  };
+  auto window_trials = [&](size_t w) {
+    return static_cast<double>(
+        std::min(fingerprints.size(), (w + 2) * half) - w * half);
   };
 
-  result.tests = tests_;
-  const double log_alpha =
-      std::log(options.family_false_alarm / result.tests);
+  result.tests = static_cast<uint32_t>(
+      std::min<uint64_t>(uint64_t{tests_} * (1 + windows), UINT32_MAX));
+  const double alpha = options.family_false_alarm / result.tests;
+  const double log_alpha = std::log(alpha);
   auto significant = [&](uint32_t count, double lambda) {
     return count >= options.min_count &&
            LogChanceTailBound(lambda, count) <= log_alpha;
   };
-  auto add = [&](DocId doc, uint32_t count, double lambda) {
+  // The evidence of `rows` (one document's): the whole query's if that is
+  // significant, else the first significant window's; nullopt if none.
+  auto evidence = [&](std::span<const uint32_t> rows)
+      -> std::optional<std::pair<uint32_t, double>> {
+    uint32_t sum = 0;
+    double p = 0;
+    for (uint32_t row : rows) {
+      sum += counts[row];
+      p += chance(row);
+    }
+    if (significant(sum, trials * p)) return std::pair{sum, trials * p};
+    if (sum < options.min_count) return std::nullopt;
+    for (size_t w = 0; w < windows; ++w) {
+      uint32_t in_window = 0;
+      for (uint32_t row : rows) {
+        in_window += chunk_counts[w * d + row] + chunk_counts[(w + 1) * d + row];
+      }
+      const double lambda = window_trials(w) * p;
+      if (significant(in_window, lambda)) return std::pair{in_window, lambda};
+    }
+    return std::nullopt;
+  };
+  auto add = [&](DocId doc, std::pair<uint32_t, double> e) {
     result.candidates.push_back(Candidate{
-        doc, count, lambda,
-        std::max(options.min_count,
-                 MinSignificantCount(
-                     lambda, options.family_false_alarm / result.tests))});
+        doc, e.first, e.second,
+        std::max(options.min_count, MinSignificantCount(e.second, alpha))});
   };
 
   absl::flat_hash_set<DocId> spanning_done;
   for (uint32_t r = 0; r < d; ++r) {
     if (counts[r] == 0 || rows_[r].segments.empty()) continue;
-    const double row_expected = expected(r);
-    const bool row_passes = significant(counts[r], row_expected);
-    result.candidate_rows += row_passes ? 1u : 0u;
+    const uint32_t row[] = {r};
+    const auto row_evidence = evidence(row);
+    result.candidate_rows += row_evidence ? 1u : 0u;
     for (const Segment& s : rows_[r].segments) {
       const std::vector<uint32_t>& doc_rows = doc_rows_.at(s.doc);
       if (doc_rows.size() == 1) {
-        if (row_passes) add(s.doc, counts[r], row_expected);
+        if (row_evidence) add(s.doc, *row_evidence);
         continue;
       }
       if (!spanning_done.insert(s.doc).second) continue;
-      uint32_t sum = 0;
-      double lambda = 0;
-      for (uint32_t row : doc_rows) {
-        sum += counts[row];
-        lambda += expected(row);
-      }
-      if (significant(sum, lambda)) add(s.doc, sum, lambda);
+      if (const auto e = evidence(doc_rows)) add(s.doc, *e);
     }
   }
   // A document with two segments in one row is listed once.

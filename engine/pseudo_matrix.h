@@ -14,7 +14,9 @@
 // (default), or the paper's popcount(query filter AND row). A document is a
 // candidate when the summed count of its rows is significant against the
 // chance hits expected from the rows' actual fill (chance_threshold.h), at
-// a family-wise false-alarm probability, and at least a minimum count.
+// a family-wise false-alarm probability, and at least a minimum count,
+// either over the whole query or within one window of consecutive query
+// fingerprints (membership scoring).
 //
 // The matrix does not keep fingerprints: removal and compaction rebuild
 // rows from fingerprints the caller supplies (the index stores them).
@@ -80,6 +82,13 @@ struct QueryOptions {
   double family_false_alarm = 1e-6;
   // A candidate needs at least this many hits whatever the statistics say.
   uint32_t min_count = 3;
+  // Membership scoring also tests windows of this many consecutive query
+  // fingerprints (overlapping by half; the caller passes fingerprints in
+  // text order), so a short passage inside a long text stands out against
+  // the chance hits of its window instead of the whole text's. Every
+  // window is one more test of the Bonferroni family. 0 turns windows off.
+  // Ignored by kAndPopcount.
+  uint32_t window = 256;
 };
 
 struct Candidate {

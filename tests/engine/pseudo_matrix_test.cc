@@ -241,6 +241,36 @@ TEST(PseudoMatrixTest, RandomQueriesRaiseNoCandidates) {
   }
 }
 
+TEST(PseudoMatrixTest, WindowsFindAShortExcerptInsideALongQuery) {
+  Corpus c(12);
+  auto pm = Make(PackingMode::kPseudoMatrix, MatrixLayout::kBitSliced, 2000);
+  for (DocId d = 0; d < 40; ++d) pm->Add(d, c.Make(d, 900));
+  // 12 fingerprints of document 21 in the middle of 30,000 random ones:
+  // about 30 chance hits per full row over the whole query drown them, a
+  // window of 256 expects about 0.26.
+  std::vector<uint64_t> query;
+  for (int i = 0; i < 15000; ++i) query.push_back(c.rng()());
+  query.insert(query.end(), c[21].begin() + 100, c[21].begin() + 112);
+  for (int i = 0; i < 15000; ++i) query.push_back(c.rng()());
+  auto docs_of = [&](const QueryOptions& options) {
+    std::vector<DocId> docs;
+    for (const Candidate& cand : pm->Query(query, options).candidates) {
+      docs.push_back(cand.doc);
+    }
+    return docs;
+  };
+  QueryOptions whole;
+  whole.window = 0;
+  EXPECT_THAT(docs_of(whole), ::testing::Not(::testing::Contains(21u)));
+  EXPECT_THAT(docs_of(QueryOptions{}), ::testing::Contains(21u));
+  // Windows do not make chance hits significant: random queries of the
+  // same length name nothing.
+  for (int trial = 0; trial < 20; ++trial) {
+    for (auto& f : query) f = c.rng()();
+    EXPECT_TRUE(pm->Query(query, {}).candidates.empty());
+  }
+}
+
 TEST(PseudoMatrixTest, AndPopcountScoringFindsLargeExcerpts) {
   Corpus c(10);
   auto pm = Make(PackingMode::kPseudoMatrix, MatrixLayout::kRowMajor, 2000);

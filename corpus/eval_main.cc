@@ -1,0 +1,479 @@
+// leakhound-eval: generates a test set from real documents, runs every
+// measurement of docs/evaluation.md against the real engine and index, and
+// writes a report with its data and plot scripts.
+//
+//   leakhound-eval --corpus DIR --out DIR [--config small|full] [--seed N]
+//                  [--label TEXT] [--assert-floors]
+//
+// DIR for --corpus is what corpus/prepare_corpora.sh prepared. --out is
+// created; OUT/report.md is the report, OUT/*.dat and OUT/plots.gp its
+// figures (corpus/evaluate.sh runs gnuplot), OUT/set the generated outbound
+// documents with truth.tsv, OUT/indexes the indexes built. With
+// --assert-floors the exit code is 1 when a regression floor is not met.
+#include <getopt.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "cli/extraction.h"
+#include "corpus/detection_report.h"
+#include "corpus/document_pool.h"
+#include "corpus/filter_experiments.h"
+#include "corpus/index_run.h"
+#include "corpus/test_set.h"
+
+namespace leakhound {
+namespace {
+
+struct EvalConfig {
+  std::string name;
+  PoolLimits pool;
+  TestSetConfig test_set;
+  // Outbound documents scanned per point of the row-capacity and
+  // corpus-size sweeps (every k-th case of the set).
+  size_t sweep_sample = 0;
+};
+
+EvalConfig ConfigNamed(const std::string& name) {
+  EvalConfig c;
+  c.name = name;
+  if (name == "small") {
+    c.pool.per_collection_role = 40;
+    c.test_set.cases_per_cell = 4;
+    c.test_set.negatives_per_class = 60;
+    c.sweep_sample = 150;
+  } else {
+    c.test_set.cases_per_cell = 60;
+    c.test_set.negatives_per_class = 400;
+    c.sweep_sample = 1500;
+  }
+  return c;
+}
+
+// Regression floors for --assert-floors: well below the targets of
+// docs/evaluation.md, so that they catch breakage, not noise.
+struct Floor {
+  std::string what;
+  double value;
+  bool at_least;  // else at most
+  double limit;
+};
+
+std::vector<Floor> Floors(const DetectionSummary& s) {
+  std::vector<Floor> floors = {
+      {"verbatim recall, 30+ words", s.verbatim_recall_30, true, 0.90},
+      {"Chinese recall, 30+ words", s.chinese_recall_30, true, 0.85},
+      {"false alarms, clean hosts", s.false_alarm_rate.at("clean_host"), false,
+       0.02},
+      {"false alarms, held out", s.false_alarm_rate.at("held_out"), false, 0.03},
+      {"scan errors", static_cast<double>(s.scan_errors), false, 0},
+  };
+  for (const auto& [name, recall] : s.obfuscation_recall_30) {
+    if (name == "substitute_15") continue;
+    floors.push_back({absl::StrCat(name, " recall, 30+ words"), recall, true,
+                      0.85});
+  }
+  return floors;
+}
+
+std::string Today() {
+  const std::time_t now = std::time(nullptr);
+  char buffer[32];
+  std::strftime(buffer, sizeof buffer, "%Y-%m-%d", std::gmtime(&now));
+  return buffer;
+}
+
+std::string CpuModel() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      return line.substr(line.find(':') + 2);
+    }
+  }
+  return "unknown CPU";
+}
+
+std::vector<const OutboundCase*> Sample(const TestSet& set, size_t n) {
+  std::vector<const OutboundCase*> out;
+  const size_t step = std::max<size_t>(1, set.cases.size() / std::max<size_t>(n, 1));
+  for (size_t i = 0; i < set.cases.size(); i += step) out.push_back(&set.cases[i]);
+  return out;
+}
+
+struct SweepPoint {
+  std::string label;
+  BuiltIndex built;
+  Quantiles latency;
+  double candidates = 0;
+  double verify_share = 0;
+};
+
+absl::StatusOr<SweepPoint> Measure(std::string label, BuiltIndex built,
+                                   const std::vector<const OutboundCase*>& sample) {
+  auto results = ScanCases(built, sample);
+  if (!results.ok()) return results.status();
+  std::vector<double> latency;
+  double candidates = 0, verify = 0, total = 0;
+  for (const CaseResult& r : *results) {
+    if (!r.error.empty()) continue;
+    latency.push_back(r.latency_ms);
+    candidates += static_cast<double>(r.candidates.size());
+    verify += r.verify_ms;
+    total += r.latency_ms;
+  }
+  SweepPoint p;
+  p.label = std::move(label);
+  p.built = std::move(built);
+  p.latency = QuantilesOf(latency);
+  p.candidates = candidates / static_cast<double>(latency.size());
+  p.verify_share = verify / total;
+  return p;
+}
+
+std::string CostLine(const SweepPoint& p) {
+  const double mb = static_cast<double>(p.built.protected_bytes) / 1e6;
+  return absl::StrFormat(
+      "| %s | %d | %.1f | %d | %.1f | %.2f | %.2f | %.2f | %.2f | %.0f %% |\n",
+      p.label, p.built.documents, mb, p.built.index->matrix().rows_in_use(),
+      static_cast<double>(p.built.index->matrix().MemoryBytes()) / 1e6,
+      p.built.build_seconds, p.latency.median, p.latency.p99, p.candidates,
+      100 * p.verify_share);
+}
+
+constexpr char kCostHeader[] =
+    "| index | documents | protected MB | rows | filter in RAM (MB) | build "
+    "(s) | median latency (ms) | p99 latency (ms) | candidates per document "
+    "| second stage share of scan time |\n"
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+
+constexpr char kPlots[] = R"(# gnuplot script for the evaluation report's figures (corpus/evaluate.sh)
+set terminal pngcairo size 900,560 font ",10"
+set grid
+set key outside right
+
+set output 'recall_vs_size.png'
+set title 'Recall against excerpt size, per obfuscation'
+set xlabel 'excerpt size (words)'
+set ylabel 'recall (%)'
+set logscale x
+set xtics (15, 30, 50, 100, 250)
+set yrange [0:102]
+plot for [i=2:14] 'recall_vs_size.dat' using 1:i with linespoints title columnheader(i)
+unset logscale x
+set xtics autofreq
+
+set output 'latency_vs_corpus.png'
+set title 'Scan latency against the protected corpus size'
+set xlabel 'protected text (MB)'
+set ylabel 'latency per outbound document (ms)'
+set yrange [0:*]
+plot 'latency_vs_corpus.dat' using 1:2 with linespoints title 'median', \
+     '' using 1:3 with linespoints title '99th percentile'
+
+set output 'figure2.png'
+set multiplot layout 2,1 title 'Similarity of every outbound document to one source (MBF row)'
+set key inside left top
+set xlabel 'outbound document'
+set ylabel 'popcount(query AND row)'
+set yrange [0:*]
+plot 'figure2.dat' using 1:($4 == 0 ? $2 : 1/0) with points pt 7 ps 0.3 title 'other documents', \
+     '' using 1:($4 > 0 ? $2 : 1/0) with impulses lw 2 title 'quotes 5-50 % of the source'
+set ylabel 'share of fingerprints in the row'
+set yrange [0:1]
+plot 'figure2.dat' using 1:($4 == 0 ? $3 : 1/0) with points pt 7 ps 0.3 title 'other documents', \
+     '' using 1:($4 > 0 ? $3 : 1/0) with impulses lw 2 title 'quotes 5-50 % of the source'
+unset multiplot
+)";
+
+int Run(const std::string& corpus, const std::string& out_dir,
+        const EvalConfig& config, uint64_t seed, const std::string& label,
+        bool assert_floors) {
+  namespace fs = std::filesystem;
+  auto fail = [](const absl::Status& s) {
+    std::cerr << "leakhound-eval: " << s.message() << "\n";
+    return 2;
+  };
+  auto say = [](const std::string& what) {
+    std::cerr << "leakhound-eval: " << what << "\n";
+  };
+  std::error_code error;
+  fs::remove_all(fs::path(out_dir) / "indexes", error);
+  fs::remove_all(fs::path(out_dir) / "set", error);
+  fs::create_directories(fs::path(out_dir) / "indexes", error);
+  if (error) return fail(absl::InternalError(error.message()));
+
+  auto pool = LoadDocumentPool(corpus, seed, config.pool);
+  if (!pool.ok()) return fail(pool.status());
+  say(absl::StrCat("pool: ", pool->protected_docs.size(), " protected, ",
+                   pool->hosts.size(), " hosts, ", pool->held_out.size(),
+                   " held out"));
+  auto set = GenerateTestSet(*pool, config.test_set, seed);
+  if (!set.ok()) return fail(set.status());
+  if (auto s = WriteTestSet(*set, (fs::path(out_dir) / "set").string());
+      !s.ok()) {
+    return fail(s);
+  }
+  say(absl::StrCat("test set: ", set->cases.size(), " outbound documents"));
+
+  const FilterParams defaults;
+  auto built = BuildIndex(pool->protected_docs, pool->protected_docs.size(),
+                          defaults,
+                          (fs::path(out_dir) / "indexes" / "main").string());
+  if (!built.ok()) return fail(built.status());
+  say(absl::StrFormat("index: %d documents in %.1f s", built->documents,
+                      built->build_seconds));
+  std::vector<const OutboundCase*> all;
+  std::vector<std::string> texts;
+  for (const OutboundCase& c : set->cases) {
+    all.push_back(&c);
+    auto text = ExtractText(c.file, c.bytes, ExtractionLimits{});
+    texts.push_back(text.ok() ? std::move(text->text) : std::string());
+  }
+  auto results = ScanCases(*built, all);
+  if (!results.ok()) return fail(results.status());
+  say("scanned the test set");
+  auto filter = RunFilterExperiments(*built, *set, texts, *results);
+  if (!filter.ok()) return fail(filter.status());
+  say("filter experiments done");
+
+  // The boilerplate allow-listed, as an administrator would.
+  std::string boilerplate;
+  for (const std::string& line : set->boilerplate_lines) {
+    absl::StrAppend(&boilerplate, line, "\n");
+  }
+  std::map<size_t, CaseResult> allowed;
+  if (!boilerplate.empty()) {
+    auto added = built->index->AddAllowed("boilerplate", "evaluation",
+                                          boilerplate);
+    if (!added.ok()) return fail(added.status());
+    std::vector<const OutboundCase*> cases;
+    std::vector<size_t> at;
+    for (size_t i = 0; i < set->cases.size(); ++i) {
+      if (set->cases[i].klass == CaseClass::kBoilerplate) {
+        cases.push_back(&set->cases[i]);
+        at.push_back(i);
+      }
+    }
+    auto rescanned = ScanCases(*built, cases);
+    if (!rescanned.ok()) return fail(rescanned.status());
+    for (size_t j = 0; j < at.size(); ++j) allowed[at[j]] = (*rescanned)[j];
+    if (auto s = built->index->RemoveAllowed("boilerplate"); !s.ok()) {
+      return fail(s);
+    }
+  }
+
+  const MatchRule rule;
+  ReportSection detection = DetectionSection(*set, *results, rule, allowed);
+  const DetectionSummary summary = Summarize(*set, *results, rule);
+
+  // Sweeps: row capacity at equal memory per fingerprint, then corpus size.
+  const std::vector<const OutboundCase*> sample = Sample(*set, config.sweep_sample);
+  std::vector<SweepPoint> capacity_points;
+  for (uint32_t n : {4096u, 16384u, 65536u}) {
+    FilterParams params = defaults;
+    params.row_capacity = n;
+    auto b = BuildIndex(pool->protected_docs, pool->protected_docs.size(),
+                        params,
+                        (fs::path(out_dir) / "indexes" / absl::StrCat("n", n))
+                            .string());
+    if (!b.ok()) return fail(b.status());
+    auto p = Measure(absl::StrCat("n = ", n), std::move(*b), sample);
+    if (!p.ok()) return fail(p.status());
+    capacity_points.push_back(std::move(*p));
+  }
+  say("row-capacity sweep done");
+  std::vector<SweepPoint> size_points;
+  std::string latency_dat = "# protected_MB median_ms p99_ms documents\n";
+  for (double share : {0.125, 0.25, 0.5, 1.0}) {
+    const auto count = static_cast<size_t>(
+        share * static_cast<double>(pool->protected_docs.size()));
+    auto b = BuildIndex(pool->protected_docs, count, defaults,
+                        (fs::path(out_dir) / "indexes" /
+                         absl::StrCat("share", static_cast<int>(share * 1000)))
+                            .string());
+    if (!b.ok()) return fail(b.status());
+    auto p = Measure(absl::StrFormat("%.1f %% of the documents", 100 * share),
+                     std::move(*b), sample);
+    if (!p.ok()) return fail(p.status());
+    absl::StrAppend(&latency_dat,
+                    static_cast<double>(p->built.protected_bytes) / 1e6, " ",
+                    p->latency.median, " ", p->latency.p99, " ",
+                    p->built.documents, "\n");
+    size_points.push_back(std::move(*p));
+  }
+  say("corpus-size sweep done");
+
+  // The report.
+  std::string md = absl::StrCat(
+      "# leakhound evaluation report\n\n",
+      absl::StrFormat(
+          "Date %s, commit %s, %s (%d hardware threads), configuration "
+          "`%s`, seed %d. Produced by `leakhound-eval` (docs/evaluation.md); "
+          "every figure below comes from this one run.\n\n",
+          Today(), label, CpuModel(), std::thread::hardware_concurrency(),
+          config.name, seed),
+      "## Corpus and test set\n\n");
+  std::map<std::string, std::map<std::string, int>> roles;
+  for (const auto& d : pool->protected_docs) ++roles[d.collection]["protected"];
+  for (const auto& d : pool->hosts) ++roles[d.collection]["hosts"];
+  for (const auto& d : pool->held_out) ++roles[d.collection]["held out"];
+  absl::StrAppend(&md, "| collection | protected | hosts | held out |\n"
+                       "|---|---:|---:|---:|\n");
+  for (auto& [collection, n] : roles) {
+    absl::StrAppend(&md, "| ", collection, " | ", n["protected"], " | ",
+                    n["hosts"], " | ", n["held out"], " |\n");
+  }
+  std::map<std::string, int> groups;
+  for (const OutboundCase& c : set->cases) ++groups[c.group];
+  absl::StrAppend(&md, "\nCollections: `python` = Python 3.11 documentation "
+                       "sources (python3.11-doc), `zh` = Chinese manual pages "
+                       "(manpages-zh, rendered by groff), `gnu` = nodes of "
+                       "the GNU coreutils, grep, sed, gzip, diffutils and "
+                       "findutils manuals. Outbound documents per group:");
+  for (const auto& [group, n] : groups) absl::StrAppend(&md, " ", group, " ", n, ";");
+  md.back() = '.';
+  absl::StrAppend(&md, " Ground truth: `set/truth.tsv`.\n\n");
+  md += detection.markdown;
+  const SweepPoint& main_point = size_points.back();
+  const BuiltIndex& b = *built;
+  const double mb = static_cast<double>(b.protected_bytes) / 1e6;
+  absl::StrAppend(
+      &md, "## Index cost\n\n",
+      absl::StrFormat(
+          "Building the index of %d documents (%.1f MB of text, %d "
+          "fingerprints) with `ProtectedIndex::Add`, one durable commit per "
+          "document as `leakhound add` does: %.1f s, %.2f MB/s. Filter in "
+          "RAM: %.1f MB (%.2f MB per protected MB, %.1f bits per "
+          "fingerprint). On disk (RocksDB, fingerprint lists included): "
+          "%.1f MB (%.2f MB per protected MB, %.1f bytes per "
+          "fingerprint).\n\n",
+          b.documents, mb, b.fingerprints, b.build_seconds,
+          mb / b.build_seconds,
+          static_cast<double>(b.index->matrix().MemoryBytes()) / 1e6,
+          static_cast<double>(b.index->matrix().MemoryBytes()) / 1e6 / mb,
+          8.0 * static_cast<double>(b.index->matrix().MemoryBytes()) /
+              static_cast<double>(b.fingerprints),
+          static_cast<double>(b.disk_bytes) / 1e6,
+          static_cast<double>(b.disk_bytes) / 1e6 / mb,
+          static_cast<double>(b.disk_bytes) / static_cast<double>(b.fingerprints)));
+  absl::StrAppend(
+      &md, "### Row capacity at equal memory\n\n",
+      absl::StrFormat(
+          "Indexes of every protected document at p = %g (so the same bits "
+          "per fingerprint) and three row capacities; %d outbound documents "
+          "(every k-th of the set) scanned on each.\n\n",
+          defaults.fpr, sample.size()),
+      kCostHeader);
+  const SweepPoint* fastest = &capacity_points[0];
+  for (const SweepPoint& p : capacity_points) {
+    md += CostLine(p);
+    if (p.latency.mean < fastest->latency.mean) fastest = &p;
+  }
+  absl::StrAppend(&md, "\nLowest mean latency: ", fastest->label,
+                  absl::StrFormat(" (%.2f ms).\n\n", fastest->latency.mean),
+                  "### Latency against corpus size\n\n", kCostHeader);
+  for (const SweepPoint& p : size_points) md += CostLine(p);
+  absl::StrAppend(&md, "\n![Latency against corpus size](latency_vs_corpus.png)\n\n");
+  (void)main_point;
+  md += filter->section.markdown;
+
+  const std::vector<Floor> floors = Floors(summary);
+  absl::StrAppend(&md, "## Regression floors (`--assert-floors`)\n\n"
+                       "| measure | value | floor | met |\n|---|---:|---:|---|\n");
+  bool all_met = true;
+  for (const Floor& f : floors) {
+    const bool met = f.at_least ? f.value >= f.limit : f.value <= f.limit;
+    all_met = all_met && met;
+    absl::StrAppend(&md, "| ", f.what, " | ", absl::StrFormat("%.4g", f.value),
+                    " | ", f.at_least ? ">= " : "<= ",
+                    absl::StrFormat("%.4g", f.limit), " | ",
+                    met ? "yes" : "**no**", " |\n");
+    if (!met && assert_floors) {
+      std::cerr << "leakhound-eval: floor not met: " << f.what << " = "
+                << f.value << (f.at_least ? " < " : " > ") << f.limit << "\n";
+    }
+  }
+
+  std::map<std::string, std::string> files = detection.data_files;
+  std::string per_case =
+      "file\terror\tlatency_ms\tcandidates\tmatches (id:longest "
+      "passage words:coverage of source)\n";
+  for (size_t i = 0; i < set->cases.size(); ++i) {
+    const CaseResult& r = (*results)[i];
+    absl::StrAppend(&per_case, set->cases[i].file, "\t", r.error, "\t",
+                    absl::StrFormat("%.3f", r.latency_ms), "\t",
+                    absl::StrJoin(r.candidates, ","), "\t");
+    for (const MatchStats& m : r.matches) {
+      absl::StrAppend(&per_case, m.id, ":", m.longest_passage_words, ":",
+                      absl::StrFormat("%.3f", m.coverage_of_source), " ");
+    }
+    per_case += "\n";
+  }
+  files["results.tsv"] = std::move(per_case);
+  files.insert(filter->section.data_files.begin(),
+               filter->section.data_files.end());
+  files["latency_vs_corpus.dat"] = latency_dat;
+  files["plots.gp"] = kPlots;
+  files["report.md"] = md;
+  for (const auto& [name, content] : files) {
+    std::ofstream f(fs::path(out_dir) / name, std::ios::binary);
+    f << content;
+    if (!f) return fail(absl::InternalError(absl::StrCat("cannot write ", name)));
+  }
+  say(absl::StrCat("report: ", (fs::path(out_dir) / "report.md").string()));
+  return assert_floors && !all_met ? 1 : 0;
+}
+
+}  // namespace
+}  // namespace leakhound
+
+int main(int argc, char** argv) {
+  std::string corpus, out, config = "full", label = "unknown";
+  uint64_t seed = 1;
+  bool assert_floors = false;
+  static const option kOptions[] = {
+      {"corpus", required_argument, nullptr, 'c'},
+      {"out", required_argument, nullptr, 'o'},
+      {"config", required_argument, nullptr, 'f'},
+      {"seed", required_argument, nullptr, 's'},
+      {"label", required_argument, nullptr, 'l'},
+      {"assert-floors", no_argument, nullptr, 'a'},
+      {"help", no_argument, nullptr, 'h'},
+      {nullptr, 0, nullptr, 0}};
+  constexpr char kUsage[] =
+      "usage: leakhound-eval --corpus DIR --out DIR [--config small|full] "
+      "[--seed N] [--label TEXT] [--assert-floors]\n";
+  int opt;
+  while ((opt = getopt_long(argc, argv, "", kOptions, nullptr)) != -1) {
+    switch (opt) {
+      case 'c': corpus = optarg; break;
+      case 'o': out = optarg; break;
+      case 'f': config = optarg; break;
+      case 's': seed = std::strtoull(optarg, nullptr, 10); break;
+      case 'l': label = optarg; break;
+      case 'a': assert_floors = true; break;
+      case 'h': std::cout << kUsage; return 0;
+      default: std::cerr << kUsage; return 2;
+    }
+  }
+  if (corpus.empty() || out.empty() || optind != argc ||
+      (config != "small" && config != "full")) {
+    std::cerr << kUsage;
+    return 2;
+  }
+  return leakhound::Run(corpus, out, leakhound::ConfigNamed(config), seed,
+                        label, assert_floors);
+}

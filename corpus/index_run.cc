@@ -1,0 +1,97 @@
+#include "corpus/index_run.h"
+
+#include <chrono>
+#include <filesystem>
+
+#include "cli/extraction.h"
+#include "engine/leak_scanner.h"
+
+namespace leakhound {
+namespace {
+
+double SecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+uint64_t DirectoryBytes(const std::string& dir) {
+  uint64_t total = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
+    if (entry.is_regular_file()) total += entry.file_size();
+  }
+  return total;
+}
+
+}  // namespace
+
+absl::StatusOr<BuiltIndex> BuildIndex(const std::vector<PoolDocument>& docs,
+                                      size_t count, const FilterParams& filter,
+                                      const std::string& dir) {
+  IndexOptions options;
+  options.filter = filter;
+  BuiltIndex built;
+  built.dir = dir;
+  const auto start = std::chrono::steady_clock::now();
+  auto index = ProtectedIndex::Create(dir, options);
+  if (!index.ok()) return index.status();
+  built.index = std::move(*index);
+  for (size_t i = 0; i < count && i < docs.size(); ++i) {
+    DocumentInput input;
+    input.external_id = docs[i].id;
+    input.source = docs[i].id;
+    input.text = docs[i].text;
+    auto added = built.index->Add(input);
+    if (!added.ok()) return added.status();
+    built.protected_bytes += docs[i].text.size();
+    built.fingerprints += added->fingerprints;
+    ++built.documents;
+  }
+  built.build_seconds = SecondsSince(start);
+  built.disk_bytes = DirectoryBytes(dir);
+  auto status = built.index->ForEachDocument(
+      [&](uint32_t doc, const DocumentRecord& record) {
+        built.ids[doc] = record.external_id;
+        return absl::OkStatus();
+      });
+  if (!status.ok()) return status;
+  return built;
+}
+
+absl::StatusOr<std::vector<CaseResult>> ScanCases(
+    const BuiltIndex& built, const std::vector<const OutboundCase*>& cases) {
+  ScanOptions options;
+  options.min_words = 1;
+  options.min_coverage = 1e-9;
+  auto scanner = LeakScanner::Create(*built.index, options);
+  if (!scanner.ok()) return scanner.status();
+  std::vector<CaseResult> results;
+  results.reserve(cases.size());
+  for (const OutboundCase* c : cases) {
+    CaseResult result;
+    result.input_bytes = c->bytes.size();
+    const auto start = std::chrono::steady_clock::now();
+    auto text = ExtractText(c->file, c->bytes, ExtractionLimits{});
+    if (!text.ok()) {
+      result.error = std::string(text.status().message());
+      results.push_back(std::move(result));
+      continue;
+    }
+    auto report = (*scanner)->Scan(text->text);
+    result.latency_ms = SecondsSince(start) * 1e3;
+    if (!report.ok()) return report.status();
+    result.shingle_ms = static_cast<double>(report->shingle_ns) * 1e-6;
+    result.filter_ms = static_cast<double>(report->filter_ns) * 1e-6;
+    result.verify_ms = static_cast<double>(report->verify_ns) * 1e-6;
+    for (DocId doc : report->candidate_docs) {
+      result.candidates.push_back(built.ids.at(doc));
+    }
+    for (const DocumentMatch& m : report->matches) {
+      result.matches.push_back(MatchStats{m.external_id, m.longest_passage_words,
+                                          m.coverage_of_source});
+    }
+    results.push_back(std::move(result));
+  }
+  return results;
+}
+
+}  // namespace leakhound

@@ -1,0 +1,50 @@
+// Obfuscation: the ways a leaker (or a mail client) alters an excerpt before
+// it leaves, applied to excerpts by the test-set generator. Each is
+// deterministic for the random generator's state.
+//
+// Thread-safety: pure functions.
+#ifndef LEAKHOUND_CORPUS_OBFUSCATION_H_
+#define LEAKHOUND_CORPUS_OBFUSCATION_H_
+
+#include <cstdint>
+#include <random>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace leakhound {
+
+// Written to the ground truth by name (ObfuscationName).
+enum class Obfuscation : uint8_t {
+  kNone,
+  kCase,              // each word upper, lower or capitalized at random
+  kRewrapCrlf,        // whitespace collapsed, re-wrapped at 40-72, CRLF
+  kPunctuation,       // punctuation marks replaced or deleted
+  kHomoglyph,         // a third of the letters with Cyrillic/Greek twins
+  kFullwidth,         // ASCII letters, digits, marks to U+FF01..U+FF5E
+  kZeroWidth,         // a zero-width or soft-hyphen inside most words
+  kSubstitute5,       // 5 % of the words replaced by host words
+  kSubstitute15,      // 15 % of the words replaced by host words
+  kReorderSentences,  // sentences shuffled
+};
+
+inline constexpr Obfuscation kAllObfuscations[] = {
+    Obfuscation::kNone,        Obfuscation::kCase,
+    Obfuscation::kRewrapCrlf,  Obfuscation::kPunctuation,
+    Obfuscation::kHomoglyph,   Obfuscation::kFullwidth,
+    Obfuscation::kZeroWidth,   Obfuscation::kSubstitute5,
+    Obfuscation::kSubstitute15, Obfuscation::kReorderSentences};
+
+const char* ObfuscationName(Obfuscation obfuscation);
+
+// Returns `text` (UTF-8) obfuscated. Word substitution draws replacement
+// words from `vocabulary` (REQUIRES: non-empty for kSubstitute*). Only
+// ASCII letters are case-changed, homoglyphed or widened; other characters
+// pass through, so Chinese text is unchanged by those three.
+std::string Obfuscate(std::string_view text, Obfuscation obfuscation,
+                      std::span<const std::string> vocabulary,
+                      std::mt19937_64& rng);
+
+}  // namespace leakhound
+
+#endif  // LEAKHOUND_CORPUS_OBFUSCATION_H_

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Prepares the real documents of the evaluation and the benchmarks from
+# Debian packages (cmake/install_deps.sh installs them), one file each:
+#   DIR/python/*.txt  Python 3.11 documentation sources (reStructuredText)
+#   DIR/gnu/*.info    GNU manuals (coreutils, grep, sed, gzip, diffutils,
+#                     findutils) in Info format; the evaluation splits them
+#                     into nodes
+#   DIR/zh/*.txt      Chinese manual pages (manpages-zh) rendered to UTF-8
+#                     text by groff
+# Idempotent: a DIR that holds a complete preparation is left as it is.
+# Usage: bash corpus/prepare_corpora.sh DIR
+set -euo pipefail
+out=${1:?usage: prepare_corpora.sh DIR}
+if [[ -f "$out/.complete" ]]; then
+  exit 0
+fi
+rm -rf "$out/python" "$out/gnu" "$out/zh"
+mkdir -p "$out/python" "$out/gnu" "$out/zh"
+
+src=/usr/share/doc/python3.11/html/_sources
+if [[ ! -d "$src" ]]; then
+  echo "prepare_corpora: $src is missing; run cmake/install_deps.sh" >&2
+  exit 1
+fi
+find "$src" -name '*.rst.txt' | LC_ALL=C sort | while read -r f; do
+  rel=${f#"$src"/}
+  rel=${rel%.rst.txt}
+  cp "$f" "$out/python/${rel//\//_}.txt"
+done
+
+for manual in coreutils grep sed gzip diffutils find; do
+  files=(/usr/share/info/"$manual".info*.gz)
+  if [[ ! -f "${files[0]}" ]]; then
+    echo "prepare_corpora: no Info manual $manual under /usr/share/info" \
+      "(is /usr/share/info excluded by dpkg?)" >&2
+    exit 1
+  fi
+  for f in "${files[@]}"; do
+    zcat "$f" > "$out/gnu/$(basename "$f" .gz)"
+  done
+done
+
+if [[ ! -d /usr/share/man/zh_CN ]]; then
+  echo "prepare_corpora: /usr/share/man/zh_CN is missing; run cmake/install_deps.sh" >&2
+  exit 1
+fi
+find /usr/share/man/zh_CN -name '*.gz' | LC_ALL=C sort | while read -r f; do
+  name=$(basename "$(dirname "$f")")_$(basename "$f" .gz)
+  zcat "$f" | groff -k -mandoc -Tutf8 -P-cbou -dAD=l -rHY=0 2>/dev/null \
+    > "$out/zh/$name.txt" || rm -f "$out/zh/$name.txt"
+done
+touch "$out/.complete"
+du -sh "$out/python" "$out/gnu" "$out/zh" >&2

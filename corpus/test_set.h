@@ -1,0 +1,97 @@
+// TestSet: generated outbound documents with their ground truth, the
+// paper's experiment (an excerpt of one protected document inserted into a
+// benign host document) extended with more sizes, obfuscations, formats,
+// split and two-source excerpts, Chinese excerpts, and three classes of
+// negatives. Deterministic for a seed (on one standard library: it uses
+// std::mt19937_64 and std::shuffle).
+//
+// Groups of positive cases (cases_per_cell each):
+//   size         excerpt of 15/30/50/100/250 words x every obfuscation
+//   percent      5/25/50/100 % of the source, verbatim
+//   format       30 and 50 words, verbatim, as text, Markdown and HTML
+//   split        100 words in 2 and 4 pieces, 250 words in 5 pieces
+//   two_sources  50 words from each of two sources
+//   chinese      Chinese excerpts of every size: verbatim, re-wrapped,
+//                zero-width characters
+//   figure2      5, 10, ..., 50 % of one source (the paper's Figure 2)
+// Negatives: clean hosts, held-out documents, boilerplate-only documents
+// (lines found verbatim in at least kBoilerplateMinDocs protected documents).
+// Hosts and held-out documents sharing a copied passage with a protected
+// document (kCopiedRunWords consecutive words, found through an exact
+// fingerprint index; shingles held by more than kCommonDocuments protected
+// documents, boilerplate as leakhound's default rule sees it, do not
+// count) are excluded, so negatives hold no copied passage.
+//
+// Thread-safety: plain data and pure functions.
+#ifndef LEAKHOUND_CORPUS_TEST_SET_H_
+#define LEAKHOUND_CORPUS_TEST_SET_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "corpus/document_pool.h"
+#include "corpus/obfuscation.h"
+
+namespace leakhound {
+
+inline constexpr uint32_t kCopiedRunWords = 12;
+inline constexpr uint32_t kBoilerplateMinDocs = 3;
+inline constexpr uint32_t kCommonDocuments = 10;
+
+// Written to the ground truth by name.
+enum class CaseClass : uint8_t { kPositive, kCleanHost, kHeldOut, kBoilerplate };
+enum class Format : uint8_t { kText, kMarkdown, kHtml };
+
+const char* CaseClassName(CaseClass klass);
+const char* FormatName(Format format);
+
+struct Insert {
+  std::string source_id;  // the protected document's id
+  uint32_t words = 0;     // words of the excerpt (before obfuscation)
+};
+
+struct OutboundCase {
+  std::string file;  // file name under outbound/, extension by format
+  CaseClass klass = CaseClass::kPositive;
+  std::string group;  // a positive group (above) or the negative class
+  uint32_t size_words = 0;    // requested excerpt words; 0 for percent
+  uint32_t size_percent = 0;  // requested share of the source; 0 for words
+  Obfuscation obfuscation = Obfuscation::kNone;
+  Format format = Format::kText;
+  uint32_t pieces = 1;
+  std::vector<Insert> inserts;  // empty for negatives
+  std::string host_id;          // the host or negative document
+  std::string bytes;            // the file's content
+};
+
+struct TestSetConfig {
+  uint32_t cases_per_cell = 20;
+  // Clean hosts and boilerplate documents; held-out documents are all used.
+  uint32_t negatives_per_class = 200;
+};
+
+struct TestSet {
+  std::vector<OutboundCase> cases;
+  std::string figure2_source;
+  std::vector<std::string> boilerplate_lines;
+  uint32_t hosts_excluded = 0;     // for holding a copied passage
+  uint32_t held_out_excluded = 0;  // likewise
+};
+
+// Errors: FailedPrecondition when the pool lacks documents a group needs,
+// Internal if ICU cannot load.
+absl::StatusOr<TestSet> GenerateTestSet(const DocumentPool& pool,
+                                        const TestSetConfig& config,
+                                        uint64_t seed);
+
+// Writes dir/outbound/<file> for every case, dir/truth.tsv (one line per
+// case and insert) and dir/boilerplate.txt. Creates dir.
+absl::Status WriteTestSet(const TestSet& set, const std::string& dir);
+
+}  // namespace leakhound
+
+#endif  // LEAKHOUND_CORPUS_TEST_SET_H_
