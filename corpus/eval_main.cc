@@ -76,8 +76,8 @@ std::vector<Floor> Floors(const DetectionSummary& s) {
       {"verbatim recall, 30+ words", s.verbatim_recall_30, true, 0.90},
       {"Chinese recall, 30+ words", s.chinese_recall_30, true, 0.85},
       {"false alarms, clean hosts", s.false_alarm_rate.at("clean_host"), false,
-       0.02},
-      {"false alarms, held out", s.false_alarm_rate.at("held_out"), false, 0.03},
+       0.05},
+      {"false alarms, held out", s.false_alarm_rate.at("held_out"), false, 0.15},
       {"scan errors", static_cast<double>(s.scan_errors), false, 0},
   };
   for (const auto& [name, recall] : s.obfuscation_recall_30) {
