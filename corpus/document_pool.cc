@@ -6,6 +6,7 @@
 #include <random>
 #include <sstream>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "shingler/text_decoder.h"
 
@@ -88,6 +89,9 @@ absl::StatusOr<DocumentPool> LoadDocumentPool(const std::string& dir,
                                               uint64_t seed,
                                               const PoolLimits& limits) {
   DocumentPool pool;
+  // Identical texts (a page installed under two names) would be one
+  // protected document under two ids: only the first is kept.
+  absl::flat_hash_set<std::string> texts;
   for (const char* collection : {"python", "zh"}) {
     auto files = ListFiles(fs::path(dir) / collection, ".txt");
     if (!files.ok()) return files.status();
@@ -97,7 +101,8 @@ absl::StatusOr<DocumentPool> LoadDocumentPool(const std::string& dir,
       if (!text.ok()) return text.status();
       const bool chinese = std::string(collection) == "zh";
       // Chinese text holds about three times the information per byte.
-      if (text->size() < (chinese ? limits.min_bytes / 3 : limits.min_bytes)) {
+      if (text->size() < (chinese ? limits.min_bytes / 3 : limits.min_bytes) ||
+          !texts.insert(*text).second) {
         continue;
       }
       docs.push_back(PoolDocument{
@@ -114,7 +119,9 @@ absl::StatusOr<DocumentPool> LoadDocumentPool(const std::string& dir,
     if (!text.ok()) return text.status();
     std::vector<std::string> parts = InfoNodes(*text);
     for (size_t i = 0; i < parts.size(); ++i) {
-      if (parts[i].size() < limits.min_bytes) continue;
+      if (parts[i].size() < limits.min_bytes || !texts.insert(parts[i]).second) {
+        continue;
+      }
       nodes.push_back(PoolDocument{
           absl::StrCat("gnu/", file.filename().string(), "#", i), "gnu", false,
           std::move(parts[i])});

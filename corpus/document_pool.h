@@ -7,6 +7,7 @@
 //   python/*.txt  Python docs: 1/2 protected, 1/4 held out, 1/4 hosts
 //   zh/*.txt      Chinese man pages: the same split
 //   gnu/*.info    GNU manuals, one document per Info node: hosts only
+// A text found twice is kept once.
 //
 // Thread-safety: plain data.
 #ifndef LEAKHOUND_CORPUS_DOCUMENT_POOL_H_

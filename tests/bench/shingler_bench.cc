@@ -1,7 +1,7 @@
 // Shingler throughput on real documents: the fast path against the plain
 // ICU reference path (Shingler::ShingleReference) in the same process.
-// Inputs: LEAKHOUND_BENCH_TEXT_DIR/{en,zh}/*, one file per document
-// (tests/bench/prepare_texts.sh); each iteration shingles every document of
+// Inputs: LEAKHOUND_BENCH_TEXT_DIR/{python,zh}/*, one file per document
+// (corpus/prepare_corpora.sh); each iteration shingles every document of
 // the language, in file name order, up to 16 MiB in all.
 #include <benchmark/benchmark.h>
 
@@ -57,7 +57,7 @@ void BM_Shingle(benchmark::State& state, const std::string& language,
                 bool reference) {
   const std::vector<std::string>& docs = Documents(language);
   if (docs.empty()) {
-    state.SkipWithError("no input text; run tests/bench/prepare_texts.sh");
+    state.SkipWithError("no input text; run corpus/prepare_corpora.sh");
     return;
   }
   auto shingler = MakeShingler();
@@ -80,9 +80,9 @@ void BM_Shingle(benchmark::State& state, const std::string& language,
   state.counters["shingles"] = static_cast<double>(shingles);
 }
 
-BENCHMARK_CAPTURE(BM_Shingle, en_reference_icu, std::string("en"), true)
+BENCHMARK_CAPTURE(BM_Shingle, en_reference_icu, std::string("python"), true)
     ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_Shingle, en_fast, std::string("en"), false)
+BENCHMARK_CAPTURE(BM_Shingle, en_fast, std::string("python"), false)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Shingle, zh_reference_icu, std::string("zh"), true)
     ->Unit(benchmark::kMillisecond);
