@@ -135,7 +135,7 @@ ReportSection DetectionSection(
   absl::StrAppend(&md, "\n|---|");
   for (size_t i = 0; i < std::size(kSizes); ++i) md += "---:|";
   md += "\n";
-  std::string dat = "# size";
+  std::string dat = "size";  // a header row: gnuplot's columnheader
   for (Obfuscation o : kAllObfuscations) absl::StrAppend(&dat, " ", ObfuscationName(o));
   absl::StrAppend(&dat, " zh_verbatim zh_rewrap_crlf zh_zero_width\n");
   std::map<uint32_t, std::string> dat_rows;

@@ -160,7 +160,7 @@ constexpr char kCostHeader[] =
     "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
 
 constexpr char kPlots[] = R"(# gnuplot script for the evaluation report's figures (corpus/evaluate.sh)
-set terminal pngcairo size 900,560 font ",10"
+set terminal pngcairo size 900,560 font ",10" noenhanced
 set grid
 set key outside right
 

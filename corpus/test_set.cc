@@ -372,19 +372,24 @@ absl::Status Generator::AddPositives() {
       }
     }
   }
+  // `percent` % of `source`, verbatim, into a random English host.
+  auto share = [&](const char* group, const PoolDocument& source,
+                   uint32_t percent) {
+    const uint32_t words =
+        std::max(1u, Tokens(source).words() * percent / 100);
+    const PoolDocument& host = *en_hosts_[Below(rng_, en_hosts_.size())];
+    OutboundCase c;
+    c.group = group;
+    c.size_percent = percent;
+    c.inserts.push_back(Insert{source.id, words});
+    c.host_id = host.id;
+    std::vector<Segment> segments =
+        InsertInto(host.text, {Excerpt(source, words)});
+    AddPositive(std::move(c), segments, FirstLine(host.text));
+  };
   for (uint32_t percent : kPercents) {
     for (uint32_t i = 0; i < n; ++i) {
-      const PoolDocument* source = en_sources_[Below(rng_, en_sources_.size())];
-      const uint32_t words =
-          std::max(1u, Tokens(*source).words() * percent / 100);
-      const PoolDocument& host = *en_hosts_[Below(rng_, en_hosts_.size())];
-      OutboundCase c;
-      c.group = "percent";
-      c.size_percent = percent;
-      c.inserts.push_back(Insert{source->id, words});
-      c.host_id = host.id;
-      AddPositive(std::move(c), InsertInto(host.text, {Excerpt(*source, words)}),
-                  FirstLine(host.text));
+      share("percent", *en_sources_[Below(rng_, en_sources_.size())], percent);
     }
   }
   for (uint32_t size : {30u, 50u}) {
@@ -450,15 +455,7 @@ absl::Status Generator::AddPositives() {
   }
   set_.figure2_source = source->id;
   for (uint32_t percent = 5; percent <= 50; percent += 5) {
-    const uint32_t words = Tokens(*source).words() * percent / 100;
-    const PoolDocument& host = *en_hosts_[Below(rng_, en_hosts_.size())];
-    OutboundCase c;
-    c.group = "figure2";
-    c.size_percent = percent;
-    c.inserts.push_back(Insert{source->id, words});
-    c.host_id = host.id;
-    AddPositive(std::move(c), InsertInto(host.text, {Excerpt(*source, words)}),
-                FirstLine(host.text));
+    share("figure2", *source, percent);
   }
   return absl::OkStatus();
 }
