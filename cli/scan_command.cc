@@ -180,7 +180,7 @@ int RunScanCommand(int argc, char** argv) {
     std::fflush(stdout);
     if (!o.error.ok()) ++errors;
     if (o.leak()) ++leaks;
-    candidates += o.report.candidates;
+    candidates += o.report.candidates.size();
     dropped += o.report.false_candidates;
     allowed += o.report.allowed_fingerprints;
     boilerplate_shingles += o.report.boilerplate_shingles;

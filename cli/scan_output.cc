@@ -58,7 +58,7 @@ std::string FormatJson(const FileOutcome& o) {
   }
   absl::StrAppend(&out, ",\"bytes\":", o.bytes, ",\"words\":", o.report.words,
                   ",\"elapsed_ms\":", absl::StrFormat("%.3f", o.elapsed_ms),
-                  ",\"candidates\":", o.report.candidates, ",\"matches\":[");
+                  ",\"candidates\":", o.report.candidates.size(), ",\"matches\":[");
   for (size_t i = 0; i < o.report.matches.size(); ++i) {
     const DocumentMatch& m = o.report.matches[i];
     absl::StrAppend(&out, i ? "," : "", "{\"doc_id\":",

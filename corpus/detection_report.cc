@@ -71,7 +71,6 @@ Rate FalseAlarms(const TestSet& set, const std::vector<CaseResult>& results,
 
 constexpr CaseClass kNegatives[] = {CaseClass::kCleanHost, CaseClass::kHeldOut,
                                     CaseClass::kBoilerplate};
-constexpr uint32_t kSizes[] = {15, 30, 50, 100, 250};
 
 }  // namespace
 
@@ -131,17 +130,20 @@ ReportSection DetectionSection(
   // Recall by size and obfuscation.
   absl::StrAppend(&md, "### Recall by excerpt size and obfuscation (English)\n\n",
                   "| obfuscation |");
-  for (uint32_t size : kSizes) absl::StrAppend(&md, " ", size, " words |");
+  for (uint32_t size : kExcerptWords) absl::StrAppend(&md, " ", size, " words |");
   absl::StrAppend(&md, "\n|---|");
-  for (size_t i = 0; i < std::size(kSizes); ++i) md += "---:|";
+  for (size_t i = 0; i < std::size(kExcerptWords); ++i) md += "---:|";
   md += "\n";
   std::string dat = "size";  // a header row: gnuplot's columnheader
   for (Obfuscation o : kAllObfuscations) absl::StrAppend(&dat, " ", ObfuscationName(o));
-  absl::StrAppend(&dat, " zh_verbatim zh_rewrap_crlf zh_zero_width\n");
+  for (Obfuscation o : kChineseObfuscations) {
+    absl::StrAppend(&dat, " zh_", ObfuscationName(o));
+  }
+  dat += "\n";
   std::map<uint32_t, std::string> dat_rows;
   for (Obfuscation o : kAllObfuscations) {
     absl::StrAppend(&md, "| ", ObfuscationName(o), " |");
-    for (uint32_t size : kSizes) {
+    for (uint32_t size : kExcerptWords) {
       const Rate r = Recall(set, results, rule, [&](const OutboundCase& c) {
         return c.group == "size" && c.size_words == size && c.obfuscation == o;
       });
@@ -151,14 +153,13 @@ ReportSection DetectionSection(
     md += "\n";
   }
   absl::StrAppend(&md, "\n### Recall of Chinese excerpts\n\n| obfuscation |");
-  for (uint32_t size : kSizes) absl::StrAppend(&md, " ", size, " words |");
+  for (uint32_t size : kExcerptWords) absl::StrAppend(&md, " ", size, " words |");
   absl::StrAppend(&md, "\n|---|");
-  for (size_t i = 0; i < std::size(kSizes); ++i) md += "---:|";
+  for (size_t i = 0; i < std::size(kExcerptWords); ++i) md += "---:|";
   md += "\n";
-  for (Obfuscation o : {Obfuscation::kNone, Obfuscation::kRewrapCrlf,
-                        Obfuscation::kZeroWidth}) {
+  for (Obfuscation o : kChineseObfuscations) {
     absl::StrAppend(&md, "| ", ObfuscationName(o), " |");
-    for (uint32_t size : kSizes) {
+    for (uint32_t size : kExcerptWords) {
       const Rate r = Recall(set, results, rule, [&](const OutboundCase& c) {
         return c.group == "chinese" && c.size_words == size &&
                c.obfuscation == o;
@@ -176,14 +177,14 @@ ReportSection DetectionSection(
   absl::StrAppend(&md, "### Recall by share of the source, format, split and "
                        "two-source excerpts (verbatim)\n\n| excerpt | recall |\n"
                        "|---|---:|\n");
-  for (uint32_t percent : {5u, 25u, 50u, 100u}) {
+  for (uint32_t percent : kSourcePercents) {
     absl::StrAppend(&md, "| ", percent, " % of the source | ",
                     Recall(set, results, rule, [&](const OutboundCase& c) {
                       return c.group == "percent" && c.size_percent == percent;
                     }).Cell(),
                     " |\n");
   }
-  for (uint32_t size : {30u, 50u}) {
+  for (uint32_t size : kFormatWords) {
     for (Format f : {Format::kText, Format::kMarkdown, Format::kHtml}) {
       absl::StrAppend(&md, "| ", size, " words in ", FormatName(f), " | ",
                       Recall(set, results, rule, [&](const OutboundCase& c) {
@@ -193,7 +194,7 @@ ReportSection DetectionSection(
                       " |\n");
     }
   }
-  for (auto [size, pieces] : {std::pair{100u, 2u}, {100u, 4u}, {250u, 5u}}) {
+  for (auto [size, pieces] : kSplits) {
     absl::StrAppend(&md, "| ", size, " words split in ", pieces, " pieces of ",
                     size / pieces, " | ",
                     Recall(set, results, rule, [&](const OutboundCase& c) {

@@ -27,7 +27,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "cli/extraction.h"
 #include "corpus/detection_report.h"
 #include "corpus/document_pool.h"
 #include "corpus/filter_experiments.h"
@@ -236,16 +235,11 @@ int Run(const std::string& corpus, const std::string& out_dir,
   say(absl::StrFormat("index: %d documents in %.1f s", built->documents,
                       built->build_seconds));
   std::vector<const OutboundCase*> all;
-  std::vector<std::string> texts;
-  for (const OutboundCase& c : set->cases) {
-    all.push_back(&c);
-    auto text = ExtractText(c.file, c.bytes, ExtractionLimits{});
-    texts.push_back(text.ok() ? std::move(text->text) : std::string());
-  }
+  for (const OutboundCase& c : set->cases) all.push_back(&c);
   auto results = ScanCases(*built, all);
   if (!results.ok()) return fail(results.status());
   say("scanned the test set");
-  auto filter = RunFilterExperiments(*built, *set, texts, *results);
+  auto filter = RunFilterExperiments(*built, *set, *results);
   if (!filter.ok()) return fail(filter.status());
   say("filter experiments done");
 
@@ -347,7 +341,6 @@ int Run(const std::string& corpus, const std::string& out_dir,
   md.back() = '.';
   absl::StrAppend(&md, " Ground truth: `set/truth.tsv`.\n\n");
   md += detection.markdown;
-  const SweepPoint& main_point = size_points.back();
   const BuiltIndex& b = *built;
   const double mb = static_cast<double>(b.protected_bytes) / 1e6;
   absl::StrAppend(
@@ -387,7 +380,6 @@ int Run(const std::string& corpus, const std::string& out_dir,
                   "### Latency against corpus size\n\n", kCostHeader);
   for (const SweepPoint& p : size_points) md += CostLine(p);
   absl::StrAppend(&md, "\n![Latency against corpus size](latency_vs_corpus.png)\n\n");
-  (void)main_point;
   md += filter->section.markdown;
 
   const std::vector<Floor> floors = Floors(summary);

@@ -110,15 +110,14 @@ double RowMegabytes(const PseudoMatrix& m) {
 
 absl::StatusOr<FilterExperimentResults> RunFilterExperiments(
     const BuiltIndex& built, const TestSet& set,
-    const std::vector<std::string>& texts,
     const std::vector<CaseResult>& results) {
   auto lists = LoadLists(built);
   if (!lists.ok()) return lists.status();
   auto shingler = built.index->NewShingler();
   if (!shingler.ok()) return shingler.status();
-  std::vector<std::vector<uint64_t>> queries(texts.size());
-  for (size_t i = 0; i < texts.size(); ++i) {
-    auto shingled = (*shingler)->Shingle(texts[i]);
+  std::vector<std::vector<uint64_t>> queries(results.size());
+  for (size_t i = 0; i < results.size(); ++i) {
+    auto shingled = (*shingler)->Shingle(results[i].text);
     if (!shingled.ok()) return shingled.status();
     absl::flat_hash_set<uint64_t> seen;
     for (const Shingle& s : shingled->shingles) {
@@ -213,7 +212,7 @@ absl::StatusOr<FilterExperimentResults> RunFilterExperiments(
       "| geometry | mode | rows | m (bits) | k | memory (MB) | bits per "
       "fingerprint | documents truncated | compression vs MBF |\n"
       "|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
-  std::unique_ptr<PseudoMatrix> pmbf_default;
+  std::unique_ptr<PseudoMatrix> pmbf;  // after the loop: the default's
   for (const auto& [label, params] :
        {std::pair<std::string, FilterParams>{
             absl::StrFormat("paper: p = 0.05, n = %d", paper.row_capacity),
@@ -222,7 +221,7 @@ absl::StatusOr<FilterExperimentResults> RunFilterExperiments(
                          ours.row_capacity),
          ours}}) {
     auto mbf = Build(*lists, params, PackingMode::kOneDocumentPerRow);
-    auto pmbf = Build(*lists, params, PackingMode::kPseudoMatrix);
+    pmbf = Build(*lists, params, PackingMode::kPseudoMatrix);
     uint32_t truncated = 0;
     for (uint32_t s : sizes) truncated += s > mbf->geometry().fill_limit;
     for (const PseudoMatrix* m : {mbf.get(), pmbf.get()}) {
@@ -244,7 +243,7 @@ absl::StatusOr<FilterExperimentResults> RunFilterExperiments(
                                                  pmbf->rows_in_use())));
     }
   }
-  pmbf_default = Build(*lists, ours, PackingMode::kPseudoMatrix);
+  std::unique_ptr<PseudoMatrix> pmbf_default = std::move(pmbf);
   {
     // Removal cost at the default geometry: rows holding each document (what
     // a removal rebuilds), then real removals of a sample.

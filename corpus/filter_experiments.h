@@ -41,11 +41,9 @@ struct FilterExperimentResults {
   CeilingResult ceiling;
 };
 
-// `texts[i]` is the extracted text of `set.cases[i]` (empty if extraction
-// failed); `results[i]` its scan by the real index `built`.
+// `results[i]` is the scan of `set.cases[i]` by the real index `built`.
 absl::StatusOr<FilterExperimentResults> RunFilterExperiments(
     const BuiltIndex& built, const TestSet& set,
-    const std::vector<std::string>& texts,
     const std::vector<CaseResult>& results);
 
 }  // namespace leakhound

@@ -79,10 +79,11 @@ absl::StatusOr<std::vector<CaseResult>> ScanCases(
     auto report = (*scanner)->Scan(text->text);
     result.latency_ms = SecondsSince(start) * 1e3;
     if (!report.ok()) return report.status();
+    result.text = std::move(text->text);
     result.shingle_ms = static_cast<double>(report->shingle_ns) * 1e-6;
     result.filter_ms = static_cast<double>(report->filter_ns) * 1e-6;
     result.verify_ms = static_cast<double>(report->verify_ns) * 1e-6;
-    for (DocId doc : report->candidate_docs) {
+    for (DocId doc : report->candidates) {
       result.candidates.push_back(built.ids.at(doc));
     }
     for (const DocumentMatch& m : report->matches) {

@@ -50,6 +50,7 @@ struct MatchStats {
 
 struct CaseResult {
   std::string error;  // empty when the scan worked
+  std::string text;   // the extracted text
   double latency_ms = 0;  // extraction + scan
   uint64_t input_bytes = 0;
   double shingle_ms = 0, filter_ms = 0, verify_ms = 0;

@@ -21,8 +21,6 @@
 namespace leakhound {
 namespace {
 
-constexpr uint32_t kSizes[] = {15, 30, 50, 100, 250};
-constexpr uint32_t kPercents[] = {5, 25, 50, 100};
 constexpr size_t kMaxVocabulary = 20000;
 
 uint64_t Below(std::mt19937_64& rng, uint64_t n) { return rng() % n; }
@@ -340,35 +338,49 @@ void Generator::AddPositive(OutboundCase c, const std::vector<Segment>& segments
 }
 
 absl::Status Generator::AddPositives() {
-  auto one = [&](OutboundCase c, const std::vector<const PoolDocument*>& sources,
-                 const std::vector<const PoolDocument*>& hosts,
-                 uint32_t words) -> absl::Status {
-    const PoolDocument* source = PickSource(sources, words);
-    if (source == nullptr) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "no protected document has ", words, " words for group ", c.group));
+  const uint32_t n = config_.cases_per_cell;
+  // n cases of `cell` (its group, size_words, obfuscation, format and
+  // pieces set): each an excerpt of a random source among `sources` into a
+  // random host among `hosts`.
+  auto cases = [&](const OutboundCase& cell,
+                   const std::vector<const PoolDocument*>& sources,
+                   const std::vector<const PoolDocument*>& hosts) {
+    const uint32_t words = cell.size_words;
+    for (uint32_t i = 0; i < n; ++i) {
+      const PoolDocument* source = PickSource(sources, words);
+      if (source == nullptr) {
+        return absl::FailedPreconditionError(
+            absl::StrCat("no protected document has ", words,
+                         " words for group ", cell.group));
+      }
+      const PoolDocument& host = *hosts[Below(rng_, hosts.size())];
+      std::string excerpt = Obfuscate(Excerpt(*source, words), cell.obfuscation,
+                                      vocabulary_, rng_);
+      OutboundCase c = cell;
+      c.inserts.push_back(Insert{source->id, words});
+      c.host_id = host.id;
+      std::vector<Segment> segments =
+          InsertInto(host.text, Split(excerpt, c.pieces));
+      AddPositive(std::move(c), segments, FirstLine(host.text));
     }
-    const PoolDocument& host = *hosts[Below(rng_, hosts.size())];
-    std::string excerpt = Obfuscate(Excerpt(*source, words), c.obfuscation,
-                                    vocabulary_, rng_);
-    c.inserts.push_back(Insert{source->id, words});
-    c.host_id = host.id;
-    std::vector<Segment> segments =
-        InsertInto(host.text, Split(excerpt, c.pieces));
-    AddPositive(std::move(c), segments, FirstLine(host.text));
     return absl::OkStatus();
   };
-  const uint32_t n = config_.cases_per_cell;
-  for (uint32_t size : kSizes) {
+  auto cell = [](const char* group, uint32_t words, Obfuscation obfuscation,
+                 Format format, uint32_t pieces) {
+    OutboundCase c;
+    c.group = group;
+    c.size_words = words;
+    c.obfuscation = obfuscation;
+    c.format = format;
+    c.pieces = pieces;
+    return c;
+  };
+  for (uint32_t size : kExcerptWords) {
     for (Obfuscation o : kAllObfuscations) {
-      for (uint32_t i = 0; i < n; ++i) {
-        OutboundCase c;
-        c.group = "size";
-        c.size_words = size;
-        c.obfuscation = o;
-        if (auto s = one(std::move(c), en_sources_, en_hosts_, size); !s.ok()) {
-          return s;
-        }
+      if (auto s = cases(cell("size", size, o, Format::kText, 1), en_sources_,
+                         en_hosts_);
+          !s.ok()) {
+        return s;
       }
     }
   }
@@ -387,33 +399,26 @@ absl::Status Generator::AddPositives() {
         InsertInto(host.text, {Excerpt(source, words)});
     AddPositive(std::move(c), segments, FirstLine(host.text));
   };
-  for (uint32_t percent : kPercents) {
+  for (uint32_t percent : kSourcePercents) {
     for (uint32_t i = 0; i < n; ++i) {
       share("percent", *en_sources_[Below(rng_, en_sources_.size())], percent);
     }
   }
-  for (uint32_t size : {30u, 50u}) {
+  for (uint32_t size : kFormatWords) {
     for (Format format : {Format::kText, Format::kMarkdown, Format::kHtml}) {
-      for (uint32_t i = 0; i < n; ++i) {
-        OutboundCase c;
-        c.group = "format";
-        c.size_words = size;
-        c.format = format;
-        if (auto s = one(std::move(c), en_sources_, en_hosts_, size); !s.ok()) {
-          return s;
-        }
+      if (auto s = cases(cell("format", size, Obfuscation::kNone, format, 1),
+                         en_sources_, en_hosts_);
+          !s.ok()) {
+        return s;
       }
     }
   }
-  for (auto [size, pieces] : {std::pair{100u, 2u}, {100u, 4u}, {250u, 5u}}) {
-    for (uint32_t i = 0; i < n; ++i) {
-      OutboundCase c;
-      c.group = "split";
-      c.size_words = size;
-      c.pieces = pieces;
-      if (auto s = one(std::move(c), en_sources_, en_hosts_, size); !s.ok()) {
-        return s;
-      }
+  for (SplitCell split : kSplits) {
+    if (auto s = cases(cell("split", split.words, Obfuscation::kNone,
+                            Format::kText, split.pieces),
+                       en_sources_, en_hosts_);
+        !s.ok()) {
+      return s;
     }
   }
   for (uint32_t i = 0; i < n; ++i) {
@@ -431,17 +436,12 @@ absl::Status Generator::AddPositives() {
                 InsertInto(host.text, {Excerpt(*a, 50), Excerpt(*b, 50)}),
                 FirstLine(host.text));
   }
-  for (uint32_t size : kSizes) {
-    for (Obfuscation o : {Obfuscation::kNone, Obfuscation::kRewrapCrlf,
-                          Obfuscation::kZeroWidth}) {
-      for (uint32_t i = 0; i < n; ++i) {
-        OutboundCase c;
-        c.group = "chinese";
-        c.size_words = size;
-        c.obfuscation = o;
-        if (auto s = one(std::move(c), zh_sources_, zh_hosts_, size); !s.ok()) {
-          return s;
-        }
+  for (uint32_t size : kExcerptWords) {
+    for (Obfuscation o : kChineseObfuscations) {
+      if (auto s = cases(cell("chinese", size, o, Format::kText, 1),
+                         zh_sources_, zh_hosts_);
+          !s.ok()) {
+        return s;
       }
     }
   }

@@ -38,6 +38,18 @@
 
 namespace leakhound {
 
+// The cells of the positive groups (the report lists the same cells).
+inline constexpr uint32_t kExcerptWords[] = {15, 30, 50, 100, 250};
+inline constexpr uint32_t kSourcePercents[] = {5, 25, 50, 100};
+inline constexpr uint32_t kFormatWords[] = {30, 50};
+struct SplitCell {
+  uint32_t words;
+  uint32_t pieces;
+};
+inline constexpr SplitCell kSplits[] = {{100, 2}, {100, 4}, {250, 5}};
+inline constexpr Obfuscation kChineseObfuscations[] = {
+    Obfuscation::kNone, Obfuscation::kRewrapCrlf, Obfuscation::kZeroWidth};
+
 inline constexpr uint32_t kCopiedRunWords = 12;
 inline constexpr uint32_t kBoilerplateMinDocs = 3;
 inline constexpr uint32_t kCommonDocuments = 10;

@@ -81,9 +81,8 @@ absl::StatusOr<ScanReport> LeakScanner::Scan(std::string_view utf8) {
   }
   if (query.empty()) return report;
   const QueryResult filtered = index_.matrix().Query(query, options_.query);
-  report.candidates = static_cast<uint32_t>(filtered.candidates.size());
   for (const Candidate& c : filtered.candidates) {
-    report.candidate_docs.push_back(c.doc);
+    report.candidates.push_back(c.doc);
   }
   report.filter_ns = NanosSince(start);
   start = std::chrono::steady_clock::now();

@@ -61,8 +61,7 @@ struct DocumentMatch {
 
 struct ScanReport {
   uint32_t words = 0;       // of the scanned text
-  uint32_t candidates = 0;  // documents the filter stage proposed
-  std::vector<DocId> candidate_docs;  // those documents, by evidence
+  std::vector<DocId> candidates;  // documents the filter stage proposed
   uint32_t false_candidates = 0;  // of those, dropped by the second stage
   // Distinct scanned fingerprints ignored as allow-listed, and scanned
   // shingles ignored as boilerplate while verifying candidates.

@@ -110,9 +110,9 @@ TEST_F(LeakScannerTest, PassageShorterThanMinWordsIsAFalseCandidate) {
   ScanOptions strict;
   strict.min_words = 15;
   ScanReport r = Scan(note, strict);
-  ASSERT_GE(r.candidates, 1u) << "the filter must propose the report";
+  ASSERT_GE(r.candidates.size(), 1u) << "the filter must propose the report";
   EXPECT_THAT(r.matches, IsEmpty());
-  EXPECT_EQ(r.false_candidates, r.candidates);
+  EXPECT_EQ(r.false_candidates, r.candidates.size());
   ScanOptions loose;
   loose.min_words = 10;
   EXPECT_THAT(Ids(Scan(note, loose)), ElementsAre("incident-report.txt"));
@@ -161,8 +161,8 @@ TEST_F(LeakScannerTest, TextInManyDocumentsIsBoilerplate) {
   EXPECT_THAT(r.matches, IsEmpty());
   // Candidates are the documents of candidate rows: the four forms and
   // whatever shares their rows; the second stage drops them all.
-  EXPECT_GE(r.candidates, 4u);
-  EXPECT_EQ(r.false_candidates, r.candidates);
+  EXPECT_GE(r.candidates.size(), 4u);
+  EXPECT_EQ(r.false_candidates, r.candidates.size());
   EXPECT_GT(r.boilerplate_shingles, 15u);
 }
 
