@@ -1,6 +1,8 @@
-// The transposed layout: word w of slice p holds bit p of rows
-// [64w, 64w + 64). Slices are `words_` words long and stored one after the
-// other, so a fingerprint's k slices are k contiguous, prefetchable runs.
+// The transposed layout: byte b of slice p holds bit p of rows
+// [8b, 8b + 8). Slices are `stride_` bytes long and stored one after the
+// other, so a fingerprint's k slices are k contiguous, prefetchable runs,
+// and a matrix of d rows costs ceil(d / 8) bytes per slice. Queries read
+// slices as little-endian 64-bit words: bit i of word w is row 64w + i.
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -17,6 +19,9 @@
 namespace leakhound {
 namespace {
 
+static_assert(std::endian::native == std::endian::little,
+              "slices are read as little-endian words");
+
 // Transposes the 64x64 bit matrix a (a[i] bit j) in place, so that
 // afterwards a[j] bit i holds the old a[i] bit j (Hacker's Delight 7-3).
 void Transpose64(uint64_t a[64]) {
@@ -30,36 +35,51 @@ void Transpose64(uint64_t a[64]) {
   }
 }
 
-// For one fingerprint: hits[w] = AND of its k slices' word w. Branch-free
+// A 64-bit load from any byte address (slices start at byte boundaries).
+typedef uint64_t __attribute__((aligned(1), may_alias)) UnalignedWord;
+
+// For one fingerprint: hits[w] = AND of word w of its k slices. Branch-free
 // so it vectorizes; the clones let the loader pick the widest vectors.
 __attribute__((target_clones("avx512f", "avx2", "default")))
-void AndSlices(const uint64_t* const* slice, uint32_t k, uint32_t words,
+void AndSlices(const unsigned char* const* slice, uint32_t k, uint32_t words,
                uint64_t* hits) {
-  for (uint32_t w = 0; w < words; ++w) hits[w] = slice[0][w];
+  const auto* first = reinterpret_cast<const UnalignedWord*>(slice[0]);
+  for (uint32_t w = 0; w < words; ++w) hits[w] = first[w];
   for (uint32_t j = 1; j < k; ++j) {
-    const uint64_t* s = slice[j];
+    const auto* s = reinterpret_cast<const UnalignedWord*>(slice[j]);
     for (uint32_t w = 0; w < words; ++w) hits[w] &= s[w];
   }
 }
 
-// Zeroed words, 2 MiB aligned and advised to be backed by transparent huge
-// pages: a query touches k slices at random places of a matrix of hundreds
-// of MB, and with 4 KiB pages each touch is also a TLB miss.
+// Zeroed bytes. Large matrices are 2 MiB aligned, rounded up to whole
+// 2 MiB pages and advised to be backed by transparent huge pages: a query
+// touches k slices at random places of hundreds of MB, and with 4 KiB
+// pages each touch is also a TLB miss. Below kHugeFrom the rounding would
+// cost more memory than the TLB misses cost time (such a matrix is mostly
+// in cache), so those are only cache-line aligned.
 struct FreeDeleter {
-  void operator()(uint64_t* p) const { std::free(p); }
+  void operator()(unsigned char* p) const { std::free(p); }
 };
-using Words = std::unique_ptr<uint64_t[], FreeDeleter>;
+using Bytes = std::unique_ptr<unsigned char[], FreeDeleter>;
 
-Words AllocateWords(size_t n) {
-  constexpr size_t kHugePage = size_t{2} << 20;
-  const size_t bytes = std::max<size_t>(
-      (n * sizeof(uint64_t) + kHugePage - 1) / kHugePage * kHugePage,
-      kHugePage);
-  auto* p = static_cast<uint64_t*>(std::aligned_alloc(kHugePage, bytes));
+constexpr size_t kHugePage = size_t{2} << 20;
+constexpr size_t kHugeFrom = size_t{64} << 20;  // rounding costs <= 3 %
+
+size_t AllocatedBytes(size_t n) {
+  const size_t align = n >= kHugeFrom ? kHugePage : 64;
+  return std::max<size_t>((n + align - 1) / align * align, align);
+}
+
+Bytes AllocateBytes(size_t n) {
+  const size_t bytes = AllocatedBytes(n);
+  const size_t align = n >= kHugeFrom ? kHugePage : 64;
+  auto* p = static_cast<unsigned char*>(std::aligned_alloc(align, bytes));
   if (p == nullptr) std::abort();  // out of memory, as operator new would
-  madvise(p, bytes, MADV_HUGEPAGE);  // advisory: failure only costs speed
+  if (align == kHugePage) {
+    madvise(p, bytes, MADV_HUGEPAGE);  // advisory: failure only costs speed
+  }
   std::memset(p, 0, bytes);
-  return Words(p);
+  return Bytes(p);
 }
 
 class BitSlicedMatrix final : public RowMatrix {
@@ -73,34 +93,36 @@ class BitSlicedMatrix final : public RowMatrix {
   uint32_t bits() const override { return bits_; }
 
   void Reserve(uint32_t rows) override {
-    const uint32_t words = (rows + 63) / 64;
-    if (words > words_) Relayout(words);
+    const uint32_t stride = (rows + 7) / 8;
+    if (stride > stride_) Relayout(stride);
   }
 
   uint32_t AddRow() override {
-    if (rows_ == words_ * 64) {
-      // Grow by 1/8 (at least one word): amortized O(1) per row, at most
+    if (rows_ == stride_ * 8) {
+      // Grow by 1/8 (at least one byte): amortized O(1) per row, at most
       // 12.5 % slack. Callers that know d call Reserve and get none.
-      Relayout(std::max(words_ + 1, words_ + words_ / 8));
+      Relayout(std::max(stride_ + 1, stride_ + stride_ / 8));
     }
     return rows_++;
   }
 
   bool Set(uint32_t row, uint32_t pos) override {
-    uint64_t& word = data_[size_t{pos} * words_ + row / 64];
-    const uint64_t bit = uint64_t{1} << (row % 64);
-    const bool was_clear = (word & bit) == 0;
-    word |= bit;
+    unsigned char& byte = data_[size_t{pos} * stride_ + row / 8];
+    const auto bit = static_cast<unsigned char>(1u << (row % 8));
+    const bool was_clear = (byte & bit) == 0;
+    byte |= bit;
     return was_clear;
   }
 
   bool Test(uint32_t row, uint32_t pos) const override {
-    return (data_[size_t{pos} * words_ + row / 64] >> (row % 64)) & 1;
+    return (data_[size_t{pos} * stride_ + row / 8] >> (row % 8)) & 1;
   }
 
   void ClearRow(uint32_t row) override {
-    const uint64_t keep = ~(uint64_t{1} << (row % 64));
-    for (size_t i = row / 64; i < size_; i += words_) data_[i] &= keep;
+    const auto keep = static_cast<unsigned char>(~(1u << (row % 8)));
+    for (size_t i = row / 8; i < size_t{bits_} * stride_; i += stride_) {
+      data_[i] &= keep;
+    }
   }
 
   void SetRows(uint32_t first, uint32_t count,
@@ -108,6 +130,8 @@ class BitSlicedMatrix final : public RowMatrix {
     const uint32_t row_words = (bits_ + 63) / 64;
     uint64_t block[64];
     for (uint32_t group = first / 64; group * 64 < first + count; ++group) {
+      // The group's bytes of a slice; the slice may end inside the group.
+      const uint32_t bytes = std::min<uint32_t>(8, stride_ - group * 8);
       for (uint32_t chunk = 0; chunk < row_words; ++chunk) {
         for (uint32_t i = 0; i < 64; ++i) {
           const uint32_t row = group * 64 + i;
@@ -118,7 +142,11 @@ class BitSlicedMatrix final : public RowMatrix {
         Transpose64(block);  // block[j] bit i = row group*64+i, bit chunk*64+j
         const uint32_t limit = std::min<uint32_t>(64, bits_ - chunk * 64);
         for (uint32_t j = 0; j < limit; ++j) {
-          data_[size_t{chunk * 64 + j} * words_ + group] |= block[j];
+          unsigned char* out =
+              data_.get() + size_t{chunk * 64 + j} * stride_ + group * 8;
+          for (uint32_t b = 0; b < bytes; ++b) {
+            out[b] |= static_cast<unsigned char>(block[j] >> (8 * b));
+          }
         }
       }
     }
@@ -126,66 +154,75 @@ class BitSlicedMatrix final : public RowMatrix {
 
   void GetRow(uint32_t row, std::span<uint64_t> words) const override {
     std::fill(words.begin(), words.end(), 0);
-    const uint64_t* p = data_.get() + row / 64;
-    const uint32_t shift = row % 64;
-    for (uint32_t pos = 0; pos < bits_; ++pos, p += words_) {
-      words[pos / 64] |= ((*p >> shift) & 1) << (pos % 64);
+    const unsigned char* p = data_.get() + row / 8;
+    const uint32_t shift = row % 8;
+    for (uint32_t pos = 0; pos < bits_; ++pos, p += stride_) {
+      words[pos / 64] |= uint64_t{(*p >> shift) & 1u} << (pos % 64);
     }
   }
 
   void CountMembership(std::span<const uint32_t> positions, uint32_t k,
                        std::span<uint32_t> counts) const override {
     const size_t fingerprints = positions.size() / k;
-    std::array<const uint64_t*, kMaxHashes> slice{};
-    VerticalCounter counter(words_);
+    const uint32_t words = Words();
+    std::array<const unsigned char*, kMaxHashes> slice{};
+    VerticalCounter counter(words);
     for (size_t f = 0; f < fingerprints; ++f) {
       const uint32_t* p = positions.data() + f * k;
       for (uint32_t j = 0; j < k; ++j) {
-        slice[j] = data_.get() + size_t{p[j]} * words_;
+        slice[j] = data_.get() + size_t{p[j]} * stride_;
       }
       if (f + kPrefetchAhead < fingerprints) {  // whole slices, ahead
         const uint32_t* next = p + kPrefetchAhead * k;
         for (uint32_t j = 0; j < k; ++j) {
-          const uint64_t* s = data_.get() + size_t{next[j]} * words_;
-          for (uint32_t w = 0; w < words_; w += 8) __builtin_prefetch(s + w);
+          const unsigned char* s = data_.get() + size_t{next[j]} * stride_;
+          for (uint32_t b = 0; b < stride_; b += 64) __builtin_prefetch(s + b);
         }
       }
-      AndSlices(slice.data(), k, words_, counter.NextInput());
+      // The last word of a slice may run into the next slice: those bits
+      // are rows >= 8 * stride_ >= rows(), which Finish drops.
+      AndSlices(slice.data(), k, words, counter.NextInput());
     }
     counter.Finish(counts);
   }
 
   void CountAndPopcount(std::span<const uint32_t> filter,
                         std::span<uint32_t> counts) const override {
-    VerticalCounter counter(words_);
+    const uint32_t words = Words();
+    VerticalCounter counter(words);
     for (uint32_t pos : filter) {
-      std::copy_n(data_.get() + size_t{pos} * words_, words_,
-                  counter.NextInput());
+      std::memcpy(counter.NextInput(), data_.get() + size_t{pos} * stride_,
+                  size_t{words} * 8);  // the tail past the slice: see above
     }
     counter.Finish(counts);
   }
 
   size_t MemoryBytes() const override {
-    return size_ * sizeof(uint64_t);
+    return stride_ == 0 ? 0 : AllocatedBytes(Size(stride_));
   }
 
  private:
-  void Relayout(uint32_t words) {
-    const size_t size = size_t{bits_} * words;
-    Words grown = AllocateWords(size);
-    for (size_t pos = 0; pos < bits_ && words_ > 0; ++pos) {
-      std::copy_n(data_.get() + pos * words_, words_, grown.get() + pos * words);
+  // 64-bit words covering a slice.
+  uint32_t Words() const { return (stride_ + 7) / 8; }
+
+  // Bytes of the layout with slices of `stride` bytes, plus the 8 bytes the
+  // last slice's last word may read past its end.
+  size_t Size(uint32_t stride) const { return size_t{bits_} * stride + 8; }
+
+  void Relayout(uint32_t stride) {
+    Bytes grown = AllocateBytes(Size(stride));
+    for (size_t pos = 0; pos < bits_ && stride_ > 0; ++pos) {
+      std::memcpy(grown.get() + pos * stride, data_.get() + pos * stride_,
+                  stride_);
     }
     data_ = std::move(grown);
-    size_ = size;
-    words_ = words;
+    stride_ = stride;
   }
 
   const uint32_t bits_;
   uint32_t rows_ = 0;
-  uint32_t words_ = 0;  // words per slice: capacity is 64 * words_ rows
-  Words data_;
-  size_t size_ = 0;  // words in data_
+  uint32_t stride_ = 0;  // bytes per slice: capacity is 8 * stride_ rows
+  Bytes data_;
 };
 
 }  // namespace

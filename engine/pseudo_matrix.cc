@@ -295,7 +295,7 @@ QueryResult PseudoMatrix::Query(std::span<const uint64_t> fingerprints,
            LogChanceTailBound(lambda, count) <= log_alpha;
   };
   // The evidence of `rows` (one document's): the whole query's if that is
-  // significant, else the first significant window's; nullopt if none.
+  // significant, else the fullest significant window's; nullopt if none.
   auto evidence = [&](std::span<const uint32_t> rows)
       -> std::optional<std::pair<uint32_t, double>> {
     uint32_t sum = 0;
@@ -305,14 +305,27 @@ QueryResult PseudoMatrix::Query(std::span<const uint64_t> fingerprints,
       p += chance(row);
     }
     if (significant(sum, trials * p)) return std::pair{sum, trials * p};
-    if (sum < options.min_count) return std::nullopt;
-    for (size_t w = 0; w < windows; ++w) {
+    if (sum < options.min_count || windows == 0) return std::nullopt;
+    // Every window but the last has the same trials, so the same
+    // significance threshold: testing the fullest of them decides them all.
+    uint32_t fullest = 0;
+    for (size_t w = 0; w + 1 < windows; ++w) {
       uint32_t in_window = 0;
       for (uint32_t row : rows) {
         in_window += chunk_counts[w * d + row] + chunk_counts[(w + 1) * d + row];
       }
-      const double lambda = window_trials(w) * p;
-      if (significant(in_window, lambda)) return std::pair{in_window, lambda};
+      fullest = std::max(fullest, in_window);
+    }
+    if (windows > 1 && significant(fullest, window_trials(0) * p)) {
+      return std::pair{fullest, window_trials(0) * p};
+    }
+    const size_t last = windows - 1;
+    uint32_t in_last = 0;
+    for (uint32_t row : rows) {
+      in_last += chunk_counts[last * d + row] + chunk_counts[(last + 1) * d + row];
+    }
+    if (significant(in_last, window_trials(last) * p)) {
+      return std::pair{in_last, window_trials(last) * p};
     }
     return std::nullopt;
   };

@@ -11,6 +11,7 @@
 // Also: memory per stored fingerprint of a real PseudoMatrix (Add path).
 #include <benchmark/benchmark.h>
 
+#include <bit>
 #include <cmath>
 #include <map>
 #include <tuple>
@@ -120,6 +121,52 @@ BENCHMARK(BM_Table1_Paper_AndPopcountScan)
     ->Arg(2000)->Arg(38000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Table1_Sliced_Membership)
     ->Arg(500)->Arg(2000)->Arg(10000)->Arg(38000)
+    ->Unit(benchmark::kMillisecond);
+
+// The whole filter query of the product, PseudoMatrix::Query, at the
+// Table 1 scale: membership counts plus the per-row statistics, without
+// windows (window 0) and with the default windows of 256 fingerprints
+// (state.range(1)), which count every half window separately. Every row
+// holds one document filled to capacity; bits as in GetSetup.
+void BM_Table1_Query(benchmark::State& state) {
+  static std::unique_ptr<PseudoMatrix> pm = [] {
+    PseudoMatrixOptions o;
+    o.filter = {0.05, 123000, 1.0};
+    // The row-major setup holds the same bits (same seed) and copies rows
+    // out cheaply.
+    const Setup& bits = GetSetup(false, 4489, 0.05, 123000);
+    const uint32_t row_words = (bits.geometry.bits + 63) / 64;
+    std::vector<RowInfo> rows(4489);
+    std::vector<uint64_t> words(size_t{4489} * row_words);
+    for (uint32_t r = 0; r < rows.size(); ++r) {
+      const std::span<uint64_t> row(words.data() + size_t{r} * row_words,
+                                    row_words);
+      bits.matrix->GetRow(r, row);
+      rows[r].segments = {Segment{r, 0, 123000}};
+      rows[r].fingerprints = 123000;
+      for (uint64_t w : row) {
+        rows[r].bits_set += static_cast<uint32_t>(std::popcount(w));
+      }
+    }
+    auto restored = *PseudoMatrix::Restore(o, std::move(rows), -1);
+    restored->LoadRowBits(0, 4489, words);
+    return restored;
+  }();
+  const auto q = static_cast<size_t>(state.range(0));
+  QueryOptions options;
+  options.window = static_cast<uint32_t>(state.range(1));
+  const std::vector<std::vector<uint64_t>> queries = RandomQueries(q);
+  size_t next = 0, candidates = 0;
+  for (auto _ : state) {
+    QueryResult result = pm->Query(queries[next++ % kQueries], options);
+    candidates += result.candidates.size();
+    benchmark::DoNotOptimize(result);
+  }
+  state.counters["candidates"] =
+      static_cast<double>(candidates) / static_cast<double>(state.iterations());
+}
+BENCHMARK(BM_Table1_Query)
+    ->Args({2000, 0})->Args({2000, 256})->Args({38000, 0})->Args({38000, 256})
     ->Unit(benchmark::kMillisecond);
 
 // Growth with d at leakhound's default p = 1e-3 and a 4,096-fingerprint row

@@ -104,6 +104,17 @@ TEST_P(RowMatrixTest, BulkSetRowsEqualsBitByBitSet) {
   }
 }
 
+// The sliced layout holds rows in bytes of 8: a slice of 201 rows is 26
+// bytes, not the 32 of whole 64-row words.
+TEST(BitSlicedMatrixTest, ReservedRowsCostOneByteOfSlicePerEightRows) {
+  const uint32_t m = 100000;
+  auto matrix = NewBitSlicedMatrix(m);
+  matrix->Reserve(201);
+  const size_t exact = size_t{m} * 26;
+  EXPECT_GE(matrix->MemoryBytes(), exact);
+  EXPECT_LE(matrix->MemoryBytes(), exact + 128);  // tail word + alignment
+}
+
 INSTANTIATE_TEST_SUITE_P(Layouts, RowMatrixTest, ::testing::Values(true, false),
                          [](const auto& param_info) {
                            return param_info.param ? "BitSliced" : "RowMajor";
