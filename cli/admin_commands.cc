@@ -43,7 +43,9 @@ std::string JsonStrings(const std::vector<std::string>& values) {
 
 // --- init ---------------------------------------------------------------
 
-constexpr char kInitUsage[] =
+// The usage text, with the defaults of FilterParams.
+const char* InitUsage() {
+  static const std::string usage = absl::StrCat(
     "usage: leakhound init --index DIR [--fpr P] [--row-capacity N] "
     "[--fill F]\n"
     "                      [--shingle-words W] [--winnow W] "
@@ -51,13 +53,16 @@ constexpr char kInitUsage[] =
     "  Creates an empty index in DIR (which must not exist or be empty).\n"
     "  --fpr P            false-positive rate of one fingerprint against a "
     "full row (default 0.001)\n"
-    "  --row-capacity N   fingerprints per row (default 16384)\n"
+    "  --row-capacity N   fingerprints per row (default ",
+    FilterParams{}.row_capacity, ")\n"
     "  --fill F           fraction of a row filled before the next (default "
     "1.0)\n"
     "  --shingle-words W  words per shingle (default 5)\n"
     "  --winnow W         winnowing window in shingles, 0 = off (default 0)\n"
     "  --packing MODE     pmbf (default), mbf (one document per row) or "
-    "single (one filter)\n";
+    "single (one filter)\n");
+  return usage.c_str();
+}
 
 }  // namespace
 
@@ -67,7 +72,7 @@ int RunInitCommand(int argc, char** argv) {
       {"fill", true},          {"shingle-words", true},
       {"winnow", true},        {"packing", true}};
   int exit = kExitOk;
-  auto line = ParseCommandLine("init", argc, argv, kSpecs, kInitUsage, &exit);
+  auto line = ParseCommandLine("init", argc, argv, kSpecs, InitUsage(), &exit);
   if (!line) return exit;
   if (!line->args().empty()) {
     ReportError("init", absl::InvalidArgumentError("init takes no paths"));
@@ -77,7 +82,7 @@ int RunInitCommand(int argc, char** argv) {
   if (!dir.ok()) return ReportError("init", dir.status());
   IndexOptions options;
   auto fpr = line->Double("fpr", 1e-3, 1e-12, 0.5);
-  auto capacity = line->Unsigned("row-capacity", 16384, 64, uint64_t{1} << 26);
+  auto capacity = line->Unsigned("row-capacity", FilterParams{}.row_capacity, 64, uint64_t{1} << 26);
   auto fill = line->Double("fill", 1.0, 0.01, 1.0);
   auto words = line->Unsigned("shingle-words", 5, 1, 64);
   auto winnow = line->Unsigned("winnow", 0, 0, 1024);

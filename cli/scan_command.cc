@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -22,7 +23,9 @@
 namespace leakhound {
 namespace {
 
-constexpr char kScanUsage[] =
+// The usage text, with the defaults of ScanOptions.
+const char* ScanUsage() {
+  static const std::string usage = absl::StrCat(
     "usage: leakhound scan --index DIR [--json] [--threads N] [--min-words N]"
     "\n                      [--min-coverage PCT] [--boilerplate-docs N] "
     "[--max-file-size BYTES] PATH...\n"
@@ -34,15 +37,19 @@ constexpr char kScanUsage[] =
     "standard output\n"
     "  --threads N          files scanned in parallel (default: the number "
     "of cores)\n"
-    "  --min-words N        a shared passage of N words is a leak (default "
-    "15, at least 10)\n"
+    "  --min-words N        a shared passage of N words is a leak (default ",
+    ScanOptions{}.min_words, ", at least 10;\n"
+    "                       words of its matched shingles: bridged gaps do "
+    "not count)\n"
     "  --min-coverage PCT   so is sharing PCT percent of a document "
     "(default 50)\n"
     "  --boilerplate-docs N text in more than N protected documents never "
     "counts\n"
     "                       (default 10; 0 turns this off)\n"
     "  --max-file-size N    files larger than N bytes are errors (default "
-    "67108864)\n";
+    "67108864)\n");
+  return usage.c_str();
+}
 
 // Files scanned ahead of the one being printed, per thread, at most.
 constexpr size_t kAheadPerThread = 4;
@@ -95,11 +102,11 @@ int RunScanCommand(int argc, char** argv) {
       {"min-coverage", true}, {"boilerplate-docs", true},
       {"max-file-size", true}};
   int exit = kExitOk;
-  auto line = ParseCommandLine("scan", argc, argv, kSpecs, kScanUsage, &exit);
+  auto line = ParseCommandLine("scan", argc, argv, kSpecs, ScanUsage(), &exit);
   if (!line) return exit;
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   auto threads = line->Unsigned("threads", cores, 1, 256);
-  auto min_words = line->Unsigned("min-words", 15, 10, 10000);
+  auto min_words = line->Unsigned("min-words", ScanOptions{}.min_words, 10, 10000);
   auto min_coverage = line->Double("min-coverage", 50, 0.001, 100);
   auto boilerplate = line->Unsigned("boilerplate-docs", 10, 0, 1u << 31);
   auto limits = FileLimits(*line);
@@ -110,7 +117,7 @@ int RunScanCommand(int argc, char** argv) {
   }
   if (line->args().empty()) {
     ReportError("scan", absl::InvalidArgumentError("no files given"));
-    std::fputs(kScanUsage, stderr);
+    std::fputs(ScanUsage(), stderr);
     return kExitError;
   }
   auto files = ExpandInputs(line->args());

@@ -75,7 +75,8 @@ std::string FormatJson(const FileOutcome& o) {
                       ",\"end\":", p.byte_end,
                       ",\"source_start\":", p.source_byte_begin,
                       ",\"source_end\":", p.source_byte_end,
-                      ",\"words\":", p.words, "}");
+                      ",\"words\":", p.words,
+                      ",\"covered_words\":", p.covered_words, "}");
     }
     out += "]}";
   }

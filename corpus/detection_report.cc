@@ -250,18 +250,22 @@ ReportSection DetectionSection(
       absl::StrFormat("%.2f", rule.min_coverage),
       "): recall of 15-word verbatim excerpts, of 30+ word verbatim "
       "excerpts, of 30+ word excerpts over every obfuscation but 15 % "
-      "substitution, and false alarms.\n\n"
-      "| min_words | verbatim 15 | verbatim 30+ | obfuscated 30+ | "
+      "substitution, and false alarms. A passage's words are its span, or "
+      "only the words inside its matched shingles (\"covered\": the gaps "
+      "the second stage bridged do not count).\n\n"
+      "| min_words | counted | verbatim 15 | verbatim 30+ | obfuscated 30+ | "
       "substitute_15 30+ | clean hosts | held out | boilerplate |\n"
-      "|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+      "|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
+  for (const bool covered : {false, true})
   for (uint32_t min_words : kSweepMinWords) {
     MatchRule r = rule;
     r.min_words = min_words;
+    r.covered_words = covered;
     auto cell = [&](const CaseFilter& f) {
       return absl::StrFormat("%.1f %%", 100 * Recall(set, results, r, f).value());
     };
     absl::StrAppend(
-        &md, "| ", min_words, " | ",
+        &md, "| ", min_words, " | ", covered ? "covered" : "span", " | ",
         cell([](const OutboundCase& c) {
           return c.group == "size" && c.size_words == 15 &&
                  c.obfuscation == Obfuscation::kNone;

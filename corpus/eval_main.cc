@@ -152,6 +152,9 @@ std::string CostLine(const SweepPoint& p) {
       100 * p.verify_share);
 }
 
+// Row capacities of the sweep that chooses the default (FilterParams).
+constexpr uint32_t kRowCapacities[] = {1024, 4096, 16384, 65536};
+
 constexpr char kCostHeader[] =
     "| index | documents | protected MB | rows | filter in RAM (MB) | build "
     "(s) | median latency (ms) | p99 latency (ms) | candidates per document "
@@ -276,7 +279,7 @@ int Run(const std::string& corpus, const std::string& out_dir,
   // Sweeps: row capacity at equal memory per fingerprint, then corpus size.
   const std::vector<const OutboundCase*> sample = Sample(*set, config.sweep_sample);
   std::vector<SweepPoint> capacity_points;
-  for (uint32_t n : {4096u, 16384u, 65536u}) {
+  for (uint32_t n : kRowCapacities) {
     FilterParams params = defaults;
     params.row_capacity = n;
     auto b = BuildIndex(pool->protected_docs, pool->protected_docs.size(),
@@ -366,9 +369,9 @@ int Run(const std::string& corpus, const std::string& out_dir,
       &md, "### Row capacity at equal memory\n\n",
       absl::StrFormat(
           "Indexes of every protected document at p = %g (so the same bits "
-          "per fingerprint) and three row capacities; %d outbound documents "
+          "per fingerprint) and row capacities %s; %d outbound documents "
           "(every k-th of the set) scanned on each.\n\n",
-          defaults.fpr, sample.size()),
+          defaults.fpr, absl::StrJoin(kRowCapacities, ", "), sample.size()),
       kCostHeader);
   const SweepPoint* fastest = &capacity_points[0];
   for (const SweepPoint& p : capacity_points) {
@@ -402,7 +405,7 @@ int Run(const std::string& corpus, const std::string& out_dir,
   std::map<std::string, std::string> files = detection.data_files;
   std::string per_case =
       "file\terror\tlatency_ms\tcandidates\tmatches (id:longest "
-      "passage words:coverage of source)\n";
+      "passage words:its covered words:coverage of source)\n";
   for (size_t i = 0; i < set->cases.size(); ++i) {
     const CaseResult& r = (*results)[i];
     absl::StrAppend(&per_case, set->cases[i].file, "\t", r.error, "\t",
@@ -410,6 +413,7 @@ int Run(const std::string& corpus, const std::string& out_dir,
                     absl::StrJoin(r.candidates, ","), "\t");
     for (const MatchStats& m : r.matches) {
       absl::StrAppend(&per_case, m.id, ":", m.longest_passage_words, ":",
+                      m.longest_covered_words, ":",
                       absl::StrFormat("%.3f", m.coverage_of_source), " ");
     }
     per_case += "\n";

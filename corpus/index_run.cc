@@ -87,7 +87,9 @@ absl::StatusOr<std::vector<CaseResult>> ScanCases(
       result.candidates.push_back(built.ids.at(doc));
     }
     for (const DocumentMatch& m : report->matches) {
-      result.matches.push_back(MatchStats{m.external_id, m.longest_passage_words,
+      result.matches.push_back(MatchStats{m.external_id,
+                                          m.longest_passage_words,
+                                          m.longest_covered_words,
                                           m.coverage_of_source});
     }
     results.push_back(std::move(result));

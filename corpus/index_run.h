@@ -22,6 +22,7 @@
 #include "absl/status/statusor.h"
 #include "corpus/document_pool.h"
 #include "corpus/test_set.h"
+#include "engine/leak_scanner.h"
 #include "engine/protected_index.h"
 
 namespace leakhound {
@@ -45,6 +46,7 @@ absl::StatusOr<BuiltIndex> BuildIndex(const std::vector<PoolDocument>& docs,
 struct MatchStats {
   std::string id;
   uint32_t longest_passage_words = 0;
+  uint32_t longest_covered_words = 0;
   double coverage_of_source = 0;
 };
 
@@ -65,10 +67,14 @@ absl::StatusOr<std::vector<CaseResult>> ScanCases(
 
 // A match rule as LeakScanner applies it.
 struct MatchRule {
-  uint32_t min_words = 15;
-  double min_coverage = 0.5;
+  uint32_t min_words = ScanOptions{}.min_words;
+  double min_coverage = ScanOptions{}.min_coverage;
+  // Count a passage's covered words (bridged gaps excluded, as LeakScanner
+  // does), or its whole span.
+  bool covered_words = true;
   bool Matches(const MatchStats& m) const {
-    return m.longest_passage_words >= min_words ||
+    return (covered_words ? m.longest_covered_words
+                          : m.longest_passage_words) >= min_words ||
            m.coverage_of_source >= min_coverage;
   }
 };

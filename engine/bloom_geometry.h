@@ -18,8 +18,9 @@ struct FilterParams {
   // p: false-positive probability of one fingerprint against a row filled
   // to its capacity. Range (0, 0.5].
   double fpr = 1e-3;
-  // n: fingerprints a row is sized for. Range [64, 2^26].
-  uint32_t row_capacity = 16384;
+  // n: fingerprints a row is sized for. Range [64, 2^26]. The default is
+  // measured (docs/results.md, "Row capacity at equal memory").
+  uint32_t row_capacity = 4096;
   // Fraction of n a row is filled to before packing moves on (the paper's
   // second approach uses 0.5). Range (0, 1].
   double fill = 1.0;

@@ -153,6 +153,8 @@ absl::StatusOr<ScanReport> LeakScanner::Scan(std::string_view utf8) {
       scanned_spans.emplace_back(p.token_begin, p.token_end);
       match.longest_passage_words =
           std::max(match.longest_passage_words, p.words);
+      match.longest_covered_words =
+          std::max(match.longest_covered_words, p.covered_words);
     }
     const uint64_t source_covered = UnionMeasure(
         std::move(source_spans), [](uint32_t b, uint32_t e) { return e - b; });
@@ -171,7 +173,7 @@ absl::StatusOr<ScanReport> LeakScanner::Scan(std::string_view utf8) {
             ? 0
             : static_cast<double>(match.matched_words) / report.words;
     match.passages = std::move(found.passages);
-    if (match.longest_passage_words >= options_.min_words ||
+    if (match.longest_covered_words >= options_.min_words ||
         match.coverage_of_source >= options_.min_coverage) {
       report.matches.push_back(std::move(match));
     } else {

@@ -9,7 +9,7 @@
 //     fingerprints that are allow-listed or boilerplate (held by more than
 //     ScanOptions::boilerplate_documents documents), chain the shared
 //     shingles into passages (passage_matcher.h) and measure coverage both
-//     ways. A candidate is a match when one passage has at least
+//     ways. A candidate is a match when one passage covers at least
 //     min_words words or the passages cover at least min_coverage of it;
 //     the others are the filter's false candidates, counted and dropped.
 //
@@ -34,9 +34,11 @@
 namespace leakhound {
 
 struct ScanOptions {
-  // A passage of at least this many words makes a match. Range [1, 10000];
-  // the command line allows [10, 10000].
-  uint32_t min_words = 15;
+  // A passage with at least this many words inside its matched shingles
+  // (Passage::covered_words: the gaps the chain bridged do not count) makes
+  // a match. Range [1, 10000]; the command line allows [10, 10000]. The
+  // default is measured (docs/results.md, "Choosing min_words").
+  uint32_t min_words = 20;
   // Or passages covering at least this share of the protected document's
   // words. Range (0, 1].
   double min_coverage = 0.5;
@@ -56,6 +58,7 @@ struct DocumentMatch {
   double coverage_of_source = 0;
   double coverage_of_scanned = 0;
   uint32_t longest_passage_words = 0;
+  uint32_t longest_covered_words = 0;  // most Passage::covered_words
   std::vector<Passage> passages;  // in scanned-text order
 };
 

@@ -45,6 +45,10 @@ struct Chain {
   Passage passage;
   uint32_t last_token;  // token_begin of the last scanned shingle
   int64_t last_diagonal;
+  // Union of the chained shingles' scanned tokens: its end and its weight
+  // (ShingledText::word_units). Shingles come in token_begin order.
+  uint32_t covered_end;
+  uint64_t covered_units;
 };
 
 int64_t Diagonal(const Shingle& s, const Occurrence& o) {
@@ -86,6 +90,7 @@ PassageMatch MatchPassages(const ScannedText& scanned,
     return source[a.source].token_begin < source[b.source].token_begin;
   });
 
+  const std::vector<uint32_t>& units = scanned.text().word_units;
   // Greedy chaining in scanned order: each pair extends the open chain
   // whose diagonal it continues best, or starts a new one.
   std::vector<Chain> open, done;
@@ -115,7 +120,8 @@ PassageMatch MatchPassages(const ScannedText& scanned,
                     s.byte_end,       o.token_begin,  o.token_end,
                     o.byte_begin,     o.byte_end,     1,
                     0};
-      open.push_back(Chain{fresh, s.token_begin, diagonal});
+      open.push_back(Chain{fresh, s.token_begin, diagonal, s.token_end,
+                           units[s.token_end] - units[s.token_begin]});
       continue;
     }
     Passage& q = best->passage;
@@ -128,6 +134,11 @@ PassageMatch MatchPassages(const ScannedText& scanned,
     ++q.shingles;
     best->last_token = s.token_begin;
     best->last_diagonal = diagonal;
+    if (s.token_end > best->covered_end) {
+      best->covered_units += units[s.token_end] -
+                             units[std::max(s.token_begin, best->covered_end)];
+      best->covered_end = s.token_end;
+    }
   }
   done.insert(done.end(), open.begin(), open.end());
 
@@ -148,6 +159,8 @@ PassageMatch MatchPassages(const ScannedText& scanned,
     out.passages.push_back(c.passage);
     Passage& kept = out.passages.back();
     kept.words = scanned.text().Words(kept.token_begin, kept.token_end);
+    kept.covered_words = static_cast<uint32_t>(
+        c.covered_units / scanned.text().units_per_word);
     reach = std::max(reach, c.passage.token_end);
   }
   return out;

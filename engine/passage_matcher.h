@@ -74,6 +74,9 @@ struct Passage {
   uint32_t source_byte_end = 0;
   uint32_t shingles = 0;  // matched shingle pairs chained into it
   uint32_t words = 0;     // words of the scanned span (ShingledText::Words)
+  // Words of the scanned span inside its matched shingles: the span less
+  // the gaps the chain bridged (<= words).
+  uint32_t covered_words = 0;
   bool operator==(const Passage&) const = default;
 };
 

@@ -118,6 +118,27 @@ TEST_F(LeakScannerTest, PassageShorterThanMinWordsIsAFalseCandidate) {
   EXPECT_THAT(Ids(Scan(note, loose)), ElementsAre("incident-report.txt"));
 }
 
+TEST_F(LeakScannerTest, BridgedGapsDoNotCountTowardMinWords) {
+  // 8 words of the incident report, 10 words of other text in place of
+  // its next 8, then its following 10 words: one passage spanning 28
+  // words, 18 of them copied.
+  const std::string note =
+      "Status: The attacker downloaded 38 export files totalling 19 of data "
+      "which the forensic team later confirmed in writing names, email "
+      "addresses and the last four digits of payment, as expected.";
+  ScanOptions twenty;
+  twenty.min_words = 20;
+  ScanReport r = Scan(note, twenty);
+  ASSERT_GE(r.candidates.size(), 1u) << "the filter must propose the report";
+  EXPECT_THAT(r.matches, IsEmpty()) << "28 words of span, 18 covered";
+  ScanOptions eighteen;
+  eighteen.min_words = 18;
+  r = Scan(note, eighteen);
+  ASSERT_THAT(Ids(r), ElementsAre("incident-report.txt"));
+  EXPECT_EQ(r.matches[0].longest_passage_words, 28u);
+  EXPECT_EQ(r.matches[0].longest_covered_words, 18u);
+}
+
 TEST_F(LeakScannerTest, ShortDocumentMatchesByCoverage) {
   ASSERT_TRUE(Protect("codename", "Project Heron launches on the ninth of May"));
   ScanReport r = Scan("Reminder: Project Heron launches on the ninth of May, "

@@ -65,6 +65,7 @@ TEST_F(PassageMatcherTest, VerbatimExcerptIsOnePassageWithBothSidesOffsets) {
                                         p.source_byte_end - p.source_byte_begin),
             excerpt);
   EXPECT_EQ(p.words, 16u);
+  EXPECT_EQ(p.covered_words, 16u);  // verbatim: every word in a shingle
   EXPECT_EQ(p.source_token_end - p.source_token_begin, 16u);
   EXPECT_THAT(m.suppressed_shingles, ::testing::IsEmpty());
 }
@@ -75,6 +76,19 @@ TEST_F(PassageMatcherTest, SubstitutedWordIsBridgedInsideOnePassage) {
       "unencrypted laptops. The remediation plan assigns");
   ASSERT_EQ(m.passages.size(), 1u);
   EXPECT_EQ(m.passages[0].words, 17u);
+  // "depots" is in no matched shingle: the span counts it, coverage not.
+  EXPECT_EQ(m.passages[0].covered_words, 16u);
+}
+
+TEST_F(PassageMatcherTest, BridgedGapsDoNotCountAsCoveredWords) {
+  // Two 5-word runs of the source 9 words apart on one diagonal: one
+  // passage spanning 19 words, of which only the 10 copied are covered.
+  PassageMatch m = Match(
+      "three of the eleven warehouses alpha bravo charlie delta echo foxtrot "
+      "golf hotel india laptops. The remediation plan assigns");
+  ASSERT_EQ(m.passages.size(), 1u);
+  EXPECT_EQ(m.passages[0].words, 19u);
+  EXPECT_EQ(m.passages[0].covered_words, 10u);
 }
 
 TEST_F(PassageMatcherTest, DistantExcerptsAreSeparatePassagesInTextOrder) {
