@@ -87,10 +87,12 @@ absl::StatusOr<std::vector<CaseResult>> ScanCases(
       result.candidates.push_back(built.ids.at(doc));
     }
     for (const DocumentMatch& m : report->matches) {
-      result.matches.push_back(MatchStats{m.external_id,
-                                          m.longest_passage_words,
-                                          m.longest_covered_words,
-                                          m.coverage_of_source});
+      MatchStats stats{m.external_id, m.longest_passage_words,
+                       m.longest_covered_words, m.coverage_of_source, {}};
+      for (const Passage& p : m.passages) {
+        stats.covered_words.push_back(p.covered_words);
+      }
+      result.matches.push_back(std::move(stats));
     }
     results.push_back(std::move(result));
   }

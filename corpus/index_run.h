@@ -48,6 +48,7 @@ struct MatchStats {
   uint32_t longest_passage_words = 0;
   uint32_t longest_covered_words = 0;
   double coverage_of_source = 0;
+  std::vector<uint32_t> covered_words;  // of every passage, in text order
 };
 
 struct CaseResult {
