@@ -82,7 +82,8 @@ int RunInitCommand(int argc, char** argv) {
   if (!dir.ok()) return ReportError("init", dir.status());
   IndexOptions options;
   auto fpr = line->Double("fpr", 1e-3, 1e-12, 0.5);
-  auto capacity = line->Unsigned("row-capacity", FilterParams{}.row_capacity, 64, uint64_t{1} << 26);
+  auto capacity = line->Unsigned("row-capacity", FilterParams{}.row_capacity,
+                                 64, uint64_t{1} << 26);
   auto fill = line->Double("fill", 1.0, 0.01, 1.0);
   auto words = line->Unsigned("shingle-words", 5, 1, 64);
   auto winnow = line->Unsigned("winnow", 0, 0, 1024);

@@ -106,7 +106,8 @@ int RunScanCommand(int argc, char** argv) {
   if (!line) return exit;
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   auto threads = line->Unsigned("threads", cores, 1, 256);
-  auto min_words = line->Unsigned("min-words", ScanOptions{}.min_words, 10, 10000);
+  auto min_words =
+      line->Unsigned("min-words", ScanOptions{}.min_words, 10, 10000);
   auto min_coverage = line->Double("min-coverage", 50, 0.001, 100);
   auto boilerplate = line->Unsigned("boilerplate-docs", 10, 0, 1u << 31);
   auto limits = FileLimits(*line);
