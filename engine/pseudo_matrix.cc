@@ -306,24 +306,24 @@ QueryResult PseudoMatrix::Query(std::span<const uint64_t> fingerprints,
     }
     if (significant(sum, trials * p)) return std::pair{sum, trials * p};
     if (sum < options.min_count || windows == 0) return std::nullopt;
+    auto in_window = [&](size_t w) {  // the hits of window w in `rows`
+      uint32_t hits = 0;
+      for (uint32_t row : rows) {
+        hits += chunk_counts[w * d + row] + chunk_counts[(w + 1) * d + row];
+      }
+      return hits;
+    };
     // Every window but the last has the same trials, so the same
     // significance threshold: testing the fullest of them decides them all.
     uint32_t fullest = 0;
     for (size_t w = 0; w + 1 < windows; ++w) {
-      uint32_t in_window = 0;
-      for (uint32_t row : rows) {
-        in_window += chunk_counts[w * d + row] + chunk_counts[(w + 1) * d + row];
-      }
-      fullest = std::max(fullest, in_window);
+      fullest = std::max(fullest, in_window(w));
     }
     if (windows > 1 && significant(fullest, window_trials(0) * p)) {
       return std::pair{fullest, window_trials(0) * p};
     }
     const size_t last = windows - 1;
-    uint32_t in_last = 0;
-    for (uint32_t row : rows) {
-      in_last += chunk_counts[last * d + row] + chunk_counts[(last + 1) * d + row];
-    }
+    const uint32_t in_last = in_window(last);
     if (significant(in_last, window_trials(last) * p)) {
       return std::pair{in_last, window_trials(last) * p};
     }

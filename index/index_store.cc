@@ -311,25 +311,32 @@ absl::StatusOr<bool> IndexStore::CatchUp() {
   return after->generation != before->generation;
 }
 
-absl::StatusOr<StateRecord> IndexStore::ReadState() const {
-  auto bytes = impl_->Get(IndexBatch::Family::kMeta, kStateKey);
+namespace {
+// The record read by Impl::Get, decoded; nullopt when the key is absent.
+template <class Record>
+absl::StatusOr<std::optional<Record>> RecordValue(
+    absl::StatusOr<std::optional<std::string>> bytes) {
   if (!bytes.ok()) return bytes.status();
-  if (!bytes->has_value()) return absl::DataLossError("index has no state");
-  StateRecord state;
-  absl::Status s = DecodeRecord(**bytes, &state);
+  if (!bytes->has_value()) return std::nullopt;
+  Record record;
+  absl::Status s = DecodeRecord(**bytes, &record);
   if (!s.ok()) return s;
-  return state;
+  return record;
+}
+}  // namespace
+
+absl::StatusOr<StateRecord> IndexStore::ReadState() const {
+  auto state = RecordValue<StateRecord>(
+      impl_->Get(IndexBatch::Family::kMeta, kStateKey));
+  if (!state.ok()) return state.status();
+  if (!state->has_value()) return absl::DataLossError("index has no state");
+  return **state;
 }
 
 absl::StatusOr<std::optional<DocumentRecord>> IndexStore::ReadDocument(
     uint32_t id) const {
-  auto bytes = impl_->Get(IndexBatch::Family::kDocuments, EncodeId(id));
-  if (!bytes.ok()) return bytes.status();
-  if (!bytes->has_value()) return std::nullopt;
-  DocumentRecord doc;
-  absl::Status s = DecodeRecord(**bytes, &doc);
-  if (!s.ok()) return s;
-  return doc;
+  return RecordValue<DocumentRecord>(
+      impl_->Get(IndexBatch::Family::kDocuments, EncodeId(id)));
 }
 
 namespace {
@@ -355,16 +362,14 @@ absl::StatusOr<std::optional<uint32_t>> IndexStore::FindDigest(
 
 absl::StatusOr<FingerprintsRecord> IndexStore::ReadFingerprints(
     uint32_t id) const {
-  auto bytes = impl_->Get(IndexBatch::Family::kFingerprints, EncodeId(id));
-  if (!bytes.ok()) return bytes.status();
-  if (!bytes->has_value()) {
+  auto record = RecordValue<FingerprintsRecord>(
+      impl_->Get(IndexBatch::Family::kFingerprints, EncodeId(id)));
+  if (!record.ok()) return record.status();
+  if (!record->has_value()) {
     return absl::NotFoundError(
         absl::StrCat("document ", id, " has no fingerprint list"));
   }
-  FingerprintsRecord record;
-  absl::Status s = DecodeRecord(**bytes, &record);
-  if (!s.ok()) return s;
-  return record;
+  return std::move(**record);
 }
 
 absl::StatusOr<std::optional<std::string>> IndexStore::ReadRowBits(
@@ -473,13 +478,8 @@ absl::Status IndexStore::ForEachDocFrequency(
 
 absl::StatusOr<std::optional<AllowRecord>> IndexStore::ReadAllowEntry(
     std::string_view name) const {
-  auto bytes = impl_->Get(IndexBatch::Family::kAllow, name);
-  if (!bytes.ok()) return bytes.status();
-  if (!bytes->has_value()) return std::nullopt;
-  AllowRecord record;
-  absl::Status s = DecodeRecord(**bytes, &record);
-  if (!s.ok()) return s;
-  return record;
+  return RecordValue<AllowRecord>(
+      impl_->Get(IndexBatch::Family::kAllow, name));
 }
 
 absl::Status IndexStore::ForEachAllowEntry(
