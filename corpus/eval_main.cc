@@ -344,7 +344,12 @@ int Run(const std::string& corpus, const std::string& out_dir,
                        "findutils manuals. Outbound documents per group:");
   for (const auto& [group, n] : groups) absl::StrAppend(&md, " ", group, " ", n, ";");
   md.back() = '.';
-  absl::StrAppend(&md, " Ground truth: `set/truth.tsv`.\n\n");
+  absl::StrAppend(
+      &md, " Ground truth: `set/truth.tsv`. Excerpts are passages of one "
+           "document: ", set->excerpts_redrawn,
+      " excerpts were drawn again from another start for being more than "
+      "a quarter boilerplate (words only in shingles held by more than ",
+      kCommonDocuments, " protected documents).\n\n");
   md += detection.markdown;
   const BuiltIndex& b = *built;
   const double mb = static_cast<double>(b.protected_bytes) / 1e6;
@@ -407,8 +412,9 @@ int Run(const std::string& corpus, const std::string& out_dir,
   std::map<std::string, std::string> files = detection.data_files;
   std::string per_case =
       "file\terror\tlatency_ms\tcandidates\tmatches (id:longest "
-      "passage words:its covered words:coverage of source:covered words of "
-      "each passage, comma-separated)\n";
+      "passage words:its covered words:coverage of source:passages, "
+      "comma-separated, each as covered words@scanned tokens/source tokens, "
+      "e.g. 12@40-55/300-315)\n";
   for (size_t i = 0; i < set->cases.size(); ++i) {
     const CaseResult& r = (*results)[i];
     absl::StrAppend(&per_case, set->cases[i].file, "\t", r.error, "\t",
@@ -418,7 +424,15 @@ int Run(const std::string& corpus, const std::string& out_dir,
       absl::StrAppend(&per_case, m.id, ":", m.longest_passage_words, ":",
                       m.longest_covered_words, ":",
                       absl::StrFormat("%.3f", m.coverage_of_source), ":",
-                      absl::StrJoin(m.covered_words, ","), " ");
+                      absl::StrJoin(m.passages, ",",
+                                    [](std::string* out, const Passage& p) {
+                                      absl::StrAppend(
+                                          out, p.covered_words, "@",
+                                          p.token_begin, "-", p.token_end, "/",
+                                          p.source_token_begin, "-",
+                                          p.source_token_end);
+                                    }),
+                      " ");
     }
     per_case += "\n";
   }

@@ -23,6 +23,7 @@
 #include "corpus/document_pool.h"
 #include "corpus/test_set.h"
 #include "engine/leak_scanner.h"
+#include "engine/passage_matcher.h"
 #include "engine/protected_index.h"
 
 namespace leakhound {
@@ -48,7 +49,7 @@ struct MatchStats {
   uint32_t longest_passage_words = 0;
   uint32_t longest_covered_words = 0;
   double coverage_of_source = 0;
-  std::vector<uint32_t> covered_words;  // of every passage, in text order
+  std::vector<Passage> passages;  // in scanned-text order
 };
 
 struct CaseResult {

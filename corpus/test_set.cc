@@ -140,8 +140,14 @@ class Generator {
   const PoolDocument* PickSource(const std::vector<const PoolDocument*>& sources,
                                  uint32_t words);
   // `words` consecutive words of `doc` from a random start (from the first
-  // word when they are the whole document).
+  // word when they are the whole document), drawn again (up to
+  // kExcerptAttempts times) while MostlyBoilerplate.
   std::string Excerpt(const PoolDocument& doc, uint32_t words);
+  // Whether more than a quarter of the words of `excerpt` (text of a
+  // protected document) lie only in shingles held by more than
+  // kCommonDocuments protected documents: boilerplate, which the negatives
+  // count as benign, not a passage of one document.
+  bool MostlyBoilerplate(std::string_view excerpt);
   // Host text with `pieces` inserted at distinct random line starts.
   std::vector<Segment> InsertInto(std::string_view host,
                                   std::vector<std::string> pieces);
@@ -204,13 +210,35 @@ std::string Generator::Excerpt(const PoolDocument& doc, uint32_t words) {
   const auto last = static_cast<size_t>(
       std::upper_bound(t.units.begin(), t.units.end(), total - need) -
       t.units.begin() - 1);
-  const size_t s = Below(rng_, last + 1);
-  const auto e = static_cast<size_t>(
-      std::lower_bound(t.units.begin() + static_cast<ptrdiff_t>(s),
-                       t.units.end(), t.units[s] + need) -
-      t.units.begin());
-  const uint32_t b = t.tokens[s].byte_begin;
-  return doc.text.substr(b, t.tokens[e - 1].byte_end - b);
+  std::string excerpt;
+  for (uint32_t attempt = 0; attempt < kExcerptAttempts; ++attempt) {
+    const size_t s = Below(rng_, last + 1);
+    const auto e = static_cast<size_t>(
+        std::lower_bound(t.units.begin() + static_cast<ptrdiff_t>(s),
+                         t.units.end(), t.units[s] + need) -
+        t.units.begin());
+    const uint32_t b = t.tokens[s].byte_begin;
+    excerpt = doc.text.substr(b, t.tokens[e - 1].byte_end - b);
+    if (last == 0 || !MostlyBoilerplate(excerpt)) break;
+    ++set_.excerpts_redrawn;
+  }
+  return excerpt;
+}
+
+bool Generator::MostlyBoilerplate(std::string_view excerpt) {
+  auto shingled = shingler_->Shingle(excerpt);
+  if (!shingled.ok() || shingled->token_count == 0) return false;
+  // distinct[t]: token t lies in a shingle held by at most
+  // kCommonDocuments protected documents.
+  std::vector<bool> distinct(shingled->token_count);
+  for (const Shingle& sh : shingled->shingles) {
+    auto it = exact_.find(sh.fingerprint);
+    if (it != exact_.end() && it->second.size() > kCommonDocuments) continue;
+    for (uint32_t i = sh.token_begin; i < sh.token_end; ++i) distinct[i] = true;
+  }
+  const auto n = static_cast<uint32_t>(
+      std::count(distinct.begin(), distinct.end(), true));
+  return 4 * n < 3 * shingled->token_count;
 }
 
 std::vector<std::string> Generator::Split(std::string_view excerpt,

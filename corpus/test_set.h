@@ -20,7 +20,9 @@
 // document (kCopiedRunWords consecutive words, found through an exact
 // fingerprint index; shingles held by more than kCommonDocuments protected
 // documents, boilerplate as leakhound's default rule sees it, do not
-// count) are excluded, so negatives hold no copied passage.
+// count) are excluded, so negatives hold no copied passage. Likewise an
+// excerpt more than a quarter of which is such boilerplate is drawn again
+// from another start: positives are passages of one document.
 //
 // Thread-safety: plain data and pure functions.
 #ifndef LEAKHOUND_CORPUS_TEST_SET_H_
@@ -53,6 +55,7 @@ inline constexpr Obfuscation kChineseObfuscations[] = {
 inline constexpr uint32_t kCopiedRunWords = 12;
 inline constexpr uint32_t kBoilerplateMinDocs = 3;
 inline constexpr uint32_t kCommonDocuments = 10;
+inline constexpr uint32_t kExcerptAttempts = 100;
 
 // Written to the ground truth by name.
 enum class CaseClass : uint8_t { kPositive, kCleanHost, kHeldOut, kBoilerplate };
@@ -92,6 +95,7 @@ struct TestSet {
   std::vector<std::string> boilerplate_lines;
   uint32_t hosts_excluded = 0;     // for holding a copied passage
   uint32_t held_out_excluded = 0;  // likewise
+  uint32_t excerpts_redrawn = 0;   // for being mostly boilerplate
 };
 
 // Errors: FailedPrecondition when the pool lacks documents a group needs,
