@@ -68,6 +68,7 @@ std::string FormatJson(const FileOutcome& o) {
                     absl::StrFormat("%.4f", m.coverage_of_source),
                     ",\"coverage_of_scanned\":",
                     absl::StrFormat("%.4f", m.coverage_of_scanned),
+                    ",\"group_words\":", m.group_words,
                     ",\"passages\":[");
     for (size_t j = 0; j < m.passages.size(); ++j) {
       const Passage& p = m.passages[j];

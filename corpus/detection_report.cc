@@ -119,8 +119,10 @@ ReportSection DetectionSection(
   absl::StrAppend(
       &md, "## Detection\n\n",
       absl::StrFormat(
-          "Match rule: a protected document matches when one passage has at "
-          "least %d words or the passages cover at least %.0f %% of it "
+          "Match rule: a protected document matches when a group of passages "
+          "(one passage, or passages adjacent in the outbound text from one "
+          "stretch of the source in any order) has at least %d words inside "
+          "its matched shingles or the passages cover at least %.0f %% of it "
           "(`--min-words %d --min-coverage %.2f`), boilerplate fingerprints "
           "(held by more than 10 protected documents) not counting. Recall "
           "counts (outbound document, true source) pairs.\n\n",
@@ -250,22 +252,29 @@ ReportSection DetectionSection(
       absl::StrFormat("%.2f", rule.min_coverage),
       "): recall of 15-word verbatim excerpts, of 30+ word verbatim "
       "excerpts, of 30+ word excerpts over every obfuscation but 15 % "
-      "substitution, and false alarms. A passage's words are its span, or "
-      "only the words inside its matched shingles (\"covered\": the gaps "
-      "the second stage bridged do not count).\n\n"
+      "substitution, and false alarms. Counted: the longest passage's span; "
+      "its words inside its matched shingles (\"covered\": the gaps the "
+      "second stage bridged do not count); or the covered words of the "
+      "largest group of passages adjacent in the outbound text and from one "
+      "stretch of the source in any order (\"group\", the default).\n\n"
       "| min_words | counted | verbatim 15 | verbatim 30+ | obfuscated 30+ | "
       "substitute_15 30+ | clean hosts | held out | boilerplate |\n"
       "|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
-  for (const bool covered : {false, true})
+  for (const WordCount count :
+       {WordCount::kSpan, WordCount::kCovered, WordCount::kGroup})
   for (uint32_t min_words : kSweepMinWords) {
     MatchRule r = rule;
     r.min_words = min_words;
-    r.covered_words = covered;
+    r.count = count;
     auto cell = [&](const CaseFilter& f) {
       return absl::StrFormat("%.1f %%", 100 * Recall(set, results, r, f).value());
     };
     absl::StrAppend(
-        &md, "| ", min_words, " | ", covered ? "covered" : "span", " | ",
+        &md, "| ", min_words, " | ",
+        count == WordCount::kSpan      ? "span"
+        : count == WordCount::kCovered ? "covered"
+                                       : "group",
+        " | ",
         cell([](const OutboundCase& c) {
           return c.group == "size" && c.size_words == 15 &&
                  c.obfuscation == Obfuscation::kNone;

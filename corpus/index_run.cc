@@ -88,7 +88,8 @@ absl::StatusOr<std::vector<CaseResult>> ScanCases(
     }
     for (const DocumentMatch& m : report->matches) {
       MatchStats stats{m.external_id, m.longest_passage_words,
-                       m.longest_covered_words, m.coverage_of_source,
+                       m.longest_covered_words, m.group_words,
+                       m.coverage_of_source,
                        m.passages};
       result.matches.push_back(std::move(stats));
     }

@@ -48,6 +48,7 @@ struct MatchStats {
   std::string id;
   uint32_t longest_passage_words = 0;
   uint32_t longest_covered_words = 0;
+  uint32_t group_words = 0;
   double coverage_of_source = 0;
   std::vector<Passage> passages;  // in scanned-text order
 };
@@ -67,17 +68,24 @@ struct CaseResult {
 absl::StatusOr<std::vector<CaseResult>> ScanCases(
     const BuiltIndex& built, const std::vector<const OutboundCase*>& cases);
 
+// What a match rule's min_words counts.
+enum class WordCount : uint8_t {
+  kSpan,     // the longest passage's span
+  kCovered,  // the longest passage's covered words (bridged gaps excluded)
+  kGroup,    // the largest group's covered words, as LeakScanner counts
+};
+
 // A match rule as LeakScanner applies it.
 struct MatchRule {
   uint32_t min_words = ScanOptions{}.min_words;
   double min_coverage = ScanOptions{}.min_coverage;
-  // Count a passage's covered words (bridged gaps excluded, as LeakScanner
-  // does), or its whole span.
-  bool covered_words = true;
+  WordCount count = WordCount::kGroup;
   bool Matches(const MatchStats& m) const {
-    return (covered_words ? m.longest_covered_words
-                          : m.longest_passage_words) >= min_words ||
-           m.coverage_of_source >= min_coverage;
+    const uint32_t words = count == WordCount::kSpan ? m.longest_passage_words
+                           : count == WordCount::kCovered
+                               ? m.longest_covered_words
+                               : m.group_words;
+    return words >= min_words || m.coverage_of_source >= min_coverage;
   }
 };
 

@@ -172,8 +172,9 @@ absl::StatusOr<ScanReport> LeakScanner::Scan(std::string_view utf8) {
         report.words == 0
             ? 0
             : static_cast<double>(match.matched_words) / report.words;
+    match.group_words = LargestGroupWords(found.passages, passage_options_);
     match.passages = std::move(found.passages);
-    if (match.longest_covered_words >= options_.min_words ||
+    if (match.group_words >= options_.min_words ||
         match.coverage_of_source >= options_.min_coverage) {
       report.matches.push_back(std::move(match));
     } else {

@@ -34,9 +34,11 @@
 namespace leakhound {
 
 struct ScanOptions {
-  // A passage with at least this many words inside its matched shingles
-  // (Passage::covered_words: the gaps the chain bridged do not count) makes
-  // a match. Range [1, 10000]; the command line allows [10, 10000]. The
+  // A group of passages with at least this many words inside their matched
+  // shingles makes a match (LargestGroupWords: passages adjacent in the
+  // scanned text from one stretch of the source, in any order; a passage
+  // alone is a group; Passage::covered_words: the gaps a chain bridged do
+  // not count). Range [1, 10000]; the command line allows [10, 10000]. The
   // default is measured (docs/results.md, "Choosing min_words").
   uint32_t min_words = 20;
   // Or passages covering at least this share of the protected document's
@@ -59,6 +61,7 @@ struct DocumentMatch {
   double coverage_of_scanned = 0;
   uint32_t longest_passage_words = 0;
   uint32_t longest_covered_words = 0;  // most Passage::covered_words
+  uint32_t group_words = 0;  // LargestGroupWords of the passages
   std::vector<Passage> passages;  // in scanned-text order
 };
 

@@ -31,6 +31,9 @@ PassageOptions PassageOptionsFor(const ShinglerOptions& options) {
   out.max_gap_tokens =
       2 * shingle_tokens + static_cast<uint32_t>(options.winnow_window);
   out.max_drift_tokens = static_cast<uint32_t>(options.shingle_words);
+  out.max_group_gap_tokens =
+      out.max_group_gap_tokens + static_cast<uint32_t>(options.winnow_window);
+  out.max_group_slack_tokens = shingle_tokens;
   return out;
 }
 
@@ -164,6 +167,38 @@ PassageMatch MatchPassages(const ScannedText& scanned,
     reach = std::max(reach, c.passage.token_end);
   }
   return out;
+}
+
+uint32_t LargestGroupWords(std::span<const Passage> passages,
+                           const PassageOptions& options) {
+  uint64_t largest = 0;
+  Passage group;  // token and source ranges of the open group
+  uint64_t words = 0;
+  for (size_t i = 0; i < passages.size(); ++i) {
+    const Passage& p = passages[i];
+    const uint32_t end = std::max(group.token_end, p.token_end);
+    const uint32_t source_begin =
+        std::min(group.source_token_begin, p.source_token_begin);
+    const uint32_t source_end =
+        std::max(group.source_token_end, p.source_token_end);
+    if (i > 0 && p.token_begin <= group.token_end + options.max_group_gap_tokens &&
+        source_end - source_begin <=
+            end - group.token_begin + options.max_group_slack_tokens) {
+      // Only the part past the group's end adds words.
+      const uint32_t fresh =
+          p.token_end - std::max(p.token_begin, std::min(p.token_end, group.token_end));
+      words += uint64_t{p.covered_words} * fresh /
+               std::max<uint32_t>(1, p.token_end - p.token_begin);
+      group.token_end = end;
+      group.source_token_begin = source_begin;
+      group.source_token_end = source_end;
+    } else {
+      group = p;
+      words = p.covered_words;
+    }
+    largest = std::max(largest, words);
+  }
+  return static_cast<uint32_t>(largest);
 }
 
 }  // namespace leakhound

@@ -52,11 +52,19 @@ struct PassageOptions {
   // Largest change of the diagonal (source token - scanned token) between
   // two consecutive matched shingles of one passage.
   uint32_t max_drift_tokens = 5;
+  // Passage groups (LargestGroupWords): the most tokens between two
+  // passages that follow each other in the scanned text, and the most
+  // tokens by which a group's source ranges may span more than its scanned
+  // span.
+  uint32_t max_group_gap_tokens = 3;
+  uint32_t max_group_slack_tokens = 10;
 };
 
 // The gap and drift for text shingled with `options`: a substituted token
 // removes the shingles covering it, so the gap must exceed one shingle's
-// tokens, and winnowing thins the survivors by up to its window.
+// tokens, and winnowing thins the survivors by up to its window. A group
+// may skip one shingle's tokens of its source stretch (a sentence too
+// short to hold a shingle of its own).
 PassageOptions PassageOptionsFor(const ShinglerOptions& options);
 
 struct Passage {
@@ -96,6 +104,17 @@ struct PassageMatch {
 PassageMatch MatchPassages(const ScannedText& scanned,
                            std::span<const Occurrence> source,
                            const std::function<bool(uint64_t)>& suppressed,
+                           const PassageOptions& options);
+
+// The covered words of the largest group of `passages`: a run of passages
+// that follow each other in the scanned text, at most max_group_gap_tokens
+// apart, and come from one stretch of the source in any order (their
+// source ranges together span at most the run's scanned span plus
+// max_group_slack_tokens): the sentences of one excerpt reordered, each
+// its own passage. A passage alone is a group; a passage overlapping the
+// run's scanned end adds only the share of its covered words past it.
+// REQUIRES: `passages` in scanned-text order, as MatchPassages returns them.
+uint32_t LargestGroupWords(std::span<const Passage> passages,
                            const PassageOptions& options);
 
 }  // namespace leakhound

@@ -139,6 +139,20 @@ TEST_F(LeakScannerTest, BridgedGapsDoNotCountTowardMinWords) {
   EXPECT_EQ(r.matches[0].longest_covered_words, 18u);
 }
 
+TEST_F(LeakScannerTest, ReorderedSentencesCountAsOneGroup) {
+  // Two consecutive sentences of the incident report, swapped: passages of
+  // 14 and 13 words, each under --min-words 20, together one group.
+  const std::string note =
+      "Update: The bucket policy now allows reads only from the backup and "
+      "the analytics jobs. All contractor tokens were revoked and reissued "
+      "with a lifetime of one hour. Thanks.";
+  ScanReport r = Scan(note);
+  ASSERT_THAT(Ids(r), ElementsAre("incident-report.txt"));
+  EXPECT_EQ(r.matches[0].passages.size(), 2u);
+  EXPECT_EQ(r.matches[0].longest_covered_words, 14u);
+  EXPECT_EQ(r.matches[0].group_words, 27u);
+}
+
 TEST_F(LeakScannerTest, ShortDocumentMatchesByCoverage) {
   ASSERT_TRUE(Protect("codename", "Project Heron launches on the ninth of May"));
   ScanReport r = Scan("Reminder: Project Heron launches on the ninth of May, "

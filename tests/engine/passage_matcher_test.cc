@@ -126,6 +126,59 @@ TEST_F(PassageMatcherTest, UnrelatedTextHasNoPassages) {
   EXPECT_THAT(m.passages, ::testing::IsEmpty());
 }
 
+TEST_F(PassageMatcherTest, ReorderedSentencesFormOneGroup) {
+  // The end of the first sentence and the start of the second, swapped:
+  // two passages (12 and 6 words), one group of 18.
+  PassageMatch m = Match(
+      "Notes: The remediation plan assigns each site manager a deadline of "
+      "thirty days stored customer records on unencrypted laptops. Bye.");
+  ASSERT_EQ(m.passages.size(), 2u);
+  EXPECT_EQ(m.passages[0].covered_words, 12u);
+  EXPECT_EQ(m.passages[1].covered_words, 6u);
+  EXPECT_EQ(LargestGroupWords(m.passages,
+                              PassageOptionsFor(shingler_->options())),
+            18u);
+}
+
+TEST_F(PassageMatcherTest, PassagesApartInTheTextAreNotOneGroup) {
+  PassageMatch m = Match(
+      "The remediation plan assigns each site manager a deadline of thirty "
+      "days, and in other news the canteen reopens next week with a new "
+      "menu. stored customer records on unencrypted laptops.");
+  ASSERT_EQ(m.passages.size(), 2u);
+  EXPECT_EQ(LargestGroupWords(m.passages,
+                              PassageOptionsFor(shingler_->options())),
+            12u);
+}
+
+TEST_F(PassageMatcherTest, AdjacentPassagesFromDistantSourcePartsAreNotOneGroup) {
+  // The last sentence's start, then the first sentence's start: adjacent
+  // here, 50 tokens apart in the source.
+  PassageMatch m = Match(
+      "Budget for the replacement comes from the operations reserve The "
+      "committee reviewed the supplier audit in March");
+  ASSERT_EQ(m.passages.size(), 2u);
+  EXPECT_EQ(LargestGroupWords(m.passages,
+                              PassageOptionsFor(shingler_->options())),
+            9u);
+}
+
+TEST(LargestGroupWordsTest, OverlappingPassageAddsOnlyItsPartPastTheGroup) {
+  Passage a, b;
+  a.token_begin = 0, a.token_end = 20, a.covered_words = 20;
+  a.source_token_begin = 100, a.source_token_end = 120;
+  b.token_begin = 15, b.token_end = 30, b.covered_words = 15;
+  b.source_token_begin = 80, b.source_token_end = 95;
+  const std::vector<Passage> passages = {a, b};
+  // Scanned span 30, source span 40 <= 30 + slack 10: one group, and b
+  // adds the 10 of its 15 tokens past a's end.
+  EXPECT_EQ(LargestGroupWords(passages, PassageOptions{}), 30u);
+  PassageOptions tight;
+  tight.max_group_slack_tokens = 9;
+  EXPECT_EQ(LargestGroupWords(passages, tight), 20u);
+  EXPECT_EQ(LargestGroupWords({}, PassageOptions{}), 0u);
+}
+
 TEST(ScannedTextTest, RepeatedFingerprintsAreCappedAndDistinctKeepsOrder) {
   std::array<uint8_t, 32> key{};
   auto shingler = Shingler::Create({}, *FingerprintKey::FromBytes(key));
