@@ -40,7 +40,7 @@ struct ScanOptions {
   // alone is a group; Passage::covered_words: the gaps a chain bridged do
   // not count). Range [1, 10000]; the command line allows [10, 10000]. The
   // default is measured (docs/results.md, "Choosing min_words").
-  uint32_t min_words = 20;
+  uint32_t min_words = 22;
   // Or passages covering at least this share of the protected document's
   // words. Range (0, 1].
   double min_coverage = 0.5;

@@ -141,7 +141,7 @@ TEST_F(LeakScannerTest, BridgedGapsDoNotCountTowardMinWords) {
 
 TEST_F(LeakScannerTest, ReorderedSentencesCountAsOneGroup) {
   // Two consecutive sentences of the incident report, swapped: passages of
-  // 14 and 13 words, each under --min-words 20, together one group.
+  // 14 and 13 words, each under the default --min-words, together one group.
   const std::string note =
       "Update: The bucket policy now allows reads only from the backup and "
       "the analytics jobs. All contractor tokens were revoked and reissued "
