@@ -181,13 +181,16 @@ uint32_t LargestGroupWords(std::span<const Passage> passages,
         std::min(group.source_token_begin, p.source_token_begin);
     const uint32_t source_end =
         std::max(group.source_token_end, p.source_token_end);
-    if (i > 0 && p.token_begin <= group.token_end + options.max_group_gap_tokens &&
+    const bool joins =
+        i > 0 &&
+        p.token_begin <= group.token_end + options.max_group_gap_tokens &&
         source_end - source_begin <=
-            end - group.token_begin + options.max_group_slack_tokens) {
+            end - group.token_begin + options.max_group_slack_tokens;
+    if (joins) {
       // Only the part past the group's end adds words.
-      const uint32_t fresh =
-          p.token_end - std::max(p.token_begin, std::min(p.token_end, group.token_end));
-      words += uint64_t{p.covered_words} * fresh /
+      const uint32_t from = std::clamp(group.token_end, p.token_begin,
+                                       p.token_end);
+      words += uint64_t{p.covered_words} * (p.token_end - from) /
                std::max<uint32_t>(1, p.token_end - p.token_begin);
       group.token_end = end;
       group.source_token_begin = source_begin;

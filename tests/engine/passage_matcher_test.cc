@@ -47,6 +47,11 @@ class PassageMatcherTest : public ::testing::Test {
                          PassageOptionsFor(shingler_->options()));
   }
 
+  uint32_t GroupWords(const PassageMatch& m) const {
+    return LargestGroupWords(m.passages,
+                             PassageOptionsFor(shingler_->options()));
+  }
+
   std::unique_ptr<Shingler> shingler_;
   std::vector<Occurrence> source_;
 };
@@ -135,9 +140,7 @@ TEST_F(PassageMatcherTest, ReorderedSentencesFormOneGroup) {
   ASSERT_EQ(m.passages.size(), 2u);
   EXPECT_EQ(m.passages[0].covered_words, 12u);
   EXPECT_EQ(m.passages[1].covered_words, 6u);
-  EXPECT_EQ(LargestGroupWords(m.passages,
-                              PassageOptionsFor(shingler_->options())),
-            18u);
+  EXPECT_EQ(GroupWords(m), 18u);
 }
 
 TEST_F(PassageMatcherTest, PassagesApartInTheTextAreNotOneGroup) {
@@ -146,21 +149,18 @@ TEST_F(PassageMatcherTest, PassagesApartInTheTextAreNotOneGroup) {
       "days, and in other news the canteen reopens next week with a new "
       "menu. stored customer records on unencrypted laptops.");
   ASSERT_EQ(m.passages.size(), 2u);
-  EXPECT_EQ(LargestGroupWords(m.passages,
-                              PassageOptionsFor(shingler_->options())),
-            12u);
+  EXPECT_EQ(GroupWords(m), 12u);
 }
 
-TEST_F(PassageMatcherTest, AdjacentPassagesFromDistantSourcePartsAreNotOneGroup) {
+TEST_F(PassageMatcherTest,
+       AdjacentPassagesFromDistantSourcePartsAreNotOneGroup) {
   // The last sentence's start, then the first sentence's start: adjacent
   // here, 50 tokens apart in the source.
   PassageMatch m = Match(
       "Budget for the replacement comes from the operations reserve The "
       "committee reviewed the supplier audit in March");
   ASSERT_EQ(m.passages.size(), 2u);
-  EXPECT_EQ(LargestGroupWords(m.passages,
-                              PassageOptionsFor(shingler_->options())),
-            9u);
+  EXPECT_EQ(GroupWords(m), 9u);
 }
 
 TEST(LargestGroupWordsTest, OverlappingPassageAddsOnlyItsPartPastTheGroup) {
