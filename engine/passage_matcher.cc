@@ -16,9 +16,18 @@ ScannedText::ScannedText(ShingledText text) : text_(std::move(text)) {
     if (inserted) distinct_.push_back(fp);
     if (it->second.size() < kMaxRepeats) it->second.push_back(i);
   }
+  // 2^bits >= 64 * distinct, between 2^12 and 2^26 bits (8 MB).
+  unsigned bits = 12;
+  while (bits < 26 && (uint64_t{1} << bits) < 64 * distinct_.size()) ++bits;
+  shift_ = 64 - bits;
+  present_.assign(size_t{1} << (bits - 6), 0);
+  for (uint64_t fp : distinct_) {
+    const uint64_t bit = fp >> shift_;
+    present_[bit >> 6] |= uint64_t{1} << (bit & 63);
+  }
 }
 
-std::span<const uint32_t> ScannedText::ShinglesWith(uint64_t fingerprint) const {
+std::span<const uint32_t> ScannedText::Lookup(uint64_t fingerprint) const {
   auto it = shingles_of_.find(fingerprint);
   if (it == shingles_of_.end()) return {};
   return it->second;

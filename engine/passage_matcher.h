@@ -34,15 +34,29 @@ class ScannedText {
 
   const ShingledText& text() const { return text_; }
   // Indexes into text().shingles of the shingles with `fingerprint`, in
-  // text order, at most kMaxRepeats; empty if none.
-  std::span<const uint32_t> ShinglesWith(uint64_t fingerprint) const;
+  // text order, at most kMaxRepeats; empty if none. Most calls ask for
+  // fingerprints the text lacks (a candidate's whole list is probed), and
+  // a bit array answers most of those without touching the map.
+  std::span<const uint32_t> ShinglesWith(uint64_t fingerprint) const {
+    const uint64_t bit = fingerprint >> shift_;
+    if (((present_[bit >> 6] >> (bit & 63)) & 1) == 0) return {};
+    return Lookup(fingerprint);
+  }
   // The distinct fingerprints, in order of first occurrence.
   const std::vector<uint64_t>& distinct() const { return distinct_; }
 
  private:
+  std::span<const uint32_t> Lookup(uint64_t fingerprint) const;
+
   ShingledText text_;
   absl::flat_hash_map<uint64_t, std::vector<uint32_t>> shingles_of_;
   std::vector<uint64_t> distinct_;
+  // Bit (fingerprint >> shift_) is set for every fingerprint of the text:
+  // at least 64 bits per distinct fingerprint, so a fingerprint the text
+  // lacks passes with probability under 1/64 (fingerprints are keyed
+  // hashes, uniform in their top bits).
+  std::vector<uint64_t> present_;
+  unsigned shift_ = 52;
 };
 
 struct PassageOptions {

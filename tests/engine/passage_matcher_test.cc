@@ -1,6 +1,7 @@
 #include "engine/passage_matcher.h"
 
 #include <array>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -189,6 +190,25 @@ TEST(ScannedTextTest, RepeatedFingerprintsAreCappedAndDistinctKeepsOrder) {
   EXPECT_EQ(scanned.ShinglesWith(scanned.distinct()[0]).size(),
             ScannedText::kMaxRepeats);
   EXPECT_THAT(scanned.ShinglesWith(12345), ::testing::IsEmpty());
+}
+
+TEST(ScannedTextTest, EveryFingerprintOfALargeTextIsFoundAndNoOther) {
+  // Enough distinct fingerprints to size the bit array past its minimum.
+  std::mt19937_64 rng(3);
+  ShingledText text;
+  for (uint32_t i = 0; i < 10000; ++i) {
+    text.shingles.push_back(Shingle{rng(), i, i + 1, i, i + 5});
+  }
+  text.token_count = 10004;
+  text.word_units.resize(text.token_count + 1);
+  const ScannedText scanned(text);
+  for (uint32_t i = 0; i < 10000; ++i) {
+    ASSERT_THAT(scanned.ShinglesWith(text.shingles[i].fingerprint),
+                ::testing::ElementsAre(i));
+  }
+  for (int i = 0; i < 100000; ++i) {
+    ASSERT_THAT(scanned.ShinglesWith(rng()), ::testing::IsEmpty());
+  }
 }
 
 }  // namespace
