@@ -69,7 +69,11 @@ absl::StatusOr<ScanReport> LeakScanner::Scan(std::string_view utf8) {
   report.shingle_ns = NanosSince(start);
   start = std::chrono::steady_clock::now();
 
-  // Filter stage.
+  // Filter stage. Allow-listed fingerprints and boilerplate ones (held by
+  // more than boilerplate_documents protected documents: one batched read
+  // of the document frequencies) count neither here nor in the second
+  // stage; left in the query, boilerplate would make every row holding a
+  // document of the same template a candidate.
   std::vector<uint64_t> query;
   query.reserve(scanned.distinct().size());
   for (uint64_t fp : scanned.distinct()) {
@@ -77,6 +81,24 @@ absl::StatusOr<ScanReport> LeakScanner::Scan(std::string_view utf8) {
       ++report.allowed_fingerprints;
     } else {
       query.push_back(fp);
+    }
+  }
+  absl::flat_hash_set<uint64_t> boilerplate;
+  if (options_.boilerplate_documents > 0 && !query.empty() &&
+      index_.matrix().documents() > options_.boilerplate_documents) {
+    auto counts = index_.store().ReadDocFrequencies(query);
+    if (!counts.ok()) return counts.status();
+    size_t kept = 0;
+    for (size_t i = 0; i < query.size(); ++i) {
+      if ((*counts)[i] > options_.boilerplate_documents) {
+        boilerplate.insert(query[i]);
+      } else {
+        query[kept++] = query[i];
+      }
+    }
+    query.resize(kept);
+    for (const Shingle& s : text.shingles) {
+      report.boilerplate_shingles += boilerplate.contains(s.fingerprint);
     }
   }
   if (query.empty()) return report;
@@ -88,8 +110,7 @@ absl::StatusOr<ScanReport> LeakScanner::Scan(std::string_view utf8) {
   start = std::chrono::steady_clock::now();
   if (filtered.candidates.empty()) return report;
 
-  // Second stage: the candidates' shingles, then the document frequency of
-  // every fingerprint they share with the text (one batched read).
+  // Second stage: each candidate's stored shingles against the text's.
   struct Loaded {
     DocId doc;
     DocumentRecord record;
@@ -97,7 +118,6 @@ absl::StatusOr<ScanReport> LeakScanner::Scan(std::string_view utf8) {
   };
   std::vector<Loaded> loaded;
   loaded.reserve(filtered.candidates.size());
-  absl::flat_hash_set<uint64_t> shared;
   for (const Candidate& c : filtered.candidates) {
     auto record = index_.store().ReadDocument(c.doc);
     if (!record.ok()) return record.status();
@@ -108,38 +128,15 @@ absl::StatusOr<ScanReport> LeakScanner::Scan(std::string_view utf8) {
     }
     auto list = index_.store().ReadFingerprints(c.doc);
     if (!list.ok()) return list.status();
-    for (const Occurrence& o : list->occurrences) {
-      if (!scanned.ShinglesWith(o.fingerprint).empty()) {
-        shared.insert(o.fingerprint);
-      }
-    }
     loaded.push_back(Loaded{c.doc, std::move(**record), std::move(*list)});
-  }
-  absl::flat_hash_set<uint64_t> boilerplate;
-  if (options_.boilerplate_documents > 0 &&
-      index_.matrix().documents() > options_.boilerplate_documents) {
-    std::vector<uint64_t> fps(shared.begin(), shared.end());
-    auto counts = index_.store().ReadDocFrequencies(fps);
-    if (!counts.ok()) return counts.status();
-    for (size_t i = 0; i < fps.size(); ++i) {
-      if ((*counts)[i] > options_.boilerplate_documents) {
-        boilerplate.insert(fps[i]);
-      }
-    }
   }
   auto suppressed = [&](uint64_t fp) {
     return boilerplate.contains(fp) || index_.IsAllowed(fp);
   };
 
-  absl::flat_hash_set<uint32_t> boilerplate_shingles;
   for (Loaded& c : loaded) {
     PassageMatch found = MatchPassages(scanned, c.list.occurrences,
                                        suppressed, passage_options_);
-    for (uint32_t i : found.suppressed_shingles) {
-      if (boilerplate.contains(text.shingles[i].fingerprint)) {
-        boilerplate_shingles.insert(i);
-      }
-    }
     DocumentMatch match;
     match.doc = c.doc;
     match.external_id = std::move(c.record.external_id);
@@ -181,8 +178,6 @@ absl::StatusOr<ScanReport> LeakScanner::Scan(std::string_view utf8) {
       ++report.false_candidates;
     }
   }
-  report.boilerplate_shingles =
-      static_cast<uint32_t>(boilerplate_shingles.size());
   std::stable_sort(report.matches.begin(), report.matches.end(),
                    [](const DocumentMatch& a, const DocumentMatch& b) {
                      return a.matched_words > b.matched_words;

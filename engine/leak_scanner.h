@@ -45,7 +45,8 @@ struct ScanOptions {
   // words. Range (0, 1].
   double min_coverage = 0.5;
   // Fingerprints held by more than this many protected documents are
-  // boilerplate and never count; 0 turns the rule off.
+  // boilerplate: left out of the filter query and the comparison; 0 turns
+  // the rule off.
   uint32_t boilerplate_documents = 10;
   QueryOptions query;
 };
@@ -70,7 +71,8 @@ struct ScanReport {
   std::vector<DocId> candidates;  // documents the filter stage proposed
   uint32_t false_candidates = 0;  // of those, dropped by the second stage
   // Distinct scanned fingerprints ignored as allow-listed, and scanned
-  // shingles ignored as boilerplate while verifying candidates.
+  // shingles ignored as boilerplate (in neither the filter query nor the
+  // comparison).
   uint32_t allowed_fingerprints = 0;
   uint32_t boilerplate_shingles = 0;
   std::vector<DocumentMatch> matches;  // by decreasing matched_words

@@ -4,7 +4,6 @@
 #include <cstdlib>
 #include <limits>
 
-#include "absl/container/flat_hash_set.h"
 
 namespace leakhound {
 
@@ -80,21 +79,13 @@ PassageMatch MatchPassages(const ScannedText& scanned,
   // fingerprint's source occurrences capped like the scanned ones.
   std::vector<Pair> pairs;
   absl::flat_hash_map<uint64_t, uint32_t> source_repeats;
-  absl::flat_hash_set<uint32_t> suppressed_shingles;
   for (uint32_t j = 0; j < source.size(); ++j) {
     const uint64_t fp = source[j].fingerprint;
     std::span<const uint32_t> hits = scanned.ShinglesWith(fp);
-    if (hits.empty()) continue;
-    if (suppressed && suppressed(fp)) {
-      suppressed_shingles.insert(hits.begin(), hits.end());
-      continue;
-    }
+    if (hits.empty() || (suppressed && suppressed(fp))) continue;
     if (++source_repeats[fp] > ScannedText::kMaxRepeats) continue;
     for (uint32_t i : hits) pairs.push_back(Pair{i, j});
   }
-  out.suppressed_shingles.assign(suppressed_shingles.begin(),
-                                 suppressed_shingles.end());
-  std::sort(out.suppressed_shingles.begin(), out.suppressed_shingles.end());
   std::sort(pairs.begin(), pairs.end(), [&](const Pair& a, const Pair& b) {
     const uint32_t ta = shingles[a.scanned].token_begin;
     const uint32_t tb = shingles[b.scanned].token_begin;

@@ -107,9 +107,6 @@ struct PassageMatch {
   // inside another's (the same text matching a repeated source part) is
   // dropped.
   std::vector<Passage> passages;
-  // Scanned shingles (indexes, ascending) whose fingerprint the document
-  // holds but which were ignored because `suppressed` said so.
-  std::vector<uint32_t> suppressed_shingles;
 };
 
 // REQUIRES: `source` in stored order (ascending token_begin).
