@@ -46,6 +46,12 @@ absl::StatusOr<BuiltIndex> BuildIndex(const std::vector<PoolDocument>& docs,
     built.fingerprints += added->fingerprints;
     ++built.documents;
   }
+  // Closed and opened again, as `leakhound add` leaves an index for the
+  // next `leakhound scan`: closing flushes the memtables to table files.
+  built.index.reset();
+  index = ProtectedIndex::Open(dir, OpenMode::kWrite);
+  if (!index.ok()) return index.status();
+  built.index = std::move(*index);
   built.build_seconds = SecondsSince(start);
   built.disk_bytes = DirectoryBytes(dir);
   auto status = built.index->ForEachDocument(

@@ -39,7 +39,8 @@ struct BuiltIndex {
   absl::flat_hash_map<DocId, std::string> ids;  // DocId -> document id
 };
 
-// Builds an index of docs[0, count) in `dir` (must not exist).
+// Builds an index of docs[0, count) in `dir` (must not exist), then closes
+// and opens it again (the build time includes both).
 absl::StatusOr<BuiltIndex> BuildIndex(const std::vector<PoolDocument>& docs,
                                       size_t count, const FilterParams& filter,
                                       const std::string& dir);

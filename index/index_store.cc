@@ -17,6 +17,7 @@
 #include "index/key_format.h"
 #include "index/record_codec.h"
 #include "index/writer_lock.h"
+#include "rocksdb/cache.h"
 #include "rocksdb/db.h"
 #include "rocksdb/options.h"
 #include "rocksdb/filter_policy.h"
@@ -72,7 +73,12 @@ std::vector<rocksdb::ColumnFamilyDescriptor> Descriptors() {
       // files written without one are still read (they just lack it).
       rocksdb::BlockBasedTableOptions table;
       table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
+      table.block_cache = rocksdb::NewLRUCache(size_t{64} << 20);
       cf.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+      // Likewise for what is still in the memtable (a writer's own scans,
+      // and readers replaying its log).
+      cf.memtable_whole_key_filtering = true;
+      cf.memtable_prefix_bloom_size_ratio = 0.05;
     }
     out.emplace_back(std::string(name), cf);
   }
@@ -450,16 +456,24 @@ absl::Status IndexStore::ForEachDigest(
 
 absl::StatusOr<std::vector<uint32_t>> IndexStore::ReadDocFrequencies(
     std::span<const uint64_t> fingerprints) const {
+  // Keys in RocksDB's order (big-endian keys: numeric order), so MultiGet
+  // need not sort them itself with its byte comparator, which cost more
+  // than the lookups.
+  std::vector<uint32_t> order(fingerprints.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    return fingerprints[a] < fingerprints[b];
+  });
   std::vector<std::string> keys;
-  keys.reserve(fingerprints.size());
-  for (uint64_t fp : fingerprints) keys.push_back(EncodeFingerprint(fp));
+  keys.reserve(order.size());
+  for (uint32_t i : order) keys.push_back(EncodeFingerprint(fingerprints[i]));
   std::vector<rocksdb::Slice> slices(keys.begin(), keys.end());
   std::vector<rocksdb::PinnableSlice> values(keys.size());
   std::vector<rocksdb::Status> statuses(keys.size());
   impl_->db_->MultiGet(rocksdb::ReadOptions(),
                        impl_->family(IndexBatch::Family::kDocFrequency),
                        slices.size(), slices.data(), values.data(),
-                       statuses.data());
+                       statuses.data(), /*sorted_input=*/true);
   std::vector<uint32_t> out(keys.size(), 0);
   for (size_t i = 0; i < keys.size(); ++i) {
     if (statuses[i].IsNotFound()) continue;
@@ -468,7 +482,7 @@ absl::StatusOr<std::vector<uint32_t>> IndexStore::ReadDocFrequencies(
     }
     auto count = DecodeId(std::string_view(values[i].data(), values[i].size()));
     if (!count) return absl::DataLossError("corrupt document frequency");
-    out[i] = *count;
+    out[order[i]] = *count;
   }
   return out;
 }
