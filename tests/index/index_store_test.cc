@@ -163,10 +163,11 @@ TEST(IndexStoreTest, DocFrequenciesAreReadInTheOrderAsked) {
   batch.PutDocFrequency(0xffff000000000001ULL, 3);
   batch.PutDocFrequency(7, 1);
   ASSERT_TRUE((*store)->Commit(batch).ok());
-  const std::vector<uint64_t> ask = {7, 8, 0xffff000000000001ULL};
+  // Out of key order and with a repeat: answers follow the question.
+  const std::vector<uint64_t> ask = {0xffff000000000001ULL, 8, 7, 7};
   auto counts = (*store)->ReadDocFrequencies(ask);
   ASSERT_TRUE(counts.ok()) << counts.status();
-  EXPECT_EQ(*counts, (std::vector<uint32_t>{1, 0, 3}));
+  EXPECT_EQ(*counts, (std::vector<uint32_t>{3, 0, 1, 1}));
 
   IndexBatch drop;
   drop.PutDocFrequency(7, 0);  // deletes
