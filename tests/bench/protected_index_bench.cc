@@ -1,6 +1,6 @@
 // The persistent index on a real RocksDB in a temporary directory, with the
 // paper's length distribution (many short documents, a few long ones that
-// span rows), default filter parameters (p = 1e-3, n = 16,384):
+// span rows), default filter parameters (p = 1e-3, n = 4,096):
 //  - RowsTouchedPerRemoval: how many rows removing each document rebuilds
 //    (exactly the rows holding it), as shares of documents.
 //  - Remove: removing one document and adding it back (two commits).
