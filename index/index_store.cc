@@ -75,10 +75,6 @@ std::vector<rocksdb::ColumnFamilyDescriptor> Descriptors() {
       table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
       table.block_cache = rocksdb::NewLRUCache(size_t{64} << 20);
       cf.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
-      // Likewise for what is still in the memtable (a writer's own scans,
-      // and readers replaying its log).
-      cf.memtable_whole_key_filtering = true;
-      cf.memtable_prefix_bloom_size_ratio = 0.05;
     }
     out.emplace_back(std::string(name), cf);
   }
