@@ -135,7 +135,7 @@ absl::StatusOr<ScanReport> LeakScanner::Scan(std::string_view utf8) {
   };
 
   for (Loaded& c : loaded) {
-    PassageMatch found = MatchPassages(scanned, c.list.occurrences,
+    std::vector<Passage> found = MatchPassages(scanned, c.list.occurrences,
                                        suppressed, passage_options_);
     DocumentMatch match;
     match.doc = c.doc;
@@ -145,7 +145,7 @@ absl::StatusOr<ScanReport> LeakScanner::Scan(std::string_view utf8) {
       source_tokens = std::max(source_tokens, o.token_end);
     }
     std::vector<std::pair<uint32_t, uint32_t>> source_spans, scanned_spans;
-    for (const Passage& p : found.passages) {
+    for (const Passage& p : found) {
       source_spans.emplace_back(p.source_token_begin, p.source_token_end);
       scanned_spans.emplace_back(p.token_begin, p.token_end);
       match.longest_passage_words =
@@ -169,8 +169,8 @@ absl::StatusOr<ScanReport> LeakScanner::Scan(std::string_view utf8) {
         report.words == 0
             ? 0
             : static_cast<double>(match.matched_words) / report.words;
-    match.group_words = LargestGroupWords(found.passages, passage_options_);
-    match.passages = std::move(found.passages);
+    match.group_words = LargestGroupWords(found, passage_options_);
+    match.passages = std::move(found);
     if (match.group_words >= options_.min_words ||
         match.coverage_of_source >= options_.min_coverage) {
       report.matches.push_back(std::move(match));

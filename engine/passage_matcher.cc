@@ -39,8 +39,7 @@ PassageOptions PassageOptionsFor(const ShinglerOptions& options) {
   out.max_gap_tokens =
       2 * shingle_tokens + static_cast<uint32_t>(options.winnow_window);
   out.max_drift_tokens = static_cast<uint32_t>(options.shingle_words);
-  out.max_group_gap_tokens =
-      out.max_group_gap_tokens + static_cast<uint32_t>(options.winnow_window);
+  out.max_group_gap_tokens += static_cast<uint32_t>(options.winnow_window);
   out.max_group_slack_tokens = shingle_tokens;
   return out;
 }
@@ -68,11 +67,11 @@ int64_t Diagonal(const Shingle& s, const Occurrence& o) {
 
 }  // namespace
 
-PassageMatch MatchPassages(const ScannedText& scanned,
-                           std::span<const Occurrence> source,
-                           const std::function<bool(uint64_t)>& suppressed,
-                           const PassageOptions& options) {
-  PassageMatch out;
+std::vector<Passage> MatchPassages(
+    const ScannedText& scanned, std::span<const Occurrence> source,
+    const std::function<bool(uint64_t)>& suppressed,
+    const PassageOptions& options) {
+  std::vector<Passage> out;
   const std::vector<Shingle>& shingles = scanned.text().shingles;
 
   // Every (scanned shingle, source occurrence) with one fingerprint, each
@@ -158,9 +157,9 @@ PassageMatch MatchPassages(const ScannedText& scanned,
   });
   uint32_t reach = 0;
   for (const Chain& c : done) {
-    if (!out.passages.empty() && c.passage.token_end <= reach) continue;
-    out.passages.push_back(c.passage);
-    Passage& kept = out.passages.back();
+    if (!out.empty() && c.passage.token_end <= reach) continue;
+    out.push_back(c.passage);
+    Passage& kept = out.back();
     kept.words = scanned.text().Words(kept.token_begin, kept.token_end);
     kept.covered_words = static_cast<uint32_t>(
         c.covered_units / scanned.text().units_per_word);

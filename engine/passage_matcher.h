@@ -102,20 +102,16 @@ struct Passage {
   bool operator==(const Passage&) const = default;
 };
 
-struct PassageMatch {
-  // Passages in scanned-text order; a passage whose scanned span lies
-  // inside another's (the same text matching a repeated source part) is
-  // dropped.
-  std::vector<Passage> passages;
-};
-
+// The passages `scanned` shares with `source`, in scanned-text order; a
+// passage whose scanned span lies inside another's (the same text matching
+// a repeated source part) is dropped.
 // REQUIRES: `source` in stored order (ascending token_begin).
 // `suppressed` (may be empty) names fingerprints that must not count
 // (allow-listed, boilerplate).
-PassageMatch MatchPassages(const ScannedText& scanned,
-                           std::span<const Occurrence> source,
-                           const std::function<bool(uint64_t)>& suppressed,
-                           const PassageOptions& options);
+std::vector<Passage> MatchPassages(
+    const ScannedText& scanned, std::span<const Occurrence> source,
+    const std::function<bool(uint64_t)>& suppressed,
+    const PassageOptions& options);
 
 // The covered words of the largest group of `passages`: a run of passages
 // that follow each other in the scanned text, at most max_group_gap_tokens

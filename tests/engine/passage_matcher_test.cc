@@ -41,15 +41,15 @@ class PassageMatcherTest : public ::testing::Test {
     }
   }
 
-  PassageMatch Match(const std::string& scanned,
+  std::vector<Passage> Match(const std::string& scanned,
                      const std::function<bool(uint64_t)>& suppressed = {}) {
     ScannedText text(*shingler_->Shingle(scanned));
     return MatchPassages(text, source_, suppressed,
                          PassageOptionsFor(shingler_->options()));
   }
 
-  uint32_t GroupWords(const PassageMatch& m) const {
-    return LargestGroupWords(m.passages,
+  uint32_t GroupWords(const std::vector<Passage>& m) const {
+    return LargestGroupWords(m,
                              PassageOptionsFor(shingler_->options()));
   }
 
@@ -63,9 +63,9 @@ TEST_F(PassageMatcherTest, VerbatimExcerptIsOnePassageWithBothSidesOffsets) {
       "days to replace the devices";
   const std::string host = "Hi all, quick update before the call. " + excerpt +
                            ". See you on Monday, Dana.";
-  PassageMatch m = Match(host);
-  ASSERT_EQ(m.passages.size(), 1u);
-  const Passage& p = m.passages[0];
+  std::vector<Passage> m = Match(host);
+  ASSERT_EQ(m.size(), 1u);
+  const Passage& p = m[0];
   EXPECT_EQ(host.substr(p.byte_begin, p.byte_end - p.byte_begin), excerpt);
   EXPECT_EQ(std::string(kSource).substr(p.source_byte_begin,
                                         p.source_byte_end - p.source_byte_begin),
@@ -76,79 +76,79 @@ TEST_F(PassageMatcherTest, VerbatimExcerptIsOnePassageWithBothSidesOffsets) {
 }
 
 TEST_F(PassageMatcherTest, SubstitutedWordIsBridgedInsideOnePassage) {
-  PassageMatch m = Match(
+  std::vector<Passage> m = Match(
       "found that three of the eleven depots stored customer records on "
       "unencrypted laptops. The remediation plan assigns");
-  ASSERT_EQ(m.passages.size(), 1u);
-  EXPECT_EQ(m.passages[0].words, 17u);
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m[0].words, 17u);
   // "depots" is in no matched shingle: the span counts it, coverage not.
-  EXPECT_EQ(m.passages[0].covered_words, 16u);
+  EXPECT_EQ(m[0].covered_words, 16u);
 }
 
 TEST_F(PassageMatcherTest, BridgedGapsDoNotCountAsCoveredWords) {
   // Two 5-word runs of the source 9 words apart on one diagonal: one
   // passage spanning 19 words, of which only the 10 copied are covered.
-  PassageMatch m = Match(
+  std::vector<Passage> m = Match(
       "three of the eleven warehouses alpha bravo charlie delta echo foxtrot "
       "golf hotel india laptops. The remediation plan assigns");
-  ASSERT_EQ(m.passages.size(), 1u);
-  EXPECT_EQ(m.passages[0].words, 19u);
-  EXPECT_EQ(m.passages[0].covered_words, 10u);
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m[0].words, 19u);
+  EXPECT_EQ(m[0].covered_words, 10u);
 }
 
 TEST_F(PassageMatcherTest, DistantExcerptsAreSeparatePassagesInTextOrder) {
-  PassageMatch m = Match(
+  std::vector<Passage> m = Match(
       "Budget for the replacement comes from the operations reserve. Nothing "
       "else to report from the team this week, except that we moved desks "
       "again and the coffee machine is still broken on the third floor. The "
       "committee reviewed the supplier audit in March and found that three");
-  ASSERT_EQ(m.passages.size(), 2u);
-  EXPECT_LT(m.passages[0].token_end, m.passages[1].token_begin);
-  EXPECT_GT(m.passages[0].source_token_begin, m.passages[1].source_token_end);
+  ASSERT_EQ(m.size(), 2u);
+  EXPECT_LT(m[0].token_end, m[1].token_begin);
+  EXPECT_GT(m[0].source_token_begin, m[1].source_token_end);
 }
 
 TEST_F(PassageMatcherTest, SuppressedFingerprintsNeverFormPassages) {
   const std::string text =
       "the security office will inspect every site again before the end";
-  ASSERT_EQ(Match(text).passages.size(), 1u);
-  EXPECT_EQ(Match(text).passages[0].covered_words, 11u);
-  EXPECT_THAT(Match(text, [](uint64_t) { return true; }).passages,
+  ASSERT_EQ(Match(text).size(), 1u);
+  EXPECT_EQ(Match(text)[0].covered_words, 11u);
+  EXPECT_THAT(Match(text, [](uint64_t) { return true; }),
               ::testing::IsEmpty());
 }
 
 TEST_F(PassageMatcherTest, RepeatedSourceTextGivesOnePassagePerScannedSpan) {
   SetSource(std::string(kSource) + " " + kSource);
-  PassageMatch m = Match(
+  std::vector<Passage> m = Match(
       "inspect every site again before the end of the second quarter");
-  ASSERT_EQ(m.passages.size(), 1u);
-  EXPECT_EQ(m.passages[0].words, 11u);
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m[0].words, 11u);
 }
 
 TEST_F(PassageMatcherTest, UnrelatedTextHasNoPassages) {
-  PassageMatch m = Match(
+  std::vector<Passage> m = Match(
       "Our team shipped the new onboarding flow and the dashboard loads "
       "twice as fast since the cache landed.");
-  EXPECT_THAT(m.passages, ::testing::IsEmpty());
+  EXPECT_THAT(m, ::testing::IsEmpty());
 }
 
 TEST_F(PassageMatcherTest, ReorderedSentencesFormOneGroup) {
   // The end of the first sentence and the start of the second, swapped:
   // two passages (12 and 6 words), one group of 18.
-  PassageMatch m = Match(
+  std::vector<Passage> m = Match(
       "Notes: The remediation plan assigns each site manager a deadline of "
       "thirty days stored customer records on unencrypted laptops. Bye.");
-  ASSERT_EQ(m.passages.size(), 2u);
-  EXPECT_EQ(m.passages[0].covered_words, 12u);
-  EXPECT_EQ(m.passages[1].covered_words, 6u);
+  ASSERT_EQ(m.size(), 2u);
+  EXPECT_EQ(m[0].covered_words, 12u);
+  EXPECT_EQ(m[1].covered_words, 6u);
   EXPECT_EQ(GroupWords(m), 18u);
 }
 
 TEST_F(PassageMatcherTest, PassagesApartInTheTextAreNotOneGroup) {
-  PassageMatch m = Match(
+  std::vector<Passage> m = Match(
       "The remediation plan assigns each site manager a deadline of thirty "
       "days, and in other news the canteen reopens next week with a new "
       "menu. stored customer records on unencrypted laptops.");
-  ASSERT_EQ(m.passages.size(), 2u);
+  ASSERT_EQ(m.size(), 2u);
   EXPECT_EQ(GroupWords(m), 12u);
 }
 
@@ -156,10 +156,10 @@ TEST_F(PassageMatcherTest,
        AdjacentPassagesFromDistantSourcePartsAreNotOneGroup) {
   // The last sentence's start, then the first sentence's start: adjacent
   // here, 50 tokens apart in the source.
-  PassageMatch m = Match(
+  std::vector<Passage> m = Match(
       "Budget for the replacement comes from the operations reserve The "
       "committee reviewed the supplier audit in March");
-  ASSERT_EQ(m.passages.size(), 2u);
+  ASSERT_EQ(m.size(), 2u);
   EXPECT_EQ(GroupWords(m), 9u);
 }
 
