@@ -3,16 +3,14 @@
 // other, so a fingerprint's k slices are k contiguous, prefetchable runs,
 // and a matrix of d rows costs ceil(d / 8) bytes per slice. Queries read
 // slices as little-endian 64-bit words: bit i of word w is row 64w + i.
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <cstdlib>
 #include <cstring>
 #include <memory>
 
 #include "engine/bloom_geometry.h"
+#include "engine/matrix_bytes.h"
 #include "engine/row_matrix.h"
 #include "engine/vertical_counter.h"
 
@@ -49,37 +47,6 @@ void AndSlices(const unsigned char* const* slice, uint32_t k, uint32_t words,
     const auto* s = reinterpret_cast<const UnalignedWord*>(slice[j]);
     for (uint32_t w = 0; w < words; ++w) hits[w] &= s[w];
   }
-}
-
-// Zeroed bytes. Large matrices are 2 MiB aligned, rounded up to whole
-// 2 MiB pages and advised to be backed by transparent huge pages: a query
-// touches k slices at random places of hundreds of MB, and with 4 KiB
-// pages each touch is also a TLB miss. Below kHugeFrom the rounding would
-// cost more memory than the TLB misses cost time (such a matrix is mostly
-// in cache), so those are only cache-line aligned.
-struct FreeDeleter {
-  void operator()(unsigned char* p) const { std::free(p); }
-};
-using Bytes = std::unique_ptr<unsigned char[], FreeDeleter>;
-
-constexpr size_t kHugePage = size_t{2} << 20;
-constexpr size_t kHugeFrom = size_t{64} << 20;  // rounding costs <= 3 %
-
-size_t AllocatedBytes(size_t n) {
-  const size_t align = n >= kHugeFrom ? kHugePage : 64;
-  return std::max<size_t>((n + align - 1) / align * align, align);
-}
-
-Bytes AllocateBytes(size_t n) {
-  const size_t bytes = AllocatedBytes(n);
-  const size_t align = n >= kHugeFrom ? kHugePage : 64;
-  auto* p = static_cast<unsigned char*>(std::aligned_alloc(align, bytes));
-  if (p == nullptr) std::abort();  // out of memory, as operator new would
-  if (align == kHugePage) {
-    madvise(p, bytes, MADV_HUGEPAGE);  // advisory: failure only costs speed
-  }
-  std::memset(p, 0, bytes);
-  return Bytes(p);
 }
 
 class BitSlicedMatrix final : public RowMatrix {
@@ -177,6 +144,8 @@ class BitSlicedMatrix final : public RowMatrix {
         for (uint32_t j = 0; j < k; ++j) {
           const unsigned char* s = data_.get() + size_t{next[j]} * stride_;
           for (uint32_t b = 0; b < stride_; b += 64) __builtin_prefetch(s + b);
+          // An unaligned slice's last line is one more than the loop's.
+          __builtin_prefetch(s + size_t{words} * 8 - 1);
         }
       }
       // The last word of a slice may run into the next slice: those bits
@@ -198,7 +167,7 @@ class BitSlicedMatrix final : public RowMatrix {
   }
 
   size_t MemoryBytes() const override {
-    return stride_ == 0 ? 0 : AllocatedBytes(Size(stride_));
+    return stride_ == 0 ? 0 : AllocatedMatrixBytes(Size(stride_));
   }
 
  private:
@@ -210,7 +179,7 @@ class BitSlicedMatrix final : public RowMatrix {
   size_t Size(uint32_t stride) const { return size_t{bits_} * stride + 8; }
 
   void Relayout(uint32_t stride) {
-    Bytes grown = AllocateBytes(Size(stride));
+    MatrixBytes grown = AllocateMatrixBytes(Size(stride));
     for (size_t pos = 0; pos < bits_ && stride_ > 0; ++pos) {
       std::memcpy(grown.get() + pos * stride, data_.get() + pos * stride_,
                   stride_);
@@ -222,7 +191,7 @@ class BitSlicedMatrix final : public RowMatrix {
   const uint32_t bits_;
   uint32_t rows_ = 0;
   uint32_t stride_ = 0;  // bytes per slice: capacity is 8 * stride_ rows
-  Bytes data_;
+  MatrixBytes data_;
 };
 
 }  // namespace

@@ -2,7 +2,10 @@
 // Its AND-popcount scan reads every bit of the matrix for every query.
 #include <algorithm>
 #include <bit>
+#include <cstring>
+#include <vector>
 
+#include "engine/matrix_bytes.h"
 #include "engine/row_matrix.h"
 
 namespace leakhound {
@@ -29,16 +32,19 @@ class RowMajorMatrix final : public RowMatrix {
   uint32_t bits() const override { return bits_; }
 
   void Reserve(uint32_t rows) override {
-    data_.reserve(size_t{rows} * words_);
+    if (rows > capacity_) Regrow(rows);
   }
 
   uint32_t AddRow() override {
-    data_.resize(data_.size() + words_, 0);
+    if (rows_ == capacity_) {
+      // Grow by 1/8 (at least one row), as the bit-sliced layout does.
+      Regrow(std::max(capacity_ + 1, capacity_ + capacity_ / 8));
+    }
     return rows_++;
   }
 
   bool Set(uint32_t row, uint32_t pos) override {
-    uint64_t& word = data_[size_t{row} * words_ + pos / 64];
+    uint64_t& word = Row(row)[pos / 64];
     const uint64_t bit = uint64_t{1} << (pos % 64);
     const bool was_clear = (word & bit) == 0;
     word |= bit;
@@ -46,25 +52,25 @@ class RowMajorMatrix final : public RowMatrix {
   }
 
   bool Test(uint32_t row, uint32_t pos) const override {
-    return (data_[size_t{row} * words_ + pos / 64] >> (pos % 64)) & 1;
+    return (Row(row)[pos / 64] >> (pos % 64)) & 1;
   }
 
   void ClearRow(uint32_t row) override {
-    std::fill_n(data_.data() + size_t{row} * words_, words_, 0);
+    std::fill_n(Row(row), words_, 0);
   }
 
   void GetRow(uint32_t row, std::span<uint64_t> words) const override {
-    std::copy_n(data_.data() + size_t{row} * words_, words_, words.begin());
+    std::copy_n(Row(row), words_, words.begin());
   }
 
   void SetRows(uint32_t first, uint32_t count,
                std::span<const uint64_t> words) override {
-    uint64_t* out = data_.data() + size_t{first} * words_;
+    uint64_t* out = Row(first);
     for (size_t i = 0; i < size_t{count} * words_; ++i) out[i] |= words[i];
     if (bits_ % 64 != 0) {  // keep bits past m clear
       const uint64_t keep = (uint64_t{1} << (bits_ % 64)) - 1;
       for (uint32_t r = first; r < first + count; ++r) {
-        data_[size_t{r} * words_ + words_ - 1] &= keep;
+        Row(r)[words_ - 1] &= keep;
       }
     }
   }
@@ -73,7 +79,7 @@ class RowMajorMatrix final : public RowMatrix {
                        std::span<uint32_t> counts) const override {
     const size_t fingerprints = positions.size() / k;
     for (uint32_t r = 0; r < rows_; ++r) {
-      const uint64_t* row = data_.data() + size_t{r} * words_;
+      const uint64_t* row = Row(r);
       uint32_t hits = 0;
       for (size_t f = 0; f < fingerprints; ++f) {
         bool all = true;
@@ -93,19 +99,37 @@ class RowMajorMatrix final : public RowMatrix {
     for (uint32_t pos : filter) query[pos / 64] |= uint64_t{1} << (pos % 64);
     for (uint32_t r = 0; r < rows_; ++r) {
       counts[r] += static_cast<uint32_t>(
-          AndPopcount(data_.data() + size_t{r} * words_, query.data(), words_));
+          AndPopcount(Row(r), query.data(), words_));
     }
   }
 
   size_t MemoryBytes() const override {
-    return data_.capacity() * sizeof(uint64_t);
+    return capacity_ == 0 ? 0 : AllocatedMatrixBytes(Bytes(capacity_));
   }
 
  private:
+  size_t Bytes(uint32_t rows) const { return size_t{rows} * words_ * 8; }
+
+  uint64_t* Row(uint32_t row) {
+    return reinterpret_cast<uint64_t*>(data_.get()) + size_t{row} * words_;
+  }
+  const uint64_t* Row(uint32_t row) const {
+    return reinterpret_cast<const uint64_t*>(data_.get()) +
+           size_t{row} * words_;
+  }
+
+  void Regrow(uint32_t capacity) {
+    MatrixBytes grown = AllocateMatrixBytes(Bytes(capacity));
+    if (rows_ > 0) std::memcpy(grown.get(), data_.get(), Bytes(rows_));
+    data_ = std::move(grown);
+    capacity_ = capacity;
+  }
+
   const uint32_t bits_;
   const uint32_t words_;
   uint32_t rows_ = 0;
-  std::vector<uint64_t> data_;
+  uint32_t capacity_ = 0;  // rows data_ has room for
+  MatrixBytes data_;  // row r is words [r * words_, (r + 1) * words_)
 };
 
 }  // namespace

@@ -115,6 +115,17 @@ TEST(BitSlicedMatrixTest, ReservedRowsCostOneByteOfSlicePerEightRows) {
   EXPECT_LE(matrix->MemoryBytes(), exact + 128);  // tail word + alignment
 }
 
+// The paper's layout holds whole 64-bit words per row, with no slack once
+// the row count is reserved.
+TEST(RowMajorMatrixTest, ReservedRowsCostWholeWordsPerRow) {
+  const uint32_t m = 100000;
+  auto matrix = NewRowMajorMatrix(m);
+  matrix->Reserve(201);
+  const size_t exact = size_t{201} * ((m + 63) / 64) * 8;
+  EXPECT_GE(matrix->MemoryBytes(), exact);
+  EXPECT_LE(matrix->MemoryBytes(), exact + 64);  // cache-line rounding
+}
+
 INSTANTIATE_TEST_SUITE_P(Layouts, RowMatrixTest, ::testing::Values(true, false),
                          [](const auto& param_info) {
                            return param_info.param ? "BitSliced" : "RowMajor";
