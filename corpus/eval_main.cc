@@ -347,7 +347,9 @@ int Run(const std::string& corpus, const std::string& out_dir,
            "document: ", set->excerpts_redrawn,
       " excerpts were drawn again from another start for being more than "
       "a quarter boilerplate (words only in shingles held by more than ",
-      kCommonDocuments, " protected documents).\n\n");
+      kCommonDocuments, " protected documents); ",
+      set->excerpts_left_boilerplate,
+      " stayed so after every attempt and were used as drawn.\n\n");
   md += detection.markdown;
   const BuiltIndex& b = *built;
   const double mb = static_cast<double>(b.protected_bytes) / 1e6;

@@ -220,7 +220,11 @@ std::string Generator::Excerpt(const PoolDocument& doc, uint32_t words) {
     const uint32_t b = t.tokens[s].byte_begin;
     excerpt = doc.text.substr(b, t.tokens[e - 1].byte_end - b);
     if (last == 0 || !MostlyBoilerplate(excerpt)) break;
-    ++set_.excerpts_redrawn;
+    if (attempt + 1 == kExcerptAttempts) {
+      ++set_.excerpts_left_boilerplate;  // no better stretch found
+    } else {
+      ++set_.excerpts_redrawn;
+    }
   }
   return excerpt;
 }
