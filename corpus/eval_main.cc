@@ -231,8 +231,10 @@ int Run(const std::string& corpus, const std::string& out_dir,
   say(absl::StrCat("test set: ", set->cases.size(), " outbound documents"));
 
   const FilterParams defaults;
+  auto key = EvaluationKey(seed);
+  if (!key.ok()) return fail(key.status());
   auto built = BuildIndex(pool->protected_docs, pool->protected_docs.size(),
-                          defaults,
+                          defaults, *key,
                           (fs::path(out_dir) / "indexes" / "main").string());
   if (!built.ok()) return fail(built.status());
   say(absl::StrFormat("index: %d documents in %.1f s", built->documents,
@@ -283,7 +285,7 @@ int Run(const std::string& corpus, const std::string& out_dir,
     FilterParams params = defaults;
     params.row_capacity = n;
     auto b = BuildIndex(pool->protected_docs, pool->protected_docs.size(),
-                        params,
+                        params, *key,
                         (fs::path(out_dir) / "indexes" / absl::StrCat("n", n))
                             .string());
     if (!b.ok()) return fail(b.status());
@@ -297,7 +299,7 @@ int Run(const std::string& corpus, const std::string& out_dir,
   for (double share : {0.125, 0.25, 0.5, 1.0}) {
     const auto count = static_cast<size_t>(
         share * static_cast<double>(pool->protected_docs.size()));
-    auto b = BuildIndex(pool->protected_docs, count, defaults,
+    auto b = BuildIndex(pool->protected_docs, count, defaults, *key,
                         (fs::path(out_dir) / "indexes" /
                          absl::StrCat("share", static_cast<int>(share * 1000)))
                             .string());

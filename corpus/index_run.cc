@@ -26,9 +26,11 @@ uint64_t DirectoryBytes(const std::string& dir) {
 
 absl::StatusOr<BuiltIndex> BuildIndex(const std::vector<PoolDocument>& docs,
                                       size_t count, const FilterParams& filter,
+                                      const FingerprintKey& key,
                                       const std::string& dir) {
   IndexOptions options;
   options.filter = filter;
+  options.key = key;
   BuiltIndex built;
   built.dir = dir;
   const auto start = std::chrono::steady_clock::now();

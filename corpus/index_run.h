@@ -39,10 +39,12 @@ struct BuiltIndex {
   absl::flat_hash_map<DocId, std::string> ids;  // DocId -> document id
 };
 
-// Builds an index of docs[0, count) in `dir` (must not exist), then closes
-// and opens it again (the build time includes both).
+// Builds an index of docs[0, count) in `dir` (must not exist) with this
+// fingerprint key, then closes and opens it again (the build time includes
+// both).
 absl::StatusOr<BuiltIndex> BuildIndex(const std::vector<PoolDocument>& docs,
                                       size_t count, const FilterParams& filter,
+                                      const FingerprintKey& key,
                                       const std::string& dir);
 
 struct MatchStats {

@@ -584,17 +584,20 @@ const char* FormatName(Format format) {
   return "unknown";
 }
 
+absl::StatusOr<FingerprintKey> EvaluationKey(uint64_t seed) {
+  std::array<uint8_t, FingerprintKey::kKeyBytes> key_bytes{};
+  std::mt19937_64 key_rng(seed ^ 0x6c65616b686f756eULL);
+  for (uint8_t& b : key_bytes) b = static_cast<uint8_t>(key_rng());
+  return FingerprintKey::FromBytes(key_bytes);
+}
+
 absl::StatusOr<TestSet> GenerateTestSet(const DocumentPool& pool,
                                         const TestSetConfig& config,
                                         uint64_t seed) {
   auto tokenizer = Tokenizer::Create();
   if (!tokenizer.ok()) return tokenizer.status();
-  // The generator's own exact index uses a key derived from the seed: the
-  // set depends on nothing but the pool, the config and the seed.
-  std::array<uint8_t, FingerprintKey::kKeyBytes> key_bytes{};
-  std::mt19937_64 key_rng(seed ^ 0x6c65616b686f756eULL);
-  for (uint8_t& b : key_bytes) b = static_cast<uint8_t>(key_rng());
-  auto key = FingerprintKey::FromBytes(key_bytes);
+  // The set depends on nothing but the pool, the config and the seed.
+  auto key = EvaluationKey(seed);
   if (!key.ok()) return key.status();
   auto shingler = Shingler::Create(ShinglerOptions{}, *key);
   if (!shingler.ok()) return shingler.status();

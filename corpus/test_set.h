@@ -37,6 +37,7 @@
 #include "absl/status/statusor.h"
 #include "corpus/document_pool.h"
 #include "corpus/obfuscation.h"
+#include "shingler/fingerprint_key.h"
 
 namespace leakhound {
 
@@ -98,6 +99,12 @@ struct TestSet {
   uint32_t excerpts_redrawn = 0;   // for being mostly boilerplate
   uint32_t excerpts_left_boilerplate = 0;  // every attempt was
 };
+
+// The fingerprint key of a run with this seed, for the generator's exact
+// index and for the indexes under test: with it, a run repeats bit for bit
+// (a fresh random key per index would change the filter's chance
+// candidates from run to run).
+absl::StatusOr<FingerprintKey> EvaluationKey(uint64_t seed);
 
 // Errors: FailedPrecondition when the pool lacks documents a group needs,
 // Internal if ICU cannot load.

@@ -145,7 +145,9 @@ absl::StatusOr<std::unique_ptr<ProtectedIndex>> ProtectedIndex::Create(
     const std::string& dir, const IndexOptions& options) {
   auto geometry = BloomGeometry::FromParams(options.filter);
   if (!geometry.ok()) return geometry.status();
-  auto key = FingerprintKey::Generate();
+  auto key = options.key.has_value()
+                 ? absl::StatusOr<FingerprintKey>(*options.key)
+                 : FingerprintKey::Generate();
   if (!key.ok()) return key.status();
   auto shingler = Shingler::Create(options.shingler, *key);
   if (!shingler.ok()) return shingler.status();

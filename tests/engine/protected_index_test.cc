@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -172,6 +173,41 @@ TEST(ProtectedIndexTest, ReopenedIndexHasTheSameFilterAndFindsDocuments) {
         << docs[i].id;
   }
   EXPECT_THAT(Problems(**reader), IsEmpty());
+}
+
+// Two indexes of the same documents share their filter bits only when
+// they share the key: a given key makes a build repeatable, and the
+// default draws a fresh one each time.
+TEST(ProtectedIndexTest, GivenKeyRepeatsTheFilterAndTheDefaultKeyDiffers) {
+  TempDir tmp;
+  const auto& docs = RealDocuments();
+  std::array<uint8_t, FingerprintKey::kKeyBytes> bytes{};
+  bytes[0] = 7;
+  auto key = FingerprintKey::FromBytes(bytes);
+  ASSERT_TRUE(key.ok()) << key.status();
+  auto build = [&](const std::string& name,
+                   bool given) -> std::unique_ptr<ProtectedIndex> {
+    IndexOptions options = SmallRows();
+    if (given) options.key = *key;
+    auto index = ProtectedIndex::Create(tmp.Sub(name), options);
+    EXPECT_TRUE(index.ok()) << index.status();
+    if (!index.ok()) return nullptr;
+    for (size_t i = 0; i < 20; ++i) {
+      EXPECT_TRUE(AddDoc(**index, docs[i]).ok()) << docs[i].id;
+    }
+    return std::move(*index);
+  };
+  auto a = build("a", true), b = build("b", true);
+  auto c = build("c", false), d = build("d", false);
+  ASSERT_TRUE(a && b && c && d);
+  ExpectSameFilter(a->matrix(), b->matrix());
+  const uint32_t words = (a->matrix().geometry().bits + 63) / 64;
+  std::vector<uint64_t> wa(words), wc(words), wd(words);
+  a->matrix().RowBits(0, wa);
+  c->matrix().RowBits(0, wc);
+  d->matrix().RowBits(0, wd);
+  EXPECT_NE(wa, wc);
+  EXPECT_NE(wc, wd);
 }
 
 TEST(ProtectedIndexTest, ReAddingIsUnchangedReplacedOrReportedAsDuplicate) {
