@@ -97,7 +97,7 @@ struct TestSet {
   uint32_t hosts_excluded = 0;     // for holding a copied passage
   uint32_t held_out_excluded = 0;  // likewise
   uint32_t excerpts_redrawn = 0;   // for being mostly boilerplate
-  uint32_t excerpts_left_boilerplate = 0;  // every attempt was
+  uint32_t excerpts_left_boilerplate = 0;  // so after every attempt
 };
 
 // The fingerprint key of a run with this seed, for the generator's exact
