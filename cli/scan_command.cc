@@ -37,15 +37,18 @@ const char* ScanUsage() {
     "standard output\n"
     "  --threads N          files scanned in parallel (default: the number "
     "of cores)\n"
-    "  --min-words N        a shared passage of N words is a leak (default ",
+    "  --min-words N        a shared passage, or a group of passages from one "
+    "stretch\n"
+    "                       of a document, of N words is a leak (default ",
     ScanOptions{}.min_words, ", at least 10;\n"
     "                       words of its matched shingles: bridged gaps do "
     "not count)\n"
     "  --min-coverage PCT   so is sharing PCT percent of a document "
-    "(default 50)\n"
+    "(default ", ScanOptions{}.min_coverage * 100, ")\n"
     "  --boilerplate-docs N text in more than N protected documents never "
     "counts\n"
-    "                       (default 10; 0 turns this off)\n"
+    "                       (default ", ScanOptions{}.boilerplate_documents,
+    "; 0 turns this off)\n"
     "  --max-file-size N    files larger than N bytes are errors (default "
     "67108864)\n");
   return usage.c_str();
@@ -108,8 +111,10 @@ int RunScanCommand(int argc, char** argv) {
   auto threads = line->Unsigned("threads", cores, 1, 256);
   auto min_words =
       line->Unsigned("min-words", ScanOptions{}.min_words, 10, 10000);
-  auto min_coverage = line->Double("min-coverage", 50, 0.001, 100);
-  auto boilerplate = line->Unsigned("boilerplate-docs", 10, 0, 1u << 31);
+  auto min_coverage = line->Double(
+      "min-coverage", ScanOptions{}.min_coverage * 100, 0.001, 100);
+  auto boilerplate = line->Unsigned(
+      "boilerplate-docs", ScanOptions{}.boilerplate_documents, 0, 1u << 31);
   auto limits = FileLimits(*line);
   for (const absl::Status& s :
        {threads.status(), min_words.status(), min_coverage.status(),

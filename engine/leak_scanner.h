@@ -3,15 +3,15 @@
 //
 //  1. Shingle the text with the index's key and options.
 //  2. Filter stage: query the pseudo-matrix with the text's distinct
-//     fingerprints minus the allow-listed ones; candidate documents come
-//     back with their statistical evidence.
-//  3. Second stage, per candidate: read its stored shingles, drop the
-//     fingerprints that are allow-listed or boilerplate (held by more than
-//     ScanOptions::boilerplate_documents documents), chain the shared
-//     shingles into passages (passage_matcher.h) and measure coverage both
-//     ways. A candidate is a match when one passage covers at least
-//     min_words words or the passages cover at least min_coverage of it;
-//     the others are the filter's false candidates, counted and dropped.
+//     fingerprints minus the allow-listed and boilerplate ones (held by
+//     more than ScanOptions::boilerplate_documents documents); candidate
+//     documents come back with their statistical evidence.
+//  3. Second stage, per candidate: read its stored shingles, chain those
+//     the text shares into passages (passage_matcher.h), the same
+//     fingerprints left out, and measure coverage both ways. A candidate is
+//     a match when its largest group of passages covers at least min_words
+//     words or the passages cover at least min_coverage of it; the others
+//     are the filter's false candidates, counted and dropped.
 //
 // Thread-safety: a LeakScanner is not thread-safe (it owns a Shingler); use
 // one per thread. Many scanners may share one ProtectedIndex, which must

@@ -4,7 +4,6 @@
 #include <cstdlib>
 #include <limits>
 
-
 namespace leakhound {
 
 ScannedText::ScannedText(ShingledText text) : text_(std::move(text)) {
