@@ -27,14 +27,14 @@ struct Rate {
 
 bool Found(const CaseResult& r, const std::string& source,
            const MatchRule& rule) {
-  for (const MatchStats& m : r.matches) {
-    if (m.id == source && rule.Matches(m)) return true;
+  for (const DocumentMatch& m : r.matches) {
+    if (m.external_id == source && rule.Matches(m)) return true;
   }
   return false;
 }
 
 bool AnyMatch(const CaseResult& r, const MatchRule& rule) {
-  for (const MatchStats& m : r.matches) {
+  for (const DocumentMatch& m : r.matches) {
     if (rule.Matches(m)) return true;
   }
   return false;
@@ -314,7 +314,7 @@ ReportSection DetectionSection(
     bytes += r.input_bytes;
     candidates.push_back(static_cast<double>(r.candidates.size()));
     double matched = 0;
-    for (const MatchStats& m : r.matches) matched += rule.Matches(m);
+    for (const DocumentMatch& m : r.matches) matched += rule.Matches(m);
     verified.push_back(matched);
     shingle.push_back(r.shingle_ms);
     filter.push_back(r.filter_ms);

@@ -423,8 +423,8 @@ int Run(const std::string& corpus, const std::string& out_dir,
     absl::StrAppend(&per_case, set->cases[i].file, "\t", r.error, "\t",
                     absl::StrFormat("%.3f", r.latency_ms), "\t",
                     absl::StrJoin(r.candidates, ","), "\t");
-    for (const MatchStats& m : r.matches) {
-      absl::StrAppend(&per_case, m.id, ":", m.longest_passage_words, ":",
+    for (const DocumentMatch& m : r.matches) {
+      absl::StrAppend(&per_case, m.external_id, ":", m.longest_passage_words, ":",
                       m.longest_covered_words, ":", m.group_words, ":",
                       absl::StrFormat("%.3f", m.coverage_of_source), ":",
                       absl::StrJoin(m.passages, ",",

@@ -94,13 +94,7 @@ absl::StatusOr<std::vector<CaseResult>> ScanCases(
     for (DocId doc : report->candidates) {
       result.candidates.push_back(built.ids.at(doc));
     }
-    for (const DocumentMatch& m : report->matches) {
-      MatchStats stats{m.external_id, m.longest_passage_words,
-                       m.longest_covered_words, m.group_words,
-                       m.coverage_of_source,
-                       m.passages};
-      result.matches.push_back(std::move(stats));
-    }
+    result.matches = std::move(report->matches);
     results.push_back(std::move(result));
   }
   return results;

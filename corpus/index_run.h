@@ -47,15 +47,6 @@ absl::StatusOr<BuiltIndex> BuildIndex(const std::vector<PoolDocument>& docs,
                                       const FingerprintKey& key,
                                       const std::string& dir);
 
-struct MatchStats {
-  std::string id;
-  uint32_t longest_passage_words = 0;
-  uint32_t longest_covered_words = 0;
-  uint32_t group_words = 0;
-  double coverage_of_source = 0;
-  std::vector<Passage> passages;  // in scanned-text order
-};
-
 struct CaseResult {
   std::string error;  // empty when the scan worked
   std::string text;   // the extracted text
@@ -63,7 +54,7 @@ struct CaseResult {
   uint64_t input_bytes = 0;
   double shingle_ms = 0, filter_ms = 0, verify_ms = 0;
   std::vector<std::string> candidates;  // the filter stage's documents
-  std::vector<MatchStats> matches;      // candidates with a passage
+  std::vector<DocumentMatch> matches;   // candidates with a passage
 };
 
 // Scans every case. Errors: only index read errors (a case's own failure
@@ -83,7 +74,7 @@ struct MatchRule {
   uint32_t min_words = ScanOptions{}.min_words;
   double min_coverage = ScanOptions{}.min_coverage;
   WordCount count = WordCount::kGroup;
-  bool Matches(const MatchStats& m) const {
+  bool Matches(const DocumentMatch& m) const {
     const uint32_t words = count == WordCount::kSpan ? m.longest_passage_words
                            : count == WordCount::kCovered
                                ? m.longest_covered_words
