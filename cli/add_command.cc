@@ -10,6 +10,7 @@
 #include "cli/command_line.h"
 #include "cli/exit_codes.h"
 #include "cli/extraction.h"
+#include "cli/text_extractor.h"
 #include "cli/input_files.h"
 #include "cli/json_text.h"
 #include "cli/progress_bar.h"
@@ -17,20 +18,24 @@
 namespace leakhound {
 namespace {
 
-constexpr char kAddUsage[] =
-    "usage: leakhound add --index DIR [--id ID] [--label L]... "
-    "[--from-list FILE] [--max-file-size BYTES] PATH...\n"
-    "  Protects files. A directory is walked recursively; each file's id is "
-    "its path\n"
-    "  relative to the directory given (a file given directly: the path as "
-    "given).\n"
-    "  Adding an id again replaces the document if its text changed.\n"
-    "  --id ID              the id, for a single file only\n"
-    "  --label L            a label stored with the documents (repeatable)\n"
-    "  --from-list FILE     also read paths from FILE, one per line ('-': "
-    "standard input)\n"
-    "  --max-file-size N    refuse files larger than N bytes (default "
-    "67108864)\n";
+// The usage text, with the default of ExtractionLimits.
+const char* AddUsage() {
+  static const std::string usage = absl::StrCat(
+      "usage: leakhound add --index DIR [--id ID] [--label L]... "
+      "[--from-list FILE] [--max-file-size BYTES] PATH...\n"
+      "  Protects files. A directory is walked recursively; each file's id is "
+      "its path\n"
+      "  relative to the directory given (a file given directly: the path as "
+      "given).\n"
+      "  Adding an id again replaces the document if its text changed.\n"
+      "  --id ID              the id, for a single file only\n"
+      "  --label L            a label stored with the documents (repeatable)\n"
+      "  --from-list FILE     also read paths from FILE, one per line ('-': "
+      "standard input)\n"
+      "  --max-file-size N    refuse files larger than N bytes (default ",
+      ExtractionLimits{}.max_input_bytes, ")\n");
+  return usage.c_str();
+}
 
 // The files named by the arguments and by --from-list.
 absl::StatusOr<std::vector<InputFile>> CollectInputs(const CommandLine& line) {
@@ -72,7 +77,7 @@ int RunAddCommand(int argc, char** argv) {
       {"index", true}, {"id", true}, {"label", true}, {"from-list", true},
       {"max-file-size", true}};
   int exit = kExitOk;
-  auto line = ParseCommandLine("add", argc, argv, kSpecs, kAddUsage, &exit);
+  auto line = ParseCommandLine("add", argc, argv, kSpecs, AddUsage(), &exit);
   if (!line) return exit;
   auto limits = FileLimits(*line);
   if (!limits.ok()) return ReportError("add", limits.status());

@@ -15,6 +15,7 @@
 #include "cli/command_line.h"
 #include "cli/exit_codes.h"
 #include "cli/extraction.h"
+#include "cli/text_extractor.h"
 #include "cli/input_files.h"
 #include "cli/progress_bar.h"
 #include "cli/scan_output.h"
@@ -23,7 +24,7 @@
 namespace leakhound {
 namespace {
 
-// The usage text, with the defaults of ScanOptions.
+// The usage text, with the defaults of ScanOptions and ExtractionLimits.
 const char* ScanUsage() {
   static const std::string usage = absl::StrCat(
     "usage: leakhound scan --index DIR [--json] [--threads N] [--min-words N]"
@@ -49,8 +50,8 @@ const char* ScanUsage() {
     "counts\n"
     "                       (default ", ScanOptions{}.boilerplate_documents,
     "; 0 turns this off)\n"
-    "  --max-file-size N    files larger than N bytes are errors (default "
-    "67108864)\n");
+    "  --max-file-size N    files larger than N bytes are errors (default ",
+    ExtractionLimits{}.max_input_bytes, ")\n");
   return usage.c_str();
 }
 

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <string>
 
+#include "cli/text_extractor.h"
 #include "engine/protected_index.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -70,6 +71,15 @@ TEST_F(AddCommandTest, IdNeedsExactlyOneFile) {
   EXPECT_EQ(r.exit, 2);
   EXPECT_THAT(r.err, HasSubstr("--id needs exactly one file"));
   EXPECT_EQ(List().size(), 0u);
+}
+
+TEST_F(AddCommandTest, HelpStatesTheFileSizeLimitInForce) {
+  RunResult help = RunLeakhound({"add", "--help"});
+  EXPECT_EQ(help.exit, 0);
+  EXPECT_THAT(help.out,
+              HasSubstr("larger than N bytes (default " +
+                        std::to_string(ExtractionLimits{}.max_input_bytes) +
+                        ")"));
 }
 
 TEST_F(AddCommandTest, FromListReadsPathsFromStandardInput) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/text_extractor.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
@@ -307,6 +308,10 @@ TEST_F(ScanCommandTest, UsageErrorsExit2WithTheReason) {
   RunResult help = Scan({"--help"});
   EXPECT_EQ(help.exit, 0);
   EXPECT_THAT(help.out, HasSubstr("usage: leakhound scan"));
+  EXPECT_THAT(help.out,
+              HasSubstr("errors (default " +
+                        std::to_string(ExtractionLimits{}.max_input_bytes) +
+                        ")"));
 }
 
 }  // namespace
