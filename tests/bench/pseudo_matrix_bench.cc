@@ -12,6 +12,7 @@
 #include <benchmark/benchmark.h>
 
 #include <bit>
+#include <chrono>
 #include <cmath>
 #include <map>
 #include <tuple>
@@ -83,6 +84,15 @@ std::vector<std::vector<uint64_t>> RandomQueries(size_t q) {
   return queries;
 }
 
+// The k bit positions of each of `fps`, fingerprint after fingerprint.
+void Positions(const std::vector<uint64_t>& fps, const BloomGeometry& g,
+               std::vector<uint32_t>& positions) {
+  const uint32_t k = g.hashes;
+  for (size_t i = 0; i < fps.size(); ++i) {
+    BitPositions(fps[i], g, std::span<uint32_t>(positions.data() + i * k, k));
+  }
+}
+
 // Runs queries of state.range(0) fingerprints: bit-sliced membership
 // counting, or the paper's AND-popcount score (`paper`).
 void RunQueries(benchmark::State& state, const Setup& s, bool paper) {
@@ -93,11 +103,7 @@ void RunQueries(benchmark::State& state, const Setup& s, bool paper) {
   std::vector<uint32_t> positions(q * k);
   std::vector<uint32_t> counts(s.matrix->rows());
   for (auto _ : state) {
-    const std::vector<uint64_t>& fps = queries[next++ % kQueries];
-    for (size_t i = 0; i < q; ++i) {
-      BitPositions(fps[i], s.geometry,
-                   std::span<uint32_t>(positions.data() + i * k, k));
-    }
+    Positions(queries[next++ % kQueries], s.geometry, positions);
     std::fill(counts.begin(), counts.end(), 0);
     if (paper) {
       s.matrix->CountAndPopcount(positions, counts);  // builds the query filter
@@ -122,6 +128,49 @@ BENCHMARK(BM_Table1_Paper_AndPopcountScan)
 BENCHMARK(BM_Table1_Sliced_Membership)
     ->Arg(500)->Arg(2000)->Arg(10000)->Arg(38000)
     ->Unit(benchmark::kMillisecond);
+
+// The two above interleaved: each iteration runs the next query through the
+// paper's scan and then through bit-sliced membership counting, timing
+// each, so both see the same moment of this shared machine's memory
+// bandwidth (which drifts by up to 1.6x between runs). Counters: mean
+// milliseconds of each and `ratio`, total sliced time over total scan time.
+void BM_Table1_SideBySide(benchmark::State& state) {
+  const Setup& paper = GetSetup(false, 4489, 0.05, 123000);
+  const Setup& sliced = GetSetup(true, 4489, 0.05, 123000);
+  const auto q = static_cast<size_t>(state.range(0));
+  const std::vector<std::vector<uint64_t>> queries = RandomQueries(q);
+  const uint32_t k = paper.geometry.hashes;
+  std::vector<uint32_t> positions(q * k);
+  std::vector<uint32_t> counts(paper.matrix->rows());
+  using Clock = std::chrono::steady_clock;
+  Clock::duration scan{}, membership{};
+  size_t next = 0;
+  for (auto _ : state) {
+    const std::vector<uint64_t>& fps = queries[next++ % kQueries];
+    const auto t0 = Clock::now();
+    Positions(fps, paper.geometry, positions);
+    std::fill(counts.begin(), counts.end(), 0);
+    paper.matrix->CountAndPopcount(positions, counts);
+    benchmark::DoNotOptimize(counts.data());
+    const auto t1 = Clock::now();
+    Positions(fps, sliced.geometry, positions);
+    std::fill(counts.begin(), counts.end(), 0);
+    sliced.matrix->CountMembership(positions, k, counts);
+    benchmark::DoNotOptimize(counts.data());
+    const auto t2 = Clock::now();
+    scan += t1 - t0;
+    membership += t2 - t1;
+  }
+  const auto ms = [&](Clock::duration d) {
+    return std::chrono::duration<double, std::milli>(d).count() /
+           static_cast<double>(state.iterations());
+  };
+  state.counters["scan_ms"] = ms(scan);
+  state.counters["sliced_ms"] = ms(membership);
+  state.counters["ratio"] = ms(membership) / ms(scan);
+}
+BENCHMARK(BM_Table1_SideBySide)
+    ->Arg(2000)->Arg(38000)->Unit(benchmark::kMillisecond);
 
 // The whole filter query of the product, PseudoMatrix::Query, at the
 // Table 1 scale: membership counts plus the per-row statistics, without
