@@ -10,10 +10,10 @@
 #include "cli/command_line.h"
 #include "cli/exit_codes.h"
 #include "cli/extraction.h"
-#include "cli/text_extractor.h"
 #include "cli/input_files.h"
 #include "cli/json_text.h"
 #include "cli/progress_bar.h"
+#include "cli/text_extractor.h"
 
 namespace leakhound {
 namespace {

@@ -15,10 +15,10 @@
 #include "cli/command_line.h"
 #include "cli/exit_codes.h"
 #include "cli/extraction.h"
-#include "cli/text_extractor.h"
 #include "cli/input_files.h"
 #include "cli/progress_bar.h"
 #include "cli/scan_output.h"
+#include "cli/text_extractor.h"
 #include "engine/leak_scanner.h"
 
 namespace leakhound {

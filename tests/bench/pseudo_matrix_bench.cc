@@ -4,6 +4,7 @@
 //  - Sliced: leakhound's default, bit-sliced membership counting
 //    (BitSlicedMatrix::CountMembership) including the fingerprints' bit
 //    positions.
+//  - SideBySide: the two interleaved query by query, with their ratio.
 // Rows hold random bits at the density random fingerprints leave,
 // f = 1 - exp(-k fill n / m), loaded with RowMatrix::SetRows: the cost of a
 // query depends only on that density, and inserting 552M fingerprints bit
