@@ -11,6 +11,17 @@ double LogChanceTailBound(double lambda, double count) {
   return -lambda + count * (1.0 + std::log(lambda) - std::log(count));
 }
 
+bool IsSignificant(double lambda, double count, double log_alpha) {
+  if (count <= lambda) return false;
+  const double excess = count - lambda;
+  // The margin keeps rounding from ever rejecting a count the exact test
+  // accepts; (x - 1)^2 / 2 exceeds h(x) by far more than 1e-9 relative.
+  if (excess * excess < -2.0 * lambda * log_alpha * (1.0 - 1e-9)) {
+    return false;
+  }
+  return LogChanceTailBound(lambda, count) <= log_alpha;
+}
+
 uint32_t MinSignificantCount(double lambda, double alpha) {
   const double target = std::log(alpha);
   // The bound decreases in count above lambda: bisect on integers.

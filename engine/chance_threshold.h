@@ -21,6 +21,13 @@ namespace leakhound {
 // REQUIRES: lambda >= 0.
 double LogChanceTailBound(double lambda, double count);
 
+// True when LogChanceTailBound(lambda, count) <= log_alpha, but rejects
+// most counts without a logarithm: the bound is -lambda h(count / lambda)
+// with h(x) = x ln x - x + 1 <= (x - 1)^2 / 2 for x >= 1, so a significant
+// count has (count - lambda)^2 >= 2 lambda |log_alpha|.
+// REQUIRES: lambda >= 0, log_alpha < 0.
+bool IsSignificant(double lambda, double count, double log_alpha);
+
 // Smallest count c with LogChanceTailBound(lambda, c) <= log(alpha).
 // REQUIRES: lambda >= 0, 0 < alpha < 1.
 uint32_t MinSignificantCount(double lambda, double alpha);

@@ -5,7 +5,6 @@
 #include <optional>
 #include <utility>
 
-#include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "engine/chance_threshold.h"
@@ -59,6 +58,7 @@ absl::StatusOr<std::unique_ptr<PseudoMatrix>> PseudoMatrix::Restore(
   for (auto& [doc, doc_rows] : m.doc_rows_) {
     doc_rows.erase(std::unique(doc_rows.begin(), doc_rows.end()),
                    doc_rows.end());
+    if (doc_rows.size() > 1) m.spanning_.insert(doc);
   }
   // Free rows are taken back lowest first, as after removals.
   for (auto r = static_cast<int64_t>(rows.size()) - 1; r >= 0; --r) {
@@ -69,7 +69,9 @@ absl::StatusOr<std::unique_ptr<PseudoMatrix>> PseudoMatrix::Restore(
   }
   m.rows_ = std::move(rows);
   m.open_row_ = open_row;
-  m.CountTests();
+  for (const RowInfo& r : m.rows_) {
+    m.rows_in_use_ += r.segments.empty() ? 0u : 1u;
+  }
   return pm;
 }
 
@@ -103,6 +105,7 @@ uint32_t PseudoMatrix::TakeRow() {
 
 void PseudoMatrix::ClearRow(uint32_t row) {
   matrix_->ClearRow(row);
+  rows_in_use_ -= rows_[row].segments.empty() ? 0u : 1u;
   rows_[row] = RowInfo{};
 }
 
@@ -119,6 +122,7 @@ void PseudoMatrix::Insert(uint32_t row, DocId doc,
     }
   }
   info.fingerprints += end - begin;
+  rows_in_use_ += info.segments.empty() ? 1u : 0u;
   if (!info.segments.empty() && info.segments.back().doc == doc &&
       info.segments.back().end == begin) {
     info.segments.back().end = end;
@@ -128,6 +132,7 @@ void PseudoMatrix::Insert(uint32_t row, DocId doc,
   std::vector<uint32_t>& doc_rows = doc_rows_[doc];
   auto at = std::lower_bound(doc_rows.begin(), doc_rows.end(), row);
   if (at == doc_rows.end() || *at != row) doc_rows.insert(at, row);
+  if (doc_rows.size() > 1) spanning_.insert(doc);
 }
 
 void PseudoMatrix::Pack(DocId doc, std::span<const uint64_t> fingerprints,
@@ -162,14 +167,7 @@ uint32_t PseudoMatrix::Add(DocId doc, std::span<const uint64_t> fingerprints) {
       Insert(0, doc, fingerprints, 0, n);
       break;
   }
-  CountTests();
   return stored;
-}
-
-void PseudoMatrix::CountTests() {
-  uint32_t tests = rows_in_use();
-  for (const auto& [doc, rows] : doc_rows_) tests += rows.size() > 1 ? 1u : 0u;
-  tests_ = std::max<uint32_t>(tests, 1);
 }
 
 absl::StatusOr<RebuildStats> PseudoMatrix::Remove(
@@ -180,6 +178,7 @@ absl::StatusOr<RebuildStats> PseudoMatrix::Remove(
   }
   const std::vector<uint32_t> rows = std::move(it->second);
   doc_rows_.erase(it);
+  spanning_.erase(doc);
   RebuildStats stats;
   for (uint32_t row : rows) {
     std::vector<Segment> keep;
@@ -197,7 +196,6 @@ absl::StatusOr<RebuildStats> PseudoMatrix::Remove(
       ++stats.rows_freed;
     }
   }
-  CountTests();
   return stats;
 }
 
@@ -214,6 +212,7 @@ RebuildStats PseudoMatrix::Compact(const FingerprintSource& source,
       std::vector<uint32_t>& doc_rows = doc_rows_[s.doc];
       doc_rows.erase(std::remove(doc_rows.begin(), doc_rows.end(), row),
                      doc_rows.end());
+      if (doc_rows.size() < 2) spanning_.erase(s.doc);  // Pack re-adds it
     }
     ClearRow(row);
   }
@@ -227,7 +226,6 @@ RebuildStats PseudoMatrix::Compact(const FingerprintSource& source,
   for (uint32_t row : victims) {
     if (rows_[row].segments.empty()) ++stats.rows_freed;
   }
-  CountTests();
   return stats;
 }
 
@@ -275,24 +273,29 @@ QueryResult PseudoMatrix::Query(std::span<const uint64_t> fingerprints,
     trials = static_cast<double>(positions.size());
   }
   const double m = geometry_.bits;
-  auto chance = [&](uint32_t row) {  // per trial
-    const double f = rows_[row].bits_set / m;
-    return options.scoring == ScoringMode::kMembership
-               ? std::pow(f, static_cast<double>(k))
-               : f;
-  };
+  std::vector<double> chance(d);  // per trial, by row
+  for (uint32_t r = 0; r < d; ++r) {
+    const double f = rows_[r].bits_set / m;
+    chance[r] = f;  // AND-popcount: one bit per trial
+    if (options.scoring == ScoringMode::kMembership) {
+      for (uint32_t j = 1; j < k; ++j) chance[r] *= f;  // f^k
+    }
+  }
   auto window_trials = [&](size_t w) {
     return static_cast<double>(
         std::min(fingerprints.size(), (w + 2) * half) - w * half);
   };
 
+  // The Bonferroni family: every row in use and every document spanning
+  // rows is tested over the whole query and in each window.
+  const uint64_t tests = std::max<uint64_t>(rows_in_use_ + spanning_.size(), 1);
   result.tests = static_cast<uint32_t>(
-      std::min<uint64_t>(uint64_t{tests_} * (1 + windows), UINT32_MAX));
+      std::min<uint64_t>(tests * (1 + windows), UINT32_MAX));
   const double alpha = options.family_false_alarm / result.tests;
   const double log_alpha = std::log(alpha);
   auto significant = [&](uint32_t count, double lambda) {
     return count >= options.min_count &&
-           LogChanceTailBound(lambda, count) <= log_alpha;
+           IsSignificant(lambda, count, log_alpha);
   };
   // The evidence of `rows` (one document's): the whole query's if that is
   // significant, else the fullest significant window's; nullopt if none.
@@ -302,7 +305,7 @@ QueryResult PseudoMatrix::Query(std::span<const uint64_t> fingerprints,
     double p = 0;
     for (uint32_t row : rows) {
       sum += counts[row];
-      p += chance(row);
+      p += chance[row];
     }
     if (significant(sum, trials * p)) return std::pair{sum, trials * p};
     if (sum < options.min_count || windows == 0) return std::nullopt;
@@ -335,21 +338,20 @@ QueryResult PseudoMatrix::Query(std::span<const uint64_t> fingerprints,
         std::max(options.min_count, MinSignificantCount(e.second, alpha))});
   };
 
-  absl::flat_hash_set<DocId> spanning_done;
+  // Documents in one row take their row's evidence; documents spanning
+  // rows, that of all their rows together.
   for (uint32_t r = 0; r < d; ++r) {
     if (counts[r] == 0 || rows_[r].segments.empty()) continue;
     const uint32_t row[] = {r};
     const auto row_evidence = evidence(row);
-    result.candidate_rows += row_evidence ? 1u : 0u;
+    if (!row_evidence) continue;
+    ++result.candidate_rows;
     for (const Segment& s : rows_[r].segments) {
-      const std::vector<uint32_t>& doc_rows = doc_rows_.at(s.doc);
-      if (doc_rows.size() == 1) {
-        if (row_evidence) add(s.doc, *row_evidence);
-        continue;
-      }
-      if (!spanning_done.insert(s.doc).second) continue;
-      if (const auto e = evidence(doc_rows)) add(s.doc, *e);
+      if (!spanning_.contains(s.doc)) add(s.doc, *row_evidence);
     }
+  }
+  for (DocId doc : spanning_) {
+    if (const auto e = evidence(doc_rows_.at(doc))) add(doc, *e);
   }
   // A document with two segments in one row is listed once.
   std::sort(result.candidates.begin(), result.candidates.end(),
@@ -371,12 +373,6 @@ std::span<const uint32_t> PseudoMatrix::RowsOf(DocId doc) const {
   auto it = doc_rows_.find(doc);
   if (it == doc_rows_.end()) return {};
   return it->second;
-}
-
-uint32_t PseudoMatrix::rows_in_use() const {
-  uint32_t used = 0;
-  for (const RowInfo& r : rows_) used += r.segments.empty() ? 0u : 1u;
-  return used;
 }
 
 size_t PseudoMatrix::MemoryBytes() const {

@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "engine/bloom_geometry.h"
 #include "engine/row_matrix.h"
@@ -173,7 +174,7 @@ class PseudoMatrix {
   std::span<const uint32_t> RowsOf(DocId doc) const;
   size_t documents() const { return doc_rows_.size(); }
   // Rows holding at least one document.
-  uint32_t rows_in_use() const;
+  uint32_t rows_in_use() const { return rows_in_use_; }
   // Heap bytes: the bits plus the row and document indexes.
   size_t MemoryBytes() const;
 
@@ -190,8 +191,6 @@ class PseudoMatrix {
             uint32_t end);
   uint32_t TakeRow();  // a free row, or a new one
   void ClearRow(uint32_t row);
-  // Recomputes tests_; every mutating method ends with it.
-  void CountTests();
 
   const PseudoMatrixOptions options_;
   const BloomGeometry geometry_;
@@ -200,8 +199,10 @@ class PseudoMatrix {
   absl::flat_hash_map<DocId, std::vector<uint32_t>> doc_rows_;
   std::vector<uint32_t> free_rows_;  // empty rows to reuse, as a stack
   int64_t open_row_ = -1;            // the row appended to; -1 if none
-  // Bonferroni family of a query: rows in use plus documents spanning rows.
-  uint32_t tests_ = 1;
+  uint32_t rows_in_use_ = 0;  // rows holding a segment
+  // Documents in more than one row (doc_rows_ size > 1), kept in step with
+  // doc_rows_ so that neither Add nor Query walks every document.
+  absl::flat_hash_set<DocId> spanning_;
 };
 
 }  // namespace leakhound

@@ -1,6 +1,7 @@
 #include "engine/vertical_counter.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 
 namespace leakhound {
@@ -50,6 +51,18 @@ void AddSixteen(const uint64_t* in, size_t stride, uint32_t words,
   }
 }
 
+// kSpread[b]: byte j is bit j of b, so the bits of four planes' bytes
+// combine into eight 4-bit counts with three shifts.
+constexpr std::array<uint64_t, 256> kSpread = [] {
+  std::array<uint64_t, 256> spread{};
+  for (uint32_t b = 0; b < 256; ++b) {
+    for (uint32_t j = 0; j < 8; ++j) {
+      spread[b] |= uint64_t{(b >> j) & 1} << (8 * j);
+    }
+  }
+  return spread;
+}();
+
 }  // namespace
 
 VerticalCounter::VerticalCounter(uint32_t words)
@@ -84,18 +97,26 @@ void VerticalCounter::AddBlock() {
 
 void VerticalCounter::Finish(std::span<uint32_t> counts) {
   if (buffered_ > 0) AddBlock();
-  for (uint32_t w = 0; w < words_; ++w) {
-    for (uint32_t b = 0; b < 64; ++b) {
-      const size_t i = size_t{w} * 64 + b;
-      if (i >= counts.size()) break;
-      const uint32_t low = static_cast<uint32_t>(
-          ((ones_[w] >> b) & 1) | ((twos_[w] >> b) & 1) << 1 |
-          ((fours_[w] >> b) & 1) << 2 | ((eights_[w] >> b) & 1) << 3);
-      counts[i] += 16 * high_[i] + low;
-      high_[i] = 0;
+  const size_t n = std::min(counts.size(), size_t{words_} * 64);
+  for (size_t i = 0; i < n; i += 8) {
+    const uint32_t w = static_cast<uint32_t>(i / 64);
+    const uint32_t shift = i % 64;
+    auto spread = [shift](uint64_t plane) {
+      return kSpread[(plane >> shift) & 0xFF];
+    };
+    // Byte j of `low`: the count mod 16 of position i + j.
+    const uint64_t low = spread(ones_[w]) | spread(twos_[w]) << 1 |
+                         spread(fours_[w]) << 2 | spread(eights_[w]) << 3;
+    for (size_t j = 0; j < 8 && i + j < n; ++j) {
+      counts[i + j] +=
+          16 * high_[i + j] + static_cast<uint32_t>((low >> (8 * j)) & 0xF);
     }
-    ones_[w] = twos_[w] = fours_[w] = eights_[w] = 0;
   }
+  std::fill(ones_.begin(), ones_.end(), 0);
+  std::fill(twos_.begin(), twos_.end(), 0);
+  std::fill(fours_.begin(), fours_.end(), 0);
+  std::fill(eights_.begin(), eights_.end(), 0);
+  std::fill(high_.begin(), high_.end(), 0);
 }
 
 }  // namespace leakhound

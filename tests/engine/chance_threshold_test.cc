@@ -44,6 +44,27 @@ TEST(ChanceThresholdTest, ThresholdIsTheSmallestSignificantCount) {
   }
 }
 
+TEST(ChanceThresholdTest, QuickRejectionAgreesWithTheBoundAtEveryCount) {
+  // Every count from the mean to past the threshold, so the counts just
+  // below and at MinSignificantCount (where a wrong shortcut would differ)
+  // are among them.
+  for (double lambda : {0.0, 0.3, 2.0, 16.0, 125.0, 7700.0, 2.5e6}) {
+    for (double alpha : {1e-2, 1e-6, 1e-12}) {
+      const double log_alpha = std::log(alpha);
+      const uint32_t threshold = MinSignificantCount(lambda, alpha);
+      const auto first = static_cast<uint32_t>(std::floor(lambda));
+      int accepted = 0;
+      for (uint32_t c = first; c <= threshold + 5; ++c) {
+        const bool exact = LogChanceTailBound(lambda, c) <= log_alpha;
+        ASSERT_EQ(IsSignificant(lambda, c, log_alpha), exact)
+            << "lambda " << lambda << " alpha " << alpha << " c " << c;
+        accepted += exact;
+      }
+      EXPECT_EQ(accepted, 6) << "lambda " << lambda << " alpha " << alpha;
+    }
+  }
+}
+
 TEST(ChanceThresholdTest, SimulatedBinomialExceedsThresholdNoMoreThanAlpha) {
   // Binomial(2000, 0.004): lambda = 8. At alpha = 1e-2 the bound must keep
   // the measured exceedance rate at or below 1e-2.

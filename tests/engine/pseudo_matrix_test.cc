@@ -137,6 +137,41 @@ TEST(PseudoMatrixTest, CompactionRepacksUnderfilledRowsIntoFewer) {
   EXPECT_EQ(pm->rows_in_use(), 6u);
 }
 
+// Rows in use and documents spanning rows (the Bonferroni family) are kept
+// up to date edit by edit; they must equal a recount from the rows after
+// any mix of adds, removals and compactions, and what Restore counts.
+TEST(PseudoMatrixTest, TestFamilyStaysEqualToARecountThroughEdits) {
+  Corpus c(13);
+  auto pm = Make(PackingMode::kPseudoMatrix);
+  std::vector<DocId> live;
+  const std::vector<uint64_t> query(1, 42);  // one fingerprint: no windows
+  for (int step = 0; step < 300; ++step) {
+    const auto action = c.rng()() % 10;
+    if (action < 6 || live.size() < 3) {
+      const auto doc = static_cast<DocId>(step + 1);
+      pm->Add(doc, c.Make(doc, 50 + c.rng()() % 2500));
+      live.push_back(doc);
+    } else if (action < 9) {
+      const size_t i = c.rng()() % live.size();
+      ASSERT_TRUE(pm->Remove(live[i], c.Source()).ok());
+      live.erase(live.begin() + static_cast<ptrdiff_t>(i));
+    } else {
+      pm->Compact(c.Source(), 0.7);
+    }
+    uint32_t used = 0;
+    for (const RowInfo& r : pm->rows()) used += r.segments.empty() ? 0u : 1u;
+    uint32_t spanning = 0;
+    for (DocId doc : live) spanning += pm->RowsOf(doc).size() > 1 ? 1u : 0u;
+    ASSERT_EQ(pm->rows_in_use(), used) << "step " << step;
+    ASSERT_EQ(pm->Query(query, {}).tests, used + spanning) << "step " << step;
+  }
+  auto restored =
+      PseudoMatrix::Restore(pm->options(), pm->rows(), pm->open_row());
+  ASSERT_TRUE(restored.ok()) << restored.status();
+  EXPECT_EQ((*restored)->rows_in_use(), pm->rows_in_use());
+  EXPECT_EQ((*restored)->Query(query, {}).tests, pm->Query(query, {}).tests);
+}
+
 // No false negatives by construction: a query sharing t fingerprints with a
 // document, t at or above what the threshold needs, always makes it a
 // candidate, across packing modes, layouts, removals and compaction.
