@@ -5,6 +5,7 @@
 //    (BitSlicedMatrix::CountMembership) including the fingerprints' bit
 //    positions.
 //  - SideBySide: the two interleaved query by query, with their ratio.
+//  - ReadFloor: the bytes each must read, read without computing.
 // Rows hold random bits at the density random fingerprints leave,
 // f = 1 - exp(-k fill n / m), loaded with RowMatrix::SetRows: the cost of a
 // query depends only on that density, and inserting 552M fingerprints bit
@@ -12,9 +13,11 @@
 // Also: memory per stored fingerprint of a real PseudoMatrix (Add path).
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <bit>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <tuple>
 #include <memory>
@@ -23,6 +26,7 @@
 #include <vector>
 
 #include "engine/bloom_geometry.h"
+#include "engine/matrix_bytes.h"
 #include "engine/pseudo_matrix.h"
 #include "engine/row_matrix.h"
 
@@ -172,6 +176,77 @@ void BM_Table1_SideBySide(benchmark::State& state) {
 }
 BENCHMARK(BM_Table1_SideBySide)
     ->Arg(2000)->Arg(38000)->Unit(benchmark::kMillisecond);
+
+// The memory floor behind the ratio above, without computing anything: in
+// a block laid out as the Table 1 bit-sliced matrix (m slices of 562
+// bytes, random bits, 2 MiB pages), each iteration reads the whole block in
+// order (what any full scan must read) and then only the distinct slices
+// of the next query, in ascending address order (the least any bit-sliced
+// query must read, in its most favourable order; the sort is not timed).
+// Counters: mean milliseconds of each read and `floor_ratio`, their ratio.
+void BM_Table1_ReadFloor(benchmark::State& state) {
+  const BloomGeometry& g = GetSetup(true, 4489, 0.05, 123000).geometry;
+  const size_t stride = (4489 + 7) / 8;
+  const size_t bytes = size_t{g.bits} * stride;
+  static const MatrixBytes block = [&] {
+    MatrixBytes b = AllocateMatrixBytes(bytes + 8);
+    std::mt19937_64 rng(3);
+    for (size_t i = 0; i + 8 <= bytes; i += 8) {
+      const uint64_t w = rng();
+      std::memcpy(b.get() + i, &w, 8);
+    }
+    return b;
+  }();
+  const auto q = static_cast<size_t>(state.range(0));
+  const std::vector<std::vector<uint64_t>> queries = RandomQueries(q);
+  std::vector<uint32_t> positions(q * g.hashes);
+  auto xor_words = [](const unsigned char* p, size_t n, uint64_t* acc) {
+    for (size_t i = 0; i + 64 <= n; i += 64) {
+      for (size_t j = 0; j < 8; ++j) {
+        uint64_t w;
+        std::memcpy(&w, p + i + 8 * j, 8);
+        acc[j] ^= w;
+      }
+    }
+  };
+  using Clock = std::chrono::steady_clock;
+  Clock::duration whole{}, slices{};
+  size_t next = 0;
+  uint64_t acc[8] = {};
+  for (auto _ : state) {
+    Positions(queries[next++ % kQueries], g, positions);
+    std::sort(positions.begin(), positions.end());
+    positions.erase(std::unique(positions.begin(), positions.end()),
+                    positions.end());
+    const auto t0 = Clock::now();
+    xor_words(block.get(), bytes, acc);
+    benchmark::DoNotOptimize(acc);
+    const auto t1 = Clock::now();
+    for (size_t i = 0; i < positions.size(); ++i) {
+      if (i + 4 < positions.size()) {  // as CountMembership prefetches
+        const unsigned char* s = block.get() + size_t{positions[i + 4]} * stride;
+        for (size_t b = 0; b < stride + 63; b += 64) __builtin_prefetch(s + b);
+      }
+      // The 64-byte lines covering the slice.
+      const size_t begin = size_t{positions[i]} * stride / 64 * 64;
+      const size_t end = (size_t{positions[i]} + 1) * stride;
+      xor_words(block.get() + begin, (end - begin + 63) / 64 * 64, acc);
+    }
+    benchmark::DoNotOptimize(acc);
+    const auto t2 = Clock::now();
+    whole += t1 - t0;
+    slices += t2 - t1;
+    positions.resize(q * g.hashes);
+  }
+  const auto ms = [&](Clock::duration d) {
+    return std::chrono::duration<double, std::milli>(d).count() /
+           static_cast<double>(state.iterations());
+  };
+  state.counters["whole_read_ms"] = ms(whole);
+  state.counters["slices_read_ms"] = ms(slices);
+  state.counters["floor_ratio"] = ms(slices) / ms(whole);
+}
+BENCHMARK(BM_Table1_ReadFloor)->Arg(38000)->Unit(benchmark::kMillisecond);
 
 // The whole filter query of the product, PseudoMatrix::Query, at the
 // Table 1 scale: membership counts plus the per-row statistics, without
