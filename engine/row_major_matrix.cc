@@ -16,11 +16,20 @@ namespace {
 // POPCNT / AVX2 clone on CPUs that have them.
 __attribute__((target_clones("avx2", "popcnt", "default")))
 uint64_t AndPopcount(const uint64_t* a, const uint64_t* b, uint32_t n) {
-  uint64_t total = 0;
-  for (uint32_t w = 0; w < n; ++w) {
-    total += static_cast<uint64_t>(__builtin_popcountll(a[w] & b[w]));
+  // Four independent sums, so the scan waits on memory, not on one chain
+  // of additions (a single sum ran at about one word per two cycles).
+  uint64_t total[4] = {};
+  uint32_t w = 0;
+  for (; w + 4 <= n; w += 4) {
+    for (uint32_t j = 0; j < 4; ++j) {
+      total[j] += static_cast<uint64_t>(
+          __builtin_popcountll(a[w + j] & b[w + j]));
+    }
   }
-  return total;
+  for (; w < n; ++w) {
+    total[0] += static_cast<uint64_t>(__builtin_popcountll(a[w] & b[w]));
+  }
+  return total[0] + total[1] + total[2] + total[3];
 }
 
 class RowMajorMatrix final : public RowMatrix {
