@@ -98,6 +98,22 @@ void Positions(const std::vector<uint64_t>& fps, const BloomGeometry& g,
   }
 }
 
+using Clock = std::chrono::steady_clock;
+
+// Sets counters `base` and `other` to the mean milliseconds per iteration of
+// two timed parts, and `ratio` to other / base.
+void ReportPair(benchmark::State& state, const char* base_name,
+                Clock::duration base, const char* other_name,
+                Clock::duration other, const char* ratio_name) {
+  const auto ms = [&](Clock::duration d) {
+    return std::chrono::duration<double, std::milli>(d).count() /
+           static_cast<double>(state.iterations());
+  };
+  state.counters[base_name] = ms(base);
+  state.counters[other_name] = ms(other);
+  state.counters[ratio_name] = ms(other) / ms(base);
+}
+
 // Runs queries of state.range(0) fingerprints: bit-sliced membership
 // counting, or the paper's AND-popcount score (`paper`).
 void RunQueries(benchmark::State& state, const Setup& s, bool paper) {
@@ -147,7 +163,6 @@ void BM_Table1_SideBySide(benchmark::State& state) {
   const uint32_t k = paper.geometry.hashes;
   std::vector<uint32_t> positions(q * k);
   std::vector<uint32_t> counts(paper.matrix->rows());
-  using Clock = std::chrono::steady_clock;
   Clock::duration scan{}, membership{};
   size_t next = 0;
   for (auto _ : state) {
@@ -166,13 +181,7 @@ void BM_Table1_SideBySide(benchmark::State& state) {
     scan += t1 - t0;
     membership += t2 - t1;
   }
-  const auto ms = [&](Clock::duration d) {
-    return std::chrono::duration<double, std::milli>(d).count() /
-           static_cast<double>(state.iterations());
-  };
-  state.counters["scan_ms"] = ms(scan);
-  state.counters["sliced_ms"] = ms(membership);
-  state.counters["ratio"] = ms(membership) / ms(scan);
+  ReportPair(state, "scan_ms", scan, "sliced_ms", membership, "ratio");
 }
 BENCHMARK(BM_Table1_SideBySide)
     ->Arg(2000)->Arg(38000)->Unit(benchmark::kMillisecond);
@@ -209,7 +218,6 @@ void BM_Table1_ReadFloor(benchmark::State& state) {
       }
     }
   };
-  using Clock = std::chrono::steady_clock;
   Clock::duration whole{}, slices{};
   size_t next = 0;
   uint64_t acc[8] = {};
@@ -238,13 +246,8 @@ void BM_Table1_ReadFloor(benchmark::State& state) {
     slices += t2 - t1;
     positions.resize(q * g.hashes);
   }
-  const auto ms = [&](Clock::duration d) {
-    return std::chrono::duration<double, std::milli>(d).count() /
-           static_cast<double>(state.iterations());
-  };
-  state.counters["whole_read_ms"] = ms(whole);
-  state.counters["slices_read_ms"] = ms(slices);
-  state.counters["floor_ratio"] = ms(slices) / ms(whole);
+  ReportPair(state, "whole_read_ms", whole, "slices_read_ms", slices,
+             "floor_ratio");
 }
 BENCHMARK(BM_Table1_ReadFloor)->Arg(38000)->Unit(benchmark::kMillisecond);
 
