@@ -198,7 +198,8 @@ void BM_Table1_ReadFloor(benchmark::State& state) {
   const size_t stride = (4489 + 7) / 8;
   const size_t bytes = size_t{g.bits} * stride;
   static const MatrixBytes block = [&] {
-    MatrixBytes b = AllocateMatrixBytes(bytes + 8);
+    // + 64: the last slice's last line ends past its last byte.
+    MatrixBytes b = AllocateMatrixBytes(bytes + 64);
     std::mt19937_64 rng(3);
     for (size_t i = 0; i + 8 <= bytes; i += 8) {
       const uint64_t w = rng();
