@@ -10,7 +10,8 @@
 // f = 1 - exp(-k fill n / m), loaded with RowMatrix::SetRows: the cost of a
 // query depends only on that density, and inserting 552M fingerprints bit
 // by bit would dominate the run.
-// Also: memory per stored fingerprint of a real PseudoMatrix (Add path).
+// Also: memory per stored fingerprint of a real PseudoMatrix (Add path),
+// and the cost of adding documents as the matrix fills.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -342,6 +343,31 @@ void BM_MemoryPerFingerprint(benchmark::State& state) {
 BENCHMARK(BM_MemoryPerFingerprint)
     ->Args({4096, 200})->Args({16384, 200})->Args({4096, 2000})
     ->Iterations(1)->Unit(benchmark::kMillisecond);
+
+// Adding many small documents (50 random fingerprints each, leakhound's
+// default geometry) to an empty matrix, timed per document: the cost per
+// document must not grow with the number already held.
+void BM_AddDocuments(benchmark::State& state) {
+  const auto documents = static_cast<DocId>(state.range(0));
+  std::mt19937_64 rng(9);
+  std::vector<uint64_t> doc(50);
+  Clock::duration adding{};
+  for (auto _ : state) {
+    auto pm = std::move(*PseudoMatrix::Create(PseudoMatrixOptions{}));
+    const auto t0 = Clock::now();
+    for (DocId d = 0; d < documents; ++d) {
+      for (auto& f : doc) f = rng();
+      pm->Add(d, doc);
+    }
+    adding += Clock::now() - t0;
+    benchmark::DoNotOptimize(pm->rows_in_use());
+  }
+  state.counters["us_per_doc"] =
+      std::chrono::duration<double, std::micro>(adding).count() /
+      static_cast<double>(state.iterations() * documents);
+}
+BENCHMARK(BM_AddDocuments)
+    ->Arg(10000)->Arg(40000)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace leakhound
