@@ -54,6 +54,7 @@ absl::StatusOr<std::unique_ptr<PseudoMatrix>> PseudoMatrix::Restore(
       return absl::InvalidArgumentError(
           absl::StrCat("row ", r, " fingerprint count mismatch"));
     }
+    m.rows_in_use_ += rows[r].segments.empty() ? 0u : 1u;
   }
   for (auto& [doc, doc_rows] : m.doc_rows_) {
     doc_rows.erase(std::unique(doc_rows.begin(), doc_rows.end()),
@@ -69,9 +70,6 @@ absl::StatusOr<std::unique_ptr<PseudoMatrix>> PseudoMatrix::Restore(
   }
   m.rows_ = std::move(rows);
   m.open_row_ = open_row;
-  for (const RowInfo& r : m.rows_) {
-    m.rows_in_use_ += r.segments.empty() ? 0u : 1u;
-  }
   return pm;
 }
 
