@@ -1,5 +1,8 @@
 // Exit codes of the leakhound command (a stable contract, docs/cli.md),
 // modelled on grep and clamscan, and the one-line error report.
+//
+// Thread-safety: constants; ReportError may be called from any thread (its
+// line is one fprintf, which POSIX stdio locks as a whole).
 #ifndef LEAKHOUND_CLI_EXIT_CODES_H_
 #define LEAKHOUND_CLI_EXIT_CODES_H_
 
