@@ -9,11 +9,9 @@
 #include "absl/strings/str_cat.h"
 #include "cli/command_line.h"
 #include "cli/exit_codes.h"
-#include "cli/extraction.h"
 #include "cli/input_files.h"
 #include "cli/json_text.h"
 #include "cli/progress_bar.h"
-#include "cli/text_extractor.h"
 
 namespace leakhound {
 namespace {
@@ -22,7 +20,7 @@ namespace {
 const char* AddUsage() {
   static const std::string usage = absl::StrCat(
       "usage: leakhound add --index DIR [--id ID] [--label L]... "
-      "[--from-list FILE] [--max-file-size BYTES] PATH...\n"
+      "[--from-list FILE] [LIMITS] PATH...\n"
       "  Protects files. A directory is walked recursively; each file's id is "
       "its path\n"
       "  relative to the directory given (a file given directly: the path as "
@@ -31,9 +29,8 @@ const char* AddUsage() {
       "  --id ID              the id, for a single file only\n"
       "  --label L            a label stored with the documents (repeatable)\n"
       "  --from-list FILE     also read paths from FILE, one per line ('-': "
-      "standard input)\n"
-      "  --max-file-size N    refuse files larger than N bytes (default ",
-      ExtractionLimits{}.max_input_bytes, ")\n");
+      "standard input)\n",
+      LimitOptionsUsage());
   return usage.c_str();
 }
 
@@ -74,10 +71,10 @@ const char* OutcomeWord(AddOutcome outcome) {
 
 int RunAddCommand(int argc, char** argv) {
   static constexpr OptionSpec kSpecs[] = {
-      {"index", true}, {"id", true}, {"label", true}, {"from-list", true},
-      {"max-file-size", true}};
+      {"index", true}, {"id", true}, {"label", true}, {"from-list", true}};
+  static constexpr auto kAllSpecs = WithLimitOptions(kSpecs);
   int exit = kExitOk;
-  auto line = ParseCommandLine("add", argc, argv, kSpecs, AddUsage(), &exit);
+  auto line = ParseCommandLine("add", argc, argv, kAllSpecs, AddUsage(), &exit);
   if (!line) return exit;
   auto limits = FileLimits(*line);
   if (!limits.ok()) return ReportError("add", limits.status());
@@ -101,7 +98,7 @@ int RunAddCommand(int argc, char** argv) {
     auto text = ExtractFile(file.path, *limits);
     absl::StatusOr<AddResult> added =
         text.ok() ? (*index)->Add(DocumentInput{id.value_or(file.id), file.path,
-                                                labels, text->text})
+                                                labels, text->JoinedText()})
                   : absl::StatusOr<AddResult>(text.status());
     progress.Clear();
     if (!added.ok()) {
@@ -120,7 +117,14 @@ int RunAddCommand(int argc, char** argv) {
                     added->rows_written == 1 ? "" : "s");
       }
     }
-    if (text.ok()) bytes_done += text->text.size();
+    if (text.ok()) {
+      for (const SkippedPart& skipped : text->skipped) {
+        std::fprintf(stderr, "leakhound add: %s%s%s: skipped: %s\n",
+                     file.path.c_str(), kPartSeparator,
+                     skipped.name.c_str(), skipped.reason.c_str());
+      }
+      bytes_done += text->input_bytes;
+    }
     progress.Update(++done, bytes_done);
   }
   progress.Clear();
@@ -136,22 +140,22 @@ int RunAddCommand(int argc, char** argv) {
 
 namespace {
 constexpr char kAllowUsage[] =
-    "usage: leakhound allow add --index DIR [--name NAME] PATH...\n"
+    "usage: leakhound allow add --index DIR [--name NAME] [LIMITS] PATH...\n"
     "       leakhound allow remove --index DIR NAME...\n"
     "       leakhound allow list --index DIR [--json]\n"
     "  The allow-list: benign text (disclaimers, licence headers, templates) "
     "whose\n"
     "  shingles never count toward a match. An entry's name defaults to the "
     "file's id\n"
-    "  as for add.\n";
+    "  as for add. LIMITS: the --max-* options of add.\n";
 }  // namespace
 
 int RunAllowCommand(int argc, char** argv) {
   static constexpr OptionSpec kSpecs[] = {
-      {"index", true}, {"name", true}, {"json", false},
-      {"max-file-size", true}};
+      {"index", true}, {"name", true}, {"json", false}};
+  static constexpr auto kAllSpecs = WithLimitOptions(kSpecs);
   int exit = kExitOk;
-  auto line = ParseCommandLine("allow", argc, argv, kSpecs, kAllowUsage, &exit);
+  auto line = ParseCommandLine("allow", argc, argv, kAllSpecs, kAllowUsage, &exit);
   if (!line) return exit;
   if (line->args().empty()) {
     std::fputs(kAllowUsage, stderr);
@@ -219,7 +223,7 @@ int RunAllowCommand(int argc, char** argv) {
     auto text = ExtractFile(file.path, *limits);
     absl::StatusOr<AllowResult> added =
         text.ok() ? (*index)->AddAllowed(name.value_or(file.id), file.path,
-                                         text->text)
+                                         text->JoinedText())
                   : absl::StatusOr<AllowResult>(text.status());
     if (!added.ok()) {
       exit = ReportError("allow", added.status(), file.path);

@@ -128,12 +128,48 @@ std::optional<CommandLine> ParseCommandLine(const char* command, int argc,
   return *line;
 }
 
+std::string LimitOptionsUsage() {
+  const ExtractionLimits d;
+  return absl::StrCat(
+      "  limits per file (a file over one is an error, never clean):\n"
+      "  --max-file-size N    bytes of the file, and of any member unpacked "
+      "(default ", d.max_input_bytes, ")\n"
+      "  --max-text-size N    bytes of extracted text, all parts (default ",
+      d.max_output_bytes, ")\n"
+      "  --max-depth N        containers inside containers (default ",
+      d.max_depth, ")\n"
+      "  --max-members N      archive entries, attachments, embedded files "
+      "(default ", d.max_members, ")\n"
+      "  --max-ratio R        bytes decompressed per byte of the file, past ",
+      kExpansionFloorBytes >> 20, " MiB (default ", d.max_expansion_ratio,
+      ")\n"
+      "  --max-seconds S      time to extract one file (default ",
+      d.max_seconds, ")\n");
+}
+
 absl::StatusOr<ExtractionLimits> FileLimits(const CommandLine& line) {
-  auto max_bytes = line.Unsigned("max-file-size",
-                                 ExtractionLimits{}.max_input_bytes, 1,
-                                 uint64_t{1} << 32);
-  if (!max_bytes.ok()) return max_bytes.status();
-  return ExtractionLimits{*max_bytes, *max_bytes};
+  const ExtractionLimits d;
+  auto input = line.Unsigned("max-file-size", d.max_input_bytes, 1,
+                             uint64_t{1} << 32);
+  auto output = line.Unsigned("max-text-size", d.max_output_bytes, 1,
+                              uint64_t{1} << 32);
+  auto depth = line.Unsigned("max-depth", d.max_depth, 0, 64);
+  auto members = line.Unsigned("max-members", d.max_members, 0, 10000000);
+  auto ratio = line.Double("max-ratio", d.max_expansion_ratio, 1, 1e6);
+  auto seconds = line.Double("max-seconds", d.max_seconds, 0.001, 86400);
+  for (const absl::Status& s : {input.status(), output.status(),
+                                depth.status(), members.status(),
+                                ratio.status(), seconds.status()}) {
+    if (!s.ok()) return s;
+  }
+  ExtractionLimits limits;
+  limits.max_input_bytes = *input;
+  limits.max_output_bytes = *output;
+  limits.max_depth = static_cast<uint32_t>(*depth);
+  limits.max_members = static_cast<uint32_t>(*members);
+  limits.max_expansion_ratio = *ratio;
+  limits.max_seconds = *seconds;
+  return limits;
 }
 
 absl::StatusOr<std::unique_ptr<ProtectedIndex>> OpenIndex(

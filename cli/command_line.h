@@ -8,6 +8,7 @@
 #ifndef LEAKHOUND_CLI_COMMAND_LINE_H_
 #define LEAKHOUND_CLI_COMMAND_LINE_H_
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -16,7 +17,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "cli/text_extractor.h"
+#include "cli/formats/text_extractor.h"
 #include "engine/protected_index.h"
 
 namespace leakhound {
@@ -66,8 +67,29 @@ std::optional<CommandLine> ParseCommandLine(const char* command, int argc,
                                             std::span<const OptionSpec> specs,
                                             const char* usage, int* exit);
 
-// The per-file limits of --max-file-size N (input and extracted text;
-// default ExtractionLimits{}), or InvalidArgument.
+// The options of the extraction limits, accepted by every command that
+// reads files (add, scan, allow add).
+inline constexpr OptionSpec kLimitOptions[] = {
+    {"max-file-size", true}, {"max-text-size", true}, {"max-depth", true},
+    {"max-members", true},   {"max-ratio", true},     {"max-seconds", true}};
+
+// A command's own options followed by kLimitOptions.
+template <size_t N>
+constexpr std::array<OptionSpec, N + std::size(kLimitOptions)> WithLimitOptions(
+    const OptionSpec (&own)[N]) {
+  std::array<OptionSpec, N + std::size(kLimitOptions)> all{};
+  for (size_t i = 0; i < N; ++i) all[i] = own[i];
+  for (size_t i = 0; i < std::size(kLimitOptions); ++i) {
+    all[N + i] = kLimitOptions[i];
+  }
+  return all;
+}
+
+// The usage lines of kLimitOptions, with the defaults of ExtractionLimits.
+std::string LimitOptionsUsage();
+
+// The extraction limits the command line sets (ExtractionLimits{} for
+// those it does not), or InvalidArgument naming the bad option.
 absl::StatusOr<ExtractionLimits> FileLimits(const CommandLine& line);
 
 // Opens the index the command line names (CommandLine::IndexDir).

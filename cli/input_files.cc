@@ -97,7 +97,8 @@ absl::StatusOr<std::string> ReadFileBounded(const std::string& path,
   }
   auto too_big = [&] {
     return absl::ResourceExhaustedError(
-        absl::StrCat("larger than the limit of ", max_bytes, " bytes"));
+        absl::StrCat("larger than the limit of ", max_bytes,
+                     " bytes (--max-file-size)"));
   };
   if (S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) > max_bytes) {
     if (fd != STDIN_FILENO) ::close(fd);
@@ -123,6 +124,13 @@ absl::StatusOr<std::string> ReadFileBounded(const std::string& path,
   }
   if (fd != STDIN_FILENO) ::close(fd);
   return data;
+}
+
+absl::StatusOr<Extraction> ExtractFile(const std::string& path,
+                                       const ExtractionLimits& limits) {
+  auto bytes = ReadFileBounded(path, limits.max_input_bytes);
+  if (!bytes.ok()) return bytes.status();
+  return ExtractBytes(path, std::move(*bytes), limits);
 }
 
 }  // namespace leakhound

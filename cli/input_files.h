@@ -1,5 +1,6 @@
 // Input files for the leakhound command: expanding PATH arguments (files and
-// directories, walked recursively) and reading a file with a size bound.
+// directories, walked recursively), reading a file with a size bound and
+// extracting its text (cli/formats/extraction.h).
 //
 // Thread-safety: free functions without shared state; safe to call
 // concurrently.
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "cli/formats/extraction.h"
 
 namespace leakhound {
 
@@ -39,6 +41,12 @@ uint64_t TotalSize(const std::vector<InputFile>& files);
 // that does not repeat the path.
 absl::StatusOr<std::string> ReadFileBounded(const std::string& path,
                                             size_t max_bytes);
+
+// Reads the file at `path` within limits.max_input_bytes and extracts it
+// (ExtractBytes). Errors as ReadFileBounded and ExtractBytes; messages do
+// not repeat the path.
+absl::StatusOr<Extraction> ExtractFile(const std::string& path,
+                                       const ExtractionLimits& limits);
 
 }  // namespace leakhound
 

@@ -14,11 +14,9 @@
 #include "absl/strings/str_cat.h"
 #include "cli/command_line.h"
 #include "cli/exit_codes.h"
-#include "cli/extraction.h"
 #include "cli/input_files.h"
 #include "cli/progress_bar.h"
 #include "cli/scan_output.h"
-#include "cli/text_extractor.h"
 #include "engine/leak_scanner.h"
 
 namespace leakhound {
@@ -29,7 +27,7 @@ const char* ScanUsage() {
   static const std::string usage = absl::StrCat(
     "usage: leakhound scan --index DIR [--json] [--threads N] [--min-words N]"
     "\n                      [--min-coverage PCT] [--boilerplate-docs N] "
-    "[--max-file-size BYTES] PATH...\n"
+    "[LIMITS] PATH...\n"
     "  Scans files, directories (recursively) and '-' (standard input) for "
     "passages\n"
     "  of protected documents. Exit 0: nothing leaked; 1: a leak; 2: an "
@@ -49,9 +47,8 @@ const char* ScanUsage() {
     "  --boilerplate-docs N text in more than N protected documents never "
     "counts\n"
     "                       (default ", ScanOptions{}.boilerplate_documents,
-    "; 0 turns this off)\n"
-    "  --max-file-size N    files larger than N bytes are errors (default ",
-    ExtractionLimits{}.max_input_bytes, ")\n");
+    "; 0 turns this off)\n",
+    LimitOptionsUsage());
   return usage.c_str();
 }
 
@@ -72,23 +69,28 @@ FileOutcome ScanOne(const InputFile& file, LeakScanner* scanner,
   const auto start = std::chrono::steady_clock::now();
   FileOutcome o;
   o.path = file.path;
-  auto text = ExtractFile(file.path, limits);
-  if (!text.ok()) {
-    o.error = text.status();
+  auto extraction = ExtractFile(file.path, limits);
+  if (!extraction.ok()) {
+    o.error = extraction.status();
   } else {
-    o.bytes = text->input_bytes;
-    if (text->invalid_sequences > 0) {
+    o.bytes = extraction->input_bytes;
+    o.skipped = std::move(extraction->skipped);
+    if (extraction->invalid_sequences > 0) {
       std::fprintf(stderr,
                    "leakhound scan: %s: %zu ill-formed UTF-8 sequences read "
                    "as U+FFFD\n",
-                   file.path.c_str(), text->invalid_sequences);
+                   file.path.c_str(), extraction->invalid_sequences);
     }
-    auto report = scanner->Scan(text->text);
-    if (!report.ok()) {
-      o.error = report.status();
-    } else {
-      o.report = std::move(*report);
-      if (keep_text && o.leak()) o.text = std::move(text->text);
+    for (ExtractedPart& part : extraction->parts) {
+      auto report = scanner->Scan(part.text);
+      if (!report.ok()) {
+        o.error = report.status();
+        o.parts.clear();
+        break;
+      }
+      PartOutcome p{std::move(part.name), "", std::move(*report)};
+      if (keep_text && !p.report.matches.empty()) p.text = std::move(part.text);
+      o.parts.push_back(std::move(p));
     }
   }
   o.elapsed_ms = std::chrono::duration<double, std::milli>(
@@ -103,10 +105,10 @@ int RunScanCommand(int argc, char** argv) {
   static constexpr OptionSpec kSpecs[] = {
       {"index", true},        {"json", false},
       {"threads", true},      {"min-words", true},
-      {"min-coverage", true}, {"boilerplate-docs", true},
-      {"max-file-size", true}};
+      {"min-coverage", true}, {"boilerplate-docs", true}};
+  static constexpr auto kAllSpecs = WithLimitOptions(kSpecs);
   int exit = kExitOk;
-  auto line = ParseCommandLine("scan", argc, argv, kSpecs, ScanUsage(), &exit);
+  auto line = ParseCommandLine("scan", argc, argv, kAllSpecs, ScanUsage(), &exit);
   if (!line) return exit;
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   auto threads = line->Unsigned("threads", cores, 1, 256);
@@ -194,10 +196,10 @@ int RunScanCommand(int argc, char** argv) {
     std::fflush(stdout);
     if (!o.error.ok()) ++errors;
     if (o.leak()) ++leaks;
-    candidates += o.report.candidates.size();
-    dropped += o.report.false_candidates;
-    allowed += o.report.allowed_fingerprints;
-    boilerplate_shingles += o.report.boilerplate_shingles;
+    candidates += o.candidates();
+    dropped += o.false_candidates();
+    allowed += o.allowed_fingerprints();
+    boilerplate_shingles += o.boilerplate_shingles();
     bytes_done += o.bytes;
     progress.Update(i + 1, bytes_done);
   }

@@ -49,6 +49,44 @@ std::string Percent(double share) {
 
 }  // namespace
 
+bool FileOutcome::leak() const {
+  if (!error.ok()) return false;
+  for (const PartOutcome& p : parts) {
+    if (!p.report.matches.empty()) return true;
+  }
+  return false;
+}
+
+uint32_t FileOutcome::words() const {
+  uint32_t n = 0;
+  for (const PartOutcome& p : parts) n += p.report.words;
+  return n;
+}
+
+size_t FileOutcome::candidates() const {
+  size_t n = 0;
+  for (const PartOutcome& p : parts) n += p.report.candidates.size();
+  return n;
+}
+
+uint64_t FileOutcome::false_candidates() const {
+  uint64_t n = 0;
+  for (const PartOutcome& p : parts) n += p.report.false_candidates;
+  return n;
+}
+
+uint64_t FileOutcome::allowed_fingerprints() const {
+  uint64_t n = 0;
+  for (const PartOutcome& p : parts) n += p.report.allowed_fingerprints;
+  return n;
+}
+
+uint64_t FileOutcome::boilerplate_shingles() const {
+  uint64_t n = 0;
+  for (const PartOutcome& p : parts) n += p.report.boilerplate_shingles;
+  return n;
+}
+
 std::string FormatJson(const FileOutcome& o) {
   std::string out = absl::StrCat(
       "{\"path\":", JsonString(o.path), ",\"verdict\":\"",
@@ -56,30 +94,41 @@ std::string FormatJson(const FileOutcome& o) {
   if (!o.error.ok()) {
     absl::StrAppend(&out, ",\"error\":", JsonString(std::string(o.error.message())));
   }
-  absl::StrAppend(&out, ",\"bytes\":", o.bytes, ",\"words\":", o.report.words,
+  absl::StrAppend(&out, ",\"bytes\":", o.bytes, ",\"words\":", o.words(),
                   ",\"elapsed_ms\":", absl::StrFormat("%.3f", o.elapsed_ms),
-                  ",\"candidates\":", o.report.candidates.size(), ",\"matches\":[");
-  for (size_t i = 0; i < o.report.matches.size(); ++i) {
-    const DocumentMatch& m = o.report.matches[i];
-    absl::StrAppend(&out, i ? "," : "", "{\"doc_id\":",
-                    JsonString(m.external_id),
-                    ",\"matched_words\":", m.matched_words,
-                    ",\"coverage_of_source\":",
-                    absl::StrFormat("%.4f", m.coverage_of_source),
-                    ",\"coverage_of_scanned\":",
-                    absl::StrFormat("%.4f", m.coverage_of_scanned),
-                    ",\"group_words\":", m.group_words,
-                    ",\"passages\":[");
-    for (size_t j = 0; j < m.passages.size(); ++j) {
-      const Passage& p = m.passages[j];
-      absl::StrAppend(&out, j ? "," : "", "{\"start\":", p.byte_begin,
-                      ",\"end\":", p.byte_end,
-                      ",\"source_start\":", p.source_byte_begin,
-                      ",\"source_end\":", p.source_byte_end,
-                      ",\"words\":", p.words,
-                      ",\"covered_words\":", p.covered_words, "}");
+                  ",\"candidates\":", o.candidates(),
+                  ",\"parts\":", o.parts.size(), ",\"skipped\":[");
+  for (size_t i = 0; i < o.skipped.size(); ++i) {
+    absl::StrAppend(&out, i ? "," : "", "{\"part\":",
+                    JsonString(o.skipped[i].name), ",\"reason\":",
+                    JsonString(o.skipped[i].reason), "}");
+  }
+  out += "],\"matches\":[";
+  bool first_match = true;
+  for (const PartOutcome& part : o.parts) {
+    const std::string part_json = JsonString(part.name);
+    for (const DocumentMatch& m : part.report.matches) {
+      absl::StrAppend(&out, first_match ? "" : ",", "{\"doc_id\":",
+                      JsonString(m.external_id), ",\"part\":", part_json,
+                      ",\"matched_words\":", m.matched_words,
+                      ",\"coverage_of_source\":",
+                      absl::StrFormat("%.4f", m.coverage_of_source),
+                      ",\"coverage_of_scanned\":",
+                      absl::StrFormat("%.4f", m.coverage_of_scanned),
+                      ",\"group_words\":", m.group_words,
+                      ",\"passages\":[");
+      first_match = false;
+      for (size_t j = 0; j < m.passages.size(); ++j) {
+        const Passage& p = m.passages[j];
+        absl::StrAppend(&out, j ? "," : "", "{\"part\":", part_json,
+                        ",\"start\":", p.byte_begin, ",\"end\":", p.byte_end,
+                        ",\"source_start\":", p.source_byte_begin,
+                        ",\"source_end\":", p.source_byte_end,
+                        ",\"words\":", p.words,
+                        ",\"covered_words\":", p.covered_words, "}");
+      }
+      out += "]}";
     }
-    out += "]}";
   }
   out += "]}";
   return out;
@@ -93,49 +142,61 @@ std::string FormatHuman(const FileOutcome& o, bool color) {
     return absl::StrCat(paint("1;33", "ERROR"), "  ", o.path, ": ",
                         o.error.message(), "\n");
   }
-  if (!o.leak()) return absl::StrCat(paint("32", "clean"), "  ", o.path, "\n");
+  std::string skipped;
+  for (const SkippedPart& s : o.skipped) {
+    absl::StrAppend(&skipped, "       skipped ", o.path, kPartSeparator, s.name,
+                    ": ", s.reason, "\n");
+  }
+  if (!o.leak()) {
+    return absl::StrCat(paint("32", "clean"), "  ", o.path, "\n", skipped);
+  }
+  size_t documents = 0;
+  for (const PartOutcome& part : o.parts) documents += part.report.matches.size();
   std::string out = absl::StrCat(
-      paint("1;31", "LEAK "), "  ", o.path, "  (",
-      o.report.matches.size(),
-      o.report.matches.size() == 1 ? " protected document)\n"
-                                   : " protected documents)\n");
-  for (const DocumentMatch& m : o.report.matches) {
-    absl::StrAppend(&out, "       ", paint("1", m.external_id), ": ",
-                    m.matched_words, " words matched, ",
-                    Percent(m.coverage_of_source), " of the document, ",
-                    Percent(m.coverage_of_scanned), " of this file\n");
-    // The longest passages, shown in text order.
-    std::vector<const Passage*> shown;
-    for (const Passage& p : m.passages) shown.push_back(&p);
-    std::stable_sort(shown.begin(), shown.end(),
-                     [](const Passage* a, const Passage* b) {
-                       return a->words > b->words;
-                     });
-    const size_t hidden = shown.size() > kShownPassages
-                              ? shown.size() - kShownPassages
-                              : 0;
-    shown.resize(shown.size() - hidden);
-    std::sort(shown.begin(), shown.end(),
-              [](const Passage* a, const Passage* b) {
-                return a->byte_begin < b->byte_begin;
-              });
-    for (const Passage* p : shown) {
-      const uint32_t first = LineAt(o.text, p->byte_begin);
-      const uint32_t last = LineAt(o.text, p->byte_end);
-      const std::string lines =
-          first == last ? absl::StrCat("line ", first)
-                        : absl::StrCat("lines ", first, "-", last);
-      absl::StrAppend(
-          &out, "         ", lines, ", ", p->words, " words: \"",
-          Snippet(std::string_view(o.text).substr(
-              p->byte_begin, p->byte_end - p->byte_begin)),
-          "\"\n");
-    }
-    if (hidden > 0) {
-      absl::StrAppend(&out, "         (", hidden, " more passages)\n");
+      paint("1;31", "LEAK "), "  ", o.path, "  (", documents,
+      documents == 1 ? " protected document)\n" : " protected documents)\n");
+  for (const PartOutcome& part : o.parts) {
+    const std::string where =
+        part.name.empty() ? "this file"
+                          : absl::StrCat(o.path, kPartSeparator, part.name);
+    for (const DocumentMatch& m : part.report.matches) {
+      absl::StrAppend(&out, "       ", paint("1", m.external_id), ": ",
+                      m.matched_words, " words matched, ",
+                      Percent(m.coverage_of_source), " of the document, ",
+                      Percent(m.coverage_of_scanned), " of ", where, "\n");
+      // The longest passages, shown in text order.
+      std::vector<const Passage*> shown;
+      for (const Passage& p : m.passages) shown.push_back(&p);
+      std::stable_sort(shown.begin(), shown.end(),
+                       [](const Passage* a, const Passage* b) {
+                         return a->words > b->words;
+                       });
+      const size_t hidden = shown.size() > kShownPassages
+                                ? shown.size() - kShownPassages
+                                : 0;
+      shown.resize(shown.size() - hidden);
+      std::sort(shown.begin(), shown.end(),
+                [](const Passage* a, const Passage* b) {
+                  return a->byte_begin < b->byte_begin;
+                });
+      for (const Passage* p : shown) {
+        const uint32_t first = LineAt(part.text, p->byte_begin);
+        const uint32_t last = LineAt(part.text, p->byte_end);
+        const std::string lines =
+            first == last ? absl::StrCat("line ", first)
+                          : absl::StrCat("lines ", first, "-", last);
+        absl::StrAppend(
+            &out, "         ", lines, ", ", p->words, " words: \"",
+            Snippet(std::string_view(part.text).substr(
+                p->byte_begin, p->byte_end - p->byte_begin)),
+            "\"\n");
+      }
+      if (hidden > 0) {
+        absl::StrAppend(&out, "         (", hidden, " more passages)\n");
+      }
     }
   }
-  return out;
+  return out + skipped;
 }
 
 }  // namespace leakhound

@@ -13,6 +13,7 @@ packages=(
   libicu-dev libboost-serialization-dev libxxhash-dev librocksdb-dev
   libabsl-dev libssl-dev libxml2-dev libgtest-dev libgmock-dev libbenchmark-dev
   nlohmann-json3-dev
+  libmagic-dev libarchive-dev libpoppler-cpp-dev libgmime-3.0-dev
   python3.11-doc manpages-zh groff-base coreutils grep sed gzip diffutils
   findutils
 )

@@ -3,7 +3,8 @@
 #include <chrono>
 #include <filesystem>
 
-#include "cli/extraction.h"
+#include "absl/container/flat_hash_set.h"
+#include "cli/formats/extraction.h"
 #include "engine/leak_scanner.h"
 
 namespace leakhound {
@@ -78,23 +79,31 @@ absl::StatusOr<std::vector<CaseResult>> ScanCases(
     CaseResult result;
     result.input_bytes = c->bytes.size();
     const auto start = std::chrono::steady_clock::now();
-    auto text = ExtractText(c->file, c->bytes, ExtractionLimits{});
-    if (!text.ok()) {
-      result.error = std::string(text.status().message());
+    auto extraction = ExtractBytes(c->file, c->bytes, ExtractionLimits{});
+    if (!extraction.ok()) {
+      result.error = std::string(extraction.status().message());
       results.push_back(std::move(result));
       continue;
     }
-    auto report = (*scanner)->Scan(text->text);
-    result.latency_ms = SecondsSince(start) * 1e3;
-    if (!report.ok()) return report.status();
-    result.text = std::move(text->text);
-    result.shingle_ms = static_cast<double>(report->shingle_ns) * 1e-6;
-    result.filter_ms = static_cast<double>(report->filter_ns) * 1e-6;
-    result.verify_ms = static_cast<double>(report->verify_ns) * 1e-6;
-    for (DocId doc : report->candidates) {
-      result.candidates.push_back(built.ids.at(doc));
+    // Each part is scanned on its own, as `leakhound scan` does.
+    absl::flat_hash_set<DocId> candidates;
+    for (const ExtractedPart& part : extraction->parts) {
+      auto report = (*scanner)->Scan(part.text);
+      if (!report.ok()) return report.status();
+      result.shingle_ms += static_cast<double>(report->shingle_ns) * 1e-6;
+      result.filter_ms += static_cast<double>(report->filter_ns) * 1e-6;
+      result.verify_ms += static_cast<double>(report->verify_ns) * 1e-6;
+      for (DocId doc : report->candidates) {
+        if (candidates.insert(doc).second) {
+          result.candidates.push_back(built.ids.at(doc));
+        }
+      }
+      for (DocumentMatch& m : report->matches) {
+        result.matches.push_back(std::move(m));
+      }
     }
-    result.matches = std::move(report->matches);
+    result.latency_ms = SecondsSince(start) * 1e3;
+    result.text = extraction->JoinedText();
     results.push_back(std::move(result));
   }
   return results;

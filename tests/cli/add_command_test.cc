@@ -4,7 +4,7 @@
 #include <fstream>
 #include <string>
 
-#include "cli/text_extractor.h"
+#include "cli/formats/text_extractor.h"
 #include "engine/protected_index.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -77,7 +77,8 @@ TEST_F(AddCommandTest, HelpStatesTheFileSizeLimitInForce) {
   RunResult help = RunLeakhound({"add", "--help"});
   EXPECT_EQ(help.exit, 0);
   EXPECT_THAT(help.out,
-              HasSubstr("larger than N bytes (default " +
+              HasSubstr("--max-file-size N    bytes of the file, and of any "
+                        "member unpacked (default " +
                         std::to_string(ExtractionLimits{}.max_input_bytes) +
                         ")"));
 }
@@ -100,7 +101,7 @@ TEST_F(AddCommandTest, BadFilesFailAloneAndTheIndexStaysSound) {
                      SamplePath("protected/pricing-2027.txt")});
   EXPECT_EQ(r.exit, 2);
   EXPECT_THAT(r.err, HasSubstr(empty + ": no words to fingerprint"));
-  EXPECT_THAT(r.err, HasSubstr(binary + ": binary file"));
+  EXPECT_THAT(r.err, HasSubstr(binary + ": binary data"));
   EXPECT_THAT(r.out, HasSubstr("1 added"));
   EXPECT_EQ(Run({"verify"}).exit, 0);
 }

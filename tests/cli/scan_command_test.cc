@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/text_extractor.h"
+#include "cli/formats/text_extractor.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
@@ -100,10 +100,16 @@ TEST_F(ScanCommandTest, JsonRecordFollowsTheSchemaWithOffsetsIntoBothTexts) {
   EXPECT_GT(m["coverage_of_source"].get<double>(), 0.1);
   EXPECT_LT(m["coverage_of_source"].get<double>(), 0.25);
   EXPECT_GT(m["coverage_of_scanned"].get<double>(), 0.4);
+  EXPECT_EQ(m["part"], "") << "the mail's own text";
+  // The file is a mail: its extracted text is the subject, a blank line and
+  // the body (the headers are not text of the message).
+  const std::string extracted = "you did not hear this from me\n\n" +
+                                text.substr(text.find("\n\n") + 2);
   const Json& p = m["passages"][0];
+  EXPECT_EQ(p["part"], "");
   const size_t start = p["start"], end = p["end"];
-  EXPECT_EQ(text.substr(start, 10), "Valuation.");
-  EXPECT_EQ(text.substr(end - 7, 7), "dollars");
+  EXPECT_EQ(extracted.substr(start, 10), "Valuation.");
+  EXPECT_EQ(extracted.substr(end - 7, 7), "dollars");
   const std::string memo = SlurpFile(SamplePath("protected/merger-memo.txt"));
   const size_t source_start = p["source_start"];
   EXPECT_EQ(memo.substr(source_start, 10), "Valuation.");
@@ -116,7 +122,7 @@ TEST_F(ScanCommandTest, HumanReportShowsVerdictsDocumentsAndPassageLines) {
   EXPECT_EQ(r.exit, 1) << r.err;
   EXPECT_THAT(r.out, HasSubstr("LEAK "));
   EXPECT_THAT(r.out, HasSubstr("merger-memo.txt: "));
-  EXPECT_THAT(r.out, HasSubstr("lines 10-15, "));
+  EXPECT_THAT(r.out, HasSubstr("lines 8-13, "));  // of the mail's text
   EXPECT_THAT(r.out, HasSubstr("\"Valuation. Our advisers value Calloway"));
   EXPECT_THAT(r.out, HasSubstr("clean  " +
                                SamplePath("outbound/support-reply-clean.txt")));
@@ -221,10 +227,11 @@ TEST_F(ScanCommandTest, BinaryEmptyAndMissingFilesAreReportedPerFile) {
   std::vector<Json> lines = JsonLines(r.out);
   ASSERT_EQ(lines.size(), 5u);
   EXPECT_EQ(lines[0]["verdict"], "error");
-  EXPECT_THAT(std::string(lines[0]["error"]), HasSubstr("binary file"));
+  EXPECT_THAT(std::string(lines[0]["error"]),
+              HasSubstr("binary data (data): no text to extract"));
   EXPECT_EQ(lines[1]["verdict"], "error");
   EXPECT_THAT(std::string(lines[1]["error"]),
-              HasSubstr("PDF document: no text extractor"));
+              HasSubstr("malformed or truncated PDF"));
   EXPECT_EQ(lines[2]["verdict"], "clean");
   EXPECT_EQ(lines[2]["words"], 0);
   EXPECT_EQ(lines[3]["verdict"], "error");
@@ -268,11 +275,11 @@ TEST_F(ScanCommandTest, FileOverTheSizeLimitIsAnErrorNotAHang) {
   RunResult r = Scan({"--json", big});
   EXPECT_EQ(r.exit, 2);
   EXPECT_EQ(JsonLines(r.out)[0]["error"],
-            "larger than the limit of 67108864 bytes");
+            "larger than the limit of 67108864 bytes (--max-file-size)");
   RunResult raised = Scan({"--json", "--max-file-size", "300000000", big});
   EXPECT_EQ(raised.exit, 2);
   EXPECT_THAT(std::string(JsonLines(raised.out)[0]["error"]),
-              HasSubstr("binary file"));  // 200 MB of NUL bytes
+              HasSubstr("binary data"));  // 200 MB of NUL bytes
 }
 
 TEST_F(ScanCommandTest, UnreadableFileIsReportedAndOthersScanned) {
@@ -309,7 +316,8 @@ TEST_F(ScanCommandTest, UsageErrorsExit2WithTheReason) {
   EXPECT_EQ(help.exit, 0);
   EXPECT_THAT(help.out, HasSubstr("usage: leakhound scan"));
   EXPECT_THAT(help.out,
-              HasSubstr("errors (default " +
+              HasSubstr("--max-file-size N    bytes of the file, and of any "
+                        "member unpacked (default " +
                         std::to_string(ExtractionLimits{}.max_input_bytes) +
                         ")"));
 }

@@ -1,6 +1,8 @@
-#include "cli/html_extractor.h"
+#include "cli/formats/html_extractor.h"
 
 #include <string>
+
+#include "cli/formats/extraction.h"
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -12,9 +14,9 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 
 std::string Text(const std::string& html) {
-  auto out = HtmlExtractor().Extract("page.html", html, ExtractionLimits{});
+  auto out = ExtractBytes("page.html", html, ExtractionLimits{});
   EXPECT_TRUE(out.ok()) << out.status();
-  return out.ok() ? out->text : "";
+  return out.ok() && !out->parts.empty() ? out->parts[0].text : "";
 }
 
 TEST(HtmlExtractorTest, KeepsTextAndCommentsDropsScriptsStylesAndTags) {
@@ -37,19 +39,15 @@ TEST(HtmlExtractorTest, BrokenMarkupIsRecovered) {
               HasSubstr("one two \nthree four"));
 }
 
-TEST(HtmlExtractorTest, AcceptsByExtensionOrDoctype) {
-  HtmlExtractor html;
-  EXPECT_TRUE(html.Accepts("a/B.HTM", "whatever"));
-  EXPECT_TRUE(html.Accepts("mail.txt", "  \n<!doctype HTML><html>"));
-  EXPECT_TRUE(html.Accepts("x", "<html lang=en>"));
-  EXPECT_FALSE(html.Accepts("notes.md", "# <html> in a heading"));
-}
-
 TEST(HtmlExtractorTest, OutputLimitIsEnforced) {
   std::string big = "<html><body>";
   for (int i = 0; i < 2000; ++i) big += "<p>paragraph of text</p>";
-  auto out = HtmlExtractor().Extract("x.html", big, ExtractionLimits{1 << 20, 1000});
+  ExtractionLimits limits;
+  limits.max_output_bytes = 1000;
+  auto out = ExtractBytes("x.html", big, limits);
   EXPECT_EQ(out.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(HtmlToText(big, 1000).status().code(),
+              absl::StatusCode::kResourceExhausted);
 }
 
 TEST(HtmlExtractorTest, NestingPastTheParserLimitIsRefusedNotTruncated) {
@@ -58,8 +56,7 @@ TEST(HtmlExtractorTest, NestingPastTheParserLimitIsRefusedNotTruncated) {
   EXPECT_THAT(Text(nested + "bottom"), HasSubstr("bottom"));
   std::string deep;
   for (int i = 0; i < 100000; ++i) deep += "<div>";
-  auto out = HtmlExtractor().Extract("x.html", deep + "hidden leak",
-                                     ExtractionLimits{});
+  auto out = ExtractBytes("x.html", deep + "hidden leak", ExtractionLimits{});
   EXPECT_EQ(out.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(std::string(out.status().message()),
               HasSubstr("HTML not fully parsed (libxml2: Excessive depth"));

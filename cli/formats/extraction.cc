@@ -1,0 +1,254 @@
+#include "cli/formats/extraction.h"
+
+#include <chrono>
+#include <memory>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "cli/formats/archive_extractor.h"
+#include "cli/formats/file_type.h"
+#include "cli/formats/html_extractor.h"
+#include "cli/formats/mime_extractor.h"
+#include "cli/formats/office_extractor.h"
+#include "cli/formats/opendocument_extractor.h"
+#include "cli/formats/pdf_extractor.h"
+#include "cli/formats/plain_text_extractor.h"
+
+namespace leakhound {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// What one extraction has used so far, shared by the sinks of its parts.
+struct Budget {
+  const ExtractionLimits& limits;
+  Clock::time_point deadline;
+  size_t expanded = 0;  // bytes decompressed, all levels
+  size_t output = 0;    // bytes of text, all parts
+  Extraction* result;
+};
+
+std::string JoinPart(std::string_view parent, std::string_view member) {
+  if (parent.empty()) return std::string(member);
+  std::string out(parent);
+  out += kPartSeparator;
+  out += member;
+  return out;
+}
+
+absl::Status Prefixed(const absl::Status& s, std::string_view part) {
+  const std::string_view message(s.message().data(), s.message().size());
+  if (s.ok() || message.starts_with(part)) return s;
+  return absl::Status(s.code(), std::string(part) + ": " + std::string(message));
+}
+
+class PartSink : public ExtractionSink {
+ public:
+  PartSink(Budget* budget, size_t part, uint32_t depth)
+      : budget_(budget), part_(part), depth_(depth) {}
+
+  absl::Status AppendText(std::string_view utf8) override {
+    budget_->output += utf8.size();
+    if (budget_->output > budget_->limits.max_output_bytes) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "extracted text larger than the limit of ",
+          budget_->limits.max_output_bytes, " bytes (--max-text-size)"));
+    }
+    budget_->result->parts[part_].text.append(utf8);
+    return absl::OkStatus();
+  }
+
+  void NoteDecoding(std::string_view, size_t invalid_sequences) override {
+    budget_->result->invalid_sequences += invalid_sequences;
+  }
+
+  absl::Status AddMember(std::string_view name, std::string bytes) override;
+
+  absl::StatusOr<std::unique_ptr<ExtractionSink>> OpenMember(
+      std::string_view name, std::string_view format) override {
+    auto child = OpenChild(name, format);
+    if (!child.ok()) return child.status();
+    return std::unique_ptr<ExtractionSink>(std::move(*child));
+  }
+
+  absl::Status ChargeExpansion(size_t bytes) override {
+    budget_->expanded += bytes;
+    const double allowed = budget_->limits.max_expansion_ratio *
+                           static_cast<double>(budget_->result->input_bytes);
+    if (budget_->expanded > kExpansionFloorBytes &&
+        static_cast<double>(budget_->expanded) > allowed) {
+      return absl::ResourceExhaustedError(absl::StrFormat(
+          "decompresses to more than %g times its size (--max-ratio): a "
+          "decompression bomb?",
+          budget_->limits.max_expansion_ratio));
+    }
+    return CheckTime();
+  }
+
+  absl::Status CheckTime() override {
+    if (Clock::now() > budget_->deadline) {
+      return absl::DeadlineExceededError(absl::StrFormat(
+          "extraction took longer than the limit of %g s (--max-seconds)",
+          budget_->limits.max_seconds));
+    }
+    return absl::OkStatus();
+  }
+
+  const ExtractionLimits& limits() const override { return budget_->limits; }
+
+  const std::string& name() const { return budget_->result->parts[part_].name; }
+  void SetFormat(std::string_view format) {
+    budget_->result->parts[part_].format = std::string(format);
+  }
+
+ private:
+  absl::StatusOr<std::unique_ptr<PartSink>> OpenChild(std::string_view name,
+                                                      std::string_view format) {
+    Extraction& r = *budget_->result;
+    if (++r.members > budget_->limits.max_members) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "more than ", budget_->limits.max_members,
+          " members (--max-members)"));
+    }
+    if (depth_ + 1 > budget_->limits.max_depth) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          JoinPart(this->name(), name), ": nested deeper than ",
+          budget_->limits.max_depth, " levels (--max-depth)"));
+    }
+    r.parts.push_back(
+        ExtractedPart{JoinPart(this->name(), name), std::string(format), ""});
+    return std::make_unique<PartSink>(budget_, r.parts.size() - 1, depth_ + 1);
+  }
+
+  Budget* budget_;
+  size_t part_;
+  uint32_t depth_;
+};
+
+std::string_view FormatOfExtension(std::string_view name,
+                                   std::string_view fallback) {
+  const size_t dot = name.rfind('.');
+  if (dot == std::string_view::npos || name.size() - dot > 6) return fallback;
+  return name.substr(dot + 1);
+}
+
+// Why a file of this type has no text leakhound reads, or "" if it has.
+std::string Unreadable(const FileType& type) {
+  switch (type.kind) {
+    case FileKind::kNoText:
+      return absl::StrCat(type.description, ": no text to extract");
+    case FileKind::kUnknownBinary:
+      return absl::StrCat("binary data (", type.description,
+                          "): no text to extract");
+    case FileKind::kRtf:
+      return "RTF document: unsupported format";
+    case FileKind::kLegacyOffice:
+      return absl::StrCat("legacy Office document (", type.description,
+                          "): unsupported format");
+    default:
+      return "";
+  }
+}
+
+// Extracts `bytes`, named `name`, into `sink`.
+absl::Status Dispatch(std::string_view name, std::string_view bytes,
+                      PartSink& sink) {
+  static const PlainTextExtractor kPlain;
+  static const HtmlExtractor kHtml;
+  static const PdfExtractor kPdf;
+  static const OfficeExtractor kOffice;
+  static const OpenDocumentExtractor kOpenDocument;
+  static const ArchiveExtractor kArchive;
+  static const MimeExtractor kMail(MimeExtractor::kMessage);
+  static const MimeExtractor kMbox(MimeExtractor::kMailbox);
+  FileType type = DetectFileType(name, bytes);
+  if (type.kind == FileKind::kZip || type.kind == FileKind::kOfficeOpenXml ||
+      type.kind == FileKind::kOpenDocument) {
+    // The entries decide: libmagic names OOXML only when its parts come in
+    // the usual order.
+    type.kind = ZipContentKind(bytes);
+  }
+  const TextExtractor* extractor = nullptr;
+  std::string_view format;
+  switch (type.kind) {
+    case FileKind::kText: extractor = &kPlain; format = "text"; break;
+    case FileKind::kMarkdown: extractor = &kPlain; format = "markdown"; break;
+    case FileKind::kHtml: extractor = &kHtml; format = "html"; break;
+    case FileKind::kPdf: extractor = &kPdf; format = "pdf"; break;
+    case FileKind::kOfficeOpenXml:
+      extractor = &kOffice;
+      format = FormatOfExtension(name, "ooxml");
+      break;
+    case FileKind::kOpenDocument:
+      extractor = &kOpenDocument;
+      format = FormatOfExtension(name, "odf");
+      break;
+    case FileKind::kZip:
+    case FileKind::kArchive:
+      extractor = &kArchive;
+      format = FormatOfExtension(name, "archive");
+      break;
+    case FileKind::kMail: extractor = &kMail; format = "mail"; break;
+    case FileKind::kMbox: extractor = &kMbox; format = "mbox"; break;
+    default:
+      return absl::UnimplementedError(Unreadable(type));
+  }
+  sink.SetFormat(format);
+  return extractor->Extract(bytes, sink);
+}
+
+absl::Status PartSink::AddMember(std::string_view name, std::string bytes) {
+  if (auto s = CheckTime(); !s.ok()) return s;
+  if (bytes.size() > budget_->limits.max_input_bytes) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        JoinPart(this->name(), name), ": member larger than the limit of ",
+        budget_->limits.max_input_bytes, " bytes (--max-file-size)"));
+  }
+  auto child = OpenChild(name, "");
+  if (!child.ok()) return child.status();
+  const std::string full = (*child)->name();
+  if (bytes.empty()) return absl::OkStatus();
+  absl::Status s = Dispatch(name, bytes, **child);
+  if (s.code() == absl::StatusCode::kUnimplemented) {
+    // A member leakhound cannot read is listed, not fatal (above).
+    budget_->result->skipped.push_back(
+        SkippedPart{full, std::string(s.message())});
+    return absl::OkStatus();
+  }
+  return Prefixed(s, full);
+}
+
+}  // namespace
+
+std::string Extraction::JoinedText() const {
+  std::string out;
+  for (const ExtractedPart& p : parts) {
+    if (!out.empty()) out += "\n\n";
+    out += p.text;
+  }
+  return out;
+}
+
+absl::StatusOr<Extraction> ExtractBytes(std::string_view name,
+                                        std::string bytes,
+                                        const ExtractionLimits& limits) {
+  Extraction result;
+  result.input_bytes = bytes.size();
+  if (bytes.size() > limits.max_input_bytes) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("larger than the limit of ", limits.max_input_bytes,
+                     " bytes (--max-file-size)"));
+  }
+  const auto timeout = std::chrono::duration_cast<Clock::duration>(
+      std::chrono::duration<double>(limits.max_seconds));
+  Budget budget{limits, Clock::now() + timeout, 0, 0, &result};
+  result.parts.push_back(ExtractedPart{"", "", ""});
+  PartSink root(&budget, 0, 0);
+  if (auto s = Dispatch(name, bytes, root); !s.ok()) return s;
+  result.format = result.parts.front().format;
+  std::erase_if(result.parts,
+                [](const ExtractedPart& p) { return p.text.empty(); });
+  return result;
+}
+
+}  // namespace leakhound

@@ -1,0 +1,68 @@
+// Extraction: reads a file, decides its type (file_type.h) and runs the
+// extractor for it, recursively for the members it holds, within the
+// limits of ExtractionLimits. The result is the file's parts: its own text
+// and one part per member with text (an attachment, an archive entry),
+// each named by its path inside the file.
+//
+// A file of a type that holds no text (an image) or that leakhound cannot
+// read (RTF, legacy .doc/.xls) is an error naming the type. Inside a
+// container, such members are not errors: they are listed in
+// Extraction::skipped with the reason (a mail with a logo must not fail),
+// while a member that is malformed, encrypted or over a limit fails the
+// whole file: text that could not be read must not pass for clean.
+//
+// Thread-safety: safe to call concurrently.
+#ifndef LEAKHOUND_CLI_FORMATS_EXTRACTION_H_
+#define LEAKHOUND_CLI_FORMATS_EXTRACTION_H_
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "cli/formats/text_extractor.h"
+
+namespace leakhound {
+
+// Joins a part's path to the name of a member inside it: "a.zip" + "b.pdf"
+// is "a.zip!/b.pdf"; the file's own part is "".
+inline constexpr char kPartSeparator[] = "!/";
+
+struct ExtractedPart {
+  std::string name;    // "" for the file itself, else "mail.eml" style
+                       // paths joined by kPartSeparator
+  std::string format;  // "text", "html", "docx", "pdf", "mail", ...
+  std::string text;    // UTF-8
+};
+
+struct SkippedPart {
+  std::string name;
+  std::string reason;  // "PNG image: no text"
+};
+
+struct Extraction {
+  std::vector<ExtractedPart> parts;  // in reading order; parts without
+                                     // text are left out
+  std::vector<SkippedPart> skipped;
+  std::string format;  // of the file itself
+  size_t input_bytes = 0;         // of the file as read
+  size_t invalid_sequences = 0;   // ill-formed input read as U+FFFD, all parts
+  uint32_t members = 0;           // members seen (extracted or skipped)
+
+  // Every part's text, joined by blank lines (what `add` protects).
+  std::string JoinedText() const;
+};
+
+// Extracts `bytes`, a file named `name` (for its extension only).
+// Errors: InvalidArgument (malformed or truncated input, an encrypted
+// document, a PDF without text), Unimplemented (a format leakhound does not
+// read), ResourceExhausted and DeadlineExceeded (a limit, named), Internal.
+// Messages are one line and name the member they concern.
+absl::StatusOr<Extraction> ExtractBytes(std::string_view name,
+                                        std::string bytes,
+                                        const ExtractionLimits& limits);
+
+}  // namespace leakhound
+
+#endif  // LEAKHOUND_CLI_FORMATS_EXTRACTION_H_

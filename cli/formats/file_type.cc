@@ -1,0 +1,243 @@
+// The one file that calls libmagic.
+#include "cli/formats/file_type.h"
+
+#include <magic.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <memory>
+
+
+namespace leakhound {
+namespace {
+
+// One libmagic handle per thread and flag set: magic_t is not thread-safe,
+// and loading the database costs milliseconds, so it is loaded once.
+class Magic {
+ public:
+  explicit Magic(int flags) : cookie_(magic_open(flags | MAGIC_ERROR)) {
+    if (cookie_ != nullptr && magic_load(cookie_, nullptr) != 0) {
+      magic_close(cookie_);
+      cookie_ = nullptr;
+    }
+  }
+  ~Magic() {
+    if (cookie_ != nullptr) magic_close(cookie_);
+  }
+  Magic(const Magic&) = delete;
+  Magic& operator=(const Magic&) = delete;
+
+  // "" when libmagic is unavailable or fails.
+  std::string Of(std::string_view bytes) const {
+    if (cookie_ == nullptr) return "";
+    const char* out = magic_buffer(cookie_, bytes.data(), bytes.size());
+    return out == nullptr ? "" : out;
+  }
+
+ private:
+  magic_t cookie_;
+};
+
+// Compressed data is named, not looked into (the archive extractor does).
+constexpr int kFlags = MAGIC_NO_CHECK_COMPRESS | MAGIC_NO_CHECK_ELF;
+
+std::string MimeOf(std::string_view bytes) {
+  thread_local const Magic magic(kFlags | MAGIC_MIME_TYPE);
+  return magic.Of(bytes);
+}
+
+std::string DescriptionOf(std::string_view bytes) {
+  thread_local const Magic magic(kFlags);
+  std::string d = magic.Of(bytes);
+  const size_t comma = d.find(',');
+  if (comma != std::string::npos) d.resize(comma);
+  return d.empty() ? "unknown data" : d;
+}
+
+// ASCII case-insensitive equality.
+bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) !=
+        std::tolower(static_cast<unsigned char>(b[i]))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+std::string_view Extension(std::string_view name) {
+  const size_t slash = name.find_last_of('/');
+  if (slash != std::string_view::npos) name.remove_prefix(slash + 1);
+  const size_t dot = name.rfind('.');
+  return dot == std::string_view::npos ? std::string_view()
+                                       : name.substr(dot + 1);
+}
+
+bool ExtensionIs(std::string_view name,
+                 std::initializer_list<std::string_view> any) {
+  const std::string_view ext = Extension(name);
+  return std::any_of(any.begin(), any.end(), [&](std::string_view e) {
+    return EqualsIgnoreCase(ext, e);
+  });
+}
+
+bool StartsWithIgnoreCase(std::string_view text, std::string_view prefix) {
+  return text.size() >= prefix.size() &&
+         EqualsIgnoreCase(text.substr(0, prefix.size()), prefix);
+}
+
+bool LooksLikeHtml(std::string_view head) {
+  if (head.starts_with("\xEF\xBB\xBF")) head.remove_prefix(3);
+  while (!head.empty() && std::isspace(static_cast<unsigned char>(head[0]))) {
+    head.remove_prefix(1);
+  }
+  return StartsWithIgnoreCase(head, "<!doctype html") ||
+         StartsWithIgnoreCase(head, "<html");
+}
+
+bool AnyOf(std::string_view mime, std::initializer_list<std::string_view> any) {
+  return std::find(any.begin(), any.end(), mime) != any.end();
+}
+
+FileKind KindOfMime(std::string_view mime) {
+  if (mime == "application/pdf") return FileKind::kPdf;
+  if (mime.starts_with("application/vnd.openxmlformats-officedocument.") ||
+      mime.starts_with("application/vnd.ms-word.document.macroenabled") ||
+      mime.starts_with("application/vnd.ms-excel.sheet.macroenabled") ||
+      mime.starts_with("application/vnd.ms-powerpoint.presentation.macroenabled")) {
+    return FileKind::kOfficeOpenXml;
+  }
+  if (mime.starts_with("application/vnd.oasis.opendocument.")) {
+    return FileKind::kOpenDocument;
+  }
+  if (AnyOf(mime, {"application/zip", "application/java-archive",
+                   "application/epub+zip", "application/x-zip-compressed"})) {
+    return FileKind::kZip;
+  }
+  if (AnyOf(mime, {"application/x-tar", "application/gzip",
+                   "application/x-gzip", "application/x-bzip2",
+                   "application/x-xz", "application/x-lzma",
+                   "application/zstd", "application/x-lz4",
+                   "application/x-compress", "application/x-7z-compressed",
+                   "application/x-rar", "application/vnd.rar",
+                   "application/x-cpio", "application/x-iso9660-image",
+                   "application/vnd.ms-cab-compressed"})) {
+    return FileKind::kArchive;
+  }
+  if (AnyOf(mime, {"message/rfc822", "message/news"})) return FileKind::kMail;
+  if (mime == "application/mbox") return FileKind::kMbox;
+  if (AnyOf(mime, {"text/rtf", "application/rtf"})) return FileKind::kRtf;
+  if (AnyOf(mime, {"application/msword", "application/vnd.ms-excel",
+                   "application/vnd.ms-powerpoint", "application/vnd.ms-office",
+                   "application/vnd.ms-outlook", "application/x-ole-storage",
+                   "application/CDFV2"})) {
+    return FileKind::kLegacyOffice;
+  }
+  if (AnyOf(mime, {"text/html", "application/xhtml+xml"})) {
+    return FileKind::kHtml;
+  }
+  if (mime.starts_with("image/") || mime.starts_with("audio/") ||
+      mime.starts_with("video/") || mime.starts_with("font/") ||
+      AnyOf(mime, {"application/x-executable", "application/x-sharedlib",
+                   "application/x-pie-executable", "application/x-mach-binary",
+                   "application/x-dosexec", "application/vnd.ms-opentype",
+                   "application/x-font-ttf", "application/vnd.ms-fontobject",
+                   "application/x-shockwave-flash", "application/x-sqlite3"})) {
+    return FileKind::kNoText;
+  }
+  if (mime.starts_with("text/") ||
+      AnyOf(mime, {"application/json", "application/xml",
+                   "application/javascript", "application/x-empty",
+                   "application/csv"})) {
+    return FileKind::kText;
+  }
+  return FileKind::kUnknownBinary;
+}
+
+// A header field's name: printable ASCII but the colon, then a colon.
+bool IsFieldLine(std::string_view line, std::string_view* name) {
+  const size_t colon = line.find(':');
+  if (colon == 0 || colon == std::string_view::npos) return false;
+  for (char c : line.substr(0, colon)) {
+    if (c <= ' ' || c > '~') return false;
+  }
+  *name = line.substr(0, colon);
+  return true;
+}
+
+}  // namespace
+
+bool LooksLikeMailHeaders(std::string_view head) {
+  static constexpr std::string_view kKnown[] = {
+      "from",       "to",           "cc",         "subject",   "date",
+      "message-id", "mime-version", "received",   "return-path",
+      "content-type", "reply-to",   "delivered-to", "x-mailer"};
+  int known = 0;
+  size_t lines = 0;
+  while (!head.empty()) {
+    const size_t end = head.find('\n');
+    std::string_view line = head.substr(0, end);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.empty()) return known >= 2;  // the blank line ending the header
+    if (line[0] == ' ' || line[0] == '\t') {
+      if (lines == 0) return false;  // a continuation needs a field
+    } else {
+      std::string_view name;
+      if (!IsFieldLine(line, &name)) return false;
+      for (std::string_view k : kKnown) {
+        if (EqualsIgnoreCase(name, k)) ++known;
+      }
+    }
+    ++lines;
+    if (end == std::string_view::npos) break;
+    head.remove_prefix(end + 1);
+  }
+  return known >= 2;  // the head ended inside the header block
+}
+
+FileType DetectFileType(std::string_view name, std::string_view bytes) {
+  const std::string_view head = bytes.substr(0, kTypeHeadBytes);
+  FileType type;
+  type.mime = MimeOf(head);
+  type.kind = KindOfMime(type.mime);
+  const bool utf16 =
+      head.starts_with("\xFF\xFE") || head.starts_with("\xFE\xFF");
+  if (type.kind == FileKind::kUnknownBinary && !utf16 &&
+      head.find('\0') == std::string_view::npos) {
+    type.kind = FileKind::kText;  // e.g. text in an encoding libmagic
+                                  // does not name
+  }
+  if (utf16 && type.kind == FileKind::kUnknownBinary) {
+    type.kind = FileKind::kText;
+  }
+  if (type.kind == FileKind::kText || type.kind == FileKind::kHtml) {
+    if (head.starts_with("From ") &&
+        LooksLikeMailHeaders(head.substr(std::min(head.find('\n'),
+                                                  head.size() - 1) + 1))) {
+      type.kind = FileKind::kMbox;
+    } else if (LooksLikeMailHeaders(head)) {
+      type.kind = FileKind::kMail;
+    } else if (type.kind == FileKind::kText &&
+               (ExtensionIs(name, {"html", "htm", "xhtml"}) ||
+                LooksLikeHtml(head))) {
+      type.kind = FileKind::kHtml;
+    } else if (type.kind == FileKind::kText &&
+               ExtensionIs(name, {"md", "markdown"})) {
+      type.kind = FileKind::kMarkdown;
+    }
+  }
+  switch (type.kind) {
+    case FileKind::kText: type.description = "text"; break;
+    case FileKind::kMarkdown: type.description = "Markdown"; break;
+    case FileKind::kHtml: type.description = "HTML"; break;
+    case FileKind::kPdf: type.description = "PDF document"; break;
+    case FileKind::kMail: type.description = "e-mail message"; break;
+    case FileKind::kMbox: type.description = "mailbox"; break;
+    default: type.description = DescriptionOf(head); break;
+  }
+  return type;
+}
+
+}  // namespace leakhound

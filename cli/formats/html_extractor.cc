@@ -1,0 +1,101 @@
+#include "cli/formats/html_extractor.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "cli/formats/markup_parser.h"
+#include "shingler/text_decoder.h"
+
+namespace leakhound {
+namespace {
+
+bool IsOneOf(std::string_view name,
+             std::initializer_list<std::string_view> names) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+bool Skipped(std::string_view name) {
+  return IsOneOf(name, {"script", "style", "template"});
+}
+
+bool Block(std::string_view name) {
+  return IsOneOf(name, {"address", "article", "aside", "blockquote", "br",
+                        "dd", "div", "dl", "dt", "figcaption", "footer",
+                        "form", "h1", "h2", "h3", "h4", "h5", "h6", "header",
+                        "hr", "li", "main", "nav", "ol", "p", "pre",
+                        "section", "table", "td", "th", "title", "tr", "ul"});
+}
+
+class HtmlText : public MarkupHandler {
+ public:
+  explicit HtmlText(size_t max_bytes) : max_bytes_(max_bytes) {}
+
+  absl::Status StartElement(std::string_view name,
+                            const MarkupAttributes&) override {
+    if (skipping_ > 0 || Skipped(name)) {
+      ++skipping_;
+      return absl::OkStatus();
+    }
+    if (Block(name)) EndLine();
+    return absl::OkStatus();
+  }
+  absl::Status EndElement(std::string_view name) override {
+    if (skipping_ > 0) {
+      --skipping_;
+      return absl::OkStatus();
+    }
+    if (Block(name)) EndLine();
+    return absl::OkStatus();
+  }
+  absl::Status Text(std::string_view text) override {
+    if (skipping_ > 0) return absl::OkStatus();
+    return Append(text);
+  }
+  absl::Status Comment(std::string_view text) override {
+    if (skipping_ > 0) return absl::OkStatus();
+    EndLine();
+    if (auto s = Append(text); !s.ok()) return s;
+    out_ += '\n';
+    return absl::OkStatus();
+  }
+
+  std::string Take() { return std::move(out_); }
+
+ private:
+  void EndLine() {
+    if (!out_.empty() && out_.back() != '\n') out_ += '\n';
+  }
+  absl::Status Append(std::string_view text) {
+    if (out_.size() + text.size() > max_bytes_) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "extracted text larger than the limit of ", max_bytes_, " bytes"));
+    }
+    out_.append(text);
+    return absl::OkStatus();
+  }
+
+  const size_t max_bytes_;
+  size_t skipping_ = 0;  // depth inside a skipped element
+  std::string out_;
+};
+
+}  // namespace
+
+absl::StatusOr<std::string> HtmlToText(std::string_view utf8,
+                                       size_t max_bytes) {
+  HtmlText text(max_bytes);
+  if (auto s = ParseHtml(utf8, text); !s.ok()) return s;
+  return text.Take();
+}
+
+absl::Status HtmlExtractor::Extract(std::string_view bytes,
+                                    ExtractionSink& sink) const {
+  auto decoded = DecodeText(std::string(bytes));
+  if (!decoded.ok()) return decoded.status();
+  sink.NoteDecoding(decoded->encoding, decoded->invalid_sequences);
+  auto text = HtmlToText(decoded->utf8, sink.limits().max_output_bytes);
+  if (!text.ok()) return text.status();
+  return sink.AppendText(*text);
+}
+
+}  // namespace leakhound
