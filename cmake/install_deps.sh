@@ -14,6 +14,8 @@ packages=(
   libabsl-dev libssl-dev libxml2-dev libgtest-dev libgmock-dev libbenchmark-dev
   nlohmann-json3-dev
   libmagic-dev libarchive-dev libpoppler-cpp-dev libgmime-3.0-dev
+  python3-docx python3-openpyxl python3-odf python3-gi python3-gi-cairo
+  python3-cairo gir1.2-pango-1.0 fonts-dejavu-core fonts-wqy-microhei qpdf
   python3.11-doc manpages-zh groff-base coreutils grep sed gzip diffutils
   findutils
 )

@@ -5,34 +5,46 @@
 
 namespace leakhound {
 
-FileKind ZipContentKind(std::string_view bytes) {
+ZipContent ZipContentKind(std::string_view bytes) {
   auto reader = ArchiveReader::Open(bytes);
-  if (!reader.ok()) return FileKind::kZip;
-  bool content_types = false, office_part = false, mimetype = false;
+  if (!reader.ok()) return {};
+  bool content_types = false;
+  std::string office, mimetype;
   ArchiveMember m;
-  // The names come from the central directory: no data is inflated. The
-  // count is bounded so that a zip of a million entries is not listed
-  // twice.
+  // Names come from the central directory; only the tiny "mimetype" entry
+  // is inflated. The count is bounded so that a zip of a million entries
+  // is not listed twice.
   for (int i = 0; i < 100000; ++i) {
     auto next = (*reader)->Next(&m);
     if (!next.ok() || !*next) break;
     if (m.name == "[Content_Types].xml") content_types = true;
-    if (m.name == "word/document.xml" || m.name == "xl/workbook.xml" ||
-        m.name == "ppt/presentation.xml") {
-      office_part = true;
+    if (m.name == "word/document.xml") office = "docx";
+    if (m.name == "xl/workbook.xml") office = "xlsx";
+    if (m.name == "ppt/presentation.xml") office = "pptx";
+    if (m.name == "mimetype" && !m.encrypted) {
+      auto data = (*reader)->ReadData(256, [](size_t) { return absl::OkStatus(); });
+      mimetype = data.ok() ? *data : "?";
     }
-    if (m.name == "mimetype") mimetype = true;
-    if (content_types && office_part) return FileKind::kOfficeOpenXml;
+    if (content_types && !office.empty()) {
+      return {FileKind::kOfficeOpenXml, office};
+    }
   }
-  if (mimetype) return FileKind::kOpenDocument;
-  return FileKind::kZip;
+  if (mimetype.empty()) return {};
+  constexpr std::string_view kPrefix = "application/vnd.oasis.opendocument.";
+  std::string format = "odf";
+  if (mimetype.starts_with(kPrefix)) {
+    const std::string_view kind = std::string_view(mimetype).substr(kPrefix.size());
+    if (kind.starts_with("text")) format = "odt";
+    if (kind.starts_with("spreadsheet")) format = "ods";
+    if (kind.starts_with("presentation")) format = "odp";
+  }
+  return {FileKind::kOpenDocument, format};
 }
 
 absl::Status ArchiveExtractor::Extract(std::string_view bytes,
                                        ExtractionSink& sink) const {
   auto reader = ArchiveReader::Open(bytes);
   if (!reader.ok()) return reader.status();
-  const bool raw = (*reader)->FormatName() == "raw";
   ArchiveMember member;
   for (;;) {
     if (auto s = sink.CheckTime(); !s.ok()) return s;
@@ -52,8 +64,9 @@ absl::Status ArchiveExtractor::Extract(std::string_view bytes,
                           absl::StrCat(member.name, ": ",
                                        data.status().message()));
     }
-    // A lone compressed file's one member is named "data" by libarchive.
-    const std::string name = raw ? "decompressed" : member.name;
+    // A lone compressed file's member is named as gzip stored it, else
+    // "data" by libarchive.
+    const std::string name = member.name.empty() ? "data" : member.name;
     if (auto s = sink.AddMember(name, std::move(*data)); !s.ok()) return s;
   }
 }

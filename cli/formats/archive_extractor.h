@@ -8,6 +8,7 @@
 #ifndef LEAKHOUND_CLI_FORMATS_ARCHIVE_EXTRACTOR_H_
 #define LEAKHOUND_CLI_FORMATS_ARCHIVE_EXTRACTOR_H_
 
+#include <string>
 #include <string_view>
 
 #include "cli/formats/file_type.h"
@@ -21,11 +22,16 @@ class ArchiveExtractor : public TextExtractor {
                        ExtractionSink& sink) const override;
 };
 
-// What a zip archive holds, from its entry names: kOfficeOpenXml
-// ([Content_Types].xml with word/, xl/ or ppt/ parts), kOpenDocument (a
-// "mimetype" entry), else kZip. A zip whose directory cannot be read is
-// kZip (the archive extractor then reports why).
-FileKind ZipContentKind(std::string_view bytes);
+// What a zip archive holds, from its entries: kOfficeOpenXml
+// ([Content_Types].xml with word/, xl/ or ppt/ parts; format "docx",
+// "xlsx" or "pptx"), kOpenDocument (a "mimetype" entry; format "odt",
+// "ods", "odp" or "odf"), else kZip (format "zip"). A zip whose directory
+// cannot be read is kZip (the archive extractor then reports why).
+struct ZipContent {
+  FileKind kind = FileKind::kZip;
+  std::string format = "zip";
+};
+ZipContent ZipContentKind(std::string_view bytes);
 
 }  // namespace leakhound
 

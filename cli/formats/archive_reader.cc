@@ -59,6 +59,13 @@ absl::StatusOr<bool> ArchiveReader::Next(ArchiveMember* member) {
         absl::StrCat("truncated or malformed archive (libarchive: ",
                      ErrorOf(archive_), ")"));
   }
+  // "raw" takes anything no other format bid for; only a compressed file
+  // is one (a truncated zip must not read as a member of itself).
+  if (archive_format(archive_) == ARCHIVE_FORMAT_RAW &&
+      archive_filter_code(archive_, 0) == ARCHIVE_FILTER_NONE) {
+    return absl::InvalidArgumentError(
+        "truncated or malformed archive (no format libarchive reads)");
+  }
   const char* utf8 = archive_entry_pathname_utf8(entry);
   const char* raw = archive_entry_pathname(entry);
   member->name = utf8 != nullptr ? utf8 : (raw != nullptr ? raw : "");
@@ -88,11 +95,6 @@ absl::StatusOr<std::string> ArchiveReader::ReadData(
     out.append(buffer, got);
   }
   return out;
-}
-
-std::string ArchiveReader::FormatName() const {
-  const char* name = archive_format_name(archive_);
-  return name != nullptr ? name : "";
 }
 
 }  // namespace leakhound

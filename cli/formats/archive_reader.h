@@ -52,10 +52,6 @@ class ArchiveReader {
   absl::StatusOr<std::string> ReadData(
       size_t max_bytes, const std::function<absl::Status(size_t)>& charge);
 
-  // The archive's format as libarchive names it ("ZIP 2.0 (deflation)",
-  // "POSIX ustar format", "raw" for a lone compressed file).
-  std::string FormatName() const;
-
  private:
   explicit ArchiveReader(struct archive* a) : archive_(a) {}
   struct archive* archive_;

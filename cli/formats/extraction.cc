@@ -162,11 +162,14 @@ absl::Status Dispatch(std::string_view name, std::string_view bytes,
   static const MimeExtractor kMail(MimeExtractor::kMessage);
   static const MimeExtractor kMbox(MimeExtractor::kMailbox);
   FileType type = DetectFileType(name, bytes);
+  std::string zip_format;
   if (type.kind == FileKind::kZip || type.kind == FileKind::kOfficeOpenXml ||
       type.kind == FileKind::kOpenDocument) {
     // The entries decide: libmagic names OOXML only when its parts come in
     // the usual order.
-    type.kind = ZipContentKind(bytes);
+    ZipContent content = ZipContentKind(bytes);
+    type.kind = content.kind;
+    zip_format = std::move(content.format);
   }
   const TextExtractor* extractor = nullptr;
   std::string_view format;
@@ -177,13 +180,16 @@ absl::Status Dispatch(std::string_view name, std::string_view bytes,
     case FileKind::kPdf: extractor = &kPdf; format = "pdf"; break;
     case FileKind::kOfficeOpenXml:
       extractor = &kOffice;
-      format = FormatOfExtension(name, "ooxml");
+      format = zip_format;
       break;
     case FileKind::kOpenDocument:
       extractor = &kOpenDocument;
-      format = FormatOfExtension(name, "odf");
+      format = zip_format;
       break;
     case FileKind::kZip:
+      extractor = &kArchive;
+      format = zip_format;
+      break;
     case FileKind::kArchive:
       extractor = &kArchive;
       format = FormatOfExtension(name, "archive");

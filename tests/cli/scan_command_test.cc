@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -320,6 +321,43 @@ TEST_F(ScanCommandTest, UsageErrorsExit2WithTheReason) {
                         "member unpacked (default " +
                         std::to_string(ExtractionLimits{}.max_input_bytes) +
                         ")"));
+}
+
+// A real mail with the leak inside a .docx attachment and a zip holding it
+// (built by corpus/make_formats.py): the match names the part, in JSON and
+// in the human report; a protected .docx is read by add.
+TEST_F(ScanCommandTest, LeakInsideAnAttachmentNamesItsPart) {
+  const std::string mail = tmp_.Sub("mail.eml"), zip = tmp_.Sub("bundle.zip");
+  const std::string leak = SamplePath("outbound/obfuscated-pricing-leak.txt");
+  const std::string make = std::string("/usr/bin/python3 ") +
+                           LEAKHOUND_SOURCE_DIR + "/corpus/make_formats.py ";
+  ASSERT_EQ(std::system((make + "eml-docx " + leak + " " + mail).c_str()), 0);
+  ASSERT_EQ(std::system((make + "zip " + leak + " " + zip).c_str()), 0);
+  RunResult r = Scan({"--json", mail, zip});
+  ASSERT_EQ(r.exit, 1) << r.err;
+  std::vector<Json> lines = JsonLines(r.out);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0]["path"], mail);
+  EXPECT_EQ(lines[0]["verdict"], "leak");
+  EXPECT_EQ(lines[0]["matches"][0]["doc_id"], "pricing-2027.txt");
+  EXPECT_EQ(lines[0]["matches"][0]["part"], "report.docx");
+  EXPECT_EQ(lines[0]["matches"][0]["passages"][0]["part"], "report.docx");
+  EXPECT_EQ(lines[1]["matches"][0]["part"], "docs/notes.txt");
+  RunResult human = Scan({mail});
+  EXPECT_THAT(human.out, HasSubstr("of " + mail + "!/report.docx\n"));
+
+  // The same .docx protected, then its text found in plain text.
+  const std::string docx = tmp_.Sub("memo.docx");
+  const std::string memo = SamplePath("protected/merger-memo.txt");
+  ASSERT_EQ(std::system((make + "docx " + memo + " " + docx).c_str()), 0);
+  const std::string fresh = tmp_.Sub("fresh-index");
+  ASSERT_EQ(RunLeakhound({"init", "--index", fresh}).exit, 0);
+  RunResult add = RunLeakhound({"add", "--index", fresh, docx});
+  ASSERT_EQ(add.exit, 0) << add.err;
+  RunResult found = RunLeakhound(
+      {"scan", "--index", fresh, SamplePath("outbound/email-board-leak.txt")});
+  EXPECT_EQ(found.exit, 1) << found.out << found.err;
+  EXPECT_THAT(found.out, HasSubstr(docx + ": "));
 }
 
 }  // namespace
