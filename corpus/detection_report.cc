@@ -25,21 +25,6 @@ struct Rate {
   }
 };
 
-bool Found(const CaseResult& r, const std::string& source,
-           const MatchRule& rule) {
-  for (const DocumentMatch& m : r.matches) {
-    if (m.external_id == source && rule.Matches(m)) return true;
-  }
-  return false;
-}
-
-bool AnyMatch(const CaseResult& r, const MatchRule& rule) {
-  for (const DocumentMatch& m : r.matches) {
-    if (rule.Matches(m)) return true;
-  }
-  return false;
-}
-
 using CaseFilter = std::function<bool(const OutboundCase&)>;
 
 // Recall over the positive pairs of the cases `keep` accepts.
@@ -73,6 +58,21 @@ constexpr CaseClass kNegatives[] = {CaseClass::kCleanHost, CaseClass::kHeldOut,
                                     CaseClass::kBoilerplate};
 
 }  // namespace
+
+bool Found(const CaseResult& r, const std::string& source,
+           const MatchRule& rule) {
+  for (const DocumentMatch& m : r.matches) {
+    if (m.external_id == source && rule.Matches(m)) return true;
+  }
+  return false;
+}
+
+bool AnyMatch(const CaseResult& r, const MatchRule& rule) {
+  for (const DocumentMatch& m : r.matches) {
+    if (rule.Matches(m)) return true;
+  }
+  return false;
+}
 
 Quantiles QuantilesOf(std::vector<double> values) {
   std::sort(values.begin(), values.end());

@@ -43,6 +43,11 @@ ReportSection DetectionSection(
     const MatchRule& rule,
     const std::map<size_t, CaseResult>& allowed_boilerplate);
 
+// Whether the scan found `source` under `rule`; whether it found anything.
+bool Found(const CaseResult& r, const std::string& source,
+           const MatchRule& rule);
+bool AnyMatch(const CaseResult& r, const MatchRule& rule);
+
 // Median, 99th percentile and mean of `values` (REQUIRES: non-empty).
 struct Quantiles {
   double median = 0, p99 = 0, mean = 0;

@@ -30,6 +30,7 @@
 #include "corpus/detection_report.h"
 #include "corpus/document_pool.h"
 #include "corpus/filter_experiments.h"
+#include "corpus/format_variants.h"
 #include "corpus/index_run.h"
 #include "corpus/test_set.h"
 
@@ -43,6 +44,9 @@ struct EvalConfig {
   // Outbound documents scanned per point of the row-capacity and
   // corpus-size sweeps (every k-th case of the set).
   size_t sweep_sample = 0;
+  // Every k-th eligible document is written in every format
+  // (format_variants.h).
+  size_t format_sample_every = 1;
 };
 
 EvalConfig ConfigNamed(const std::string& name) {
@@ -53,6 +57,7 @@ EvalConfig ConfigNamed(const std::string& name) {
     c.test_set.cases_per_cell = 4;
     c.test_set.negatives_per_class = 60;
     c.sweep_sample = 150;
+    c.format_sample_every = 2;
   } else {
     c.test_set.cases_per_cell = 60;
     c.test_set.negatives_per_class = 400;
@@ -275,6 +280,11 @@ int Run(const std::string& corpus, const std::string& out_dir,
   }
 
   const MatchRule rule;
+  auto formats = RunFormatVariants(*set, *results, *built, rule,
+                                   (fs::path(out_dir) / "set").string(),
+                                   config.format_sample_every);
+  if (!formats.ok()) return fail(formats.status());
+  say("format variants scanned");
   ReportSection detection = DetectionSection(*set, *results, rule, allowed);
   const DetectionSummary summary = Summarize(*set, *results, rule);
 
@@ -353,6 +363,7 @@ int Run(const std::string& corpus, const std::string& out_dir,
       set->excerpts_left_boilerplate,
       " stayed so after every attempt and were used as drawn.\n\n");
   md += detection.markdown;
+  md += formats->section.markdown;
   const BuiltIndex& b = *built;
   const double mb = static_cast<double>(b.protected_bytes) / 1e6;
   absl::StrAppend(
@@ -394,7 +405,15 @@ int Run(const std::string& corpus, const std::string& out_dir,
   absl::StrAppend(&md, "\n![Latency against corpus size](latency_vs_corpus.png)\n\n");
   md += filter->section.markdown;
 
-  const std::vector<Floor> floors = Floors(summary);
+  std::vector<Floor> floors = Floors(summary);
+  floors.push_back({"formats: largest 30+ word recall drop below text (pp)",
+                    formats->summary.worst_recall_gap_pp, false, 5});
+  floors.push_back({"formats: negatives flagged only in a format",
+                    static_cast<double>(formats->summary.new_false_alarms),
+                    false, 0});
+  floors.push_back({"formats: scan errors",
+                    static_cast<double>(formats->summary.scan_errors), false,
+                    0});
   absl::StrAppend(&md, "## Regression floors (`--assert-floors`)\n\n"
                        "| measure | value | floor | met |\n|---|---:|---:|---|\n");
   bool all_met = true;

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -150,9 +151,11 @@ std::string Unreadable(const FileType& type) {
   }
 }
 
-// Extracts `bytes`, named `name`, into `sink`.
+// Extracts `bytes`, named `name`, into `sink`: as `forced` if given, else
+// as its content says.
 absl::Status Dispatch(std::string_view name, std::string_view bytes,
-                      PartSink& sink) {
+                      PartSink& sink,
+                      std::optional<FileKind> forced = std::nullopt) {
   static const PlainTextExtractor kPlain;
   static const HtmlExtractor kHtml;
   static const PdfExtractor kPdf;
@@ -161,10 +164,16 @@ absl::Status Dispatch(std::string_view name, std::string_view bytes,
   static const ArchiveExtractor kArchive;
   static const MimeExtractor kMail(MimeExtractor::kMessage);
   static const MimeExtractor kMbox(MimeExtractor::kMailbox);
-  FileType type = DetectFileType(name, bytes);
-  std::string zip_format;
-  if (type.kind == FileKind::kZip || type.kind == FileKind::kOfficeOpenXml ||
-      type.kind == FileKind::kOpenDocument) {
+  FileType type;
+  if (forced) {
+    type.kind = *forced;
+  } else {
+    type = DetectFileType(name, bytes);
+  }
+  std::string zip_format = "zip";
+  if (!forced && (type.kind == FileKind::kZip ||
+                  type.kind == FileKind::kOfficeOpenXml ||
+                  type.kind == FileKind::kOpenDocument)) {
     // The entries decide: libmagic names OOXML only when its parts come in
     // the usual order.
     ZipContent content = ZipContentKind(bytes);
@@ -224,6 +233,29 @@ absl::Status PartSink::AddMember(std::string_view name, std::string bytes) {
   return Prefixed(s, full);
 }
 
+// Extracts a whole file, read as `forced` if given.
+absl::StatusOr<Extraction> Extract(std::optional<FileKind> forced,
+                                   std::string_view name, std::string bytes,
+                                   const ExtractionLimits& limits) {
+  Extraction result;
+  result.input_bytes = bytes.size();
+  if (bytes.size() > limits.max_input_bytes) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("larger than the limit of ", limits.max_input_bytes,
+                     " bytes (--max-file-size)"));
+  }
+  const auto timeout = std::chrono::duration_cast<Clock::duration>(
+      std::chrono::duration<double>(limits.max_seconds));
+  Budget budget{limits, Clock::now() + timeout, 0, 0, &result};
+  result.parts.push_back(ExtractedPart{"", "", ""});
+  PartSink root(&budget, 0, 0);
+  if (auto s = Dispatch(name, bytes, root, forced); !s.ok()) return s;
+  result.format = result.parts.front().format;
+  std::erase_if(result.parts,
+                [](const ExtractedPart& p) { return p.text.empty(); });
+  return result;
+}
+
 }  // namespace
 
 std::string Extraction::JoinedText() const {
@@ -238,23 +270,13 @@ std::string Extraction::JoinedText() const {
 absl::StatusOr<Extraction> ExtractBytes(std::string_view name,
                                         std::string bytes,
                                         const ExtractionLimits& limits) {
-  Extraction result;
-  result.input_bytes = bytes.size();
-  if (bytes.size() > limits.max_input_bytes) {
-    return absl::ResourceExhaustedError(
-        absl::StrCat("larger than the limit of ", limits.max_input_bytes,
-                     " bytes (--max-file-size)"));
-  }
-  const auto timeout = std::chrono::duration_cast<Clock::duration>(
-      std::chrono::duration<double>(limits.max_seconds));
-  Budget budget{limits, Clock::now() + timeout, 0, 0, &result};
-  result.parts.push_back(ExtractedPart{"", "", ""});
-  PartSink root(&budget, 0, 0);
-  if (auto s = Dispatch(name, bytes, root); !s.ok()) return s;
-  result.format = result.parts.front().format;
-  std::erase_if(result.parts,
-                [](const ExtractedPart& p) { return p.text.empty(); });
-  return result;
+  return Extract(std::nullopt, name, std::move(bytes), limits);
+}
+
+absl::StatusOr<Extraction> ExtractBytesAs(FileKind kind, std::string_view name,
+                                          std::string bytes,
+                                          const ExtractionLimits& limits) {
+  return Extract(kind, name, std::move(bytes), limits);
 }
 
 }  // namespace leakhound

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "cli/formats/file_type.h"
 #include "cli/formats/text_extractor.h"
 
 namespace leakhound {
@@ -62,6 +63,13 @@ struct Extraction {
 absl::StatusOr<Extraction> ExtractBytes(std::string_view name,
                                         std::string bytes,
                                         const ExtractionLimits& limits);
+
+// As ExtractBytes, but the file itself is read as `kind` whatever its
+// content (its members are still typed by content): for the fuzzers and
+// tests of one extractor. Unimplemented for a kind without an extractor.
+absl::StatusOr<Extraction> ExtractBytesAs(FileKind kind, std::string_view name,
+                                          std::string bytes,
+                                          const ExtractionLimits& limits);
 
 }  // namespace leakhound
 
