@@ -11,7 +11,7 @@ config=${2:-full}
 seed=${3:-1}
 bash cmake/install_deps.sh --plots
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build --target leakhound-eval
+cmake --build build --target leakhound-eval leakhound
 bash corpus/prepare_corpora.sh build/eval-corpus
 label=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 if [[ -n "$(git status --porcelain 2>/dev/null)" ]]; then
@@ -20,4 +20,11 @@ fi
 ./build/leakhound-eval --corpus build/eval-corpus --out "$out" \
   --config "$config" --seed "$seed" --label "$label"
 (cd "$out" && gnuplot plots.gp)
+# Extraction + scan throughput per format, on the path a user runs.
+{
+  printf '\n## Format throughput (`leakhound scan --threads 2`)\n\n'
+  printf 'Measured by `bash corpus/format_throughput.sh %s` after the run above: the\n' "$out"
+  printf 'format variants scanned against the main index by the `leakhound` command.\n\n'
+  bash corpus/format_throughput.sh "$out" build/leakhound
+} >> "$out/report.md"
 echo "evaluate: report in $out/report.md" >&2
