@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <filesystem>
 #include <cstdio>
 #include <mutex>
 #include <optional>
@@ -72,6 +73,9 @@ FileOutcome ScanOne(const InputFile& file, LeakScanner* scanner,
   auto extraction = ExtractFile(file.path, limits);
   if (!extraction.ok()) {
     o.error = extraction.status();
+    std::error_code ignored;
+    const auto size = std::filesystem::file_size(file.path, ignored);
+    if (!ignored) o.bytes = size;
   } else {
     o.bytes = extraction->input_bytes;
     o.skipped = std::move(extraction->skipped);

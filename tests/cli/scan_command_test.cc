@@ -59,27 +59,31 @@ class ScanCommandTest : public ::testing::Test {
   std::string index_;
 };
 
-TEST_F(ScanCommandTest, SampleOutboundHasThreeLeaksTwoCleanFilesInOrder) {
+TEST_F(ScanCommandTest, SampleOutboundHasFourLeaksTwoCleanFilesInOrder) {
   RunResult r = Scan({"--json", SamplePath("outbound")});
   EXPECT_EQ(r.exit, 1) << r.err;
   std::vector<Json> lines = JsonLines(r.out);
-  ASSERT_EQ(lines.size(), 5u);
+  ASSERT_EQ(lines.size(), 6u);
   std::vector<std::string> verdicts, paths;
   for (const Json& j : lines) {
     verdicts.push_back(j["verdict"]);
     paths.push_back(std::filesystem::path(std::string(j["path"])).filename());
   }
   EXPECT_THAT(paths, ::testing::ElementsAre(
-                         "email-board-leak.txt", "newsletter-ja-clean.txt",
+                         "email-board-leak.txt",
+                         "mail-docx-attachment-leak.eml",
+                         "newsletter-ja-clean.txt",
                          "obfuscated-pricing-leak.txt",
                          "support-reply-clean.txt", "wechat-zh-leak.txt"));
-  EXPECT_THAT(verdicts, ::testing::ElementsAre("leak", "clean", "leak",
+  EXPECT_THAT(verdicts, ::testing::ElementsAre("leak", "leak", "clean", "leak",
                                                "clean", "leak"));
   EXPECT_EQ(lines[0]["matches"][0]["doc_id"], "merger-memo.txt");
-  EXPECT_EQ(lines[2]["matches"][0]["doc_id"], "pricing-2027.txt");
-  EXPECT_EQ(lines[4]["matches"][0]["doc_id"], "supplier-contract-zh.txt");
+  EXPECT_EQ(lines[1]["matches"][0]["doc_id"], "incident-report.txt");
+  EXPECT_EQ(lines[1]["matches"][0]["part"], "call-prep.docx");
+  EXPECT_EQ(lines[3]["matches"][0]["doc_id"], "pricing-2027.txt");
+  EXPECT_EQ(lines[5]["matches"][0]["doc_id"], "supplier-contract-zh.txt");
   // With --json the summary goes to standard error, never standard output.
-  EXPECT_THAT(r.err, HasSubstr("5 files scanned: 3 leaked, 2 clean"));
+  EXPECT_THAT(r.err, HasSubstr("6 files scanned: 4 leaked, 2 clean"));
 }
 
 TEST_F(ScanCommandTest, JsonRecordFollowsTheSchemaWithOffsetsIntoBothTexts) {
@@ -194,7 +198,7 @@ TEST_F(ScanCommandTest, ThreadsDoNotChangeResultsOrOrder) {
   ASSERT_EQ(one.exit, 1);
   ASSERT_EQ(four.exit, 1);
   std::vector<Json> a = JsonLines(one.out), b = JsonLines(four.out);
-  ASSERT_EQ(a.size(), 10u);
+  ASSERT_EQ(a.size(), 11u);
   ASSERT_EQ(a.size(), b.size());
   for (size_t i = 0; i < a.size(); ++i) {
     a[i].erase("elapsed_ms");
