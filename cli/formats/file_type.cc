@@ -167,6 +167,31 @@ bool IsFieldLine(std::string_view line, std::string_view* name) {
   return true;
 }
 
+// Whether `head` is plain text that needs no libmagic verdict: no NUL and
+// no control character but white space and escape (every binary format
+// has some in its first bytes: zip, gzip, 7z, PNG, ELF, OLE2, tar...),
+// and none of the formats that start with printable bytes. libmagic's text
+// tests cost 1-3 ms a file (measured: 2.7 ms on a 64 KB reST page), more
+// than scanning it; this check costs microseconds.
+bool PlainTextHead(std::string_view head) {
+  for (char c : head) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 && c != '\t' && c != '\n' && c != '\v' && c != '\f' &&
+        c != '\r' && c != '\x1b') {
+      return false;
+    }
+  }
+  std::string_view start = head.substr(0, 64);
+  if (start.starts_with("\xEF\xBB\xBF")) start.remove_prefix(3);
+  while (!start.empty() && std::isspace(static_cast<unsigned char>(start[0]))) {
+    start.remove_prefix(1);
+  }
+  for (std::string_view magic : {"%PDF", "{\\rtf", "%!", "<?xml", "BZh"}) {
+    if (start.starts_with(magic)) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 bool LooksLikeMailHeaders(std::string_view head) {
@@ -200,8 +225,13 @@ bool LooksLikeMailHeaders(std::string_view head) {
 FileType DetectFileType(std::string_view name, std::string_view bytes) {
   const std::string_view head = bytes.substr(0, kTypeHeadBytes);
   FileType type;
-  type.mime = MimeOf(head);
-  type.kind = KindOfMime(type.mime);
+  if (PlainTextHead(head.substr(0, kPlainTextCheckBytes))) {
+    type.mime = "text/plain";
+    type.kind = FileKind::kText;
+  } else {
+    type.mime = MimeOf(head);
+    type.kind = KindOfMime(type.mime);
+  }
   const bool utf16 =
       head.starts_with("\xFF\xFE") || head.starts_with("\xFE\xFF");
   if (type.kind == FileKind::kUnknownBinary && !utf16 &&

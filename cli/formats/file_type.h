@@ -1,5 +1,6 @@
-// FileType: what a file holds, decided from its content (libmagic) with the
-// file name's extension only as a hint: a renamed .docx is still read as
+// FileType: what a file holds, decided from its content (libmagic, after a
+// fast check for plain text) with the file name's extension only as a
+// hint: a renamed .docx is still read as
 // one, and a text file named .eml is read as mail only if it starts with
 // mail headers.
 //
@@ -39,6 +40,11 @@ struct FileType {
 
 // Bytes of the file libmagic looks at.
 inline constexpr size_t kTypeHeadBytes = 64 * 1024;
+// Bytes checked for plain text first: a file whose first bytes are plain
+// text (no control characters, no text-based format's signature such as
+// %PDF or {\rtf) is text without asking libmagic, whose text tests cost
+// milliseconds.
+inline constexpr size_t kPlainTextCheckBytes = 4096;
 
 // Decides the type of `bytes` (the whole file or at least its first
 // kTypeHeadBytes) named `name` (used for its extension only).
