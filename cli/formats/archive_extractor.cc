@@ -43,32 +43,14 @@ ZipContent ZipContentKind(std::string_view bytes) {
 
 absl::Status ArchiveExtractor::Extract(std::string_view bytes,
                                        ExtractionSink& sink) const {
-  auto reader = ArchiveReader::Open(bytes);
-  if (!reader.ok()) return reader.status();
-  ArchiveMember member;
-  for (;;) {
-    if (auto s = sink.CheckTime(); !s.ok()) return s;
-    auto next = (*reader)->Next(&member);
-    if (!next.ok()) return next.status();
-    if (!*next) return absl::OkStatus();
-    if (!member.regular) continue;
-    if (member.encrypted) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          member.name, ": encrypted member: its text cannot be checked"));
-    }
-    auto data = (*reader)->ReadData(
-        sink.limits().max_input_bytes,
-        [&sink](size_t n) { return sink.ChargeExpansion(n); });
-    if (!data.ok()) {
-      return absl::Status(data.status().code(),
-                          absl::StrCat(member.name, ": ",
-                                       data.status().message()));
-    }
-    // A lone compressed file's member is named as gzip stored it, else
-    // "data" by libarchive.
-    const std::string name = member.name.empty() ? "data" : member.name;
-    if (auto s = sink.AddMember(name, std::move(*data)); !s.ok()) return s;
-  }
+  return ForEachMember(
+      bytes, sink, [](std::string_view) { return true; },
+      [&sink](std::string name, std::string data) {
+        // A lone compressed file's member is named as gzip stored it, else
+        // "data" by libarchive.
+        if (name.empty()) name = "data";
+        return sink.AddMember(name, std::move(data));
+      });
 }
 
 }  // namespace leakhound

@@ -97,4 +97,36 @@ absl::StatusOr<std::string> ArchiveReader::ReadData(
   return out;
 }
 
+absl::Status ForEachMember(
+    std::string_view bytes, ExtractionSink& sink,
+    const std::function<bool(std::string_view name)>& wanted,
+    const std::function<absl::Status(std::string name, std::string data)>&
+        visit) {
+  auto reader = ArchiveReader::Open(bytes);
+  if (!reader.ok()) return reader.status();
+  ArchiveMember member;
+  for (;;) {
+    if (auto s = sink.CheckTime(); !s.ok()) return s;
+    auto next = (*reader)->Next(&member);
+    if (!next.ok()) return next.status();
+    if (!*next) return absl::OkStatus();
+    if (!member.regular || !wanted(member.name)) continue;
+    if (member.encrypted) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          member.name, ": encrypted member: its text cannot be checked"));
+    }
+    auto data = (*reader)->ReadData(
+        sink.limits().max_input_bytes,
+        [&sink](size_t n) { return sink.ChargeExpansion(n); });
+    if (!data.ok()) {
+      return absl::Status(data.status().code(),
+                          absl::StrCat(member.name, ": ",
+                                       data.status().message()));
+    }
+    if (auto s = visit(std::move(member.name), std::move(*data)); !s.ok()) {
+      return s;
+    }
+  }
+}
+
 }  // namespace leakhound

@@ -21,6 +21,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "cli/formats/text_extractor.h"
 
 struct archive;
 
@@ -56,6 +57,18 @@ class ArchiveReader {
   explicit ArchiveReader(struct archive* a) : archive_(a) {}
   struct archive* archive_;
 };
+
+// Reads every regular member of the archive `bytes` whose name `wanted`
+// accepts, within the sink's limits (the clock checked per member, each
+// member at most max_input_bytes, every inflated byte charged), and passes
+// it to `visit`. InvalidArgument for a malformed archive or an encrypted
+// member (its text cannot be checked); a member's read error is prefixed
+// with its name; an error of `visit` stops the walk and is returned.
+absl::Status ForEachMember(
+    std::string_view bytes, ExtractionSink& sink,
+    const std::function<bool(std::string_view name)>& wanted,
+    const std::function<absl::Status(std::string name, std::string data)>&
+        visit);
 
 }  // namespace leakhound
 

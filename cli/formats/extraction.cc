@@ -258,6 +258,17 @@ absl::StatusOr<Extraction> Extract(std::optional<FileKind> forced,
 
 }  // namespace
 
+absl::Status AppendWithin(std::string_view text, size_t max_bytes,
+                          std::string* out) {
+  if (out->size() + text.size() > max_bytes) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("extracted text larger than the limit of ", max_bytes,
+                     " bytes (--max-text-size)"));
+  }
+  out->append(text);
+  return absl::OkStatus();
+}
+
 std::string Extraction::JoinedText() const {
   std::string out;
   for (const ExtractedPart& p : parts) {

@@ -66,12 +66,7 @@ class HtmlText : public MarkupHandler {
     if (!out_.empty() && out_.back() != '\n') out_ += '\n';
   }
   absl::Status Append(std::string_view text) {
-    if (out_.size() + text.size() > max_bytes_) {
-      return absl::ResourceExhaustedError(absl::StrCat(
-          "extracted text larger than the limit of ", max_bytes_, " bytes"));
-    }
-    out_.append(text);
-    return absl::OkStatus();
+    return AppendWithin(text, max_bytes_, &out_);
   }
 
   const size_t max_bytes_;

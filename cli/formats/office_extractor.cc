@@ -131,13 +131,7 @@ class SheetText : public MarkupHandler {
 
  private:
   absl::Status Append(std::string_view text) {
-    if (out_->size() + text.size() > max_bytes_) {
-      return absl::ResourceExhaustedError(absl::StrCat(
-          "extracted text larger than the limit of ", max_bytes_,
-          " bytes (--max-text-size)"));
-    }
-    out_->append(text);
-    return absl::OkStatus();
+    return AppendWithin(text, max_bytes_, out_);
   }
 
   const std::vector<std::string>& shared_;

@@ -58,12 +58,11 @@ absl::Status PdfExtractor::Extract(std::string_view bytes,
     const poppler::byte_array utf8 =
         page->text(poppler::rectf(), poppler::page::non_raw_non_physical_layout)
             .to_utf8();
-    if (text.size() + utf8.size() > sink.limits().max_output_bytes) {
-      return absl::ResourceExhaustedError(absl::StrCat(
-          "extracted text larger than the limit of ",
-          sink.limits().max_output_bytes, " bytes (--max-text-size)"));
+    if (auto s = AppendWithin(std::string_view(utf8.data(), utf8.size()),
+                              sink.limits().max_output_bytes, &text);
+        !s.ok()) {
+      return s;
     }
-    text.append(utf8.data(), utf8.size());
     if (!text.empty() && text.back() != '\n') text += '\n';
   }
   const bool has_text = HasWord(text);

@@ -90,6 +90,12 @@ class ExtractionSink {
   virtual const ExtractionLimits& limits() const = 0;
 };
 
+// Appends `text` to *out, or returns ResourceExhausted (naming
+// --max-text-size) if *out would pass `max_bytes`: for extractors that
+// build a part's text before handing it to the sink.
+absl::Status AppendWithin(std::string_view text, size_t max_bytes,
+                          std::string* out);
+
 class TextExtractor {
  public:
   virtual ~TextExtractor() = default;

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <charconv>
 
-#include "absl/strings/str_cat.h"
 #include "cli/formats/markup_parser.h"
+#include "cli/formats/text_extractor.h"
 
 namespace leakhound {
 namespace {
@@ -57,13 +57,7 @@ class RuleText : public MarkupHandler {
 
  private:
   absl::Status Append(std::string_view text) {
-    if (out_->size() + text.size() > max_bytes_) {
-      return absl::ResourceExhaustedError(absl::StrCat(
-          "extracted text larger than the limit of ", max_bytes_,
-          " bytes (--max-text-size)"));
-    }
-    out_->append(text);
-    return absl::OkStatus();
+    return AppendWithin(text, max_bytes_, out_);
   }
 
   const XmlTextRules& rules_;

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cctype>
 
-#include "absl/strings/str_cat.h"
 #include "cli/formats/archive_reader.h"
 
 namespace leakhound {
@@ -57,31 +56,13 @@ std::string_view ZipPackage::Get(const std::string& name) const {
 absl::StatusOr<ZipPackage> ReadZipPackage(
     std::string_view bytes, ExtractionSink& sink,
     const std::function<bool(std::string_view)>& wanted) {
-  auto reader = ArchiveReader::Open(bytes);
-  if (!reader.ok()) return reader.status();
   ZipPackage package;
-  ArchiveMember member;
-  for (;;) {
-    if (auto s = sink.CheckTime(); !s.ok()) return s;
-    auto next = (*reader)->Next(&member);
-    if (!next.ok()) return next.status();
-    if (!*next) break;
-    if (!member.regular || !wanted(member.name)) continue;
-    if (member.encrypted) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("encrypted document (", member.name,
-                       "): its text cannot be checked"));
-    }
-    auto data = (*reader)->ReadData(
-        sink.limits().max_input_bytes,
-        [&sink](size_t n) { return sink.ChargeExpansion(n); });
-    if (!data.ok()) {
-      return absl::Status(data.status().code(),
-                          absl::StrCat(member.name, ": ",
-                                       data.status().message()));
-    }
-    package.entries[member.name] = std::move(*data);
-  }
+  absl::Status s = ForEachMember(
+      bytes, sink, wanted, [&package](std::string name, std::string data) {
+        package.entries[std::move(name)] = std::move(data);
+        return absl::OkStatus();
+      });
+  if (!s.ok()) return s;
   return package;
 }
 
