@@ -5,6 +5,7 @@
 #include "cli/add_command.h"
 #include "cli/admin_commands.h"
 #include "cli/exit_codes.h"
+#include "cli/milter_command.h"
 #include "cli/scan_command.h"
 #include "cli/shingle_command.h"
 
@@ -22,6 +23,7 @@ constexpr char kUsage[] =
     "  verify    check every invariant of an index\n"
     "  allow     manage the allow-list of benign text (add, remove, list)\n"
     "  scan      find passages of protected documents in files\n"
+    "  milter    the mail-gateway daemon (Postfix and Sendmail milter)\n"
     "  shingle   print per-file word and fingerprint counts (diagnostics)\n"
     "The index is --index DIR or $LEAKHOUND_INDEX. Exit codes: 0 ok / no "
     "leak,\n"
@@ -43,6 +45,7 @@ constexpr Command kCommands[] = {
     {"verify", leakhound::RunVerifyCommand},
     {"allow", leakhound::RunAllowCommand},
     {"scan", leakhound::RunScanCommand},
+    {"milter", leakhound::RunMilterCommand},
     {"shingle", leakhound::RunShingleCommand},
 };
 

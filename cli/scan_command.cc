@@ -78,6 +78,7 @@ FileOutcome ScanOne(const InputFile& file, LeakScanner* scanner,
     if (!ignored) o.bytes = size;
   } else {
     o.bytes = extraction->input_bytes;
+    o.format = extraction->format;
     o.skipped = std::move(extraction->skipped);
     if (extraction->invalid_sequences > 0) {
       std::fprintf(stderr,

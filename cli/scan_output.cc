@@ -94,6 +94,9 @@ std::string FormatJson(const FileOutcome& o) {
   if (!o.error.ok()) {
     absl::StrAppend(&out, ",\"error\":", JsonString(std::string(o.error.message())));
   }
+  if (!o.format.empty()) {
+    absl::StrAppend(&out, ",\"format\":", JsonString(o.format));
+  }
   absl::StrAppend(&out, ",\"bytes\":", o.bytes, ",\"words\":", o.words(),
                   ",\"elapsed_ms\":", absl::StrFormat("%.3f", o.elapsed_ms),
                   ",\"candidates\":", o.candidates(),

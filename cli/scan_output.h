@@ -29,6 +29,7 @@ struct FileOutcome {
   std::string path;
   absl::Status error;   // not ok: the file could not be scanned
   uint64_t bytes = 0;   // of the file as read
+  std::string format;   // what the file was read as ("text", "docx", ...)
   std::vector<PartOutcome> parts;
   std::vector<SkippedPart> skipped;  // members without text to read
   double elapsed_ms = 0;

@@ -16,7 +16,7 @@ packages=(
   libmagic-dev libarchive-dev libpoppler-cpp-dev libgmime-3.0-dev
   python3-docx python3-openpyxl python3-odf python3-gi python3-gi-cairo
   python3-cairo gir1.2-pango-1.0 fonts-dejavu-core fonts-wqy-microhei qpdf
-  clang-14 libclang-rt-14-dev
+  clang-14 libclang-rt-14-dev libmilter-dev postfix
   python3.11-doc manpages-zh groff-base coreutils grep sed gzip diffutils
   findutils
 )
@@ -39,5 +39,9 @@ if [[ $(id -u) -ne 0 ]]; then
 fi
 echo "install_deps: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
+# Postfix is installed for the mail-gateway tests only, unconfigured: they
+# run their own instance on loopback ports (the system's stays off).
+echo "postfix postfix/main_mailer_type select No configuration" |
+  debconf-set-selections
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -133,6 +133,12 @@ class ProtectedIndex {
   // changed; returns whether it did. Writer: returns false.
   absl::StatusOr<bool> Refresh();
 
+  // The state's generation as of the last Open or Refresh (a writer: its
+  // last commit). Every commit of the writer (add, remove, compact,
+  // allow-list change) increments it, so two readers of one index at the
+  // same generation see the same documents.
+  uint64_t generation() const { return state_.generation; }
+
   // Every document in id order.
   absl::Status ForEachDocument(
       const std::function<absl::Status(uint32_t, const DocumentRecord&)>& fn)

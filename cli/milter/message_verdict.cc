@@ -1,0 +1,104 @@
+#include "cli/milter/message_verdict.h"
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+
+#include "cli/formats/extraction.h"
+#include "cli/milter/duplicate_cache.h"
+#include "cli/milter/index_holder.h"
+#include "engine/content_digest.h"
+
+namespace leakhound {
+namespace {
+
+// One LeakScanner per thread, for the index instance it was built on. It
+// does not keep that instance alive (an idle thread must not pin a retired
+// one): it is used only while a snapshot of the same instance is held, and
+// rebuilt otherwise.
+struct ThreadScanner {
+  uint64_t serial = 0;
+  std::unique_ptr<LeakScanner> scanner;
+};
+
+}  // namespace
+
+const char* VerdictName(MessageVerdict::Kind kind) {
+  switch (kind) {
+    case MessageVerdict::Kind::kClean: return "clean";
+    case MessageVerdict::Kind::kLeak: return "leak";
+    case MessageVerdict::Kind::kError: return "error";
+  }
+  return "?";
+}
+
+MessageScanner::MessageScanner(IndexHolder* holder, DuplicateCache* cache,
+                               const ScanOptions& options,
+                               const ExtractionLimits& limits)
+    : holder_(holder), cache_(cache), options_(options), limits_(limits) {}
+
+MessageVerdict MessageScanner::Scan(std::string_view message) const {
+  const auto start = std::chrono::steady_clock::now();
+  MessageVerdict v;
+  auto finish = [&](MessageVerdict verdict) {
+    verdict.milliseconds = std::chrono::duration<double, std::milli>(
+                               std::chrono::steady_clock::now() - start)
+                               .count();
+    return verdict;
+  };
+  auto extraction = ExtractBytesAs(FileKind::kMail, "message.eml",
+                                   std::string(message), limits_);
+  if (!extraction.ok()) {
+    v.kind = MessageVerdict::Kind::kError;
+    v.error = std::string(extraction.status().message());
+    return finish(v);
+  }
+  const IndexHolder::Snapshot snapshot = holder_->Current();
+  std::string digest;
+  if (cache_ != nullptr) {
+    std::string all;
+    for (const ExtractedPart& p : extraction->parts) {
+      all.append(p.name).push_back('\0');
+      all.append(p.text).push_back('\0');
+    }
+    digest = ContentDigest(all);
+    if (auto cached = cache_->Lookup(digest, snapshot.generation)) {
+      cached->duplicate = true;
+      return finish(*cached);
+    }
+  }
+  thread_local ThreadScanner local;
+  if (local.scanner == nullptr || local.serial != snapshot.serial) {
+    auto scanner = LeakScanner::Create(*snapshot.index, options_);
+    if (!scanner.ok()) {
+      v.kind = MessageVerdict::Kind::kError;
+      v.error = std::string(scanner.status().message());
+      return finish(v);
+    }
+    local.scanner = std::move(*scanner);
+    local.serial = snapshot.serial;
+  }
+  for (const ExtractedPart& part : extraction->parts) {
+    auto report = local.scanner->Scan(part.text);
+    if (!report.ok()) {
+      v = MessageVerdict{};
+      v.kind = MessageVerdict::Kind::kError;
+      v.error = std::string(report.status().message());
+      return finish(v);
+    }
+    for (const DocumentMatch& m : report->matches) {
+      v.kind = MessageVerdict::Kind::kLeak;
+      if (std::find(v.documents.begin(), v.documents.end(), m.external_id) ==
+          v.documents.end()) {
+        v.documents.push_back(m.external_id);
+      }
+      if (std::find(v.parts.begin(), v.parts.end(), part.name) == v.parts.end()) {
+        v.parts.push_back(part.name);
+      }
+    }
+  }
+  if (cache_ != nullptr) cache_->Insert(digest, snapshot.generation, v);
+  return finish(v);
+}
+
+}  // namespace leakhound

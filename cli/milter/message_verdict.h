@@ -1,0 +1,59 @@
+// MessageVerdict: what the mail gateway decided about one message, and
+// MessageScanner, which decides it: the message is extracted as e-mail
+// (cli/formats: body, attachments, forwarded messages, each a part), each
+// part scanned against the current index snapshot (index_holder.h), and
+// the verdict remembered in the duplicate cache (duplicate_cache.h) so
+// that the same text sent again within the window is not scanned again.
+//
+// Thread-safety: MessageScanner::Scan may run concurrently; each thread
+// keeps its own LeakScanner, rebuilt when the index snapshot changes.
+#ifndef LEAKHOUND_CLI_MILTER_MESSAGE_VERDICT_H_
+#define LEAKHOUND_CLI_MILTER_MESSAGE_VERDICT_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cli/formats/text_extractor.h"
+#include "engine/leak_scanner.h"
+
+namespace leakhound {
+
+class DuplicateCache;
+class IndexHolder;
+
+struct MessageVerdict {
+  enum class Kind { kClean, kLeak, kError };
+  Kind kind = Kind::kClean;
+  std::vector<std::string> documents;  // matched protected document ids
+  std::vector<std::string> parts;      // where: "" (the body) or a part path
+  std::string error;                   // for kError: why
+  bool duplicate = false;              // reused from the duplicate cache
+  double milliseconds = 0;             // extraction and scan
+};
+
+const char* VerdictName(MessageVerdict::Kind kind);
+
+class MessageScanner {
+ public:
+  // `holder` and `cache` (may be null: no duplicate suppression) must
+  // outlive the scanner.
+  MessageScanner(IndexHolder* holder, DuplicateCache* cache,
+                 const ScanOptions& options, const ExtractionLimits& limits);
+
+  // Scans one RFC 5322 message (headers and body as received). Never
+  // fails: a message that cannot be read is a kError verdict with the
+  // reason, never clean.
+  MessageVerdict Scan(std::string_view message) const;
+
+ private:
+  IndexHolder* holder_;
+  DuplicateCache* cache_;
+  const ScanOptions options_;
+  const ExtractionLimits limits_;
+};
+
+}  // namespace leakhound
+
+#endif  // LEAKHOUND_CLI_MILTER_MESSAGE_VERDICT_H_

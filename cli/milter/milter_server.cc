@@ -1,0 +1,324 @@
+// The one file that calls libmilter.
+#include "cli/milter/milter_server.h"
+
+#include <libmilter/mfapi.h>
+#include <sys/stat.h>
+
+#include <atomic>
+#include <cctype>
+#include <chrono>
+#include <memory>
+#include <semaphore>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+
+namespace leakhound {
+namespace {
+
+// libmilter's callbacks are plain functions: the server's state is global.
+struct ServerState {
+  const MilterPolicy* policy = nullptr;
+  const MessageScanner* scanner = nullptr;
+  MilterLog log;
+  std::unique_ptr<std::counting_semaphore<>> slots;
+  std::atomic<uint32_t> sessions{0};
+};
+ServerState g_state;
+
+// One SMTP connection's state, kept with smfi_setpriv.
+struct Session {
+  std::string message;   // headers and body as received
+  bool oversized = false;
+  bool sender_allowed = false;
+  bool all_recipients_allowed = true;
+  size_t recipients = 0;
+
+  void Reset() {
+    message.clear();
+    message.shrink_to_fit();
+    oversized = false;
+    sender_allowed = false;
+    all_recipients_allowed = true;
+    recipients = 0;
+  }
+  // Appends within the size limit; past it, drops the buffer for good.
+  void Append(std::string_view bytes) {
+    if (oversized) return;
+    if (message.size() + bytes.size() > g_state.policy->max_message_bytes) {
+      oversized = true;
+      message.clear();
+      message.shrink_to_fit();
+      return;
+    }
+    message.append(bytes);
+  }
+};
+
+Session* Get(SMFICTX* ctx) { return static_cast<Session*>(smfi_getpriv(ctx)); }
+
+std::string Symbol(SMFICTX* ctx, const char* name) {
+  const char* v = smfi_getsymval(ctx, const_cast<char*>(name));
+  return v != nullptr ? v : "";
+}
+
+// libmilter takes char* for strings it does not change.
+char* Mutable(std::string& s) { return s.data(); }
+
+sfsistat OnConnect(SMFICTX* ctx, char*, _SOCK_ADDR*) {
+  auto* session = new Session();
+  smfi_setpriv(ctx, session);
+  g_state.sessions.fetch_add(1);
+  return SMFIS_CONTINUE;
+}
+
+sfsistat OnEnvelopeFrom(SMFICTX* ctx, char** argv) {
+  Session* s = Get(ctx);
+  if (s == nullptr) return SMFIS_TEMPFAIL;
+  s->Reset();
+  s->sender_allowed = argv != nullptr && argv[0] != nullptr &&
+                      AddressAllowed(argv[0], g_state.policy->allow_senders);
+  return SMFIS_CONTINUE;
+}
+
+sfsistat OnEnvelopeRecipient(SMFICTX* ctx, char** argv) {
+  Session* s = Get(ctx);
+  if (s == nullptr) return SMFIS_TEMPFAIL;
+  ++s->recipients;
+  if (argv == nullptr || argv[0] == nullptr ||
+      !AddressAllowed(argv[0], g_state.policy->allow_recipients)) {
+    s->all_recipients_allowed = false;
+  }
+  return SMFIS_CONTINUE;
+}
+
+sfsistat OnHeader(SMFICTX* ctx, char* name, char* value) {
+  Session* s = Get(ctx);
+  if (s == nullptr) return SMFIS_TEMPFAIL;
+  s->Append(absl::StrCat(name, ": ", value, "\r\n"));
+  return SMFIS_CONTINUE;
+}
+
+sfsistat OnEndOfHeaders(SMFICTX* ctx) {
+  Session* s = Get(ctx);
+  if (s == nullptr) return SMFIS_TEMPFAIL;
+  s->Append("\r\n");
+  return SMFIS_CONTINUE;
+}
+
+sfsistat OnBody(SMFICTX* ctx, unsigned char* chunk, size_t length) {
+  Session* s = Get(ctx);
+  if (s == nullptr) return SMFIS_TEMPFAIL;
+  s->Append(std::string_view(reinterpret_cast<const char*>(chunk), length));
+  return SMFIS_CONTINUE;
+}
+
+void AddHeader(SMFICTX* ctx, const char* name, std::string value) {
+  smfi_addheader(ctx, const_cast<char*>(name), Mutable(value));
+}
+
+// Carries out `action` for a message; returns the milter's answer.
+sfsistat Act(SMFICTX* ctx, MilterAction action, const MessageVerdict& v,
+             const std::string& why) {
+  const MilterPolicy& p = *g_state.policy;
+  const std::string status = VerdictName(v.kind);
+  switch (action) {
+    case MilterAction::kReject: {
+      std::string text = why;
+      if (v.kind == MessageVerdict::Kind::kLeak && p.show_matches) {
+        absl::StrAppend(&text, " (", absl::StrJoin(v.documents, ", "), ")");
+      }
+      std::string code = "550", xcode = "5.7.1";
+      smfi_setreply(ctx, Mutable(code), Mutable(xcode), Mutable(text));
+      return SMFIS_REJECT;
+    }
+    case MilterAction::kTempfail: {
+      std::string code = "451", xcode = "4.7.1", text = why;
+      smfi_setreply(ctx, Mutable(code), Mutable(xcode), Mutable(text));
+      return SMFIS_TEMPFAIL;
+    }
+    case MilterAction::kQuarantine: {
+      std::string reason = absl::StrCat("leakhound: ", why);
+      smfi_quarantine(ctx, Mutable(reason));
+      if (p.status_header) AddHeader(ctx, "X-Leakhound-Status", status);
+      return SMFIS_ACCEPT;
+    }
+    case MilterAction::kTag:
+      AddHeader(ctx, "X-Leakhound-Status", status);
+      if (!v.documents.empty()) {
+        AddHeader(ctx, "X-Leakhound-Matches", absl::StrJoin(v.documents, ", "));
+      }
+      return SMFIS_ACCEPT;
+    case MilterAction::kAccept:
+      if (p.status_header) AddHeader(ctx, "X-Leakhound-Status", status);
+      return SMFIS_ACCEPT;
+  }
+  return SMFIS_TEMPFAIL;
+}
+
+sfsistat OnEndOfMessage(SMFICTX* ctx) {
+  Session* s = Get(ctx);
+  if (s == nullptr) return SMFIS_TEMPFAIL;
+  const MilterPolicy& p = *g_state.policy;
+  const std::string queue_id = Symbol(ctx, "i");
+  const auto start = std::chrono::steady_clock::now();
+  MessageVerdict v;
+  MilterAction action = MilterAction::kAccept;
+  std::string why, note;
+  if (s->sender_allowed ||
+      (s->recipients > 0 && s->all_recipients_allowed)) {
+    note = s->sender_allowed ? "sender allow-listed" : "recipients allow-listed";
+  } else if (s->oversized) {
+    v.kind = MessageVerdict::Kind::kError;
+    v.error = absl::StrCat("larger than ", p.max_message_bytes, " bytes");
+    action = p.on_oversize;
+    why = "Message too large to be checked for protected content";
+  } else if (!g_state.slots->try_acquire_for(
+                 std::chrono::duration<double>(p.max_wait_seconds))) {
+    v.kind = MessageVerdict::Kind::kError;
+    v.error = "no scanning slot free in time";
+    action = p.on_error;
+    why = "Message could not be checked for protected content";
+  } else {
+    v = g_state.scanner->Scan(s->message);
+    g_state.slots->release();
+    if (v.kind == MessageVerdict::Kind::kLeak) {
+      action = p.on_leak;
+      why = p.reject_text;
+    } else if (v.kind == MessageVerdict::Kind::kError) {
+      action = p.on_error;
+      why = "Message could not be checked for protected content";
+    }
+  }
+  const sfsistat answer = Act(ctx, action, v, why);
+  const double ms = std::chrono::duration<double, std::milli>(
+                        std::chrono::steady_clock::now() - start)
+                        .count();
+  std::string line = absl::StrFormat(
+      "queue_id=%s verdict=%s action=%s ms=%.2f", queue_id.empty() ? "-" : queue_id,
+      note.empty() ? VerdictName(v.kind) : "skipped", MilterActionName(action), ms);
+  if (!note.empty()) absl::StrAppend(&line, " note=\"", note, "\"");
+  if (!v.documents.empty()) {
+    absl::StrAppend(&line, " documents=", absl::StrJoin(v.documents, ","));
+  }
+  if (!v.parts.empty() && !(v.parts.size() == 1 && v.parts[0].empty())) {
+    absl::StrAppend(&line, " parts=", absl::StrJoin(v.parts, ","));
+  }
+  if (v.duplicate) absl::StrAppend(&line, " duplicate=yes");
+  if (!v.error.empty()) absl::StrAppend(&line, " error=\"", v.error, "\"");
+  g_state.log(line);
+  s->Reset();
+  return answer;
+}
+
+sfsistat OnAbort(SMFICTX* ctx) {
+  if (Session* s = Get(ctx)) s->Reset();
+  return SMFIS_CONTINUE;
+}
+
+sfsistat OnClose(SMFICTX* ctx) {
+  Session* s = Get(ctx);
+  smfi_setpriv(ctx, nullptr);
+  if (s != nullptr) {
+    delete s;
+    g_state.sessions.fetch_sub(1);
+  }
+  return SMFIS_CONTINUE;
+}
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+}  // namespace
+
+absl::StatusOr<MilterAction> ParseMilterAction(std::string_view name) {
+  for (MilterAction a : {MilterAction::kAccept, MilterAction::kReject,
+                         MilterAction::kQuarantine, MilterAction::kTag,
+                         MilterAction::kTempfail}) {
+    if (name == MilterActionName(a)) return a;
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "unknown action '", std::string(name),
+      "' (accept, reject, quarantine, tag or tempfail)"));
+}
+
+const char* MilterActionName(MilterAction action) {
+  switch (action) {
+    case MilterAction::kAccept: return "accept";
+    case MilterAction::kReject: return "reject";
+    case MilterAction::kQuarantine: return "quarantine";
+    case MilterAction::kTag: return "tag";
+    case MilterAction::kTempfail: return "tempfail";
+  }
+  return "?";
+}
+
+bool AddressAllowed(std::string_view address,
+                    const std::vector<std::string>& allowed) {
+  if (address.starts_with('<')) address.remove_prefix(1);
+  if (address.ends_with('>')) address.remove_suffix(1);
+  const std::string a = Lower(address);
+  const size_t at = a.rfind('@');
+  for (const std::string& entry : allowed) {
+    const std::string e = Lower(entry);
+    if (e == a) return true;
+    if (e.starts_with('@') && at != std::string::npos &&
+        std::string_view(a).substr(at) == e) {
+      return true;
+    }
+  }
+  return false;
+}
+
+absl::Status ServeMilter(const std::string& socket, const MilterPolicy& policy,
+                         const MessageScanner* scanner, MilterLog log) {
+  g_state.policy = &policy;
+  g_state.scanner = scanner;
+  g_state.log = std::move(log);
+  g_state.slots = std::make_unique<std::counting_semaphore<>>(
+      static_cast<std::ptrdiff_t>(std::max<uint32_t>(1, policy.max_concurrent)));
+  static char name[] = "leakhound";
+  smfiDesc desc{};
+  desc.xxfi_name = name;
+  desc.xxfi_version = SMFI_VERSION;
+  desc.xxfi_flags = SMFIF_ADDHDRS | SMFIF_QUARANTINE;
+  desc.xxfi_connect = OnConnect;
+  desc.xxfi_envfrom = OnEnvelopeFrom;
+  desc.xxfi_envrcpt = OnEnvelopeRecipient;
+  desc.xxfi_header = OnHeader;
+  desc.xxfi_eoh = OnEndOfHeaders;
+  desc.xxfi_body = OnBody;
+  desc.xxfi_eom = OnEndOfMessage;
+  desc.xxfi_abort = OnAbort;
+  desc.xxfi_close = OnClose;
+  std::string conn = socket;
+  if (smfi_setconn(Mutable(conn)) == MI_FAILURE) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("bad socket '", socket, "' (inet:PORT@HOST or unix:/path)"));
+  }
+  if (smfi_register(desc) == MI_FAILURE) {
+    return absl::InternalError("libmilter: smfi_register failed");
+  }
+  // Unix sockets are created owner and group only (the MTA's group).
+  const mode_t old_mask = ::umask(007);
+  const int opened = smfi_opensocket(true);
+  ::umask(old_mask);
+  if (opened == MI_FAILURE) {
+    return absl::UnavailableError(
+        absl::StrCat("cannot listen on ", socket, " (in use, or no permission)"));
+  }
+  if (smfi_main() == MI_FAILURE) {
+    return absl::InternalError("libmilter: smfi_main failed");
+  }
+  return absl::OkStatus();
+}
+
+void RequestMilterStop() { smfi_stop(); }
+
+uint32_t ActiveSessions() { return g_state.sessions.load(); }
+
+}  // namespace leakhound

@@ -1,0 +1,76 @@
+// MilterServer: the mail-gateway hook. Serves the milter protocol
+// (libmilter: Postfix's smtpd_milters, Sendmail's INPUT_MAIL_FILTER) on a
+// socket, buffers each message (headers and body chunks, within the size
+// limit), has it judged by a MessageScanner and answers the MTA with the
+// configured action. The one place that calls libmilter.
+//
+// libmilter keeps its state in process globals: one server per process.
+// Thread-safety: Serve blocks the calling thread; RequestStop and
+// ActiveSessions may be called from any other thread.
+#ifndef LEAKHOUND_CLI_MILTER_MILTER_SERVER_H_
+#define LEAKHOUND_CLI_MILTER_MILTER_SERVER_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "cli/milter/message_verdict.h"
+
+namespace leakhound {
+
+// What the gateway does with a message. Names (kept stable: they are
+// configuration values): accept, reject, quarantine, tag, tempfail.
+enum class MilterAction { kAccept, kReject, kQuarantine, kTag, kTempfail };
+
+absl::StatusOr<MilterAction> ParseMilterAction(std::string_view name);
+const char* MilterActionName(MilterAction action);
+
+struct MilterPolicy {
+  MilterAction on_leak = MilterAction::kReject;
+  MilterAction on_error = MilterAction::kTempfail;
+  MilterAction on_oversize = MilterAction::kReject;
+  // The SMTP text of a rejection (550 5.7.1); with show_matches the
+  // matched document ids are appended.
+  std::string reject_text = "Message refused: it contains protected content";
+  bool show_matches = false;
+  // Adds X-Leakhound-Status to every message delivered (tag always adds
+  // it, with X-Leakhound-Matches, to leaks).
+  bool status_header = false;
+  size_t max_message_bytes = size_t{25} << 20;
+  // Messages judged at once; a message waits at most max_wait_seconds for
+  // its turn, else it is an error (on_error).
+  uint32_t max_concurrent = 4;
+  double max_wait_seconds = 30;
+  // Exact addresses ("alice@example.com") or domains ("@example.com"),
+  // compared without case. An allow-listed sender, or recipients that are
+  // all allow-listed, bypass scanning.
+  std::vector<std::string> allow_senders;
+  std::vector<std::string> allow_recipients;
+};
+
+// One line per message: queue id, verdict, action, documents, ms.
+using MilterLog = std::function<void(const std::string& line)>;
+
+// Listens on `socket` (libmilter's syntax: inet:PORT@HOST, inet6:...,
+// unix:/path; a unix socket is created mode 0660 after removing a stale
+// one) and serves until RequestStop. `scanner` must outlive the call.
+// Errors: the socket cannot be opened, or libmilter failed.
+absl::Status ServeMilter(const std::string& socket, const MilterPolicy& policy,
+                         const MessageScanner* scanner, MilterLog log);
+
+// Makes ServeMilter stop accepting connections and return; sessions in
+// flight go on (wait for ActiveSessions() to reach 0).
+void RequestMilterStop();
+uint32_t ActiveSessions();
+
+// Whether `address` (with or without <>) matches an allow-list entry.
+bool AddressAllowed(std::string_view address,
+                    const std::vector<std::string>& allowed);
+
+}  // namespace leakhound
+
+#endif  // LEAKHOUND_CLI_MILTER_MILTER_SERVER_H_

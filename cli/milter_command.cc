@@ -1,0 +1,319 @@
+#include "cli/milter_command.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "cli/command_line.h"
+#include "cli/exit_codes.h"
+#include "cli/milter/duplicate_cache.h"
+#include "cli/milter/index_holder.h"
+#include "cli/milter/message_verdict.h"
+#include "cli/milter/milter_server.h"
+
+namespace leakhound {
+namespace {
+
+const char* MilterUsage() {
+  static const std::string usage = absl::StrCat(
+      "usage: leakhound milter --index DIR --socket inet:PORT@HOST|unix:/PATH "
+      "[--config FILE] [options]\n"
+      "  The mail-gateway hook (Postfix smtpd_milters, Sendmail "
+      "INPUT_MAIL_FILTER): runs in\n"
+      "  the foreground until SIGTERM; SIGHUP (and every --reload-seconds) "
+      "picks up\n"
+      "  changes to the index. docs/mail-gateway.md has every option.\n"
+      "  --config FILE          options, one 'name = value' per line ('#' "
+      "comments)\n"
+      "  --pidfile FILE         write the daemon's pid there\n"
+      "  --syslog               log to syslog (mail facility), not standard "
+      "error\n"
+      "  --on-leak ACTION       reject (default), quarantine, tag, accept, "
+      "tempfail\n"
+      "  --on-error ACTION      tempfail (default), accept, reject\n"
+      "  --on-oversize ACTION   reject (default), accept, tempfail\n"
+      "  --reject-text TEXT     the 550 5.7.1 reply's text\n"
+      "  --show-matches         name the matched documents in the reply\n"
+      "  --status-header        add X-Leakhound-Status to every delivered "
+      "message\n"
+      "  --max-message-size N   bytes buffered per message (default ",
+      MilterPolicy{}.max_message_bytes, ")\n"
+      "  --max-concurrent N     messages judged at once (default: 2 per core)\n"
+      "  --max-wait S           seconds a message waits for its turn "
+      "(default ", MilterPolicy{}.max_wait_seconds, ")\n"
+      "  --allow-sender ADDR    never scan mail from ADDR or @DOMAIN "
+      "(repeatable)\n"
+      "  --allow-recipient ADDR never scan mail whose recipients are all "
+      "listed (repeatable)\n"
+      "  --reload-seconds S     catch up with the index this often (default "
+      "10)\n"
+      "  --duplicate-window N   messages the duplicate cache remembers "
+      "(default 10000; 0: off)\n"
+      "  --min-words, --min-coverage, --boilerplate-docs: as for scan\n",
+      LimitOptionsUsage());
+  return usage.c_str();
+}
+
+// Options of a --config file, as "--name=value" arguments (placed before
+// the command line's, so that the command line wins).
+absl::StatusOr<std::vector<std::string>> ConfigArguments(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return absl::NotFoundError(absl::StrCat("cannot read config ", path));
+  std::vector<std::string> out;
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    const size_t hash = line.find('#');
+    if (hash != std::string::npos) line.resize(hash);
+    const size_t b = line.find_first_not_of(" \t\r");
+    if (b == std::string::npos) continue;
+    const size_t e = line.find_last_not_of(" \t\r");
+    line = line.substr(b, e - b + 1);
+    const size_t sep = line.find_first_of("= \t");
+    std::string name = line.substr(0, sep), value;
+    if (sep != std::string::npos) {
+      const size_t v = line.find_first_not_of("= \t", sep);
+      if (v != std::string::npos) value = line.substr(v);
+    }
+    if (name.empty() || name == "config") {
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ":", n, ": expected 'name = value'"));
+    }
+    out.push_back(value.empty() ? absl::StrCat("--", name)
+                                : absl::StrCat("--", name, "=", value));
+  }
+  return out;
+}
+
+// The signals the daemon handles, written to a pipe by the handler.
+int g_signal_pipe[2] = {-1, -1};
+
+void OnSignal(int sig) {
+  const char c = static_cast<char>(sig);
+  [[maybe_unused]] const ssize_t n = ::write(g_signal_pipe[1], &c, 1);
+}
+
+class Logger {
+ public:
+  explicit Logger(bool use_syslog) : syslog_(use_syslog) {
+    if (syslog_) ::openlog("leakhound", LOG_PID, LOG_MAIL);
+  }
+  void operator()(const std::string& line) {
+    if (syslog_) {
+      ::syslog(LOG_INFO, "%s", line.c_str());
+    } else {
+      std::fprintf(stderr, "leakhound milter: %s\n", line.c_str());
+    }
+  }
+
+ private:
+  bool syslog_;
+};
+
+}  // namespace
+
+int RunMilterCommand(int argc, char** argv) {
+  static constexpr OptionSpec kSpecs[] = {
+      {"index", true},          {"socket", true},
+      {"config", true},         {"pidfile", true},
+      {"syslog", false},        {"on-leak", true},
+      {"on-error", true},       {"on-oversize", true},
+      {"reject-text", true},    {"show-matches", false},
+      {"status-header", false}, {"max-message-size", true},
+      {"max-concurrent", true}, {"max-wait", true},
+      {"allow-sender", true},   {"allow-recipient", true},
+      {"reload-seconds", true}, {"duplicate-window", true},
+      {"min-words", true},      {"min-coverage", true},
+      {"boilerplate-docs", true}};
+  static constexpr auto kAllSpecs = WithLimitOptions(kSpecs);
+  int exit = kExitOk;
+  auto first = ParseCommandLine("milter", argc, argv, kAllSpecs, MilterUsage(), &exit);
+  if (!first) return exit;
+  // A config file's options go first, so the command line overrides them.
+  std::vector<std::string> args = {argv[0]};
+  if (auto config = first->Value("config")) {
+    auto from_file = ConfigArguments(*config);
+    if (!from_file.ok()) return ReportError("milter", from_file.status());
+    args.insert(args.end(), from_file->begin(), from_file->end());
+  }
+  for (int i = 1; i < argc; ++i) args.push_back(argv[i]);
+  std::vector<char*> merged;
+  for (std::string& a : args) merged.push_back(a.data());
+  auto line = ParseCommandLine("milter", static_cast<int>(merged.size()),
+                               merged.data(), kAllSpecs, MilterUsage(), &exit);
+  if (!line) return exit;
+
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  MilterPolicy policy;
+  ScanOptions scan;
+  auto limits = FileLimits(*line);
+  auto max_message = line->Unsigned("max-message-size", policy.max_message_bytes,
+                                    1024, uint64_t{1} << 32);
+  auto concurrent = line->Unsigned("max-concurrent", 2 * cores, 1, 1024);
+  auto wait = line->Double("max-wait", policy.max_wait_seconds, 0, 3600);
+  auto reload = line->Double("reload-seconds", 10, 0.1, 86400);
+  auto window = line->Unsigned("duplicate-window", 10000, 0, 10000000);
+  auto min_words = line->Unsigned("min-words", scan.min_words, 10, 10000);
+  auto min_coverage = line->Double("min-coverage", scan.min_coverage * 100, 0.001, 100);
+  auto boilerplate = line->Unsigned("boilerplate-docs", scan.boilerplate_documents,
+                                    0, 1u << 31);
+  for (const absl::Status& s :
+       {limits.status(), max_message.status(), concurrent.status(),
+        wait.status(), reload.status(), window.status(), min_words.status(),
+        min_coverage.status(), boilerplate.status()}) {
+    if (!s.ok()) return ReportError("milter", s);
+  }
+  for (auto [name, field] :
+       {std::pair{"on-leak", &policy.on_leak}, std::pair{"on-error", &policy.on_error},
+        std::pair{"on-oversize", &policy.on_oversize}}) {
+    if (auto v = line->Value(name)) {
+      auto action = ParseMilterAction(*v);
+      if (!action.ok()) {
+        return ReportError("milter", absl::InvalidArgumentError(absl::StrCat(
+                                         "--", name, ": ", action.status().message())));
+      }
+      *field = *action;
+    }
+  }
+  if (auto text = line->Value("reject-text")) policy.reject_text = *text;
+  policy.show_matches = line->Has("show-matches");
+  policy.status_header = line->Has("status-header");
+  policy.max_message_bytes = *max_message;
+  policy.max_concurrent = static_cast<uint32_t>(*concurrent);
+  policy.max_wait_seconds = *wait;
+  policy.allow_senders = line->Values("allow-sender");
+  policy.allow_recipients = line->Values("allow-recipient");
+  scan.min_words = static_cast<uint32_t>(*min_words);
+  scan.min_coverage = *min_coverage / 100;
+  scan.boilerplate_documents = static_cast<uint32_t>(*boilerplate);
+  const std::optional<std::string> socket = line->Value("socket");
+  if (!socket) {
+    ReportError("milter", absl::InvalidArgumentError("no --socket given"));
+    std::fputs(MilterUsage(), stderr);
+    return kExitError;
+  }
+  auto dir = line->IndexDir();
+  if (!dir.ok()) return ReportError("milter", dir.status());
+  auto holder = IndexHolder::Open(*dir);
+  if (!holder.ok()) return ReportError("milter", holder.status());
+  std::unique_ptr<DuplicateCache> cache;
+  if (*window > 0) {
+    SkipBloomFilter::Options o;
+    o.window = static_cast<uint32_t>(*window);
+    // About 10 counters per remembered message: a false positive costs an
+    // exact lookup, never a wrong verdict.
+    o.counters = static_cast<uint32_t>(std::max<uint64_t>(1024, 10 * *window));
+    o.hashes = 4;
+    auto c = DuplicateCache::Create(o);
+    if (!c.ok()) return ReportError("milter", c.status());
+    cache = std::move(*c);
+  }
+  const MessageScanner scanner(holder->get(), cache.get(), scan, *limits);
+
+  // Signals: handled here, by the main thread, through a pipe. libmilter
+  // blocks SIGHUP, SIGTERM and SIGINT in the thread that runs it (and so in
+  // every thread it starts) and waits for them in a thread of its own;
+  // Linux delivers a process-directed signal to the main thread first when
+  // the main thread does not block it, so these reach this loop.
+  if (::pipe2(g_signal_pipe, O_CLOEXEC) != 0) {
+    return ReportError("milter", absl::InternalError("cannot create a pipe"));
+  }
+  struct sigaction sa {};
+  sa.sa_handler = OnSignal;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : {SIGHUP, SIGTERM, SIGINT}) ::sigaction(sig, &sa, nullptr);
+  sigset_t unblock;
+  sigemptyset(&unblock);
+  for (int sig : {SIGHUP, SIGTERM, SIGINT}) sigaddset(&unblock, sig);
+  ::pthread_sigmask(SIG_UNBLOCK, &unblock, nullptr);
+
+  const std::optional<std::string> pidfile = line->Value("pidfile");
+  if (pidfile) {
+    std::ofstream(*pidfile) << ::getpid() << "\n";
+  }
+  Logger log(line->Has("syslog"));
+  std::mutex log_mu;
+  auto log_line = [&](const std::string& text) {
+    std::lock_guard lock(log_mu);
+    log(text);
+  };
+  log_line(absl::StrFormat("listening on %s, index %s, on-leak %s, on-error %s",
+                           *socket, *dir, MilterActionName(policy.on_leak),
+                           MilterActionName(policy.on_error)));
+
+  std::atomic<bool> served{false};
+  absl::Status serve_status;
+  std::thread server([&] {
+    serve_status = ServeMilter(*socket, policy, &scanner, log_line);
+    served = true;
+  });
+
+  auto reload_index = [&](const char* why) {
+    auto changed = (*holder)->Reload();
+    if (!changed.ok()) {
+      log_line(absl::StrCat("reload failed (", why, "): ", changed.status().message()));
+    } else if (*changed) {
+      log_line(absl::StrCat("index reloaded (", why, ")"));
+    }
+  };
+  using Clock = std::chrono::steady_clock;
+  const auto period = std::chrono::duration_cast<Clock::duration>(
+      std::chrono::duration<double>(*reload));
+  auto next_reload = Clock::now() + period;
+  bool stop = false;
+  while (!stop && !served) {
+    pollfd pfd{g_signal_pipe[0], POLLIN, 0};
+    if (::poll(&pfd, 1, 200) > 0) {
+      char sig = 0;
+      if (::read(g_signal_pipe[0], &sig, 1) == 1) {
+        if (sig == SIGHUP) {
+          reload_index("SIGHUP");
+        } else {
+          log_line(absl::StrCat("stopping on ", sig == SIGTERM ? "SIGTERM" : "SIGINT"));
+          stop = true;
+        }
+      }
+    }
+    if (Clock::now() >= next_reload) {
+      reload_index("timer");
+      next_reload = Clock::now() + period;
+    }
+  }
+  RequestMilterStop();
+  server.join();
+  // Messages in flight finish (each is bounded by --max-seconds and
+  // --max-wait); the MTA's own timeouts cover the rest.
+  const auto drain_until =
+      Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                         std::chrono::duration<double>(limits->max_seconds +
+                                                       policy.max_wait_seconds + 5));
+  while (ActiveSessions() > 0 && Clock::now() < drain_until) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  if (cache != nullptr) {
+    const DuplicateCache::Stats s = cache->stats();
+    log_line(absl::StrFormat(
+        "duplicate cache: %d lookups, %d filter positives, %d hits (%.1f %%)",
+        s.lookups, s.filter_positives, s.hits,
+        s.lookups == 0 ? 0.0 : 100.0 * static_cast<double>(s.hits) /
+                                   static_cast<double>(s.lookups)));
+  }
+  log_line(absl::StrCat("stopped; ", ActiveSessions(), " sessions cut"));
+  if (pidfile) ::unlink(pidfile->c_str());
+  if (!serve_status.ok()) return ReportError("milter", serve_status);
+  return kExitOk;
+}
+
+}  // namespace leakhound

@@ -1,0 +1,110 @@
+// MessageScanner on a real index (RocksDB in a temp dir): verdicts for
+// real mail, errors, and the duplicate cache across a reload.
+#include "cli/milter/message_verdict.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "cli/milter/duplicate_cache.h"
+#include "cli/milter/index_holder.h"
+#include "gtest/gtest.h"
+#include "tests/temp_dir.h"
+
+namespace leakhound {
+namespace {
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string Sample(const std::string& relative) {
+  return Slurp(std::string(LEAKHOUND_SOURCE_DIR) + "/corpus/sample/" + relative);
+}
+
+class MessageVerdictTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = tmp_.Sub("index");
+    auto writer = ProtectedIndex::Create(dir_, IndexOptions{});
+    ASSERT_TRUE(writer.ok()) << writer.status();
+    for (const char* doc : {"merger-memo.txt", "incident-report.txt"}) {
+      const std::string text = Sample(std::string("protected/") + doc);
+      ASSERT_TRUE((*writer)->Add(DocumentInput{doc, doc, {}, text}).ok());
+    }
+    writer_ = std::move(*writer);
+    auto holder = IndexHolder::Open(dir_);
+    ASSERT_TRUE(holder.ok()) << holder.status();
+    holder_ = std::move(*holder);
+    auto cache = DuplicateCache::Create({1 << 12, 4, 100});
+    ASSERT_TRUE(cache.ok());
+    cache_ = std::move(*cache);
+  }
+
+  TempDir tmp_;
+  std::string dir_;
+  std::unique_ptr<ProtectedIndex> writer_;
+  std::unique_ptr<IndexHolder> holder_;
+  std::unique_ptr<DuplicateCache> cache_;
+};
+
+TEST_F(MessageVerdictTest, LeaksInTheBodyAndInAnAttachmentAreFound) {
+  const MessageScanner scanner(holder_.get(), nullptr, ScanOptions{}, {});
+  MessageVerdict body = scanner.Scan(Sample("outbound/email-board-leak.txt"));
+  EXPECT_EQ(body.kind, MessageVerdict::Kind::kLeak);
+  EXPECT_EQ(body.documents, std::vector<std::string>{"merger-memo.txt"});
+  EXPECT_EQ(body.parts, std::vector<std::string>{""});
+  MessageVerdict attachment =
+      scanner.Scan(Sample("outbound/mail-docx-attachment-leak.eml"));
+  EXPECT_EQ(attachment.kind, MessageVerdict::Kind::kLeak);
+  EXPECT_EQ(attachment.documents, std::vector<std::string>{"incident-report.txt"});
+  EXPECT_EQ(attachment.parts, std::vector<std::string>{"call-prep.docx"});
+  MessageVerdict clean = scanner.Scan(
+      "Subject: lunch\r\nFrom: a@example.com\r\n\r\nSee you at noon.\r\n");
+  EXPECT_EQ(clean.kind, MessageVerdict::Kind::kClean);
+}
+
+TEST_F(MessageVerdictTest, UnreadableMessageIsAnErrorNeverClean) {
+  const MessageScanner scanner(holder_.get(), nullptr, ScanOptions{}, {});
+  MessageVerdict v = scanner.Scan(
+      "Subject: x\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed\r\n\r\n"
+      "no boundary\r\n");
+  EXPECT_EQ(v.kind, MessageVerdict::Kind::kError);
+  EXPECT_NE(v.error.find("multipart without a boundary"), std::string::npos);
+}
+
+TEST_F(MessageVerdictTest, TheSameTextAgainIsADuplicateWithTheSameVerdict) {
+  const MessageScanner scanner(holder_.get(), cache_.get(), ScanOptions{}, {});
+  const std::string leak = Sample("outbound/email-board-leak.txt");
+  MessageVerdict first = scanner.Scan(leak);
+  EXPECT_FALSE(first.duplicate);
+  // Other headers (another recipient, a Received line): the same text.
+  MessageVerdict again = scanner.Scan("Received: from relay\r\n" + leak);
+  EXPECT_TRUE(again.duplicate);
+  EXPECT_EQ(again.kind, first.kind);
+  EXPECT_EQ(again.documents, first.documents);
+  EXPECT_EQ(cache_->stats().hits, 1u);
+}
+
+TEST_F(MessageVerdictTest, AfterAReloadCachedVerdictsAreNotReused) {
+  const std::string text =
+      "The relocation of the archive servers to the Tallinn site begins on "
+      "the fourth of May; the tape library moves first, the indexing cluster "
+      "follows a week later, and the old racks are returned to the landlord "
+      "at the end of June.";
+  const std::string mail = "Subject: plan\r\n\r\n" + text + "\r\n";
+  const MessageScanner scanner(holder_.get(), cache_.get(), ScanOptions{}, {});
+  EXPECT_EQ(scanner.Scan(mail).kind, MessageVerdict::Kind::kClean);
+  ASSERT_TRUE(writer_->Add(DocumentInput{"plan.txt", "plan.txt", {}, text}).ok());
+  auto reloaded = holder_->Reload();
+  ASSERT_TRUE(reloaded.ok()) << reloaded.status();
+  ASSERT_TRUE(*reloaded);
+  MessageVerdict after = scanner.Scan(mail);
+  EXPECT_EQ(after.kind, MessageVerdict::Kind::kLeak);
+  EXPECT_FALSE(after.duplicate);
+}
+
+}  // namespace
+}  // namespace leakhound
