@@ -196,8 +196,10 @@ sfsistat OnEndOfMessage(SMFICTX* ctx) {
                         std::chrono::steady_clock::now() - start)
                         .count();
   std::string line = absl::StrFormat(
-      "queue_id=%s verdict=%s action=%s ms=%.2f", queue_id.empty() ? "-" : queue_id,
-      note.empty() ? VerdictName(v.kind) : "skipped", MilterActionName(action), ms);
+      "queue_id=%s verdict=%s action=%s ms=%.2f bytes=%d",
+      queue_id.empty() ? "-" : queue_id,
+      note.empty() ? VerdictName(v.kind) : "skipped", MilterActionName(action), ms,
+      s->message.size());
   if (!note.empty()) absl::StrAppend(&line, " note=\"", note, "\"");
   if (!v.documents.empty()) {
     absl::StrAppend(&line, " documents=", absl::StrJoin(v.documents, ","));

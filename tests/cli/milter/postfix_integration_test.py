@@ -17,50 +17,21 @@ Needs root (Postfix's master) and the postfix package
 (cmake/install_deps.sh installs it).
 """
 import email
-import glob
-import json
 import os
 import shutil
 import signal
 import smtplib
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from private_postfix import (DEADLINE, PrivatePostfix, free_port, read,  # noqa: E402
+                             start_milter, stop_process, wait_for)
 
 LEAKHOUND = None
 SOURCE = None
-DEADLINE = 20  # seconds any single wait may take
-
-
-def read(path, mode="r"):
-    with open(path, mode) as f:
-        return f.read()
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_for(predicate, what, timeout=DEADLINE):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return
-        time.sleep(0.05)
-    raise AssertionError("timed out waiting for " + what)
-
-
-def listening(port):
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=1):
-            return True
-    except OSError:
-        return False
 
 
 class PostfixMilterTest(unittest.TestCase):
@@ -68,7 +39,7 @@ class PostfixMilterTest(unittest.TestCase):
     def setUpClass(cls):
         cls.dir = tempfile.mkdtemp(prefix="leakhound-postfix-")
         cls.milters = {}  # policy -> (Popen, port, log path)
-        cls.master_pid = None
+        cls.postfix = None
         try:
             cls._start()
         except BaseException:
@@ -92,118 +63,23 @@ class PostfixMilterTest(unittest.TestCase):
         for name, flags in policies.items():
             port = free_port()
             log = os.path.join(d, "milter-%s.log" % name)
-            log_file = open(log, "w")
-            proc = subprocess.Popen(
-                [LEAKHOUND, "milter", "--index", cls.index, "--socket",
-                 "inet:%d@127.0.0.1" % port, "--max-message-size", "200000",
-                 "--reload-seconds", "3600", "--pidfile",
-                 os.path.join(d, "milter-%s.pid" % name), *flags],
-                stdout=subprocess.DEVNULL, stderr=log_file)
-            log_file.close()  # the daemon has its own descriptor
+            proc = start_milter(
+                LEAKHOUND, cls.index, port, log, "--max-message-size", "200000",
+                "--reload-seconds", "3600", "--pidfile",
+                os.path.join(d, "milter-%s.pid" % name), *flags)
             cls.milters[name] = (proc, port, log)
-        for name, (proc, port, log) in cls.milters.items():
-            wait_for(lambda: listening(port) or proc.poll() is not None,
-                     "milter " + name)
-            if proc.poll() is not None:
-                raise AssertionError("milter %s exited: %s" % (name, read(log)))
-        cls.smtp = {name: free_port() for name in list(policies) + ["down"]}
-        cls.down_milter = free_port()  # nothing listens there
-        cls._write_postfix_config()
-        pf = os.path.join(d, "postfix")
-        subprocess.run(["postfix", "-c", pf, "check"], check=True, timeout=60)
-        subprocess.run(["postfix", "-c", pf, "start"], check=True, timeout=60,
-                       capture_output=True)
-        pidfile = os.path.join(d, "queue/pid/master.pid")
-        wait_for(lambda: os.path.exists(pidfile), "Postfix master")
-        cls.master_pid = int(read(pidfile).strip())
-        for port in cls.smtp.values():
-            wait_for(lambda: listening(port), "smtpd on %d" % port)
-
-    @classmethod
-    def _write_postfix_config(cls):
-        d = cls.dir
-        pf = os.path.join(d, "postfix")
-        for sub in ("postfix", "queue", "mail"):
-            os.makedirs(os.path.join(d, sub), exist_ok=True)
-        data = os.path.join(d, "data")
-        os.makedirs(data, exist_ok=True)
-        shutil.chown(data, "postfix")
-        shutil.chown(os.path.join(d, "mail"), 65534, 65534)
-        os.chmod(d, 0o755)
-        with open(os.path.join(pf, "main.cf"), "w") as f:
-            f.write("""compatibility_level = 3.6
-queue_directory = {d}/queue
-data_directory = {d}/data
-mail_owner = postfix
-setgid_group = postdrop
-myhostname = gateway.leakhound.test
-mydomain = leakhound.test
-mydestination =
-inet_interfaces = 127.0.0.1
-inet_protocols = ipv4
-mynetworks = 127.0.0.0/8
-virtual_mailbox_domains = example.test
-virtual_mailbox_base = {d}/mail
-virtual_mailbox_maps = static:inbox/
-virtual_uid_maps = static:65534
-virtual_gid_maps = static:65534
-maillog_file = {d}/maillog
-maillog_file_prefixes = {d}
-milter_default_action = tempfail
-milter_protocol = 6
-alias_maps =
-alias_database =
-biff = no
-smtputf8_enable = no
-""".format(d=d))
-        services = """pickup unix n - n 60 1 pickup
-cleanup unix n - n - 0 cleanup
-qmgr unix n - n 300 1 qmgr
-rewrite unix - - n - - trivial-rewrite
-bounce unix - - n - 0 bounce
-defer unix - - n - 0 bounce
-trace unix - - n - 0 bounce
-verify unix - - n - 1 verify
-flush unix n - n 1000? 0 flush
-proxymap unix - - n - - proxymap
-showq unix n - n - - showq
-error unix - - n - - error
-retry unix - - n - - error
-discard unix - - n - - discard
-virtual unix - n n - - virtual
-smtp unix - - n - - smtp
-relay unix - - n - - smtp
-anvil unix - - n - 1 anvil
-scache unix - - n - 1 scache
-postlog unix-dgram n - n - 1 postlogd
-"""
-        with open(os.path.join(pf, "master.cf"), "w") as f:
-            for name, port in cls.smtp.items():
-                milter = cls.down_milter if name == "down" else cls.milters[name][1]
-                f.write("127.0.0.1:%d inet n - n - - smtpd "
-                        "-o smtpd_milters=inet:127.0.0.1:%d\n" % (port, milter))
-            f.write(services)
+        listeners = {name: port for name, (_, port, _) in cls.milters.items()}
+        listeners["down"] = free_port()  # nothing listens there
+        cls.postfix = PrivatePostfix(d, listeners)
+        cls.postfix.start()
+        cls.smtp = cls.postfix.smtp
 
     @classmethod
     def tearDownClass(cls):
-        pf = os.path.join(cls.dir, "postfix")
-        if cls.master_pid is not None:
-            subprocess.run(["postfix", "-c", pf, "stop"], capture_output=True,
-                           timeout=60)
-            try:
-                os.kill(cls.master_pid, 0)
-                time.sleep(1)
-                os.kill(cls.master_pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+        if cls.postfix is not None:
+            cls.postfix.stop()
         for proc, _, _ in cls.milters.values():
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGTERM)
-                try:
-                    proc.wait(timeout=DEADLINE)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait()
+            stop_process(proc)
         shutil.rmtree(cls.dir, ignore_errors=True)
 
     # --- helpers -----------------------------------------------------------
@@ -233,7 +109,7 @@ postlog unix-dgram n - n - 1 postlogd
         found = []
 
         def look():
-            for path in glob.glob(os.path.join(self.dir, "mail/inbox/new/*")):
+            for path in self.postfix.delivered():
                 text = read(path, "rb")
                 if marker in text:
                     found.append(text)
@@ -241,11 +117,6 @@ postlog unix-dgram n - n - 1 postlogd
             return False
         wait_for(look, "delivery of a message with %r" % marker)
         return email.message_from_bytes(found[0])
-
-    def queue(self):
-        out = subprocess.run(["postqueue", "-c", os.path.join(self.dir, "postfix"),
-                              "-j"], capture_output=True, check=True, timeout=60)
-        return [json.loads(line) for line in out.stdout.splitlines() if line.strip()]
 
     def milter_log(self, policy):
         return read(self.milters[policy][2])
@@ -295,7 +166,7 @@ postlog unix-dgram n - n - 1 postlogd
         message = self.with_subject(self.sample("email-board-leak.txt"),
                                     "quarantine-check")
         self.assertEqual(self.send("quarantine", message), (250, ""))
-        wait_for(lambda: any(q.get("queue_name") == "hold" for q in self.queue()),
+        wait_for(lambda: any(q.get("queue_name") == "hold" for q in self.postfix.queue()),
                  "a message in the hold queue")
 
     def test_tagged_leak_is_delivered_with_headers(self):
