@@ -79,6 +79,14 @@ class HtmlText : public MarkupHandler {
 absl::StatusOr<std::string> HtmlToText(std::string_view utf8,
                                        size_t max_bytes) {
   HtmlText text(max_bytes);
+  // libxml2 stops reading at a NUL byte: text after it would be lost (a
+  // way to hide a leak), so NUL bytes are read as spaces.
+  std::string without_nul;
+  if (utf8.find('\0') != std::string_view::npos) {
+    without_nul.assign(utf8);
+    std::replace(without_nul.begin(), without_nul.end(), '\0', ' ');
+    utf8 = without_nul;
+  }
   if (auto s = ParseHtml(utf8, text); !s.ok()) return s;
   return text.Take();
 }

@@ -33,10 +33,6 @@ struct GObjectUnref {
 template <typename T>
 using GPtr = std::unique_ptr<T, GObjectUnref>;
 
-struct GFree {
-  void operator()(void* p) const { g_free(p); }
-};
-
 // The parser's first critical finding, if any.
 struct ParseIssues {
   std::string critical;
@@ -176,18 +172,48 @@ class Walker {
     return absl::OkStatus();
   }
 
+  // The decoded content of `part` (transfer encoding undone), as bytes:
+  // never through a C string, so a NUL byte cannot cut the text short.
+  // With `to_utf8`, converted from the part's declared charset.
+  static absl::StatusOr<std::string> Content(GMimePart* part, bool to_utf8) {
+    GMimeDataWrapper* content = g_mime_part_get_content(part);
+    if (content == nullptr) return std::string();
+    GPtr<GMimeStream> memory(g_mime_stream_mem_new());
+    GPtr<GMimeStream> filtered(g_mime_stream_filter_new(memory.get()));
+    const char* charset =
+        g_mime_object_get_content_type_parameter(GMIME_OBJECT(part), "charset");
+    if (to_utf8 && charset != nullptr) {
+      GPtr<GMimeFilter> convert(g_mime_filter_charset_new(charset, "UTF-8"));
+      if (convert != nullptr) {
+        g_mime_stream_filter_add(GMIME_STREAM_FILTER(filtered.get()),
+                                 convert.get());
+      }
+    }
+    if (g_mime_data_wrapper_write_to_stream(content, filtered.get()) < 0 ||
+        g_mime_stream_flush(filtered.get()) < 0) {
+      return absl::InvalidArgumentError("a MIME part could not be decoded");
+    }
+    GByteArray* bytes =
+        g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(memory.get()));
+    if (bytes == nullptr) return std::string();
+    return std::string(reinterpret_cast<const char*>(bytes->data), bytes->len);
+  }
+
   absl::Status Part(GMimePart* part, std::string* text) {
     GMimeContentType* type = g_mime_object_get_content_type(GMIME_OBJECT(part));
     const bool plain =
         type != nullptr && g_mime_content_type_is_type(type, "text", "plain");
     const bool html =
         type != nullptr && g_mime_content_type_is_type(type, "text", "html");
-    if ((plain || html) && !g_mime_part_is_attachment(part) &&
-        GMIME_IS_TEXT_PART(part)) {
-      std::unique_ptr<char, GFree> raw(
-          g_mime_text_part_get_text(GMIME_TEXT_PART(part)));
-      if (raw == nullptr) return absl::OkStatus();
-      std::string utf8 = RepairUtf8(raw.get());
+    if ((plain || html) && !g_mime_part_is_attachment(part)) {
+      auto raw = Content(part, /*to_utf8=*/true);
+      if (!raw.ok()) return raw.status();
+      // Declared charsets are converted above; text without one (or with
+      // one iconv does not know) is detected as a text file is.
+      auto decoded = DecodeText(std::move(*raw));
+      if (!decoded.ok()) return decoded.status();
+      sink_.NoteDecoding(decoded->encoding, decoded->invalid_sequences);
+      std::string utf8 = std::move(decoded->utf8);
       if (html) {
         auto converted = HtmlToText(utf8, sink_.limits().max_output_bytes);
         if (!converted.ok()) return converted.status();
@@ -197,22 +223,13 @@ class Walker {
       return absl::OkStatus();
     }
     // An attachment or a non-text part: its decoded bytes, as a member.
-    GMimeDataWrapper* content = g_mime_part_get_content(part);
-    if (content == nullptr) return absl::OkStatus();
-    GPtr<GMimeStream> out(g_mime_stream_mem_new());
-    if (g_mime_data_wrapper_write_to_stream(content, out.get()) < 0) {
-      return absl::InvalidArgumentError("an attachment could not be decoded");
-    }
-    GByteArray* bytes = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(out.get()));
-    std::string data;
-    if (bytes != nullptr) {
-      data.assign(reinterpret_cast<const char*>(bytes->data), bytes->len);
-    }
+    auto data = Content(part, /*to_utf8=*/false);
+    if (!data.ok()) return data.status();
     const char* filename = g_mime_part_get_filename(part);
     const std::string name = filename != nullptr && *filename != '\0'
                                  ? RepairUtf8(filename)
                                  : absl::StrCat("part-", ++unnamed_);
-    return sink_.AddMember(name, std::move(data));
+    return sink_.AddMember(name, std::move(*data));
   }
 
   ExtractionSink& sink_;

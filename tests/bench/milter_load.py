@@ -1,0 +1,233 @@
+#!/usr/bin/python3
+"""Load benchmark of the mail gateway (docs/mail-gateway.md, "Measured"):
+concurrent SMTP sessions send messages of mixed sizes, some quoting
+protected documents, through a private Postfix instance (loopback only) to
+`leakhound milter`, against an index of many protected documents.
+
+  milter_load.py LEAKHOUND EVAL_CORPUS WORK_DIR [--documents 10000]
+                 [--messages 5000] [--sessions 100] [--leak-share 0.1]
+
+EVAL_CORPUS is what corpus/prepare_corpora.sh prepared. Protected
+documents: the Python documentation and Chinese manual pages cut into
+--documents pieces of about equal size (at paragraph ends). Clean message
+bodies: nodes of the GNU manuals (never protected), repeated to sizes of
+2, 10, 50 and 100 KB; a leaking message has a 60-word passage of a random
+protected document inserted. Checks: no message lost (each one delivered
+or refused), no leak delivered, no clean message refused. Reports the
+throughput, the milter's added latency (its `ms`, from the end of the
+message to the verdict) per size, and the daemon's resident memory over
+the run. Messages judged wrongly are kept as WORK_DIR/wrong-N.eml.
+Needs root (Postfix). Stops every process it started.
+"""
+import argparse
+import os
+import random
+import shutil
+import smtplib
+import statistics
+import subprocess
+import sys
+import threading
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "cli", "milter"))
+from private_postfix import (PrivatePostfix, free_port, read, start_milter,  # noqa: E402
+                             stop_process, wait_for)
+
+SIZES = [2_000, 10_000, 50_000, 100_000]
+
+
+def pieces(texts, count):
+    """Cuts the texts into `count` pieces of about equal size, at blank
+    lines where possible."""
+    total = sum(len(t) for t in texts)
+    target = max(200, total // count)
+    out = []
+    for t in texts:
+        paragraphs = t.split("\n\n")
+        current = ""
+        for p in paragraphs:
+            current += p + "\n\n"
+            if len(current) >= target:
+                out.append(current)
+                current = ""
+        if len(current) > target // 4:
+            out.append(current)
+    return out[:count]
+
+
+def rss_kb(pid):
+    try:
+        for line in read("/proc/%d/status" % pid).splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("leakhound")
+    ap.add_argument("corpus")
+    ap.add_argument("work")
+    ap.add_argument("--documents", type=int, default=10000)
+    ap.add_argument("--messages", type=int, default=5000)
+    ap.add_argument("--sessions", type=int, default=100)
+    ap.add_argument("--leak-share", type=float, default=0.1)
+    args = ap.parse_args()
+    rng = random.Random(1)
+    shutil.rmtree(args.work, ignore_errors=True)
+    os.makedirs(args.work)
+    work = os.path.abspath(args.work)
+
+    def texts(sub):
+        d = os.path.join(args.corpus, sub)
+        return [read(os.path.join(d, f)) for f in sorted(os.listdir(d))]
+
+    protected = pieces(texts("python") + texts("zh"), args.documents)
+    docs = os.path.join(work, "protected")
+    os.makedirs(docs)
+    for i, p in enumerate(protected):
+        with open(os.path.join(docs, "doc%05d.txt" % i), "w") as f:
+            f.write(p)
+    index = os.path.join(work, "index")
+    subprocess.run([args.leakhound, "init", "--index", index], check=True,
+                   capture_output=True)
+    t0 = time.monotonic()
+    add = subprocess.run([args.leakhound, "add", "--index", index, docs],
+                         capture_output=True, text=True)
+    add_seconds = time.monotonic() - t0
+    added = sum(1 for line in add.stdout.splitlines()
+                if line.startswith(("added", "duplicate")))
+    print("index: %d protected documents (%d pieces; %s) in %.0f s"
+          % (added, len(protected), add.stdout.splitlines()[-1], add_seconds),
+          flush=True)
+
+    hosts = [t for t in texts("gnu") if len(t) > 500]
+    messages = []  # (bytes, is_leak, size class)
+    for i in range(args.messages):
+        size = SIZES[i % len(SIZES)]
+        body = ""
+        while len(body) < size:
+            body += rng.choice(hosts) + "\n"
+        body = body[:size]
+        leak = rng.random() < args.leak_share
+        if leak:
+            while True:
+                words = rng.choice(protected).split()
+                if len(words) >= 80:
+                    break
+            start = rng.randrange(0, len(words) - 60)
+            passage = " ".join(words[start:start + 60])
+            at = body.find("\n", len(body) // 2)
+            body = body[:at + 1] + passage + "\n" + body[at + 1:]
+        subject = "load %d" % i
+        data = ("From: load@leakhound.test\r\nTo: inbox@example.test\r\n"
+                "Subject: %s\r\nMIME-Version: 1.0\r\n"
+                "Content-Type: text/plain; charset=utf-8\r\n"
+                "Content-Transfer-Encoding: 8bit\r\n\r\n" % subject
+                + body.replace("\r", "").replace("\n", "\r\n")).encode("utf-8")
+        messages.append((data, leak, size))
+
+    milter_port = free_port()
+    log = os.path.join(work, "milter.log")
+    milter = start_milter(args.leakhound, index, milter_port, log,
+                          "--reload-seconds", "3600")
+    postfix = PrivatePostfix(work, {"gateway": milter_port})
+    results = [None] * len(messages)
+    memory = []
+    try:
+        postfix.start()
+        stop_sampling = threading.Event()
+
+        def sample():
+            while not stop_sampling.is_set():
+                memory.append((time.monotonic(), rss_kb(milter.pid)))
+                stop_sampling.wait(0.5)
+        sampler = threading.Thread(target=sample)
+        sampler.start()
+
+        def session(k):
+            with smtplib.SMTP("127.0.0.1", postfix.smtp["gateway"], timeout=120) as s:
+                for i in range(k, len(messages), args.sessions):
+                    try:
+                        s.sendmail("load@leakhound.test", ["inbox@example.test"],
+                                   messages[i][0])
+                        results[i] = 250
+                    except smtplib.SMTPDataError as e:
+                        results[i] = e.smtp_code
+                        s.rset()
+                    except smtplib.SMTPException as e:
+                        results[i] = "error: %s" % e
+                        return
+        start = time.monotonic()
+        threads = [threading.Thread(target=session, args=(k,))
+                   for k in range(args.sessions)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        seconds = time.monotonic() - start
+        clean = sum(1 for m in messages if not m[1])
+        wait_for(lambda: len(postfix.delivered()) >= clean, "deliveries",
+                 timeout=300)
+        stop_sampling.set()
+        sampler.join()
+    finally:
+        postfix.stop()
+        code = stop_process(milter)
+    delivered = len(postfix.delivered())
+    for i, (m, r) in enumerate(zip(messages, results)):
+        if (m[1] and r == 250) or (not m[1] and r != 250):
+            with open(os.path.join(work, "wrong-%d.eml" % i), "wb") as f:
+                f.write(m[0])  # kept for inspection
+    leaks_passed = sum(1 for (m, r) in zip(messages, results) if m[1] and r == 250)
+    clean_blocked = sum(1 for (m, r) in zip(messages, results) if not m[1] and r != 250)
+    lost = sum(1 for r in results if r not in (250, 550))
+    # The milter's own timing per message, by size class (bytes= in its log).
+    lines = [l for l in read(log).splitlines() if " ms=" in l and "queue_id=" in l]
+    by_size = {s: [] for s in SIZES}
+    all_ms = []
+    for line in lines:
+        fields = dict(f.split("=", 1) for f in line.split() if "=" in f)
+        ms, size = float(fields["ms"]), int(fields["bytes"])
+        all_ms.append(ms)
+        nearest = min(SIZES, key=lambda s: abs(s - size))
+        by_size[nearest].append(ms)
+
+    def q(values, p):
+        values = sorted(values)
+        return values[min(len(values) - 1, int(len(values) * p))] if values else 0
+
+    print("\n| measure | value |\n|---|---:|")
+    print("| messages sent / sessions | %d / %d |" % (len(messages), args.sessions))
+    print("| with a leak | %d |" % sum(1 for m in messages if m[1]))
+    print("| wall time, throughput | %.1f s, %.0f messages/s |"
+          % (seconds, len(messages) / seconds))
+    print("| delivered / refused 550 / other | %d / %d / %d |"
+          % (delivered, sum(1 for r in results if r == 550), lost))
+    print("| lost messages | %d |" % (len(messages) - delivered -
+                                      sum(1 for r in results if r == 550)))
+    print("| leaks passed | %d |" % leaks_passed)
+    print("| clean messages refused | %d |" % clean_blocked)
+    print("| milter verdicts logged | %d |" % len(all_ms))
+    print("| added latency, all messages: median / p99 | %.2f / %.2f ms |"
+          % (statistics.median(all_ms), q(all_ms, 0.99)))
+    for s in SIZES:
+        print("| added latency, %d KB messages: median / p99 | %.2f / %.2f ms |"
+              % (s // 1000, statistics.median(by_size[s]), q(by_size[s], 0.99)))
+    rss = [kb for _, kb in memory if kb > 0]
+    third = max(1, len(rss) // 3)
+    print("| milter RSS: first / last third of the run (median), max | %.0f / %.0f MB, %.0f MB |"
+          % (statistics.median(rss[:third]) / 1024, statistics.median(rss[-third:]) / 1024,
+             max(rss) / 1024))
+    print("| milter exit code | %d |" % code)
+    ok = lost == 0 and leaks_passed == 0 and clean_blocked == 0 and \
+        delivered == sum(1 for m in messages if not m[1])
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
