@@ -10,18 +10,6 @@
 #include "engine/content_digest.h"
 
 namespace leakhound {
-namespace {
-
-// One LeakScanner per thread, for the index instance it was built on. It
-// does not keep that instance alive (an idle thread must not pin a retired
-// one): it is used only while a snapshot of the same instance is held, and
-// rebuilt otherwise.
-struct ThreadScanner {
-  uint64_t serial = 0;
-  std::unique_ptr<LeakScanner> scanner;
-};
-
-}  // namespace
 
 const char* VerdictName(MessageVerdict::Kind kind) {
   switch (kind) {
@@ -67,7 +55,18 @@ MessageVerdict MessageScanner::Scan(std::string_view message) const {
       return finish(*cached);
     }
   }
-  thread_local ThreadScanner local;
+  // A scanner from the pool. One built on another index instance is
+  // rebuilt: it does not keep its instance alive (an idle scanner must not
+  // pin a retired one), so it is used only while a snapshot of the same
+  // instance is held.
+  PooledScanner local;
+  {
+    std::lock_guard lock(pool_mu_);
+    if (!pool_.empty()) {
+      local = std::move(pool_.back());
+      pool_.pop_back();
+    }
+  }
   if (local.scanner == nullptr || local.serial != snapshot.serial) {
     auto scanner = LeakScanner::Create(*snapshot.index, options_);
     if (!scanner.ok()) {
@@ -78,9 +77,14 @@ MessageVerdict MessageScanner::Scan(std::string_view message) const {
     local.scanner = std::move(*scanner);
     local.serial = snapshot.serial;
   }
+  auto give_back = [&] {
+    std::lock_guard lock(pool_mu_);
+    pool_.push_back(std::move(local));
+  };
   for (const ExtractedPart& part : extraction->parts) {
     auto report = local.scanner->Scan(part.text);
     if (!report.ok()) {
+      give_back();
       v = MessageVerdict{};
       v.kind = MessageVerdict::Kind::kError;
       v.error = std::string(report.status().message());
@@ -97,6 +101,7 @@ MessageVerdict MessageScanner::Scan(std::string_view message) const {
       }
     }
   }
+  give_back();
   if (cache_ != nullptr) cache_->Insert(digest, snapshot.generation, v);
   return finish(v);
 }

@@ -5,12 +5,17 @@
 // the verdict remembered in the duplicate cache (duplicate_cache.h) so
 // that the same text sent again within the window is not scanned again.
 //
-// Thread-safety: MessageScanner::Scan may run concurrently; each thread
-// keeps its own LeakScanner, rebuilt when the index snapshot changes.
+// Thread-safety: MessageScanner::Scan may run concurrently. LeakScanners
+// (not thread-safe) are kept in a pool, one per scan in flight, so their
+// number is bounded by the scans running at once (the server's
+// --max-concurrent), not by the connections; one built on an index
+// instance that has since been swapped out is rebuilt.
 #ifndef LEAKHOUND_CLI_MILTER_MESSAGE_VERDICT_H_
 #define LEAKHOUND_CLI_MILTER_MESSAGE_VERDICT_H_
 
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,10 +53,17 @@ class MessageScanner {
   MessageVerdict Scan(std::string_view message) const;
 
  private:
+  struct PooledScanner {
+    uint64_t serial = 0;  // IndexHolder::Snapshot::serial it was built on
+    std::unique_ptr<LeakScanner> scanner;
+  };
+
   IndexHolder* holder_;
   DuplicateCache* cache_;
   const ScanOptions options_;
   const ExtractionLimits limits_;
+  mutable std::mutex pool_mu_;
+  mutable std::vector<PooledScanner> pool_;  // idle scanners
 };
 
 }  // namespace leakhound
