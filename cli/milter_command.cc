@@ -51,7 +51,8 @@ const char* MilterUsage() {
       "message\n"
       "  --max-message-size N   bytes buffered per message (default ",
       MilterPolicy{}.max_message_bytes, ")\n"
-      "  --max-concurrent N     messages judged at once (default: 2 per core)\n"
+      "  --max-concurrent N     messages judged at once (default: one per "
+      "core)\n"
       "  --max-wait S           seconds a message waits for its turn "
       "(default ", MilterPolicy{}.max_wait_seconds, ")\n"
       "  --allow-sender ADDR    never scan mail from ADDR or @DOMAIN "
@@ -161,7 +162,7 @@ int RunMilterCommand(int argc, char** argv) {
   auto limits = FileLimits(*line);
   auto max_message = line->Unsigned("max-message-size", policy.max_message_bytes,
                                     1024, uint64_t{1} << 32);
-  auto concurrent = line->Unsigned("max-concurrent", 2 * cores, 1, 1024);
+  auto concurrent = line->Unsigned("max-concurrent", cores, 1, 1024);
   auto wait = line->Double("max-wait", policy.max_wait_seconds, 0, 3600);
   auto reload = line->Double("reload-seconds", 10, 0.1, 86400);
   auto window = line->Unsigned("duplicate-window", 10000, 0, 10000000);

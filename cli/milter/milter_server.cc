@@ -7,8 +7,10 @@
 #include <atomic>
 #include <cctype>
 #include <chrono>
+#include <condition_variable>
 #include <memory>
-#include <semaphore>
+#include <mutex>
+#include <set>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -17,12 +19,56 @@
 namespace leakhound {
 namespace {
 
+// Scanning slots handed out in arrival order: under a load the cores
+// cannot keep up with, every message waits about as long as the queue
+// ahead of it, instead of some waiting far longer (a semaphore has no
+// order).
+class FifoSlots {
+ public:
+  explicit FifoSlots(uint32_t slots) : free_(slots) {}
+
+  // False if no slot was free within `timeout`.
+  bool Acquire(std::chrono::duration<double> timeout) {
+    std::unique_lock lock(mu_);
+    const uint64_t ticket = next_ticket_++;
+    const auto deadline = std::chrono::steady_clock::now() +
+                          std::chrono::duration_cast<std::chrono::steady_clock::duration>(timeout);
+    const bool got = cv_.wait_until(lock, deadline, [&] {
+      return ticket == serving_ && free_ > 0;
+    });
+    if (ticket == serving_) {
+      ++serving_;
+      // Tickets given up in the meantime are skipped.
+      while (abandoned_.erase(serving_) > 0) ++serving_;
+    } else {
+      abandoned_.insert(ticket);
+    }
+    if (got) --free_;
+    cv_.notify_all();
+    return got;
+  }
+
+  void Release() {
+    std::lock_guard lock(mu_);
+    ++free_;
+    cv_.notify_all();
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  uint32_t free_;
+  uint64_t next_ticket_ = 0;
+  uint64_t serving_ = 0;  // the ticket whose turn it is
+  std::set<uint64_t> abandoned_;
+};
+
 // libmilter's callbacks are plain functions: the server's state is global.
 struct ServerState {
   const MilterPolicy* policy = nullptr;
   const MessageScanner* scanner = nullptr;
   MilterLog log;
-  std::unique_ptr<std::counting_semaphore<>> slots;
+  std::unique_ptr<FifoSlots> slots;
   std::atomic<uint32_t> sessions{0};
 };
 ServerState g_state;
@@ -166,6 +212,7 @@ sfsistat OnEndOfMessage(SMFICTX* ctx) {
   MessageVerdict v;
   MilterAction action = MilterAction::kAccept;
   std::string why, note;
+  double wait_ms = 0;
   if (s->sender_allowed ||
       (s->recipients > 0 && s->all_recipients_allowed)) {
     note = s->sender_allowed ? "sender allow-listed" : "recipients allow-listed";
@@ -174,15 +221,18 @@ sfsistat OnEndOfMessage(SMFICTX* ctx) {
     v.error = absl::StrCat("larger than ", p.max_message_bytes, " bytes");
     action = p.on_oversize;
     why = "Message too large to be checked for protected content";
-  } else if (!g_state.slots->try_acquire_for(
+  } else if (!g_state.slots->Acquire(
                  std::chrono::duration<double>(p.max_wait_seconds))) {
     v.kind = MessageVerdict::Kind::kError;
     v.error = "no scanning slot free in time";
     action = p.on_error;
     why = "Message could not be checked for protected content";
   } else {
+    wait_ms = std::chrono::duration<double, std::milli>(
+                  std::chrono::steady_clock::now() - start)
+                  .count();
     v = g_state.scanner->Scan(s->message);
-    g_state.slots->release();
+    g_state.slots->Release();
     if (v.kind == MessageVerdict::Kind::kLeak) {
       action = p.on_leak;
       why = p.reject_text;
@@ -196,10 +246,11 @@ sfsistat OnEndOfMessage(SMFICTX* ctx) {
                         std::chrono::steady_clock::now() - start)
                         .count();
   std::string line = absl::StrFormat(
-      "queue_id=%s verdict=%s action=%s ms=%.2f bytes=%d",
+      "queue_id=%s verdict=%s action=%s ms=%.2f scan_ms=%.2f wait_ms=%.2f "
+      "bytes=%d",
       queue_id.empty() ? "-" : queue_id,
       note.empty() ? VerdictName(v.kind) : "skipped", MilterActionName(action), ms,
-      s->message.size());
+      v.milliseconds, wait_ms, s->message.size());
   if (!note.empty()) absl::StrAppend(&line, " note=\"", note, "\"");
   if (!v.documents.empty()) {
     absl::StrAppend(&line, " documents=", absl::StrJoin(v.documents, ","));
@@ -281,8 +332,8 @@ absl::Status ServeMilter(const std::string& socket, const MilterPolicy& policy,
   g_state.policy = &policy;
   g_state.scanner = scanner;
   g_state.log = std::move(log);
-  g_state.slots = std::make_unique<std::counting_semaphore<>>(
-      static_cast<std::ptrdiff_t>(std::max<uint32_t>(1, policy.max_concurrent)));
+  g_state.slots =
+      std::make_unique<FifoSlots>(std::max<uint32_t>(1, policy.max_concurrent));
   static char name[] = "leakhound";
   smfiDesc desc{};
   desc.xxfi_name = name;
