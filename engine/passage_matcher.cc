@@ -7,12 +7,31 @@
 namespace leakhound {
 
 ScannedText::ScannedText(ShingledText text) : text_(std::move(text)) {
-  shingles_of_.reserve(text_.shingles.size());
-  for (uint32_t i = 0; i < text_.shingles.size(); ++i) {
+  const auto n = static_cast<uint32_t>(text_.shingles.size());
+  // Pass 1: distinct fingerprints in order of first occurrence, and how
+  // many shingles of each take part (at most kMaxRepeats).
+  id_of_.reserve(n);
+  std::vector<uint32_t> id(n);
+  std::vector<uint32_t> count;
+  for (uint32_t i = 0; i < n; ++i) {
     const uint64_t fp = text_.shingles[i].fingerprint;
-    auto [it, inserted] = shingles_of_.try_emplace(fp);
-    if (inserted) distinct_.push_back(fp);
-    if (it->second.size() < kMaxRepeats) it->second.push_back(i);
+    auto [it, inserted] =
+        id_of_.try_emplace(fp, static_cast<uint32_t>(distinct_.size()));
+    if (inserted) {
+      distinct_.push_back(fp);
+      count.push_back(0);
+    }
+    id[i] = it->second;
+    if (count[it->second] < kMaxRepeats) ++count[it->second];
+  }
+  // Pass 2: the shingle indexes, grouped by fingerprint, in text order.
+  begin_.resize(distinct_.size() + 1);
+  for (size_t d = 0; d < distinct_.size(); ++d) begin_[d + 1] = begin_[d] + count[d];
+  shingle_index_.resize(begin_.back());
+  std::vector<uint32_t> filled(begin_.begin(), begin_.end() - 1);
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint32_t d = id[i];
+    if (filled[d] < begin_[d + 1]) shingle_index_[filled[d]++] = i;
   }
   // 2^bits >= 64 * distinct, between 2^12 and 2^26 bits (8 MB).
   unsigned bits = 12;
@@ -26,9 +45,11 @@ ScannedText::ScannedText(ShingledText text) : text_(std::move(text)) {
 }
 
 std::span<const uint32_t> ScannedText::Lookup(uint64_t fingerprint) const {
-  auto it = shingles_of_.find(fingerprint);
-  if (it == shingles_of_.end()) return {};
-  return it->second;
+  auto it = id_of_.find(fingerprint);
+  if (it == id_of_.end()) return {};
+  const uint32_t d = it->second;
+  return std::span<const uint32_t>(shingle_index_.data() + begin_[d],
+                                   begin_[d + 1] - begin_[d]);
 }
 
 PassageOptions PassageOptionsFor(const ShinglerOptions& options) {
