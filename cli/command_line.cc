@@ -147,6 +147,24 @@ std::string LimitOptionsUsage() {
       d.max_seconds, ")\n");
 }
 
+absl::StatusOr<ScanOptions> MatchRuleOptions(const CommandLine& line) {
+  const ScanOptions d;
+  auto min_words = line.Unsigned("min-words", d.min_words, 10, 10000);
+  auto min_coverage =
+      line.Double("min-coverage", d.min_coverage * 100, 0.001, 100);
+  auto boilerplate = line.Unsigned("boilerplate-docs",
+                                   d.boilerplate_documents, 0, 1u << 31);
+  for (const absl::Status& s :
+       {min_words.status(), min_coverage.status(), boilerplate.status()}) {
+    if (!s.ok()) return s;
+  }
+  ScanOptions options;
+  options.min_words = static_cast<uint32_t>(*min_words);
+  options.min_coverage = *min_coverage / 100;
+  options.boilerplate_documents = static_cast<uint32_t>(*boilerplate);
+  return options;
+}
+
 absl::StatusOr<ExtractionLimits> FileLimits(const CommandLine& line) {
   const ExtractionLimits d;
   auto input = line.Unsigned("max-file-size", d.max_input_bytes, 1,

@@ -18,6 +18,7 @@
 
 #include "absl/status/statusor.h"
 #include "cli/formats/text_extractor.h"
+#include "engine/leak_scanner.h"
 #include "engine/protected_index.h"
 
 namespace leakhound {
@@ -87,6 +88,11 @@ constexpr std::array<OptionSpec, N + std::size(kLimitOptions)> WithLimitOptions(
 
 // The usage lines of kLimitOptions, with the defaults of ExtractionLimits.
 std::string LimitOptionsUsage();
+
+// The match rule of --min-words, --min-coverage and --boilerplate-docs
+// (ScanOptions{} for those not given), or InvalidArgument naming the bad
+// option. Commands that scan (scan, milter) accept these three options.
+absl::StatusOr<ScanOptions> MatchRuleOptions(const CommandLine& line);
 
 // The extraction limits the command line sets (ExtractionLimits{} for
 // those it does not), or InvalidArgument naming the bad option.

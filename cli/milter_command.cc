@@ -158,7 +158,7 @@ int RunMilterCommand(int argc, char** argv) {
 
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   MilterPolicy policy;
-  ScanOptions scan;
+  auto scan = MatchRuleOptions(*line);
   auto limits = FileLimits(*line);
   auto max_message = line->Unsigned("max-message-size", policy.max_message_bytes,
                                     1024, uint64_t{1} << 32);
@@ -166,14 +166,10 @@ int RunMilterCommand(int argc, char** argv) {
   auto wait = line->Double("max-wait", policy.max_wait_seconds, 0, 3600);
   auto reload = line->Double("reload-seconds", 10, 0.1, 86400);
   auto window = line->Unsigned("duplicate-window", 10000, 0, 10000000);
-  auto min_words = line->Unsigned("min-words", scan.min_words, 10, 10000);
-  auto min_coverage = line->Double("min-coverage", scan.min_coverage * 100, 0.001, 100);
-  auto boilerplate = line->Unsigned("boilerplate-docs", scan.boilerplate_documents,
-                                    0, 1u << 31);
   for (const absl::Status& s :
-       {limits.status(), max_message.status(), concurrent.status(),
-        wait.status(), reload.status(), window.status(), min_words.status(),
-        min_coverage.status(), boilerplate.status()}) {
+       {scan.status(), limits.status(), max_message.status(),
+        concurrent.status(), wait.status(), reload.status(),
+        window.status()}) {
     if (!s.ok()) return ReportError("milter", s);
   }
   for (auto [name, field] :
@@ -196,9 +192,6 @@ int RunMilterCommand(int argc, char** argv) {
   policy.max_wait_seconds = *wait;
   policy.allow_senders = line->Values("allow-sender");
   policy.allow_recipients = line->Values("allow-recipient");
-  scan.min_words = static_cast<uint32_t>(*min_words);
-  scan.min_coverage = *min_coverage / 100;
-  scan.boilerplate_documents = static_cast<uint32_t>(*boilerplate);
   const std::optional<std::string> socket = line->Value("socket");
   if (!socket) {
     ReportError("milter", absl::InvalidArgumentError("no --socket given"));
@@ -221,7 +214,7 @@ int RunMilterCommand(int argc, char** argv) {
     if (!c.ok()) return ReportError("milter", c.status());
     cache = std::move(*c);
   }
-  const MessageScanner scanner(holder->get(), cache.get(), scan, *limits);
+  const MessageScanner scanner(holder->get(), cache.get(), *scan, *limits);
 
   // Signals: handled here, by the main thread, through a pipe. libmilter
   // blocks SIGHUP, SIGTERM and SIGINT in the thread that runs it (and so in

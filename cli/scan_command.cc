@@ -117,16 +117,10 @@ int RunScanCommand(int argc, char** argv) {
   if (!line) return exit;
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   auto threads = line->Unsigned("threads", cores, 1, 256);
-  auto min_words =
-      line->Unsigned("min-words", ScanOptions{}.min_words, 10, 10000);
-  auto min_coverage = line->Double(
-      "min-coverage", ScanOptions{}.min_coverage * 100, 0.001, 100);
-  auto boilerplate = line->Unsigned(
-      "boilerplate-docs", ScanOptions{}.boilerplate_documents, 0, 1u << 31);
+  auto options = MatchRuleOptions(*line);
   auto limits = FileLimits(*line);
   for (const absl::Status& s :
-       {threads.status(), min_words.status(), min_coverage.status(),
-        boilerplate.status(), limits.status()}) {
+       {threads.status(), options.status(), limits.status()}) {
     if (!s.ok()) return ReportError("scan", s);
   }
   if (line->args().empty()) {
@@ -139,14 +133,10 @@ int RunScanCommand(int argc, char** argv) {
   auto index = OpenIndex(*line, OpenMode::kRead);
   if (!index.ok()) return ReportError("scan", index.status());
 
-  ScanOptions options;
-  options.min_words = static_cast<uint32_t>(*min_words);
-  options.min_coverage = *min_coverage / 100;
-  options.boilerplate_documents = static_cast<uint32_t>(*boilerplate);
   const size_t workers = std::min<size_t>(*threads, files->size());
   std::vector<std::unique_ptr<LeakScanner>> scanners;
   for (size_t i = 0; i < std::max<size_t>(workers, 1); ++i) {
-    auto scanner = LeakScanner::Create(**index, options);
+    auto scanner = LeakScanner::Create(**index, *options);
     if (!scanner.ok()) return ReportError("scan", scanner.status());
     scanners.push_back(std::move(*scanner));
   }
