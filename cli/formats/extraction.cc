@@ -29,6 +29,12 @@ struct Budget {
   Extraction* result;
 };
 
+absl::Status TextLimitError(size_t max_bytes) {
+  return absl::ResourceExhaustedError(
+      absl::StrCat("extracted text larger than the limit of ", max_bytes,
+                   " bytes (--max-text-size)"));
+}
+
 std::string JoinPart(std::string_view parent, std::string_view member) {
   if (parent.empty()) return std::string(member);
   std::string out(parent);
@@ -51,9 +57,7 @@ class PartSink : public ExtractionSink {
   absl::Status AppendText(std::string_view utf8) override {
     budget_->output += utf8.size();
     if (budget_->output > budget_->limits.max_output_bytes) {
-      return absl::ResourceExhaustedError(absl::StrCat(
-          "extracted text larger than the limit of ",
-          budget_->limits.max_output_bytes, " bytes (--max-text-size)"));
+      return TextLimitError(budget_->limits.max_output_bytes);
     }
     budget_->result->parts[part_].text.append(utf8);
     return absl::OkStatus();
@@ -260,11 +264,7 @@ absl::StatusOr<Extraction> Extract(std::optional<FileKind> forced,
 
 absl::Status AppendWithin(std::string_view text, size_t max_bytes,
                           std::string* out) {
-  if (out->size() + text.size() > max_bytes) {
-    return absl::ResourceExhaustedError(
-        absl::StrCat("extracted text larger than the limit of ", max_bytes,
-                     " bytes (--max-text-size)"));
-  }
+  if (out->size() + text.size() > max_bytes) return TextLimitError(max_bytes);
   out->append(text);
   return absl::OkStatus();
 }
