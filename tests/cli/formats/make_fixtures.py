@@ -36,26 +36,25 @@ def zip_of(members, level=9):
     return out.getvalue()
 
 
-def single_member_bomb():
-    # 256 MiB of zeros in one member, streamed so memory stays small.
+def repeated_member_zip(name, byte, mib):
+    """A zip of one member holding `mib` MiB of `byte`, streamed so memory
+    stays small."""
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
-        with z.open("zeros.txt", "w", force_zip64=True) as member:
-            chunk = b"\0" * (1 << 20)
-            for _ in range(256):
+        with z.open(name, "w", force_zip64=True) as member:
+            chunk = byte * (1 << 20)
+            for _ in range(mib):
                 member.write(chunk)
     return out.getvalue()
 
 
+def single_member_bomb():
+    return repeated_member_zip("zeros.txt", b"\0", 256)
+
+
 def nested_bomb():
-    # 42.zip's shape: 16 copies per level, 4 levels above 64 MiB of zeros.
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
-        with z.open("0.txt", "w", force_zip64=True) as member:
-            chunk = b"0" * (1 << 20)
-            for _ in range(64):
-                member.write(chunk)
-    level = out.getvalue()
+    # 42.zip's shape: 16 copies per level, 4 levels above 64 MiB of "0".
+    level = repeated_member_zip("0.txt", b"0", 64)
     for depth in range(4):
         level = zip_of([("%d-%d.zip" % (depth, i), level) for i in range(16)])
     return level
