@@ -1,9 +1,14 @@
 #include "cli/add_command.h"
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -11,6 +16,7 @@
 #include "cli/exit_codes.h"
 #include "cli/input_files.h"
 #include "cli/json_text.h"
+#include "cli/ordered_work.h"
 #include "cli/progress_bar.h"
 
 namespace leakhound {
@@ -29,7 +35,16 @@ const char* AddUsage() {
       "  --id ID              the id, for a single file only\n"
       "  --label L            a label stored with the documents (repeatable)\n"
       "  --from-list FILE     also read paths from FILE, one per line ('-': "
-      "standard input)\n",
+      "standard input)\n"
+      "  --threads N          files read and fingerprinted in parallel "
+      "(default: the\n"
+      "                       number of cores); documents are committed in "
+      "batches and\n"
+      "                       reported once durable\n"
+      "  --batch-bytes N      commit a batch once it holds N bytes of text "
+      "(default\n"
+      "                       33554432); also every 4096 documents and 2 "
+      "seconds\n",
       LimitOptionsUsage());
   return usage.c_str();
 }
@@ -57,6 +72,23 @@ absl::StatusOr<std::vector<InputFile>> CollectInputs(const CommandLine& line) {
   return ExpandInputs(paths);
 }
 
+// A batch is committed when it holds --batch-bytes of text (default
+// kCommitBytes), this many documents, or its first document has waited this
+// long; and at the end.
+constexpr uint64_t kCommitBytes = uint64_t{32} << 20;
+constexpr size_t kCommitDocuments = 4096;
+constexpr std::chrono::milliseconds kCommitInterval{2000};
+// Files prepared ahead of the one being staged, per thread, at most.
+constexpr size_t kAheadPerThread = 4;
+
+// A file extracted, shingled and digested by a worker.
+struct PreparedFile {
+  absl::StatusOr<PreparedDocument> document =
+      absl::UnknownError("not prepared");
+  std::vector<SkippedPart> skipped;
+  uint64_t input_bytes = 0;
+};
+
 const char* OutcomeWord(AddOutcome outcome) {
   switch (outcome) {
     case AddOutcome::kAdded: return "added";
@@ -70,14 +102,24 @@ const char* OutcomeWord(AddOutcome outcome) {
 }  // namespace
 
 int RunAddCommand(int argc, char** argv) {
-  static constexpr OptionSpec kSpecs[] = {
-      {"index", true}, {"id", true}, {"label", true}, {"from-list", true}};
+  static constexpr OptionSpec kSpecs[] = {{"index", true},
+                                          {"id", true},
+                                          {"label", true},
+                                          {"from-list", true},
+                                          {"threads", true},
+                                          {"batch-bytes", true}};
   static constexpr auto kAllSpecs = WithLimitOptions(kSpecs);
   int exit = kExitOk;
   auto line = ParseCommandLine("add", argc, argv, kAllSpecs, AddUsage(), &exit);
   if (!line) return exit;
   auto limits = FileLimits(*line);
   if (!limits.ok()) return ReportError("add", limits.status());
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  auto threads = line->Unsigned("threads", cores, 1, 256);
+  if (!threads.ok()) return ReportError("add", threads.status());
+  auto batch_bytes = line->Unsigned("batch-bytes", kCommitBytes, 1,
+                                    uint64_t{1} << 32);
+  if (!batch_bytes.ok()) return ReportError("add", batch_bytes.status());
   auto files = CollectInputs(*line);
   if (!files.ok()) return ReportError("add", files.status());
   const std::optional<std::string> id = line->Value("id");
@@ -89,24 +131,34 @@ int RunAddCommand(int argc, char** argv) {
   }
   auto index = OpenIndex(*line, OpenMode::kWrite);
   if (!index.ok()) return ReportError("add", index.status());
+  const size_t workers =
+      std::max<size_t>(1, std::min<size_t>(*threads, files->size()));
+  std::vector<std::unique_ptr<Shingler>> shinglers;
+  for (size_t i = 0; i < workers; ++i) {
+    auto shingler = (*index)->NewShingler();
+    if (!shingler.ok()) return ReportError("add", shingler.status());
+    shinglers.push_back(std::move(*shingler));
+  }
 
   const std::vector<std::string> labels = line->Values("label");
   ProgressBar progress(files->size(), TotalSize(*files));
   size_t counts[4] = {0, 0, 0, 0}, failed = 0, done = 0;
   uint64_t bytes_done = 0;
-  for (const InputFile& file : *files) {
-    auto text = ExtractFile(file.path, *limits);
-    absl::StatusOr<AddResult> added =
-        text.ok() ? (*index)->Add(DocumentInput{id.value_or(file.id), file.path,
-                                                labels, text->JoinedText()})
-                  : absl::StatusOr<AddResult>(text.status());
+  // Outcomes not printed yet: a staged document is reported only once its
+  // batch is committed (durable), so what is printed survives a crash.
+  std::vector<std::pair<const InputFile*, absl::StatusOr<AddResult>>> waiting;
+  uint64_t staged_bytes = 0;
+  auto first_staged = std::chrono::steady_clock::now();
+  auto report = [&] {
     progress.Clear();
-    if (!added.ok()) {
-      exit = ReportError("add", added.status(), file.path);
-      ++failed;
-    } else {
+    for (auto& [file, added] : waiting) {
+      if (!added.ok()) {
+        exit = ReportError("add", added.status(), file->path);
+        ++failed;
+        continue;
+      }
       ++counts[static_cast<int>(added->outcome)];
-      const std::string& shown = id ? *id : file.id;
+      const std::string& shown = id ? *id : file->id;
       if (added->outcome == AddOutcome::kDuplicateContent) {
         std::printf("duplicate %s: same text as %s, not added\n",
                     shown.c_str(), added->existing_id.c_str());
@@ -117,16 +169,71 @@ int RunAddCommand(int argc, char** argv) {
                     added->rows_written == 1 ? "" : "s");
       }
     }
-    if (text.ok()) {
-      for (const SkippedPart& skipped : text->skipped) {
-        std::fprintf(stderr, "leakhound add: %s%s%s: skipped: %s\n",
-                     file.path.c_str(), kPartSeparator,
-                     skipped.name.c_str(), skipped.reason.c_str());
+    std::fflush(stdout);
+    waiting.clear();
+    staged_bytes = 0;
+  };
+  auto commit = [&] {
+    absl::Status s = (*index)->Commit();
+    if (!s.ok()) {
+      for (auto& [file, added] : waiting) {
+        if (added.ok() && (added->outcome == AddOutcome::kAdded ||
+                           added->outcome == AddOutcome::kReplaced)) {
+          added = absl::Status(s.code(),
+                               absl::StrCat("not added: ", s.message()));
+        }
       }
-      bytes_done += text->input_bytes;
     }
-    progress.Update(++done, bytes_done);
-  }
+    report();
+  };
+  RunInOrder<PreparedFile>(
+      files->size(), workers, workers * kAheadPerThread,
+      [&](size_t i, size_t w) {
+        const InputFile& file = (*files)[i];
+        PreparedFile out;
+        auto text = ExtractFile(file.path, *limits);
+        if (!text.ok()) {
+          out.document = text.status();
+          return out;
+        }
+        out.input_bytes = text->input_bytes;
+        out.skipped = std::move(text->skipped);
+        out.document = ProtectedIndex::Prepare(
+            *shinglers[w], DocumentInput{id.value_or(file.id), file.path,
+                                         labels, text->JoinedText()});
+        return out;
+      },
+      [&](size_t i, PreparedFile prepared) {
+        const InputFile& file = (*files)[i];
+        for (const SkippedPart& skipped : prepared.skipped) {
+          progress.Clear();
+          std::fprintf(stderr, "leakhound add: %s%s%s: skipped: %s\n",
+                       file.path.c_str(), kPartSeparator,
+                       skipped.name.c_str(), skipped.reason.c_str());
+        }
+        const uint64_t text_bytes =
+            prepared.document.ok() ? prepared.document->bytes : 0;
+        if ((*index)->pending() == 0) {
+          first_staged = std::chrono::steady_clock::now();
+        }
+        waiting.emplace_back(&file,
+                             prepared.document.ok()
+                                 ? (*index)->Stage(std::move(*prepared.document))
+                                 : absl::StatusOr<AddResult>(
+                                       prepared.document.status()));
+        staged_bytes += text_bytes;
+        bytes_done += prepared.input_bytes;
+        if ((*index)->pending() == 0) {
+          report();  // nothing is waiting for a commit
+        } else if (staged_bytes >= *batch_bytes ||
+                   (*index)->pending() >= kCommitDocuments ||
+                   std::chrono::steady_clock::now() - first_staged >=
+                       kCommitInterval) {
+          commit();
+        }
+        progress.Update(++done, bytes_done);
+      });
+  commit();
   progress.Clear();
   if (files->size() > 1) {
     std::printf("%zu added, %zu replaced, %zu unchanged, %zu duplicates, "

@@ -3,11 +3,8 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <condition_variable>
 #include <filesystem>
 #include <cstdio>
-#include <mutex>
-#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -16,6 +13,7 @@
 #include "cli/command_line.h"
 #include "cli/exit_codes.h"
 #include "cli/input_files.h"
+#include "cli/ordered_work.h"
 #include "cli/progress_bar.h"
 #include "cli/scan_output.h"
 #include "engine/leak_scanner.h"
@@ -55,15 +53,6 @@ const char* ScanUsage() {
 
 // Files scanned ahead of the one being printed, per thread, at most.
 constexpr size_t kAheadPerThread = 4;
-
-struct Shared {
-  std::mutex mu;
-  std::condition_variable cv;
-  std::vector<std::optional<FileOutcome>> results;
-  size_t next = 0;     // next file to take
-  size_t printed = 0;  // files printed so far
-  size_t window = 0;   // how far `next` may run ahead of `printed`
-};
 
 FileOutcome ScanOne(const InputFile& file, LeakScanner* scanner,
                     const ExtractionLimits& limits, bool keep_text) {
@@ -133,9 +122,10 @@ int RunScanCommand(int argc, char** argv) {
   auto index = OpenIndex(*line, OpenMode::kRead);
   if (!index.ok()) return ReportError("scan", index.status());
 
-  const size_t workers = std::min<size_t>(*threads, files->size());
+  const size_t workers =
+      std::max<size_t>(1, std::min<size_t>(*threads, files->size()));
   std::vector<std::unique_ptr<LeakScanner>> scanners;
-  for (size_t i = 0; i < std::max<size_t>(workers, 1); ++i) {
+  for (size_t i = 0; i < workers; ++i) {
     auto scanner = LeakScanner::Create(**index, *options);
     if (!scanner.ok()) return ReportError("scan", scanner.status());
     scanners.push_back(std::move(*scanner));
@@ -143,62 +133,31 @@ int RunScanCommand(int argc, char** argv) {
 
   const bool json = line->Has("json");
   const bool color = !json && ::isatty(STDOUT_FILENO) == 1;
-  Shared shared;
-  shared.results.resize(files->size());
-  shared.window = workers * kAheadPerThread;
-  std::vector<std::thread> pool;
-  for (size_t w = 0; w < workers; ++w) {
-    pool.emplace_back([&, w] {
-      for (;;) {
-        size_t i;
-        {
-          std::unique_lock lock(shared.mu);
-          shared.cv.wait(lock, [&] {
-            return shared.next >= files->size() ||
-                   shared.next < shared.printed + shared.window;
-          });
-          if (shared.next >= files->size()) return;
-          i = shared.next++;
-        }
-        FileOutcome o = ScanOne((*files)[i], scanners[w].get(), *limits, !json);
-        {
-          std::lock_guard lock(shared.mu);
-          shared.results[i] = std::move(o);
-        }
-        shared.cv.notify_all();
-      }
-    });
-  }
-
   ProgressBar progress(files->size(), TotalSize(*files));
   size_t leaks = 0, errors = 0;
   uint64_t candidates = 0, dropped = 0, allowed = 0, boilerplate_shingles = 0,
            bytes_done = 0;
   FILE* summary_out = json ? stderr : stdout;
-  for (size_t i = 0; i < files->size(); ++i) {
-    FileOutcome o;
-    {
-      std::unique_lock lock(shared.mu);
-      shared.cv.wait(lock, [&] { return shared.results[i].has_value(); });
-      o = std::move(*shared.results[i]);
-      shared.results[i].reset();
-      shared.printed = i + 1;
-    }
-    shared.cv.notify_all();
-    progress.Clear();
-    const std::string text = json ? FormatJson(o) + "\n" : FormatHuman(o, color);
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    std::fflush(stdout);
-    if (!o.error.ok()) ++errors;
-    if (o.leak()) ++leaks;
-    candidates += o.candidates();
-    dropped += o.false_candidates();
-    allowed += o.allowed_fingerprints();
-    boilerplate_shingles += o.boilerplate_shingles();
-    bytes_done += o.bytes;
-    progress.Update(i + 1, bytes_done);
-  }
-  for (std::thread& t : pool) t.join();
+  RunInOrder<FileOutcome>(
+      files->size(), workers, workers * kAheadPerThread,
+      [&](size_t i, size_t w) {
+        return ScanOne((*files)[i], scanners[w].get(), *limits, !json);
+      },
+      [&](size_t i, FileOutcome o) {
+        progress.Clear();
+        const std::string text =
+            json ? FormatJson(o) + "\n" : FormatHuman(o, color);
+        std::fwrite(text.data(), 1, text.size(), stdout);
+        std::fflush(stdout);
+        if (!o.error.ok()) ++errors;
+        if (o.leak()) ++leaks;
+        candidates += o.candidates();
+        dropped += o.false_candidates();
+        allowed += o.allowed_fingerprints();
+        boilerplate_shingles += o.boilerplate_shingles();
+        bytes_done += o.bytes;
+        progress.Update(i + 1, bytes_done);
+      });
   progress.Clear();
   if (files->size() > 1 || !json) {
     std::fprintf(summary_out,

@@ -37,11 +37,29 @@ std::string Snippet(std::string_view text) {
   return out;
 }
 
-uint32_t LineAt(std::string_view text, uint32_t byte) {
-  byte = std::min<uint32_t>(byte, static_cast<uint32_t>(text.size()));
-  return 1 + static_cast<uint32_t>(
-                 std::count(text.begin(), text.begin() + byte, '\n'));
-}
+// Line numbers of byte offsets in one text: the newlines are found once,
+// then each lookup is a binary search (a large file may show thousands of
+// passages).
+class LineIndex {
+ public:
+  explicit LineIndex(std::string_view text) : size_(text.size()) {
+    for (size_t i = text.find('\n'); i != std::string_view::npos;
+         i = text.find('\n', i + 1)) {
+      newlines_.push_back(i);
+    }
+  }
+  // The 1-based line holding `byte` (a newline ends its own line).
+  uint32_t LineAt(size_t byte) const {
+    byte = std::min(byte, size_);
+    return 1 + static_cast<uint32_t>(
+                   std::lower_bound(newlines_.begin(), newlines_.end(), byte) -
+                   newlines_.begin());
+  }
+
+ private:
+  size_t size_;
+  std::vector<size_t> newlines_;
+};
 
 std::string Percent(double share) {
   return absl::StrFormat("%.1f%%", share * 100);
@@ -159,6 +177,7 @@ std::string FormatHuman(const FileOutcome& o, bool color) {
       paint("1;31", "LEAK "), "  ", o.path, "  (", documents,
       documents == 1 ? " protected document)\n" : " protected documents)\n");
   for (const PartOutcome& part : o.parts) {
+    const LineIndex lines_of(part.text);
     const std::string where =
         part.name.empty() ? "this file"
                           : absl::StrCat(o.path, kPartSeparator, part.name);
@@ -183,8 +202,8 @@ std::string FormatHuman(const FileOutcome& o, bool color) {
                   return a->byte_begin < b->byte_begin;
                 });
       for (const Passage* p : shown) {
-        const uint32_t first = LineAt(part.text, p->byte_begin);
-        const uint32_t last = LineAt(part.text, p->byte_end);
+        const uint32_t first = lines_of.LineAt(p->byte_begin);
+        const uint32_t last = lines_of.LineAt(p->byte_end);
         const std::string lines =
             first == last ? absl::StrCat("line ", first)
                           : absl::StrCat("lines ", first, "-", last);

@@ -17,7 +17,7 @@ packages=(
   python3-docx python3-openpyxl python3-odf python3-gi python3-gi-cairo
   python3-cairo gir1.2-pango-1.0 fonts-dejavu-core fonts-wqy-microhei qpdf
   clang-14 libclang-rt-14-dev libmilter-dev postfix
-  python3.11-doc manpages-zh groff-base coreutils grep sed gzip diffutils
+  python3.11-doc manpages-zh linux-doc-6.1 groff-base coreutils grep sed gzip diffutils
   findutils
 )
 if [[ "${1:-}" == "--plots" ]]; then

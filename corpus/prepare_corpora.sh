@@ -7,10 +7,27 @@
 #                     into nodes
 #   DIR/zh/*.txt      Chinese manual pages (manpages-zh) rendered to UTF-8
 #                     text by groff
+#   DIR/kernel/*.txt  Linux 6.1 documentation sources (linux-doc-6.1,
+#                     reStructuredText; the throughput benchmarks)
 # Idempotent: a DIR that holds a complete preparation is left as it is.
 # Usage: bash corpus/prepare_corpora.sh DIR
 set -euo pipefail
 out=${1:?usage: prepare_corpora.sh DIR}
+
+if [[ ! -f "$out/kernel/.complete" ]]; then
+  src=/usr/share/doc/linux-doc-6.1/html/_sources
+  if [[ ! -d "$src" ]]; then
+    echo "prepare_corpora: $src is missing; run cmake/install_deps.sh" >&2
+    exit 1
+  fi
+  rm -rf "$out/kernel"
+  mkdir -p "$out/kernel"
+  find "$src" -name '*.txt' | LC_ALL=C sort | while read -r f; do
+    rel=${f#"$src"/}
+    cp "$f" "$out/kernel/${rel//\//_}"
+  done
+  touch "$out/kernel/.complete"
+fi
 if [[ -f "$out/.complete" ]]; then
   exit 0
 fi

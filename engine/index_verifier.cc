@@ -187,20 +187,36 @@ absl::StatusOr<VerifyReport> VerifyIndex(const IndexStore& store) {
     if (lists.size() > 4096) lists.clear();
   }
 
-  // Document frequencies against the recount from the lists.
-  uint64_t wrong_frequencies = 0;
-  s = store.ForEachDocFrequency([&](uint64_t fp, uint32_t count) {
-    auto it = doc_frequency.find(fp);
-    const uint32_t expected = it == doc_frequency.end() ? 0 : it->second;
-    if (count != expected) ++wrong_frequencies;
-    if (it != doc_frequency.end()) doc_frequency.erase(it);
-    return absl::OkStatus();
-  });
-  if (!s.ok()) problems.Add("document frequencies: ", s.message());
-  wrong_frequencies += doc_frequency.size();  // never recorded
-  if (wrong_frequencies > 0) {
-    problems.Add(wrong_frequencies,
-                 " fingerprints have a wrong document frequency");
+  // Both document-frequency tables against the recount from the lists:
+  // the full one holds every fingerprint with its count, the shared one
+  // those held by two or more; each entry in the bucket of its key.
+  for (CountTable table : {CountTable::kAll, CountTable::kShared}) {
+    uint64_t wrong = 0, seen = 0, expected_entries = 0;
+    const uint32_t min_documents = table == CountTable::kAll ? 1 : 2;
+    for (const auto& [fp, count] : doc_frequency) {
+      expected_entries += count >= min_documents;
+    }
+    s = store.ForEachCountBucket(
+        table, [&](uint32_t bucket, const CountBucketRecord& record) {
+          for (const FingerprintCount& e : record.entries) {
+            ++seen;
+            auto it = doc_frequency.find(e.fingerprint);
+            const uint32_t expected =
+                it == doc_frequency.end() ? 0 : it->second;
+            if (CountBucketOf(e.fingerprint, table) != bucket ||
+                e.documents != expected || expected < min_documents) {
+              ++wrong;
+            }
+          }
+          return absl::OkStatus();
+        });
+    if (!s.ok()) problems.Add("document frequencies: ", s.message());
+    // Entries never recorded: those expected minus the right ones seen.
+    wrong += expected_entries - std::min(expected_entries, seen - wrong);
+    if (wrong > 0) {
+      problems.Add(wrong, " fingerprints have a wrong document frequency in ",
+                   table == CountTable::kAll ? "fp_counts" : "shared_counts");
+    }
   }
   doc_frequency = {};
 

@@ -70,35 +70,37 @@ absl::StatusOr<ScanReport> LeakScanner::Scan(std::string_view utf8) {
   start = std::chrono::steady_clock::now();
 
   // Filter stage. Allow-listed fingerprints and boilerplate ones (held by
-  // more than boilerplate_documents protected documents: one batched read
-  // of the document frequencies) count neither here nor in the second
+  // more than boilerplate_documents protected documents: the shared counts
+  // in memory) count neither here nor in the second
   // stage; left in the query, boilerplate would make every row holding a
   // document of the same template a candidate.
+  const bool has_allow_list = index_.allowed_fingerprints() > 0;
   std::vector<uint64_t> query;
   query.reserve(scanned.distinct().size());
   for (uint64_t fp : scanned.distinct()) {
-    if (index_.IsAllowed(fp)) {
+    if (has_allow_list && index_.IsAllowed(fp)) {
       ++report.allowed_fingerprints;
     } else {
       query.push_back(fp);
     }
   }
   absl::flat_hash_set<uint64_t> boilerplate;
+  const DocumentFrequency& frequency = index_.frequency();
   if (options_.boilerplate_documents > 0 && !query.empty() &&
-      index_.matrix().documents() > options_.boilerplate_documents) {
-    auto counts = index_.store().ReadDocFrequencies(query);
-    if (!counts.ok()) return counts.status();
+      frequency.shared_size() > 0) {
     size_t kept = 0;
     for (size_t i = 0; i < query.size(); ++i) {
-      if ((*counts)[i] > options_.boilerplate_documents) {
+      if (frequency.SharedCount(query[i]) > options_.boilerplate_documents) {
         boilerplate.insert(query[i]);
       } else {
         query[kept++] = query[i];
       }
     }
     query.resize(kept);
-    for (const Shingle& s : text.shingles) {
-      report.boilerplate_shingles += boilerplate.contains(s.fingerprint);
+    if (!boilerplate.empty()) {
+      for (const Shingle& s : text.shingles) {
+        report.boilerplate_shingles += boilerplate.contains(s.fingerprint);
+      }
     }
   }
   if (query.empty()) return report;
@@ -111,37 +113,31 @@ absl::StatusOr<ScanReport> LeakScanner::Scan(std::string_view utf8) {
   if (filtered.candidates.empty()) return report;
 
   // Second stage: each candidate's stored shingles against the text's.
-  struct Loaded {
-    DocId doc;
-    DocumentRecord record;
-    FingerprintsRecord list;
-  };
-  std::vector<Loaded> loaded;
+  std::vector<std::pair<DocId, std::shared_ptr<const StoredDocument>>> loaded;
   loaded.reserve(filtered.candidates.size());
   for (const Candidate& c : filtered.candidates) {
-    auto record = index_.store().ReadDocument(c.doc);
-    if (!record.ok()) return record.status();
-    if (!record->has_value()) {
+    auto stored = index_.ReadStoredDocument(c.doc);
+    if (absl::IsNotFound(stored.status())) {
       return absl::DataLossError(absl::StrCat(
           "the filter names document ", c.doc,
           " which the index does not hold; run leakhound verify"));
     }
-    auto list = index_.store().ReadFingerprints(c.doc);
-    if (!list.ok()) return list.status();
-    loaded.push_back(Loaded{c.doc, std::move(**record), std::move(*list)});
+    if (!stored.ok()) return stored.status();
+    loaded.emplace_back(c.doc, std::move(*stored));
   }
   auto suppressed = [&](uint64_t fp) {
-    return boilerplate.contains(fp) || index_.IsAllowed(fp);
+    return (!boilerplate.empty() && boilerplate.contains(fp)) ||
+           (has_allow_list && index_.IsAllowed(fp));
   };
 
-  for (Loaded& c : loaded) {
-    std::vector<Passage> found = MatchPassages(scanned, c.list.occurrences,
-                                       suppressed, passage_options_);
+  for (const auto& [doc, stored] : loaded) {
+    std::vector<Passage> found = MatchPassages(
+        scanned, stored->list.occurrences, suppressed, passage_options_);
     DocumentMatch match;
-    match.doc = c.doc;
-    match.external_id = std::move(c.record.external_id);
+    match.doc = doc;
+    match.external_id = stored->external_id;
     uint32_t source_tokens = 0;
-    for (const Occurrence& o : c.list.occurrences) {
+    for (const Occurrence& o : stored->list.occurrences) {
       source_tokens = std::max(source_tokens, o.token_end);
     }
     std::vector<std::pair<uint32_t, uint32_t>> source_spans, scanned_spans;

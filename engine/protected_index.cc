@@ -29,6 +29,9 @@ int64_t NowUnixMs() {
       .count();
 }
 
+// Decoded documents kept for the second stage of scans, per open index.
+constexpr size_t kDocumentCacheBytes = size_t{64} << 20;
+
 uint32_t RowWords(uint32_t bits) { return (bits + 63) / 64; }
 
 PseudoMatrixOptions MatrixOptions(const MetadataRecord& m) {
@@ -93,37 +96,6 @@ absl::StatusOr<std::unique_ptr<Shingler>> StoredShingler(
   return Shingler::Create(options, *key);
 }
 
-// Adds to `batch` the document frequencies after one document with
-// `added` fingerprints arrives and one with `removed` leaves (each list
-// distinct; either may be empty).
-absl::Status PutDocFrequencyChanges(const IndexStore& store,
-                                    std::span<const uint64_t> added,
-                                    std::span<const uint64_t> removed,
-                                    IndexBatch& batch) {
-  absl::flat_hash_map<uint64_t, int> delta;
-  delta.reserve(added.size() + removed.size());
-  for (uint64_t fp : added) ++delta[fp];
-  for (uint64_t fp : removed) --delta[fp];
-  std::vector<uint64_t> changed;
-  changed.reserve(delta.size());
-  for (const auto& [fp, d] : delta) {
-    if (d != 0) changed.push_back(fp);
-  }
-  std::sort(changed.begin(), changed.end());  // batch order: key order
-  auto counts = store.ReadDocFrequencies(changed);
-  if (!counts.ok()) return counts.status();
-  for (size_t i = 0; i < changed.size(); ++i) {
-    const int64_t next = int64_t{(*counts)[i]} + delta[changed[i]];
-    if (next < 0) {
-      return absl::DataLossError(
-          "document frequencies disagree with the documents; run leakhound "
-          "verify");
-    }
-    batch.PutDocFrequency(changed[i], static_cast<uint32_t>(next));
-  }
-  return absl::OkStatus();
-}
-
 }  // namespace
 
 std::vector<uint64_t> DistinctFingerprints(const FingerprintsRecord& record) {
@@ -139,7 +111,9 @@ std::vector<uint64_t> DistinctFingerprints(const FingerprintsRecord& record) {
 
 ProtectedIndex::ProtectedIndex(std::unique_ptr<IndexStore> store,
                                std::unique_ptr<Shingler> shingler)
-    : store_(std::move(store)), shingler_(std::move(shingler)) {}
+    : store_(std::move(store)),
+      shingler_(std::move(shingler)),
+      documents_(std::make_unique<DocumentCache>(*store_, kDocumentCacheBytes)) {}
 
 absl::StatusOr<std::unique_ptr<ProtectedIndex>> ProtectedIndex::Create(
     const std::string& dir, const IndexOptions& options) {
@@ -267,8 +241,12 @@ absl::Status ProtectedIndex::Load() {
   flush();
   s = LoadAllowList();
   if (!s.ok()) return s;
+  auto frequency = DocumentFrequency::Load(*store_);
+  if (!frequency.ok()) return frequency.status();
   matrix_ = std::move(*matrix);
+  frequency_ = std::make_unique<DocumentFrequency>(std::move(*frequency));
   state_ = *state;
+  pending_next_id_ = state_.next_doc_id;
   return absl::OkStatus();
 }
 
@@ -333,14 +311,66 @@ absl::Status ProtectedIndex::CommitWithState(IndexBatch& batch,
   return absl::OkStatus();
 }
 
+absl::StatusOr<PreparedDocument> ProtectedIndex::Prepare(
+    Shingler& shingler, const DocumentInput& document) {
+  if (document.external_id.empty()) {
+    return absl::InvalidArgumentError("a document id must not be empty");
+  }
+  PreparedDocument out;
+  out.external_id = document.external_id;
+  out.source = document.source;
+  out.labels = document.labels;
+  out.digest = ContentDigest(document.text);
+  out.bytes = document.text.size();
+  auto shingled = shingler.Shingle(document.text);
+  if (!shingled.ok()) return shingled.status();
+  if (shingled->shingles.empty()) {
+    return absl::InvalidArgumentError(
+        "no words to fingerprint (empty, or only symbols and spaces)");
+  }
+  if (shingled->shingles.size() > std::numeric_limits<uint32_t>::max()) {
+    return absl::InvalidArgumentError("document too large");
+  }
+  FingerprintsRecord list;
+  list.occurrences.reserve(shingled->shingles.size());
+  for (const Shingle& sh : shingled->shingles) {
+    list.occurrences.push_back(Occurrence{sh.fingerprint, sh.token_begin,
+                                          sh.token_end, sh.byte_begin,
+                                          sh.byte_end});
+  }
+  out.occurrences = static_cast<uint32_t>(list.occurrences.size());
+  out.encoded_list = EncodeRecord(list);
+  out.distinct = DistinctFingerprints(list);
+  return out;
+}
+
 absl::StatusOr<AddResult> ProtectedIndex::Add(const DocumentInput& document) {
+  absl::Status s = CheckWritable();
+  if (!s.ok()) return s;
+  auto prepared = Prepare(*shingler_, document);
+  if (!prepared.ok()) return prepared.status();
+  auto result = Stage(std::move(*prepared));
+  if (!result.ok()) return result.status();
+  s = Commit();
+  if (!s.ok()) return s;
+  return result;
+}
+
+absl::StatusOr<AddResult> ProtectedIndex::Stage(PreparedDocument document) {
   absl::Status s = CheckWritable();
   if (!s.ok()) return s;
   if (document.external_id.empty()) {
     return absl::InvalidArgumentError("a document id must not be empty");
   }
+  // The store does not see what is pending: a document whose id or text is
+  // pending commits the pending ones first, and so does a replacement
+  // (its rows may hold pending documents, whose lists are not stored yet).
+  if (pending_ids_.contains(document.external_id) ||
+      pending_digests_.contains(document.digest)) {
+    s = Commit();
+    if (!s.ok()) return s;
+  }
   AddResult result;
-  const std::string digest = ContentDigest(document.text);
   auto existing = store_->FindExternalId(document.external_id);
   if (!existing.ok()) return existing.status();
   std::optional<DocumentRecord> old;
@@ -353,13 +383,15 @@ absl::StatusOr<AddResult> ProtectedIndex::Add(const DocumentInput& document) {
           " points to a missing document; run leakhound verify"));
     }
     old = std::move(**record);
-    if (old->digest == digest) {
+    if (old->digest == document.digest) {
       result.outcome = AddOutcome::kUnchanged;
       result.fingerprints = old->fingerprints;
       return result;
     }
+    s = Commit();
+    if (!s.ok()) return s;
   }
-  auto same = store_->FindDigest(digest);
+  auto same = store_->FindDigest(document.digest);
   if (!same.ok()) return same.status();
   if (same->has_value()) {
     auto other = store_->ReadDocument(**same);
@@ -368,29 +400,14 @@ absl::StatusOr<AddResult> ProtectedIndex::Add(const DocumentInput& document) {
     result.existing_id = other->has_value() ? (*other)->external_id : "?";
     return result;
   }
-  if (state_.next_doc_id == std::numeric_limits<uint32_t>::max()) {
+  if (pending_next_id_ == std::numeric_limits<uint32_t>::max()) {
     return absl::ResourceExhaustedError("the index has used every document id");
   }
-
-  auto shingled = shingler_->Shingle(document.text);
-  if (!shingled.ok()) return shingled.status();
-  if (shingled->shingles.empty()) {
-    return absl::InvalidArgumentError(
-        "no words to fingerprint (empty, or only symbols and spaces)");
-  }
-  FingerprintsRecord list;
-  list.occurrences.reserve(shingled->shingles.size());
-  for (const Shingle& sh : shingled->shingles) {
-    list.occurrences.push_back(Occurrence{sh.fingerprint, sh.token_begin,
-                                          sh.token_end, sh.byte_begin,
-                                          sh.byte_end});
-  }
-  const std::vector<uint64_t> distinct = DistinctFingerprints(list);
+  const std::vector<uint64_t>& distinct = document.distinct;
   if (distinct.size() > std::numeric_limits<uint32_t>::max()) {
     return absl::InvalidArgumentError("document too large");
   }
 
-  IndexBatch batch;
   std::vector<uint64_t> old_distinct;
   ListCache cache(*store_);
   if (old) {
@@ -400,11 +417,8 @@ absl::StatusOr<AddResult> ProtectedIndex::Add(const DocumentInput& document) {
     s = cache.LoadRows(*matrix_, matrix_->RowsOf(**existing), **existing);
     if (!s.ok()) return s;
   }
-  s = PutDocFrequencyChanges(*store_, distinct, old_distinct, batch);
-  if (!s.ok()) return s;
-
   // Everything that can fail without changing state is done; now mutate.
-  std::set<uint32_t> touched;
+  std::set<uint32_t> touched;  // rows this document changes
   if (old) {
     const DocId old_id = **existing;
     auto removed = matrix_->Remove(old_id, cache.Source());
@@ -413,35 +427,57 @@ absl::StatusOr<AddResult> ProtectedIndex::Add(const DocumentInput& document) {
       return removed.status();
     }
     touched.insert(removed->rows.begin(), removed->rows.end());
-    batch.DeleteDocument(old_id, *old);
+    pending_.DeleteDocument(old_id, *old);
     result.outcome = AddOutcome::kReplaced;
   }
-  const DocId id = state_.next_doc_id;
+  frequency_->Apply(distinct, old_distinct);
+  const DocId id = pending_next_id_++;
   result.fingerprints = matrix_->Add(id, distinct);
   std::span<const uint32_t> rows = matrix_->RowsOf(id);
-  touched.insert(rows.begin(), rows.end());
 
   DocumentRecord record;
   record.external_id = document.external_id;
-  record.source = document.source;
-  record.digest = digest;
-  record.bytes = document.text.size();
+  record.source = std::move(document.source);
+  record.digest = document.digest;
+  record.bytes = document.bytes;
   record.fingerprints = result.fingerprints;
-  record.occurrences = static_cast<uint32_t>(list.occurrences.size());
+  record.occurrences = document.occurrences;
   record.rows.assign(rows.begin(), rows.end());
   record.added_unix_ms = NowUnixMs();
-  record.labels = document.labels;
-  batch.PutDocument(id, record, list);
-  PutRows(std::vector<uint32_t>(touched.begin(), touched.end()), batch);
+  record.labels = std::move(document.labels);
+  pending_.PutDocument(id, record, std::move(document.encoded_list));
+  pending_ids_.insert(std::move(document.external_id));
+  pending_digests_.insert(std::move(document.digest));
+  touched.insert(rows.begin(), rows.end());
+  pending_rows_.insert(touched.begin(), touched.end());
   result.rows_written = static_cast<uint32_t>(touched.size());
-  s = CommitWithState(batch, id + 1);
-  if (!s.ok()) return s;
   return result;
+}
+
+absl::Status ProtectedIndex::Commit() {
+  if (pending_ids_.empty() && pending_.empty()) return absl::OkStatus();
+  absl::Status s = CheckWritable();
+  if (!s.ok()) return s;
+  s = frequency_->Flush(pending_);
+  if (!s.ok()) {
+    broken_ = true;
+    return s;
+  }
+  PutRows(std::vector<uint32_t>(pending_rows_.begin(), pending_rows_.end()),
+          pending_);
+  s = CommitWithState(pending_, pending_next_id_);
+  pending_ = IndexBatch();
+  pending_rows_.clear();
+  pending_ids_.clear();
+  pending_digests_.clear();
+  return s;
 }
 
 absl::StatusOr<RebuildStats> ProtectedIndex::Remove(
     std::string_view external_id) {
   absl::Status s = CheckWritable();
+  if (!s.ok()) return s;
+  s = Commit();
   if (!s.ok()) return s;
   auto id = store_->FindExternalId(external_id);
   if (!id.ok()) return id.status();
@@ -460,14 +496,17 @@ absl::StatusOr<RebuildStats> ProtectedIndex::Remove(
   IndexBatch batch;
   auto list = store_->ReadFingerprints(doc);
   if (!list.ok()) return list.status();
-  s = PutDocFrequencyChanges(*store_, {}, DistinctFingerprints(*list), batch);
-  if (!s.ok()) return s;
   ListCache cache(*store_);
   s = cache.LoadRows(*matrix_, matrix_->RowsOf(doc), doc);
   if (!s.ok()) return s;
+  frequency_->Apply({}, DistinctFingerprints(*list));
+  s = frequency_->Flush(batch);
+  if (!s.ok()) return s;
   auto stats = matrix_->Remove(doc, cache.Source());
   if (!stats.ok()) {
-    // The row index knows no such document: nothing was changed.
+    // The row index knows no such document. Nothing is on disk, but the
+    // frequencies in memory are ahead: refuse further changes.
+    broken_ = true;
     return absl::DataLossError(absl::StrCat(
         "document ", std::string(external_id),
         " is in no row; run leakhound verify"));
@@ -481,6 +520,8 @@ absl::StatusOr<RebuildStats> ProtectedIndex::Remove(
 
 absl::StatusOr<RebuildStats> ProtectedIndex::Compact(double underfill) {
   absl::Status s = CheckWritable();
+  if (!s.ok()) return s;
+  s = Commit();
   if (!s.ok()) return s;
   // The lists and records of the documents whose rows move, read before
   // any change so a read error leaves everything as it was.
@@ -528,6 +569,8 @@ absl::StatusOr<AllowResult> ProtectedIndex::AddAllowed(
     std::string_view name, std::string_view source, std::string_view text) {
   absl::Status s = CheckWritable();
   if (!s.ok()) return s;
+  s = Commit();
+  if (!s.ok()) return s;
   if (name.empty()) {
     return absl::InvalidArgumentError("an allow-list name must not be empty");
   }
@@ -569,6 +612,8 @@ absl::StatusOr<AllowResult> ProtectedIndex::AddAllowed(
 
 absl::Status ProtectedIndex::RemoveAllowed(std::string_view name) {
   absl::Status s = CheckWritable();
+  if (!s.ok()) return s;
+  s = Commit();
   if (!s.ok()) return s;
   auto existing = store_->ReadAllowEntry(name);
   if (!existing.ok()) return existing.status();

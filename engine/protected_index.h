@@ -10,8 +10,9 @@
 // lifetime. Readers (OpenMode::kRead) never block it; Refresh picks up what
 // it committed.
 //
-// Thread-safety: const methods may run concurrently; Add, Remove, Compact
-// and Refresh need exclusive access. If a commit fails the object refuses
+// Thread-safety: const methods (and the static Prepare) may run
+// concurrently; Add, Stage, Commit, Remove, Compact and Refresh need
+// exclusive access. If a commit fails the object refuses
 // further changes (its memory may be ahead of the disk): reopen the index.
 #ifndef LEAKHOUND_ENGINE_PROTECTED_INDEX_H_
 #define LEAKHOUND_ENGINE_PROTECTED_INDEX_H_
@@ -20,6 +21,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,8 +30,11 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "engine/bloom_geometry.h"
+#include "engine/document_cache.h"
+#include "engine/document_frequency.h"
 #include "engine/index_verifier.h"
 #include "engine/pseudo_matrix.h"
+#include "index/index_batch.h"
 #include "index/index_store.h"
 #include "index/records.h"
 #include "shingler/fingerprint_key.h"
@@ -66,6 +71,19 @@ enum class AddOutcome {
   kDuplicateContent,  // this content is indexed under another id; not added
 };
 
+// A document shingled and digested, ready to stage (ProtectedIndex::
+// Prepare). Holds no reference to the text.
+struct PreparedDocument {
+  std::string external_id;
+  std::string source;
+  std::vector<std::string> labels;
+  std::string digest;  // ContentDigest of the text
+  uint64_t bytes = 0;  // of the text
+  uint32_t occurrences = 0;        // shingles of the text
+  std::vector<uint64_t> distinct;  // DistinctFingerprints of its list
+  std::string encoded_list;        // its FingerprintsRecord, encoded
+};
+
 struct AddResult {
   AddOutcome outcome = AddOutcome::kAdded;
   std::string existing_id;     // for kDuplicateContent: the id holding it
@@ -91,9 +109,30 @@ class ProtectedIndex {
   static absl::StatusOr<std::unique_ptr<ProtectedIndex>> Open(
       const std::string& dir, OpenMode mode);
 
-  // Adds (or replaces, by external id) one document. InvalidArgument for an
-  // empty external id or a text the shingler refuses.
+  // Adds (or replaces, by external id) one document and commits it.
+  // InvalidArgument for an empty external id or a text the shingler
+  // refuses. Commits whatever was staged before it too.
   absl::StatusOr<AddResult> Add(const DocumentInput& document);
+
+  // Shingles and digests a document for Stage. `shingler` must come from
+  // NewShingler (or be this index's): thread-safe as long as each thread
+  // passes its own shingler. Errors as Add's.
+  static absl::StatusOr<PreparedDocument> Prepare(
+      Shingler& shingler, const DocumentInput& document);
+
+  // Add without the commit: the document joins the pending batch, which
+  // the next Commit (or Add, Remove, Compact or allow-list change) makes
+  // durable and visible in one synced write; until then a crash or the
+  // object's destruction loses it, and readers do not see it. A document
+  // whose id or text is pending, or which replaces a stored one, commits
+  // the pending batch first. kUnchanged and kDuplicateContent stage
+  // nothing.
+  absl::StatusOr<AddResult> Stage(PreparedDocument document);
+  // Commits the pending batch (no-op when empty). On failure the pending
+  // documents are lost and the object refuses further changes.
+  absl::Status Commit();
+  // Documents staged and not yet committed.
+  size_t pending() const { return pending_ids_.size(); }
 
   // Removes a document by external id (NotFound if unknown), rebuilding
   // only the rows that held it.
@@ -118,6 +157,8 @@ class ProtectedIndex {
   bool IsAllowed(uint64_t fingerprint) const {
     return allowed_.contains(fingerprint);
   }
+  // Distinct fingerprints the allow-list holds.
+  size_t allowed_fingerprints() const { return allowed_.size(); }
 
   // A shingler that fingerprints text as this index does (its key and
   // options), for scanning: one per thread. Ownership passes to the caller;
@@ -139,12 +180,23 @@ class ProtectedIndex {
   // same generation see the same documents.
   uint64_t generation() const { return state_.generation; }
 
+  // A document's external id and fingerprint list, through a cache shared
+  // by every thread (document_cache.h). NotFound for an id the index does
+  // not hold; store read errors.
+  absl::StatusOr<std::shared_ptr<const StoredDocument>> ReadStoredDocument(
+      uint32_t doc) const {
+    return documents_->Get(doc);
+  }
+
   // Every document in id order.
   absl::Status ForEachDocument(
       const std::function<absl::Status(uint32_t, const DocumentRecord&)>& fn)
       const;
 
   const PseudoMatrix& matrix() const { return *matrix_; }
+  // Document frequencies as of the last Open/Refresh and this object's own
+  // committed changes.
+  const DocumentFrequency& frequency() const { return *frequency_; }
   const IndexStore& store() const { return *store_; }
   const MetadataRecord& metadata() const { return store_->metadata(); }
   const ShinglerOptions& shingler_options() const {
@@ -166,7 +218,15 @@ class ProtectedIndex {
   std::unique_ptr<IndexStore> store_;
   std::unique_ptr<Shingler> shingler_;
   std::unique_ptr<PseudoMatrix> matrix_;
+  std::unique_ptr<DocumentFrequency> frequency_;
+  std::unique_ptr<DocumentCache> documents_;
   absl::flat_hash_set<uint64_t> allowed_;  // union of the allow-list
+  // The pending batch (Stage): its writes, the rows it changed, its ids
+  // and digests, and the next document id.
+  IndexBatch pending_;
+  std::set<uint32_t> pending_rows_;
+  absl::flat_hash_set<std::string> pending_ids_, pending_digests_;
+  uint32_t pending_next_id_ = 0;
   StateRecord state_;
   bool broken_ = false;
 };

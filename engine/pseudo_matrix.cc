@@ -233,11 +233,22 @@ QueryResult PseudoMatrix::Query(std::span<const uint64_t> fingerprints,
   const uint32_t d = matrix_->rows();
   if (d == 0 || fingerprints.empty()) return result;
   const uint32_t k = geometry_.hashes;
-  std::vector<uint32_t> positions(fingerprints.size() * k);
-  for (size_t i = 0; i < fingerprints.size(); ++i) {
-    BitPositions(fingerprints[i], geometry_,
-                 std::span<uint32_t>(positions.data() + i * k, k));
-  }
+  // Adds to `out` the memberships of fingerprints [begin, end), their bit
+  // positions computed a block at a time (a large text's would otherwise
+  // take k * 4 bytes per fingerprint at once).
+  std::vector<uint32_t> positions;
+  auto count_range = [&](size_t begin, size_t end, std::span<uint32_t> out) {
+    constexpr size_t kBlock = 4096;
+    for (size_t b = begin; b < end; b += kBlock) {
+      const size_t n = std::min(kBlock, end - b);
+      positions.resize(n * k);
+      for (size_t i = 0; i < n; ++i) {
+        BitPositions(fingerprints[b + i], geometry_,
+                     std::span<uint32_t>(positions.data() + i * k, k));
+      }
+      matrix_->CountMembership(positions, k, out);
+    }
+  };
   std::vector<uint32_t> counts(d, 0);
   double trials = static_cast<double>(fingerprints.size());
   // Windows: counts per chunk of half a window; window w is chunks w, w+1.
@@ -254,16 +265,18 @@ QueryResult PseudoMatrix::Query(std::span<const uint64_t> fingerprints,
       for (size_t c = 0; c < chunks; ++c) {
         const size_t end = std::min(fingerprints.size(), (c + 1) * half);
         const std::span<uint32_t> out(chunk_counts.data() + c * d, d);
-        matrix_->CountMembership(
-            std::span<const uint32_t>(positions.data() + c * half * k,
-                                      (end - c * half) * k),
-            k, out);
+        count_range(c * half, end, out);
         for (uint32_t r = 0; r < d; ++r) counts[r] += out[r];
       }
     } else {
-      matrix_->CountMembership(positions, k, counts);
+      count_range(0, fingerprints.size(), counts);
     }
   } else {
+    positions.resize(fingerprints.size() * k);
+    for (size_t i = 0; i < fingerprints.size(); ++i) {
+      BitPositions(fingerprints[i], geometry_,
+                   std::span<uint32_t>(positions.data() + i * k, k));
+    }
     std::sort(positions.begin(), positions.end());
     positions.erase(std::unique(positions.begin(), positions.end()),
                     positions.end());

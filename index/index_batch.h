@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "index/key_format.h"
@@ -29,8 +30,9 @@ class IndexBatch {
     kFingerprints,
     kRows,
     kRowBits,
-    kDocFrequency,
     kAllow,
+    kCounts,
+    kSharedCounts,
   };
   struct Op {
     Family family;
@@ -48,10 +50,16 @@ class IndexBatch {
   // fingerprint list.
   void PutDocument(uint32_t id, const DocumentRecord& doc,
                    const FingerprintsRecord& fingerprints) {
+    PutDocument(id, doc, EncodeRecord(fingerprints));
+  }
+  // The same with the list already encoded (EncodeRecord), so the encoding
+  // can be done on another thread.
+  void PutDocument(uint32_t id, const DocumentRecord& doc,
+                   std::string encoded_fingerprints) {
     Put(Family::kDocuments, EncodeId(id), EncodeRecord(doc));
     Put(Family::kExternalIds, doc.external_id, EncodeId(id));
     Put(Family::kDigests, doc.digest, EncodeId(id));
-    Put(Family::kFingerprints, EncodeId(id), EncodeRecord(fingerprints));
+    Put(Family::kFingerprints, EncodeId(id), std::move(encoded_fingerprints));
   }
   // Rewrites only the document record (e.g. its rows after compaction).
   void PutDocumentRecord(uint32_t id, const DocumentRecord& doc) {
@@ -75,13 +83,17 @@ class IndexBatch {
     }
   }
 
-  // Sets how many documents hold `fingerprint`; 0 deletes the entry.
-  void PutDocFrequency(uint64_t fingerprint, uint32_t documents) {
-    if (documents == 0) {
-      Delete(Family::kDocFrequency, EncodeFingerprint(fingerprint));
+  // Rewrites one bucket of a document-frequency table; an empty bucket is
+  // deleted rather than stored. REQUIRES: bucket < CountBuckets(table), and
+  // every entry's fingerprint is in that bucket.
+  void PutCountBucket(CountTable table, uint32_t bucket,
+                      const CountBucketRecord& record) {
+    const Family family =
+        table == CountTable::kAll ? Family::kCounts : Family::kSharedCounts;
+    if (record.entries.empty()) {
+      Delete(family, EncodeCountBucket(bucket));
     } else {
-      Put(Family::kDocFrequency, EncodeFingerprint(fingerprint),
-          EncodeId(documents));
+      Put(family, EncodeCountBucket(bucket), EncodeRecord(record));
     }
   }
   void PutAllowEntry(std::string_view name, const AllowRecord& record) {

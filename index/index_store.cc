@@ -49,8 +49,8 @@ absl::Status FromRocks(const rocksdb::Status& s, std::string_view what) {
 // PERSISTED order: Family values index this array.
 constexpr std::string_view kFamilies[] = {
     kMetaFamily,         kDocumentsFamily, kExternalIdsFamily, kDigestsFamily,
-    kFingerprintsFamily, kRowsFamily,      kRowBitsFamily, kDocFrequencyFamily,
-    kAllowFamily,
+    kFingerprintsFamily, kRowsFamily,      kRowBitsFamily, kAllowFamily,
+    kCountsFamily,       kSharedCountsFamily,
 };
 constexpr size_t kFamilyCount = std::size(kFamilies);
 
@@ -60,21 +60,11 @@ std::vector<rocksdb::ColumnFamilyDescriptor> Descriptors() {
                    rocksdb::ColumnFamilyOptions());
   for (std::string_view name : kFamilies) {
     rocksdb::ColumnFamilyOptions cf;
-    // Row bits (about half set) and fingerprints (keyed hashes, also the
-    // doc_freq keys) do not compress; the other records are small.
+    // Row bits (about half set), fingerprints and count buckets (keyed
+    // hashes) do not compress; the other records are small.
     if (name == kRowBitsFamily || name == kFingerprintsFamily ||
-        name == kDocFrequencyFamily) {
+        name == kCountsFamily || name == kSharedCountsFamily) {
       cf.compression = rocksdb::kNoCompression;
-    }
-    if (name == kDocFrequencyFamily) {
-      // A scan looks up every fingerprint of the text, and most are in no
-      // protected document: a Bloom filter per table file answers those
-      // without reading a block. Not part of the storage format: table
-      // files written without one are still read (they just lack it).
-      rocksdb::BlockBasedTableOptions table;
-      table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
-      table.block_cache = rocksdb::NewLRUCache(size_t{64} << 20);
-      cf.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
     }
     out.emplace_back(std::string(name), cf);
   }
@@ -450,50 +440,45 @@ absl::Status IndexStore::ForEachDigest(
   return impl_->ForEach(IndexBatch::Family::kDigests, IdValues(fn));
 }
 
-absl::StatusOr<std::vector<uint32_t>> IndexStore::ReadDocFrequencies(
-    std::span<const uint64_t> fingerprints) const {
-  // Keys in RocksDB's order (big-endian keys: numeric order), so MultiGet
-  // need not sort them itself with its byte comparator, which cost more
-  // than the lookups.
-  std::vector<uint32_t> order(fingerprints.size());
-  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    return fingerprints[a] < fingerprints[b];
-  });
+absl::StatusOr<std::vector<CountBucketRecord>> IndexStore::ReadCountBuckets(
+    std::span<const uint32_t> buckets) const {
   std::vector<std::string> keys;
-  keys.reserve(order.size());
-  for (uint32_t i : order) keys.push_back(EncodeFingerprint(fingerprints[i]));
+  keys.reserve(buckets.size());
+  for (uint32_t b : buckets) keys.push_back(EncodeCountBucket(b));
   std::vector<rocksdb::Slice> slices(keys.begin(), keys.end());
   std::vector<rocksdb::PinnableSlice> values(keys.size());
   std::vector<rocksdb::Status> statuses(keys.size());
   impl_->db_->MultiGet(rocksdb::ReadOptions(),
-                       impl_->family(IndexBatch::Family::kDocFrequency),
+                       impl_->family(IndexBatch::Family::kCounts),
                        slices.size(), slices.data(), values.data(),
-                       statuses.data(), /*sorted_input=*/true);
-  std::vector<uint32_t> out(keys.size(), 0);
+                       statuses.data(), /*sorted_input=*/false);
+  std::vector<CountBucketRecord> out(keys.size());
   for (size_t i = 0; i < keys.size(); ++i) {
     if (statuses[i].IsNotFound()) continue;
     if (!statuses[i].ok()) {
       return FromRocks(statuses[i], "cannot read the index");
     }
-    auto count = DecodeId(std::string_view(values[i].data(), values[i].size()));
-    if (!count) return absl::DataLossError("corrupt document frequency");
-    out[order[i]] = *count;
+    absl::Status s = DecodeRecord(
+        std::string_view(values[i].data(), values[i].size()), &out[i]);
+    if (!s.ok()) return s;
   }
   return out;
 }
 
-absl::Status IndexStore::ForEachDocFrequency(
-    const std::function<absl::Status(uint64_t, uint32_t)>& fn) const {
+absl::Status IndexStore::ForEachCountBucket(
+    CountTable table,
+    const std::function<absl::Status(uint32_t, const CountBucketRecord&)>& fn)
+    const {
   return impl_->ForEach(
-      IndexBatch::Family::kDocFrequency,
+      table == CountTable::kAll ? IndexBatch::Family::kCounts
+                                : IndexBatch::Family::kSharedCounts,
       [&fn](std::string_view key, std::string_view value) {
-        auto fp = DecodeFingerprint(key);
-        auto count = DecodeId(value);
-        if (!fp || !count) {
-          return absl::DataLossError("corrupt document frequency");
-        }
-        return fn(*fp, *count);
+        auto bucket = DecodeCountBucket(key);
+        if (!bucket) return absl::DataLossError("corrupt count bucket key");
+        CountBucketRecord record;
+        absl::Status s = DecodeRecord(value, &record);
+        if (!s.ok()) return s;
+        return fn(*bucket, record);
       });
 }
 

@@ -96,11 +96,15 @@ class IndexStore {
       const std::function<absl::Status(std::string_view, uint32_t)>& fn)
       const;
 
-  // For each fingerprint, how many documents hold it (0: none).
-  absl::StatusOr<std::vector<uint32_t>> ReadDocFrequencies(
-      std::span<const uint64_t> fingerprints) const;
-  absl::Status ForEachDocFrequency(
-      const std::function<absl::Status(uint64_t, uint32_t)>& fn) const;
+  // The buckets of the kAll document-frequency table, in the order asked;
+  // an absent bucket reads as empty.
+  absl::StatusOr<std::vector<CountBucketRecord>> ReadCountBuckets(
+      std::span<const uint32_t> buckets) const;
+  // Every non-empty bucket of `table` in bucket order.
+  absl::Status ForEachCountBucket(
+      CountTable table,
+      const std::function<absl::Status(uint32_t, const CountBucketRecord&)>&
+          fn) const;
 
   // The allow-list entry `name`; nullopt when absent.
   absl::StatusOr<std::optional<AllowRecord>> ReadAllowEntry(

@@ -15,7 +15,7 @@
 namespace leakhound {
 
 // The format this binary reads and writes (MetadataRecord::format_version).
-inline constexpr uint32_t kFormatVersion = 2;
+inline constexpr uint32_t kFormatVersion = 3;
 
 // Column families, by record type.
 inline constexpr std::string_view kMetaFamily = "meta";
@@ -25,7 +25,8 @@ inline constexpr std::string_view kDigestsFamily = "digests";
 inline constexpr std::string_view kFingerprintsFamily = "fingerprints";
 inline constexpr std::string_view kRowsFamily = "rows";
 inline constexpr std::string_view kRowBitsFamily = "row_bits";
-inline constexpr std::string_view kDocFrequencyFamily = "doc_freq";
+inline constexpr std::string_view kCountsFamily = "fp_counts";
+inline constexpr std::string_view kSharedCountsFamily = "shared_counts";
 inline constexpr std::string_view kAllowFamily = "allow";
 
 // Keys in kMetaFamily.
@@ -40,19 +41,37 @@ inline std::string EncodeId(uint32_t id) {
                      static_cast<char>(id >> 8), static_cast<char>(id)};
 }
 
-// Fingerprints (doc_freq keys) are 8 bytes big-endian.
-inline std::string EncodeFingerprint(uint64_t fp) {
-  std::string out(8, '\0');
-  for (unsigned i = 0; i < 8; ++i) out[7 - i] = static_cast<char>(fp >> (8 * i));
-  return out;
+// Which document-frequency table a bucket belongs to. Not persisted.
+enum class CountTable : uint8_t {
+  kAll,     // kCountsFamily: every fingerprint some document holds
+  kShared,  // kSharedCountsFamily: those two or more documents hold
+};
+
+// The document-frequency tables are kept in buckets: a fingerprint belongs
+// to the bucket of its top CountBucketBits(table) bits, keyed as 2 bytes
+// big-endian. The full table has small buckets, because a commit rewrites
+// every bucket it touches; the shared table, which readers load whole, has
+// few, because each is one record to decode.
+inline constexpr unsigned CountBucketBits(CountTable table) {
+  return table == CountTable::kAll ? 16 : 10;
+}
+inline constexpr uint32_t CountBuckets(CountTable table) {
+  return uint32_t{1} << CountBucketBits(table);
+}
+inline constexpr uint32_t CountBucketOf(uint64_t fingerprint,
+                                        CountTable table = CountTable::kAll) {
+  return static_cast<uint32_t>(fingerprint >> (64 - CountBucketBits(table)));
 }
 
-// Returns nullopt unless `key` is exactly 8 bytes.
-inline std::optional<uint64_t> DecodeFingerprint(std::string_view key) {
-  if (key.size() != 8) return std::nullopt;
-  uint64_t fp = 0;
-  for (char c : key) fp = (fp << 8) | static_cast<uint8_t>(c);
-  return fp;
+inline std::string EncodeCountBucket(uint32_t bucket) {
+  return std::string{static_cast<char>(bucket >> 8), static_cast<char>(bucket)};
+}
+
+// Returns nullopt unless `key` is exactly 2 bytes.
+inline std::optional<uint32_t> DecodeCountBucket(std::string_view key) {
+  if (key.size() != 2) return std::nullopt;
+  return (uint32_t{static_cast<uint8_t>(key[0])} << 8) |
+         static_cast<uint8_t>(key[1]);
 }
 
 // Returns nullopt unless `key` is exactly 4 bytes.

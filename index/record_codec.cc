@@ -24,8 +24,10 @@ BOOST_CLASS_VERSION(leakhound::FingerprintsRecord, 1)
 BOOST_CLASS_VERSION(leakhound::SegmentRecord, 1)
 BOOST_CLASS_VERSION(leakhound::RowRecord, 1)
 BOOST_CLASS_VERSION(leakhound::AllowRecord, 1)
+BOOST_CLASS_VERSION(leakhound::CountBucketRecord, 1)
 BOOST_SERIALIZATION_SPLIT_FREE(leakhound::FingerprintsRecord)
 BOOST_SERIALIZATION_SPLIT_FREE(leakhound::AllowRecord)
+BOOST_SERIALIZATION_SPLIT_FREE(leakhound::CountBucketRecord)
 
 namespace leakhound {
 namespace {
@@ -138,6 +140,43 @@ std::vector<Occurrence> DecodeOccurrences(std::string_view blob,
   }
   if (!in.done()) throw CorruptBlob();
   return list;
+}
+
+// --- A count bucket's blob: per entry, LEB128 varints: the fingerprint
+// minus the previous entry's (the first: minus 0), then the count. Entries
+// strictly ascend and every count is at least 1.
+
+std::string EncodeCounts(const std::vector<FingerprintCount>& entries) {
+  std::string out;
+  out.reserve(entries.size() * 9);
+  uint64_t previous = 0;
+  for (const FingerprintCount& e : entries) {
+    PutVarint(out, e.fingerprint - previous);
+    PutVarint(out, e.documents);
+    previous = e.fingerprint;
+  }
+  return out;
+}
+
+std::vector<FingerprintCount> DecodeCounts(std::string_view blob,
+                                           uint64_t count) {
+  // Every entry takes at least 2 bytes.
+  if (count > blob.size() / 2) throw CorruptBlob();
+  std::vector<FingerprintCount> entries(count);
+  BlobReader in(blob);
+  uint64_t previous = 0;
+  for (uint64_t i = 0; i < count; ++i) {
+    const uint64_t delta = in.Varint();
+    if ((i > 0 && delta == 0) || delta > ~uint64_t{0} - previous) {
+      throw CorruptBlob();
+    }
+    entries[i].fingerprint = previous + delta;
+    entries[i].documents = in.U32(in.Varint());
+    if (entries[i].documents == 0) throw CorruptBlob();
+    previous = entries[i].fingerprint;
+  }
+  if (!in.done()) throw CorruptBlob();
+  return entries;
 }
 
 constexpr auto kFlags = boost::archive::no_header | boost::archive::no_codecvt;
@@ -254,6 +293,23 @@ void load(Archive& ar, leakhound::AllowRecord& r, unsigned version) {
   for (uint64_t& fp : r.fingerprints) fp = in.Fixed64();
 }
 
+template <class Archive>
+void save(Archive& ar, const leakhound::CountBucketRecord& r,
+          unsigned /*version*/) {
+  const uint64_t count = r.entries.size();
+  const std::string blob = leakhound::EncodeCounts(r.entries);
+  ar & count & blob;
+}
+
+template <class Archive>
+void load(Archive& ar, leakhound::CountBucketRecord& r, unsigned version) {
+  leakhound::RequireVersion(version, 1);
+  uint64_t count = 0;
+  std::string blob;
+  ar & count & blob;
+  r.entries = leakhound::DecodeCounts(blob, count);
+}
+
 }  // namespace boost::serialization
 
 namespace leakhound {
@@ -264,6 +320,7 @@ std::string EncodeRecord(const DocumentRecord& r) { return Encode(r); }
 std::string EncodeRecord(const FingerprintsRecord& r) { return Encode(r); }
 std::string EncodeRecord(const RowRecord& r) { return Encode(r); }
 std::string EncodeRecord(const AllowRecord& r) { return Encode(r); }
+std::string EncodeRecord(const CountBucketRecord& r) { return Encode(r); }
 
 absl::Status DecodeRecord(std::string_view b, MetadataRecord* r) {
   return Decode(b, r, "metadata");
@@ -282,6 +339,9 @@ absl::Status DecodeRecord(std::string_view b, RowRecord* r) {
 }
 absl::Status DecodeRecord(std::string_view b, AllowRecord* r) {
   return Decode(b, r, "allow-list");
+}
+absl::Status DecodeRecord(std::string_view b, CountBucketRecord* r) {
+  return Decode(b, r, "fingerprint count");
 }
 
 }  // namespace leakhound

@@ -2,7 +2,8 @@
 // Boost.Serialization binary archives without the archive header, one record
 // per archive, with each struct's class version written before its fields
 // (docs/storage_format.md lists them; golden tests pin the bytes). The
-// fingerprint list is a delta/varint blob inside its record.
+// fingerprint list and a count bucket's entries are delta/varint blobs
+// inside their records.
 //
 // Thread-safety: stateless functions; safe from any thread.
 #ifndef LEAKHOUND_INDEX_RECORD_CODEC_H_
@@ -24,6 +25,7 @@ std::string EncodeRecord(const DocumentRecord& record);
 std::string EncodeRecord(const FingerprintsRecord& record);
 std::string EncodeRecord(const RowRecord& record);
 std::string EncodeRecord(const AllowRecord& record);
+std::string EncodeRecord(const CountBucketRecord& record);
 
 // Decode returns DataLoss for bytes that are not a valid record of the type
 // (truncated, trailing garbage, unknown class version, corrupt blob), and
@@ -34,6 +36,7 @@ absl::Status DecodeRecord(std::string_view bytes, DocumentRecord* record);
 absl::Status DecodeRecord(std::string_view bytes, FingerprintsRecord* record);
 absl::Status DecodeRecord(std::string_view bytes, RowRecord* record);
 absl::Status DecodeRecord(std::string_view bytes, AllowRecord* record);
+absl::Status DecodeRecord(std::string_view bytes, CountBucketRecord* record);
 
 }  // namespace leakhound
 

@@ -104,6 +104,21 @@ struct AllowRecord {
   bool operator==(const AllowRecord&) const = default;
 };
 
+// How many documents hold one fingerprint.
+struct FingerprintCount {
+  uint64_t fingerprint = 0;
+  uint32_t documents = 0;  // at least 1
+  bool operator==(const FingerprintCount&) const = default;
+};
+
+// One bucket of a document-frequency table (key_format.h, CountTable): the
+// counts of the fingerprints whose top CountBucketBits(table) bits are the
+// bucket's key. Entries ascend by fingerprint, each at most once.
+struct CountBucketRecord {
+  std::vector<FingerprintCount> entries;
+  bool operator==(const CountBucketRecord&) const = default;
+};
+
 }  // namespace leakhound
 
 #endif  // LEAKHOUND_INDEX_RECORDS_H_

@@ -67,8 +67,15 @@ TEST(AdminCommandsTest, VerifyExits1OnDamageAndNamesIt) {
   {
     auto store = IndexStore::Open(index, IndexStore::Mode::kWriter);
     ASSERT_TRUE(store.ok()) << store.status();
+    // A fingerprint no document holds, added to its bucket.
+    const std::vector<uint32_t> bucket = {CountBucketOf(42)};
+    auto read = (*store)->ReadCountBuckets(bucket);
+    ASSERT_TRUE(read.ok());
+    CountBucketRecord record{{FingerprintCount{42, 3}}};  // ascending: smallest
+    const auto& rest = read->front().entries;
+    record.entries.insert(record.entries.end(), rest.begin(), rest.end());
     IndexBatch batch;
-    batch.PutDocFrequency(42, 3);
+    batch.PutCountBucket(CountTable::kAll, bucket[0], record);
     ASSERT_TRUE((*store)->Commit(batch).ok());
   }
   RunResult r = RunLeakhound({"verify", "--index", index});

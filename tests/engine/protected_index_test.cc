@@ -323,11 +323,25 @@ TEST(ProtectedIndexTest, ReaderPicksUpTheWritersCommits) {
             absl::StatusCode::kFailedPrecondition);
 }
 
+// How many documents hold each fingerprint, as the full table on disk
+// says; the counts in memory (shared ones only) must agree.
 std::vector<uint32_t> Frequencies(const ProtectedIndex& index,
                                   const std::vector<uint64_t>& fps) {
-  auto counts = index.store().ReadDocFrequencies(fps);
-  EXPECT_TRUE(counts.ok()) << counts.status();
-  return counts.ok() ? *counts : std::vector<uint32_t>{};
+  std::vector<uint32_t> buckets;
+  for (uint64_t fp : fps) buckets.push_back(CountBucketOf(fp));
+  auto read = index.store().ReadCountBuckets(buckets);
+  EXPECT_TRUE(read.ok()) << read.status();
+  if (!read.ok()) return {};
+  std::vector<uint32_t> out;
+  for (size_t i = 0; i < fps.size(); ++i) {
+    uint32_t count = 0;
+    for (const FingerprintCount& e : (*read)[i].entries) {
+      if (e.fingerprint == fps[i]) count = e.documents;
+    }
+    EXPECT_EQ(index.frequency().SharedCount(fps[i]), count >= 2 ? count : 0);
+    out.push_back(count);
+  }
+  return out;
 }
 
 TEST(ProtectedIndexTest, DocumentFrequenciesFollowAddReplaceAndRemove) {
@@ -366,8 +380,15 @@ TEST(ProtectedIndexTest, VerifyReportsAWrongDocumentFrequency) {
   }
   auto store = IndexStore::Open(dir, IndexStore::Mode::kWriter);
   ASSERT_TRUE(store.ok());
+  // A fingerprint no document holds, added to its bucket.
+  const std::vector<uint32_t> bucket = {CountBucketOf(12345)};
+  auto read = (*store)->ReadCountBuckets(bucket);
+  ASSERT_TRUE(read.ok());
+  CountBucketRecord record{{FingerprintCount{12345, 1}}};  // ascending: smallest
+  const auto& rest = read->front().entries;
+  record.entries.insert(record.entries.end(), rest.begin(), rest.end());
   IndexBatch batch;
-  batch.PutDocFrequency(12345, 1);  // a fingerprint no document holds
+  batch.PutCountBucket(CountTable::kAll, bucket[0], record);
   ASSERT_TRUE((*store)->Commit(batch).ok());
   auto report = VerifyIndex(**store);
   ASSERT_TRUE(report.ok());
@@ -485,6 +506,102 @@ TEST(ProtectedIndexTest, OtherShinglerVersionIsRefusedWithAdvice) {
   EXPECT_EQ(index.status().code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_THAT(std::string(index.status().message()),
               HasSubstr("shingler version"));
+}
+
+PreparedDocument Prepared(ProtectedIndex& index, const TextDoc& d) {
+  auto shingler = index.NewShingler();
+  EXPECT_TRUE(shingler.ok());
+  auto prepared = ProtectedIndex::Prepare(
+      **shingler, DocumentInput{d.id, "test/" + d.id, {}, d.text});
+  EXPECT_TRUE(prepared.ok()) << prepared.status();
+  return std::move(*prepared);
+}
+
+TEST(ProtectedIndexTest, StagedDocumentsAreInvisibleToReadersUntilCommit) {
+  TempDir tmp;
+  const std::string dir = tmp.Sub("idx");
+  auto writer = ProtectedIndex::Create(dir, SmallRows());
+  ASSERT_TRUE(writer.ok());
+  const auto& docs = RealDocuments();
+  for (size_t i = 0; i < 5; ++i) {
+    auto staged = (*writer)->Stage(Prepared(**writer, docs[i]));
+    ASSERT_TRUE(staged.ok()) << staged.status();
+    EXPECT_EQ(staged->outcome, AddOutcome::kAdded);
+  }
+  EXPECT_EQ((*writer)->pending(), 5u);
+  auto reader = ProtectedIndex::Open(dir, OpenMode::kRead);
+  ASSERT_TRUE(reader.ok());
+  EXPECT_EQ((*reader)->matrix().documents(), 0u);
+  ASSERT_TRUE((*writer)->Commit().ok());
+  EXPECT_EQ((*writer)->pending(), 0u);
+  ASSERT_TRUE(*(*reader)->Refresh());
+  EXPECT_EQ((*reader)->matrix().documents(), 5u);
+  EXPECT_TRUE(CandidateIds(**reader, docs[3].text).contains(docs[3].id));
+  EXPECT_THAT(Problems(**writer), IsEmpty());
+}
+
+TEST(ProtectedIndexTest, OneBatchEqualsOneCommitPerDocument) {
+  TempDir tmp;
+  const auto& docs = RealDocuments();
+  IndexOptions options = SmallRows();
+  const std::array<uint8_t, 32> key_bytes{7};
+  options.key = *FingerprintKey::FromBytes(key_bytes);
+  auto one_by_one = ProtectedIndex::Create(tmp.Sub("a"), options);
+  auto batched = ProtectedIndex::Create(tmp.Sub("b"), options);
+  ASSERT_TRUE(one_by_one.ok() && batched.ok());
+  for (size_t i = 0; i < 40; ++i) {
+    ASSERT_TRUE(AddDoc(**one_by_one, docs[i]).ok());
+    ASSERT_TRUE((*batched)->Stage(Prepared(**batched, docs[i])).ok());
+  }
+  ASSERT_TRUE((*batched)->Commit().ok());
+  ExpectSameFilter((*one_by_one)->matrix(), (*batched)->matrix());
+  EXPECT_EQ((*one_by_one)->frequency().shared_size(),
+            (*batched)->frequency().shared_size());
+  EXPECT_THAT(Problems(**batched), IsEmpty());
+}
+
+TEST(ProtectedIndexTest, RepeatedIdOrTextInABatchCommitsTheBatchFirst) {
+  TempDir tmp;
+  auto index = ProtectedIndex::Create(tmp.Sub("idx"), SmallRows());
+  ASSERT_TRUE(index.ok());
+  const auto& docs = RealDocuments();
+  ASSERT_TRUE((*index)->Stage(Prepared(**index, docs[0])).ok());
+  ASSERT_TRUE((*index)->Stage(Prepared(**index, docs[1])).ok());
+  // The same text under another id: a duplicate of the pending document.
+  TextDoc copy{"copy", docs[0].text};
+  auto duplicate = (*index)->Stage(Prepared(**index, copy));
+  ASSERT_TRUE(duplicate.ok()) << duplicate.status();
+  EXPECT_EQ(duplicate->outcome, AddOutcome::kDuplicateContent);
+  EXPECT_EQ(duplicate->existing_id, docs[0].id);
+  EXPECT_EQ((*index)->pending(), 0u);  // committed to find it
+  // The same id with new text: a replacement of the committed document.
+  ASSERT_TRUE((*index)->Stage(Prepared(**index, docs[2])).ok());
+  TextDoc changed{docs[1].id, docs[3].text};
+  auto replaced = (*index)->Stage(Prepared(**index, changed));
+  ASSERT_TRUE(replaced.ok()) << replaced.status();
+  EXPECT_EQ(replaced->outcome, AddOutcome::kReplaced);
+  ASSERT_TRUE((*index)->Commit().ok());
+  EXPECT_EQ((*index)->matrix().documents(), 3u);
+  EXPECT_THAT(Problems(**index), IsEmpty());
+}
+
+TEST(ProtectedIndexTest, DestroyingAWriterDropsWhatIsStaged) {
+  TempDir tmp;
+  const std::string dir = tmp.Sub("idx");
+  const auto& docs = RealDocuments();
+  {
+    auto index = ProtectedIndex::Create(dir, SmallRows());
+    ASSERT_TRUE(index.ok());
+    ASSERT_TRUE(AddDoc(**index, docs[0]).ok());
+    ASSERT_TRUE((*index)->Stage(Prepared(**index, docs[1])).ok());
+  }
+  auto reopened = ProtectedIndex::Open(dir, OpenMode::kWrite);
+  ASSERT_TRUE(reopened.ok());
+  EXPECT_EQ((*reopened)->matrix().documents(), 1u);
+  EXPECT_THAT(Problems(**reopened), IsEmpty());
+  // The id the dropped document had is free to use again.
+  ASSERT_TRUE(AddDoc(**reopened, docs[1]).ok());
+  EXPECT_THAT(Problems(**reopened), IsEmpty());
 }
 
 // Crash safety: a child process adds, removes and compacts real documents

@@ -155,32 +155,46 @@ TEST(IndexStoreTest, CommittedBatchIsReadBack) {
             absl::StatusCode::kNotFound);
 }
 
-TEST(IndexStoreTest, DocFrequenciesAreReadInTheOrderAsked) {
+TEST(IndexStoreTest, CountBucketsAreReadInTheOrderAskedAndEmptyOnesDeleted) {
   TempDir tmp;
   auto store = IndexStore::Create(tmp.Sub("idx"), Metadata(), kKey);
   ASSERT_TRUE(store.ok());
+  const CountBucketRecord high{{{0xffff000000000001ULL, 3}}};
+  const CountBucketRecord low{{{7, 1}, {9, 2}}};
+  const CountBucketRecord shared{{{9, 2}}};
   IndexBatch batch;
-  batch.PutDocFrequency(0xffff000000000001ULL, 3);
-  batch.PutDocFrequency(7, 1);
+  batch.PutCountBucket(CountTable::kAll, 0xffff, high);
+  batch.PutCountBucket(CountTable::kAll, 0, low);
+  batch.PutCountBucket(CountTable::kShared, 0, shared);
   ASSERT_TRUE((*store)->Commit(batch).ok());
-  // Out of key order and with a repeat: answers follow the question.
-  const std::vector<uint64_t> ask = {0xffff000000000001ULL, 8, 7, 7};
-  auto counts = (*store)->ReadDocFrequencies(ask);
-  ASSERT_TRUE(counts.ok()) << counts.status();
-  EXPECT_EQ(*counts, (std::vector<uint32_t>{3, 0, 1, 1}));
+  // Out of key order, with a repeat and an absent bucket: answers follow
+  // the question; the shared table is apart.
+  const std::vector<uint32_t> ask = {0xffff, 5, 0, 0};
+  auto read = (*store)->ReadCountBuckets(ask);
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(*read, (std::vector<CountBucketRecord>{high, {}, low, low}));
 
   IndexBatch drop;
-  drop.PutDocFrequency(7, 0);  // deletes
+  drop.PutCountBucket(CountTable::kAll, 0, CountBucketRecord{});  // deletes
   ASSERT_TRUE((*store)->Commit(drop).ok());
-  std::vector<std::pair<uint64_t, uint32_t>> all;
-  ASSERT_TRUE((*store)
-                  ->ForEachDocFrequency([&](uint64_t fp, uint32_t n) {
-                    all.emplace_back(fp, n);
-                    return absl::OkStatus();
-                  })
-                  .ok());
-  EXPECT_EQ(all, (std::vector<std::pair<uint64_t, uint32_t>>{
-                     {0xffff000000000001ULL, 3}}));
+  for (CountTable table : {CountTable::kAll, CountTable::kShared}) {
+    std::vector<std::pair<uint32_t, CountBucketRecord>> all;
+    ASSERT_TRUE((*store)
+                    ->ForEachCountBucket(table,
+                                         [&](uint32_t b,
+                                             const CountBucketRecord& r) {
+                                           all.emplace_back(b, r);
+                                           return absl::OkStatus();
+                                         })
+                    .ok());
+    if (table == CountTable::kAll) {
+      EXPECT_EQ(all, (std::vector<std::pair<uint32_t, CountBucketRecord>>{
+                         {0xffff, high}}));
+    } else {
+      EXPECT_EQ(all, (std::vector<std::pair<uint32_t, CountBucketRecord>>{
+                         {0, shared}}));
+    }
+  }
 }
 
 TEST(IndexStoreTest, AllowEntriesAreStoredByName) {

@@ -65,6 +65,12 @@ AllowRecord SampleAllow() {
   return r;
 }
 
+CountBucketRecord SampleCounts() {
+  CountBucketRecord r;
+  r.entries = {{0x0123000000000005ULL, 1}, {0x0123000000000105ULL, 300}};
+  return r;
+}
+
 template <typename Record>
 Record RoundTrip(const Record& in) {
   Record out;
@@ -82,6 +88,8 @@ TEST(RecordCodecTest, EveryRecordRoundTrips) {
   EXPECT_EQ(RoundTrip(FingerprintsRecord{}), FingerprintsRecord{});
   EXPECT_EQ(RoundTrip(SampleAllow()), SampleAllow());
   EXPECT_EQ(RoundTrip(AllowRecord{}), AllowRecord{});
+  EXPECT_EQ(RoundTrip(SampleCounts()), SampleCounts());
+  EXPECT_EQ(RoundTrip(CountBucketRecord{}), CountBucketRecord{});
 }
 
 // Golden bytes: these records are on disk in users' indexes. A change here
@@ -111,6 +119,26 @@ TEST(RecordCodecTest, SerializedBytesArePinned) {
             "7478742000000000000000cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd"
             "cdcdcdcdcdcdcdcdcdcdcdcdcdc85f56eea1010000100000000000000"
             "0ff00000000000000efcdab8967452301");
+  EXPECT_EQ(absl::BytesToHexString(EncodeRecord(SampleCounts())), "000100000002000000000000000e00000000000000858080808080c091"
+            "01018002ac02");
+}
+
+TEST(RecordCodecTest, CountBucketsStoreAscendingDeltas) {
+  CountBucketRecord many;
+  for (uint64_t i = 1; i <= 10000; ++i) {
+    many.entries.push_back({0x7fff000000000000ULL + i * 0x1000000ULL, 1});
+  }
+  // Deltas of 2^24: 4-byte varints, plus a one-byte count.
+  EXPECT_LE(EncodeRecord(many).size(), 10000u * 5 + 64);
+  EXPECT_EQ(RoundTrip(many), many);
+  // Unsorted, repeated or zero-count entries do not decode.
+  for (const CountBucketRecord& bad :
+       {CountBucketRecord{{{9, 1}, {5, 1}}}, CountBucketRecord{{{9, 1}, {9, 2}}},
+        CountBucketRecord{{{9, 0}}}}) {
+    CountBucketRecord out;
+    EXPECT_EQ(DecodeRecord(EncodeRecord(bad), &out).code(),
+              absl::StatusCode::kDataLoss);
+  }
 }
 
 TEST(RecordCodecTest, FingerprintListIsDeltaVarintEncoded) {
@@ -147,6 +175,7 @@ TEST(RecordCodecTest, TruncatedOrExtendedBytesAreDataLoss) {
   ExpectDamagedBytesRefused(SampleDocument());
   ExpectDamagedBytesRefused(SampleFingerprints());
   ExpectDamagedBytesRefused(SampleAllow());
+  ExpectDamagedBytesRefused(SampleCounts());
 }
 
 TEST(RecordCodecTest, NewerClassVersionIsRefusedWithAClearError) {
