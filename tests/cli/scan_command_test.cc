@@ -169,6 +169,17 @@ TEST_F(ScanCommandTest, StandardInputIsScannedAsDash) {
   EXPECT_EQ(JsonLines(r.out)[0]["path"], "-");
 }
 
+TEST_F(ScanCommandTest, AStrayNulByteDoesNotHideALeakedPassage) {
+  // A NUL and a control byte pasted into a leaking text: still text, still
+  // a leak (not "binary data", which would be an error, not a finding).
+  std::string text =
+      SlurpFile(SamplePath("outbound/obfuscated-pricing-leak.txt"));
+  text.insert(text.size() / 3, std::string("\0\x1f", 2));
+  RunResult r = Scan({"--json", Write("pasted.txt", text)});
+  EXPECT_EQ(r.exit, 1) << r.err;
+  EXPECT_EQ(JsonLines(r.out)[0]["verdict"], "leak");
+}
+
 TEST_F(ScanCommandTest, IndexComesFromTheEnvironment) {
   RunOptions env;
   env.env = {{"LEAKHOUND_INDEX", index_}};

@@ -38,5 +38,21 @@ TEST(FileTypeTest, ExtensionIsOnlyAHintForText) {
             FileKind::kText);
 }
 
+TEST(FileTypeTest, TextWithAFewControlBytesIsStillText) {
+  // GNU Info: node separators (0x1F) and NULs in index entries; libmagic
+  // calls such files "data".
+  std::string info = "This is grep.info, produced by makeinfo.\n";
+  for (int node = 0; node < 8; ++node) {
+    info += std::string("\x1f\nFile: grep.info,  Node: Usage\n\n", 32);
+    info += std::string(1500, 'w') + " words of the manual\n";
+    info += std::string("* \0\b[index\0\b]\n", 16);
+  }
+  EXPECT_EQ(DetectFileType("grep.info", info).kind, FileKind::kText);
+  // Binary with control bytes in more than one byte in 256 is not text.
+  std::string binary(4096, 'a');
+  for (size_t i = 0; i < binary.size(); i += 64) binary[i] = '\0';
+  EXPECT_EQ(DetectFileType("blob", binary).kind, FileKind::kUnknownBinary);
+}
+
 }  // namespace
 }  // namespace leakhound
