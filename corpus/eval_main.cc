@@ -370,8 +370,8 @@ int Run(const std::string& corpus, const std::string& out_dir,
       &md, "## Index cost\n\n",
       absl::StrFormat(
           "Building the index of %d documents (%.1f MB of text, %d "
-          "fingerprints) with `ProtectedIndex::Add`, one durable commit per "
-          "document as `leakhound add` does: %.1f s, %.2f MB/s. Filter in "
+          "fingerprints) on one thread, staged and committed in one batch "
+          "(`ProtectedIndex::Stage`, `Commit`): %.1f s, %.2f MB/s. Filter in "
           "RAM: %.1f MB (%.2f MB per protected MB, %.1f bits per "
           "fingerprint). On disk (RocksDB, fingerprint lists included): "
           "%.1f MB (%.2f MB per protected MB, %.1f bytes per "

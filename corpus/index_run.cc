@@ -38,17 +38,26 @@ absl::StatusOr<BuiltIndex> BuildIndex(const std::vector<PoolDocument>& docs,
   auto index = ProtectedIndex::Create(dir, options);
   if (!index.ok()) return index.status();
   built.index = std::move(*index);
+  auto shingler = built.index->NewShingler();
+  if (!shingler.ok()) return shingler.status();
+  // Staged and committed in one batch, as `leakhound add` does (which also
+  // shingles on worker threads); the filter is the same as one commit per
+  // document gives (ProtectedIndexTest.OneBatchEqualsOneCommitPerDocument).
   for (size_t i = 0; i < count && i < docs.size(); ++i) {
     DocumentInput input;
     input.external_id = docs[i].id;
     input.source = docs[i].id;
     input.text = docs[i].text;
-    auto added = built.index->Add(input);
+    auto prepared = ProtectedIndex::Prepare(**shingler, input);
+    if (!prepared.ok()) return prepared.status();
+    auto added = built.index->Stage(std::move(*prepared));
     if (!added.ok()) return added.status();
     built.protected_bytes += docs[i].text.size();
     built.fingerprints += added->fingerprints;
     ++built.documents;
   }
+  absl::Status committed = built.index->Commit();
+  if (!committed.ok()) return committed;
   // Closed and opened again, as `leakhound add` leaves an index for the
   // next `leakhound scan`: closing flushes the memtables to table files.
   built.index.reset();

@@ -46,8 +46,10 @@ run() {
   read -r wall cpu rss <<<"$best"
   local found
   found=$(tail -1 "$work/out" | cut -c1-70)
+  local who="this build"
+  [[ $bin == "$baseline" ]] && who="baseline"
   printf '| %s | %s | %s MB, %s files | %s | %.1f | %s | %.0f | %s |\n' \
-    "$label" "$(basename "$(dirname "$bin")")/$(basename "$bin")" \
+    "$label" "$who" \
     "$(mb "$input")" "$(files "$input")" "$wall" \
     "$(awk -v b="$(du -sb "$input" | cut -f1)" -v w="$wall" \
         'BEGIN{print b / 1e6 / w}')" "$cpu" "$((rss / 1024))" "$found"
