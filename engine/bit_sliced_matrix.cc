@@ -96,10 +96,13 @@ class BitSlicedMatrix final : public RowMatrix {
                std::span<const uint64_t> words) override {
     const uint32_t row_words = (bits_ + 63) / 64;
     uint64_t block[64];
-    for (uint32_t group = first / 64; group * 64 < first + count; ++group) {
-      // The group's bytes of a slice; the slice may end inside the group.
-      const uint32_t bytes = std::min<uint32_t>(8, stride_ - group * 8);
-      for (uint32_t chunk = 0; chunk < row_words; ++chunk) {
+    // Chunk by chunk, then group by group: the groups of one chunk write
+    // adjacent bytes of the same 64 slices, so a slice's cache line is
+    // filled while it is in cache.
+    for (uint32_t chunk = 0; chunk < row_words; ++chunk) {
+      for (uint32_t group = first / 64; group * 64 < first + count; ++group) {
+        // The group's bytes of a slice; the slice may end inside the group.
+        const uint32_t bytes = std::min<uint32_t>(8, stride_ - group * 8);
         for (uint32_t i = 0; i < 64; ++i) {
           const uint32_t row = group * 64 + i;
           block[i] = (row >= first && row < first + count)
@@ -111,6 +114,13 @@ class BitSlicedMatrix final : public RowMatrix {
         for (uint32_t j = 0; j < limit; ++j) {
           unsigned char* out =
               data_.get() + size_t{chunk * 64 + j} * stride_ + group * 8;
+          if (bytes == 8) {  // a whole word of the slice (little-endian)
+            uint64_t w;
+            std::memcpy(&w, out, 8);
+            w |= block[j];
+            std::memcpy(out, &w, 8);
+            continue;
+          }
           for (uint32_t b = 0; b < bytes; ++b) {
             out[b] |= static_cast<unsigned char>(block[j] >> (8 * b));
           }

@@ -54,6 +54,9 @@ constexpr std::string_view kFamilies[] = {
 };
 constexpr size_t kFamilyCount = std::size(kFamilies);
 
+// Read-ahead of whole-family scans (Impl::ForEach).
+constexpr size_t kScanReadahead = size_t{4} << 20;
+
 std::vector<rocksdb::ColumnFamilyDescriptor> Descriptors() {
   std::vector<rocksdb::ColumnFamilyDescriptor> out;
   out.emplace_back(rocksdb::kDefaultColumnFamilyName,
@@ -147,8 +150,14 @@ class IndexStore::Impl {
       IndexBatch::Family f,
       const std::function<absl::Status(std::string_view, std::string_view)>&
           fn) const {
-    std::unique_ptr<rocksdb::Iterator> it(
-        db_->NewIterator(rocksdb::ReadOptions(), family(f)));
+    // A whole-family scan (open reads every row's bits): a writer reads
+    // table files with pread, so read ahead in large reads (readers map the
+    // files; see Open); and keep the blocks out of the block cache, which
+    // serves the point reads.
+    rocksdb::ReadOptions options;
+    options.readahead_size = kScanReadahead;
+    options.fill_cache = false;
+    std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(options, family(f)));
     for (it->SeekToFirst(); it->Valid(); it->Next()) {
       const rocksdb::Slice k = it->key(), v = it->value();
       absl::Status s = fn(std::string_view(k.data(), k.size()),
@@ -263,6 +272,10 @@ absl::StatusOr<std::unique_ptr<IndexStore>> IndexStore::Open(
     // Scans look up many scattered keys (document frequencies, fingerprint
     // lists): reading table files through mmap spares a pread per block.
     options.allow_mmap_reads = true;
+    // But not advised random: open reads every row's bits in one pass, and
+    // with MADV_RANDOM each page faulted in alone (a cold open ran at 45 MB/s
+    // against 1.8 GB/s for reading the files whole; BM_OpenRows).
+    options.advise_random_on_open = false;
     const fs::path tmpl = fs::temp_directory_path(ec) / "leakhound-reader-XXXXXX";
     std::string path = tmpl.string();
     if (::mkdtemp(path.data()) == nullptr) {

@@ -7,13 +7,21 @@
 //  - Compact: after removing half the documents, repacking the rows.
 //  - Open: opening the index as a reader (metadata, row index, row bits);
 //    reported per GB of row bits. The files are in the page cache.
+//  - OpenRows: the same for indexes of R rows of random bits, up to 1 GB of
+//    row bits, against reading the index's files whole in the same process
+//    (what `cat DIR/db/* > /dev/null` does), both from the page cache and,
+//    when the process may write /proc/sys/vm/drop_caches (root), from disk.
 // Documents are random words from a 5,000-word vocabulary: shingling real
 // text costs the same, and a generated corpus can be made any size.
 #include <benchmark/benchmark.h>
 
 #include <stdlib.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <memory>
@@ -139,6 +147,45 @@ void BM_Open(benchmark::State& state) {
 }
 BENCHMARK(BM_Open)->Unit(benchmark::kMillisecond);
 
+uint64_t FileBytes(const std::string& dir) {
+  uint64_t total = 0;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    if (e.is_regular_file()) total += e.file_size();
+  }
+  return total;
+}
+
+// Reads every file under `dir` whole, as cat would.
+void ReadFiles(const std::string& dir) {
+  std::vector<char> buffer(size_t{1} << 20);
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    if (!e.is_regular_file()) continue;
+    std::FILE* f = std::fopen(e.path().c_str(), "rb");
+    if (f == nullptr) continue;
+    while (std::fread(buffer.data(), 1, buffer.size(), f) > 0) {
+    }
+    std::fclose(f);
+  }
+}
+
+template <typename Fn>
+double SecondsOf(Fn fn) {
+  const auto start = std::chrono::steady_clock::now();
+  fn();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                       start)
+      .count();
+}
+
+// Empties the page cache; false when not allowed (not root, a container).
+bool DropCaches() {
+  ::sync();
+  std::FILE* f = std::fopen("/proc/sys/vm/drop_caches", "w");
+  if (f == nullptr) return false;
+  const bool ok = std::fputs("3\n", f) >= 0;
+  return std::fclose(f) == 0 && ok;
+}
+
 // Open time against the amount of row bits, separating the fixed cost
 // (RocksDB's own open) from the per-byte cost: indexes of R rows of random
 // bits at the default geometry, written straight through IndexStore (the
@@ -174,6 +221,7 @@ void BM_OpenRows(benchmark::State& state) {
       if (!(*store)->Commit(batch).ok()) std::abort();
     }
   }
+  // A writer's close leaves table files; the reads below see them all.
   double bits_bytes = 0;
   for (auto _ : state) {
     auto index = ProtectedIndex::Open(dir, OpenMode::kRead);
@@ -181,10 +229,27 @@ void BM_OpenRows(benchmark::State& state) {
     bits_bytes = static_cast<double>(rows) * ((bits + 63) / 64 * 8);
   }
   state.counters["row_bits_MB"] = bits_bytes / 1e6;
+  const double file_mb = static_cast<double>(FileBytes(dir)) / 1e6;
+  state.counters["files_MB"] = file_mb;
+  const double open_warm = SecondsOf([&] {
+    if (!ProtectedIndex::Open(dir, OpenMode::kRead).ok()) std::abort();
+  });
+  const double read_warm = SecondsOf([&] { ReadFiles(dir); });
+  state.counters["open_MB_per_s"] = file_mb / open_warm;
+  state.counters["read_MB_per_s"] = file_mb / read_warm;
+  if (DropCaches()) {
+    const double read_cold = SecondsOf([&] { ReadFiles(dir); });
+    if (!DropCaches()) std::abort();
+    const double open_cold = SecondsOf([&] {
+      if (!ProtectedIndex::Open(dir, OpenMode::kRead).ok()) std::abort();
+    });
+    state.counters["cold_open_MB_per_s"] = file_mb / open_cold;
+    state.counters["cold_read_MB_per_s"] = file_mb / read_cold;
+  }
   fs::remove_all(tmpl);
 }
-BENCHMARK(BM_OpenRows)->Arg(64)->Arg(1024)->Arg(8192)
-    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_OpenRows)->Arg(64)->Arg(1024)->Arg(8192)->Arg(136000)
+    ->Iterations(3)->Unit(benchmark::kMillisecond);
 
 // Last: it changes the corpus's index.
 void BM_CompactAfterRemovingHalf(benchmark::State& state) {
