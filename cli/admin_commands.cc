@@ -355,4 +355,78 @@ int RunVerifyCommand(int argc, char** argv) {
   return report->problems.empty() ? kExitOk : kExitLeak;
 }
 
+// --- locations --------------------------------------------------------------
+
+namespace {
+constexpr char kLocationsUsage[] =
+    "usage: leakhound locations add --index DIR LOCATION...\n"
+    "       leakhound locations remove --index DIR LOCATION...\n"
+    "       leakhound locations list --index DIR [--json]\n"
+    "  Protected locations: URL and share-path prefixes (https://host/path/,\n"
+    "  \\\\server\\share\\dir, smb://server/share, /srv/dir, C:\\dir). "
+    "scan reports\n"
+    "  every URL or path under one of them. Compared case-insensitively; "
+    "docs/cli.md.\n";
+}  // namespace
+
+int RunLocationsCommand(int argc, char** argv) {
+  static constexpr OptionSpec kSpecs[] = {{"index", true}, {"json", false}};
+  int exit = kExitOk;
+  auto line = ParseCommandLine("locations", argc, argv, kSpecs,
+                               kLocationsUsage, &exit);
+  if (!line) return exit;
+  if (line->args().empty()) {
+    std::fputs(kLocationsUsage, stderr);
+    return kExitError;
+  }
+  const std::string action = line->args().front();
+  const std::vector<std::string> operands(line->args().begin() + 1,
+                                          line->args().end());
+  if (action == "list") {
+    auto index = OpenIndex(*line, OpenMode::kRead);
+    if (!index.ok()) return ReportError("locations", index.status());
+    auto listed = (*index)->ListLocations();
+    if (!listed.ok()) return ReportError("locations", listed.status());
+    for (const auto& [key, record] : *listed) {
+      if (line->Has("json")) {
+        std::printf("{\"key\":%s,\"given\":%s,\"added\":\"%s\"}\n",
+                    JsonString(key).c_str(), JsonString(record.given).c_str(),
+                    IsoTime(record.added_unix_ms).c_str());
+      } else {
+        std::printf("%-50s %s  %s\n", key.c_str(),
+                    IsoTime(record.added_unix_ms).c_str(),
+                    record.given.c_str());
+      }
+    }
+    return kExitOk;
+  }
+  if (action != "add" && action != "remove") {
+    ReportError("locations", absl::InvalidArgumentError(absl::StrCat(
+                                 "unknown action '", action,
+                                 "' (add, remove or list)")));
+    std::fputs(kLocationsUsage, stderr);
+    return kExitError;
+  }
+  if (operands.empty()) {
+    return ReportError("locations",
+                       absl::InvalidArgumentError("no location given"));
+  }
+  auto index = OpenIndex(*line, OpenMode::kWrite);
+  if (!index.ok()) return ReportError("locations", index.status());
+  if (action == "remove") {
+    absl::Status s = (*index)->RemoveLocations(operands);
+    if (!s.ok()) return ReportError("locations", s);
+    for (const std::string& location : operands) {
+      std::printf("removed   %s\n", location.c_str());
+    }
+    return kExitOk;
+  }
+  auto added = (*index)->AddLocations(operands);
+  if (!added.ok()) return ReportError("locations", added.status());
+  for (const auto& [key, is_new] : *added) {
+    std::printf("%-9s %s\n", is_new ? "added" : "unchanged", key.c_str());
+  }
+  return kExitOk;
+}
+
 }  // namespace leakhound

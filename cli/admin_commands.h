@@ -1,5 +1,5 @@
 // The index administration subcommands of leakhound: init, remove, list,
-// stats, compact, verify. Each takes its argv with argv[0] the
+// stats, compact, verify, locations. Each takes its argv with argv[0] the
 // subcommand's name, prints its results on standard output and errors as
 // one line each on standard error, and returns an exit code (exit_codes.h).
 // docs/cli.md is the contract.
@@ -16,6 +16,7 @@ int RunListCommand(int argc, char** argv);
 int RunStatsCommand(int argc, char** argv);
 int RunCompactCommand(int argc, char** argv);
 int RunVerifyCommand(int argc, char** argv);
+int RunLocationsCommand(int argc, char** argv);
 
 }  // namespace leakhound
 

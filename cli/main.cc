@@ -22,6 +22,8 @@ constexpr char kUsage[] =
     "  compact   repack under-filled rows and compact the files\n"
     "  verify    check every invariant of an index\n"
     "  allow     manage the allow-list of benign text (add, remove, list)\n"
+    "  locations manage the protected URL and share-path prefixes (add, "
+    "remove, list)\n"
     "  scan      find passages of protected documents in files\n"
     "  milter    the mail-gateway daemon (Postfix and Sendmail milter)\n"
     "  shingle   print per-file word and fingerprint counts (diagnostics)\n"
@@ -44,6 +46,7 @@ constexpr Command kCommands[] = {
     {"compact", leakhound::RunCompactCommand},
     {"verify", leakhound::RunVerifyCommand},
     {"allow", leakhound::RunAllowCommand},
+    {"locations", leakhound::RunLocationsCommand},
     {"scan", leakhound::RunScanCommand},
     {"milter", leakhound::RunMilterCommand},
     {"shingle", leakhound::RunShingleCommand},

@@ -83,7 +83,10 @@ FileOutcome ScanOne(const InputFile& file, LeakScanner* scanner,
         break;
       }
       PartOutcome p{std::move(part.name), "", std::move(*report)};
-      if (keep_text && !p.report.matches.empty()) p.text = std::move(part.text);
+      if (keep_text &&
+          (!p.report.matches.empty() || !p.report.locations.empty())) {
+        p.text = std::move(part.text);
+      }
       o.parts.push_back(std::move(p));
     }
   }

@@ -70,7 +70,7 @@ std::string Percent(double share) {
 bool FileOutcome::leak() const {
   if (!error.ok()) return false;
   for (const PartOutcome& p : parts) {
-    if (!p.report.matches.empty()) return true;
+    if (!p.report.matches.empty() || !p.report.locations.empty()) return true;
   }
   return false;
 }
@@ -129,7 +129,8 @@ std::string FormatJson(const FileOutcome& o) {
   for (const PartOutcome& part : o.parts) {
     const std::string part_json = JsonString(part.name);
     for (const DocumentMatch& m : part.report.matches) {
-      absl::StrAppend(&out, first_match ? "" : ",", "{\"doc_id\":",
+      absl::StrAppend(&out, first_match ? "" : ",",
+                      "{\"kind\":\"document\",\"doc_id\":",
                       JsonString(m.external_id), ",\"part\":", part_json,
                       ",\"matched_words\":", m.matched_words,
                       ",\"coverage_of_source\":",
@@ -149,6 +150,14 @@ std::string FormatJson(const FileOutcome& o) {
                         ",\"covered_words\":", p.covered_words, "}");
       }
       out += "]}";
+    }
+    for (const LocationFinding& f : part.report.locations) {
+      absl::StrAppend(
+          &out, first_match ? "" : ",", "{\"kind\":\"location\",\"part\":",
+          part_json, ",\"start\":", f.byte_begin, ",\"end\":", f.byte_end,
+          ",\"location\":", JsonString(f.key), ",\"prefix\":",
+          JsonString(f.prefix), "}");
+      first_match = false;
     }
   }
   out += "]}";
@@ -171,11 +180,22 @@ std::string FormatHuman(const FileOutcome& o, bool color) {
   if (!o.leak()) {
     return absl::StrCat(paint("32", "clean"), "  ", o.path, "\n", skipped);
   }
-  size_t documents = 0;
-  for (const PartOutcome& part : o.parts) documents += part.report.matches.size();
-  std::string out = absl::StrCat(
-      paint("1;31", "LEAK "), "  ", o.path, "  (", documents,
-      documents == 1 ? " protected document)\n" : " protected documents)\n");
+  size_t documents = 0, locations = 0;
+  for (const PartOutcome& part : o.parts) {
+    documents += part.report.matches.size();
+    locations += part.report.locations.size();
+  }
+  std::string what;
+  if (documents > 0) {
+    absl::StrAppend(&what, documents,
+                    documents == 1 ? " protected document" : " protected documents");
+  }
+  if (locations > 0) {
+    absl::StrAppend(&what, what.empty() ? "" : ", ", locations,
+                    locations == 1 ? " protected location" : " protected locations");
+  }
+  std::string out =
+      absl::StrCat(paint("1;31", "LEAK "), "  ", o.path, "  (", what, ")\n");
   for (const PartOutcome& part : o.parts) {
     const LineIndex lines_of(part.text);
     const std::string where =
@@ -216,6 +236,14 @@ std::string FormatHuman(const FileOutcome& o, bool color) {
       if (hidden > 0) {
         absl::StrAppend(&out, "         (", hidden, " more passages)\n");
       }
+    }
+    for (const LocationFinding& f : part.report.locations) {
+      absl::StrAppend(
+          &out, "       ", paint("1", "location"), " under ", f.prefix, ": line ",
+          lines_of.LineAt(f.byte_begin), " of ", where, ": \"",
+          Snippet(std::string_view(part.text).substr(
+              f.byte_begin, f.byte_end - f.byte_begin)),
+          "\"\n");
     }
   }
   return out + skipped;

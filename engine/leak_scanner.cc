@@ -66,6 +66,7 @@ absl::StatusOr<ScanReport> LeakScanner::Scan(std::string_view utf8) {
   const ShingledText& text = scanned.text();
   ScanReport report;
   report.words = text.Words(0, text.token_count);
+  report.locations = index_.locations().Find(utf8);
   report.shingle_ns = NanosSince(start);
   start = std::chrono::steady_clock::now();
 

@@ -76,6 +76,8 @@ struct ScanReport {
   uint32_t allowed_fingerprints = 0;
   uint32_t boilerplate_shingles = 0;
   std::vector<DocumentMatch> matches;  // by decreasing matched_words
+  // URLs and paths under a protected location, in text order.
+  std::vector<LocationFinding> locations;
   // Wall time of the three steps, in nanoseconds.
   uint64_t shingle_ns = 0;
   uint64_t filter_ns = 0;

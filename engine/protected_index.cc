@@ -245,6 +245,8 @@ absl::Status ProtectedIndex::Load() {
   flush();
   s = LoadAllowList();
   if (!s.ok()) return s;
+  s = LoadLocations();
+  if (!s.ok()) return s;
   auto frequency = DocumentFrequency::Load(*store_);
   if (!frequency.ok()) return frequency.status();
   matrix_ = std::move(*matrix);
@@ -263,6 +265,18 @@ absl::Status ProtectedIndex::LoadAllowList() {
       });
   if (!s.ok()) return s;
   allowed_ = std::move(allowed);
+  return absl::OkStatus();
+}
+
+absl::Status ProtectedIndex::LoadLocations() {
+  std::vector<std::string> keys;
+  absl::Status s = store_->ForEachLocation(
+      [&keys](std::string_view key, const LocationRecord&) {
+        keys.emplace_back(key);
+        return absl::OkStatus();
+      });
+  if (!s.ok()) return s;
+  locations_ = std::make_unique<ProtectedLocations>(std::move(keys));
   return absl::OkStatus();
 }
 
@@ -630,6 +644,72 @@ absl::Status ProtectedIndex::RemoveAllowed(std::string_view name) {
   s = CommitWithState(batch, state_.next_doc_id);
   if (!s.ok()) return s;
   return LoadAllowList();
+}
+
+absl::StatusOr<std::vector<std::pair<std::string, bool>>>
+ProtectedIndex::AddLocations(std::span<const std::string> given) {
+  absl::Status s = CheckWritable();
+  if (!s.ok()) return s;
+  s = Commit();
+  if (!s.ok()) return s;
+  auto listed = ListLocations();
+  if (!listed.ok()) return listed.status();
+  absl::flat_hash_set<std::string> present;
+  for (const auto& [key, record] : *listed) present.insert(key);
+  std::vector<std::pair<std::string, bool>> result;
+  IndexBatch batch;
+  const int64_t now = NowUnixMs();
+  for (const std::string& location : given) {
+    auto key = ProtectedLocations::Normalize(location);
+    if (!key.ok()) return key.status();
+    const bool added = present.insert(*key).second;
+    if (added) batch.PutLocation(*key, LocationRecord{location, now});
+    result.emplace_back(std::move(*key), added);
+  }
+  if (batch.empty()) return result;
+  s = CommitWithState(batch, state_.next_doc_id);
+  if (!s.ok()) return s;
+  s = LoadLocations();
+  if (!s.ok()) return s;
+  return result;
+}
+
+absl::Status ProtectedIndex::RemoveLocations(
+    std::span<const std::string> given) {
+  absl::Status s = CheckWritable();
+  if (!s.ok()) return s;
+  s = Commit();
+  if (!s.ok()) return s;
+  auto listed = ListLocations();
+  if (!listed.ok()) return listed.status();
+  absl::flat_hash_set<std::string> present;
+  for (const auto& [key, record] : *listed) present.insert(key);
+  IndexBatch batch;
+  for (const std::string& location : given) {
+    auto key = ProtectedLocations::Normalize(location);
+    if (!key.ok()) return key.status();
+    if (present.erase(*key) == 0) {
+      return absl::NotFoundError(absl::StrCat(
+          "location ", location, " is not protected (its key: ", *key, ")"));
+    }
+    batch.DeleteLocation(*key);
+  }
+  if (batch.empty()) return absl::OkStatus();
+  s = CommitWithState(batch, state_.next_doc_id);
+  if (!s.ok()) return s;
+  return LoadLocations();
+}
+
+absl::StatusOr<std::vector<std::pair<std::string, LocationRecord>>>
+ProtectedIndex::ListLocations() const {
+  std::vector<std::pair<std::string, LocationRecord>> out;
+  absl::Status s = store_->ForEachLocation(
+      [&out](std::string_view key, const LocationRecord& record) {
+        out.emplace_back(std::string(key), record);
+        return absl::OkStatus();
+      });
+  if (!s.ok()) return s;
+  return out;
 }
 
 absl::StatusOr<std::unique_ptr<Shingler>> ProtectedIndex::NewShingler() const {

@@ -22,6 +22,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,6 +34,7 @@
 #include "engine/document_cache.h"
 #include "engine/document_frequency.h"
 #include "engine/index_verifier.h"
+#include "engine/protected_locations.h"
 #include "engine/pseudo_matrix.h"
 #include "index/index_batch.h"
 #include "index/index_store.h"
@@ -152,6 +154,25 @@ class ProtectedIndex {
   // NotFound if there is no entry `name`.
   absl::Status RemoveAllowed(std::string_view name);
 
+  // Protects the URL and share-path prefixes `given`
+  // (engine/protected_locations.h), in one commit with the next generation.
+  // Returns each one's normalized key and whether it was new (false: it
+  // was protected already). InvalidArgument naming the first location that
+  // does not normalize; nothing is written then.
+  absl::StatusOr<std::vector<std::pair<std::string, bool>>> AddLocations(
+      std::span<const std::string> given);
+  // Stops protecting the locations `given` (in any spelling that normalizes
+  // to a protected key), in one commit. NotFound naming the first that is
+  // not protected, InvalidArgument for one that does not normalize;
+  // nothing is written then.
+  absl::Status RemoveLocations(std::span<const std::string> given);
+  // Every protected location: key and record, in key order.
+  absl::StatusOr<std::vector<std::pair<std::string, LocationRecord>>>
+  ListLocations() const;
+  // The protected locations as of the last Open/Refresh and this object's
+  // own changes.
+  const ProtectedLocations& locations() const { return *locations_; }
+
   // Whether some allow-list entry holds `fingerprint` (as of the last
   // Open/Refresh and this object's own changes).
   bool IsAllowed(uint64_t fingerprint) const {
@@ -209,6 +230,7 @@ class ProtectedIndex {
   // (Re)loads the filter from the store.
   absl::Status Load();
   absl::Status LoadAllowList();
+  absl::Status LoadLocations();
   absl::Status CheckWritable() const;
   // Adds the rows to the batch as the matrix holds them now.
   void PutRows(const std::vector<uint32_t>& rows, IndexBatch& batch) const;
@@ -221,6 +243,7 @@ class ProtectedIndex {
   std::unique_ptr<DocumentFrequency> frequency_;
   std::unique_ptr<DocumentCache> documents_;
   absl::flat_hash_set<uint64_t> allowed_;  // union of the allow-list
+  std::unique_ptr<ProtectedLocations> locations_;
   // The pending batch (Stage): its writes, the rows it changed, its ids
   // and digests, and the next document id.
   IndexBatch pending_;

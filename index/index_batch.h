@@ -33,6 +33,7 @@ class IndexBatch {
     kAllow,
     kCounts,
     kSharedCounts,
+    kLocations,
   };
   struct Op {
     Family family;
@@ -101,6 +102,14 @@ class IndexBatch {
   }
   void DeleteAllowEntry(std::string_view name) {
     Delete(Family::kAllow, std::string(name));
+  }
+
+  // `key`: the location's normalized form (engine/protected_locations.h).
+  void PutLocation(std::string_view key, const LocationRecord& record) {
+    Put(Family::kLocations, std::string(key), EncodeRecord(record));
+  }
+  void DeleteLocation(std::string_view key) {
+    Delete(Family::kLocations, std::string(key));
   }
 
   const std::vector<Op>& ops() const { return ops_; }

@@ -50,7 +50,7 @@ absl::Status FromRocks(const rocksdb::Status& s, std::string_view what) {
 constexpr std::string_view kFamilies[] = {
     kMetaFamily,         kDocumentsFamily, kExternalIdsFamily, kDigestsFamily,
     kFingerprintsFamily, kRowsFamily,      kRowBitsFamily, kAllowFamily,
-    kCountsFamily,       kSharedCountsFamily,
+    kCountsFamily,       kSharedCountsFamily, kLocationsFamily,
 };
 constexpr size_t kFamilyCount = std::size(kFamilies);
 
@@ -507,6 +507,18 @@ absl::Status IndexStore::ForEachAllowEntry(
   return impl_->ForEach(IndexBatch::Family::kAllow,
                         [&fn](std::string_view key, std::string_view value) {
                           AllowRecord record;
+                          absl::Status s = DecodeRecord(value, &record);
+                          if (!s.ok()) return s;
+                          return fn(key, record);
+                        });
+}
+
+absl::Status IndexStore::ForEachLocation(
+    const std::function<absl::Status(std::string_view,
+                                     const LocationRecord&)>& fn) const {
+  return impl_->ForEach(IndexBatch::Family::kLocations,
+                        [&fn](std::string_view key, std::string_view value) {
+                          LocationRecord record;
                           absl::Status s = DecodeRecord(value, &record);
                           if (!s.ok()) return s;
                           return fn(key, record);

@@ -114,6 +114,12 @@ class IndexStore {
       const std::function<absl::Status(std::string_view, const AllowRecord&)>&
           fn) const;
 
+  // Every protected location: key (normalized form) and record, in key
+  // order.
+  absl::Status ForEachLocation(
+      const std::function<absl::Status(std::string_view,
+                                       const LocationRecord&)>& fn) const;
+
   // Applies the batch atomically and durably (WAL, fsync).
   // REQUIRES: mode() == kWriter.
   absl::Status Commit(const IndexBatch& batch);

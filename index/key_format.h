@@ -15,7 +15,7 @@
 namespace leakhound {
 
 // The format this binary reads and writes (MetadataRecord::format_version).
-inline constexpr uint32_t kFormatVersion = 3;
+inline constexpr uint32_t kFormatVersion = 4;
 
 // Column families, by record type.
 inline constexpr std::string_view kMetaFamily = "meta";
@@ -28,6 +28,7 @@ inline constexpr std::string_view kRowBitsFamily = "row_bits";
 inline constexpr std::string_view kCountsFamily = "fp_counts";
 inline constexpr std::string_view kSharedCountsFamily = "shared_counts";
 inline constexpr std::string_view kAllowFamily = "allow";
+inline constexpr std::string_view kLocationsFamily = "locations";
 
 // Keys in kMetaFamily.
 inline constexpr std::string_view kMetadataKey = "metadata";

@@ -25,6 +25,7 @@ BOOST_CLASS_VERSION(leakhound::SegmentRecord, 1)
 BOOST_CLASS_VERSION(leakhound::RowRecord, 1)
 BOOST_CLASS_VERSION(leakhound::AllowRecord, 1)
 BOOST_CLASS_VERSION(leakhound::CountBucketRecord, 1)
+BOOST_CLASS_VERSION(leakhound::LocationRecord, 1)
 BOOST_SERIALIZATION_SPLIT_FREE(leakhound::FingerprintsRecord)
 BOOST_SERIALIZATION_SPLIT_FREE(leakhound::AllowRecord)
 BOOST_SERIALIZATION_SPLIT_FREE(leakhound::CountBucketRecord)
@@ -259,6 +260,12 @@ void load(Archive& ar, leakhound::FingerprintsRecord& r, unsigned version) {
 }
 
 template <class Archive>
+void serialize(Archive& ar, leakhound::LocationRecord& r, unsigned version) {
+  leakhound::RequireVersion(version, 1);
+  ar & r.given & r.added_unix_ms;
+}
+
+template <class Archive>
 void serialize(Archive& ar, leakhound::SegmentRecord& r, unsigned version) {
   leakhound::RequireVersion(version, 1);
   ar & r.doc & r.begin & r.end;
@@ -320,6 +327,7 @@ std::string EncodeRecord(const DocumentRecord& r) { return Encode(r); }
 std::string EncodeRecord(const FingerprintsRecord& r) { return Encode(r); }
 std::string EncodeRecord(const RowRecord& r) { return Encode(r); }
 std::string EncodeRecord(const AllowRecord& r) { return Encode(r); }
+std::string EncodeRecord(const LocationRecord& r) { return Encode(r); }
 std::string EncodeRecord(const CountBucketRecord& r) { return Encode(r); }
 
 absl::Status DecodeRecord(std::string_view b, MetadataRecord* r) {
@@ -339,6 +347,9 @@ absl::Status DecodeRecord(std::string_view b, RowRecord* r) {
 }
 absl::Status DecodeRecord(std::string_view b, AllowRecord* r) {
   return Decode(b, r, "allow-list");
+}
+absl::Status DecodeRecord(std::string_view b, LocationRecord* r) {
+  return Decode(b, r, "location");
 }
 absl::Status DecodeRecord(std::string_view b, CountBucketRecord* r) {
   return Decode(b, r, "fingerprint count");

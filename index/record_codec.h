@@ -25,6 +25,7 @@ std::string EncodeRecord(const DocumentRecord& record);
 std::string EncodeRecord(const FingerprintsRecord& record);
 std::string EncodeRecord(const RowRecord& record);
 std::string EncodeRecord(const AllowRecord& record);
+std::string EncodeRecord(const LocationRecord& record);
 std::string EncodeRecord(const CountBucketRecord& record);
 
 // Decode returns DataLoss for bytes that are not a valid record of the type
@@ -36,6 +37,7 @@ absl::Status DecodeRecord(std::string_view bytes, DocumentRecord* record);
 absl::Status DecodeRecord(std::string_view bytes, FingerprintsRecord* record);
 absl::Status DecodeRecord(std::string_view bytes, RowRecord* record);
 absl::Status DecodeRecord(std::string_view bytes, AllowRecord* record);
+absl::Status DecodeRecord(std::string_view bytes, LocationRecord* record);
 absl::Status DecodeRecord(std::string_view bytes, CountBucketRecord* record);
 
 }  // namespace leakhound

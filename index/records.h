@@ -104,6 +104,15 @@ struct AllowRecord {
   bool operator==(const AllowRecord&) const = default;
 };
 
+// A protected location (`leakhound locations add`): a URL or share-path
+// prefix, keyed by its normalized form (engine/protected_locations.h).
+// Admin configuration, not protected text: stored as given.
+struct LocationRecord {
+  std::string given;  // as the admin typed it
+  int64_t added_unix_ms = 0;
+  bool operator==(const LocationRecord&) const = default;
+};
+
 // How many documents hold one fingerprint.
 struct FingerprintCount {
   uint64_t fingerprint = 0;

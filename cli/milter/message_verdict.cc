@@ -100,6 +100,16 @@ MessageVerdict MessageScanner::Scan(std::string_view message) const {
         v.parts.push_back(part.name);
       }
     }
+    for (const LocationFinding& f : report->locations) {
+      v.kind = MessageVerdict::Kind::kLeak;
+      if (std::find(v.locations.begin(), v.locations.end(), f.prefix) ==
+          v.locations.end()) {
+        v.locations.push_back(f.prefix);
+      }
+      if (std::find(v.parts.begin(), v.parts.end(), part.name) == v.parts.end()) {
+        v.parts.push_back(part.name);
+      }
+    }
   }
   give_back();
   if (cache_ != nullptr) cache_->Insert(digest, snapshot.generation, v);

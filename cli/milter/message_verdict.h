@@ -32,6 +32,7 @@ struct MessageVerdict {
   enum class Kind { kClean, kLeak, kError };
   Kind kind = Kind::kClean;
   std::vector<std::string> documents;  // matched protected document ids
+  std::vector<std::string> locations;  // protected location prefixes named
   std::vector<std::string> parts;      // where: "" (the body) or a part path
   std::string error;                   // for kError: why
   bool duplicate = false;              // reused from the duplicate cache

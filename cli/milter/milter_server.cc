@@ -173,7 +173,9 @@ sfsistat Act(SMFICTX* ctx, MilterAction action, const MessageVerdict& v,
     case MilterAction::kReject: {
       std::string text = why;
       if (v.kind == MessageVerdict::Kind::kLeak && p.show_matches) {
-        absl::StrAppend(&text, " (", absl::StrJoin(v.documents, ", "), ")");
+        std::vector<std::string> named = v.documents;
+        for (const std::string& l : v.locations) named.push_back("location " + l);
+        absl::StrAppend(&text, " (", absl::StrJoin(named, ", "), ")");
       }
       std::string code = "550", xcode = "5.7.1";
       smfi_setreply(ctx, Mutable(code), Mutable(xcode), Mutable(text));
@@ -194,6 +196,9 @@ sfsistat Act(SMFICTX* ctx, MilterAction action, const MessageVerdict& v,
       AddHeader(ctx, "X-Leakhound-Status", status);
       if (!v.documents.empty()) {
         AddHeader(ctx, "X-Leakhound-Matches", absl::StrJoin(v.documents, ", "));
+      }
+      if (!v.locations.empty()) {
+        AddHeader(ctx, "X-Leakhound-Locations", absl::StrJoin(v.locations, ", "));
       }
       return SMFIS_ACCEPT;
     case MilterAction::kAccept:
@@ -254,6 +259,9 @@ sfsistat OnEndOfMessage(SMFICTX* ctx) {
   if (!note.empty()) absl::StrAppend(&line, " note=\"", note, "\"");
   if (!v.documents.empty()) {
     absl::StrAppend(&line, " documents=", absl::StrJoin(v.documents, ","));
+  }
+  if (!v.locations.empty()) {
+    absl::StrAppend(&line, " locations=", absl::StrJoin(v.locations, ","));
   }
   if (!v.parts.empty() && !(v.parts.size() == 1 && v.parts[0].empty())) {
     absl::StrAppend(&line, " parts=", absl::StrJoin(v.parts, ","));

@@ -1,4 +1,5 @@
 // Drives the real binary: init, stats, list, verify, compact, remove.
+#include <sstream>
 #include <string>
 
 #include "gmock/gmock.h"
@@ -12,6 +13,7 @@ namespace leakhound {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 using Json = nlohmann::json;
 
 TEST(AdminCommandsTest, InitRecordsItsOptionsAndRefusesAnExistingIndex) {
@@ -37,6 +39,43 @@ TEST(AdminCommandsTest, InitRecordsItsOptionsAndRefusesAnExistingIndex) {
   RunResult bad = RunLeakhound({"init", "--index", tmp.Sub("x"), "--fpr", "2"});
   EXPECT_EQ(bad.exit, 2);
   EXPECT_THAT(bad.err, HasSubstr("--fpr must be a number from"));
+}
+
+TEST(AdminCommandsTest, LocationsAreAddedListedAndRemovedAllOrNothing) {
+  TempDir tmp;
+  const std::string index = tmp.Sub("index");
+  ASSERT_EQ(RunLeakhound({"init", "--index", index}).exit, 0);
+  RunResult add = RunLeakhound({"locations", "add", "--index", index,
+                                "smb://FS01/Finance/", "/srv/legal"});
+  ASSERT_EQ(add.exit, 0) << add.err;
+  EXPECT_EQ(add.out, "added     //fs01/finance\nadded     /srv/legal\n");
+  RunResult again = RunLeakhound({"locations", "add", "--index", index,
+                                  R"(\\fs01\finance)"});
+  EXPECT_EQ(again.out, "unchanged //fs01/finance\n");
+  RunResult bad = RunLeakhound(
+      {"locations", "add", "--index", index, "/srv/hr", "finance"});
+  EXPECT_EQ(bad.exit, 2);
+  EXPECT_THAT(bad.err, HasSubstr("'finance' is not a URL"));
+  RunResult list = RunLeakhound({"locations", "list", "--index", index, "--json"});
+  ASSERT_EQ(list.exit, 0) << list.err;
+  std::vector<Json> rows;
+  std::istringstream in(list.out);
+  for (std::string line; std::getline(in, line);) rows.push_back(Json::parse(line));
+  ASSERT_EQ(rows.size(), 2u);  // /srv/hr was not added
+  EXPECT_EQ(rows[0]["key"], "//fs01/finance");
+  EXPECT_EQ(rows[0]["given"], "smb://FS01/Finance/");
+  EXPECT_EQ(rows[1]["key"], "/srv/legal");
+  RunResult missing = RunLeakhound(
+      {"locations", "remove", "--index", index, "/srv/legal", "/srv/none"});
+  EXPECT_EQ(missing.exit, 2);
+  EXPECT_THAT(missing.err, HasSubstr("/srv/none is not protected"));
+  RunResult removed =
+      RunLeakhound({"locations", "remove", "--index", index, "/SRV/Legal/"});
+  EXPECT_EQ(removed.exit, 0) << removed.err;
+  RunResult after = RunLeakhound({"locations", "list", "--index", index});
+  EXPECT_THAT(after.out, HasSubstr("//fs01/finance"));
+  EXPECT_THAT(after.out, Not(HasSubstr("/srv/legal")));
+  EXPECT_EQ(RunLeakhound({"verify", "--index", index}).exit, 0);
 }
 
 TEST(AdminCommandsTest, StatsCountsDocumentsRowsAndBits) {

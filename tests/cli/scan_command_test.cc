@@ -375,5 +375,54 @@ TEST_F(ScanCommandTest, LeakInsideAnAttachmentNamesItsPart) {
   EXPECT_THAT(found.out, HasSubstr(docx + ": "));
 }
 
+TEST_F(ScanCommandTest, ProtectedLocationsAreTheirOwnKindOfFinding) {
+  RunResult add = RunLeakhound({"locations", "add", "--index", index_,
+                                "https://wiki.corp.example/finance/",
+                                R"(\\fs01\hr)"});
+  ASSERT_EQ(add.exit, 0) << add.err;
+  const std::string text =
+      "Numbers: https://wiki.corp.example/Finance/q3.xlsx (draft).\n"
+      "Old copy on \\\\FS01\\HR\\pay\\2027.xlsx\n";
+  const std::string plain = Write("note.txt", text);
+  const std::string clean = Write("clean.txt",
+                                  "See https://wiki.corp.example/finance-public "
+                                  "and \\\\fs01\\hrx\\a.txt\n");
+  RunResult r = Scan({"--json", plain, clean});
+  ASSERT_EQ(r.exit, 1) << r.err;
+  std::vector<Json> lines = JsonLines(r.out);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0]["verdict"], "leak");
+  ASSERT_EQ(lines[0]["matches"].size(), 2u);
+  const Json& first = lines[0]["matches"][0];
+  EXPECT_EQ(first["kind"], "location");
+  EXPECT_EQ(first["prefix"], "//wiki.corp.example/finance");
+  EXPECT_EQ(first["location"], "//wiki.corp.example/finance/q3.xlsx");
+  EXPECT_EQ(text.substr(first["start"].get<size_t>(),
+                        first["end"].get<size_t>() - first["start"].get<size_t>()),
+            "https://wiki.corp.example/Finance/q3.xlsx");
+  EXPECT_EQ(lines[0]["matches"][1]["prefix"], "//fs01/hr");
+  EXPECT_EQ(lines[1]["verdict"], "clean");
+
+  // Inside a mail's attachment, alongside a document leak.
+  const std::string mail = tmp_.Sub("mail.eml");
+  const std::string make = std::string("/usr/bin/python3 ") +
+                           LEAKHOUND_SOURCE_DIR + "/corpus/make_formats.py ";
+  ASSERT_EQ(std::system((make + "eml-docx " + plain + " " + mail).c_str()), 0);
+  RunResult m = Scan({"--json", mail});
+  ASSERT_EQ(m.exit, 1) << m.err;
+  const std::vector<Json> mail_lines = JsonLines(m.out);
+  const Json& in_mail = mail_lines[0]["matches"][0];
+  EXPECT_EQ(in_mail["kind"], "location");
+  EXPECT_EQ(in_mail["part"], "report.docx");
+  RunResult human = Scan({plain});
+  EXPECT_THAT(human.out, HasSubstr("(2 protected locations)"));
+  EXPECT_THAT(human.out,
+              HasSubstr("location under //fs01/hr: line 2 of this file: "
+                        "\"\\\\FS01\\HR\\pay\\2027.xlsx\""));
+  // Document matches say their kind too.
+  RunResult doc = Scan({"--json", SamplePath("outbound/email-board-leak.txt")});
+  EXPECT_EQ(JsonLines(doc.out)[0]["matches"][0]["kind"], "document");
+}
+
 }  // namespace
 }  // namespace leakhound

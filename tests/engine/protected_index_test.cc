@@ -428,6 +428,53 @@ TEST(ProtectedIndexTest, AllowListedFingerprintsAreKnownToWriterAndReaders) {
   EXPECT_THAT(Problems(**writer), IsEmpty());
 }
 
+TEST(ProtectedIndexTest, LocationsAreAtomicPersistedAndKnownToReaders) {
+  TempDir tmp;
+  const std::string dir = tmp.Sub("idx");
+  auto writer = CreateWith(dir, 1);
+  ASSERT_TRUE(writer.ok());
+  auto reader = ProtectedIndex::Open(dir, OpenMode::kRead);
+  ASSERT_TRUE(reader.ok());
+  const std::string text = "see https://wiki.corp.example/finance/q3 now";
+  // One bad location: nothing is written.
+  const std::vector<std::string> with_bad = {"https://wiki.corp.example/finance",
+                                             "finance"};
+  EXPECT_EQ((*writer)->AddLocations(with_bad).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE((*writer)->ListLocations()->empty());
+
+  const std::vector<std::string> given = {"https://wiki.corp.example/finance/",
+                                          "WIKI.corp.example/Finance"};
+  auto added = (*writer)->AddLocations(given);
+  ASSERT_TRUE(added.ok()) << added.status();
+  ASSERT_EQ(added->size(), 2u);
+  EXPECT_EQ((*added)[0], std::make_pair(std::string("//wiki.corp.example/finance"), true));
+  EXPECT_EQ((*added)[1], std::make_pair(std::string("//wiki.corp.example/finance"), false));
+  EXPECT_EQ((*writer)->locations().Find(text).size(), 1u);
+  EXPECT_TRUE((*reader)->locations().Find(text).empty());
+  ASSERT_TRUE(*(*reader)->Refresh());
+  EXPECT_EQ((*reader)->locations().Find(text).size(), 1u);
+
+  const std::vector<std::string> missing = {"wiki.corp.example/finance",
+                                            "/srv/none"};
+  EXPECT_EQ((*writer)->RemoveLocations(missing).code(),
+            absl::StatusCode::kNotFound);
+  EXPECT_EQ((*writer)->ListLocations()->size(), 1u);
+  writer->reset();
+  auto reopened = ProtectedIndex::Open(dir, OpenMode::kWrite);
+  ASSERT_TRUE(reopened.ok()) << reopened.status();
+  auto listed = (*reopened)->ListLocations();
+  ASSERT_TRUE(listed.ok());
+  ASSERT_EQ(listed->size(), 1u);
+  EXPECT_EQ((*listed)[0].second.given, "https://wiki.corp.example/finance/");
+  EXPECT_EQ((*reopened)->locations().Find(text).size(), 1u);
+  const std::vector<std::string> present = {"https://wiki.corp.example/finance"};
+  ASSERT_TRUE((*reopened)->RemoveLocations(present).ok());
+  EXPECT_TRUE((*reopened)->locations().Find(text).empty());
+  ASSERT_TRUE(*(*reader)->Refresh());
+  EXPECT_TRUE((*reader)->locations().Find(text).empty());
+}
+
 TEST(ProtectedIndexTest, IndexFilesHoldNoProtectedPlaintext) {
   TempDir tmp;
   const std::string dir = tmp.Sub("idx");

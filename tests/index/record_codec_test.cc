@@ -90,6 +90,9 @@ TEST(RecordCodecTest, EveryRecordRoundTrips) {
   EXPECT_EQ(RoundTrip(AllowRecord{}), AllowRecord{});
   EXPECT_EQ(RoundTrip(SampleCounts()), SampleCounts());
   EXPECT_EQ(RoundTrip(CountBucketRecord{}), CountBucketRecord{});
+  const LocationRecord location{R"(\\fs01\HR)", 1795000000789};
+  EXPECT_EQ(RoundTrip(location), location);
+  EXPECT_EQ(RoundTrip(LocationRecord{}), LocationRecord{});
 }
 
 // Golden bytes: these records are on disk in users' indexes. A change here
@@ -119,6 +122,10 @@ TEST(RecordCodecTest, SerializedBytesArePinned) {
             "7478742000000000000000cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd"
             "cdcdcdcdcdcdcdcdcdcdcdcdcdc85f56eea1010000100000000000000"
             "0ff00000000000000efcdab8967452301");
+  EXPECT_EQ(absl::BytesToHexString(
+                EncodeRecord(LocationRecord{"https://a.example/b/", 1795000000789})),
+            "0001000000140000000000000068747470733a2f2f612e6578616d706c65"
+            "2f622f156156eea1010000");
   EXPECT_EQ(absl::BytesToHexString(EncodeRecord(SampleCounts())), "000100000002000000000000000e00000000000000858080808080c091"
             "01018002ac02");
 }

@@ -106,5 +106,22 @@ TEST_F(MessageVerdictTest, AfterAReloadCachedVerdictsAreNotReused) {
   EXPECT_FALSE(after.duplicate);
 }
 
+TEST_F(MessageVerdictTest, AProtectedLocationMakesALeakOnceTheGatewayReloads) {
+  const std::string mail =
+      "Subject: files\r\n\r\nThey are on \\\\fs01\\hr\\pay.xlsx now.\r\n";
+  const MessageScanner scanner(holder_.get(), nullptr, ScanOptions{}, {});
+  EXPECT_EQ(scanner.Scan(mail).kind, MessageVerdict::Kind::kClean);
+  const std::vector<std::string> given = {"smb://fs01/hr"};
+  ASSERT_TRUE(writer_->AddLocations(given).ok());
+  auto reloaded = holder_->Reload();
+  ASSERT_TRUE(reloaded.ok()) << reloaded.status();
+  ASSERT_TRUE(*reloaded);
+  MessageVerdict v = scanner.Scan(mail);
+  EXPECT_EQ(v.kind, MessageVerdict::Kind::kLeak);
+  EXPECT_EQ(v.locations, std::vector<std::string>{"//fs01/hr"});
+  EXPECT_TRUE(v.documents.empty());
+  EXPECT_EQ(v.parts, std::vector<std::string>{""});
+}
+
 }  // namespace
 }  // namespace leakhound
