@@ -15,6 +15,13 @@ any URL already in the list. The result is shuffled with a fixed seed, so
 that every prefix mixes real and expanded URLs; the first line of the
 output file's sidecar OUT.info says how many are real.
 
+With --stream (collect_urls.py --stream OUT LIMIT [DIR...]) it writes
+instead every URL occurrence in the order the files are walked (sorted
+paths), repeats included, up to LIMIT lines: a real stream with the
+repetitions of real text (a project's home page in every changelog entry),
+for the windowed duplicate filters of seed 004
+(corpus/stream_experiment.sh).
+
 Deterministic: the same installed documentation gives the same file.
 """
 import gzip
@@ -53,18 +60,30 @@ def split(url):
     return (rest, "") if slash < 0 else (rest[:slash], rest[slash:])
 
 
-def main():
-    out, count = sys.argv[1], int(sys.argv[2])
-    dirs = sys.argv[3:] or ["/usr/share/doc", "/usr/share/common-licenses",
-                            "/usr/share/man"]
-    seen = set()
+def walk(dirs):
     for d in dirs:
         for root, _, names in sorted(os.walk(d)):
             for name in sorted(names):
                 path = os.path.join(root, name)
                 if os.path.islink(path) or not os.path.isfile(path):
                     continue
-                seen.update(urls_of(path))
+                yield from urls_of(path)
+
+
+def main():
+    stream = sys.argv[1] == "--stream"
+    args = sys.argv[2:] if stream else sys.argv[1:]
+    out, count = args[0], int(args[1])
+    dirs = args[2:] or ["/usr/share/doc", "/usr/share/common-licenses",
+                        "/usr/share/man"]
+    if stream:
+        with open(out, "w") as f:
+            for written, url in enumerate(walk(dirs)):
+                if written == count:
+                    break
+                f.write(url + "\n")
+        return
+    seen = set(walk(dirs))
     real = sorted(seen)
     count = count or len(real)
     urls = list(real)

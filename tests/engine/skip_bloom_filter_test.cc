@@ -1,32 +1,15 @@
 #include "engine/skip_bloom_filter.h"
 
 #include <cmath>
-#include <deque>
 #include <random>
 #include <unordered_set>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/engine/sliding_buffer.h"
 
 namespace leakhound {
 namespace {
-
-// The exact answer: was `x` among the last `window` insertions?
-class SlidingBuffer {
- public:
-  explicit SlidingBuffer(size_t window) : window_(window) {}
-  bool Contains(uint64_t x) const {
-    return std::find(recent_.begin(), recent_.end(), x) != recent_.end();
-  }
-  void Insert(uint64_t x) {
-    recent_.push_back(x);
-    if (recent_.size() > window_) recent_.pop_front();
-  }
-
- private:
-  size_t window_;
-  std::deque<uint64_t> recent_;
-};
 
 TEST(SkipBloomFilterTest, RejectsParametersOutOfRange) {
   EXPECT_FALSE(SkipBloomFilter::Create({0, 4, 10}).ok());
