@@ -199,7 +199,7 @@ int RunAddCommand(int argc, char** argv) {
         out.input_bytes = text->input_bytes;
         out.skipped = std::move(text->skipped);
         out.document = ProtectedIndex::Prepare(
-            *shinglers[w], DocumentInput{id.value_or(file.id), file.path,
+            *shinglers[w], DocumentInput{id.value_or(file.id), file.Source(),
                                          labels, text->JoinedText()});
         return out;
       },
@@ -329,7 +329,7 @@ int RunAllowCommand(int argc, char** argv) {
   for (const InputFile& file : *files) {
     auto text = ExtractFile(file.path, *limits);
     absl::StatusOr<AllowResult> added =
-        text.ok() ? (*index)->AddAllowed(name.value_or(file.id), file.path,
+        text.ok() ? (*index)->AddAllowed(name.value_or(file.id), file.Source(),
                                          text->JoinedText())
                   : absl::StatusOr<AllowResult>(text.status());
     if (!added.ok()) {

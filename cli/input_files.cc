@@ -14,6 +14,13 @@
 #include "absl/strings/str_cat.h"
 
 namespace leakhound {
+
+std::string InputFile::Source() const {
+  if (path == "-") return path;
+  std::error_code ec;
+  const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
+  return ec ? path : absolute.lexically_normal().string();
+}
 namespace {
 
 namespace fs = std::filesystem;

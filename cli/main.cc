@@ -5,6 +5,7 @@
 #include "cli/add_command.h"
 #include "cli/admin_commands.h"
 #include "cli/exit_codes.h"
+#include "cli/rekey_command.h"
 #include "cli/milter_command.h"
 #include "cli/scan_command.h"
 #include "cli/shingle_command.h"
@@ -24,6 +25,7 @@ constexpr char kUsage[] =
     "  allow     manage the allow-list of benign text (add, remove, list)\n"
     "  locations manage the protected URL and share-path prefixes (add, "
     "remove, list)\n"
+    "  rekey     rebuild the index under a fresh fingerprint key\n"
     "  scan      find passages of protected documents in files\n"
     "  milter    the mail-gateway daemon (Postfix and Sendmail milter)\n"
     "  shingle   print per-file word and fingerprint counts (diagnostics)\n"
@@ -47,6 +49,7 @@ constexpr Command kCommands[] = {
     {"verify", leakhound::RunVerifyCommand},
     {"allow", leakhound::RunAllowCommand},
     {"locations", leakhound::RunLocationsCommand},
+    {"rekey", leakhound::RunRekeyCommand},
     {"scan", leakhound::RunScanCommand},
     {"milter", leakhound::RunMilterCommand},
     {"shingle", leakhound::RunShingleCommand},

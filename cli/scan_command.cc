@@ -24,7 +24,8 @@ namespace {
 // The usage text, with the defaults of ScanOptions and ExtractionLimits.
 const char* ScanUsage() {
   static const std::string usage = absl::StrCat(
-    "usage: leakhound scan --index DIR [--json] [--threads N] [--min-words N]"
+    "usage: leakhound scan --index DIR [--json [--candidates]] [--threads N] "
+    "[--min-words N]"
     "\n                      [--min-coverage PCT] [--boilerplate-docs N] "
     "[LIMITS] PATH...\n"
     "  Scans files, directories (recursively) and '-' (standard input) for "
@@ -33,6 +34,9 @@ const char* ScanUsage() {
     "error.\n"
     "  --json               one JSON object per file (JSON Lines) on "
     "standard output\n"
+    "  --candidates         with --json: also the ids of every document the "
+    "filter\n"
+    "                       proposed (\"candidate_ids\"), matched or dropped\n"
     "  --threads N          files scanned in parallel (default: the number "
     "of cores)\n"
     "  --min-words N        a shared passage, or a group of passages from one "
@@ -100,7 +104,7 @@ FileOutcome ScanOne(const InputFile& file, LeakScanner* scanner,
 
 int RunScanCommand(int argc, char** argv) {
   static constexpr OptionSpec kSpecs[] = {
-      {"index", true},        {"json", false},
+      {"index", true},        {"json", false},      {"candidates", false},
       {"threads", true},      {"min-words", true},
       {"min-coverage", true}, {"boilerplate-docs", true}};
   static constexpr auto kAllSpecs = WithLimitOptions(kSpecs);
@@ -135,6 +139,7 @@ int RunScanCommand(int argc, char** argv) {
   }
 
   const bool json = line->Has("json");
+  const bool list_candidates = line->Has("candidates");
   const bool color = !json && ::isatty(STDOUT_FILENO) == 1;
   ProgressBar progress(files->size(), TotalSize(*files));
   size_t leaks = 0, errors = 0;
@@ -149,7 +154,7 @@ int RunScanCommand(int argc, char** argv) {
       [&](size_t i, FileOutcome o) {
         progress.Clear();
         const std::string text =
-            json ? FormatJson(o) + "\n" : FormatHuman(o, color);
+            json ? FormatJson(o, list_candidates) + "\n" : FormatHuman(o, color);
         std::fwrite(text.data(), 1, text.size(), stdout);
         std::fflush(stdout);
         if (!o.error.ok()) ++errors;

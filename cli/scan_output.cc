@@ -105,7 +105,7 @@ uint64_t FileOutcome::boilerplate_shingles() const {
   return n;
 }
 
-std::string FormatJson(const FileOutcome& o) {
+std::string FormatJson(const FileOutcome& o, bool candidates) {
   std::string out = absl::StrCat(
       "{\"path\":", JsonString(o.path), ",\"verdict\":\"",
       !o.error.ok() ? "error" : (o.leak() ? "leak" : "clean"), "\"");
@@ -123,6 +123,16 @@ std::string FormatJson(const FileOutcome& o) {
     absl::StrAppend(&out, i ? "," : "", "{\"part\":",
                     JsonString(o.skipped[i].name), ",\"reason\":",
                     JsonString(o.skipped[i].reason), "}");
+  }
+  if (candidates) {
+    out += "],\"candidate_ids\":[";
+    bool first = true;
+    for (const PartOutcome& part : o.parts) {
+      for (const std::string& id : part.report.candidate_ids) {
+        absl::StrAppend(&out, first ? "" : ",", JsonString(id));
+        first = false;
+      }
+    }
   }
   out += "],\"matches\":[";
   bool first_match = true;

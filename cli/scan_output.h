@@ -46,7 +46,9 @@ struct FileOutcome {
 inline constexpr size_t kShownPassages = 3;
 
 // One line of JSON, without the newline.
-std::string FormatJson(const FileOutcome& outcome);
+// With `candidates`, also "candidate_ids": the external ids of every
+// document the filter proposed, matched or dropped, per part in order.
+std::string FormatJson(const FileOutcome& outcome, bool candidates = false);
 
 // Lines for a terminal or a log, each ending in a newline. `color`: ANSI
 // colors for the verdict. REQUIRES: each part's text is kept when it has

@@ -461,7 +461,8 @@ absl::StatusOr<AddResult> ProtectedIndex::Stage(PreparedDocument document) {
   record.fingerprints = result.fingerprints;
   record.occurrences = document.occurrences;
   record.rows.assign(rows.begin(), rows.end());
-  record.added_unix_ms = NowUnixMs();
+  record.added_unix_ms =
+      document.added_unix_ms != 0 ? document.added_unix_ms : NowUnixMs();
   record.labels = std::move(document.labels);
   pending_.PutDocument(id, record, std::move(document.encoded_list));
   pending_ids_.insert(std::move(document.external_id));
@@ -727,6 +728,15 @@ absl::StatusOr<bool> ProtectedIndex::Refresh() {
   absl::Status s = Load();
   if (!s.ok()) return s;
   return true;
+}
+
+IndexOptions ProtectedIndex::options() const {
+  IndexOptions options;
+  options.shingler = shingler_->options();
+  const MetadataRecord& m = metadata();
+  options.filter = FilterParams{m.fpr, m.row_capacity, m.fill};
+  options.packing = static_cast<PackingMode>(m.packing);
+  return options;
 }
 
 absl::Status ProtectedIndex::ForEachDocument(

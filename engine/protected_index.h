@@ -84,6 +84,9 @@ struct PreparedDocument {
   uint32_t occurrences = 0;        // shingles of the text
   std::vector<uint64_t> distinct;  // DistinctFingerprints of its list
   std::string encoded_list;        // its FingerprintsRecord, encoded
+  // When it was added (Unix ms); 0: when it is staged. A rebuild (`rekey`)
+  // keeps the original time.
+  int64_t added_unix_ms = 0;
 };
 
 struct AddResult {
@@ -193,7 +196,19 @@ class ProtectedIndex {
 
   // Reader: catches up with the writer and reloads the filter if anything
   // changed; returns whether it did. Writer: returns false.
+  // FailedPrecondition if the index was replaced as a whole (replaced()).
   absl::StatusOr<bool> Refresh();
+  // Closes the database but keeps the writer lock until destruction, so
+  // that another index can be swapped into the directory (`leakhound
+  // rekey`) with no writer in between and nothing written into it by this
+  // object. Afterwards only destruction is allowed.
+  void CloseKeepingLock() { store_->CloseDatabase(); }
+  // Whether the directory now holds another index (`leakhound rekey`):
+  // open it again to see it.
+  bool replaced() const { return store_->Replaced(); }
+  // The options the index was created with, but its key: a rebuild with
+  // these and a fresh key fingerprints text the same way under new seeds.
+  IndexOptions options() const;
 
   // The state's generation as of the last Open or Refresh (a writer: its
   // last commit). Every commit of the writer (add, remove, compact,

@@ -115,8 +115,13 @@ absl::StatusOr<std::string> ReadKeyFile(const std::string& path) {
 
 class IndexStore::Impl {
  public:
-  ~Impl() {
-    if (db_ != nullptr && lock_ != nullptr) {
+  ~Impl() { CloseDatabase(); }
+
+  // Closes RocksDB (a writer flushes first); the writer lock stays held
+  // until the object is destroyed.
+  void CloseDatabase() {
+    if (db_ == nullptr) return;
+    if (lock_ != nullptr) {
       // A writer leaves its memtables flushed to table files, so readers
       // opening later need not replay the write-ahead log. Best effort:
       // the log is durable either way.
@@ -125,7 +130,9 @@ class IndexStore::Impl {
       (void)db_->Flush(rocksdb::FlushOptions(), families);
     }
     for (auto* h : handles_) db_->DestroyColumnFamilyHandle(h);
+    handles_.clear();
     delete db_;
+    db_ = nullptr;
     if (!secondary_dir_.empty()) {
       std::error_code ignored;
       fs::remove_all(secondary_dir_, ignored);
@@ -238,6 +245,11 @@ absl::StatusOr<std::unique_ptr<IndexStore>> IndexStore::Open(
         " (create one with: leakhound init --index ", dir, ")"));
   }
   auto store = std::unique_ptr<IndexStore>(new IndexStore(dir, mode));
+  struct stat db_stat {};
+  if (::stat((dir + "/db").c_str(), &db_stat) == 0) {
+    store->db_device_ = db_stat.st_dev;
+    store->db_inode_ = db_stat.st_ino;
+  }
   if (mode == Mode::kWriter) {
     auto lock = WriterLock::Acquire(dir);
     if (!lock.ok()) return lock.status();
@@ -315,8 +327,20 @@ absl::StatusOr<std::unique_ptr<IndexStore>> IndexStore::Open(
   return store;
 }
 
+void IndexStore::CloseDatabase() { impl_->CloseDatabase(); }
+
+bool IndexStore::Replaced() const {
+  struct stat db_stat {};
+  if (::stat((dir_ + "/db").c_str(), &db_stat) != 0) return true;
+  return db_stat.st_dev != db_device_ || db_stat.st_ino != db_inode_;
+}
+
 absl::StatusOr<bool> IndexStore::CatchUp() {
   if (mode_ == Mode::kWriter) return false;
+  if (Replaced()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "index ", dir_, " was replaced (rekey); open it again"));
+  }
   auto before = ReadState();
   if (!before.ok()) return before.status();
   absl::Status s = FromRocks(impl_->db_->TryCatchUpWithPrimary(),

@@ -61,7 +61,13 @@ class IndexStore {
 
   // Reader: makes the writer's committed changes visible. Returns whether
   // the state's generation changed. Writer: no-op, returns false.
+  // FailedPrecondition if dir() now holds another index (Replaced).
   absl::StatusOr<bool> CatchUp();
+  // Whether dir()/db is no longer the database this object opened: the
+  // index was replaced as a whole (`leakhound rekey` swaps in a rebuilt
+  // index). A reader must open the new one; catching up would mix two
+  // databases.
+  bool Replaced() const;
 
   absl::StatusOr<StateRecord> ReadState() const;
   // nullopt when absent.
@@ -128,6 +134,11 @@ class IndexStore {
   absl::Status CompactStorage();
   // Bytes of all files under dir().
   uint64_t DiskBytes() const;
+  // Closes the database (a writer flushes it) but keeps the writer lock
+  // until this object is destroyed: for swapping another index into dir()
+  // (`leakhound rekey`) without writing into it afterwards. Afterwards only
+  // destruction is allowed.
+  void CloseDatabase();
 
   class Impl;  // RocksDB state, defined in index_store.cc
 
@@ -136,6 +147,7 @@ class IndexStore {
 
   const std::string dir_;
   const Mode mode_;
+  uint64_t db_device_ = 0, db_inode_ = 0;  // of dir_/db at open
   MetadataRecord metadata_;
   std::string key_;
   std::unique_ptr<Impl> impl_;

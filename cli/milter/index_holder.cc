@@ -39,9 +39,13 @@ absl::StatusOr<bool> IndexHolder::Reload() {
   if (standby_ == nullptr && retired_ != nullptr && retired_.use_count() == 1) {
     standby_ = std::move(retired_);
   }
+  // A rekeyed index is another database: open it, never catch up.
+  const bool replaced = current_->replaced();
+  if (standby_ != nullptr && standby_->replaced()) standby_.reset();
   if (standby_ == nullptr) {
     // No idle instance (a scan held the retired one across a whole reload
-    // period): open one, which reads the latest state.
+    // period), or the index was replaced: open one, which reads the latest
+    // state.
     auto fresh = ProtectedIndex::Open(dir_, OpenMode::kRead);
     if (!fresh.ok()) return fresh.status();
     standby_ = std::shared_ptr<ProtectedIndex>(std::move(*fresh));
@@ -51,7 +55,9 @@ absl::StatusOr<bool> IndexHolder::Reload() {
   }
   {
     std::lock_guard lock(mu_);
-    if (standby_->generation() == current_->generation()) return false;
+    if (!replaced && standby_->generation() == current_->generation()) {
+      return false;
+    }
     std::swap(current_, standby_);
     serial_ = NextSerial();
   }

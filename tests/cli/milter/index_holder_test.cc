@@ -2,8 +2,11 @@
 // the writer's add while a snapshot taken before stays usable.
 #include "cli/milter/index_holder.h"
 
+#include <fstream>
+
 #include "engine/leak_scanner.h"
 #include "gtest/gtest.h"
+#include "tests/cli/run_leakhound.h"
 #include "tests/temp_dir.h"
 
 namespace leakhound {
@@ -61,6 +64,45 @@ TEST(IndexHolderTest, ReloadPicksUpAnAddWhileOldSnapshotsStayUsable) {
   ASSERT_TRUE(third.ok());
   EXPECT_FALSE(*third);
   EXPECT_EQ((*holder)->Current().serial, after.serial);
+}
+
+TEST(IndexHolderTest, AfterARekeyTheReloadOpensTheNewIndex) {
+  // `leakhound rekey` swaps another database into the directory: a reader
+  // must open it, not catch up with it as if it were the old one.
+  TempDir tmp;
+  const std::string dir = tmp.Sub("index"), source = tmp.Sub("memo.txt");
+  const std::string text =
+      "The relocation of the archive servers to the Tallinn site begins on "
+      "the fourth of May; the tape library moves first, the indexing cluster "
+      "follows a week later, and the old racks are returned to the landlord "
+      "at the end of June.";
+  std::ofstream(source) << text;
+  ASSERT_EQ(RunLeakhound({"init", "--index", dir}).exit, 0);
+  ASSERT_EQ(RunLeakhound({"add", "--index", dir, source}).exit, 0);
+  auto holder = IndexHolder::Open(dir);
+  ASSERT_TRUE(holder.ok()) << holder.status();
+  const uint64_t serial = (*holder)->Current().serial;
+  EXPECT_FALSE((*holder)->Current().index->replaced());
+
+  RunResult rekey = RunLeakhound({"rekey", "--index", dir});
+  ASSERT_EQ(rekey.exit, 0) << rekey.err;
+  EXPECT_TRUE((*holder)->Current().index->replaced());
+  for (int i = 0; i < 2; ++i) {  // the second reload reuses the old standby
+    auto reloaded = (*holder)->Reload();
+    ASSERT_TRUE(reloaded.ok()) << reloaded.status();
+    if (i == 0) {
+      EXPECT_TRUE(*reloaded);
+    }
+  }
+  const IndexHolder::Snapshot now = (*holder)->Current();
+  EXPECT_NE(now.serial, serial);
+  EXPECT_FALSE(now.index->replaced());
+  auto scanner = LeakScanner::Create(*now.index, ScanOptions{});
+  ASSERT_TRUE(scanner.ok());
+  auto report = (*scanner)->Scan(text);
+  ASSERT_TRUE(report.ok());
+  ASSERT_EQ(report->matches.size(), 1u);
+  EXPECT_EQ(report->matches[0].external_id, source);
 }
 
 }  // namespace
