@@ -16,10 +16,12 @@
 // Usage: leakhound-spatiotemporal-experiment URLS OUT_DIR
 //   URLS: one URL per line (corpus/collect_urls.py); the first half is
 //         inserted and the second half queried (the thesis: 1M and 1M).
-// Writes OUT_DIR/report.md.
+// Writes OUT_DIR/report.md, temporal.dat and plots.gp (gnuplot:
+// temporal.png).
 #include <cmath>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -88,10 +90,13 @@ int Run(const std::string& path, const std::string& out) {
   std::string temporal;
   header("Table 5.9: one seeded filter, non-incremental", 6);
   std::string table516 = "";
+  // The plot: rates against M for 3 and 6 hashes, one filter and temporal.
+  std::vector<std::vector<double>> plotted(std::size(kMultipliers));
   for (uint32_t k = 3; k <= 10; ++k) {
     std::string row = absl::StrCat("| ", k, " HF |");
     std::string row16 = row;
-    for (double m : kMultipliers) {
+    for (size_t c = 0; c < std::size(kMultipliers); ++c) {
+      const double m = kMultipliers[c];
       const uint64_t bits = SeededBloomFilter::ThesisBits(n, k, m);
       auto first = SeededBloomFilter::Create({bits, k, 1});
       auto second = SeededBloomFilter::Create({bits, k, 2});
@@ -100,6 +105,10 @@ int Run(const std::string& path, const std::string& out) {
       const std::vector<bool> b = Claims(*second, inserted, queries);
       absl::StrAppend(&row, " ", Percent(Share(a)), " |");
       absl::StrAppend(&row16, " ", Percent(Share(a, &b)), " |");
+      if (k == 3 || k == 6) {
+        plotted[c].push_back(Share(a));
+        plotted[c].push_back(Share(a, &b));
+      }
     }
     absl::StrAppend(&md, row, "\n");
     absl::StrAppend(&table516, row16, "\n");
@@ -181,6 +190,24 @@ int Run(const std::string& path, const std::string& out) {
                              Percent(std::pow(1 - std::exp(-1 / c.m),
                                               c.f * c.k))));
   }
+  std::string dat =
+      "M\t\"1 filter, 3 HF\"\t\"temporal, 3 HF\"\t\"1 filter, 6 HF\"\t"
+      "\"temporal, 6 HF\"\n";
+  for (size_t c = 0; c < std::size(kMultipliers); ++c) {
+    absl::StrAppend(&dat, kMultipliers[c]);
+    for (double r : plotted[c]) absl::StrAppend(&dat, "\t", r);
+    absl::StrAppend(&dat, "\n");
+  }
+  std::ofstream(out + "/temporal.dat") << dat;
+  std::ofstream(out + "/plots.gp")
+      << "set terminal pngcairo size 900,560 font \",10\" noenhanced\n"
+         "set output 'temporal.png'\n"
+         "set title 'One seeded filter (Table 5.9) and the temporal scheme "
+         "(Table 5.16)'\n"
+         "set xlabel 'bit-size multiplier M (m = n k M)'\n"
+         "set ylabel 'false-positive rate'\nset logscale y\nset key top right\n"
+         "plot for [c=2:5] 'temporal.dat' using 1:c with linespoints "
+         "title columnheader(c)\n";
   std::ofstream(out + "/report.md") << md;
   std::cout << md;
   return 0;

@@ -6,7 +6,7 @@
 # (corpus/collect_urls.py, as for the MLBF experiment).
 #
 # Usage: bash corpus/spatiotemporal_experiment.sh BUILD OUT_DIR
-# Writes OUT_DIR/urls.txt(.info) and OUT_DIR/report.md.
+# Writes OUT_DIR/urls.txt(.info), report.md and temporal.png.
 set -euo pipefail
 build=${1:?usage: spatiotemporal_experiment.sh BUILD OUT_DIR}
 out=${2:?usage: spatiotemporal_experiment.sh BUILD OUT_DIR}
@@ -15,4 +15,5 @@ mkdir -p "$out"
 /usr/bin/python3 "$here/collect_urls.py" "$out/urls.txt" 2000000
 cat "$out/urls.txt.info"
 "$build/leakhound-spatiotemporal-experiment" "$out/urls.txt" "$out" >/dev/null
+(cd "$out" && gnuplot plots.gp)
 cat "$out/report.md"
