@@ -647,8 +647,8 @@ absl::Status ProtectedIndex::RemoveAllowed(std::string_view name) {
   return LoadAllowList();
 }
 
-absl::StatusOr<std::vector<std::pair<std::string, bool>>>
-ProtectedIndex::AddLocations(std::span<const std::string> given) {
+absl::StatusOr<absl::flat_hash_set<std::string>>
+ProtectedIndex::BeginLocationChange() {
   absl::Status s = CheckWritable();
   if (!s.ok()) return s;
   s = Commit();
@@ -657,48 +657,50 @@ ProtectedIndex::AddLocations(std::span<const std::string> given) {
   if (!listed.ok()) return listed.status();
   absl::flat_hash_set<std::string> present;
   for (const auto& [key, record] : *listed) present.insert(key);
+  return present;
+}
+
+absl::Status ProtectedIndex::CommitLocationChange(IndexBatch& batch) {
+  if (batch.empty()) return absl::OkStatus();
+  absl::Status s = CommitWithState(batch, state_.next_doc_id);
+  if (!s.ok()) return s;
+  return LoadLocations();
+}
+
+absl::StatusOr<std::vector<std::pair<std::string, bool>>>
+ProtectedIndex::AddLocations(std::span<const std::string> given) {
+  auto present = BeginLocationChange();
+  if (!present.ok()) return present.status();
   std::vector<std::pair<std::string, bool>> result;
   IndexBatch batch;
   const int64_t now = NowUnixMs();
   for (const std::string& location : given) {
     auto key = ProtectedLocations::Normalize(location);
     if (!key.ok()) return key.status();
-    const bool added = present.insert(*key).second;
+    const bool added = present->insert(*key).second;
     if (added) batch.PutLocation(*key, LocationRecord{location, now});
     result.emplace_back(std::move(*key), added);
   }
-  if (batch.empty()) return result;
-  s = CommitWithState(batch, state_.next_doc_id);
-  if (!s.ok()) return s;
-  s = LoadLocations();
+  absl::Status s = CommitLocationChange(batch);
   if (!s.ok()) return s;
   return result;
 }
 
 absl::Status ProtectedIndex::RemoveLocations(
     std::span<const std::string> given) {
-  absl::Status s = CheckWritable();
-  if (!s.ok()) return s;
-  s = Commit();
-  if (!s.ok()) return s;
-  auto listed = ListLocations();
-  if (!listed.ok()) return listed.status();
-  absl::flat_hash_set<std::string> present;
-  for (const auto& [key, record] : *listed) present.insert(key);
+  auto present = BeginLocationChange();
+  if (!present.ok()) return present.status();
   IndexBatch batch;
   for (const std::string& location : given) {
     auto key = ProtectedLocations::Normalize(location);
     if (!key.ok()) return key.status();
-    if (present.erase(*key) == 0) {
+    if (present->erase(*key) == 0) {
       return absl::NotFoundError(absl::StrCat(
           "location ", location, " is not protected (its key: ", *key, ")"));
     }
     batch.DeleteLocation(*key);
   }
-  if (batch.empty()) return absl::OkStatus();
-  s = CommitWithState(batch, state_.next_doc_id);
-  if (!s.ok()) return s;
-  return LoadLocations();
+  return CommitLocationChange(batch);
 }
 
 absl::StatusOr<std::vector<std::pair<std::string, LocationRecord>>>

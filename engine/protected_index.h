@@ -246,6 +246,11 @@ class ProtectedIndex {
   absl::Status Load();
   absl::Status LoadAllowList();
   absl::Status LoadLocations();
+  // For a location change: checks the writer, commits what is pending and
+  // returns the protected keys.
+  absl::StatusOr<absl::flat_hash_set<std::string>> BeginLocationChange();
+  // Commits the change with the next generation and reloads the locations.
+  absl::Status CommitLocationChange(IndexBatch& batch);
   absl::Status CheckWritable() const;
   // Adds the rows to the batch as the matrix holds them now.
   void PutRows(const std::vector<uint32_t>& rows, IndexBatch& batch) const;

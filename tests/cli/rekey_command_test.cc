@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -129,9 +130,17 @@ TEST_F(RekeyCommandTest, ADocumentAddedFromStandardInputCannotBeReadAgain) {
 TEST_F(RekeyCommandTest, SigkillAtAnyMomentLeavesOneWholeIndex) {
   const std::string key = Key(), ids = Ids();
   const std::set<std::string> leaks = Leaks();
+  // How long one rekey takes here (CI machines are slower): the kills
+  // below land in the first and in the second such span, so that runs are
+  // cut off before the swap and others get through it.
+  const auto start = std::chrono::steady_clock::now();
+  ASSERT_EQ(Run({"rekey"}).exit, 0);
+  const auto span = std::chrono::duration_cast<std::chrono::microseconds>(
+                        std::chrono::steady_clock::now() - start)
+                        .count();
   std::mt19937_64 rng(20261123);
   int rekeyed = 0, kept = 0;
-  for (int iter = 0; iter < 10; ++iter) {
+  for (int iter = 0; iter < 12; ++iter) {
     const std::string before = Key();
     const pid_t child = ::fork();
     ASSERT_GE(child, 0);
@@ -146,7 +155,9 @@ TEST_F(RekeyCommandTest, SigkillAtAnyMomentLeavesOneWholeIndex) {
       ::execv(argv[0], argv.data());
       ::_exit(127);
     }
-    ::usleep(static_cast<useconds_t>(rng() % 120000));
+    const uint64_t window = static_cast<uint64_t>(span);
+    const uint64_t delay = (iter % 2 == 0 ? 0 : 2 * window) + rng() % window;
+    ::usleep(static_cast<useconds_t>(delay));
     ::kill(child, SIGKILL);
     ::waitpid(child, nullptr, 0);
     (Key() == before ? kept : rekeyed) += 1;
@@ -162,7 +173,6 @@ TEST_F(RekeyCommandTest, SigkillAtAnyMomentLeavesOneWholeIndex) {
       }
     }
   }
-  // Runs were cut off before the swap, and others got through it.
   EXPECT_GT(kept, 0);
   EXPECT_GT(rekeyed, 0);
   EXPECT_NE(Key(), key);

@@ -27,33 +27,11 @@ TEST(SkipBloomFilterTest, NoFalseNegativeWithinTheWindowAgainstAnExactBuffer) {
         SkipBloomFilter::Options{1024, 8, 300}}) {
     auto filter = SkipBloomFilter::Create(o);
     ASSERT_TRUE(filter.ok());
-    SlidingBuffer exact(o.window);
-    std::mt19937_64 rng(o.counters);
-    std::vector<uint64_t> history;
-    size_t duplicates = 0, false_positives = 0, negatives = 0;
-    for (int i = 0; i < 20000; ++i) {
-      uint64_t x;
-      if (!history.empty() && rng() % 2 == 0) {
-        // A repeat from up to twice the window back.
-        const size_t back = 1 + rng() % std::min<size_t>(history.size(), 2 * o.window);
-        x = history[history.size() - back];
-      } else {
-        x = rng();
-      }
-      const bool truth = exact.Contains(x);
-      const bool seen = filter->TestAndInsert(x);
-      if (truth) {
-        ++duplicates;
-        ASSERT_TRUE(seen) << "false negative at element " << i;
-      } else {
-        ++negatives;
-        false_positives += seen;
-      }
-      exact.Insert(x);
-      history.push_back(x);
-    }
-    EXPECT_GT(duplicates, 2000u);
-    EXPECT_LT(false_positives, negatives);  // it is a filter, not "always yes"
+    const WindowRun run =
+        RunAgainstBuffer(*filter, o.window, RepeatingStream(20000, o.window, o.counters));
+    EXPECT_EQ(run.false_negatives, 0u);
+    EXPECT_GT(run.duplicates, 2000u);
+    EXPECT_LT(run.false_positives, run.negatives);  // a filter, not "always yes"
   }
 }
 
