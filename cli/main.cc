@@ -1,12 +1,14 @@
 // The leakhound command: dispatches to one subcommand.
+#include <sys/stat.h>
+
 #include <cstdio>
 #include <cstring>
 
 #include "cli/add_command.h"
 #include "cli/admin_commands.h"
 #include "cli/exit_codes.h"
-#include "cli/rekey_command.h"
 #include "cli/milter_command.h"
+#include "cli/rekey_command.h"
 #include "cli/scan_command.h"
 #include "cli/shingle_command.h"
 
@@ -58,6 +60,11 @@ constexpr Command kCommands[] = {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Everything leakhound creates (the index's RocksDB files and
+  // directories, a reader's scratch directory) is for its owner alone; the
+  // milter opens its socket to the MTA's group on purpose
+  // (milter_server.cc).
+  ::umask(077);
   if (argc < 2) {
     std::fputs(kUsage, stderr);
     return leakhound::kExitError;

@@ -21,3 +21,17 @@ target_compile_options(leakhound_warnings INTERFACE
 add_library(leakhound_test_warnings INTERFACE)
 target_compile_features(leakhound_test_warnings INTERFACE cxx_std_20)
 target_compile_options(leakhound_test_warnings INTERFACE ${_leakhound_warnings})
+
+# AddressSanitizer + UndefinedBehaviorSanitizer for every leakhound target
+# (docs/reliability.md): any finding stops the program. Third-party
+# libraries (RocksDB, ICU, ...) are Debian's, not instrumented.
+option(LEAKHOUND_SANITIZE "Build with AddressSanitizer and UBSan" OFF)
+if(LEAKHOUND_SANITIZE)
+  set(_leakhound_sanitizers
+    -fsanitize=address,undefined -fno-sanitize-recover=all
+    -fno-omit-frame-pointer)
+  foreach(_target leakhound_warnings leakhound_test_warnings)
+    target_compile_options(${_target} INTERFACE ${_leakhound_sanitizers})
+    target_link_options(${_target} INTERFACE ${_leakhound_sanitizers})
+  endforeach()
+endif()

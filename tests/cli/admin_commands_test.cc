@@ -1,4 +1,5 @@
 // Drives the real binary: init, stats, list, verify, compact, remove.
+#include <filesystem>
 #include <sstream>
 #include <string>
 
@@ -76,6 +77,51 @@ TEST(AdminCommandsTest, LocationsAreAddedListedAndRemovedAllOrNothing) {
   EXPECT_THAT(after.out, HasSubstr("//fs01/finance"));
   EXPECT_THAT(after.out, Not(HasSubstr("/srv/legal")));
   EXPECT_EQ(RunLeakhound({"verify", "--index", index}).exit, 0);
+}
+
+TEST(AdminCommandsTest, IndexFilesAreForTheirOwnerAndTheKeyIsNeverPrinted) {
+  TempDir tmp;
+  const std::string index = tmp.Sub("index");
+  std::string printed;
+  auto run = [&](std::vector<std::string> args) {
+    RunResult r = RunLeakhound(args);
+    printed += r.out + r.err;
+    return r.exit;
+  };
+  ASSERT_EQ(run({"init", "--index", index}), 0);
+  ASSERT_EQ(run({"add", "--index", index, SamplePath("protected")}), 0);
+  ASSERT_EQ(run({"locations", "add", "--index", index, "//fs01/hr"}), 0);
+  ASSERT_EQ(run({"compact", "--index", index}), 0);
+  ASSERT_EQ(run({"rekey", "--index", index}), 0);
+  run({"scan", "--index", index, "--json", "--candidates", SamplePath("outbound")});
+  run({"scan", "--index", index, SamplePath("outbound")});
+  for (const char* command : {"list", "stats", "verify"}) {
+    run({command, "--index", index});
+  }
+  run({"stats", "--index", index, "--json"});
+  // Every file and directory the commands made is its owner's alone.
+  size_t entries = 0;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(index)) {
+    ++entries;
+    const auto perms = e.status().permissions();
+    EXPECT_EQ(perms & (std::filesystem::perms::group_all |
+                       std::filesystem::perms::others_all),
+              std::filesystem::perms::none)
+        << e.path();
+  }
+  EXPECT_GT(entries, 5u);
+  // The fingerprint key (32 bytes) appears in no output, raw or in hex.
+  const std::string key = SlurpFile(index + "/key");
+  ASSERT_EQ(key.size(), 32u);
+  std::string hex;
+  for (unsigned char c : key) {
+    static constexpr char kDigits[] = "0123456789abcdef";
+    hex += kDigits[c >> 4];
+    hex += kDigits[c & 15];
+  }
+  EXPECT_EQ(printed.find(key), std::string::npos);
+  EXPECT_EQ(printed.find(hex.substr(0, 16)), std::string::npos);
+  EXPECT_GT(printed.size(), 1000u);
 }
 
 TEST(AdminCommandsTest, StatsCountsDocumentsRowsAndBits) {

@@ -1,0 +1,53 @@
+#include "cli/input_files.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/temp_dir.h"
+
+namespace leakhound {
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST(InputFilesTest, ADirectoryIsWalkedWithoutFollowingSymlinksOutOfIt) {
+  TempDir tmp;
+  const std::string tree = tmp.Sub("tree"), outside = tmp.Sub("outside");
+  fs::create_directories(tree + "/sub");
+  fs::create_directories(outside);
+  std::ofstream(tree + "/sub/a.txt") << "in the tree";
+  std::ofstream(outside + "/secret.txt") << "outside the tree";
+  fs::create_symlink(outside + "/secret.txt", tree + "/link.txt");
+  fs::create_directory_symlink(outside, tree + "/linked-dir");
+  auto files = ExpandInputs({tree});
+  ASSERT_TRUE(files.ok()) << files.status();
+  ASSERT_EQ(files->size(), 1u);
+  EXPECT_EQ((*files)[0].id, "sub/a.txt");
+}
+
+TEST(InputFilesTest, ASourceIsTheAbsoluteNormalizedPath) {
+  TempDir tmp;
+  const std::string dir = tmp.Sub("d");
+  fs::create_directories(dir);
+  std::ofstream(dir + "/x.txt") << "x";
+  const std::string cwd = fs::current_path().string();
+  ASSERT_EQ(::chdir(tmp.path().c_str()), 0);
+  auto files = ExpandInputs({"./d/../d/x.txt", "-"});
+  ASSERT_EQ(::chdir(cwd.c_str()), 0);
+  ASSERT_TRUE(files.ok());
+  ASSERT_EQ(files->size(), 2u);
+  // Resolved against the working directory of the call: re-derive it.
+  EXPECT_EQ((*files)[1].Source(), "-");
+  EXPECT_TRUE(fs::path((*files)[0].path).is_relative());
+  ASSERT_EQ(::chdir(tmp.path().c_str()), 0);
+  const std::string source = (*files)[0].Source();
+  ASSERT_EQ(::chdir(cwd.c_str()), 0);
+  EXPECT_EQ(fs::path(source), fs::path(dir) / "x.txt");
+}
+
+}  // namespace
+}  // namespace leakhound
