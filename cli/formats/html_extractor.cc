@@ -1,6 +1,8 @@
 #include "cli/formats/html_extractor.h"
 
 #include <algorithm>
+#include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "cli/formats/markup_parser.h"
@@ -31,12 +33,21 @@ class HtmlText : public MarkupHandler {
   explicit HtmlText(size_t max_bytes) : max_bytes_(max_bytes) {}
 
   absl::Status StartElement(std::string_view name,
-                            const MarkupAttributes&) override {
+                            const MarkupAttributes& attributes) override {
     if (skipping_ > 0 || Skipped(name)) {
       ++skipping_;
       return absl::OkStatus();
     }
     if (Block(name)) EndLine();
+    // Link and resource targets: an <a href> to the finance wiki leaks a
+    // protected location though its text says "the plan".
+    for (const auto& [attribute, value] : attributes) {
+      if ((attribute == "href" || attribute == "src") && !value.empty() &&
+          !value.starts_with("data:") && !value.starts_with("#") &&
+          std::find(links_.begin(), links_.end(), value) == links_.end()) {
+        links_.emplace_back(value);
+      }
+    }
     return absl::OkStatus();
   }
   absl::Status EndElement(std::string_view name) override {
@@ -59,7 +70,19 @@ class HtmlText : public MarkupHandler {
     return absl::OkStatus();
   }
 
-  std::string Take() { return std::move(out_); }
+  // The text, then the link targets in document order, one per line after
+  // a blank line.
+  absl::StatusOr<std::string> Take() {
+    if (!links_.empty()) {
+      EndLine();
+      out_ += '\n';
+      for (const std::string& link : links_) {
+        if (auto s = Append(link); !s.ok()) return s;
+        out_ += '\n';
+      }
+    }
+    return std::move(out_);
+  }
 
  private:
   void EndLine() {
@@ -72,6 +95,7 @@ class HtmlText : public MarkupHandler {
   const size_t max_bytes_;
   size_t skipping_ = 0;  // depth inside a skipped element
   std::string out_;
+  std::vector<std::string> links_;  // distinct href and src values
 };
 
 }  // namespace

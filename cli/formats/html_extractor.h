@@ -26,8 +26,10 @@ class HtmlExtractor : public TextExtractor {
 };
 
 // The text of UTF-8 HTML as HtmlExtractor makes it (for HTML bodies of
-// mail, which arrive already decoded). ResourceExhausted once the text
-// passes `max_bytes`.
+// mail, which arrive already decoded): the text and comments, then the
+// distinct href and src values (not data: URIs or #fragments), one per
+// line after a blank line, so that protected locations behind link texts
+// are seen. ResourceExhausted once the text passes `max_bytes`.
 absl::StatusOr<std::string> HtmlToText(std::string_view utf8, size_t max_bytes);
 
 }  // namespace leakhound

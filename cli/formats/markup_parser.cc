@@ -39,7 +39,8 @@ std::string Trimmed(const char* message) {
 // Walks an HTML tree depth first without recursion (nesting depth is the
 // input's to choose).
 absl::Status WalkHtml(const xmlNode* root, MarkupHandler& handler) {
-  const MarkupAttributes no_attributes;
+  MarkupAttributes attributes;
+  std::vector<std::string> values;  // the attributes' values' storage
   std::vector<std::pair<const xmlNode*, bool>> stack;  // (node, leaving)
   stack.emplace_back(root, false);
   std::string name;
@@ -69,7 +70,18 @@ absl::Status WalkHtml(const xmlNode* root, MarkupHandler& handler) {
       case XML_DOCUMENT_NODE:
       case XML_HTML_DOCUMENT_NODE: {
         if (node->type == XML_ELEMENT_NODE) {
-          s = handler.StartElement(name, no_attributes);
+          attributes.clear();
+          values.clear();
+          for (const xmlAttr* a = node->properties; a != nullptr; a = a->next) {
+            xmlChar* value = xmlNodeListGetString(node->doc, a->children, 1);
+            values.emplace_back(value == nullptr ? "" : View(value));
+            xmlFree(value);
+          }
+          size_t i = 0;
+          for (const xmlAttr* a = node->properties; a != nullptr; a = a->next) {
+            attributes.emplace_back(View(a->name), values[i++]);
+          }
+          s = handler.StartElement(name, attributes);
           stack.emplace_back(node, true);
         }
         size_t first = stack.size();

@@ -40,8 +40,9 @@ class MarkupHandler {
 };
 
 // Parses UTF-8 HTML. Elements libxml2 recovers from broken markup are
-// reported as it repaired them; script, style and template content comes
-// as Text like any other (the handler decides).
+// reported as it repaired them, with their attributes (names lower case,
+// values decoded); script, style and template content comes as Text like
+// any other (the handler decides).
 absl::Status ParseHtml(std::string_view utf8, MarkupHandler& handler);
 
 // Parses an XML document (any encoding its declaration names).

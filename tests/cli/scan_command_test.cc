@@ -419,6 +419,20 @@ TEST_F(ScanCommandTest, ProtectedLocationsAreTheirOwnKindOfFinding) {
   EXPECT_THAT(human.out,
               HasSubstr("location under //fs01/hr: line 2 of this file: "
                         "\"\\\\FS01\\HR\\pay\\2027.xlsx\""));
+  // Behind a link's text in an HTML mail.
+  const std::string html_mail = Write(
+      "link.eml",
+      "From: a@example.com\r\nTo: b@example.org\r\nSubject: plan\r\n"
+      "MIME-Version: 1.0\r\nContent-Type: text/html; charset=utf-8\r\n\r\n"
+      "<p>Here is <a href=\"https://wiki.corp.example/finance/q3\">the "
+      "plan</a>.</p>\r\n");
+  RunResult linked = Scan({"--json", html_mail});
+  EXPECT_EQ(linked.exit, 1) << linked.out << linked.err;
+  const std::vector<Json> link_lines = JsonLines(linked.out);
+  ASSERT_EQ(link_lines.size(), 1u);
+  ASSERT_FALSE(link_lines[0]["matches"].empty());
+  EXPECT_EQ(link_lines[0]["matches"][0]["location"],
+            "//wiki.corp.example/finance/q3");
   // Document matches say their kind too.
   RunResult doc = Scan({"--json", SamplePath("outbound/email-board-leak.txt")});
   EXPECT_EQ(JsonLines(doc.out)[0]["matches"][0]["kind"], "document");

@@ -34,6 +34,17 @@ TEST(HtmlExtractorTest, KeepsTextAndCommentsDropsScriptsStylesAndTags) {
   EXPECT_THAT(text, Not(HasSubstr("<")));
 }
 
+TEST(HtmlExtractorTest, LinkTargetsFollowTheTextOncePerTarget) {
+  const std::string text = Text(
+      "<p>See <a href=\"https://wiki.corp.example/finance/q3\">the plan</a> "
+      "and <a href=\"https://wiki.corp.example/finance/q3\">again</a>.</p>"
+      "<img src=\"file://fs01/hr/chart.png\"><a href=\"#top\">top</a>"
+      "<img src=\"data:image/png;base64,AAAA\">");
+  EXPECT_EQ(text,
+            "See the plan and again.\ntop\n\n"
+            "https://wiki.corp.example/finance/q3\nfile://fs01/hr/chart.png\n");
+}
+
 TEST(HtmlExtractorTest, BrokenMarkupIsRecovered) {
   EXPECT_THAT(Text("<p>one <i>two <p>three</div> four"),
               HasSubstr("one two \nthree four"));
