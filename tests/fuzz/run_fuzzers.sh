@@ -17,7 +17,8 @@ shift 2
 targets=("$@")
 if ((${#targets[@]} == 0)); then
   targets=(fuzz_text fuzz_html fuzz_mail fuzz_mbox fuzz_office
-           fuzz_opendocument fuzz_pdf fuzz_archive fuzz_extraction)
+           fuzz_opendocument fuzz_pdf fuzz_archive fuzz_extraction
+           fuzz_locations)
 fi
 mkdir -p "$build"
 build=$(cd "$build" && pwd)
@@ -46,6 +47,10 @@ if [[ ! -d "$seeds" ]]; then
       "$fixtures/passage.txt" "$seeds.tmp/seed-$format.${format%%-*}"
   done
   rm -rf "$fixtures"
+  # For fuzz_locations: a location to protect, then text naming locations.
+  printf '%s\n%s\n' 'https://intranet.example/projects/' \
+    'see https://intranet.example/projects/x?y=1, \\fs01\hr\pay.xlsx, C:\finance\2027\a.xlsx and /srv/legal/' \
+    > "$seeds.tmp/locations.txt"
   mv "$seeds.tmp" "$seeds"
 fi
 
