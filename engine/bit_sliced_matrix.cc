@@ -33,19 +33,24 @@ void Transpose64(uint64_t a[64]) {
   }
 }
 
-// A 64-bit load from any byte address (slices start at byte boundaries).
-typedef uint64_t __attribute__((aligned(1), may_alias)) UnalignedWord;
+// A 64-bit load from any byte address (slices start at byte boundaries):
+// memcpy, which compiles to one unaligned load (and vectorizes), where a
+// cast pointer would be undefined behaviour (UBSan reported it).
+inline uint64_t LoadWord(const unsigned char* p) {
+  uint64_t w;
+  std::memcpy(&w, p, sizeof(w));
+  return w;
+}
 
 // For one fingerprint: hits[w] = AND of word w of its k slices. Branch-free
 // so it vectorizes; the clones let the loader pick the widest vectors.
 __attribute__((target_clones("avx512f", "avx2", "default")))
 void AndSlices(const unsigned char* const* slice, uint32_t k, uint32_t words,
                uint64_t* hits) {
-  const auto* first = reinterpret_cast<const UnalignedWord*>(slice[0]);
-  for (uint32_t w = 0; w < words; ++w) hits[w] = first[w];
+  for (uint32_t w = 0; w < words; ++w) hits[w] = LoadWord(slice[0] + 8 * size_t{w});
   for (uint32_t j = 1; j < k; ++j) {
-    const auto* s = reinterpret_cast<const UnalignedWord*>(slice[j]);
-    for (uint32_t w = 0; w < words; ++w) hits[w] &= s[w];
+    const unsigned char* s = slice[j];
+    for (uint32_t w = 0; w < words; ++w) hits[w] &= LoadWord(s + 8 * size_t{w});
   }
 }
 

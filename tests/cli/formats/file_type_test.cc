@@ -43,9 +43,9 @@ TEST(FileTypeTest, TextWithAFewControlBytesIsStillText) {
   // calls such files "data".
   std::string info = "This is grep.info, produced by makeinfo.\n";
   for (int node = 0; node < 8; ++node) {
-    info += std::string("\x1f\nFile: grep.info,  Node: Usage\n\n", 32);
+    info += "\x1f\nFile: grep.info,  Node: Usage\n\n";
     info += std::string(1500, 'w') + " words of the manual\n";
-    info += std::string("* \0\b[index\0\b]\n", 16);
+    info += std::string_view("* \0\b[index\0\b]\n", 14);  // NULs inside
   }
   EXPECT_EQ(DetectFileType("grep.info", info).kind, FileKind::kText);
   // Binary with control bytes in more than one byte in 256 is not text.
