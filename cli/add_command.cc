@@ -264,14 +264,9 @@ int RunAllowCommand(int argc, char** argv) {
   int exit = kExitOk;
   auto line = ParseCommandLine("allow", argc, argv, kAllSpecs, kAllowUsage, &exit);
   if (!line) return exit;
-  if (line->args().empty()) {
-    std::fputs(kAllowUsage, stderr);
-    return kExitError;
-  }
-  // The action is the first argument; options may come before or after.
-  const std::string action = line->args().front();
-  const std::vector<std::string> operands(line->args().begin() + 1,
-                                          line->args().end());
+  auto split = SplitAction(*line, kAllowUsage);
+  if (!split) return kExitError;
+  const auto& [action, operands] = *split;
   if (action == "list") {
     auto index = OpenIndex(*line, OpenMode::kRead);
     if (!index.ok()) return ReportError("allow", index.status());

@@ -375,13 +375,9 @@ int RunLocationsCommand(int argc, char** argv) {
   auto line = ParseCommandLine("locations", argc, argv, kSpecs,
                                kLocationsUsage, &exit);
   if (!line) return exit;
-  if (line->args().empty()) {
-    std::fputs(kLocationsUsage, stderr);
-    return kExitError;
-  }
-  const std::string action = line->args().front();
-  const std::vector<std::string> operands(line->args().begin() + 1,
-                                          line->args().end());
+  auto split = SplitAction(*line, kLocationsUsage);
+  if (!split) return kExitError;
+  const auto& [action, operands] = *split;
   if (action == "list") {
     auto index = OpenIndex(*line, OpenMode::kRead);
     if (!index.ok()) return ReportError("locations", index.status());

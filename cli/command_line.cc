@@ -165,6 +165,17 @@ absl::StatusOr<ScanOptions> MatchRuleOptions(const CommandLine& line) {
   return options;
 }
 
+std::optional<ActionArguments> SplitAction(const CommandLine& line,
+                                           const char* usage) {
+  if (line.args().empty()) {
+    std::fputs(usage, stderr);
+    return std::nullopt;
+  }
+  return ActionArguments{line.args().front(),
+                         std::vector<std::string>(line.args().begin() + 1,
+                                                  line.args().end())};
+}
+
 absl::StatusOr<ExtractionLimits> FileLimits(const CommandLine& line) {
   const ExtractionLimits d;
   auto input = line.Unsigned("max-file-size", d.max_input_bytes, 1,

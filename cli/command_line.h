@@ -98,6 +98,17 @@ absl::StatusOr<ScanOptions> MatchRuleOptions(const CommandLine& line);
 // those it does not), or InvalidArgument naming the bad option.
 absl::StatusOr<ExtractionLimits> FileLimits(const CommandLine& line);
 
+// A command with actions (`allow add ...`, `locations list`): the action is
+// the first argument (options may come before or after it), the operands
+// the rest. Without any argument: prints `usage` on standard error and
+// returns nullopt.
+struct ActionArguments {
+  std::string action;
+  std::vector<std::string> operands;
+};
+std::optional<ActionArguments> SplitAction(const CommandLine& line,
+                                           const char* usage);
+
 // Opens the index the command line names (CommandLine::IndexDir).
 absl::StatusOr<std::unique_ptr<ProtectedIndex>> OpenIndex(
     const CommandLine& line, OpenMode mode);
