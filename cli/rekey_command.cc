@@ -106,7 +106,10 @@ int RunRekeyCommand(int argc, char** argv) {
   if (!s.ok()) return ReportError("rekey", s);
 
   // The new index, beside the old one (a rename never crosses file systems).
-  std::string index_dir = fs::path(*dir).lexically_normal().string();
+  // Absolute, so that "." or "idx/" name the directory itself.
+  std::error_code ec;
+  std::string index_dir = fs::absolute(*dir, ec).lexically_normal().string();
+  if (ec) return ReportError("rekey", absl::InternalError(ec.message()));
   while (index_dir.size() > 1 && index_dir.back() == '/') index_dir.pop_back();
   std::string fresh_dir = index_dir + ".rekey-XXXXXX";
   if (::mkdtemp(fresh_dir.data()) == nullptr) {
