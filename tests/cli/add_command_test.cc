@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -235,6 +236,19 @@ TEST_F(AddCommandTest, EveryReportedFileSurvivesSigkillOfABatchedAdd) {
   std::mt19937_64 rng(20261122);
   constexpr int kIterations = 12;
   int partial = 0;  // runs cut off after some files were reported
+  // How long one whole add of such a set takes here (sanitized or loaded
+  // machines are slower): the kills land within that span.
+  std::vector<std::string> warm = CopySourceFiles(tmp_.Sub("warm"), "warm");
+  const std::vector<std::string> warm_more =
+      CopySourceFiles(tmp_.Sub("warmb"), "warmb");
+  warm.insert(warm.end(), warm_more.begin(), warm_more.end());
+  warm.insert(warm.begin(), {"add", "--batch-bytes", "20000"});
+  const auto start = std::chrono::steady_clock::now();
+  ASSERT_EQ(Run(warm).exit, 0);
+  const auto span = static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::microseconds>(
+          std::chrono::steady_clock::now() - start)
+          .count());
   for (int iter = 0; iter < kIterations; ++iter) {
     const std::string run = "run" + std::to_string(iter);
     std::vector<std::string> files = CopySourceFiles(tmp_.Sub(run), run);
@@ -259,7 +273,7 @@ TEST_F(AddCommandTest, EveryReportedFileSurvivesSigkillOfABatchedAdd) {
       ::execv(argv[0], argv.data());
       ::_exit(127);
     }
-    ::usleep(static_cast<useconds_t>(5000 + rng() % 250000));
+    ::usleep(static_cast<useconds_t>(span / 20 + rng() % span));
     ::kill(child, SIGKILL);
     int status = 0;
     ::waitpid(child, &status, 0);
