@@ -33,6 +33,17 @@ bool IsSchemeChar(char c) {
          c == '.' || c == '-';
 }
 
+// `s` without ASCII white space at either end.
+std::string_view Trimmed(std::string_view s) {
+  while (!s.empty() && absl::ascii_isspace(static_cast<unsigned char>(s.front()))) {
+    s.remove_prefix(1);
+  }
+  while (!s.empty() && absl::ascii_isspace(static_cast<unsigned char>(s.back()))) {
+    s.remove_suffix(1);
+  }
+  return s;
+}
+
 // The end of segment boundaries of `key`: ends[i] is one past segment i.
 std::vector<size_t> SegmentEnds(std::string_view key) {
   std::vector<size_t> ends;
@@ -80,13 +91,7 @@ ProtectedLocations::ProtectedLocations(std::vector<std::string> keys)
 
 absl::StatusOr<std::string> ProtectedLocations::Normalize(
     std::string_view location) {
-  std::string_view s = location;
-  while (!s.empty() && absl::ascii_isspace(static_cast<unsigned char>(s.front()))) {
-    s.remove_prefix(1);
-  }
-  while (!s.empty() && absl::ascii_isspace(static_cast<unsigned char>(s.back()))) {
-    s.remove_suffix(1);
-  }
+  std::string_view s = Trimmed(location);
   std::string mark;
   std::string_view body;
   std::string host_and_path;  // body's storage when the host is cut out
@@ -153,9 +158,13 @@ absl::StatusOr<std::string> ProtectedLocations::Normalize(
   size_t from = 0;
   while (from <= body.size()) {
     const size_t end = std::min(body.find_first_of("/\\", from), body.size());
-    if (end > from) {
+    // White space around a segment means nothing ("HR Share " is the share
+    // "HR Share"); kept, a key would not normalize to itself (fuzzing
+    // found it).
+    std::string_view segment = Trimmed(body.substr(from, end - from));
+    if (!segment.empty()) {
       if (segments++ > 0) key.push_back('/');
-      key.append(body.substr(from, end - from));
+      key.append(segment);
     }
     from = end + 1;
   }

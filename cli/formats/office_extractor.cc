@@ -1,5 +1,6 @@
 #include "cli/formats/office_extractor.h"
 
+#include <algorithm>
 #include <charconv>
 #include <string>
 #include <vector>
@@ -149,10 +150,65 @@ bool IsEmbedding(std::string_view name) {
 }
 
 bool Wanted(std::string_view name) {
-  return (name.ends_with(".xml") &&
-          (name.starts_with("word/") || name.starts_with("xl/") ||
-           name.starts_with("ppt/") || name == "docProps/core.xml")) ||
-         IsEmbedding(name);
+  const bool content = name.starts_with("word/") || name.starts_with("xl/") ||
+                       name.starts_with("ppt/");
+  return ((name.ends_with(".xml") || name.ends_with(".rels")) && content) ||
+         name == "docProps/core.xml" || IsEmbedding(name);
+}
+
+// The external targets of a part's relationships (hyperlinks to web pages
+// and shares): distinct, in package order.
+class ExternalTargets : public MarkupHandler {
+ public:
+  explicit ExternalTargets(std::vector<std::string>* targets)
+      : targets_(targets) {}
+  absl::Status StartElement(std::string_view name,
+                            const MarkupAttributes& attributes) override {
+    if (name != "Relationship") return absl::OkStatus();
+    std::string_view target, mode;
+    for (const auto& [attribute, value] : attributes) {
+      if (attribute == "Target") target = value;
+      if (attribute == "TargetMode") mode = value;
+    }
+    if (mode == "External" && !target.empty() &&
+        std::find(targets_->begin(), targets_->end(), target) ==
+            targets_->end()) {
+      targets_->emplace_back(target);
+    }
+    return absl::OkStatus();
+  }
+  absl::Status EndElement(std::string_view) override { return absl::OkStatus(); }
+  absl::Status Text(std::string_view) override { return absl::OkStatus(); }
+  absl::Status Comment(std::string_view) override { return absl::OkStatus(); }
+
+ private:
+  std::vector<std::string>* targets_;
+};
+
+// Appends the package's external link targets, one per line after a blank
+// line (as the HTML extractor does), so that a hyperlink to a protected
+// location is seen behind its text.
+absl::Status AppendExternalTargets(const ZipPackage& package,
+                                   ExtractionSink& sink, std::string* text) {
+  std::vector<std::string> targets;
+  for (const auto& [name, data] : package.entries) {
+    if (!name.ends_with(".rels")) continue;
+    ExternalTargets handler(&targets);
+    if (auto s = ParseXml(data, handler); !s.ok()) {
+      return absl::Status(s.code(), absl::StrCat(name, ": ", s.message()));
+    }
+  }
+  if (targets.empty()) return absl::OkStatus();
+  if (!text->empty() && text->back() != '\n') *text += '\n';
+  *text += '\n';
+  for (const std::string& target : targets) {
+    if (auto s = AppendWithin(target, sink.limits().max_output_bytes, text);
+        !s.ok()) {
+      return s;
+    }
+    *text += '\n';
+  }
+  return absl::OkStatus();
 }
 
 // Appends `names`' text under `rules`, checking the clock between parts.
@@ -235,6 +291,8 @@ absl::Status OfficeExtractor::Extract(std::string_view bytes,
                     &text);
     if (!s.ok()) return s;
   }
+  s = AppendExternalTargets(*package, sink, &text);
+  if (!s.ok()) return s;
   if (auto s2 = sink.AppendText(text); !s2.ok()) return s2;
   for (auto& [name, data] : package->entries) {
     if (!IsEmbedding(name)) continue;

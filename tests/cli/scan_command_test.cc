@@ -433,6 +433,28 @@ TEST_F(ScanCommandTest, ProtectedLocationsAreTheirOwnKindOfFinding) {
   ASSERT_FALSE(link_lines[0]["matches"].empty());
   EXPECT_EQ(link_lines[0]["matches"][0]["location"],
             "//wiki.corp.example/finance/q3");
+  // Behind a hyperlink's text in a .docx (an external relationship).
+  const std::string docx = tmp_.Sub("linked.docx");
+  const std::string script = Write(
+      "make_linked_docx.py",
+      "import sys, docx, docx.opc.constants as C\n"
+      "from docx.oxml.shared import OxmlElement, qn\n"
+      "d = docx.Document()\n"
+      "p = d.add_paragraph('The numbers are in ')\n"
+      "r = d.part.relate_to('https://wiki.corp.example/finance/q3/numbers',\n"
+      "                     C.RELATIONSHIP_TYPE.HYPERLINK, is_external=True)\n"
+      "h = OxmlElement('w:hyperlink'); h.set(qn('r:id'), r)\n"
+      "run = OxmlElement('w:r'); t = OxmlElement('w:t'); t.text = 'the wiki'\n"
+      "run.append(t); h.append(run); p._p.append(h)\n"
+      "d.save(sys.argv[1])\n");
+  ASSERT_EQ(std::system(("/usr/bin/python3 " + script + " " + docx).c_str()), 0);
+  RunResult office = Scan({"--json", docx});
+  EXPECT_EQ(office.exit, 1) << office.out << office.err;
+  const std::vector<Json> office_lines = JsonLines(office.out);
+  ASSERT_EQ(office_lines.size(), 1u);
+  ASSERT_FALSE(office_lines[0]["matches"].empty());
+  EXPECT_EQ(office_lines[0]["matches"][0]["location"],
+            "//wiki.corp.example/finance/q3/numbers");
   // Document matches say their kind too.
   RunResult doc = Scan({"--json", SamplePath("outbound/email-board-leak.txt")});
   EXPECT_EQ(JsonLines(doc.out)[0]["matches"][0]["kind"], "document");

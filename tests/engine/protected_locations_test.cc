@@ -29,6 +29,10 @@ TEST(ProtectedLocationsTest, NormalizeGivesOneKeyPerSpellingOfALocation) {
   EXPECT_EQ(Key("  /srv/share/finance/  "), "/srv/share/finance");
   EXPECT_EQ(Key("file:///srv/share/finance"), "/srv/share/finance");
   EXPECT_EQ(Key(R"(C:\Users\Ann\Finance)"), "c:/users/ann/finance");
+  EXPECT_EQ(Key(R"(\\fs01\ HR Share \x)"), "//fs01/hr share/x");
+  // A key normalizes to itself (fuzz_locations found a segment ending in a
+  // space that did not).
+  EXPECT_EQ(Key(Key("https:x.ee/mx //mx /")), Key("https:x.ee/mx //mx /"));
 }
 
 TEST(ProtectedLocationsTest, NormalizeRejectsWhatIsNotALocation) {
