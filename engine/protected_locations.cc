@@ -135,9 +135,9 @@ absl::StatusOr<std::string> ProtectedLocations::Normalize(
       return absl::InvalidArgumentError(
           absl::StrCat("'", std::string(s), "' has no server name"));
     }
-  } else if (s.size() >= 3 && absl::ascii_isalpha(static_cast<unsigned char>(s[0])) &&
-             s[1] == ':' && (s[2] == '\\' || s[2] == '/')) {
-    body = s;  // c:\dir
+  } else if (s.size() >= 2 && absl::ascii_isalpha(static_cast<unsigned char>(s[0])) &&
+             s[1] == ':' && (s.size() == 2 || s[2] == '\\' || s[2] == '/')) {
+    body = s;  // c:\dir, or c: (the key of "c:/"; fuzzing found it)
   } else if (s.starts_with("/")) {
     mark = "/";
     body = s;

@@ -33,6 +33,8 @@ TEST(ProtectedLocationsTest, NormalizeGivesOneKeyPerSpellingOfALocation) {
   // A key normalizes to itself (fuzz_locations found a segment ending in a
   // space that did not).
   EXPECT_EQ(Key(Key("https:x.ee/mx //mx /")), Key("https:x.ee/mx //mx /"));
+  EXPECT_EQ(Key("s:/"), "s:");
+  EXPECT_EQ(Key("s:"), "s:");
 }
 
 TEST(ProtectedLocationsTest, NormalizeRejectsWhatIsNotALocation) {
