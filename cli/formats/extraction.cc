@@ -269,6 +269,18 @@ absl::Status AppendWithin(std::string_view text, size_t max_bytes,
   return absl::OkStatus();
 }
 
+absl::Status AppendLinkTargets(const std::vector<std::string>& targets,
+                               size_t max_bytes, std::string* out) {
+  if (targets.empty()) return absl::OkStatus();
+  if (!out->empty() && out->back() != '\n') *out += '\n';
+  *out += '\n';
+  for (const std::string& target : targets) {
+    if (auto s = AppendWithin(target, max_bytes, out); !s.ok()) return s;
+    *out += '\n';
+  }
+  return absl::OkStatus();
+}
+
 std::string Extraction::JoinedText() const {
   std::string out;
   for (const ExtractedPart& p : parts) {

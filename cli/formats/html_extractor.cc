@@ -73,14 +73,7 @@ class HtmlText : public MarkupHandler {
   // The text, then the link targets in document order, one per line after
   // a blank line.
   absl::StatusOr<std::string> Take() {
-    if (!links_.empty()) {
-      EndLine();
-      out_ += '\n';
-      for (const std::string& link : links_) {
-        if (auto s = Append(link); !s.ok()) return s;
-        out_ += '\n';
-      }
-    }
+    if (auto s = AppendLinkTargets(links_, max_bytes_, &out_); !s.ok()) return s;
     return std::move(out_);
   }
 

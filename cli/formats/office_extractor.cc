@@ -185,9 +185,8 @@ class ExternalTargets : public MarkupHandler {
   std::vector<std::string>* targets_;
 };
 
-// Appends the package's external link targets, one per line after a blank
-// line (as the HTML extractor does), so that a hyperlink to a protected
-// location is seen behind its text.
+// Appends the package's external link targets (AppendLinkTargets), so that
+// a hyperlink to a protected location is seen behind its text.
 absl::Status AppendExternalTargets(const ZipPackage& package,
                                    ExtractionSink& sink, std::string* text) {
   std::vector<std::string> targets;
@@ -198,17 +197,7 @@ absl::Status AppendExternalTargets(const ZipPackage& package,
       return absl::Status(s.code(), absl::StrCat(name, ": ", s.message()));
     }
   }
-  if (targets.empty()) return absl::OkStatus();
-  if (!text->empty() && text->back() != '\n') *text += '\n';
-  *text += '\n';
-  for (const std::string& target : targets) {
-    if (auto s = AppendWithin(target, sink.limits().max_output_bytes, text);
-        !s.ok()) {
-      return s;
-    }
-    *text += '\n';
-  }
-  return absl::OkStatus();
+  return AppendLinkTargets(targets, sink.limits().max_output_bytes, text);
 }
 
 // Appends `names`' text under `rules`, checking the clock between parts.

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 #include <string_view>
 
 #include "absl/status/status.h"
@@ -95,6 +96,12 @@ class ExtractionSink {
 // build a part's text before handing it to the sink.
 absl::Status AppendWithin(std::string_view text, size_t max_bytes,
                           std::string* out);
+
+// Appends link targets (HTML hrefs, Office hyperlinks) after the text: a
+// blank line, then one target per line, so that a protected location behind
+// a link's text is scanned. Nothing for no targets. Errors as AppendWithin.
+absl::Status AppendLinkTargets(const std::vector<std::string>& targets,
+                               size_t max_bytes, std::string* out);
 
 class TextExtractor {
  public:
