@@ -58,8 +58,11 @@ const char* ScanUsage() {
 // Files scanned ahead of the one being printed, per thread, at most.
 constexpr size_t kAheadPerThread = 4;
 
+// `candidates_of`: the index whose candidate ids to list (--candidates), or
+// nullptr.
 FileOutcome ScanOne(const InputFile& file, LeakScanner* scanner,
-                    const ExtractionLimits& limits, bool keep_text) {
+                    const ExtractionLimits& limits, bool keep_text,
+                    const ProtectedIndex* candidates_of) {
   const auto start = std::chrono::steady_clock::now();
   FileOutcome o;
   o.path = file.path;
@@ -86,7 +89,14 @@ FileOutcome ScanOne(const InputFile& file, LeakScanner* scanner,
         o.parts.clear();
         break;
       }
-      PartOutcome p{std::move(part.name), "", std::move(*report)};
+      PartOutcome p{std::move(part.name), "", std::move(*report), {}};
+      if (candidates_of != nullptr) {
+        // The scanner has just read these documents: the cache holds them.
+        for (DocId doc : p.report.candidates) {
+          auto stored = candidates_of->ReadStoredDocument(doc);
+          if (stored.ok()) p.candidate_ids.push_back((*stored)->external_id);
+        }
+      }
       if (keep_text &&
           (!p.report.matches.empty() || !p.report.locations.empty())) {
         p.text = std::move(part.text);
@@ -149,7 +159,8 @@ int RunScanCommand(int argc, char** argv) {
   RunInOrder<FileOutcome>(
       files->size(), workers, workers * kAheadPerThread,
       [&](size_t i, size_t w) {
-        return ScanOne((*files)[i], scanners[w].get(), *limits, !json);
+        return ScanOne((*files)[i], scanners[w].get(), *limits, !json,
+                       list_candidates ? index->get() : nullptr);
       },
       [&](size_t i, FileOutcome o) {
         progress.Clear();

@@ -128,7 +128,7 @@ std::string FormatJson(const FileOutcome& o, bool candidates) {
     out += "],\"candidate_ids\":[";
     bool first = true;
     for (const PartOutcome& part : o.parts) {
-      for (const std::string& id : part.report.candidate_ids) {
+      for (const std::string& id : part.candidate_ids) {
         absl::StrAppend(&out, first ? "" : ",", JsonString(id));
         first = false;
       }

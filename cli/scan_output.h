@@ -23,6 +23,9 @@ struct PartOutcome {
   std::string name;  // "" for the file's own text, else its path inside
   std::string text;  // the extracted text (kept for human output only)
   ScanReport report;
+  // The candidates' external ids, in report.candidates order; filled only
+  // for `scan --candidates`.
+  std::vector<std::string> candidate_ids;
 };
 
 struct FileOutcome {

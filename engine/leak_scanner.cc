@@ -124,7 +124,6 @@ absl::StatusOr<ScanReport> LeakScanner::Scan(std::string_view utf8) {
           " which the index does not hold; run leakhound verify"));
     }
     if (!stored.ok()) return stored.status();
-    report.candidate_ids.push_back((*stored)->external_id);
     loaded.emplace_back(c.doc, std::move(*stored));
   }
   auto suppressed = [&](uint64_t fp) {

@@ -69,7 +69,6 @@ struct DocumentMatch {
 struct ScanReport {
   uint32_t words = 0;       // of the scanned text
   std::vector<DocId> candidates;  // documents the filter stage proposed
-  std::vector<std::string> candidate_ids;  // their external ids, same order
   uint32_t false_candidates = 0;  // of those, dropped by the second stage
   // Distinct scanned fingerprints ignored as allow-listed, and scanned
   // shingles ignored as boilerplate (in neither the filter query nor the

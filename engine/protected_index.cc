@@ -269,13 +269,10 @@ absl::Status ProtectedIndex::LoadAllowList() {
 }
 
 absl::Status ProtectedIndex::LoadLocations() {
+  auto listed = ListLocations();
+  if (!listed.ok()) return listed.status();
   std::vector<std::string> keys;
-  absl::Status s = store_->ForEachLocation(
-      [&keys](std::string_view key, const LocationRecord&) {
-        keys.emplace_back(key);
-        return absl::OkStatus();
-      });
-  if (!s.ok()) return s;
+  for (auto& [key, record] : *listed) keys.push_back(std::move(key));
   locations_ = std::make_unique<ProtectedLocations>(std::move(keys));
   return absl::OkStatus();
 }

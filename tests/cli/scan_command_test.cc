@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -119,6 +120,18 @@ TEST_F(ScanCommandTest, JsonRecordFollowsTheSchemaWithOffsetsIntoBothTexts) {
   const size_t source_start = p["source_start"];
   EXPECT_EQ(memo.substr(source_start, 10), "Valuation.");
   EXPECT_EQ(p["words"], m["matched_words"]);
+}
+
+TEST_F(ScanCommandTest, CandidatesListsEveryProposedDocumentOnlyWhenAsked) {
+  const std::string leak = SamplePath("outbound/email-board-leak.txt");
+  const std::vector<Json> plain = JsonLines(Scan({"--json", leak}).out);
+  ASSERT_EQ(plain.size(), 1u);
+  EXPECT_FALSE(plain[0].contains("candidate_ids"));
+  const std::vector<Json> with = JsonLines(Scan({"--json", "--candidates", leak}).out);
+  ASSERT_EQ(with.size(), 1u);
+  const Json& ids = with[0]["candidate_ids"];
+  EXPECT_EQ(ids.size(), with[0]["candidates"].get<size_t>());
+  EXPECT_NE(std::find(ids.begin(), ids.end(), "merger-memo.txt"), ids.end());
 }
 
 TEST_F(ScanCommandTest, HumanReportShowsVerdictsDocumentsAndPassageLines) {
