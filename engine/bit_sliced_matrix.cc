@@ -170,6 +170,36 @@ class BitSlicedMatrix final : public RowMatrix {
     counter.Finish(counts);
   }
 
+  void CountMembershipInBlocks(std::span<const uint32_t> positions,
+                               uint32_t k, std::span<const uint32_t> blocks,
+                               std::span<uint32_t> counts) const override {
+    const size_t fingerprints = positions.size() / k;
+    for (size_t f = 0; f < fingerprints; ++f) {
+      const uint32_t* p = positions.data() + f * k;
+      if (f + kPrefetchAhead < fingerprints) {
+        const uint32_t* next = p + kPrefetchAhead * k;
+        for (uint32_t j = 0; j < k; ++j) {
+          const unsigned char* s = data_.get() + size_t{next[j]} * stride_;
+          for (uint32_t b : blocks) __builtin_prefetch(s + 8 * size_t{b});
+        }
+      }
+      for (size_t i = 0; i < blocks.size(); ++i) {
+        const size_t offset = 8 * size_t{blocks[i]};
+        uint64_t hits = LoadWord(data_.get() + size_t{p[0]} * stride_ + offset);
+        for (uint32_t j = 1; j < k && hits != 0; ++j) {
+          hits &= LoadWord(data_.get() + size_t{p[j]} * stride_ + offset);
+        }
+        // A block's last word may run into the next slice: those bits are
+        // rows >= rows().
+        const uint32_t first = 64 * blocks[i];
+        if (rows_ - first < 64) hits &= (uint64_t{1} << (rows_ - first)) - 1;
+        for (; hits != 0; hits &= hits - 1) {
+          ++counts[64 * i + static_cast<size_t>(std::countr_zero(hits))];
+        }
+      }
+    }
+  }
+
   void CountAndPopcount(std::span<const uint32_t> filter,
                         std::span<uint32_t> counts) const override {
     const uint32_t words = Words();

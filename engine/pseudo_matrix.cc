@@ -15,6 +15,12 @@ absl::StatusOr<std::unique_ptr<PseudoMatrix>> PseudoMatrix::Create(
     const PseudoMatrixOptions& options) {
   auto geometry = BloomGeometry::FromParams(options.filter);
   if (!geometry.ok()) return geometry.status();
+  if (options.group_rows % 64 != 0 ||
+      uint64_t{options.group_rows} * geometry->bits > UINT32_MAX) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "group_rows ", options.group_rows,
+        " must be a multiple of 64 with group_rows * m < 2^32"));
+  }
   std::unique_ptr<RowMatrix> matrix =
       options.layout == MatrixLayout::kBitSliced
           ? NewBitSlicedMatrix(geometry->bits)
@@ -26,7 +32,11 @@ absl::StatusOr<std::unique_ptr<PseudoMatrix>> PseudoMatrix::Create(
 PseudoMatrix::PseudoMatrix(const PseudoMatrixOptions& options,
                            const BloomGeometry& geometry,
                            std::unique_ptr<RowMatrix> matrix)
-    : options_(options), geometry_(geometry), matrix_(std::move(matrix)) {}
+    : options_(options), geometry_(geometry), matrix_(std::move(matrix)) {
+  if (options.group_rows > 0) {
+    groups_ = std::make_unique<RowGroups>(options.group_rows, geometry);
+  }
+}
 
 absl::StatusOr<std::unique_ptr<PseudoMatrix>> PseudoMatrix::Restore(
     const PseudoMatrixOptions& options, std::vector<RowInfo> rows,
@@ -70,12 +80,29 @@ absl::StatusOr<std::unique_ptr<PseudoMatrix>> PseudoMatrix::Restore(
   }
   m.rows_ = std::move(rows);
   m.open_row_ = open_row;
+  if (m.groups_) {
+    m.groups_->Cover(static_cast<uint32_t>(m.rows_.size()));
+    for (const auto& [doc, doc_rows] : m.doc_rows_) m.UpdateCrossGroup(doc);
+    for (uint32_t g = 0; g < m.groups_->groups(); ++g) {
+      m.touched_groups_.push_back(g);
+    }
+    m.RefreshGroups(nullptr);  // no filter to rebuild: the bits come later
+  }
   return pm;
 }
 
 void PseudoMatrix::LoadRowBits(uint32_t first, uint32_t count,
                                std::span<const uint64_t> words) {
   matrix_->SetRows(first, count, words);
+}
+
+void PseudoMatrix::LoadGroupBits(uint32_t first, uint32_t count,
+                                 std::span<const uint64_t> words) {
+  groups_->SetBits(first, count, words);
+}
+
+void PseudoMatrix::GroupBits(uint32_t g, std::span<uint64_t> words) const {
+  groups_->GetBits(g, words);
 }
 
 std::vector<uint32_t> PseudoMatrix::UnderfilledRows(double underfill) const {
@@ -98,11 +125,13 @@ uint32_t PseudoMatrix::TakeRow() {
     return row;
   }
   rows_.emplace_back();
+  if (groups_) groups_->Cover(static_cast<uint32_t>(rows_.size()));
   return matrix_->AddRow();
 }
 
 void PseudoMatrix::ClearRow(uint32_t row) {
   matrix_->ClearRow(row);
+  if (groups_) cleared_groups_.push_back(groups_->GroupOf(row));
   rows_in_use_ -= rows_[row].segments.empty() ? 0u : 1u;
   rows_[row] = RowInfo{};
 }
@@ -131,6 +160,53 @@ void PseudoMatrix::Insert(uint32_t row, DocId doc,
   auto at = std::lower_bound(doc_rows.begin(), doc_rows.end(), row);
   if (at == doc_rows.end() || *at != row) doc_rows.insert(at, row);
   if (doc_rows.size() > 1) spanning_.insert(doc);
+  if (groups_) {
+    groups_->Add(row, fingerprints.subspan(begin, end - begin));
+    touched_groups_.push_back(groups_->GroupOf(row));
+    UpdateCrossGroup(doc);
+  }
+}
+
+void PseudoMatrix::UpdateCrossGroup(DocId doc) {
+  auto it = doc_rows_.find(doc);
+  if (it != doc_rows_.end() && !it->second.empty() &&
+      groups_->GroupOf(it->second.front()) !=
+          groups_->GroupOf(it->second.back())) {
+    cross_group_.insert(doc);
+  } else {
+    cross_group_.erase(doc);
+  }
+}
+
+void PseudoMatrix::RefreshGroups(const FingerprintSource* source) {
+  if (!groups_) return;
+  const uint32_t per = groups_->rows_per_group();
+  auto dedupe = [](std::vector<uint32_t>& v) {
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+  };
+  dedupe(cleared_groups_);
+  for (uint32_t g : cleared_groups_) {
+    groups_->Clear(g);
+    for (uint32_t r = g * per; r < (g + 1) * per && r < rows_.size(); ++r) {
+      for (const Segment& s : rows_[r].segments) {
+        groups_->Add(r, (*source)(s.doc).subspan(s.begin, s.end - s.begin));
+      }
+    }
+    touched_groups_.push_back(g);
+  }
+  cleared_groups_.clear();
+  dedupe(touched_groups_);
+  for (uint32_t g : touched_groups_) {
+    uint32_t min_bits = RowGroups::kNoRowsInUse;
+    for (uint32_t r = g * per; r < (g + 1) * per && r < rows_.size(); ++r) {
+      if (!rows_[r].segments.empty()) {
+        min_bits = std::min(min_bits, rows_[r].bits_set);
+      }
+    }
+    groups_->set_min_bits(g, min_bits);
+  }
+  touched_groups_.clear();
 }
 
 void PseudoMatrix::Pack(DocId doc, std::span<const uint64_t> fingerprints,
@@ -165,6 +241,7 @@ uint32_t PseudoMatrix::Add(DocId doc, std::span<const uint64_t> fingerprints) {
       Insert(0, doc, fingerprints, 0, n);
       break;
   }
+  RefreshGroups(nullptr);  // Add clears no row
   return stored;
 }
 
@@ -177,6 +254,7 @@ absl::StatusOr<RebuildStats> PseudoMatrix::Remove(
   const std::vector<uint32_t> rows = std::move(it->second);
   doc_rows_.erase(it);
   spanning_.erase(doc);
+  cross_group_.erase(doc);
   RebuildStats stats;
   for (uint32_t row : rows) {
     std::vector<Segment> keep;
@@ -194,6 +272,7 @@ absl::StatusOr<RebuildStats> PseudoMatrix::Remove(
       ++stats.rows_freed;
     }
   }
+  RefreshGroups(&source);
   return stats;
 }
 
@@ -211,6 +290,7 @@ RebuildStats PseudoMatrix::Compact(const FingerprintSource& source,
       doc_rows.erase(std::remove(doc_rows.begin(), doc_rows.end(), row),
                      doc_rows.end());
       if (doc_rows.size() < 2) spanning_.erase(s.doc);  // Pack re-adds it
+      if (groups_) UpdateCrossGroup(s.doc);
     }
     ClearRow(row);
   }
@@ -224,8 +304,102 @@ RebuildStats PseudoMatrix::Compact(const FingerprintSource& source,
   for (uint32_t row : victims) {
     if (rows_[row].segments.empty()) ++stats.rows_freed;
   }
+  RefreshGroups(&source);
   return stats;
 }
+
+namespace {
+
+// How a query of `size` fingerprints splits into half windows ("chunks";
+// window w is chunks w and w + 1) and the tests of one set of rows.
+class QueryTester {
+ public:
+  QueryTester(size_t size, const QueryOptions& options, double log_alpha)
+      : size_(size), options_(options), log_alpha_(log_alpha) {
+    windowed_ = options.scoring == ScoringMode::kMembership &&
+                options.window >= 2 && size > options.window;
+    half_ = windowed_ ? options.window / 2 : size;
+    chunks_ = (size + half_ - 1) / half_;
+    windows_ = windowed_ ? chunks_ - 1 : 0;
+  }
+
+  size_t chunks() const { return chunks_; }
+  size_t windows() const { return windows_; }
+  size_t ChunkBegin(size_t c) const { return c * half_; }
+  size_t ChunkEnd(size_t c) const { return std::min(size_, (c + 1) * half_); }
+
+  // The evidence of a set of rows (one document's): `sum` hits over the
+  // whole query of `trials` trials at chance `p` per trial, and
+  // window_hits(w) hits in window w. The whole query's (count, expected) if
+  // significant, else the fullest significant window's; nullopt if none.
+  template <typename WindowHits>
+  std::optional<std::pair<uint32_t, double>> Evidence(
+      uint32_t sum, double p, double trials, WindowHits window_hits) const {
+    if (Significant(sum, trials * p)) return std::pair{sum, trials * p};
+    if (sum < options_.min_count || windows_ == 0) return std::nullopt;
+    // Every window but the last has the same trials, so the same
+    // significance threshold: testing the fullest of them decides them all.
+    uint32_t fullest = 0;
+    for (size_t w = 0; w + 1 < windows_; ++w) {
+      fullest = std::max(fullest, window_hits(w));
+    }
+    if (windows_ > 1 && Significant(fullest, WindowTrials(0) * p)) {
+      return std::pair{fullest, WindowTrials(0) * p};
+    }
+    const size_t last = windows_ - 1;
+    const uint32_t in_last = window_hits(last);
+    if (Significant(in_last, WindowTrials(last) * p)) {
+      return std::pair{in_last, WindowTrials(last) * p};
+    }
+    return std::nullopt;
+  }
+
+ private:
+  bool Significant(uint32_t count, double lambda) const {
+    return count >= options_.min_count &&
+           IsSignificant(lambda, count, log_alpha_);
+  }
+  double WindowTrials(size_t w) const {
+    return static_cast<double>(std::min(size_, (w + 2) * half_) - w * half_);
+  }
+
+  const size_t size_;
+  const QueryOptions& options_;
+  const double log_alpha_;
+  bool windowed_;
+  size_t half_;
+  size_t chunks_;
+  size_t windows_;
+};
+
+// Chance that one fingerprint hits a row with `bits_set` of m bits set:
+// f^k (membership) or f (AND-popcount).
+double ChancePerTrial(uint32_t bits_set, double m, uint32_t k,
+                      ScoringMode scoring) {
+  const double f = bits_set / m;
+  double chance = f;
+  if (scoring == ScoringMode::kMembership) {
+    for (uint32_t j = 1; j < k; ++j) chance *= f;
+  }
+  return chance;
+}
+
+// Lists each document once, by decreasing count - expected.
+void SortCandidates(std::vector<Candidate>& candidates) {
+  std::sort(candidates.begin(), candidates.end(),
+            [](const Candidate& a, const Candidate& b) { return a.doc < b.doc; });
+  candidates.erase(std::unique(candidates.begin(), candidates.end(),
+                               [](const Candidate& a, const Candidate& b) {
+                                 return a.doc == b.doc;
+                               }),
+                   candidates.end());
+  std::sort(candidates.begin(), candidates.end(),
+            [](const Candidate& a, const Candidate& b) {
+              return a.count - a.expected > b.count - b.expected;
+            });
+}
+
+}  // namespace
 
 QueryResult PseudoMatrix::Query(std::span<const uint64_t> fingerprints,
                                 const QueryOptions& options) const {
@@ -233,11 +407,28 @@ QueryResult PseudoMatrix::Query(std::span<const uint64_t> fingerprints,
   const uint32_t d = matrix_->rows();
   if (d == 0 || fingerprints.empty()) return result;
   const uint32_t k = geometry_.hashes;
-  // Adds to `out` the memberships of fingerprints [begin, end), their bit
-  // positions computed a block at a time (a large text's would otherwise
-  // take k * 4 bytes per fingerprint at once).
+  const double m = geometry_.bits;
+  // The Bonferroni family: every row in use and every document spanning
+  // rows is tested over the whole query and in each window.
+  const QueryTester shape(fingerprints.size(), options, 0);
+  const uint64_t tests = std::max<uint64_t>(rows_in_use_ + spanning_.size(), 1);
+  result.tests = static_cast<uint32_t>(
+      std::min<uint64_t>(tests * (1 + shape.windows()), UINT32_MAX));
+  const double alpha = options.family_false_alarm / result.tests;
+  const QueryTester tester(fingerprints.size(), options, std::log(alpha));
+  auto add = [&](DocId doc, std::pair<uint32_t, double> e) {
+    result.candidates.push_back(Candidate{
+        doc, e.first, e.second,
+        std::max(options.min_count, MinSignificantCount(e.second, alpha))});
+  };
+  // Adds to `out` the memberships of fingerprints [begin, end) in the rows
+  // of `blocks` (all rows if empty), their bit positions computed a block
+  // at a time (a large text's would otherwise take k * 4 bytes per
+  // fingerprint at once).
   std::vector<uint32_t> positions;
-  auto count_range = [&](size_t begin, size_t end, std::span<uint32_t> out) {
+  auto count_range = [&](size_t begin, size_t end,
+                         std::span<const uint32_t> blocks,
+                         std::span<uint32_t> out) {
     constexpr size_t kBlock = 4096;
     for (size_t b = begin; b < end; b += kBlock) {
       const size_t n = std::min(kBlock, end - b);
@@ -246,30 +437,173 @@ QueryResult PseudoMatrix::Query(std::span<const uint64_t> fingerprints,
         BitPositions(fingerprints[b + i], geometry_,
                      std::span<uint32_t>(positions.data() + i * k, k));
       }
-      matrix_->CountMembership(positions, k, out);
+      if (blocks.empty()) {
+        matrix_->CountMembership(positions, k, out);
+      } else {
+        matrix_->CountMembershipInBlocks(positions, k, blocks, out);
+      }
     }
   };
+  const double trials_all = static_cast<double>(fingerprints.size());
+
+  if (groups_ && options.use_groups &&
+      options.scoring == ScoringMode::kMembership) {
+    // First level: the groups. A group's filter holds every fingerprint
+    // of its rows, so a query fingerprint stored in a row is counted by
+    // the row's group (and one in a document's rows, by one of the
+    // document's groups), and the group's chance rate is at least that of
+    // its least-filled row in use. A group is descended into when its
+    // counts are significant at that least rate: then no document loses a
+    // hit it shares with the query, and every document whose shared
+    // fingerprints alone are significant is in a group read. Documents
+    // across groups are tested on the sum of their groups' counts against
+    // their rows' least rates. What can differ from the one-level query is
+    // a document whose significance leans on chance hits the groups do not
+    // see (docs/engine.md, "Row groups"). Rounding is kept from deciding
+    // against a group by a looser alpha.
+    const uint32_t ng = groups_->groups();
+    std::vector<uint32_t> group_chunks(shape.chunks() * ng, 0);
+    std::vector<uint32_t> group_counts(ng, 0);
+    for (size_t c = 0; c < shape.chunks(); ++c) {
+      const std::span<uint32_t> out(group_chunks.data() + c * ng, ng);
+      groups_->CountMembership(
+          fingerprints.subspan(shape.ChunkBegin(c),
+                               shape.ChunkEnd(c) - shape.ChunkBegin(c)),
+          out);
+      for (uint32_t g = 0; g < ng; ++g) group_counts[g] += out[g];
+    }
+    const QueryTester loose(fingerprints.size(), options,
+                            std::log(alpha) * (1 - 1e-9));
+    auto group_chance = [&](uint32_t g) {
+      return ChancePerTrial(groups_->min_bits(g), m, k, options.scoring);
+    };
+    std::vector<char> descend(ng, 0);
+    for (uint32_t g = 0; g < ng; ++g) {
+      if (group_counts[g] == 0 ||
+          groups_->min_bits(g) == RowGroups::kNoRowsInUse) {
+        continue;
+      }
+      descend[g] = loose
+                       .Evidence(group_counts[g], group_chance(g), trials_all,
+                                 [&](size_t w) {
+                                   return group_chunks[w * ng + g] +
+                                          group_chunks[(w + 1) * ng + g];
+                                 })
+                       .has_value();
+    }
+    std::vector<uint32_t> doc_groups;
+    for (DocId doc : cross_group_) {
+      const std::vector<uint32_t>& rows = doc_rows_.at(doc);
+      doc_groups.clear();
+      double p = 0;
+      for (uint32_t r : rows) {
+        const uint32_t g = groups_->GroupOf(r);
+        if (doc_groups.empty() || doc_groups.back() != g) doc_groups.push_back(g);
+        p += group_chance(g);
+      }
+      uint32_t sum = 0;
+      for (uint32_t g : doc_groups) sum += group_counts[g];
+      if (sum == 0) continue;
+      auto window_hits = [&](size_t w) {
+        uint32_t hits = 0;
+        for (uint32_t g : doc_groups) {
+          hits += group_chunks[w * ng + g] + group_chunks[(w + 1) * ng + g];
+        }
+        return hits;
+      };
+      if (loose.Evidence(sum, p, trials_all, window_hits)) {
+        for (uint32_t g : doc_groups) descend[g] = 1;
+      }
+    }
+
+    // Second level: the rows of the groups descended into, and every row
+    // of a spanning document with a row there, counted exactly.
+    const uint32_t per = groups_->rows_per_group();
+    std::vector<uint32_t> blocks;
+    std::vector<DocId> spanning;
+    for (uint32_t g = 0; g < ng; ++g) {
+      if (!descend[g]) continue;
+      ++result.groups_descended;
+      for (uint32_t r = g * per; r < (g + 1) * per && r < d; r += 64) {
+        blocks.push_back(r / 64);
+      }
+      for (uint32_t r = g * per; r < (g + 1) * per && r < d; ++r) {
+        for (const Segment& s : rows_[r].segments) {
+          if (spanning_.contains(s.doc)) spanning.push_back(s.doc);
+        }
+      }
+    }
+    if (blocks.empty()) return result;
+    std::sort(spanning.begin(), spanning.end());
+    spanning.erase(std::unique(spanning.begin(), spanning.end()),
+                   spanning.end());
+    for (DocId doc : spanning) {
+      for (uint32_t r : doc_rows_.at(doc)) blocks.push_back(r / 64);
+    }
+    std::sort(blocks.begin(), blocks.end());
+    blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
+    const size_t slots = blocks.size() * 64;
+    std::vector<uint32_t> chunk_counts(shape.chunks() * slots, 0);
+    std::vector<uint32_t> counts(slots, 0);
+    for (size_t c = 0; c < shape.chunks(); ++c) {
+      const std::span<uint32_t> out(chunk_counts.data() + c * slots, slots);
+      count_range(shape.ChunkBegin(c), shape.ChunkEnd(c), blocks, out);
+      for (size_t i = 0; i < slots; ++i) counts[i] += out[i];
+    }
+    auto slot = [&](uint32_t r) {
+      return static_cast<size_t>(
+                 std::lower_bound(blocks.begin(), blocks.end(), r / 64) -
+                 blocks.begin()) * 64 + r % 64;
+    };
+    auto evidence = [&](std::span<const uint32_t> rows) {
+      uint32_t sum = 0;
+      double p = 0;
+      for (uint32_t r : rows) {
+        sum += counts[slot(r)];
+        p += ChancePerTrial(rows_[r].bits_set, m, k, options.scoring);
+      }
+      return tester.Evidence(sum, p, trials_all, [&](size_t w) {
+        uint32_t hits = 0;
+        for (uint32_t r : rows) {
+          hits += chunk_counts[w * slots + slot(r)] +
+                  chunk_counts[(w + 1) * slots + slot(r)];
+        }
+        return hits;
+      });
+    };
+    for (uint32_t g = 0; g < ng; ++g) {
+      if (!descend[g]) continue;
+      for (uint32_t r = g * per; r < (g + 1) * per && r < d; ++r) {
+        if (counts[slot(r)] == 0 || rows_[r].segments.empty()) continue;
+        const uint32_t row[] = {r};
+        const auto row_evidence = evidence(row);
+        if (!row_evidence) continue;
+        ++result.candidate_rows;
+        for (const Segment& s : rows_[r].segments) {
+          if (!spanning_.contains(s.doc)) add(s.doc, *row_evidence);
+        }
+      }
+    }
+    for (DocId doc : spanning) {
+      if (const auto e = evidence(doc_rows_.at(doc))) add(doc, *e);
+    }
+    SortCandidates(result.candidates);
+    return result;
+  }
+
   std::vector<uint32_t> counts(d, 0);
-  double trials = static_cast<double>(fingerprints.size());
-  // Windows: counts per chunk of half a window; window w is chunks w, w+1.
-  const bool windowed = options.scoring == ScoringMode::kMembership &&
-                        options.window >= 2 &&
-                        fingerprints.size() > options.window;
-  const size_t half = windowed ? options.window / 2 : fingerprints.size();
-  const size_t chunks = (fingerprints.size() + half - 1) / half;
-  const size_t windows = windowed ? chunks - 1 : 0;
+  double trials = trials_all;
   std::vector<uint32_t> chunk_counts;
   if (options.scoring == ScoringMode::kMembership) {
-    if (windowed) {
-      chunk_counts.assign(chunks * d, 0);
-      for (size_t c = 0; c < chunks; ++c) {
-        const size_t end = std::min(fingerprints.size(), (c + 1) * half);
+    if (shape.windows() > 0) {
+      chunk_counts.assign(shape.chunks() * d, 0);
+      for (size_t c = 0; c < shape.chunks(); ++c) {
         const std::span<uint32_t> out(chunk_counts.data() + c * d, d);
-        count_range(c * half, end, out);
+        count_range(shape.ChunkBegin(c), shape.ChunkEnd(c), {}, out);
         for (uint32_t r = 0; r < d; ++r) counts[r] += out[r];
       }
     } else {
-      count_range(0, fingerprints.size(), counts);
+      count_range(0, fingerprints.size(), {}, counts);
     }
   } else {
     positions.resize(fingerprints.size() * k);
@@ -283,70 +617,24 @@ QueryResult PseudoMatrix::Query(std::span<const uint64_t> fingerprints,
     matrix_->CountAndPopcount(positions, counts);
     trials = static_cast<double>(positions.size());
   }
-  const double m = geometry_.bits;
   std::vector<double> chance(d);  // per trial, by row
   for (uint32_t r = 0; r < d; ++r) {
-    const double f = rows_[r].bits_set / m;
-    chance[r] = f;  // AND-popcount: one bit per trial
-    if (options.scoring == ScoringMode::kMembership) {
-      for (uint32_t j = 1; j < k; ++j) chance[r] *= f;  // f^k
-    }
+    chance[r] = ChancePerTrial(rows_[r].bits_set, m, k, options.scoring);
   }
-  auto window_trials = [&](size_t w) {
-    return static_cast<double>(
-        std::min(fingerprints.size(), (w + 2) * half) - w * half);
-  };
-
-  // The Bonferroni family: every row in use and every document spanning
-  // rows is tested over the whole query and in each window.
-  const uint64_t tests = std::max<uint64_t>(rows_in_use_ + spanning_.size(), 1);
-  result.tests = static_cast<uint32_t>(
-      std::min<uint64_t>(tests * (1 + windows), UINT32_MAX));
-  const double alpha = options.family_false_alarm / result.tests;
-  const double log_alpha = std::log(alpha);
-  auto significant = [&](uint32_t count, double lambda) {
-    return count >= options.min_count &&
-           IsSignificant(lambda, count, log_alpha);
-  };
-  // The evidence of `rows` (one document's): the whole query's if that is
-  // significant, else the fullest significant window's; nullopt if none.
-  auto evidence = [&](std::span<const uint32_t> rows)
-      -> std::optional<std::pair<uint32_t, double>> {
+  auto evidence = [&](std::span<const uint32_t> rows) {
     uint32_t sum = 0;
     double p = 0;
     for (uint32_t row : rows) {
       sum += counts[row];
       p += chance[row];
     }
-    if (significant(sum, trials * p)) return std::pair{sum, trials * p};
-    if (sum < options.min_count || windows == 0) return std::nullopt;
-    auto in_window = [&](size_t w) {  // the hits of window w in `rows`
+    return tester.Evidence(sum, p, trials, [&](size_t w) {
       uint32_t hits = 0;
       for (uint32_t row : rows) {
         hits += chunk_counts[w * d + row] + chunk_counts[(w + 1) * d + row];
       }
       return hits;
-    };
-    // Every window but the last has the same trials, so the same
-    // significance threshold: testing the fullest of them decides them all.
-    uint32_t fullest = 0;
-    for (size_t w = 0; w + 1 < windows; ++w) {
-      fullest = std::max(fullest, in_window(w));
-    }
-    if (windows > 1 && significant(fullest, window_trials(0) * p)) {
-      return std::pair{fullest, window_trials(0) * p};
-    }
-    const size_t last = windows - 1;
-    const uint32_t in_last = in_window(last);
-    if (significant(in_last, window_trials(last) * p)) {
-      return std::pair{in_last, window_trials(last) * p};
-    }
-    return std::nullopt;
-  };
-  auto add = [&](DocId doc, std::pair<uint32_t, double> e) {
-    result.candidates.push_back(Candidate{
-        doc, e.first, e.second,
-        std::max(options.min_count, MinSignificantCount(e.second, alpha))});
+    });
   };
 
   // Documents in one row take their row's evidence; documents spanning
@@ -364,19 +652,7 @@ QueryResult PseudoMatrix::Query(std::span<const uint64_t> fingerprints,
   for (DocId doc : spanning_) {
     if (const auto e = evidence(doc_rows_.at(doc))) add(doc, *e);
   }
-  // A document with two segments in one row is listed once.
-  std::sort(result.candidates.begin(), result.candidates.end(),
-            [](const Candidate& a, const Candidate& b) { return a.doc < b.doc; });
-  result.candidates.erase(
-      std::unique(result.candidates.begin(), result.candidates.end(),
-                  [](const Candidate& a, const Candidate& b) {
-                    return a.doc == b.doc;
-                  }),
-      result.candidates.end());
-  std::sort(result.candidates.begin(), result.candidates.end(),
-            [](const Candidate& a, const Candidate& b) {
-              return a.count - a.expected > b.count - b.expected;
-            });
+  SortCandidates(result.candidates);
   return result;
 }
 
@@ -388,6 +664,10 @@ std::span<const uint32_t> PseudoMatrix::RowsOf(DocId doc) const {
 
 size_t PseudoMatrix::MemoryBytes() const {
   size_t bytes = matrix_->MemoryBytes();
+  if (groups_) {
+    bytes += groups_->MemoryBytes() +
+             cross_group_.capacity() * (sizeof(DocId) + 1);
+  }
   bytes += rows_.capacity() * sizeof(RowInfo);
   for (const RowInfo& r : rows_) bytes += r.segments.capacity() * sizeof(Segment);
   bytes += doc_rows_.capacity() *

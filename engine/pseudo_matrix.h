@@ -36,6 +36,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "engine/bloom_geometry.h"
+#include "engine/row_groups.h"
 #include "engine/row_matrix.h"
 
 namespace leakhound {
@@ -60,6 +61,15 @@ struct PseudoMatrixOptions {
   FilterParams filter;
   PackingMode packing = PackingMode::kPseudoMatrix;
   MatrixLayout layout = MatrixLayout::kBitSliced;
+  // G > 0 adds a second level (row_groups.h): rows G at a time merged into
+  // one filter, counted first, so that a membership query reads rows only
+  // in groups whose counts are significant. Every document whose shared
+  // fingerprints alone are significant is still found, and every
+  // candidate is one of the one-level query with the same count; at twice
+  // the memory; the query's cost grows with d / G plus the groups it descends
+  // into. REQUIRES: 0 or a multiple of 64 with G * m < 2^32. Not yet
+  // persisted by the index (docs/engine.md, "Row groups").
+  uint32_t group_rows = 0;
 };
 
 // Fingerprint range [begin, end) of a document's list stored in a row.
@@ -90,6 +100,9 @@ struct QueryOptions {
   // window is one more test of the Bonferroni family. 0 turns windows off.
   // Ignored by kAndPopcount.
   uint32_t window = 256;
+  // With row groups: false runs the one-level query instead (for
+  // comparing the two on one matrix).
+  bool use_groups = true;
 };
 
 struct Candidate {
@@ -103,6 +116,7 @@ struct QueryResult {
   std::vector<Candidate> candidates;  // by decreasing count - expected
   uint32_t candidate_rows = 0;        // rows whose own test passed
   uint32_t tests = 0;                 // the Bonferroni family size
+  uint32_t groups_descended = 0;      // row groups whose rows were read
 };
 
 // The fingerprint list the caller added for a document, unchanged.
@@ -122,7 +136,7 @@ class PseudoMatrix {
 
   // Rebuilds a matrix from its persisted row index: `rows[r]` for every
   // row r (a row without segments is free) and the open row (-1: none).
-  // The bits start clear; load them with LoadRowBits. Returns
+  // The bits start clear; load them with LoadRowBits (and LoadGroupBits). Returns
   // InvalidArgument for bad parameters or an inconsistent row index
   // (segments out of order, open row out of range).
   static absl::StatusOr<std::unique_ptr<PseudoMatrix>> Restore(
@@ -137,6 +151,14 @@ class PseudoMatrix {
   void RowBits(uint32_t row, std::span<uint64_t> words) const {
     matrix_->GetRow(row, words);
   }
+  // The same for the group filters of a matrix with row groups: Restore
+  // leaves them clear and computes everything else about the groups from
+  // the row index. REQUIRES: row groups; first + count <= groups; words in
+  // SetRows format for G * m bits a group.
+  void LoadGroupBits(uint32_t first, uint32_t count,
+                     std::span<const uint64_t> words);
+  // Copies group g's filter. REQUIRES: row groups; g < groups.
+  void GroupBits(uint32_t g, std::span<uint64_t> words) const;
 
   // Inserts a document's fingerprints (duplicates count toward capacity;
   // callers pass distinct fingerprints). Returns how many were stored: all,
@@ -161,6 +183,10 @@ class PseudoMatrix {
   // row cannot be packed tighter).
   std::vector<uint32_t> UnderfilledRows(double underfill) const;
 
+  // Candidates of a query: the documents whose rows' count, over the whole
+  // query or in one window, is significant (see the file comment). With
+  // row groups, membership queries take the two-level path (see
+  // PseudoMatrixOptions::group_rows for what it guarantees).
   QueryResult Query(std::span<const uint64_t> fingerprints,
                     const QueryOptions& options) const;
 
@@ -191,6 +217,12 @@ class PseudoMatrix {
             uint32_t end);
   uint32_t TakeRow();  // a free row, or a new one
   void ClearRow(uint32_t row);
+  // Brings the row groups up to date after a mutation: rebuilds the
+  // filters of groups with a cleared row from `source` (REQUIRES: non-null
+  // if any row was cleared) and recomputes the values of touched groups.
+  void RefreshGroups(const FingerprintSource* source);
+  // Whether `doc`'s rows lie in more than one group (for cross_group_).
+  void UpdateCrossGroup(DocId doc);
 
   const PseudoMatrixOptions options_;
   const BloomGeometry geometry_;
@@ -203,6 +235,13 @@ class PseudoMatrix {
   // Documents in more than one row (doc_rows_ size > 1), kept in step with
   // doc_rows_ so that neither Add nor Query walks every document.
   absl::flat_hash_set<DocId> spanning_;
+  // The second level, if options_.group_rows > 0.
+  std::unique_ptr<RowGroups> groups_;
+  std::vector<uint32_t> touched_groups_;  // values to recompute
+  std::vector<uint32_t> cleared_groups_;  // filters to rebuild
+  // Documents whose rows lie in more than one group: tested on the sum of
+  // their groups' counts.
+  absl::flat_hash_set<DocId> cross_group_;
 };
 
 }  // namespace leakhound

@@ -103,6 +103,25 @@ class RowMajorMatrix final : public RowMatrix {
     }
   }
 
+  void CountMembershipInBlocks(std::span<const uint32_t> positions,
+                               uint32_t k, std::span<const uint32_t> blocks,
+                               std::span<uint32_t> counts) const override {
+    const size_t fingerprints = positions.size() / k;
+    for (size_t i = 0; i < blocks.size(); ++i) {
+      for (uint32_t j = 0; j < 64 && 64 * blocks[i] + j < rows_; ++j) {
+        const uint64_t* row = Row(64 * blocks[i] + j);
+        for (size_t f = 0; f < fingerprints; ++f) {
+          bool all = true;
+          for (uint32_t h = 0; h < k && all; ++h) {
+            const uint32_t pos = positions[f * k + h];
+            all = (row[pos / 64] >> (pos % 64)) & 1;
+          }
+          counts[64 * i + j] += all ? 1 : 0;
+        }
+      }
+    }
+  }
+
   void CountAndPopcount(std::span<const uint32_t> filter,
                         std::span<uint32_t> counts) const override {
     std::vector<uint64_t> query(words_, 0);

@@ -55,6 +55,16 @@ class RowMatrix {
   // are all set in row r. REQUIRES: counts.size() >= rows().
   virtual void CountMembership(std::span<const uint32_t> positions, uint32_t k,
                                std::span<uint32_t> counts) const = 0;
+  // The same count for the rows of some 64-row blocks only (block b is rows
+  // [64b, 64b + 64)): adds to counts[64i + j] the memberships of row
+  // 64 * blocks[i] + j (rows past rows() count nothing). Costs k word reads
+  // per fingerprint and block, whatever rows() is: the second level of a
+  // grouped query (pseudo_matrix.h). REQUIRES: counts.size() >=
+  // 64 * blocks.size(); every block holds a row < rows().
+  virtual void CountMembershipInBlocks(std::span<const uint32_t> positions,
+                                       uint32_t k,
+                                       std::span<const uint32_t> blocks,
+                                       std::span<uint32_t> counts) const = 0;
   // `filter` is a query filter given as its distinct set positions. Adds to
   // counts[r] popcount(row r AND filter) (the paper's similarity score).
   // REQUIRES: counts.size() >= rows().

@@ -347,5 +347,216 @@ TEST(PseudoMatrixTest, LayoutsGiveIdenticalResults) {
   }
 }
 
+// The two-level query, through additions, removals and compactions, with
+// and without windows, with documents spanning groups: every document
+// sharing at least the threshold's number of stored fingerprints with the
+// query is listed, and every candidate is one of the one-level query with
+// the same count, expectation and threshold. It may miss a one-level
+// candidate whose count leans on chance hits; how many is reported.
+TEST(PseudoMatrixTest, RowGroupsFindWhatOneLevelFindsFromSharedFingerprints) {
+  for (MatrixLayout layout : {MatrixLayout::kBitSliced, MatrixLayout::kRowMajor}) {
+    Corpus c(23);
+    PseudoMatrixOptions o;
+    o.filter = {1e-3, 200, 1.0};
+    o.layout = layout;
+    o.group_rows = 64;
+    auto pm = PseudoMatrix::Create(o);
+    ASSERT_TRUE(pm.ok());
+    QueryOptions one_level;
+    one_level.use_groups = false;
+    std::vector<DocId> live;
+    DocId next = 0;
+    size_t planted = 0, one_level_candidates = 0, missed = 0;
+    for (int step = 0; step < 240; ++step) {
+      const auto action = c.rng()() % 10;
+      if (action < 6 || live.size() < 5) {
+        // Mostly short documents, now and then one spanning many groups.
+        const size_t n = c.rng()() % 25 == 0 ? 15000 + c.rng()() % 20000
+                                            : 5 + c.rng()() % 1500;
+        (*pm)->Add(next, c.Make(next, n));
+        live.push_back(next++);
+      } else if (action < 9) {
+        const size_t i = c.rng()() % live.size();
+        ASSERT_TRUE((*pm)->Remove(live[i], c.Source()).ok());
+        live.erase(live.begin() + static_cast<ptrdiff_t>(i));
+      } else {
+        (*pm)->Compact(c.Source(), 0.7);
+      }
+      if (step % 4 != 0) continue;
+      for (int trial = 0; trial < 6; ++trial) {
+        const size_t q = std::vector<size_t>{20, 200, 700, 3000}[trial % 4];
+        std::vector<uint64_t> query(q);
+        for (auto& f : query) f = c.rng()();
+        const DocId doc = live[c.rng()() % live.size()];
+        size_t shared = 0;
+        if (trial % 3 != 0) {  // plant a run of the document's fingerprints
+          shared = std::min({q, c[doc].size(), 3 + c.rng()() % 38});
+          const size_t at = c.rng()() % (q - shared + 1);
+          const size_t from = c.rng()() % (c[doc].size() - shared + 1);
+          for (size_t i = 0; i < shared; ++i) query[at + i] = c[doc][from + i];
+        }
+        const QueryResult a = (*pm)->Query(query, one_level);
+        const QueryResult b = (*pm)->Query(query, {});
+        ASSERT_EQ(a.tests, b.tests);
+        for (const Candidate& cand : b.candidates) {
+          const auto it = std::find_if(
+              a.candidates.begin(), a.candidates.end(),
+              [&](const Candidate& x) { return x.doc == cand.doc; });
+          ASSERT_NE(it, a.candidates.end()) << "step " << step;
+          EXPECT_EQ(it->count, cand.count);
+          EXPECT_EQ(it->expected, cand.expected);
+          EXPECT_EQ(it->threshold, cand.threshold);
+        }
+        // The planted document, if its shared fingerprints alone reach the
+        // whole query's threshold.
+        double lambda = 0;
+        for (uint32_t row : (*pm)->RowsOf(doc)) {
+          const double f = (*pm)->rows()[row].bits_set /
+                           static_cast<double>((*pm)->geometry().bits);
+          lambda += q * std::pow(f, (*pm)->geometry().hashes);
+        }
+        const uint32_t needed = std::max(
+            3u, MinSignificantCount(lambda, 1e-6 / a.tests));
+        if (shared >= needed) {
+          ++planted;
+          EXPECT_TRUE(std::any_of(
+              b.candidates.begin(), b.candidates.end(),
+              [&](const Candidate& x) { return x.doc == doc; }))
+              << "step " << step << " shared " << shared;
+        }
+        one_level_candidates += a.candidates.size();
+        missed += a.candidates.size() - b.candidates.size();
+      }
+    }
+    EXPECT_GT((*pm)->rows().size(), 5u * 64);  // several groups
+    EXPECT_GT(planted, 100u);
+    std::printf("layout %d: %zu planted found; %zu of %zu one-level candidates "
+                "not listed by the two-level query\n",
+                static_cast<int>(layout), planted, missed, one_level_candidates);
+  }
+}
+
+// A document across a group boundary whose hits split between its groups,
+// neither group significant alone: found through the sum of its groups.
+TEST(PseudoMatrixTest, RowGroupsFindADocumentWhoseHitsSplitAcrossGroups) {
+  Corpus c(31);
+  PseudoMatrixOptions o;
+  o.filter = {1e-3, 200, 1.0};
+  o.group_rows = 64;
+  auto pm = PseudoMatrix::Create(o);
+  ASSERT_TRUE(pm.ok());
+  // Rows 0..62 hold one document each, the straddler holds rows 63 and
+  // 64, then one document per row again: no group has a document in two
+  // of its rows.
+  DocId d = 0;
+  for (; d < 63; ++d) (*pm)->Add(d, c.Make(d, 200));
+  const DocId straddler = d++;
+  (*pm)->Add(straddler, c.Make(straddler, 400));
+  for (; d < 100; ++d) (*pm)->Add(d, c.Make(d, 200));
+  ASSERT_THAT((*pm)->RowsOf(straddler), ElementsAre(63u, 64u));
+  std::vector<uint64_t> query(20);
+  for (auto& f : query) f = c.rng()();
+  // Four hits in each row: eight are significant for the document's two
+  // rows; four are not for one group (tail bound 3e-8 against 1e-8).
+  for (size_t i = 0; i < 4; ++i) {
+    query[i] = c[straddler][i];             // row 63, group 0
+    query[4 + i] = c[straddler][399 - i];   // row 64, group 1
+  }
+  const QueryResult r = (*pm)->Query(query, {});
+  ASSERT_EQ(r.candidates.size(), 1u);
+  EXPECT_EQ(r.candidates[0].doc, straddler);
+  EXPECT_EQ(r.candidates[0].count, 8u);
+  EXPECT_EQ(r.groups_descended, 2u);
+}
+
+// A query that shares nothing with the protected set reads the rows of
+// few groups: the point of the second level.
+TEST(PseudoMatrixTest, RowGroupsLetALeakFreeQuerySkipMostGroups) {
+  Corpus c(29);
+  PseudoMatrixOptions o;
+  o.filter = {1e-3, 200, 1.0};
+  o.group_rows = 64;
+  auto pm = PseudoMatrix::Create(o);
+  ASSERT_TRUE(pm.ok());
+  for (DocId d = 0; d < 400; ++d) (*pm)->Add(d, c.Make(d, 5 + c.rng()() % 1500));
+  const uint32_t groups = ((*pm)->matrix().rows() + 63) / 64;
+  ASSERT_GE(groups, 20u);
+  uint32_t descended = 0;
+  for (int i = 0; i < 50; ++i) {
+    std::vector<uint64_t> query(2000);
+    for (auto& f : query) f = c.rng()();
+    const QueryResult r = (*pm)->Query(query, {});
+    EXPECT_TRUE(r.candidates.empty());
+    descended += r.groups_descended;
+  }
+  // The bound is the family-wise alpha per group, except for the group of
+  // the open row (filled least, so tested at the lowest chance).
+  EXPECT_LE(descended, 50u * groups / 20) << descended << " of " << 50 * groups;
+  std::printf("descended %u of %u group visits\n", descended, 50 * groups);
+}
+
+TEST(PseudoMatrixTest, RowGroupsMustBeWholeWords) {
+  PseudoMatrixOptions o;
+  o.group_rows = 100;
+  EXPECT_FALSE(PseudoMatrix::Create(o).ok());
+  o.group_rows = 64;
+  EXPECT_TRUE(PseudoMatrix::Create(o).ok());
+}
+
+// Restore computes the groups' values from the row index; with the row
+// and group bits loaded, queries answer as on the original, and the
+// one-level query on the same matrix agrees.
+TEST(PseudoMatrixTest, RestoredRowGroupsAnswerLikeTheOriginal) {
+  Corpus c(37);
+  PseudoMatrixOptions o;
+  o.filter = {1e-3, 200, 1.0};
+  o.group_rows = 64;
+  auto original = PseudoMatrix::Create(o);
+  ASSERT_TRUE(original.ok());
+  for (DocId d = 0; d < 300; ++d) {
+    (*original)->Add(d, c.Make(d, d % 50 == 0 ? 20000 : 5 + c.rng()() % 1500));
+  }
+  ASSERT_TRUE((*original)->Remove(7, c.Source()).ok());
+  const PseudoMatrix& pm = **original;
+  auto restored = PseudoMatrix::Restore(o, pm.rows(), pm.open_row());
+  ASSERT_TRUE(restored.ok()) << restored.status();
+  const uint32_t row_words = (pm.geometry().bits + 63) / 64;
+  std::vector<uint64_t> words(row_words);
+  for (uint32_t r = 0; r < pm.rows().size(); ++r) {
+    pm.RowBits(r, words);
+    (*restored)->LoadRowBits(r, 1, words);
+  }
+  const uint32_t groups = (static_cast<uint32_t>(pm.rows().size()) + 63) / 64;
+  words.resize((64 * size_t{pm.geometry().bits} + 63) / 64);
+  for (uint32_t g = 0; g < groups; ++g) {
+    pm.GroupBits(g, words);
+    (*restored)->LoadGroupBits(g, 1, words);
+  }
+  size_t found = 0;
+  for (int trial = 0; trial < 40; ++trial) {
+    std::vector<uint64_t> query(1000);
+    for (auto& f : query) f = c.rng()();
+    const auto doc = static_cast<DocId>(c.rng()() % 300);
+    if (doc != 7) {
+      for (size_t i = 0; i < 30; ++i) query[500 + i] = c[doc][i];
+    }
+    QueryOptions one_level;
+    one_level.use_groups = false;
+    const QueryResult a = pm.Query(query, {});
+    const QueryResult b = (*restored)->Query(query, {});
+    const QueryResult flat = (*restored)->Query(query, one_level);
+    ASSERT_EQ(a.candidates.size(), b.candidates.size());
+    ASSERT_EQ(a.candidates.size(), flat.candidates.size());
+    for (size_t i = 0; i < a.candidates.size(); ++i) {
+      EXPECT_EQ(a.candidates[i].doc, b.candidates[i].doc);
+      EXPECT_EQ(a.candidates[i].doc, flat.candidates[i].doc);
+      EXPECT_EQ(a.candidates[i].count, b.candidates[i].count);
+    }
+    EXPECT_EQ(a.groups_descended, b.groups_descended);
+    found += a.candidates.size();
+  }
+  EXPECT_GE(found, 35u);
+}
+
 }  // namespace
 }  // namespace leakhound

@@ -1,0 +1,52 @@
+#include "engine/row_groups.h"
+
+#include <algorithm>
+
+namespace leakhound {
+
+RowGroups::RowGroups(uint32_t rows_per_group, const BloomGeometry& row_geometry)
+    : rows_per_group_(rows_per_group),
+      geometry_{rows_per_group * row_geometry.bits, row_geometry.hashes,
+                rows_per_group * row_geometry.fill_limit},
+      filter_(NewBitSlicedMatrix(geometry_.bits)) {}
+
+void RowGroups::Cover(uint32_t rows) {
+  while (size_t{filter_->rows()} * rows_per_group_ < rows) {
+    filter_->AddRow();
+    min_bits_.push_back(kNoRowsInUse);
+  }
+}
+
+void RowGroups::Add(uint32_t row, std::span<const uint64_t> fingerprints) {
+  const uint32_t g = GroupOf(row);
+  uint32_t positions[kMaxHashes];
+  for (uint64_t fp : fingerprints) {
+    BitPositions(fp, geometry_, positions);
+    for (uint32_t j = 0; j < geometry_.hashes; ++j) filter_->Set(g, positions[j]);
+  }
+}
+
+void RowGroups::Clear(uint32_t g) { filter_->ClearRow(g); }
+
+void RowGroups::CountMembership(std::span<const uint64_t> fingerprints,
+                                std::span<uint32_t> counts) const {
+  if (filter_->rows() == 0) return;
+  const uint32_t k = geometry_.hashes;
+  constexpr size_t kBlock = 4096;  // positions of a block at a time
+  std::vector<uint32_t> positions;
+  for (size_t b = 0; b < fingerprints.size(); b += kBlock) {
+    const size_t n = std::min(kBlock, fingerprints.size() - b);
+    positions.resize(n * k);
+    for (size_t i = 0; i < n; ++i) {
+      BitPositions(fingerprints[b + i], geometry_,
+                   std::span<uint32_t>(positions.data() + i * k, k));
+    }
+    filter_->CountMembership(positions, k, counts);
+  }
+}
+
+size_t RowGroups::MemoryBytes() const {
+  return filter_->MemoryBytes() + min_bits_.capacity() * sizeof(uint32_t);
+}
+
+}  // namespace leakhound
