@@ -50,6 +50,7 @@ const char* InitUsage() {
     "[--fill F]\n"
     "                      [--shingle-words W] [--winnow W] "
     "[--packing pmbf|mbf|single]\n"
+    "                      [--row-groups G]\n"
     "  Creates an empty index in DIR (which must not exist or be empty).\n"
     "  --fpr P            false-positive rate of one fingerprint against a "
     "full row (default 0.001)\n"
@@ -60,7 +61,12 @@ const char* InitUsage() {
     "  --shingle-words W  words per shingle (default 5)\n"
     "  --winnow W         winnowing window in shingles, 0 = off (default 0)\n"
     "  --packing MODE     pmbf (default), mbf (one document per row) or "
-    "single (one filter)\n");
+    "single (one filter)\n"
+    "  --row-groups G     rows per group of the filter's second level, a "
+    "multiple of 64;\n"
+    "                     0 = one level (default ", kDefaultGroupRows,
+    "; twice the memory, queries\n"
+    "                     that stay fast as the index grows)\n");
   return usage.c_str();
 }
 
@@ -70,7 +76,8 @@ int RunInitCommand(int argc, char** argv) {
   static constexpr OptionSpec kSpecs[] = {
       {"index", true},         {"fpr", true},    {"row-capacity", true},
       {"fill", true},          {"shingle-words", true},
-      {"winnow", true},        {"packing", true}};
+      {"winnow", true},        {"packing", true},
+      {"row-groups", true}};
   int exit = kExitOk;
   auto line = ParseCommandLine("init", argc, argv, kSpecs, InitUsage(), &exit);
   if (!line) return exit;
@@ -87,11 +94,17 @@ int RunInitCommand(int argc, char** argv) {
   auto fill = line->Double("fill", 1.0, 0.01, 1.0);
   auto words = line->Unsigned("shingle-words", 5, 1, 64);
   auto winnow = line->Unsigned("winnow", 0, 0, 1024);
+  auto groups = line->Unsigned("row-groups", kDefaultGroupRows, 0, 65536);
   for (const absl::Status& s : {fpr.status(), capacity.status(),
                                 fill.status(), words.status(),
-                                winnow.status()}) {
+                                winnow.status(), groups.status()}) {
     if (!s.ok()) return ReportError("init", s);
   }
+  if (*groups % 64 != 0) {
+    return ReportError("init", absl::InvalidArgumentError(
+                                   "--row-groups must be a multiple of 64"));
+  }
+  options.group_rows = static_cast<uint32_t>(*groups);
   options.filter = {*fpr, static_cast<uint32_t>(*capacity), *fill};
   options.shingler.shingle_words = static_cast<int>(*words);
   options.shingler.winnow_window = static_cast<int>(*winnow);
@@ -111,11 +124,14 @@ int RunInitCommand(int argc, char** argv) {
   const MetadataRecord& m = (*index)->metadata();
   std::printf(
       "created index %s: %u bits and %u hashes per row of %u fingerprints "
-      "(fpr %g, fill %g, %s), %u-word shingles%s\n",
+      "(fpr %g, fill %g, %s), %u-word shingles%s%s\n",
       dir->c_str(), m.bits, m.hashes, m.row_capacity, m.fpr, m.fill,
       PackingName(m.packing), m.shingle_words,
       m.winnow_window > 1
           ? absl::StrCat(", winnowing window ", m.winnow_window).c_str()
+          : "",
+      m.group_rows > 0
+          ? absl::StrCat(", row groups of ", m.group_rows).c_str()
           : "");
   return kExitOk;
 }
@@ -262,8 +278,8 @@ int RunStatsCommand(int argc, char** argv) {
         "\"memory_bytes\":%llu,\"disk_bytes\":%llu,\"allow_entries\":%u,"
         "\"allow_fingerprints\":%llu,\"fpr\":%g,\"row_capacity\":%u,"
         "\"fill\":%g,\"bits\":%u,\"hashes\":%u,\"packing\":%s,"
-        "\"shingle_words\":%u,\"winnow\":%u,\"format_version\":%u,"
-        "\"shingler_version\":%u}\n",
+        "\"shingle_words\":%u,\"winnow\":%u,\"group_rows\":%u,"
+        "\"format_version\":%u,\"shingler_version\":%u}\n",
         matrix.documents(), static_cast<unsigned long long>(shingles),
         static_cast<unsigned long long>(stored), matrix.rows().size(), in_use,
         absl::StrJoin(deciles, ",").c_str(), bits_per_fp, theory,
@@ -271,7 +287,7 @@ int RunStatsCommand(int argc, char** argv) {
         static_cast<unsigned long long>(disk), allow_entries,
         static_cast<unsigned long long>(allow_fps), m.fpr, m.row_capacity,
         m.fill, m.bits, m.hashes, JsonString(PackingName(m.packing)).c_str(),
-        m.shingle_words, m.winnow_window, m.format_version,
+        m.shingle_words, m.winnow_window, m.group_rows, m.format_version,
         m.shingler_version);
     return kExitOk;
   }
@@ -296,9 +312,9 @@ int RunStatsCommand(int argc, char** argv) {
   std::printf("allow-list         %u entries, %llu fingerprints\n",
               allow_entries, static_cast<unsigned long long>(allow_fps));
   std::printf("parameters         fpr %g, row capacity %u, fill %g, %s, "
-              "%u-word shingles, winnow %u\n",
+              "%u-word shingles, winnow %u, row groups of %u\n",
               m.fpr, m.row_capacity, m.fill, PackingName(m.packing),
-              m.shingle_words, m.winnow_window);
+              m.shingle_words, m.winnow_window, m.group_rows);
   return kExitOk;
 }
 

@@ -285,6 +285,63 @@ absl::StatusOr<VerifyReport> VerifyIndex(const IndexStore& store) {
                    " bits differ from the rebuild from its documents");
     }
   }
+  // Row groups: each group's filter must hold every fingerprint of its
+  // rows (a superset is correct: removal leaves removed fingerprints in).
+  if (meta.group_rows > 0) {
+    const uint32_t per = meta.group_rows;
+    BloomGeometry group_geometry = *geometry;
+    group_geometry.bits = per * geometry->bits;
+    const size_t group_words = (size_t{group_geometry.bits} + 63) / 64;
+    std::vector<uint64_t> group_bits(group_words);
+    const uint32_t row_count = rows.empty() ? 0 : rows.rbegin()->first + 1;
+    const uint32_t groups = (row_count + per - 1) / per;
+    for (uint32_t g = 0; g < groups; ++g) {
+      auto bits = store.ReadGroupBits(g);
+      if (!bits.ok()) return bits.status();
+      bool in_use = false;
+      for (auto it = rows.lower_bound(g * per);
+           it != rows.end() && it->first < (g + 1) * per; ++it) {
+        in_use |= !it->second.segments.empty();
+      }
+      if (!bits->has_value()) {
+        if (in_use) problems.Add("row group ", g, " holds rows but has no bits");
+        continue;
+      }
+      if ((*bits)->size() != group_words * 8) {
+        problems.Add("row group ", g, " has ", (*bits)->size(),
+                     " bytes of bits, expected ", group_words * 8);
+        continue;
+      }
+      std::memcpy(group_bits.data(), (*bits)->data(), (*bits)->size());
+      uint64_t missing = 0;
+      for (auto it = rows.lower_bound(g * per);
+           it != rows.end() && it->first < (g + 1) * per; ++it) {
+        for (const SegmentRecord& seg : it->second.segments) {
+          auto list = lists.find(seg.doc);
+          if (list == lists.end()) continue;  // reported with its row
+          for (uint32_t i = seg.begin; i < seg.end && i < list->second.size();
+               ++i) {
+            BitPositions(list->second[i], group_geometry, positions);
+            for (uint32_t pos : positions) {
+              missing += (group_bits[pos / 64] >> (pos % 64) & 1) ^ 1;
+            }
+          }
+        }
+      }
+      if (missing > 0) {
+        problems.Add("row group ", g, " lacks ", missing,
+                     " bits of its rows' fingerprints");
+      }
+    }
+    uint32_t extra = 0;
+    absl::Status groups_scan =
+        store.ForEachGroupBits([&](uint32_t g, std::string_view) {
+          extra += g >= groups ? 1 : 0;
+          return absl::OkStatus();
+        });
+    if (!groups_scan.ok()) return groups_scan;
+    if (extra > 0) problems.Add(extra, " row groups beyond the last row");
+  }
   problems.Finish();
   return report;
 }

@@ -38,6 +38,7 @@ PseudoMatrixOptions MatrixOptions(const MetadataRecord& m) {
   PseudoMatrixOptions o;
   o.filter = {m.fpr, m.row_capacity, m.fill};
   o.packing = static_cast<PackingMode>(m.packing);
+  o.group_rows = m.group_rows;
   return o;
 }
 
@@ -139,6 +140,7 @@ absl::StatusOr<std::unique_ptr<ProtectedIndex>> ProtectedIndex::Create(
   meta.bits = geometry->bits;
   meta.hashes = geometry->hashes;
   meta.packing = static_cast<uint8_t>(options.packing);
+  meta.group_rows = options.group_rows;
   const auto& bytes = key->bytes();
   auto store = IndexStore::Create(
       dir, meta,
@@ -243,6 +245,8 @@ absl::Status ProtectedIndex::Load() {
   });
   if (!s.ok()) return s;
   flush();
+  s = LoadGroupBits(**matrix);
+  if (!s.ok()) return s;
   s = LoadAllowList();
   if (!s.ok()) return s;
   s = LoadLocations();
@@ -254,6 +258,71 @@ absl::Status ProtectedIndex::Load() {
   state_ = *state;
   pending_next_id_ = state_.next_doc_id;
   return absl::OkStatus();
+}
+
+absl::Status ProtectedIndex::LoadGroupBits(PseudoMatrix& matrix) const {
+  const uint32_t per = metadata().group_rows;
+  if (per == 0) return absl::OkStatus();
+  const auto groups =
+      static_cast<uint32_t>((matrix.rows().size() + per - 1) / per);
+  const size_t words = RowWords(per * metadata().bits);
+  // 64 groups at a time: the sliced layout transposes 64 rows at once.
+  constexpr uint32_t kLoadGroups = 64;
+  std::vector<uint64_t> batch;
+  int64_t batch_first = -1;
+  auto flush = [&]() {
+    if (batch_first < 0) return;
+    const auto first = static_cast<uint32_t>(batch_first);
+    const uint32_t count = std::min(kLoadGroups, groups - first);
+    matrix.LoadGroupBits(first, count,
+                         std::span<const uint64_t>(batch.data(), count * words));
+  };
+  absl::Status s = store_->ForEachGroupBits([&](uint32_t g, std::string_view bits) {
+    if (g >= groups || bits.size() != words * 8) {
+      return absl::DataLossError(absl::StrCat(
+          "index ", store_->dir(), " has damaged bits for row group ", g,
+          "; run leakhound verify"));
+    }
+    const int64_t first = g / kLoadGroups * kLoadGroups;
+    if (first != batch_first) {
+      flush();
+      batch_first = first;
+      batch.assign(
+          std::min<size_t>(kLoadGroups, groups - static_cast<uint32_t>(first)) *
+              words,
+          0);
+    }
+    std::memcpy(batch.data() + size_t{g - static_cast<uint32_t>(first)} * words,
+                bits.data(), bits.size());
+    return absl::OkStatus();
+  });
+  if (!s.ok()) return s;
+  flush();
+  return absl::OkStatus();
+}
+
+void ProtectedIndex::PutGroups(const std::vector<uint32_t>& rows,
+                               IndexBatch& batch) const {
+  const uint32_t per = metadata().group_rows;
+  if (per == 0) return;
+  std::vector<uint32_t> groups;
+  for (uint32_t row : rows) groups.push_back(row / per);
+  std::sort(groups.begin(), groups.end());
+  groups.erase(std::unique(groups.begin(), groups.end()), groups.end());
+  std::vector<uint64_t> words(RowWords(per * metadata().bits));
+  for (uint32_t g : groups) {
+    bool in_use = false;
+    for (uint32_t r = g * per; r < (g + 1) * per && r < matrix_->rows().size();
+         ++r) {
+      in_use |= !matrix_->rows()[r].segments.empty();
+    }
+    std::string bits;
+    if (in_use) {
+      matrix_->GroupBits(g, words);
+      bits.assign(reinterpret_cast<const char*>(words.data()), words.size() * 8);
+    }
+    batch.PutGroupBits(g, std::move(bits));
+  }
 }
 
 absl::Status ProtectedIndex::LoadAllowList() {
@@ -479,8 +548,9 @@ absl::Status ProtectedIndex::Commit() {
     broken_ = true;
     return s;
   }
-  PutRows(std::vector<uint32_t>(pending_rows_.begin(), pending_rows_.end()),
-          pending_);
+  const std::vector<uint32_t> rows(pending_rows_.begin(), pending_rows_.end());
+  PutRows(rows, pending_);
+  PutGroups(rows, pending_);
   s = CommitWithState(pending_, pending_next_id_);
   pending_ = IndexBatch();
   pending_rows_.clear();
@@ -545,7 +615,9 @@ absl::StatusOr<RebuildStats> ProtectedIndex::Compact(double underfill) {
   const std::vector<uint32_t> victims = matrix_->UnderfilledRows(underfill);
   std::vector<std::pair<DocId, DocumentRecord>> moved;
   if (!victims.empty()) {
-    s = cache.LoadRows(*matrix_, victims, std::numeric_limits<DocId>::max());
+    // Every document of the victims' row groups: their filters are rebuilt.
+    s = cache.LoadRows(*matrix_, matrix_->GroupRows(victims),
+                       std::numeric_limits<DocId>::max());
     if (!s.ok()) return s;
     std::set<DocId> docs;
     for (uint32_t row : victims) {
@@ -568,6 +640,9 @@ absl::StatusOr<RebuildStats> ProtectedIndex::Compact(double underfill) {
   if (!stats.rows.empty()) {
     IndexBatch batch;
     PutRows(stats.rows, batch);
+    // The victims' groups were rebuilt; the rows they moved to are among
+    // the victims (Compact refills only them).
+    PutGroups(stats.rows, batch);
     for (auto& [doc, record] : moved) {
       std::span<const uint32_t> rows = matrix_->RowsOf(doc);
       record.rows.assign(rows.begin(), rows.end());
@@ -735,6 +810,7 @@ IndexOptions ProtectedIndex::options() const {
   const MetadataRecord& m = metadata();
   options.filter = FilterParams{m.fpr, m.row_capacity, m.fill};
   options.packing = static_cast<PackingMode>(m.packing);
+  options.group_rows = m.group_rows;
   return options;
 }
 

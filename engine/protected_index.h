@@ -44,10 +44,17 @@
 
 namespace leakhound {
 
+inline constexpr uint32_t kDefaultGroupRows = 256;
+
 struct IndexOptions {
   ShinglerOptions shingler;
   FilterParams filter;
   PackingMode packing = PackingMode::kPseudoMatrix;
+  // Rows per row group, the filter's second level (PseudoMatrixOptions::
+  // group_rows): twice the filter's memory for queries that read rows only
+  // in groups that could hold a match. 0: one level. The default is
+  // measured (docs/engine.md, "Row groups").
+  uint32_t group_rows = kDefaultGroupRows;
   // The fingerprint key. Unset (the default, and what `leakhound init`
   // does): a fresh key from the kernel's CSPRNG. Set it only where runs
   // must repeat bit for bit (the evaluation): whoever knows the key can
@@ -254,6 +261,10 @@ class ProtectedIndex {
   absl::Status CheckWritable() const;
   // Adds the rows to the batch as the matrix holds them now.
   void PutRows(const std::vector<uint32_t>& rows, IndexBatch& batch) const;
+  // Writes the filters of the row groups of `rows` (none without groups).
+  void PutGroups(const std::vector<uint32_t>& rows, IndexBatch& batch) const;
+  // Loads the stored group filters into `matrix` (Load).
+  absl::Status LoadGroupBits(PseudoMatrix& matrix) const;
   // Commits batch + the next state; on failure the object turns read-only.
   absl::Status CommitWithState(IndexBatch& batch, uint32_t next_doc_id);
 

@@ -131,7 +131,9 @@ uint32_t PseudoMatrix::TakeRow() {
 
 void PseudoMatrix::ClearRow(uint32_t row) {
   matrix_->ClearRow(row);
-  if (groups_) cleared_groups_.push_back(groups_->GroupOf(row));
+  // The group's filter keeps the row's fingerprints (a superset stays
+  // correct); its least-filled row may change.
+  if (groups_) touched_groups_.push_back(groups_->GroupOf(row));
   rows_in_use_ -= rows_[row].segments.empty() ? 0u : 1u;
   rows_[row] = RowInfo{};
 }
@@ -272,7 +274,7 @@ absl::StatusOr<RebuildStats> PseudoMatrix::Remove(
       ++stats.rows_freed;
     }
   }
-  RefreshGroups(&source);
+  RefreshGroups(nullptr);  // the filters keep the removed fingerprints
   return stats;
 }
 
@@ -300,6 +302,9 @@ RebuildStats PseudoMatrix::Compact(const FingerprintSource& source,
   }
   open_row_ = -1;
   for (const Segment& s : moving) Pack(s.doc, source(s.doc), s.begin, s.end);
+  if (groups_) {
+    for (uint32_t row : victims) cleared_groups_.push_back(groups_->GroupOf(row));
+  }
   stats.rows = victims;
   for (uint32_t row : victims) {
     if (rows_[row].segments.empty()) ++stats.rows_freed;
@@ -654,6 +659,25 @@ QueryResult PseudoMatrix::Query(std::span<const uint64_t> fingerprints,
   }
   SortCandidates(result.candidates);
   return result;
+}
+
+std::vector<uint32_t> PseudoMatrix::GroupRows(
+    std::span<const uint32_t> rows) const {
+  std::vector<uint32_t> out;
+  if (!groups_) {
+    out.assign(rows.begin(), rows.end());
+  } else {
+    const uint32_t per = groups_->rows_per_group();
+    for (uint32_t row : rows) {
+      const uint32_t first = groups_->GroupOf(row) * per;
+      for (uint32_t r = first; r < first + per && r < rows_.size(); ++r) {
+        out.push_back(r);
+      }
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
 }
 
 std::span<const uint32_t> PseudoMatrix::RowsOf(DocId doc) const {

@@ -167,14 +167,18 @@ class PseudoMatrix {
   uint32_t Add(DocId doc, std::span<const uint64_t> fingerprints);
 
   // Removes a document by rebuilding only the rows that hold it from the
-  // fingerprints of the other documents in those rows. Returns NotFound for
-  // an unknown document. REQUIRES: `source` returns every document's list.
+  // fingerprints of the other documents in those rows. Row groups' filters
+  // keep its fingerprints (a superset is still correct; Compact rebuilds
+  // them). Returns NotFound for an unknown document. REQUIRES: `source`
+  // returns the list of every document in the document's rows.
   absl::StatusOr<RebuildStats> Remove(DocId doc,
                                       const FingerprintSource& source);
 
   // Repacks the rows filled below `underfill` x fill limit into as few rows
-  // as possible (the others are untouched). Freed rows are reused by later
-  // additions. Only meaningful in kPseudoMatrix mode (no-op otherwise).
+  // as possible (the others are untouched), and rebuilds the filters of
+  // their row groups. Freed rows are reused by later additions. Only
+  // meaningful in kPseudoMatrix mode (no-op otherwise). REQUIRES: `source`
+  // returns the list of every document in GroupRows(UnderfilledRows()).
   RebuildStats Compact(const FingerprintSource& source,
                        double underfill = 0.5);
 
@@ -196,6 +200,9 @@ class PseudoMatrix {
   // The row the next document is appended to; -1 if none.
   int64_t open_row() const { return open_row_; }
   const RowMatrix& matrix() const { return *matrix_; }
+  // The rows whose documents rebuilding the groups of `rows` reads: every
+  // row of their groups (just `rows` without groups). Sorted, distinct.
+  std::vector<uint32_t> GroupRows(std::span<const uint32_t> rows) const;
   // Rows holding `doc`, in list order; empty if unknown.
   std::span<const uint32_t> RowsOf(DocId doc) const;
   size_t documents() const { return doc_rows_.size(); }
@@ -218,8 +225,8 @@ class PseudoMatrix {
   uint32_t TakeRow();  // a free row, or a new one
   void ClearRow(uint32_t row);
   // Brings the row groups up to date after a mutation: rebuilds the
-  // filters of groups with a cleared row from `source` (REQUIRES: non-null
-  // if any row was cleared) and recomputes the values of touched groups.
+  // filters of cleared_groups_ from `source` (REQUIRES: non-null if there
+  // are any) and recomputes the values of touched groups.
   void RefreshGroups(const FingerprintSource* source);
   // Whether `doc`'s rows lie in more than one group (for cross_group_).
   void UpdateCrossGroup(DocId doc);
@@ -238,7 +245,7 @@ class PseudoMatrix {
   // The second level, if options_.group_rows > 0.
   std::unique_ptr<RowGroups> groups_;
   std::vector<uint32_t> touched_groups_;  // values to recompute
-  std::vector<uint32_t> cleared_groups_;  // filters to rebuild
+  std::vector<uint32_t> cleared_groups_;  // filters to rebuild (Compact)
   // Documents whose rows lie in more than one group: tested on the sum of
   // their groups' counts.
   absl::flat_hash_set<DocId> cross_group_;

@@ -30,6 +30,7 @@ class IndexBatch {
     kFingerprints,
     kRows,
     kRowBits,
+    kGroupBits,
     kAllow,
     kCounts,
     kSharedCounts,
@@ -81,6 +82,16 @@ class IndexBatch {
       Delete(Family::kRowBits, EncodeId(row));
     } else {
       Put(Family::kRowBits, EncodeId(row), std::move(bits));
+    }
+  }
+
+  // `bits`: a row group's filter, ceil(G m / 64) words little-endian (the
+  // row format); an empty group's (`bits` empty) is deleted.
+  void PutGroupBits(uint32_t group, std::string bits) {
+    if (bits.empty()) {
+      Delete(Family::kGroupBits, EncodeId(group));
+    } else {
+      Put(Family::kGroupBits, EncodeId(group), std::move(bits));
     }
   }
 

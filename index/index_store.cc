@@ -49,8 +49,8 @@ absl::Status FromRocks(const rocksdb::Status& s, std::string_view what) {
 // PERSISTED order: Family values index this array.
 constexpr std::string_view kFamilies[] = {
     kMetaFamily,         kDocumentsFamily, kExternalIdsFamily, kDigestsFamily,
-    kFingerprintsFamily, kRowsFamily,      kRowBitsFamily, kAllowFamily,
-    kCountsFamily,       kSharedCountsFamily, kLocationsFamily,
+    kFingerprintsFamily, kRowsFamily,      kRowBitsFamily, kGroupBitsFamily,
+    kAllowFamily,        kCountsFamily,    kSharedCountsFamily, kLocationsFamily,
 };
 constexpr size_t kFamilyCount = std::size(kFamilies);
 
@@ -63,9 +63,10 @@ std::vector<rocksdb::ColumnFamilyDescriptor> Descriptors() {
                    rocksdb::ColumnFamilyOptions());
   for (std::string_view name : kFamilies) {
     rocksdb::ColumnFamilyOptions cf;
-    // Row bits (about half set), fingerprints and count buckets (keyed
-    // hashes) do not compress; the other records are small.
-    if (name == kRowBitsFamily || name == kFingerprintsFamily ||
+    // Row and group bits (about half set), fingerprints and count buckets
+    // (keyed hashes) do not compress; the other records are small.
+    if (name == kRowBitsFamily || name == kGroupBitsFamily ||
+        name == kFingerprintsFamily ||
         name == kCountsFamily || name == kSharedCountsFamily) {
       cf.compression = rocksdb::kNoCompression;
     }
@@ -417,6 +418,11 @@ absl::StatusOr<std::optional<std::string>> IndexStore::ReadRowBits(
   return impl_->Get(IndexBatch::Family::kRowBits, EncodeId(row));
 }
 
+absl::StatusOr<std::optional<std::string>> IndexStore::ReadGroupBits(
+    uint32_t group) const {
+  return impl_->Get(IndexBatch::Family::kGroupBits, EncodeId(group));
+}
+
 namespace {
 template <typename Record>
 std::function<absl::Status(std::string_view, std::string_view)> Decoding(
@@ -445,7 +451,18 @@ absl::Status IndexStore::ForEachRow(
 
 absl::Status IndexStore::ForEachRowBits(
     const std::function<absl::Status(uint32_t, std::string_view)>& fn) const {
-  return impl_->ForEach(IndexBatch::Family::kRowBits,
+  return ForEachBits(IndexBatch::Family::kRowBits, fn);
+}
+
+absl::Status IndexStore::ForEachGroupBits(
+    const std::function<absl::Status(uint32_t, std::string_view)>& fn) const {
+  return ForEachBits(IndexBatch::Family::kGroupBits, fn);
+}
+
+absl::Status IndexStore::ForEachBits(
+    IndexBatch::Family family,
+    const std::function<absl::Status(uint32_t, std::string_view)>& fn) const {
+  return impl_->ForEach(family,
                         [&fn](std::string_view key, std::string_view value) {
                           auto id = DecodeId(key);
                           if (!id) {

@@ -81,6 +81,8 @@ class IndexStore {
   absl::StatusOr<FingerprintsRecord> ReadFingerprints(uint32_t id) const;
   // nullopt for an empty row (no bits stored).
   absl::StatusOr<std::optional<std::string>> ReadRowBits(uint32_t row) const;
+  // nullopt for a group without rows in use, or an index without groups.
+  absl::StatusOr<std::optional<std::string>> ReadGroupBits(uint32_t group) const;
 
   // Visit every record of a family in id order; stop at the first error
   // `fn` returns and return it.
@@ -92,6 +94,10 @@ class IndexStore {
       const;
   // `bits` is valid only during the call.
   absl::Status ForEachRowBits(
+      const std::function<absl::Status(uint32_t, std::string_view bits)>& fn)
+      const;
+  // The same for the row groups' filters.
+  absl::Status ForEachGroupBits(
       const std::function<absl::Status(uint32_t, std::string_view bits)>& fn)
       const;
   // Every key of the external_ids (or digests) family with its id.
@@ -144,6 +150,10 @@ class IndexStore {
 
  private:
   IndexStore(std::string dir, Mode mode);
+  absl::Status ForEachBits(
+      IndexBatch::Family family,
+      const std::function<absl::Status(uint32_t, std::string_view bits)>& fn)
+      const;
 
   const std::string dir_;
   const Mode mode_;

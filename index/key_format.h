@@ -15,7 +15,7 @@
 namespace leakhound {
 
 // The format this binary reads and writes (MetadataRecord::format_version).
-inline constexpr uint32_t kFormatVersion = 4;
+inline constexpr uint32_t kFormatVersion = 5;
 
 // Column families, by record type.
 inline constexpr std::string_view kMetaFamily = "meta";
@@ -25,6 +25,7 @@ inline constexpr std::string_view kDigestsFamily = "digests";
 inline constexpr std::string_view kFingerprintsFamily = "fingerprints";
 inline constexpr std::string_view kRowsFamily = "rows";
 inline constexpr std::string_view kRowBitsFamily = "row_bits";
+inline constexpr std::string_view kGroupBitsFamily = "group_bits";
 inline constexpr std::string_view kCountsFamily = "fp_counts";
 inline constexpr std::string_view kSharedCountsFamily = "shared_counts";
 inline constexpr std::string_view kAllowFamily = "allow";

@@ -17,7 +17,7 @@
 
 // PERSISTED: class versions. Bump one when its struct gains a field, and
 // read the field only when `version` is at least the new value.
-BOOST_CLASS_VERSION(leakhound::MetadataRecord, 1)
+BOOST_CLASS_VERSION(leakhound::MetadataRecord, 2)
 BOOST_CLASS_VERSION(leakhound::StateRecord, 1)
 BOOST_CLASS_VERSION(leakhound::DocumentRecord, 1)
 BOOST_CLASS_VERSION(leakhound::FingerprintsRecord, 1)
@@ -222,11 +222,12 @@ namespace boost::serialization {
 
 template <class Archive>
 void serialize(Archive& ar, leakhound::MetadataRecord& r, unsigned version) {
-  leakhound::RequireVersion(version, 1);
+  leakhound::RequireVersion(version, 2);
   ar & r.format_version & r.shingler_version & r.unicode_version;
   ar & r.shingle_words & r.cjk_chars_per_word & r.winnow_window;
   ar & r.fpr & r.row_capacity & r.fill & r.bits & r.hashes & r.packing;
   ar & r.created_unix_ms;
+  if (version >= 2) ar & r.group_rows;
 }
 
 template <class Archive>

@@ -35,6 +35,9 @@ struct MetadataRecord {
   uint32_t hashes = 0;
   uint8_t packing = 0;  // the engine's PackingMode
   int64_t created_unix_ms = 0;
+  // Rows per row group (the engine's second filter level); 0: none. Class
+  // version 2.
+  uint32_t group_rows = 0;
   bool operator==(const MetadataRecord&) const = default;
 };
 

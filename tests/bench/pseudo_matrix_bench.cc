@@ -313,6 +313,142 @@ BENCHMARK(BM_Rows_Sliced_Membership)
     ->Args({2000, 1000})->Args({2000, 10000})->Args({2000, 100000})
     ->Unit(benchmark::kMillisecond);
 
+// Query cost as the protected set grows, one level against two (row
+// groups), at the default geometry (p = 1e-3, n = 4,096: m = 78,522, k = 10)
+// and default windows, on one matrix per size: rows 1k, 10k, 100k, 1M.
+// Documents of 3,000 fingerprints packed back to back, so most span two
+// rows (the pseudo-matrix packing of typical text); row and group bits are
+// random at the density n fingerprints leave, f = 1 - e^(-kn/m) = 0.406
+// (a group holds G n fingerprints in G m bits: the same f). The last row
+// is left free and then holds one added document of 3,000 real
+// fingerprints, the "leak" a query can quote. Counters: ms per query,
+// groups descended into, candidates, and the matrix's memory.
+constexpr uint32_t kGroupRows = 256;
+
+struct ScaleSetup {
+  uint32_t rows = 0;
+  std::unique_ptr<PseudoMatrix> pm;
+  std::vector<uint64_t> leaked;  // the added document's fingerprints
+};
+
+// Fills `words` with bits set with probability 13/32 = 0.40625 each, from
+// splitmix64 (gigabytes of bits: mt19937_64 took a third of the setup).
+void RandomWords(uint64_t& state, std::span<uint64_t> words) {
+  auto next = [&state] {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  };
+  for (uint64_t& w : words) {
+    // Binary digits of 13/32 = 0.01101, least significant first.
+    uint64_t r = next();      // 1: 1/2
+    r &= next();              // 0: 1/4
+    r |= next();              // 1: 5/8
+    r |= next();              // 1: 13/16
+    w = r & next();           // 0: 13/32
+  }
+}
+
+ScaleSetup& GetScale(uint32_t rows) {
+  static ScaleSetup s;
+  if (s.rows == rows) return s;
+  s.pm.reset();  // at 1M rows two matrices would not fit in memory
+  PseudoMatrixOptions o;
+  o.group_rows = kGroupRows;
+  const BloomGeometry g = *BloomGeometry::FromParams(o.filter);
+  const uint64_t per_row = g.fill_limit, per_doc = 3000;
+  std::vector<RowInfo> infos(rows);
+  for (uint32_t r = 0; r + 1 < rows; ++r) {  // the last row stays free
+    const uint64_t begin = r * per_row, end = begin + per_row;
+    for (uint64_t d = begin / per_doc; d * per_doc < end; ++d) {
+      const uint64_t from = std::max(begin, d * per_doc);
+      const uint64_t to = std::min(end, (d + 1) * per_doc);
+      infos[r].segments.push_back(
+          Segment{static_cast<DocId>(d), static_cast<uint32_t>(from - d * per_doc),
+                  static_cast<uint32_t>(to - d * per_doc)});
+    }
+    infos[r].fingerprints = static_cast<uint32_t>(per_row);
+  }
+  uint64_t rng = rows;
+  const uint32_t row_words = (g.bits + 63) / 64;
+  std::vector<uint64_t> words(size_t{64} * row_words);
+  for (uint32_t first = 0; first + 1 < rows; first += 64) {
+    const uint32_t count = std::min<uint32_t>(64, rows - 1 - first);
+    RandomWords(rng, std::span<uint64_t>(words.data(), size_t{count} * row_words));
+    for (uint32_t i = 0; i < count; ++i) {
+      for (uint32_t w = 0; w < row_words; ++w) {
+        infos[first + i].bits_set +=
+            static_cast<uint32_t>(std::popcount(words[size_t{i} * row_words + w]));
+      }
+    }
+  }
+  auto pm = *PseudoMatrix::Restore(o, std::move(infos), -1);
+  rng = rows;  // the same words again, now loaded
+  for (uint32_t first = 0; first + 1 < rows; first += 64) {
+    const uint32_t count = std::min<uint32_t>(64, rows - 1 - first);
+    const std::span<uint64_t> batch(words.data(), size_t{count} * row_words);
+    RandomWords(rng, batch);
+    pm->LoadRowBits(first, count, batch);
+  }
+  const uint32_t groups = (rows + kGroupRows - 1) / kGroupRows;
+  const size_t group_words = (size_t{kGroupRows} * g.bits + 63) / 64;
+  for (uint32_t first = 0; first < groups; first += 64) {  // whole transposes
+    const uint32_t count = std::min<uint32_t>(64, groups - first);
+    words.resize(count * group_words);
+    RandomWords(rng, words);
+    pm->LoadGroupBits(first, count, words);
+  }
+  s.leaked.resize(per_doc);
+  RandomWords(rng, s.leaked);  // any distinct values do
+  pm->Add(static_cast<DocId>(rows * per_row / per_doc + 1), s.leaked);
+  s.pm = std::move(pm);
+  s.rows = rows;
+  return s;
+}
+
+// state.range: rows, two levels (1) or one (0), a leak (1: each query
+// quotes 100 consecutive fingerprints of the added document) or none.
+void BM_Scale_Query(benchmark::State& state) {
+  ScaleSetup& s = GetScale(static_cast<uint32_t>(state.range(0)));
+  QueryOptions options;
+  options.use_groups = state.range(1) == 1;
+  std::vector<std::vector<uint64_t>> queries = RandomQueries(2000);
+  if (state.range(2) == 1) {
+    for (size_t i = 0; i < queries.size(); ++i) {
+      std::copy_n(s.leaked.begin() + static_cast<ptrdiff_t>(i * 40), 100,
+                  queries[i].begin() + 900);
+    }
+  }
+  size_t next = 0, candidates = 0, descended = 0;
+  for (auto _ : state) {
+    QueryResult result = s.pm->Query(queries[next++ % kQueries], options);
+    candidates += result.candidates.size();
+    descended += result.groups_descended;
+    benchmark::DoNotOptimize(result);
+  }
+  const auto per = [&](size_t x) {
+    return static_cast<double>(x) / static_cast<double>(state.iterations());
+  };
+  state.counters["candidates"] = per(candidates);
+  state.counters["groups_descended"] = per(descended);
+  state.counters["groups"] = (state.range(0) + kGroupRows - 1) / kGroupRows;
+  state.counters["memory_MB"] = static_cast<double>(s.pm->MemoryBytes()) / 1e6;
+  state.counters["row_bits_MB"] =
+      static_cast<double>(s.pm->matrix().MemoryBytes()) / 1e6;
+}
+// Size by size (one matrix in memory at a time), each query kind on both.
+BENCHMARK(BM_Scale_Query)
+    ->Apply([](benchmark::internal::Benchmark* b) {
+      for (int64_t rows : {1000, 10000, 100000, 1000000}) {
+        for (int64_t leak : {0, 1}) {
+          for (int64_t two_levels : {1, 0}) b->Args({rows, two_levels, leak});
+        }
+      }
+    })
+    ->Iterations(64)
+    ->Unit(benchmark::kMillisecond);
+
 // Bits per stored fingerprint of a real PseudoMatrix filled through Add:
 // the bits, and the bits plus the row and document indexes.
 void BM_MemoryPerFingerprint(benchmark::State& state) {

@@ -22,7 +22,8 @@ TEST(AdminCommandsTest, InitRecordsItsOptionsAndRefusesAnExistingIndex) {
   const std::string index = tmp.Sub("index");
   RunResult init = RunLeakhound({"init", "--index", index, "--fpr", "0.01",
                                  "--row-capacity", "4096", "--fill", "0.5",
-                                 "--shingle-words", "6", "--packing", "mbf"});
+                                 "--shingle-words", "6", "--packing", "mbf",
+                                 "--row-groups", "128"});
   ASSERT_EQ(init.exit, 0) << init.err;
   RunResult stats = RunLeakhound({"stats", "--index", index, "--json"});
   ASSERT_EQ(stats.exit, 0) << stats.err;
@@ -33,6 +34,7 @@ TEST(AdminCommandsTest, InitRecordsItsOptionsAndRefusesAnExistingIndex) {
   EXPECT_EQ(j["shingle_words"], 6);
   EXPECT_EQ(j["packing"], "mbf");
   EXPECT_EQ(j["documents"], 0);
+  EXPECT_EQ(j["group_rows"], 128);
 
   RunResult again = RunLeakhound({"init", "--index", index});
   EXPECT_EQ(again.exit, 2);
@@ -40,6 +42,14 @@ TEST(AdminCommandsTest, InitRecordsItsOptionsAndRefusesAnExistingIndex) {
   RunResult bad = RunLeakhound({"init", "--index", tmp.Sub("x"), "--fpr", "2"});
   EXPECT_EQ(bad.exit, 2);
   EXPECT_THAT(bad.err, HasSubstr("--fpr must be a number from"));
+  RunResult groups =
+      RunLeakhound({"init", "--index", tmp.Sub("y"), "--row-groups", "100"});
+  EXPECT_EQ(groups.exit, 2);
+  EXPECT_THAT(groups.err, HasSubstr("--row-groups must be a multiple of 64"));
+  ASSERT_EQ(RunLeakhound({"init", "--index", tmp.Sub("z")}).exit, 0);
+  EXPECT_EQ(Json::parse(RunLeakhound({"stats", "--index", tmp.Sub("z"),
+                                      "--json"}).out)["group_rows"],
+            256);  // the default
 }
 
 TEST(AdminCommandsTest, LocationsAreAddedListedAndRemovedAllOrNothing) {

@@ -137,6 +137,17 @@ void ExpectSameFilter(const PseudoMatrix& a, const PseudoMatrix& b) {
   }
   EXPECT_EQ(a.open_row(), b.open_row());
   EXPECT_EQ(a.documents(), b.documents());
+  // The row groups' filters, when there are groups.
+  const uint32_t per = a.options().group_rows;
+  ASSERT_EQ(per, b.options().group_rows);
+  if (per == 0) return;
+  std::vector<uint64_t> ga((size_t{per} * a.geometry().bits + 63) / 64);
+  std::vector<uint64_t> gb(ga.size());
+  for (uint32_t g = 0; g * per < a.rows().size(); ++g) {
+    a.GroupBits(g, ga);
+    b.GroupBits(g, gb);
+    EXPECT_EQ(ga, gb) << "group " << g;
+  }
 }
 
 absl::StatusOr<AddResult> AddDoc(ProtectedIndex& index, const TextDoc& d) {
@@ -534,6 +545,68 @@ TEST(ProtectedIndexTest, VerifyReportsTamperedRowBitsAndCounts) {
   EXPECT_THAT(all, HasSubstr("row 1 bits differ"));
   EXPECT_THAT(all, HasSubstr("row 1 records"));
   EXPECT_THAT(all, HasSubstr("row 1 counts"));
+}
+
+// Row groups of 64 rows (several groups at this row size): what a reader
+// opens equals the writer's filter, groups included, after removals and a
+// compaction; queries through the groups find every findable document and
+// list what the one-level query lists for the document's own text.
+TEST(ProtectedIndexTest, RowGroupsPersistThroughRemovalAndCompaction) {
+  TempDir tmp;
+  const std::string dir = tmp.Sub("idx");
+  IndexOptions options = SmallRows();
+  options.group_rows = 64;
+  auto index = ProtectedIndex::Create(dir, options);
+  ASSERT_TRUE(index.ok()) << index.status();
+  const auto& docs = RealDocuments();
+  for (const TextDoc& d : docs) ASSERT_TRUE(AddDoc(**index, d).ok());
+  ASSERT_GT((*index)->matrix().rows().size(), 2u * 64);  // three groups
+  for (size_t i = 0; i < docs.size(); i += 3) {
+    ASSERT_TRUE((*index)->Remove(docs[i].id).ok());
+  }
+  ASSERT_TRUE((*index)->Compact().ok());
+  EXPECT_THAT(Problems(**index), IsEmpty());
+  auto reader = ProtectedIndex::Open(dir, OpenMode::kRead);
+  ASSERT_TRUE(reader.ok()) << reader.status();
+  ExpectSameFilter((*index)->matrix(), (*reader)->matrix());
+  QueryOptions one_level;
+  one_level.use_groups = false;
+  size_t checked = 0;
+  for (size_t i = 1; i < docs.size(); i += 3) {
+    if (!Findable(**reader, docs[i])) continue;
+    const std::vector<uint64_t> fps = FingerprintsOf(**reader, docs[i].text);
+    EXPECT_TRUE(CandidateIds(**reader, docs[i].text).contains(docs[i].id));
+    const QueryResult a = (*reader)->matrix().Query(fps, {});
+    const QueryResult b = (*reader)->matrix().Query(fps, one_level);
+    ASSERT_EQ(a.candidates.size(), b.candidates.size()) << docs[i].id;
+    ++checked;
+  }
+  EXPECT_GT(checked, 20u);
+}
+
+TEST(ProtectedIndexTest, VerifyReportsAGroupLackingItsRowsFingerprints) {
+  TempDir tmp;
+  const std::string dir = tmp.Sub("idx");
+  {
+    ASSERT_TRUE(CreateWith(dir, 20).ok());
+  }
+  {
+    auto store = IndexStore::Open(dir, IndexStore::Mode::kWriter);
+    ASSERT_TRUE(store.ok());
+    ASSERT_GT((*store)->metadata().group_rows, 0u);  // the default
+    auto bits = (*store)->ReadGroupBits(0);
+    ASSERT_TRUE(bits.ok() && bits->has_value());
+    IndexBatch batch;
+    batch.PutGroupBits(0, std::string((*bits)->size(), '\0'));
+    ASSERT_TRUE((*store)->Commit(batch).ok());
+  }
+  auto store = IndexStore::Open(dir, IndexStore::Mode::kReader);
+  ASSERT_TRUE(store.ok());
+  auto report = VerifyIndex(**store);
+  ASSERT_TRUE(report.ok());
+  std::string all;
+  for (const std::string& p : report->problems) all += p + "\n";
+  EXPECT_THAT(all, HasSubstr("row group 0 lacks"));
 }
 
 TEST(ProtectedIndexTest, OtherShinglerVersionIsRefusedWithAdvice) {

@@ -23,6 +23,7 @@ MetadataRecord SampleMetadata() {
   r.hashes = 10;
   r.packing = 0;
   r.created_unix_ms = 1795000000000;
+  r.group_rows = 256;
   return r;
 }
 
@@ -99,9 +100,9 @@ TEST(RecordCodecTest, EveryRecordRoundTrips) {
 // is a storage format change (bump kFormatVersion or a class version).
 TEST(RecordCodecTest, SerializedBytesArePinned) {
   EXPECT_EQ(absl::BytesToHexString(EncodeRecord(SampleMetadata())),
-            "00010000000100000001000000040000000000000031352e300500000002"
+            "00020000000100000001000000040000000000000031352e300500000002"
             "00000000000000fca9f1d24d62503f00400000000000000000f03f329803"
-            "000a00000000005e56eea1010000");
+            "000a00000000005e56eea101000000010000");
   EXPECT_EQ(absl::BytesToHexString(EncodeRecord(StateRecord{42, 7, 3})),
             "00010000002a00000007000000000000000300000000000000");
   EXPECT_EQ(absl::BytesToHexString(EncodeRecord(SampleDocument())),
@@ -164,6 +165,20 @@ TEST(RecordCodecTest, FingerprintListIsDeltaVarintEncoded) {
 
 // Every strict prefix of `record`'s bytes, and the bytes plus one, are
 // refused as DataLoss.
+// A version-1 metadata record (before row groups) still decodes, with no
+// groups.
+TEST(RecordCodecTest, MetadataVersionOneDecodesWithoutRowGroups) {
+  const std::string v1 = absl::HexStringToBytes(
+      "00010000000100000001000000040000000000000031352e300500000002"
+      "00000000000000fca9f1d24d62503f00400000000000000000f03f329803"
+      "000a00000000005e56eea1010000");
+  MetadataRecord decoded;
+  ASSERT_TRUE(DecodeRecord(v1, &decoded).ok());
+  MetadataRecord expected = SampleMetadata();
+  expected.group_rows = 0;
+  EXPECT_EQ(decoded, expected);
+}
+
 template <typename Record>
 void ExpectDamagedBytesRefused(const Record& record) {
   const std::string bytes = EncodeRecord(record);
