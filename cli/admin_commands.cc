@@ -63,10 +63,10 @@ const char* InitUsage() {
     "  --packing MODE     pmbf (default), mbf (one document per row) or "
     "single (one filter)\n"
     "  --row-groups G     rows per group of the filter's second level, a "
-    "multiple of 64;\n"
-    "                     0 = one level (default ", kDefaultGroupRows,
-    "; twice the memory, queries\n"
-    "                     that stay fast as the index grows)\n");
+    "multiple of 64,\n"
+    "                     or 0 = one level (default 0); 256 keeps queries "
+    "fast from about\n"
+    "                     10,000 rows on, at twice the memory and disk\n");
   return usage.c_str();
 }
 
@@ -94,7 +94,7 @@ int RunInitCommand(int argc, char** argv) {
   auto fill = line->Double("fill", 1.0, 0.01, 1.0);
   auto words = line->Unsigned("shingle-words", 5, 1, 64);
   auto winnow = line->Unsigned("winnow", 0, 0, 1024);
-  auto groups = line->Unsigned("row-groups", kDefaultGroupRows, 0, 65536);
+  auto groups = line->Unsigned("row-groups", 0, 0, 65536);
   for (const absl::Status& s : {fpr.status(), capacity.status(),
                                 fill.status(), words.status(),
                                 winnow.status(), groups.status()}) {

@@ -9,6 +9,9 @@
 #   BASELINE_LEAKHOUND  another leakhound binary measured the same way in
 #                       the same run (e.g. one built from an older commit),
 #                       for ratios
+# Environment: INIT_ARGS and BASELINE_INIT_ARGS, extra `init` options of
+# this build's and the baseline's indexes (e.g. "--row-capacity 128
+# --row-groups 256" against "--row-capacity 128": the same binary twice).
 # Prints a Markdown table: wall time (best of 3), MB/s of input, CPU and
 # peak RSS, and what each scan found.
 set -euo pipefail
@@ -33,7 +36,10 @@ run() {
   for _ in 1 2 3; do
     if [[ $label == add* ]]; then
       rm -rf "$work/index"
-      "$bin" init --index "$work/index" >/dev/null
+      local init_args=${INIT_ARGS:-}
+      [[ $bin == "$baseline" ]] && init_args=${BASELINE_INIT_ARGS:-}
+      # shellcheck disable=SC2086  # the options are words
+      "$bin" init --index "$work/index" $init_args >/dev/null
     fi
     /usr/bin/time -f "%e %P %M" -o "$work/time" \
       "$bin" "$@" >"$work/out" 2>"$work/err" || true

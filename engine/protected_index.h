@@ -44,17 +44,16 @@
 
 namespace leakhound {
 
-inline constexpr uint32_t kDefaultGroupRows = 256;
-
 struct IndexOptions {
   ShinglerOptions shingler;
   FilterParams filter;
   PackingMode packing = PackingMode::kPseudoMatrix;
   // Rows per row group, the filter's second level (PseudoMatrixOptions::
-  // group_rows): twice the filter's memory for queries that read rows only
-  // in groups that could hold a match. 0: one level. The default is
-  // measured (docs/engine.md, "Row groups").
-  uint32_t group_rows = kDefaultGroupRows;
+  // group_rows): twice the filter's memory and disk for queries that read
+  // rows only in groups that could hold a match. 0: one level. Worth it
+  // from about 10,000 rows; below, opening and adding cost more than the
+  // queries save (measured: docs/engine.md, "Row groups").
+  uint32_t group_rows = 0;
   // The fingerprint key. Unset (the default, and what `leakhound init`
   // does): a fresh key from the kernel's CSPRNG. Set it only where runs
   // must repeat bit for bit (the evaluation): whoever knows the key can

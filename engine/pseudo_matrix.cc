@@ -451,8 +451,9 @@ QueryResult PseudoMatrix::Query(std::span<const uint64_t> fingerprints,
   };
   const double trials_all = static_cast<double>(fingerprints.size());
 
-  if (groups_ && options.use_groups &&
-      options.scoring == ScoringMode::kMembership) {
+  // The two-level query (row groups); false if it declines (too many
+  // groups to read), leaving `result` to the one-level query.
+  auto two_level = [&]() -> bool {
     // First level: the groups. A group's filter holds every fingerprint
     // of its rows, so a query fingerprint stored in a row is counted by
     // the row's group (and one in a document's rows, by one of the
@@ -538,7 +539,8 @@ QueryResult PseudoMatrix::Query(std::span<const uint64_t> fingerprints,
         }
       }
     }
-    if (blocks.empty()) return result;
+    result.two_level = true;  // unless it declines below
+    if (blocks.empty()) return true;
     std::sort(spanning.begin(), spanning.end());
     spanning.erase(std::unique(spanning.begin(), spanning.end()),
                    spanning.end());
@@ -547,6 +549,14 @@ QueryResult PseudoMatrix::Query(std::span<const uint64_t> fingerprints,
     }
     std::sort(blocks.begin(), blocks.end());
     blocks.erase(std::unique(blocks.begin(), blocks.end()), blocks.end());
+    // Reading a block costs k scattered words per fingerprint where the
+    // one-level count streams k slices: past a share of the blocks (a long
+    // text with hits all over) the one-level query is cheaper.
+    if (static_cast<double>(blocks.size()) >
+        options.max_block_share * static_cast<double>((d + 63) / 64)) {
+      result.two_level = false;
+      return false;
+    }
     const size_t slots = blocks.size() * 64;
     std::vector<uint32_t> chunk_counts(shape.chunks() * slots, 0);
     std::vector<uint32_t> counts(slots, 0);
@@ -593,6 +603,12 @@ QueryResult PseudoMatrix::Query(std::span<const uint64_t> fingerprints,
       if (const auto e = evidence(doc_rows_.at(doc))) add(doc, *e);
     }
     SortCandidates(result.candidates);
+    return true;
+  };
+
+
+  if (groups_ && options.use_groups &&
+      options.scoring == ScoringMode::kMembership && two_level()) {
     return result;
   }
 

@@ -103,6 +103,11 @@ struct QueryOptions {
   // With row groups: false runs the one-level query instead (for
   // comparing the two on one matrix).
   bool use_groups = true;
+  // The two-level query reads rows in at most this share of the 64-row
+  // blocks; a query that would read more runs as one level, which streams
+  // the slices and is then cheaper (measured: docs/engine.md, "Row
+  // groups"). 1 always takes the two-level path.
+  double max_block_share = 0.125;
 };
 
 struct Candidate {
@@ -116,7 +121,8 @@ struct QueryResult {
   std::vector<Candidate> candidates;  // by decreasing count - expected
   uint32_t candidate_rows = 0;        // rows whose own test passed
   uint32_t tests = 0;                 // the Bonferroni family size
-  uint32_t groups_descended = 0;      // row groups whose rows were read
+  uint32_t groups_descended = 0;      // row groups found significant
+  bool two_level = false;             // answered by the two-level path
 };
 
 // The fingerprint list the caller added for a document, unchanged.

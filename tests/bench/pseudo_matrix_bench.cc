@@ -303,7 +303,7 @@ BENCHMARK(BM_Table1_Query)
     ->Unit(benchmark::kMillisecond);
 
 // Growth with d at leakhound's default p = 1e-3 and a 4,096-fingerprint row
-// (m = 78,522 bits, k = 10), q = 2,000.
+// (m = 58,891 bits, k = 10), q = 2,000.
 void BM_Rows_Sliced_Membership(benchmark::State& state) {
   RunQueries(state,
              GetSetup(true, static_cast<uint32_t>(state.range(1)), 1e-3, 4096),
@@ -314,12 +314,13 @@ BENCHMARK(BM_Rows_Sliced_Membership)
     ->Unit(benchmark::kMillisecond);
 
 // Query cost as the protected set grows, one level against two (row
-// groups), at the default geometry (p = 1e-3, n = 4,096: m = 78,522, k = 10)
+// groups), at the default geometry (p = 1e-3, n = 4,096: m = 58,891, k = 10)
 // and default windows, on one matrix per size: rows 1k, 10k, 100k, 1M.
 // Documents of 3,000 fingerprints packed back to back, so most span two
 // rows (the pseudo-matrix packing of typical text); row and group bits are
-// random at the density n fingerprints leave, f = 1 - e^(-kn/m) = 0.406
-// (a group holds G n fingerprints in G m bits: the same f). The last row
+// random at about the density n fingerprints leave, f = 1 - e^(-kn/m) =
+// 0.501, taken as 1/2 (a group holds G n fingerprints in G m bits: the
+// same f). The last row
 // is left free and then holds one added document of 3,000 real
 // fingerprints, the "leak" a query can quote. Counters: ms per query,
 // groups descended into, candidates, and the matrix's memory.
@@ -331,22 +332,14 @@ struct ScaleSetup {
   std::vector<uint64_t> leaked;  // the added document's fingerprints
 };
 
-// Fills `words` with bits set with probability 13/32 = 0.40625 each, from
-// splitmix64 (gigabytes of bits: mt19937_64 took a third of the setup).
+// Fills `words` with random bits (probability 1/2 each) from splitmix64
+// (gigabytes of bits: mt19937_64 took a third of the setup).
 void RandomWords(uint64_t& state, std::span<uint64_t> words) {
-  auto next = [&state] {
+  for (uint64_t& w : words) {
     uint64_t z = (state += 0x9e3779b97f4a7c15ull);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  };
-  for (uint64_t& w : words) {
-    // Binary digits of 13/32 = 0.01101, least significant first.
-    uint64_t r = next();      // 1: 1/2
-    r &= next();              // 0: 1/4
-    r |= next();              // 1: 5/8
-    r |= next();              // 1: 13/16
-    w = r & next();           // 0: 13/32
+    w = z ^ (z >> 31);
   }
 }
 

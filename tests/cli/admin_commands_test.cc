@@ -49,7 +49,7 @@ TEST(AdminCommandsTest, InitRecordsItsOptionsAndRefusesAnExistingIndex) {
   ASSERT_EQ(RunLeakhound({"init", "--index", tmp.Sub("z")}).exit, 0);
   EXPECT_EQ(Json::parse(RunLeakhound({"stats", "--index", tmp.Sub("z"),
                                       "--json"}).out)["group_rows"],
-            256);  // the default
+            0);  // the default: one level
 }
 
 TEST(AdminCommandsTest, LocationsAreAddedListedAndRemovedAllOrNothing) {

@@ -588,12 +588,17 @@ TEST(ProtectedIndexTest, VerifyReportsAGroupLackingItsRowsFingerprints) {
   TempDir tmp;
   const std::string dir = tmp.Sub("idx");
   {
-    ASSERT_TRUE(CreateWith(dir, 20).ok());
+    IndexOptions options = SmallRows();
+    options.group_rows = 64;
+    auto index = ProtectedIndex::Create(dir, options);
+    ASSERT_TRUE(index.ok());
+    for (size_t i = 0; i < 20; ++i) {
+      ASSERT_TRUE(AddDoc(**index, RealDocuments()[i]).ok());
+    }
   }
   {
     auto store = IndexStore::Open(dir, IndexStore::Mode::kWriter);
     ASSERT_TRUE(store.ok());
-    ASSERT_GT((*store)->metadata().group_rows, 0u);  // the default
     auto bits = (*store)->ReadGroupBits(0);
     ASSERT_TRUE(bits.ok() && bits->has_value());
     IndexBatch batch;

@@ -396,8 +396,11 @@ TEST(PseudoMatrixTest, RowGroupsFindWhatOneLevelFindsFromSharedFingerprints) {
           for (size_t i = 0; i < shared; ++i) query[at + i] = c[doc][from + i];
         }
         const QueryResult a = (*pm)->Query(query, one_level);
-        const QueryResult b = (*pm)->Query(query, {});
+        QueryOptions two_levels;
+        two_levels.max_block_share = 1;  // never fall back to one level
+        const QueryResult b = (*pm)->Query(query, two_levels);
         ASSERT_EQ(a.tests, b.tests);
+        ASSERT_TRUE(b.two_level);
         for (const Candidate& cand : b.candidates) {
           const auto it = std::find_if(
               a.candidates.begin(), a.candidates.end(),
@@ -462,7 +465,9 @@ TEST(PseudoMatrixTest, RowGroupsFindADocumentWhoseHitsSplitAcrossGroups) {
     query[i] = c[straddler][i];             // row 63, group 0
     query[4 + i] = c[straddler][399 - i];   // row 64, group 1
   }
-  const QueryResult r = (*pm)->Query(query, {});
+  QueryOptions two_levels;
+  two_levels.max_block_share = 1;  // never fall back to one level
+  const QueryResult r = (*pm)->Query(query, two_levels);
   ASSERT_EQ(r.candidates.size(), 1u);
   EXPECT_EQ(r.candidates[0].doc, straddler);
   EXPECT_EQ(r.candidates[0].count, 8u);
@@ -487,12 +492,43 @@ TEST(PseudoMatrixTest, RowGroupsLetALeakFreeQuerySkipMostGroups) {
     for (auto& f : query) f = c.rng()();
     const QueryResult r = (*pm)->Query(query, {});
     EXPECT_TRUE(r.candidates.empty());
+    EXPECT_TRUE(r.two_level);
     descended += r.groups_descended;
   }
   // The bound is the family-wise alpha per group, except for the group of
   // the open row (filled least, so tested at the lowest chance).
   EXPECT_LE(descended, 50u * groups / 20) << descended << " of " << 50 * groups;
   std::printf("descended %u of %u group visits\n", descended, 50 * groups);
+}
+
+// A query with hits in most groups would read most blocks one by one: it
+// runs as the one-level query instead, with the same result.
+TEST(PseudoMatrixTest, RowGroupsFallBackToOneLevelWhenMostGroupsAreHit) {
+  Corpus c(41);
+  PseudoMatrixOptions o;
+  o.filter = {1e-3, 200, 1.0};
+  o.group_rows = 64;
+  auto pm = PseudoMatrix::Create(o);
+  ASSERT_TRUE(pm.ok());
+  for (DocId d = 0; d < 400; ++d) (*pm)->Add(d, c.Make(d, 5 + c.rng()() % 1500));
+  const uint32_t groups = ((*pm)->matrix().rows() + 63) / 64;
+  std::vector<uint64_t> query;
+  for (DocId d = 0; d < 400; d += 4) {  // 20 fingerprints of every 4th
+    const size_t n = std::min<size_t>(20, c[d].size());
+    query.insert(query.end(), c[d].begin(), c[d].begin() + static_cast<ptrdiff_t>(n));
+  }
+  QueryOptions one_level;
+  one_level.use_groups = false;
+  const QueryResult a = (*pm)->Query(query, one_level);
+  const QueryResult b = (*pm)->Query(query, {});
+  EXPECT_GT(b.groups_descended, groups / 8);  // past the default share
+  EXPECT_FALSE(b.two_level);
+  EXPECT_EQ(a.candidate_rows, b.candidate_rows);
+  ASSERT_EQ(a.candidates.size(), b.candidates.size());
+  for (size_t i = 0; i < a.candidates.size(); ++i) {
+    EXPECT_EQ(a.candidates[i].doc, b.candidates[i].doc);
+  }
+  EXPECT_GT(a.candidates.size(), 50u);
 }
 
 TEST(PseudoMatrixTest, RowGroupsMustBeWholeWords) {
@@ -542,8 +578,10 @@ TEST(PseudoMatrixTest, RestoredRowGroupsAnswerLikeTheOriginal) {
     }
     QueryOptions one_level;
     one_level.use_groups = false;
-    const QueryResult a = pm.Query(query, {});
-    const QueryResult b = (*restored)->Query(query, {});
+    QueryOptions two_levels;
+    two_levels.max_block_share = 1;
+    const QueryResult a = pm.Query(query, two_levels);
+    const QueryResult b = (*restored)->Query(query, two_levels);
     const QueryResult flat = (*restored)->Query(query, one_level);
     ASSERT_EQ(a.candidates.size(), b.candidates.size());
     ASSERT_EQ(a.candidates.size(), flat.candidates.size());
