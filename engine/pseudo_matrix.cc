@@ -143,13 +143,13 @@ void PseudoMatrix::Insert(uint32_t row, DocId doc,
                           uint32_t begin, uint32_t end) {
   if (begin >= end) return;
   RowInfo& info = rows_[row];
-  std::vector<uint32_t> positions(geometry_.hashes);
+  const uint32_t k = geometry_.hashes;
+  std::vector<uint32_t> positions(size_t{end - begin} * k);
   for (uint32_t i = begin; i < end; ++i) {
-    BitPositions(fingerprints[i], geometry_, positions);
-    for (uint32_t pos : positions) {
-      info.bits_set += matrix_->Set(row, pos) ? 1u : 0u;
-    }
+    BitPositions(fingerprints[i], geometry_,
+                 std::span<uint32_t>(positions.data() + size_t{i - begin} * k, k));
   }
+  info.bits_set += matrix_->SetBits(row, positions);
   info.fingerprints += end - begin;
   rows_in_use_ += info.segments.empty() ? 1u : 0u;
   if (!info.segments.empty() && info.segments.back().doc == doc &&

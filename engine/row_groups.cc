@@ -18,12 +18,13 @@ void RowGroups::Cover(uint32_t rows) {
 }
 
 void RowGroups::Add(uint32_t row, std::span<const uint64_t> fingerprints) {
-  const uint32_t g = GroupOf(row);
-  uint32_t positions[kMaxHashes];
-  for (uint64_t fp : fingerprints) {
-    BitPositions(fp, geometry_, positions);
-    for (uint32_t j = 0; j < geometry_.hashes; ++j) filter_->Set(g, positions[j]);
+  const uint32_t k = geometry_.hashes;
+  std::vector<uint32_t> positions(fingerprints.size() * k);
+  for (size_t i = 0; i < fingerprints.size(); ++i) {
+    BitPositions(fingerprints[i], geometry_,
+                 std::span<uint32_t>(positions.data() + i * k, k));
   }
+  filter_->SetBits(GroupOf(row), positions);
 }
 
 void RowGroups::Clear(uint32_t g) { filter_->ClearRow(g); }

@@ -61,6 +61,12 @@ class RowMajorMatrix final : public RowMatrix {
     return was_clear;
   }
 
+  uint32_t SetBits(uint32_t row, std::span<const uint32_t> positions) override {
+    uint32_t newly = 0;
+    for (uint32_t pos : positions) newly += Set(row, pos) ? 1u : 0u;
+    return newly;
+  }
+
   bool Test(uint32_t row, uint32_t pos) const override {
     return (Row(row)[pos / 64] >> (pos % 64)) & 1;
   }

@@ -35,6 +35,11 @@ class RowMatrix {
   // Sets bit `pos` of `row`; returns true if it was clear.
   // REQUIRES: row < rows(), pos < bits().
   virtual bool Set(uint32_t row, uint32_t pos) = 0;
+  // Sets bits `positions` of `row` (repeats allowed); returns how many
+  // were clear. Faster than Set bit by bit: no call per bit, and the
+  // sliced layout prefetches the bytes ahead.
+  // REQUIRES: row < rows(), every position < bits().
+  virtual uint32_t SetBits(uint32_t row, std::span<const uint32_t> positions) = 0;
   virtual bool Test(uint32_t row, uint32_t pos) const = 0;
   // Clears every bit of `row`.
   virtual void ClearRow(uint32_t row) = 0;

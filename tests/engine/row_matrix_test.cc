@@ -126,6 +126,32 @@ TEST(RowMajorMatrixTest, ReservedRowsCostWholeWordsPerRow) {
   EXPECT_LE(matrix->MemoryBytes(), exact + 64);  // cache-line rounding
 }
 
+// SetBits sets what Set sets, bit by bit, and counts the bits it found
+// clear, repeats included once.
+TEST_P(RowMatrixTest, SetBitsEqualsSetBitByBit) {
+  const uint32_t m = 3001;
+  auto many = Make(m);
+  auto single = Make(m);
+  std::mt19937_64 rng(5);
+  for (uint32_t r = 0; r < 70; ++r) {
+    many->AddRow();
+    single->AddRow();
+  }
+  for (int round = 0; round < 40; ++round) {
+    const auto row = static_cast<uint32_t>(rng() % 70);
+    std::vector<uint32_t> positions(rng() % 200);
+    for (auto& p : positions) p = static_cast<uint32_t>(rng() % 300);  // repeats
+    uint32_t newly = 0;
+    for (uint32_t p : positions) newly += single->Set(row, p) ? 1u : 0u;
+    ASSERT_EQ(many->SetBits(row, positions), newly);
+  }
+  for (uint32_t r = 0; r < 70; ++r) {
+    for (uint32_t p = 0; p < m; ++p) {
+      ASSERT_EQ(many->Test(r, p), single->Test(r, p)) << r << " " << p;
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Layouts, RowMatrixTest, ::testing::Values(true, false),
                          [](const auto& param_info) {
                            return param_info.param ? "BitSliced" : "RowMajor";
