@@ -173,16 +173,32 @@ int RunAddCommand(int argc, char** argv) {
     waiting.clear();
     staged_bytes = 0;
   };
+  // Once a commit fails (disk full, I/O error) the index takes no more
+  // writes: the failure is reported once, with the number of documents it
+  // cost, and the remaining files are counted as failed without a line
+  // each.
+  bool write_failed = false;
   auto commit = [&] {
     absl::Status s = (*index)->Commit();
     if (!s.ok()) {
-      for (auto& [file, added] : waiting) {
-        if (added.ok() && (added->outcome == AddOutcome::kAdded ||
-                           added->outcome == AddOutcome::kReplaced)) {
-          added = absl::Status(s.code(),
-                               absl::StrCat("not added: ", s.message()));
-        }
-      }
+      size_t lost = 0;
+      std::erase_if(waiting, [&](const auto& entry) {
+        const absl::StatusOr<AddResult>& added = entry.second;
+        const bool written = added.ok() &&
+                             (added->outcome == AddOutcome::kAdded ||
+                              added->outcome == AddOutcome::kReplaced);
+        lost += written ? 1 : 0;
+        return written;
+      });
+      progress.Clear();
+      exit = ReportError(
+          "add", absl::Status(s.code(),
+                              absl::StrCat(s.message(), "; the ", lost,
+                                           " document(s) of this batch were not "
+                                           "added and the index is as before "
+                                           "them; no further files are added")));
+      failed += lost;
+      write_failed = true;
     }
     report();
   };
@@ -205,6 +221,11 @@ int RunAddCommand(int argc, char** argv) {
       },
       [&](size_t i, PreparedFile prepared) {
         const InputFile& file = (*files)[i];
+        if (write_failed) {
+          ++failed;
+          progress.Update(++done, bytes_done += prepared.input_bytes);
+          return;
+        }
         for (const SkippedPart& skipped : prepared.skipped) {
           progress.Clear();
           std::fprintf(stderr, "leakhound add: %s%s%s: skipped: %s\n",

@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdarg>
+#include <cstdio>
 #include <filesystem>
 #include <system_error>
 #include <vector>
@@ -19,6 +21,7 @@
 #include "index/writer_lock.h"
 #include "rocksdb/cache.h"
 #include "rocksdb/db.h"
+#include "rocksdb/env.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/options.h"
 #include "rocksdb/slice.h"
@@ -29,6 +32,50 @@ namespace leakhound {
 namespace {
 
 namespace fs = std::filesystem;
+
+// RocksDB's info log, appended with write(2) whose failures are ignored.
+// RocksDB's own file logger asserts when it writes again after a failed
+// write: with the disk full, its error handler's next log line aborted the
+// whole process (Debian's RocksDB 7.8 keeps its assertions; fixed upstream
+// in 9.1). A log line must never cost the operation. The file is mode 0600
+// and restarted when it passes kMaxInfoLogBytes at open (one old copy).
+class InfoLog final : public rocksdb::Logger {
+ public:
+  static constexpr off_t kMaxInfoLogBytes = off_t{4} << 20;
+
+  explicit InfoLog(const std::string& path)
+      : rocksdb::Logger(rocksdb::InfoLogLevel::INFO_LEVEL) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0 && st.st_size > kMaxInfoLogBytes) {
+      (void)::rename(path.c_str(), (path + ".old").c_str());
+    }
+    fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+  }
+  ~InfoLog() override {
+    if (fd_ >= 0) ::close(fd_);
+  }
+
+  using rocksdb::Logger::Logv;
+  void Logv(const char* format, va_list ap) override {
+    if (fd_ < 0) return;
+    char line[1024];
+    const auto now = std::chrono::system_clock::now().time_since_epoch();
+    int n = std::snprintf(
+        line, sizeof line, "%lld ",
+        static_cast<long long>(
+            std::chrono::duration_cast<std::chrono::milliseconds>(now).count()));
+    if (n < 0) return;
+    const int body = std::vsnprintf(line + n, sizeof line - static_cast<size_t>(n) - 1,
+                                    format, ap);
+    if (body < 0) return;
+    size_t len = std::min(sizeof line - 2, static_cast<size_t>(n + body));
+    line[len++] = '\n';
+    (void)!::write(fd_, line, len);  // a lost log line is not an error
+  }
+
+ private:
+  int fd_ = -1;
+};
 
 // The one place RocksDB's errors become absl::Status.
 absl::Status FromRocks(const rocksdb::Status& s, std::string_view what) {
@@ -210,6 +257,10 @@ absl::StatusOr<std::unique_ptr<IndexStore>> IndexStore::Create(
   options.create_if_missing = true;
   options.create_missing_column_families = true;
   options.error_if_exists = true;
+  if (::mkdir((dir + "/db").c_str(), 0700) != 0 && errno != EEXIST) {
+    return absl::ErrnoToStatus(errno, "cannot create " + dir + "/db");
+  }
+  options.info_log = std::make_shared<InfoLog>(dir + "/db/LOG");
   auto store = std::unique_ptr<IndexStore>(new IndexStore(dir, Mode::kWriter));
   store->impl_->lock_ = std::move(*lock);
   s = FromRocks(rocksdb::DB::Open(options, dir + "/db", Descriptors(),
@@ -276,6 +327,7 @@ absl::StatusOr<std::unique_ptr<IndexStore>> IndexStore::Open(
     }
   }
   if (mode == Mode::kWriter) {
+    options.info_log = std::make_shared<InfoLog>(dir + "/db/LOG");
     rs = rocksdb::DB::Open(options, dir + "/db", Descriptors(),
                            &store->impl_->handles_, &store->impl_->db_);
   } else {
@@ -295,6 +347,7 @@ absl::StatusOr<std::unique_ptr<IndexStore>> IndexStore::Open(
       return absl::ErrnoToStatus(errno, "cannot create a reader directory");
     }
     store->impl_->secondary_dir_ = path;
+    options.info_log = std::make_shared<InfoLog>(path + "/LOG");
     rs = rocksdb::DB::OpenAsSecondary(options, dir + "/db", path,
                                       Descriptors(), &store->impl_->handles_,
                                       &store->impl_->db_);

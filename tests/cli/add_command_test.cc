@@ -1,6 +1,7 @@
 // Drives the real binary: add (ids, --id, labels, replace/unchanged/
 // duplicate, --from-list, a second writer) and allow (add, list, remove).
 #include <signal.h>
+#include <sys/mount.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -13,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "cli/formats/text_extractor.h"
 #include "engine/protected_index.h"
 #include "gmock/gmock.h"
@@ -293,6 +295,130 @@ TEST_F(AddCommandTest, EveryReportedFileSurvivesSigkillOfABatchedAdd) {
   }
   // Enough runs must really have been cut off mid-way.
   EXPECT_GE(partial, kIterations / 3);
+}
+
+// A tmpfs of `megabytes` mounted on a fresh directory for one test, and
+// unmounted by its destructor. Needs root (CI runs as root); a test without
+// one skips and says so.
+class SmallDisk {
+ public:
+  SmallDisk(const std::string& dir, int megabytes)
+      : dir_(dir), options_(absl::StrCat("size=", megabytes, "m,mode=0700")) {
+    std::filesystem::create_directories(dir_);
+    mounted_ = ::mount("tmpfs", dir_.c_str(), "tmpfs", 0, options_.c_str()) == 0;
+  }
+  ~SmallDisk() {
+    if (mounted_) ::umount2(dir_.c_str(), MNT_DETACH);
+  }
+  bool mounted() const { return mounted_; }
+  bool SetReadOnly(bool read_only) {
+    return ::mount(nullptr, dir_.c_str(), nullptr,
+                   MS_REMOUNT | (read_only ? MS_RDONLY : 0),
+                   options_.c_str()) == 0;
+  }
+
+ private:
+  const std::string dir_;
+  const std::string options_;
+  bool mounted_ = false;
+};
+
+// Distinct files of random words (no two share a shingle), in `dir`.
+void WriteRandomTexts(const std::string& dir, int files, int words) {
+  std::filesystem::create_directories(dir);
+  std::mt19937_64 rng(static_cast<uint64_t>(files) * 31 + static_cast<uint64_t>(words));
+  for (int f = 0; f < files; ++f) {
+    std::ofstream out(absl::StrCat(dir, "/t", 1000 + f, ".txt"));
+    for (int w = 0; w < words; ++w) {
+      std::string word;
+      for (int c = 0; c < 3 + static_cast<int>(rng() % 6); ++c) {
+        word += static_cast<char>('a' + rng() % 26);
+      }
+      out << word << ((w % 12 == 11) ? "\n" : " ");
+    }
+  }
+}
+
+// Lines of `text` containing `needle`.
+size_t CountLines(const std::string& text, std::string_view needle) {
+  size_t n = 0;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    n += line.find(needle) != std::string::npos ? 1 : 0;
+  }
+  return n;
+}
+
+// The disk fills in the middle of an add: one line says so and what it
+// cost, the exit code is 2, every document reported added is in the index
+// and nothing else is, verify finds no damage, and once space is freed the
+// same index takes more documents.
+TEST(AddFaultTest, FullDiskIsReportedOnceAndLosesNoAcknowledgedDocument) {
+  TempDir tmp;
+  SmallDisk disk(tmp.Sub("disk"), 12);
+  if (!disk.mounted()) GTEST_SKIP() << "cannot mount a tmpfs (not root)";
+  const std::string index = tmp.Sub("disk") + "/index";
+  const std::string filler = tmp.Sub("disk") + "/filler";
+  std::ofstream(filler) << std::string(2 << 20, 'x');  // freed later
+  ASSERT_EQ(RunLeakhound({"init", "--index", index}).exit, 0);
+  WriteRandomTexts(tmp.Sub("texts"), 300, 6000);  // 12 MB of words
+  RunResult add = RunLeakhound({"add", "--index", index, "--batch-bytes",
+                                "500000", tmp.Sub("texts")});
+  EXPECT_EQ(add.exit, 2) << add.err;
+  EXPECT_EQ(CountLines(add.err, "No space left on device"), 1u) << add.err;
+  EXPECT_THAT(add.err, HasSubstr("were not added and the index is as before"));
+  EXPECT_EQ(std::count(add.err.begin(), add.err.end(), '\n'), 1) << add.err;
+  std::set<std::string> reported;
+  std::istringstream out(add.out);
+  for (std::string line; std::getline(out, line);) {
+    if (line.rfind("added ", 0) == 0) {
+      reported.insert(line.substr(10, line.find(' ', 10) - 10));
+    }
+  }
+  ASSERT_GT(reported.size(), 0u);   // some batches made it
+  ASSERT_LT(reported.size(), 300u);  // and the disk did fill
+  RunResult list = RunLeakhound({"list", "--index", index, "--json"});
+  ASSERT_EQ(list.exit, 0) << list.err;
+  std::set<std::string> listed;
+  std::istringstream lines(list.out);
+  for (std::string line; std::getline(lines, line);) {
+    listed.insert(Json::parse(line)["id"].get<std::string>());
+  }
+  EXPECT_EQ(listed, reported);
+  RunResult verify = RunLeakhound({"verify", "--index", index});
+  EXPECT_EQ(verify.exit, 0) << verify.out << verify.err;
+
+  std::filesystem::remove(filler);
+  WriteRandomTexts(tmp.Sub("more"), 2, 300);
+  RunResult more = RunLeakhound({"add", "--index", index, tmp.Sub("more")});
+  EXPECT_EQ(more.exit, 0) << more.err;
+  EXPECT_EQ(RunLeakhound({"verify", "--index", index}).exit, 0);
+}
+
+// An index on read-only media: a writer is refused in one line with exit
+// code 2 and changes nothing; scan and verify, which only read, work.
+TEST(AddFaultTest, ReadOnlyIndexRefusesWritersInOneLineAndStillScans) {
+  TempDir tmp;
+  SmallDisk disk(tmp.Sub("disk"), 16);
+  if (!disk.mounted()) GTEST_SKIP() << "cannot mount a tmpfs (not root)";
+  const std::string index = tmp.Sub("disk") + "/index";
+  ASSERT_EQ(RunLeakhound({"init", "--index", index}).exit, 0);
+  ASSERT_EQ(RunLeakhound({"add", "--index", index, SamplePath("protected")}).exit, 0);
+  ASSERT_TRUE(disk.SetReadOnly(true));
+  RunResult add = RunLeakhound({"add", "--index", index, SamplePath("outbound")});
+  EXPECT_EQ(add.exit, 2);
+  EXPECT_EQ(std::count(add.err.begin(), add.err.end(), '\n'), 1) << add.err;
+  EXPECT_THAT(add.err, HasSubstr("Read-only file system"));
+  RunResult remove = RunLeakhound({"remove", "--index", index, "anything"});
+  EXPECT_EQ(remove.exit, 2);
+  EXPECT_EQ(std::count(remove.err.begin(), remove.err.end(), '\n'), 1)
+      << remove.err;
+  RunResult scan = RunLeakhound({"scan", "--index", index, SamplePath("outbound")});
+  EXPECT_EQ(scan.exit, 1) << scan.err;  // the sample's leaks are found
+  RunResult verify = RunLeakhound({"verify", "--index", index});
+  EXPECT_EQ(verify.exit, 0) << verify.out << verify.err;
+  EXPECT_THAT(verify.out, HasSubstr("5 documents"));
+  ASSERT_TRUE(disk.SetReadOnly(false));
 }
 
 }  // namespace
