@@ -1,5 +1,7 @@
 #include "engine/protected_index.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <bit>
 #include <chrono>
@@ -180,7 +182,7 @@ absl::StatusOr<std::unique_ptr<ProtectedIndex>> ProtectedIndex::Open(
   if (!shingler.ok()) return shingler.status();
   auto index = std::unique_ptr<ProtectedIndex>(
       new ProtectedIndex(std::move(*store), std::move(*shingler)));
-  absl::Status s = index->Load();
+  absl::Status s = index->LoadConsistent();
   if (!s.ok()) return s;
   return index;
 }
@@ -258,6 +260,44 @@ absl::Status ProtectedIndex::Load() {
   state_ = *state;
   pending_next_id_ = state_.next_doc_id;
   return absl::OkStatus();
+}
+
+absl::Status ProtectedIndex::LoadConsistent() {
+  constexpr int kAttempts = 20;
+  for (int attempt = 0; attempt < kAttempts; ++attempt) {
+    if (attempt > 0) {
+      ::usleep(static_cast<useconds_t>(1000 * attempt));
+      absl::Status s = store_->Reopen();
+      if (!s.ok()) return s;
+    }
+    absl::Status s = Load();
+    if (!s.ok() && store_->mode() == IndexStore::Mode::kWriter) return s;
+    // A reader's view may mix two states of the index (IndexStore::Reopen):
+    // then the row table and the document records disagree, or a record
+    // and its id, or a row names a missing document (Load's DataLoss).
+    bool torn = !s.ok();
+    if (s.ok() && store_->mode() == IndexStore::Mode::kReader) {
+      size_t listed = 0;
+      s = store_->ForEachDocument([&](uint32_t id, const DocumentRecord& d) {
+        ++listed;
+        if (matrix_->RowsOf(id).empty()) {
+          torn = true;
+          return absl::OkStatus();
+        }
+        auto back = store_->FindExternalId(d.external_id);
+        if (!back.ok()) return back.status();
+        torn |= !back->has_value() || **back != id;
+        return absl::OkStatus();
+      });
+      if (!s.ok()) return s;
+      torn |= listed != matrix_->documents();
+    }
+    if (!torn) return absl::OkStatus();
+    ++torn_views_;
+  }
+  return absl::UnavailableError(absl::StrCat(
+      "index ", store_->dir(), " kept changing while it was read (",
+      kAttempts, " attempts); try again"));
 }
 
 absl::Status ProtectedIndex::LoadGroupBits(PseudoMatrix& matrix) const {
@@ -799,7 +839,7 @@ absl::StatusOr<bool> ProtectedIndex::Refresh() {
   auto changed = store_->CatchUp();
   if (!changed.ok()) return changed.status();
   if (!*changed) return false;
-  absl::Status s = Load();
+  absl::Status s = LoadConsistent();
   if (!s.ok()) return s;
   return true;
 }

@@ -221,6 +221,8 @@ class ProtectedIndex {
   // allow-list change) increments it, so two readers of one index at the
   // same generation see the same documents.
   uint64_t generation() const { return state_.generation; }
+  // Reader views found mixing two states and loaded again, since open.
+  uint64_t torn_views() const { return torn_views_; }
 
   // A document's external id and fingerprint list, through a cache shared
   // by every thread (document_cache.h). NotFound for an id the index does
@@ -262,6 +264,11 @@ class ProtectedIndex {
   void PutRows(const std::vector<uint32_t>& rows, IndexBatch& batch) const;
   // Writes the filters of the row groups of `rows` (none without groups).
   void PutGroups(const std::vector<uint32_t>& rows, IndexBatch& batch) const;
+  // Load; a reader also checks that its view is one state of the index
+  // (the row table names exactly the stored documents, and each document
+  // its id) and reopens the store and loads again if not, up to 20 times
+  // (then Unavailable).
+  absl::Status LoadConsistent();
   // Loads the stored group filters into `matrix` (Load).
   absl::Status LoadGroupBits(PseudoMatrix& matrix) const;
   // Commits batch + the next state; on failure the object turns read-only.
@@ -281,6 +288,7 @@ class ProtectedIndex {
   absl::flat_hash_set<std::string> pending_ids_, pending_digests_;
   uint32_t pending_next_id_ = 0;
   StateRecord state_;
+  uint64_t torn_views_ = 0;
   bool broken_ = false;
 };
 

@@ -7,8 +7,8 @@
 //
 // One writer process at a time (Mode::kWriter takes the lock). Readers
 // (Mode::kReader) are RocksDB secondary instances: they never block the
-// writer, see the index as of their last CatchUp, and CatchUp replays the
-// writer's committed batches. Every change is one atomic, synced RocksDB
+// writer, see the index as of their last CatchUp, and CatchUp opens a fresh
+// instance when the database's files changed. Every change is one atomic, synced RocksDB
 // write batch (IndexBatch), so a crash at any moment leaves each operation
 // entirely applied or entirely absent.
 //
@@ -59,10 +59,16 @@ class IndexStore {
   // The fingerprint key's bytes. Lifetime: that of the store.
   const std::string& key() const { return key_; }
 
-  // Reader: makes the writer's committed changes visible. Returns whether
-  // the state's generation changed. Writer: no-op, returns false.
+  // Reader: makes the writer's committed changes visible: when the
+  // database's files changed since the last (re)open, opens a fresh view
+  // and returns true (load it again). Writer: no-op, returns false.
   // FailedPrecondition if dir() now holds another index (Replaced).
   absl::StatusOr<bool> CatchUp();
+  // Readers: opens a fresh instance of the database (what CatchUp does when
+  // the files changed). Such a view is not always one state of the index:
+  // RocksDB's secondary instances can mix two (docs/reliability.md), so
+  // ProtectedIndex checks what it loads and reopens. Writers: no-op.
+  absl::Status Reopen();
   // Whether dir()/db is no longer the database this object opened: the
   // index was replaced as a whole (`leakhound rekey` swaps in a rebuilt
   // index). A reader must open the new one; catching up would mix two
@@ -147,9 +153,12 @@ class IndexStore {
   void CloseDatabase();
 
   class Impl;  // RocksDB state, defined in index_store.cc
+  // Opens `impl` as a secondary instance of `dir`'s database.
+  static absl::Status OpenReader(const std::string& dir, Impl& impl);
 
  private:
   IndexStore(std::string dir, Mode mode);
+
   absl::Status ForEachBits(
       IndexBatch::Family family,
       const std::function<absl::Status(uint32_t, std::string_view bits)>& fn)
@@ -158,6 +167,7 @@ class IndexStore {
   const std::string dir_;
   const Mode mode_;
   uint64_t db_device_ = 0, db_inode_ = 0;  // of dir_/db at open
+  std::string db_files_;  // the database files as of the last (re)open
   MetadataRecord metadata_;
   std::string key_;
   std::unique_ptr<Impl> impl_;

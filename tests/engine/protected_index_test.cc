@@ -1,6 +1,7 @@
 #include "engine/protected_index.h"
 
 #include <signal.h>
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -740,13 +741,14 @@ TEST(ProtectedIndexCrashChild, RunsOperationsUntilKilled) {
   std::string dir;
   uint64_t seed = 0;
   int fd = -1;
+  int operations = 400;
   std::getline(fields, dir);
-  fields >> seed >> fd;
+  fields >> seed >> fd >> operations;
   const auto& docs = RealDocuments();
   auto index = ProtectedIndex::Open(dir, OpenMode::kWrite);
   if (!index.ok()) ::_exit(3);
   std::mt19937_64 r(seed);
-  for (int op = 0; op < 400; ++op) {
+  for (int op = 0; op < operations; ++op) {
     const TextDoc& d = docs[r() % docs.size()];
     std::string line;
     const uint64_t what = r() % 20;
@@ -779,6 +781,32 @@ TEST(ProtectedIndexCrashChild, RunsOperationsUntilKilled) {
   ::_exit(0);
 }
 
+// Starts the writer child (ProtectedIndexCrashChild) on `dir` doing
+// `operations` operations from `seed`, acknowledging each on pipe_fd[1];
+// closes pipe_fd[1] in the parent. The child is this binary again, run
+// fresh (fork + exec): a fork alone would inherit RocksDB's background
+// threads' locks in whatever state they were, and could hang in its first
+// Open. Returns the child's pid, or -1.
+pid_t SpawnWriter(const std::string& dir, uint64_t seed, int operations,
+                  const int pipe_fd[2]) {
+  const std::string spec =
+      absl::StrCat("LEAKHOUND_CRASH_CHILD=", dir, "\n", seed, "\n",
+                   pipe_fd[1], "\n", operations);
+  std::vector<char*> env;
+  for (char** e = environ; *e != nullptr; ++e) env.push_back(*e);
+  env.push_back(const_cast<char*>(spec.c_str()));
+  env.push_back(nullptr);
+  const char* filter = "--gtest_filter=ProtectedIndexCrashChild.*";
+  const pid_t child = ::fork();
+  if (child == 0) {
+    ::close(pipe_fd[0]);
+    ::execle("/proc/self/exe", "engine_test", filter, nullptr, env.data());
+    ::_exit(10);
+  }
+  ::close(pipe_fd[1]);
+  return child;
+}
+
 // Kills of the crash test: LEAKHOUND_CRASH_KILLS, else `fallback` (the
 // suite's short run; docs/reliability.md has the long one).
 int CrashKills(int fallback) {
@@ -805,25 +833,8 @@ void RunCrashTest(const IndexOptions& options, int kills, uint64_t seed) {
   for (int iter = 0; iter < kills; ++iter) {
     int pipe_fd[2];
     ASSERT_EQ(::pipe(pipe_fd), 0);
-    const uint64_t child_seed = rng();
-    // The child is this binary again, run fresh (fork + exec): a fork alone
-    // would inherit RocksDB's background threads' locks in whatever state
-    // they were, and could hang in its first Open.
-    const std::string spec = absl::StrCat(
-        "LEAKHOUND_CRASH_CHILD=", dir, "\n", child_seed, "\n", pipe_fd[1]);
-    std::vector<char*> env;
-    for (char** e = environ; *e != nullptr; ++e) env.push_back(*e);
-    env.push_back(const_cast<char*>(spec.c_str()));
-    env.push_back(nullptr);
-    const char* filter = "--gtest_filter=ProtectedIndexCrashChild.*";
-    const pid_t child = ::fork();
+    const pid_t child = SpawnWriter(dir, rng(), 400, pipe_fd);
     ASSERT_GE(child, 0);
-    if (child == 0) {
-      ::close(pipe_fd[0]);
-      ::execle("/proc/self/exe", "engine_test", filter, nullptr, env.data());
-      ::_exit(10);
-    }
-    ::close(pipe_fd[1]);
     // Kill once the child has acknowledged a random number of operations
     // (0 to 24), after a random delay of up to 8 ms: inside an operation,
     // not while it opens the index.
@@ -916,6 +927,106 @@ TEST(ProtectedIndexCrashTest, SigkillNeverCorruptsAnIndexWithRowGroups) {
   IndexOptions options = SmallRows();
   options.group_rows = 64;
   RunCrashTest(options, CrashKills(15), 2027);
+}
+
+// Seconds of the concurrency test: LEAKHOUND_CONCURRENCY_SECONDS, else 4
+// (the suite's; docs/reliability.md has the long run).
+int ConcurrencySeconds() {
+  const char* env = std::getenv("LEAKHOUND_CONCURRENCY_SECONDS");
+  return env != nullptr ? std::max(1, std::atoi(env)) : 4;
+}
+
+// A reader refreshes and queries in a loop while a writer process adds,
+// removes, compacts and edits the allow-list: every refresh succeeds, every
+// document the reader lists is whole (its own text finds it), and once the
+// writer is done the reader converges to exactly its acknowledged state.
+TEST(ProtectedIndexConcurrencyTest, AReaderNeverSeesAHalfAppliedChange) {
+  TempDir tmp;
+  const std::string dir = tmp.Sub("idx");
+  const auto& docs = RealDocuments();
+  ASSERT_TRUE(ProtectedIndex::Create(dir, SmallRows()).ok());
+  auto reader = ProtectedIndex::Open(dir, OpenMode::kRead);
+  ASSERT_TRUE(reader.ok()) << reader.status();
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::seconds(ConcurrencySeconds());
+  std::mt19937_64 rng(99);
+  size_t refreshes = 0, changes_seen = 0, documents_checked = 0, writers = 0;
+  std::set<std::string> acknowledged;
+  while (std::chrono::steady_clock::now() < deadline) {
+    // One writer process at a time, each doing 300 operations.
+    int pipe_fd[2];
+    ASSERT_EQ(::pipe(pipe_fd), 0);
+    const pid_t child = SpawnWriter(dir, rng(), 300, pipe_fd);
+    ASSERT_GE(child, 0);
+    ++writers;
+    ::fcntl(pipe_fd[0], F_SETFL, O_NONBLOCK);
+    std::string reported;
+    bool writer_done = false;
+    while (!writer_done) {
+      char buf[4096];
+      for (ssize_t n; (n = ::read(pipe_fd[0], buf, sizeof buf)) > 0;) {
+        reported.append(buf, static_cast<size_t>(n));
+      }
+      int status = 0;
+      if (::waitpid(child, &status, WNOHANG) == child) {
+        ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+            << "writer failed with " << status;
+        writer_done = true;
+      }
+      auto changed = (*reader)->Refresh();
+      ASSERT_TRUE(changed.ok()) << changed.status() << " after " << refreshes;
+      ++refreshes;
+      changes_seen += *changed ? 1 : 0;
+      std::vector<std::string> listed;
+      ASSERT_TRUE((*reader)
+                      ->ForEachDocument([&](uint32_t, const DocumentRecord& d) {
+                        listed.push_back(d.external_id);
+                        return absl::OkStatus();
+                      })
+                      .ok());
+      // A secondary instance moves only when it catches up (in Refresh), so
+      // the records listed now and the filter loaded then are one state:
+      // every listed document is in the filter's rows, and a sample of
+      // them is found by its own text.
+      ASSERT_EQ((*reader)->matrix().documents(), listed.size());
+      for (const std::string& id : listed) {
+        auto doc = (*reader)->store().FindExternalId(id);
+        ASSERT_TRUE(doc.ok() && doc->has_value()) << id;
+        ASSERT_FALSE((*reader)->matrix().RowsOf(**doc).empty()) << id;
+        auto it = std::find_if(docs.begin(), docs.end(),
+                               [&](const TextDoc& d) { return d.id == id; });
+        ASSERT_NE(it, docs.end());
+        if (rng() % 16 != 0 || !Findable(**reader, *it)) continue;
+        ++documents_checked;
+        EXPECT_TRUE(CandidateIds(**reader, it->text).contains(id)) << id;
+      }
+    }
+    ::close(pipe_fd[0]);
+    std::istringstream lines(reported);
+    for (std::string line; std::getline(lines, line);) {
+      if (line[0] == '+') acknowledged.insert(line.substr(1));
+      if (line[0] == '-') acknowledged.erase(line.substr(1));
+    }
+  }
+  // Converged: the reader holds exactly what the writers acknowledged.
+  ASSERT_TRUE((*reader)->Refresh().ok());
+  std::set<std::string> final_ids;
+  ASSERT_TRUE((*reader)
+                  ->ForEachDocument([&](uint32_t, const DocumentRecord& d) {
+                    final_ids.insert(d.external_id);
+                    return absl::OkStatus();
+                  })
+                  .ok());
+  EXPECT_EQ(final_ids, acknowledged);
+  EXPECT_EQ((*reader)->matrix().documents(), acknowledged.size());
+  EXPECT_THAT(Problems(**reader), IsEmpty());
+  EXPECT_GT(changes_seen, writers);  // the reader saw changes mid-run
+  std::printf("%zu writers, %zu refreshes (%zu saw a change), %zu documents "
+              "checked by their text, %zu documents at the end; %llu torn "
+              "views loaded again\n",
+              writers, refreshes, changes_seen, documents_checked,
+              final_ids.size(),
+              static_cast<unsigned long long>((*reader)->torn_views()));
 }
 
 }  // namespace
