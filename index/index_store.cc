@@ -260,13 +260,15 @@ absl::Status IndexStore::OpenReader(const std::string& dir, Impl& impl) {
 
 namespace {
 
-// Names, sizes and modification times of the database's files: every
-// commit appends to a write-ahead log, every flush or compaction adds
-// files, so a reader polls this instead of the database.
+// Names, sizes and modification times of the database's files but the
+// info log: every commit appends to a write-ahead log, every flush or
+// compaction adds files, so a reader polls this instead of the database.
 std::string DatabaseFilesStamp(const std::string& dir) {
   std::vector<std::string> entries;
   std::error_code ec;
   for (const fs::directory_entry& e : fs::directory_iterator(dir + "/db", ec)) {
+    // The writer's info log changes without any commit.
+    if (e.path().filename().string().rfind("LOG", 0) == 0) continue;
     struct stat st {};
     if (::stat(e.path().c_str(), &st) != 0) continue;
     entries.push_back(absl::StrCat(e.path().filename().string(), ":",
