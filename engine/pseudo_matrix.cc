@@ -426,6 +426,18 @@ QueryResult PseudoMatrix::Query(std::span<const uint64_t> fingerprints,
         doc, e.first, e.second,
         std::max(options.min_count, MinSignificantCount(e.second, alpha))});
   };
+  // Row r's own test (`evidence` of one row): if it passes, the row counts
+  // as a candidate row and its documents that lie in no other row are
+  // candidates (spanning documents are tested on all their rows).
+  auto score_row = [&](uint32_t r, const auto& evidence) {
+    const uint32_t row[] = {r};
+    const auto row_evidence = evidence(std::span<const uint32_t>(row));
+    if (!row_evidence) return;
+    ++result.candidate_rows;
+    for (const Segment& s : rows_[r].segments) {
+      if (!spanning_.contains(s.doc)) add(s.doc, *row_evidence);
+    }
+  };
   // Adds to `out` the memberships of fingerprints [begin, end) in the rows
   // of `blocks` (all rows if empty), their bit positions computed a block
   // at a time (a large text's would otherwise take k * 4 bytes per
@@ -590,13 +602,7 @@ QueryResult PseudoMatrix::Query(std::span<const uint64_t> fingerprints,
       if (!descend[g]) continue;
       for (uint32_t r = g * per; r < (g + 1) * per && r < d; ++r) {
         if (counts[slot(r)] == 0 || rows_[r].segments.empty()) continue;
-        const uint32_t row[] = {r};
-        const auto row_evidence = evidence(row);
-        if (!row_evidence) continue;
-        ++result.candidate_rows;
-        for (const Segment& s : rows_[r].segments) {
-          if (!spanning_.contains(s.doc)) add(s.doc, *row_evidence);
-        }
+        score_row(r, evidence);
       }
     }
     for (DocId doc : spanning) {
@@ -662,13 +668,7 @@ QueryResult PseudoMatrix::Query(std::span<const uint64_t> fingerprints,
   // rows, that of all their rows together.
   for (uint32_t r = 0; r < d; ++r) {
     if (counts[r] == 0 || rows_[r].segments.empty()) continue;
-    const uint32_t row[] = {r};
-    const auto row_evidence = evidence(row);
-    if (!row_evidence) continue;
-    ++result.candidate_rows;
-    for (const Segment& s : rows_[r].segments) {
-      if (!spanning_.contains(s.doc)) add(s.doc, *row_evidence);
-    }
+    score_row(r, evidence);
   }
   for (DocId doc : spanning_) {
     if (const auto e = evidence(doc_rows_.at(doc))) add(doc, *e);

@@ -125,6 +125,20 @@ std::vector<std::string> Problems(const ProtectedIndex& index) {
   return report.ok() ? report->problems : std::vector<std::string>{"error"};
 }
 
+// verify's report on the index in `dir`, opened as a reader: its problems,
+// one per line.
+std::string StoredProblems(const std::string& dir) {
+  auto store = IndexStore::Open(dir, IndexStore::Mode::kReader);
+  EXPECT_TRUE(store.ok()) << store.status();
+  if (!store.ok()) return "cannot open";
+  auto report = VerifyIndex(**store);
+  EXPECT_TRUE(report.ok()) << report.status();
+  if (!report.ok()) return "cannot verify";
+  std::string all;
+  for (const std::string& p : report->problems) all += p + "\n";
+  return all;
+}
+
 // Rows, segments and bits of two filters are identical.
 void ExpectSameFilter(const PseudoMatrix& a, const PseudoMatrix& b) {
   ASSERT_EQ(a.rows().size(), b.rows().size());
@@ -538,12 +552,7 @@ TEST(ProtectedIndexTest, VerifyReportsTamperedRowBitsAndCounts) {
     batch.PutRow(1, row, flipped);
     ASSERT_TRUE((*store)->Commit(batch).ok());
   }
-  auto store = IndexStore::Open(dir, IndexStore::Mode::kReader);
-  ASSERT_TRUE(store.ok());
-  auto report = VerifyIndex(**store);
-  ASSERT_TRUE(report.ok());
-  std::string all;
-  for (const std::string& p : report->problems) all += p + "\n";
+  const std::string all = StoredProblems(dir);
   EXPECT_THAT(all, HasSubstr("row 1 bits differ"));
   EXPECT_THAT(all, HasSubstr("row 1 records"));
   EXPECT_THAT(all, HasSubstr("row 1 counts"));
@@ -607,12 +616,7 @@ TEST(ProtectedIndexTest, VerifyReportsAGroupLackingItsRowsFingerprints) {
     batch.PutGroupBits(0, std::string((*bits)->size(), '\0'));
     ASSERT_TRUE((*store)->Commit(batch).ok());
   }
-  auto store = IndexStore::Open(dir, IndexStore::Mode::kReader);
-  ASSERT_TRUE(store.ok());
-  auto report = VerifyIndex(**store);
-  ASSERT_TRUE(report.ok());
-  std::string all;
-  for (const std::string& p : report->problems) all += p + "\n";
+  const std::string all = StoredProblems(dir);
   EXPECT_THAT(all, HasSubstr("row group 0 lacks"));
 }
 

@@ -474,16 +474,25 @@ TEST(PseudoMatrixTest, RowGroupsFindADocumentWhoseHitsSplitAcrossGroups) {
   EXPECT_EQ(r.groups_descended, 2u);
 }
 
-// A query that shares nothing with the protected set reads the rows of
-// few groups: the point of the second level.
-TEST(PseudoMatrixTest, RowGroupsLetALeakFreeQuerySkipMostGroups) {
-  Corpus c(29);
+// Rows of 200 fingerprints in groups of 64, holding 400 documents of 5 to
+// 1,504 fingerprints (about 25 groups).
+absl::StatusOr<std::unique_ptr<PseudoMatrix>> GroupedMatrixOf400Documents(
+    Corpus& c) {
   PseudoMatrixOptions o;
   o.filter = {1e-3, 200, 1.0};
   o.group_rows = 64;
   auto pm = PseudoMatrix::Create(o);
-  ASSERT_TRUE(pm.ok());
+  if (!pm.ok()) return pm;
   for (DocId d = 0; d < 400; ++d) (*pm)->Add(d, c.Make(d, 5 + c.rng()() % 1500));
+  return pm;
+}
+
+// A query that shares nothing with the protected set reads the rows of
+// few groups: the point of the second level.
+TEST(PseudoMatrixTest, RowGroupsLetALeakFreeQuerySkipMostGroups) {
+  Corpus c(29);
+  auto pm = GroupedMatrixOf400Documents(c);
+  ASSERT_TRUE(pm.ok());
   const uint32_t groups = ((*pm)->matrix().rows() + 63) / 64;
   ASSERT_GE(groups, 20u);
   uint32_t descended = 0;
@@ -505,12 +514,8 @@ TEST(PseudoMatrixTest, RowGroupsLetALeakFreeQuerySkipMostGroups) {
 // runs as the one-level query instead, with the same result.
 TEST(PseudoMatrixTest, RowGroupsFallBackToOneLevelWhenMostGroupsAreHit) {
   Corpus c(41);
-  PseudoMatrixOptions o;
-  o.filter = {1e-3, 200, 1.0};
-  o.group_rows = 64;
-  auto pm = PseudoMatrix::Create(o);
+  auto pm = GroupedMatrixOf400Documents(c);
   ASSERT_TRUE(pm.ok());
-  for (DocId d = 0; d < 400; ++d) (*pm)->Add(d, c.Make(d, 5 + c.rng()() % 1500));
   const uint32_t groups = ((*pm)->matrix().rows() + 63) / 64;
   std::vector<uint64_t> query;
   for (DocId d = 0; d < 400; d += 4) {  // 20 fingerprints of every 4th
