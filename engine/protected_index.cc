@@ -230,7 +230,16 @@ absl::Status ProtectedIndex::Load() {
     std::fill(group.begin(), group.end(), 0);
   };
   s = store_->ForEachRowBits([&](uint32_t row, std::string_view bits) {
-    if (row >= row_count || bits.size() != row_bytes) {
+    // The row record counts the row's set bits: bits of another length or
+    // count are damaged, or (a reader) from another state of the index.
+    uint32_t popcount = 0;
+    for (size_t i = 0; i + 8 <= bits.size(); i += 8) {
+      uint64_t w;
+      std::memcpy(&w, bits.data() + i, 8);
+      popcount += static_cast<uint32_t>(std::popcount(w));
+    }
+    if (row >= row_count || bits.size() != row_bytes ||
+        popcount != (*matrix)->rows()[row].bits_set) {
       return absl::DataLossError(absl::StrCat(
           "index ", store_->dir(), " has damaged bits for row ", row,
           "; run leakhound verify"));
@@ -264,40 +273,48 @@ absl::Status ProtectedIndex::Load() {
 
 absl::Status ProtectedIndex::LoadConsistent() {
   constexpr int kAttempts = 20;
+  absl::Status loaded;
   for (int attempt = 0; attempt < kAttempts; ++attempt) {
     if (attempt > 0) {
+      // Torn while the writer works: its files change, and a fresh view
+      // comes. Torn with the files unchanged: the index itself is so.
       ::usleep(static_cast<useconds_t>(1000 * attempt));
-      absl::Status s = store_->Reopen();
-      if (!s.ok()) return s;
+      auto reopened = store_->CatchUp();
+      if (!reopened.ok()) return reopened.status();
+      if (!*reopened) break;
     }
-    absl::Status s = Load();
-    if (!s.ok() && store_->mode() == IndexStore::Mode::kWriter) return s;
+    loaded = Load();
+    if (!loaded.ok() && store_->mode() == IndexStore::Mode::kWriter) {
+      return loaded;
+    }
     // A reader's view may mix two states of the index (IndexStore::Reopen):
     // then the row table and the document records disagree, or a record
     // and its id, or a row names a missing document (Load's DataLoss).
-    bool torn = !s.ok();
-    if (s.ok() && store_->mode() == IndexStore::Mode::kReader) {
+    bool torn = !loaded.ok();
+    if (loaded.ok() && store_->mode() == IndexStore::Mode::kReader) {
       size_t listed = 0;
-      s = store_->ForEachDocument([&](uint32_t id, const DocumentRecord& d) {
-        ++listed;
-        if (matrix_->RowsOf(id).empty()) {
-          torn = true;
-          return absl::OkStatus();
-        }
-        auto back = store_->FindExternalId(d.external_id);
-        if (!back.ok()) return back.status();
-        torn |= !back->has_value() || **back != id;
-        return absl::OkStatus();
-      });
+      absl::Status s =
+          store_->ForEachDocument([&](uint32_t id, const DocumentRecord& d) {
+            ++listed;
+            if (matrix_->RowsOf(id).empty()) {
+              torn = true;
+              return absl::OkStatus();
+            }
+            auto back = store_->FindExternalId(d.external_id);
+            if (!back.ok()) return back.status();
+            torn |= !back->has_value() || **back != id;
+            return absl::OkStatus();
+          });
       if (!s.ok()) return s;
       torn |= listed != matrix_->documents();
     }
     if (!torn) return absl::OkStatus();
     ++torn_views_;
   }
-  return absl::UnavailableError(absl::StrCat(
-      "index ", store_->dir(), " kept changing while it was read (",
-      kAttempts, " attempts); try again"));
+  if (!loaded.ok()) return loaded;
+  return absl::DataLossError(absl::StrCat(
+      "index ", store_->dir(), " has document records that its row table does "
+      "not name (or the reverse); run leakhound verify"));
 }
 
 absl::Status ProtectedIndex::LoadGroupBits(PseudoMatrix& matrix) const {

@@ -266,8 +266,9 @@ class ProtectedIndex {
   void PutGroups(const std::vector<uint32_t>& rows, IndexBatch& batch) const;
   // Load; a reader also checks that its view is one state of the index
   // (the row table names exactly the stored documents, and each document
-  // its id) and reopens the store and loads again if not, up to 20 times
-  // (then Unavailable).
+  // its id) and, while the database's files keep changing, reopens the
+  // store and loads again, up to 20 times. A view still torn, or torn with
+  // the files unchanged, is DataLoss (or Load's error).
   absl::Status LoadConsistent();
   // Loads the stored group filters into `matrix` (Load).
   absl::Status LoadGroupBits(PseudoMatrix& matrix) const;

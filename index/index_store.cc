@@ -314,7 +314,6 @@ absl::StatusOr<std::unique_ptr<IndexStore>> IndexStore::Create(
     return absl::ErrnoToStatus(errno, "cannot create " + dir + "/db");
   }
   options.info_log = std::make_shared<InfoLog>(dir + "/db/LOG");
-  options.atomic_flush = true;
   auto store = std::unique_ptr<IndexStore>(new IndexStore(dir, Mode::kWriter));
   store->impl_->lock_ = std::move(*lock);
   s = FromRocks(rocksdb::DB::Open(options, dir + "/db", Descriptors(),
@@ -382,16 +381,16 @@ absl::StatusOr<std::unique_ptr<IndexStore>> IndexStore::Open(
   }
   if (mode == Mode::kWriter) {
     options.info_log = std::make_shared<InfoLog>(dir + "/db/LOG");
-    options.atomic_flush = true;
     rs = rocksdb::DB::Open(options, dir + "/db", Descriptors(),
                            &store->impl_->handles_, &store->impl_->db_);
   }
+  // Taken before a reader opens: a change during the open shows later.
+  store->db_files_ = DatabaseFilesStamp(dir);
   absl::Status s =
       mode == Mode::kWriter
           ? FromRocks(rs, absl::StrCat("cannot open index ", dir))
           : OpenReader(dir, *store->impl_);
   if (!s.ok()) return s;
-  store->db_files_ = DatabaseFilesStamp(dir);
 
   auto meta = store->impl_->Get(IndexBatch::Family::kMeta, kMetadataKey);
   if (!meta.ok()) return meta.status();

@@ -620,6 +620,30 @@ TEST(ProtectedIndexTest, VerifyReportsAGroupLackingItsRowsFingerprints) {
   EXPECT_THAT(all, HasSubstr("row group 0 lacks"));
 }
 
+// A reader whose view stays torn while the files do not change (damage,
+// not a writer at work) says so at once instead of retrying.
+TEST(ProtectedIndexTest, AReaderRefusesRecordsTheRowTableDoesNotName) {
+  TempDir tmp;
+  const std::string dir = tmp.Sub("idx");
+  ASSERT_TRUE(CreateWith(dir, 10).ok());
+  {
+    auto store = IndexStore::Open(dir, IndexStore::Mode::kWriter);
+    ASSERT_TRUE(store.ok());
+    DocumentRecord orphan;
+    orphan.external_id = "orphan";
+    orphan.digest = std::string(32, 'x');
+    IndexBatch batch;
+    batch.PutDocument(999, orphan, FingerprintsRecord{});
+    ASSERT_TRUE((*store)->Commit(batch).ok());
+  }
+  auto reader = ProtectedIndex::Open(dir, OpenMode::kRead);
+  ASSERT_FALSE(reader.ok());
+  EXPECT_EQ(reader.status().code(), absl::StatusCode::kDataLoss);
+  EXPECT_THAT(reader.status().message(), HasSubstr("run leakhound verify"));
+  EXPECT_EQ((*ProtectedIndex::Open(dir, OpenMode::kWrite))->matrix().documents(),
+            10u);  // the writer does not check; verify reports it
+}
+
 TEST(ProtectedIndexTest, OtherShinglerVersionIsRefusedWithAdvice) {
   TempDir tmp;
   const std::string dir = tmp.Sub("idx");
