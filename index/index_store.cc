@@ -436,8 +436,8 @@ absl::StatusOr<bool> IndexStore::CatchUp() {
   // serve a column family from a memtable that the writer has since
   // flushed (facebook/rocksdb issue 14444): a reader saw documents whose
   // rows it did not see (ProtectedIndexConcurrencyTest). So a reader opens
-  // a fresh instance when the database's files changed, and keeps it when
-  // its state moved.
+  // a fresh instance whenever the database's files changed (and
+  // ProtectedIndex checks the view it loads from it).
   if (DatabaseFilesStamp(dir_) == db_files_) return false;
   absl::Status s = Reopen();
   if (!s.ok()) return s;
