@@ -4,8 +4,11 @@
 #include <unicode/ucsdet.h>
 #include <unicode/utf8.h>
 
+#include <algorithm>
 #include <memory>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 
@@ -71,20 +74,26 @@ absl::StatusOr<std::string> Convert(std::string_view bytes,
   return out;
 }
 
-// ICU's best guess for the encoding of `bytes`, or "" if none.
-std::string Detect(std::string_view bytes) {
+// ICU's guesses for the encoding of `bytes`, best first (empty if none).
+std::vector<std::string> Detect(std::string_view bytes) {
+  std::vector<std::string> names;
   UErrorCode status = U_ZERO_ERROR;
   std::unique_ptr<UCharsetDetector, decltype(&ucsdet_close)> detector(
       ucsdet_open(&status), &ucsdet_close);
-  if (U_FAILURE(status)) return "";
+  if (U_FAILURE(status)) return names;
   const size_t n = std::min(bytes.size(), kDetectionBytes);
   ucsdet_setText(detector.get(), bytes.data(), static_cast<int32_t>(n),
                  &status);
-  const UCharsetMatch* match = ucsdet_detect(detector.get(), &status);
-  if (U_FAILURE(status) || match == nullptr) return "";
-  const char* name = ucsdet_getName(match, &status);
-  if (U_FAILURE(status) || name == nullptr) return "";
-  return name;
+  int32_t found = 0;
+  const UCharsetMatch** matches =
+      ucsdet_detectAll(detector.get(), &found, &status);
+  if (U_FAILURE(status) || matches == nullptr) return names;
+  for (int32_t i = 0; i < found; ++i) {
+    UErrorCode name_status = U_ZERO_ERROR;
+    const char* name = ucsdet_getName(matches[i], &name_status);
+    if (U_SUCCESS(name_status) && name != nullptr) names.emplace_back(name);
+  }
+  return names;
 }
 
 DecodedText AsRepairedUtf8(std::string bytes, const Utf8Census& census) {
@@ -133,13 +142,20 @@ absl::StatusOr<DecodedText> DecodeText(std::string bytes) {
   if (census.invalid == 0 || census.multibyte >= kMostlyUtf8 * census.invalid) {
     return AsRepairedUtf8(std::move(bytes), census);
   }
-  const std::string detected = Detect(view);
-  if (detected.empty() || detected == "UTF-8") {
-    return AsRepairedUtf8(std::move(bytes), census);
+  // The best guess ICU can convert from: the detector also names charsets
+  // its converters lack (IBM420_rtl: fuzz_shingler found a mail header the
+  // detector took for Arabic EBCDIC, and the file failed to decode). Byte-
+  // order-mark-less UTF-16 and UTF-32 guesses are passed over: the next
+  // guess for that mail was UTF-16BE, which turned its ASCII into CJK.
+  for (const std::string& detected : Detect(view)) {
+    if (detected == "UTF-8") break;
+    if (detected.starts_with("UTF-16") || detected.starts_with("UTF-32")) {
+      continue;
+    }
+    auto converted = Convert(view, detected.c_str());
+    if (converted.ok()) return DecodedText{std::move(*converted), detected, 0};
   }
-  auto converted = Convert(view, detected.c_str());
-  if (!converted.ok()) return converted.status();
-  return DecodedText{std::move(*converted), detected, 0};
+  return AsRepairedUtf8(std::move(bytes), census);
 }
 
 }  // namespace leakhound
