@@ -144,12 +144,17 @@ absl::StatusOr<DecodedText> DecodeText(std::string bytes) {
   }
   // The best guess ICU can convert from: the detector also names charsets
   // its converters lack (IBM420_rtl: fuzz_shingler found a mail header the
-  // detector took for Arabic EBCDIC, and the file failed to decode). Byte-
-  // order-mark-less UTF-16 and UTF-32 guesses are passed over: the next
-  // guess for that mail was UTF-16BE, which turned its ASCII into CJK.
+  // detector took for Arabic EBCDIC, and the file failed to decode). A
+  // UTF-16 or UTF-32 guess for bytes without a NUL is passed over: such
+  // text has a zero byte in every ASCII character (line ends, spaces), and
+  // the next guess for that mail was UTF-16BE, which turned its ASCII
+  // into CJK.
+  const bool has_nul =
+      view.substr(0, kDetectionBytes).find('\0') != std::string_view::npos;
   for (const std::string& detected : Detect(view)) {
     if (detected == "UTF-8") break;
-    if (detected.starts_with("UTF-16") || detected.starts_with("UTF-32")) {
+    if (!has_nul &&
+        (detected.starts_with("UTF-16") || detected.starts_with("UTF-32"))) {
       continue;
     }
     auto converted = Convert(view, detected.c_str());
