@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "absl/status/statusor.h"
 
@@ -63,6 +64,19 @@ inline void BitPositions(uint64_t fingerprint, const BloomGeometry& geometry,
     positions[i] =
         static_cast<uint32_t>((Wide{Fmix64(g)} * geometry.bits) >> 64);
     g += h2;
+  }
+}
+
+// The positions of many fingerprints: positions[i * k + j] is position j
+// of fingerprints[i] (`positions` is resized to fingerprints.size() * k).
+inline void BitPositions(std::span<const uint64_t> fingerprints,
+                         const BloomGeometry& geometry,
+                         std::vector<uint32_t>& positions) {
+  const uint32_t k = geometry.hashes;
+  positions.resize(fingerprints.size() * k);
+  for (size_t i = 0; i < fingerprints.size(); ++i) {
+    BitPositions(fingerprints[i], geometry,
+                 std::span<uint32_t>(positions.data() + i * k, k));
   }
 }
 

@@ -143,12 +143,8 @@ void PseudoMatrix::Insert(uint32_t row, DocId doc,
                           uint32_t begin, uint32_t end) {
   if (begin >= end) return;
   RowInfo& info = rows_[row];
-  const uint32_t k = geometry_.hashes;
-  std::vector<uint32_t> positions(size_t{end - begin} * k);
-  for (uint32_t i = begin; i < end; ++i) {
-    BitPositions(fingerprints[i], geometry_,
-                 std::span<uint32_t>(positions.data() + size_t{i - begin} * k, k));
-  }
+  std::vector<uint32_t> positions;
+  BitPositions(fingerprints.subspan(begin, end - begin), geometry_, positions);
   info.bits_set += matrix_->SetBits(row, positions);
   info.fingerprints += end - begin;
   rows_in_use_ += info.segments.empty() ? 1u : 0u;
@@ -319,8 +315,8 @@ namespace {
 // window w is chunks w and w + 1) and the tests of one set of rows.
 class QueryTester {
  public:
-  QueryTester(size_t size, const QueryOptions& options, double log_alpha)
-      : size_(size), options_(options), log_alpha_(log_alpha) {
+  QueryTester(size_t size, const QueryOptions& options)
+      : size_(size), options_(options) {
     windowed_ = options.scoring == ScoringMode::kMembership &&
                 options.window >= 2 && size > options.window;
     half_ = windowed_ ? options.window / 2 : size;
@@ -333,14 +329,20 @@ class QueryTester {
   size_t ChunkBegin(size_t c) const { return c * half_; }
   size_t ChunkEnd(size_t c) const { return std::min(size_, (c + 1) * half_); }
 
-  // The evidence of a set of rows (one document's): `sum` hits over the
-  // whole query of `trials` trials at chance `p` per trial, and
-  // window_hits(w) hits in window w. The whole query's (count, expected) if
-  // significant, else the fullest significant window's; nullopt if none.
+  // The evidence of a set of rows (one document's), tested at log_alpha:
+  // `sum` hits over the whole query of `trials` trials at chance `p` per
+  // trial, and window_hits(w) hits in window w. The whole query's (count,
+  // expected) if significant, else the fullest significant window's;
+  // nullopt if none.
   template <typename WindowHits>
   std::optional<std::pair<uint32_t, double>> Evidence(
-      uint32_t sum, double p, double trials, WindowHits window_hits) const {
-    if (Significant(sum, trials * p)) return std::pair{sum, trials * p};
+      double log_alpha, uint32_t sum, double p, double trials,
+      WindowHits window_hits) const {
+    auto significant = [&](uint32_t count, double lambda) {
+      return count >= options_.min_count &&
+             IsSignificant(lambda, count, log_alpha);
+    };
+    if (significant(sum, trials * p)) return std::pair{sum, trials * p};
     if (sum < options_.min_count || windows_ == 0) return std::nullopt;
     // Every window but the last has the same trials, so the same
     // significance threshold: testing the fullest of them decides them all.
@@ -348,29 +350,24 @@ class QueryTester {
     for (size_t w = 0; w + 1 < windows_; ++w) {
       fullest = std::max(fullest, window_hits(w));
     }
-    if (windows_ > 1 && Significant(fullest, WindowTrials(0) * p)) {
+    if (windows_ > 1 && significant(fullest, WindowTrials(0) * p)) {
       return std::pair{fullest, WindowTrials(0) * p};
     }
     const size_t last = windows_ - 1;
     const uint32_t in_last = window_hits(last);
-    if (Significant(in_last, WindowTrials(last) * p)) {
+    if (significant(in_last, WindowTrials(last) * p)) {
       return std::pair{in_last, WindowTrials(last) * p};
     }
     return std::nullopt;
   }
 
  private:
-  bool Significant(uint32_t count, double lambda) const {
-    return count >= options_.min_count &&
-           IsSignificant(lambda, count, log_alpha_);
-  }
   double WindowTrials(size_t w) const {
     return static_cast<double>(std::min(size_, (w + 2) * half_) - w * half_);
   }
 
   const size_t size_;
   const QueryOptions& options_;
-  const double log_alpha_;
   bool windowed_;
   size_t half_;
   size_t chunks_;
@@ -415,12 +412,12 @@ QueryResult PseudoMatrix::Query(std::span<const uint64_t> fingerprints,
   const double m = geometry_.bits;
   // The Bonferroni family: every row in use and every document spanning
   // rows is tested over the whole query and in each window.
-  const QueryTester shape(fingerprints.size(), options, 0);
+  const QueryTester shape(fingerprints.size(), options);
   const uint64_t tests = std::max<uint64_t>(rows_in_use_ + spanning_.size(), 1);
   result.tests = static_cast<uint32_t>(
       std::min<uint64_t>(tests * (1 + shape.windows()), UINT32_MAX));
   const double alpha = options.family_false_alarm / result.tests;
-  const QueryTester tester(fingerprints.size(), options, std::log(alpha));
+  const double log_alpha = std::log(alpha);
   auto add = [&](DocId doc, std::pair<uint32_t, double> e) {
     result.candidates.push_back(Candidate{
         doc, e.first, e.second,
@@ -438,6 +435,30 @@ QueryResult PseudoMatrix::Query(std::span<const uint64_t> fingerprints,
       if (!spanning_.contains(s.doc)) add(s.doc, *row_evidence);
     }
   };
+  // The evidence of a set of rows from the counts of a query of `trials`
+  // trials: row r's whole-query count is counts[index(r)], its count in
+  // chunk c chunk_counts[c * stride + index(r)].
+  auto evidence_from = [&](const std::vector<uint32_t>& counts,
+                           const std::vector<uint32_t>& chunk_counts,
+                           size_t stride, double trials, auto index) {
+    return [&, &counts = counts, &chunk_counts = chunk_counts, stride, trials,
+            index](std::span<const uint32_t> rows) {
+      uint32_t sum = 0;
+      double p = 0;
+      for (uint32_t r : rows) {
+        sum += counts[index(r)];
+        p += ChancePerTrial(rows_[r].bits_set, m, k, options.scoring);
+      }
+      return shape.Evidence(log_alpha, sum, p, trials, [&](size_t w) {
+        uint32_t hits = 0;
+        for (uint32_t r : rows) {
+          hits += chunk_counts[w * stride + index(r)] +
+                  chunk_counts[(w + 1) * stride + index(r)];
+        }
+        return hits;
+      });
+    };
+  };
   // Adds to `out` the memberships of fingerprints [begin, end) in the rows
   // of `blocks` (all rows if empty), their bit positions computed a block
   // at a time (a large text's would otherwise take k * 4 bytes per
@@ -448,12 +469,8 @@ QueryResult PseudoMatrix::Query(std::span<const uint64_t> fingerprints,
                          std::span<uint32_t> out) {
     constexpr size_t kBlock = 4096;
     for (size_t b = begin; b < end; b += kBlock) {
-      const size_t n = std::min(kBlock, end - b);
-      positions.resize(n * k);
-      for (size_t i = 0; i < n; ++i) {
-        BitPositions(fingerprints[b + i], geometry_,
-                     std::span<uint32_t>(positions.data() + i * k, k));
-      }
+      BitPositions(fingerprints.subspan(b, std::min(kBlock, end - b)),
+                   geometry_, positions);
       if (blocks.empty()) {
         matrix_->CountMembership(positions, k, out);
       } else {
@@ -490,8 +507,7 @@ QueryResult PseudoMatrix::Query(std::span<const uint64_t> fingerprints,
           out);
       for (uint32_t g = 0; g < ng; ++g) group_counts[g] += out[g];
     }
-    const QueryTester loose(fingerprints.size(), options,
-                            std::log(alpha) * (1 - 1e-9));
+    const double loose_log_alpha = log_alpha * (1 - 1e-9);
     auto group_chance = [&](uint32_t g) {
       return ChancePerTrial(groups_->min_bits(g), m, k, options.scoring);
     };
@@ -501,8 +517,9 @@ QueryResult PseudoMatrix::Query(std::span<const uint64_t> fingerprints,
           groups_->min_bits(g) == RowGroups::kNoRowsInUse) {
         continue;
       }
-      descend[g] = loose
-                       .Evidence(group_counts[g], group_chance(g), trials_all,
+      descend[g] = shape
+                       .Evidence(loose_log_alpha, group_counts[g],
+                                 group_chance(g), trials_all,
                                  [&](size_t w) {
                                    return group_chunks[w * ng + g] +
                                           group_chunks[(w + 1) * ng + g];
@@ -529,7 +546,7 @@ QueryResult PseudoMatrix::Query(std::span<const uint64_t> fingerprints,
         }
         return hits;
       };
-      if (loose.Evidence(sum, p, trials_all, window_hits)) {
+      if (shape.Evidence(loose_log_alpha, sum, p, trials_all, window_hits)) {
         for (uint32_t g : doc_groups) descend[g] = 1;
       }
     }
@@ -582,22 +599,8 @@ QueryResult PseudoMatrix::Query(std::span<const uint64_t> fingerprints,
                  std::lower_bound(blocks.begin(), blocks.end(), r / 64) -
                  blocks.begin()) * 64 + r % 64;
     };
-    auto evidence = [&](std::span<const uint32_t> rows) {
-      uint32_t sum = 0;
-      double p = 0;
-      for (uint32_t r : rows) {
-        sum += counts[slot(r)];
-        p += ChancePerTrial(rows_[r].bits_set, m, k, options.scoring);
-      }
-      return tester.Evidence(sum, p, trials_all, [&](size_t w) {
-        uint32_t hits = 0;
-        for (uint32_t r : rows) {
-          hits += chunk_counts[w * slots + slot(r)] +
-                  chunk_counts[(w + 1) * slots + slot(r)];
-        }
-        return hits;
-      });
-    };
+    const auto evidence =
+        evidence_from(counts, chunk_counts, slots, trials_all, slot);
     for (uint32_t g = 0; g < ng; ++g) {
       if (!descend[g]) continue;
       for (uint32_t r = g * per; r < (g + 1) * per && r < d; ++r) {
@@ -611,7 +614,6 @@ QueryResult PseudoMatrix::Query(std::span<const uint64_t> fingerprints,
     SortCandidates(result.candidates);
     return true;
   };
-
 
   if (groups_ && options.use_groups &&
       options.scoring == ScoringMode::kMembership && two_level()) {
@@ -633,36 +635,15 @@ QueryResult PseudoMatrix::Query(std::span<const uint64_t> fingerprints,
       count_range(0, fingerprints.size(), {}, counts);
     }
   } else {
-    positions.resize(fingerprints.size() * k);
-    for (size_t i = 0; i < fingerprints.size(); ++i) {
-      BitPositions(fingerprints[i], geometry_,
-                   std::span<uint32_t>(positions.data() + i * k, k));
-    }
+    BitPositions(fingerprints, geometry_, positions);
     std::sort(positions.begin(), positions.end());
     positions.erase(std::unique(positions.begin(), positions.end()),
                     positions.end());
     matrix_->CountAndPopcount(positions, counts);
     trials = static_cast<double>(positions.size());
   }
-  std::vector<double> chance(d);  // per trial, by row
-  for (uint32_t r = 0; r < d; ++r) {
-    chance[r] = ChancePerTrial(rows_[r].bits_set, m, k, options.scoring);
-  }
-  auto evidence = [&](std::span<const uint32_t> rows) {
-    uint32_t sum = 0;
-    double p = 0;
-    for (uint32_t row : rows) {
-      sum += counts[row];
-      p += chance[row];
-    }
-    return tester.Evidence(sum, p, trials, [&](size_t w) {
-      uint32_t hits = 0;
-      for (uint32_t row : rows) {
-        hits += chunk_counts[w * d + row] + chunk_counts[(w + 1) * d + row];
-      }
-      return hits;
-    });
-  };
+  const auto evidence = evidence_from(counts, chunk_counts, d, trials,
+                                      [](uint32_t r) { return size_t{r}; });
 
   // Documents in one row take their row's evidence; documents spanning
   // rows, that of all their rows together.

@@ -18,12 +18,8 @@ void RowGroups::Cover(uint32_t rows) {
 }
 
 void RowGroups::Add(uint32_t row, std::span<const uint64_t> fingerprints) {
-  const uint32_t k = geometry_.hashes;
-  std::vector<uint32_t> positions(fingerprints.size() * k);
-  for (size_t i = 0; i < fingerprints.size(); ++i) {
-    BitPositions(fingerprints[i], geometry_,
-                 std::span<uint32_t>(positions.data() + i * k, k));
-  }
+  std::vector<uint32_t> positions;
+  BitPositions(fingerprints, geometry_, positions);
   filter_->SetBits(GroupOf(row), positions);
 }
 
@@ -36,12 +32,8 @@ void RowGroups::CountMembership(std::span<const uint64_t> fingerprints,
   constexpr size_t kBlock = 4096;  // positions of a block at a time
   std::vector<uint32_t> positions;
   for (size_t b = 0; b < fingerprints.size(); b += kBlock) {
-    const size_t n = std::min(kBlock, fingerprints.size() - b);
-    positions.resize(n * k);
-    for (size_t i = 0; i < n; ++i) {
-      BitPositions(fingerprints[b + i], geometry_,
-                   std::span<uint32_t>(positions.data() + i * k, k));
-    }
+    BitPositions(fingerprints.subspan(b, std::min(kBlock, fingerprints.size() - b)),
+                 geometry_, positions);
     filter_->CountMembership(positions, k, counts);
   }
 }

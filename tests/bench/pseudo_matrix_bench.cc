@@ -90,14 +90,6 @@ std::vector<std::vector<uint64_t>> RandomQueries(size_t q) {
   return queries;
 }
 
-// The k bit positions of each of `fps`, fingerprint after fingerprint.
-void Positions(const std::vector<uint64_t>& fps, const BloomGeometry& g,
-               std::vector<uint32_t>& positions) {
-  const uint32_t k = g.hashes;
-  for (size_t i = 0; i < fps.size(); ++i) {
-    BitPositions(fps[i], g, std::span<uint32_t>(positions.data() + i * k, k));
-  }
-}
 
 using Clock = std::chrono::steady_clock;
 
@@ -125,7 +117,7 @@ void RunQueries(benchmark::State& state, const Setup& s, bool paper) {
   std::vector<uint32_t> positions(q * k);
   std::vector<uint32_t> counts(s.matrix->rows());
   for (auto _ : state) {
-    Positions(queries[next++ % kQueries], s.geometry, positions);
+    BitPositions(queries[next++ % kQueries], s.geometry, positions);
     std::fill(counts.begin(), counts.end(), 0);
     if (paper) {
       s.matrix->CountAndPopcount(positions, counts);  // builds the query filter
@@ -169,12 +161,12 @@ void BM_Table1_SideBySide(benchmark::State& state) {
   for (auto _ : state) {
     const std::vector<uint64_t>& fps = queries[next++ % kQueries];
     const auto t0 = Clock::now();
-    Positions(fps, paper.geometry, positions);
+    BitPositions(fps, paper.geometry, positions);
     std::fill(counts.begin(), counts.end(), 0);
     paper.matrix->CountAndPopcount(positions, counts);
     benchmark::DoNotOptimize(counts.data());
     const auto t1 = Clock::now();
-    Positions(fps, sliced.geometry, positions);
+    BitPositions(fps, sliced.geometry, positions);
     std::fill(counts.begin(), counts.end(), 0);
     sliced.matrix->CountMembership(positions, k, counts);
     benchmark::DoNotOptimize(counts.data());
@@ -224,7 +216,7 @@ void BM_Table1_ReadFloor(benchmark::State& state) {
   size_t next = 0;
   uint64_t acc[8] = {};
   for (auto _ : state) {
-    Positions(queries[next++ % kQueries], g, positions);
+    BitPositions(queries[next++ % kQueries], g, positions);
     std::sort(positions.begin(), positions.end());
     positions.erase(std::unique(positions.begin(), positions.end()),
                     positions.end());
