@@ -287,7 +287,7 @@ absl::Status ProtectedIndex::LoadConsistent() {
     if (!loaded.ok() && store_->mode() == IndexStore::Mode::kWriter) {
       return loaded;
     }
-    // A reader's view may mix two states of the index (IndexStore::Reopen):
+    // A reader's view may mix two states of the index (IndexStore::CatchUp):
     // then the row table and the document records disagree, or a record
     // and its id, or a row names a missing document (Load's DataLoss).
     bool torn = !loaded.ok();

@@ -438,21 +438,14 @@ absl::StatusOr<bool> IndexStore::CatchUp() {
   // rows it did not see (ProtectedIndexConcurrencyTest). So a reader opens
   // a fresh instance whenever the database's files changed (and
   // ProtectedIndex checks the view it loads from it).
-  if (DatabaseFilesStamp(dir_) == db_files_) return false;
-  absl::Status s = Reopen();
-  if (!s.ok()) return s;
-  return true;  // a new view, to be loaded (even at the same generation)
-}
-
-absl::Status IndexStore::Reopen() {
-  if (mode_ == Mode::kWriter) return absl::OkStatus();
   std::string stamp = DatabaseFilesStamp(dir_);
+  if (stamp == db_files_) return false;
   auto fresh = std::make_unique<Impl>();
   absl::Status s = OpenReader(dir_, *fresh);
   if (!s.ok()) return s;  // the old view stays
   impl_ = std::move(fresh);
   db_files_ = std::move(stamp);
-  return absl::OkStatus();
+  return true;  // a new view, to be loaded (even at the same generation)
 }
 
 namespace {

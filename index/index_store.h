@@ -61,14 +61,12 @@ class IndexStore {
 
   // Reader: makes the writer's committed changes visible: when the
   // database's files changed since the last (re)open, opens a fresh view
-  // and returns true (load it again). Writer: no-op, returns false.
-  // FailedPrecondition if dir() now holds another index (Replaced).
+  // and returns true (load it again). Such a view is not always one state
+  // of the index: RocksDB's secondary instances can mix two
+  // (docs/reliability.md), so ProtectedIndex checks what it loads. Writer:
+  // no-op, returns false. FailedPrecondition if dir() now holds another
+  // index (Replaced).
   absl::StatusOr<bool> CatchUp();
-  // Readers: opens a fresh instance of the database (what CatchUp does when
-  // the files changed). Such a view is not always one state of the index:
-  // RocksDB's secondary instances can mix two (docs/reliability.md), so
-  // ProtectedIndex checks what it loads and reopens. Writers: no-op.
-  absl::Status Reopen();
   // Whether dir()/db is no longer the database this object opened: the
   // index was replaced as a whole (`leakhound rekey` swaps in a rebuilt
   // index). A reader must open the new one; catching up would mix two

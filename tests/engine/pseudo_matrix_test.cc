@@ -347,6 +347,15 @@ TEST(PseudoMatrixTest, LayoutsGiveIdenticalResults) {
   }
 }
 
+// Rows of 200 fingerprints (p = 1e-3) in groups of 64: small, so that a
+// few hundred documents fill several groups.
+PseudoMatrixOptions GroupedOptions() {
+  PseudoMatrixOptions o;
+  o.filter = {1e-3, 200, 1.0};
+  o.group_rows = 64;
+  return o;
+}
+
 // The two-level query, through additions, removals and compactions, with
 // and without windows, with documents spanning groups: every document
 // sharing at least the threshold's number of stored fingerprints with the
@@ -356,10 +365,8 @@ TEST(PseudoMatrixTest, LayoutsGiveIdenticalResults) {
 TEST(PseudoMatrixTest, RowGroupsFindWhatOneLevelFindsFromSharedFingerprints) {
   for (MatrixLayout layout : {MatrixLayout::kBitSliced, MatrixLayout::kRowMajor}) {
     Corpus c(23);
-    PseudoMatrixOptions o;
-    o.filter = {1e-3, 200, 1.0};
+    PseudoMatrixOptions o = GroupedOptions();
     o.layout = layout;
-    o.group_rows = 64;
     auto pm = PseudoMatrix::Create(o);
     ASSERT_TRUE(pm.ok());
     QueryOptions one_level;
@@ -443,9 +450,7 @@ TEST(PseudoMatrixTest, RowGroupsFindWhatOneLevelFindsFromSharedFingerprints) {
 // neither group significant alone: found through the sum of its groups.
 TEST(PseudoMatrixTest, RowGroupsFindADocumentWhoseHitsSplitAcrossGroups) {
   Corpus c(31);
-  PseudoMatrixOptions o;
-  o.filter = {1e-3, 200, 1.0};
-  o.group_rows = 64;
+  PseudoMatrixOptions o = GroupedOptions();
   auto pm = PseudoMatrix::Create(o);
   ASSERT_TRUE(pm.ok());
   // Rows 0..62 hold one document each, the straddler holds rows 63 and
@@ -478,9 +483,7 @@ TEST(PseudoMatrixTest, RowGroupsFindADocumentWhoseHitsSplitAcrossGroups) {
 // 1,504 fingerprints (about 25 groups).
 absl::StatusOr<std::unique_ptr<PseudoMatrix>> GroupedMatrixOf400Documents(
     Corpus& c) {
-  PseudoMatrixOptions o;
-  o.filter = {1e-3, 200, 1.0};
-  o.group_rows = 64;
+  PseudoMatrixOptions o = GroupedOptions();
   auto pm = PseudoMatrix::Create(o);
   if (!pm.ok()) return pm;
   for (DocId d = 0; d < 400; ++d) (*pm)->Add(d, c.Make(d, 5 + c.rng()() % 1500));
@@ -549,9 +552,7 @@ TEST(PseudoMatrixTest, RowGroupsMustBeWholeWords) {
 // one-level query on the same matrix agrees.
 TEST(PseudoMatrixTest, RestoredRowGroupsAnswerLikeTheOriginal) {
   Corpus c(37);
-  PseudoMatrixOptions o;
-  o.filter = {1e-3, 200, 1.0};
-  o.group_rows = 64;
+  PseudoMatrixOptions o = GroupedOptions();
   auto original = PseudoMatrix::Create(o);
   ASSERT_TRUE(original.ok());
   for (DocId d = 0; d < 300; ++d) {
