@@ -2,9 +2,11 @@
 
 #include <boost/archive/archive_exception.hpp>
 #include <boost/archive/binary_iarchive.hpp>
+#include <boost/archive/binary_iarchive_impl.hpp>
 #include <boost/archive/binary_oarchive.hpp>
-#include <boost/iostreams/device/array.hpp>
-#include <boost/iostreams/stream.hpp>
+#include <boost/archive/impl/archive_serializer_map.ipp>
+#include <boost/archive/impl/basic_binary_iarchive.ipp>
+#include <boost/archive/impl/basic_binary_iprimitive.ipp>
 #include <boost/serialization/split_free.hpp>
 #include <boost/serialization/string.hpp>
 #include <boost/serialization/vector.hpp>
@@ -12,6 +14,8 @@
 #include <exception>
 #include <limits>
 #include <sstream>
+#include <streambuf>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 
@@ -192,15 +196,79 @@ std::string Encode(const Record& record) {
   return std::move(stream).str();
 }
 
+// The bytes of one record, read in place.
+class RecordBuffer : public std::streambuf {
+ public:
+  explicit RecordBuffer(std::string_view bytes) {
+    char* begin = const_cast<char*>(bytes.data());  // only ever read
+    setg(begin, begin, begin + bytes.size());
+  }
+  size_t remaining() const { return static_cast<size_t>(egptr() - gptr()); }
+};
+
+// Boost's binary input archive, except that every length it reads (of a
+// string, of a vector) must fit in the bytes left in the record: Boost
+// sizes a string or vector before reading its contents, so a damaged length
+// would otherwise be allocated (and zero-filled) first. The bytes it reads
+// are exactly binary_iarchive's.
+class BoundedIArchive
+    : public boost::archive::binary_iarchive_impl<BoundedIArchive, char,
+                                                  std::char_traits<char>> {
+ public:
+  explicit BoundedIArchive(RecordBuffer& buffer)
+      : binary_iarchive_impl(buffer, kFlags), buffer_(buffer) {}
+
+ private:
+  friend class boost::archive::detail::interface_iarchive<BoundedIArchive>;
+  friend class boost::archive::basic_binary_iarchive<BoundedIArchive>;
+  friend class boost::archive::basic_binary_iprimitive<
+      BoundedIArchive, char, std::char_traits<char>>;
+  friend class boost::archive::load_access;
+  using Impl = binary_iarchive_impl<BoundedIArchive, char,
+                                    std::char_traits<char>>;
+
+  template <class T>
+  void load_override(T& t) {
+    Impl::load_override(t);
+  }
+  void load_override(boost::serialization::collection_size_type& count) {
+    Impl::load_override(count);
+    if (static_cast<size_t>(std::as_const(count)) > buffer_.remaining()) {
+      throw CorruptBlob();
+    }
+  }
+
+  using Impl::load;
+  void load(std::string& s) {
+    std::size_t size = 0;
+    load_binary(&size, sizeof size);
+    if (size > buffer_.remaining()) throw CorruptBlob();
+    s.resize(size);
+    if (size > 0) load_binary(s.data(), size);
+  }
+
+  RecordBuffer& buffer_;
+};
+
+}  // namespace
+}  // namespace leakhound
+
+// binary_oarchive writes a vector of fixed-size values as its count and one
+// block, without the item version other vectors carry: this archive must
+// read them the same way (without this line it would expect the version).
+BOOST_SERIALIZATION_USE_ARRAY_OPTIMIZATION(leakhound::BoundedIArchive)
+
+namespace leakhound {
+namespace {
+
 template <typename Record>
 absl::Status Decode(std::string_view bytes, Record* record,
                     const char* what) {
   try {
-    boost::iostreams::stream<boost::iostreams::array_source> stream(
-        bytes.data(), bytes.size());
-    boost::archive::binary_iarchive archive(stream, kFlags);
+    RecordBuffer buffer(bytes);
+    BoundedIArchive archive(buffer);
     archive >> *record;
-    if (stream.peek() != std::char_traits<char>::eof()) {
+    if (buffer.remaining() != 0) {
       return absl::DataLossError(
           absl::StrCat("corrupt ", what, " record: trailing bytes"));
     }
@@ -319,6 +387,15 @@ void load(Archive& ar, leakhound::CountBucketRecord& r, unsigned version) {
 }
 
 }  // namespace boost::serialization
+
+// The archive's non-inline members, compiled here as Boost compiles them
+// for binary_iarchive.
+template class boost::archive::basic_binary_iprimitive<
+    leakhound::BoundedIArchive, char, std::char_traits<char>>;
+template class boost::archive::basic_binary_iarchive<
+    leakhound::BoundedIArchive>;
+template class boost::archive::detail::archive_serializer_map<
+    leakhound::BoundedIArchive>;
 
 namespace leakhound {
 

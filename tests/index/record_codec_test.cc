@@ -1,5 +1,8 @@
 #include "index/record_codec.h"
 
+#include <sys/resource.h>
+
+#include <cstdint>
 #include <string>
 
 #include "absl/strings/escaping.h"
@@ -210,6 +213,53 @@ TEST(RecordCodecTest, NewerClassVersionIsRefusedWithAClearError) {
   EXPECT_EQ(s.code(), absl::StatusCode::kDataLoss);
   EXPECT_NE(s.message().find("newer leakhound"), std::string::npos)
       << s.message();
+}
+
+// The largest resident set this process has had, in KiB.
+long PeakResidentKiB() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss;
+}
+
+// Overwrites the 8-byte little-endian length at `offset` after checking it
+// holds `expected` (so the test damages the field it means to).
+void DamageLength(std::string& bytes, size_t offset, uint64_t expected,
+                  uint64_t damaged) {
+  ASSERT_LE(offset + 8, bytes.size());
+  uint64_t stored = 0;
+  for (int i = 7; i >= 0; --i) {
+    stored = (stored << 8) | static_cast<uint8_t>(bytes[offset + static_cast<size_t>(i)]);
+  }
+  ASSERT_EQ(stored, expected) << "not the length field at " << offset;
+  for (size_t i = 0; i < 8; ++i) {
+    bytes[offset + i] = static_cast<char>(damaged >> (8 * i));
+  }
+}
+
+// fuzz_records found it: Boost sizes a string or vector before reading it,
+// so a damaged length of 2^54 asked for 2^54 bytes (and one of a gigabyte
+// was allocated and zero-filled before the read failed).
+TEST(RecordCodecTest, ADamagedLengthIsDataLossWithoutAllocatingIt) {
+  const long peak_before = PeakResidentKiB();
+  for (const uint64_t length : {uint64_t{1} << 30, uint64_t{1} << 54}) {
+    // Tracking flag (1 byte) and class version (4) come first, then the
+    // external id's length.
+    std::string document = EncodeRecord(SampleDocument());
+    DamageLength(document, 5, SampleDocument().external_id.size(), length);
+    DocumentRecord document_out;
+    EXPECT_EQ(DecodeRecord(document, &document_out).code(),
+              absl::StatusCode::kDataLoss);
+
+    // A row starts with its segments' vector: its tracking flag and
+    // version, then its count.
+    std::string row = EncodeRecord(SampleRow());
+    DamageLength(row, 10, SampleRow().segments.size(), length);
+    RowRecord row_out;
+    EXPECT_EQ(DecodeRecord(row, &row_out).code(), absl::StatusCode::kDataLoss);
+  }
+  EXPECT_LT(PeakResidentKiB() - peak_before, 256 * 1024)
+      << "a damaged length was allocated";
 }
 
 TEST(RecordCodecTest, RandomBytesAreRejectedOrDecodeConsistently) {
