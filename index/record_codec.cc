@@ -96,6 +96,23 @@ class BlobReader {
     if (v > std::numeric_limits<uint32_t>::max()) throw CorruptBlob();
     return static_cast<uint32_t>(v);
   }
+  // `previous` plus a zigzag-coded delta, which must land in [0, 2^32).
+  uint32_t Delta32(uint32_t previous) {
+    const int64_t delta = UnZigZag(Varint());
+    if (delta < -int64_t{previous} ||
+        delta > int64_t{std::numeric_limits<uint32_t>::max()} - previous) {
+      throw CorruptBlob();
+    }
+    return static_cast<uint32_t>(previous + delta);
+  }
+  // `begin` plus a length, which must land in [begin, 2^32).
+  uint32_t Length32(uint32_t begin) {
+    const uint64_t length = Varint();
+    if (length > std::numeric_limits<uint32_t>::max() - begin) {
+      throw CorruptBlob();
+    }
+    return static_cast<uint32_t>(begin + length);
+  }
 
  private:
   std::string_view in_;
@@ -127,21 +144,13 @@ std::vector<Occurrence> DecodeOccurrences(std::string_view blob,
   if (count > blob.size() / 12) throw CorruptBlob();
   std::vector<Occurrence> list(count);
   BlobReader in(blob);
-  int64_t token = 0, byte = 0;
+  uint32_t token = 0, byte = 0;
   for (Occurrence& o : list) {
     o.fingerprint = in.Fixed64();
-    token += UnZigZag(in.Varint());
-    if (token < 0 || token > std::numeric_limits<uint32_t>::max()) {
-      throw CorruptBlob();
-    }
-    o.token_begin = static_cast<uint32_t>(token);
-    o.token_end = in.U32(o.token_begin + in.Varint());
-    byte += UnZigZag(in.Varint());
-    if (byte < 0 || byte > std::numeric_limits<uint32_t>::max()) {
-      throw CorruptBlob();
-    }
-    o.byte_begin = static_cast<uint32_t>(byte);
-    o.byte_end = in.U32(o.byte_begin + in.Varint());
+    o.token_begin = token = in.Delta32(token);
+    o.token_end = in.Length32(o.token_begin);
+    o.byte_begin = byte = in.Delta32(byte);
+    o.byte_end = in.Length32(o.byte_begin);
   }
   if (!in.done()) throw CorruptBlob();
   return list;

@@ -3,6 +3,7 @@
 #include <sys/resource.h>
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 
 #include "absl/strings/escaping.h"
@@ -260,6 +261,60 @@ TEST(RecordCodecTest, ADamagedLengthIsDataLossWithoutAllocatingIt) {
   }
   EXPECT_LT(PeakResidentKiB() - peak_before, 256 * 1024)
       << "a damaged length was allocated";
+}
+
+// A fingerprints record holding `count` occurrences coded as `blob`:
+// tracking flag and version, the count, the blob's length, the blob.
+std::string FingerprintsBytes(uint64_t count, const std::string& blob) {
+  std::string bytes("\x00\x01\x00\x00\x00", 5);
+  for (uint64_t v : {count, uint64_t{blob.size()}}) {
+    for (int i = 0; i < 8; ++i) bytes.push_back(static_cast<char>(v >> (8 * i)));
+  }
+  return bytes + blob;
+}
+
+std::string Bytes(std::initializer_list<int> values) {
+  std::string out;
+  for (int v : values) out.push_back(static_cast<char>(v));
+  return out;
+}
+
+// fuzz_records found the first: a token delta that overflowed the running
+// position (undefined behaviour); the second decoded to a shingle ending
+// before it began.
+TEST(RecordCodecTest, OccurrenceDeltasAndLengthsOutOfRangeAreDataLoss) {
+  const std::string fingerprint(8, '\x11');
+  const std::string max_varint =
+      Bytes({0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01});
+  // Occurrence 1: token 5..10, bytes 0..27; varints: zigzag(5), 5, 0, 27.
+  const std::string first = fingerprint + Bytes({0x0a, 0x05, 0x00, 0x1b});
+  FingerprintsRecord out;
+  ASSERT_TRUE(DecodeRecord(FingerprintsBytes(1, first), &out).ok());
+  ASSERT_EQ(out.occurrences[0].token_end, 10u);
+  // Occurrence 2 as the first's: zigzag(0), 5, zigzag(0), 27.
+  ASSERT_TRUE(DecodeRecord(FingerprintsBytes(2, first + fingerprint +
+                                                    Bytes({0, 5, 0, 0x1b})),
+                           &out)
+                  .ok());
+
+  // Occurrence 2's token delta is zigzag(2^63 - 1): far past 2^32.
+  const std::string huge_delta =
+      fingerprint +
+      Bytes({0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01}) +
+      Bytes({0x05, 0x00, 0x1b});
+  EXPECT_EQ(DecodeRecord(FingerprintsBytes(2, first + huge_delta), &out).code(),
+            absl::StatusCode::kDataLoss);
+  // Occurrence 2's token length is 2^64 - 1, which wraps to end before the
+  // begin.
+  const std::string wrapping_length =
+      fingerprint + Bytes({0x00}) + max_varint + Bytes({0x00, 0x1b});
+  EXPECT_EQ(
+      DecodeRecord(FingerprintsBytes(2, first + wrapping_length), &out).code(),
+      absl::StatusCode::kDataLoss);
+  // Occurrence 2's byte position is 0 - 1.
+  const std::string negative = fingerprint + Bytes({0x00, 0x05, 0x01, 0x1b});
+  EXPECT_EQ(DecodeRecord(FingerprintsBytes(2, first + negative), &out).code(),
+            absl::StatusCode::kDataLoss);
 }
 
 TEST(RecordCodecTest, RandomBytesAreRejectedOrDecodeConsistently) {
