@@ -156,11 +156,29 @@ int RunRemoveCommand(int argc, char** argv) {
   }
   auto index = OpenIndex(*line, OpenMode::kWrite);
   if (!index.ok()) return ReportError("remove", index.status());
-  for (const std::string& id : line->args()) {
+  const std::vector<std::string>& ids = line->args();
+  for (size_t i = 0; i < ids.size(); ++i) {
+    const std::string& id = ids[i];
     auto stats = (*index)->Remove(id);
-    if (!stats.ok()) {
+    if (!stats.ok() && absl::IsNotFound(stats.status())) {
       exit = ReportError("remove", stats.status());
       continue;
+    }
+    if (!stats.ok()) {
+      // The index could not be written (a full disk, an I/O error): each
+      // removal is one commit, so the ids before this one are removed and
+      // the index is as it was before this one. The writer refuses
+      // further changes: one line for them all.
+      return ReportError(
+          "remove",
+          absl::Status(stats.status().code(),
+                       absl::StrCat(stats.status().message(), "; ", id,
+                                    ids.size() - i > 1
+                                        ? absl::StrCat(" and the ",
+                                                       ids.size() - i - 1,
+                                                       " id(s) after it")
+                                        : std::string(),
+                                    " were not removed")));
     }
     std::printf("removed %s (%u rows rebuilt, %u freed)\n", id.c_str(),
                 stats->rows_rebuilt(), stats->rows_freed);

@@ -119,7 +119,7 @@ ProtectedIndex::ProtectedIndex(std::unique_ptr<IndexStore> store,
       documents_(std::make_unique<DocumentCache>(*store_, kDocumentCacheBytes)) {}
 
 absl::StatusOr<std::unique_ptr<ProtectedIndex>> ProtectedIndex::Create(
-    const std::string& dir, const IndexOptions& options) {
+    const std::string& dir, const IndexOptions& options, IoFaults* faults) {
   auto geometry = BloomGeometry::FromParams(options.filter);
   if (!geometry.ok()) return geometry.status();
   auto key = options.key.has_value()
@@ -147,7 +147,8 @@ absl::StatusOr<std::unique_ptr<ProtectedIndex>> ProtectedIndex::Create(
   auto store = IndexStore::Create(
       dir, meta,
       std::string_view(reinterpret_cast<const char*>(bytes.data()),
-                       bytes.size()));
+                       bytes.size()),
+      faults);
   if (!store.ok()) return store.status();
   auto index = std::unique_ptr<ProtectedIndex>(
       new ProtectedIndex(std::move(*store), std::move(*shingler)));
@@ -157,10 +158,12 @@ absl::StatusOr<std::unique_ptr<ProtectedIndex>> ProtectedIndex::Create(
 }
 
 absl::StatusOr<std::unique_ptr<ProtectedIndex>> ProtectedIndex::Open(
-    const std::string& dir, OpenMode mode) {
-  auto store = IndexStore::Open(dir, mode == OpenMode::kWrite
-                                         ? IndexStore::Mode::kWriter
-                                         : IndexStore::Mode::kReader);
+    const std::string& dir, OpenMode mode, IoFaults* faults) {
+  auto store = IndexStore::Open(dir,
+                                mode == OpenMode::kWrite
+                                    ? IndexStore::Mode::kWriter
+                                    : IndexStore::Mode::kReader,
+                                faults);
   if (!store.ok()) return store.status();
   const MetadataRecord& meta = (*store)->metadata();
   if (meta.shingler_version != kShinglerVersion) {

@@ -38,6 +38,7 @@
 #include "engine/pseudo_matrix.h"
 #include "index/index_batch.h"
 #include "index/index_store.h"
+#include "index/io_faults.h"
 #include "index/records.h"
 #include "shingler/fingerprint_key.h"
 #include "shingler/shingler.h"
@@ -111,14 +112,17 @@ class ProtectedIndex {
  public:
   // Creates an index in `dir` (must not exist or be empty) with a fresh
   // fingerprint key. Returns it open for writing.
+  // `faults`: for fault-injection tests only (IndexStore::Create).
   static absl::StatusOr<std::unique_ptr<ProtectedIndex>> Create(
-      const std::string& dir, const IndexOptions& options);
+      const std::string& dir, const IndexOptions& options,
+      IoFaults* faults = nullptr);
 
   // Opens an index: FailedPrecondition when it was built by another
   // shingler version or storage format (the message says which and what to
   // do), when another writer holds it (kWrite), or as IndexStore::Open.
+  // `faults` as for Create.
   static absl::StatusOr<std::unique_ptr<ProtectedIndex>> Open(
-      const std::string& dir, OpenMode mode);
+      const std::string& dir, OpenMode mode, IoFaults* faults = nullptr);
 
   // Adds (or replaces, by external id) one document and commits it.
   // InvalidArgument for an empty external id or a text the shingler

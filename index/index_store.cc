@@ -18,6 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "index/faulty_file_system.h"
 #include "index/key_format.h"
 #include "index/record_codec.h"
 #include "index/writer_lock.h"
@@ -87,6 +88,13 @@ absl::Status FromRocks(const rocksdb::Status& s, std::string_view what) {
   if (s.IsCorruption()) return absl::DataLossError(msg);
   if (s.IsIOError() && s.subcode() == rocksdb::Status::kNoSpace) {
     return absl::ResourceExhaustedError(msg);
+  }
+  // RocksDB's own words ("Compaction too large: ") do not say why: its
+  // compaction found too little free space for the files it would write.
+  if (s.IsCompactionTooLarge()) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        std::string(what), ": No space left on device for the compacted files (RocksDB: ",
+        s.ToString(), ")"));
   }
   if (s.IsBusy() || s.IsTimedOut() || s.IsTryAgain()) {
     return absl::UnavailableError(msg);
@@ -224,6 +232,9 @@ class IndexStore::Impl {
     return FromRocks(it->status(), "cannot read the index");
   }
 
+  // The faulty file system's Env when opened with IoFaults; declared
+  // before db_, so it outlives the database (CloseDatabase runs first).
+  std::unique_ptr<rocksdb::Env> env_;
   rocksdb::DB* db_ = nullptr;
   std::vector<rocksdb::ColumnFamilyHandle*> handles_;
   std::unique_ptr<WriterLock> lock_;
@@ -232,8 +243,13 @@ class IndexStore::Impl {
 
 // Opens `impl` as a secondary instance of the database in `dir`, with its
 // own RocksDB info directory under $TMPDIR.
-absl::Status IndexStore::OpenReader(const std::string& dir, Impl& impl) {
+absl::Status IndexStore::OpenReader(const std::string& dir, Impl& impl,
+                                   IoFaults* faults) {
   rocksdb::DBOptions options;
+  if (faults != nullptr) {
+    impl.env_ = NewFaultyEnv(*faults);
+    options.env = impl.env_.get();
+  }
   // A secondary instance keeps every table file open (required), so the
   // writer deleting a compacted file never pulls data from under it.
   options.max_open_files = -1;
@@ -287,7 +303,8 @@ IndexStore::IndexStore(std::string dir, Mode mode)
 IndexStore::~IndexStore() = default;
 
 absl::StatusOr<std::unique_ptr<IndexStore>> IndexStore::Create(
-    const std::string& dir, MetadataRecord metadata, std::string_view key) {
+    const std::string& dir, MetadataRecord metadata, std::string_view key,
+    IoFaults* faults) {
   std::error_code ec;
   if (fs::exists(dir, ec)) {
     if (!fs::is_directory(dir, ec) || !fs::is_empty(dir, ec)) {
@@ -316,6 +333,10 @@ absl::StatusOr<std::unique_ptr<IndexStore>> IndexStore::Create(
   options.info_log = std::make_shared<InfoLog>(dir + "/db/LOG");
   auto store = std::unique_ptr<IndexStore>(new IndexStore(dir, Mode::kWriter));
   store->impl_->lock_ = std::move(*lock);
+  if (faults != nullptr) {
+    store->impl_->env_ = NewFaultyEnv(*faults);
+    options.env = store->impl_->env_.get();
+  }
   s = FromRocks(rocksdb::DB::Open(options, dir + "/db", Descriptors(),
                                   &store->impl_->handles_,
                                   &store->impl_->db_),
@@ -339,7 +360,7 @@ absl::StatusOr<std::unique_ptr<IndexStore>> IndexStore::Create(
 }
 
 absl::StatusOr<std::unique_ptr<IndexStore>> IndexStore::Open(
-    const std::string& dir, Mode mode) {
+    const std::string& dir, Mode mode, IoFaults* faults) {
   std::error_code ec;
   if (!fs::exists(dir + "/db/CURRENT", ec)) {
     if (fs::exists(dir, ec) && ::access(dir.c_str(), R_OK | X_OK) != 0) {
@@ -364,7 +385,12 @@ absl::StatusOr<std::unique_ptr<IndexStore>> IndexStore::Open(
   if (!key.ok()) return key.status();
   store->key_ = std::move(*key);
 
+  store->faults_ = faults;
   rocksdb::DBOptions options;
+  if (faults != nullptr && mode == Mode::kWriter) {
+    store->impl_->env_ = NewFaultyEnv(*faults);
+    options.env = store->impl_->env_.get();
+  }
   // An index of an older storage format lacks column families this one
   // has: say so rather than let RocksDB refuse in its own words.
   std::vector<std::string> existing;
@@ -389,7 +415,7 @@ absl::StatusOr<std::unique_ptr<IndexStore>> IndexStore::Open(
   absl::Status s =
       mode == Mode::kWriter
           ? FromRocks(rs, absl::StrCat("cannot open index ", dir))
-          : OpenReader(dir, *store->impl_);
+          : OpenReader(dir, *store->impl_, faults);
   if (!s.ok()) return s;
 
   auto meta = store->impl_->Get(IndexBatch::Family::kMeta, kMetadataKey);
@@ -441,7 +467,7 @@ absl::StatusOr<bool> IndexStore::CatchUp() {
   std::string stamp = DatabaseFilesStamp(dir_);
   if (stamp == db_files_) return false;
   auto fresh = std::make_unique<Impl>();
-  absl::Status s = OpenReader(dir_, *fresh);
+  absl::Status s = OpenReader(dir_, *fresh, faults_);
   if (!s.ok()) return s;  // the old view stays
   impl_ = std::move(fresh);
   db_files_ = std::move(stamp);

@@ -28,6 +28,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "index/index_batch.h"
+#include "index/io_faults.h"
 #include "index/records.h"
 
 namespace leakhound {
@@ -40,14 +41,19 @@ class IndexStore {
   // directory (else AlreadyExists), with `metadata` (its format_version is
   // set to kFormatVersion) and the fingerprint key, and an initial state.
   // Returns the store open as the writer.
+  // `faults`, for fault-injection tests: when non-null, every file
+  // operation of the database consults it (io_faults.h); it must outlive
+  // the store.
   static absl::StatusOr<std::unique_ptr<IndexStore>> Create(
-      const std::string& dir, MetadataRecord metadata, std::string_view key);
+      const std::string& dir, MetadataRecord metadata, std::string_view key,
+      IoFaults* faults = nullptr);
 
   // Opens an existing index. Errors, each one line: NotFound (no index at
   // dir), FailedPrecondition (locked by another writer; other storage
   // format; key file readable by others), PermissionDenied, DataLoss.
+  // `faults` as for Create (a reader's later views consult it too).
   static absl::StatusOr<std::unique_ptr<IndexStore>> Open(
-      const std::string& dir, Mode mode);
+      const std::string& dir, Mode mode, IoFaults* faults = nullptr);
 
   ~IndexStore();
   IndexStore(const IndexStore&) = delete;
@@ -152,7 +158,8 @@ class IndexStore {
 
   class Impl;  // RocksDB state, defined in index_store.cc
   // Opens `impl` as a secondary instance of `dir`'s database.
-  static absl::Status OpenReader(const std::string& dir, Impl& impl);
+  static absl::Status OpenReader(const std::string& dir, Impl& impl,
+                                 IoFaults* faults);
 
  private:
   IndexStore(std::string dir, Mode mode);
@@ -166,6 +173,7 @@ class IndexStore {
   const Mode mode_;
   uint64_t db_device_ = 0, db_inode_ = 0;  // of dir_/db at open
   std::string db_files_;  // the database files as of the last (re)open
+  IoFaults* faults_ = nullptr;  // not owned; null but in fault tests
   MetadataRecord metadata_;
   std::string key_;
   std::unique_ptr<Impl> impl_;

@@ -1,5 +1,6 @@
-// TempDir: a fresh directory under $TMPDIR (or /tmp) for one test, removed
-// with everything in it when the object goes away.
+// TempDir: a fresh directory under $TMPDIR (or /tmp), or under a given
+// directory, for one test, removed with everything in it when the object
+// goes away.
 //
 // Thread-safety: one owner.
 #ifndef LEAKHOUND_TESTS_TEMP_DIR_H_
@@ -14,10 +15,10 @@ namespace leakhound {
 
 class TempDir {
  public:
-  TempDir() {
-    std::string tmpl =
-        (std::filesystem::temp_directory_path() / "leakhound-test-XXXXXX")
-            .string();
+  TempDir() : TempDir(std::filesystem::temp_directory_path()) {}
+  // REQUIRES: `base` is a writable directory.
+  explicit TempDir(const std::filesystem::path& base) {
+    std::string tmpl = (base / "leakhound-test-XXXXXX").string();
     if (::mkdtemp(tmpl.data()) == nullptr) std::abort();
     path_ = tmpl;
   }

@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <array>
+#include <bit>
+#include <functional>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -18,7 +20,9 @@
 #include <vector>
 
 #include "gmock/gmock.h"
+#include "engine/content_digest.h"
 #include "gtest/gtest.h"
+#include "index/io_faults.h"
 #include "shingler/shingler.h"
 #include "tests/temp_dir.h"
 
@@ -1055,6 +1059,264 @@ TEST(ProtectedIndexConcurrencyTest, AReaderNeverSeesAHalfAppliedChange) {
               writers, refreshes, changes_seen, documents_checked,
               final_ids.size(),
               static_cast<unsigned long long>((*reader)->torn_views()));
+}
+
+}  // namespace
+}  // namespace leakhound
+
+namespace leakhound {
+namespace {
+
+// What an index holds, as a user sees it: each document's id and digest,
+// each allow-list entry's name and digest.
+struct Contents {
+  std::map<std::string, std::string> documents;
+  std::map<std::string, std::string> allowed;
+  bool operator==(const Contents&) const = default;
+};
+
+Contents ContentsOf(const ProtectedIndex& index) {
+  Contents c;
+  EXPECT_TRUE(index
+                  .ForEachDocument([&](uint32_t, const DocumentRecord& d) {
+                    c.documents[d.external_id] = d.digest;
+                    return absl::OkStatus();
+                  })
+                  .ok());
+  EXPECT_TRUE(index.store()
+                  .ForEachAllowEntry([&](std::string_view name,
+                                         const AllowRecord& a) {
+                    c.allowed[std::string(name)] = a.digest;
+                    return absl::OkStatus();
+                  })
+                  .ok());
+  return c;
+}
+
+// One change the fault sweep cuts short.
+struct FaultedOperation {
+  const char* name;
+  std::function<absl::Status(ProtectedIndex&)> run;
+};
+
+std::vector<FaultedOperation> FaultedOperations() {
+  const auto& docs = RealDocuments();
+  return {
+      {"add", [&](ProtectedIndex& i) { return AddDoc(i, docs[30]).status(); }},
+      {"replace",
+       [&](ProtectedIndex& i) {
+         return AddDoc(i, {docs[0].id, docs[31].text}).status();
+       }},
+      {"add a batch",
+       [&](ProtectedIndex& i) {
+         auto shingler = i.NewShingler();
+         if (!shingler.ok()) return shingler.status();
+         for (size_t k = 32; k < 36; ++k) {
+           auto prepared = ProtectedIndex::Prepare(
+               **shingler, {docs[k].id, "test", {}, docs[k].text});
+           if (!prepared.ok()) return prepared.status();
+           auto staged = i.Stage(*std::move(prepared));
+           if (!staged.ok()) return staged.status();
+         }
+         return i.Commit();
+       }},
+      {"remove", [&](ProtectedIndex& i) { return i.Remove(docs[3].id).status(); }},
+      {"compact", [](ProtectedIndex& i) { return i.Compact(1.0).status(); }},
+      {"allow",
+       [&](ProtectedIndex& i) {
+         return i.AddAllowed("boilerplate", "test", docs[40].text).status();
+       }},
+      {"unallow", [](ProtectedIndex& i) { return i.RemoveAllowed("disclaimer"); }},
+  };
+}
+
+// The fault tests' directory: in memory where there is /dev/shm (a trial
+// syncs a dozen times; the faults, not the medium, are under test).
+fs::path FaultTestBase() {
+  std::error_code ec;
+  if (fs::is_directory("/dev/shm", ec) && ::access("/dev/shm", W_OK) == 0) {
+    return "/dev/shm";
+  }
+  return fs::temp_directory_path();
+}
+
+// LEAKHOUND_IO_FAULT_SWEEP=full fails every I/O of every operation in turn
+// (and one past the last: no fault); the default tries the first, the
+// middle and the last.
+bool FullSweep() {
+  const char* v = std::getenv("LEAKHOUND_IO_FAULT_SWEEP");
+  return v != nullptr && std::string(v) == "full";
+}
+
+std::vector<uint64_t> FaultPoints(uint64_t total) {
+  std::set<uint64_t> points;
+  if (FullSweep()) {
+    for (uint64_t n = 1; n <= total + 1; ++n) points.insert(n);
+  } else {
+    for (uint64_t n : {uint64_t{1}, (total + 1) / 2, total}) {
+      if (n >= 1) points.insert(n);
+    }
+  }
+  return {points.begin(), points.end()};
+}
+
+struct FaultTally {
+  int trials = 0, completed = 0, failed_as_before = 0, failed_as_after = 0;
+  int failed_open = 0;
+};
+
+// Each operation of FaultedOperations, on a copy of one index, with the
+// n-th I/O of one kind failing (and, sticky, every one after it), for n
+// over the I/Os the operation does unfaulted. After each: the index opens
+// without faults, verify finds nothing, and it holds what it held before
+// or (only) what the operation makes of it, the latter whenever the
+// operation reported success; a failure is one line. Then it takes a new
+// document.
+TEST(ProtectedIndexIoFaultTest, AFailedReadWriteOrSyncLeavesTheIndexBeforeOrAfter) {
+  const auto& docs = RealDocuments();
+  ASSERT_GT(docs.size(), 45u);
+  TempDir tmp(FaultTestBase());
+  const std::string baseline = tmp.Sub("baseline");
+  {
+    auto index = CreateWith(baseline, 24);
+    ASSERT_TRUE(index.ok()) << index.status();
+    ASSERT_TRUE((*index)->Remove(docs[6].id).ok());
+    ASSERT_TRUE((*index)->Remove(docs[7].id).ok());
+    ASSERT_TRUE((*index)->AddAllowed("disclaimer", "test", docs[41].text).ok());
+  }
+  struct Kind {
+    const char* name;
+    uint32_t mask;
+  };
+  const Kind kinds[] = {{"write", IoMask(IoKind::kWrite)},
+                        {"sync", IoMask(IoKind::kSync)},
+                        {"metadata", IoMask(IoKind::kMetadata)},
+                        {"read", IoMask(IoKind::kRead)}};
+  int trial_id = 0;
+  auto copy = [&] {
+    const std::string dir = tmp.Sub("trial-" + std::to_string(trial_id++));
+    fs::copy(baseline, dir, fs::copy_options::recursive);
+    return dir;
+  };
+  FaultTally tally;
+  for (const FaultedOperation& op : FaultedOperations()) {
+    // The unfaulted run: what the operation makes of the index, and how
+    // many I/Os of each kind it does.
+    Contents before, after;
+    IoFaults counter;
+    std::array<uint64_t, 4> total{};
+    {
+      const std::string dir = copy();
+      auto index = ProtectedIndex::Open(dir, OpenMode::kWrite, &counter);
+      ASSERT_TRUE(index.ok()) << index.status();
+      before = ContentsOf(**index);
+      counter.Arm(0, 1, false);  // counts, fails nothing
+      ASSERT_TRUE(op.run(**index).ok()) << op.name;
+      for (size_t k = 0; k < 4; ++k) {
+        total[k] = counter.seen(static_cast<IoKind>(k));
+      }
+      after = ContentsOf(**index);
+      fs::remove_all(dir);
+    }
+    for (const Kind& kind : kinds) {
+      const uint64_t ops = total[static_cast<size_t>(std::countr_zero(kind.mask))];
+      for (bool sticky : {false, true}) {
+        for (uint64_t n : FaultPoints(ops)) {
+          SCOPED_TRACE(testing::Message() << op.name << ": " << kind.name
+                                          << " " << n << " of " << ops
+                                          << (sticky ? ", sticky" : ""));
+          const std::string dir = copy();
+          IoFaults faults;
+          absl::Status status;
+          {
+            auto index = ProtectedIndex::Open(dir, OpenMode::kWrite, &faults);
+            ASSERT_TRUE(index.ok()) << index.status();
+            faults.Arm(kind.mask, n, sticky);
+            status = op.run(**index);
+            if (!sticky) faults.Disarm();
+          }  // closed as the fault left it
+          faults.Disarm();
+          ++tally.trials;
+          if (!status.ok()) {
+            EXPECT_GT(faults.injected(), 0u) << status;
+            EXPECT_EQ(status.message().find('\n'), std::string::npos) << status;
+          }
+          auto reopened = ProtectedIndex::Open(dir, OpenMode::kWrite);
+          ASSERT_TRUE(reopened.ok()) << reopened.status();
+          EXPECT_THAT(Problems(**reopened), IsEmpty());
+          const Contents now = ContentsOf(**reopened);
+          if (status.ok()) {
+            ++tally.completed;
+            EXPECT_TRUE(now == after);
+          } else if (now == before) {
+            ++tally.failed_as_before;
+          } else {
+            ++tally.failed_as_after;
+            EXPECT_TRUE(now == after) << "neither before nor after: " << status;
+          }
+          for (const TextDoc& d : docs) {
+            auto held = now.documents.find(d.id);
+            if (held != now.documents.end() &&
+                held->second == ContentDigest(d.text) &&
+                Findable(**reopened, d)) {
+              EXPECT_TRUE(CandidateIds(**reopened, d.text).contains(d.id))
+                  << d.id;
+            }
+          }
+          EXPECT_TRUE(AddDoc(**reopened, docs[44]).ok());
+          reopened->reset();
+          fs::remove_all(dir);
+        }
+      }
+    }
+  }
+  std::printf("I/O fault sweep: %d trials: %d completed, %d failed leaving "
+              "the index as before, %d failed with the change applied\n",
+              tally.trials, tally.completed, tally.failed_as_before,
+              tally.failed_as_after);
+}
+
+// Opening is cut short too: with the n-th read, write, sync or metadata
+// operation of the open failing, it opens or returns one line; either way
+// it opens unfaulted afterwards, whole.
+TEST(ProtectedIndexIoFaultTest, AFaultWhileOpeningLeavesTheIndexWhole) {
+  TempDir tmp(FaultTestBase());
+  const std::string dir = tmp.Sub("index");
+  Contents contents;
+  {
+    auto index = CreateWith(dir, 16);
+    ASSERT_TRUE(index.ok()) << index.status();
+    contents = ContentsOf(**index);
+  }
+  IoFaults counter;
+  counter.Arm(0, 1, false);
+  ASSERT_TRUE(ProtectedIndex::Open(dir, OpenMode::kWrite, &counter).ok());
+  int failed = 0, trials = 0;
+  for (IoKind kind : {IoKind::kRead, IoKind::kWrite, IoKind::kSync,
+                      IoKind::kMetadata}) {
+    const uint64_t ops = counter.seen(kind);
+    for (uint64_t n : FaultPoints(ops)) {
+      SCOPED_TRACE(testing::Message() << "kind " << static_cast<int>(kind)
+                                      << ": " << n << " of " << ops);
+      IoFaults faults;
+      faults.Arm(IoMask(kind), n, true);
+      {
+        auto index = ProtectedIndex::Open(dir, OpenMode::kWrite, &faults);
+        ++trials;
+        if (!index.ok()) {
+          ++failed;
+          EXPECT_EQ(index.status().message().find('\n'), std::string::npos)
+              << index.status();
+        }
+      }
+      auto index = ProtectedIndex::Open(dir, OpenMode::kWrite);
+      ASSERT_TRUE(index.ok()) << index.status();
+      EXPECT_THAT(Problems(**index), IsEmpty());
+      EXPECT_TRUE(ContentsOf(**index) == contents);
+    }
+  }
+  std::printf("open under I/O faults: %d trials, %d refused\n", trials, failed);
+  EXPECT_GT(failed, 0);
 }
 
 }  // namespace
