@@ -8,7 +8,9 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <set>
 #include <system_error>
+#include <utility>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -44,7 +46,7 @@ absl::Status ErrnoStatus(int err, const std::string& path = "") {
 }  // namespace
 
 absl::StatusOr<std::vector<InputFile>> ExpandInputs(
-    const std::vector<std::string>& args) {
+    const std::vector<std::string>& args, bool follow_symlinks) {
   std::vector<InputFile> files;
   for (const std::string& arg : args) {
     if (arg == "-") {
@@ -58,12 +60,30 @@ absl::StatusOr<std::vector<InputFile>> ExpandInputs(
       continue;
     }
     std::vector<InputFile> found;
-    fs::recursive_directory_iterator it(
-        arg, fs::directory_options::skip_permission_denied, ec);
+    auto options = fs::directory_options::skip_permission_denied;
+    if (follow_symlinks) {
+      options |= fs::directory_options::follow_directory_symlink;
+    }
+    // Directories walked, by device and inode: a followed link to one
+    // already walked (a cycle, or two links to one place) is not entered.
+    std::set<std::pair<dev_t, ino_t>> walked;
+    auto first_visit = [&](const fs::path& dir) {
+      struct stat dir_stat {};
+      return ::stat(dir.c_str(), &dir_stat) == 0 &&
+             walked.insert({dir_stat.st_dev, dir_stat.st_ino}).second;
+    };
+    first_visit(arg);
+    fs::recursive_directory_iterator it(arg, options, ec);
     if (ec) return ErrnoStatus(ec.value(), arg);
     for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
       if (ec) return ErrnoStatus(ec.value(), arg);
-      if (!it->is_regular_file(ec) || it->is_symlink(ec)) continue;
+      const bool link = it->is_symlink(ec);
+      if (link && !follow_symlinks) continue;
+      if (it->is_directory(ec)) {
+        if (!first_visit(it->path())) it.disable_recursion_pending();
+        continue;
+      }
+      if (!it->is_regular_file(ec)) continue;
       found.push_back({it->path().string(),
                        it->path().lexically_relative(arg).string()});
     }

@@ -28,13 +28,15 @@ struct InputFile {
 };
 
 // Expands each argument: a regular file is itself, a directory yields its
-// regular files recursively (sorted by path; symlinks are not followed
-// inside directories). "-" is kept as is (standard input), and so is an
-// argument that is not a directory or cannot be examined (reading it
+// regular files recursively (sorted by path). Symlinks inside a directory
+// are skipped unless `follow_symlinks`: then a link to a file is that file
+// and a link to a directory is walked, each directory (by device and inode)
+// once, so a link cycle ends. "-" is kept as is (standard input), and so is
+// an argument that is not a directory or cannot be examined (reading it
 // reports why). Returns an error ("DIR: reason") only when a directory
 // cannot be walked.
 absl::StatusOr<std::vector<InputFile>> ExpandInputs(
-    const std::vector<std::string>& args);
+    const std::vector<std::string>& args, bool follow_symlinks = false);
 
 // Sum of the sizes of the files that can be examined (for progress).
 uint64_t TotalSize(const std::vector<InputFile>& files);

@@ -27,7 +27,8 @@ const char* ScanUsage() {
     "usage: leakhound scan --index DIR [--json [--candidates]] [--threads N] "
     "[--min-words N]"
     "\n                      [--min-coverage PCT] [--boilerplate-docs N] "
-    "[LIMITS] PATH...\n"
+    "[--follow-symlinks]\n"
+    "                      [LIMITS] PATH...\n"
     "  Scans files, directories (recursively) and '-' (standard input) for "
     "passages\n"
     "  of protected documents. Exit 0: nothing leaked; 1: a leak; 2: an "
@@ -50,7 +51,10 @@ const char* ScanUsage() {
     "  --boilerplate-docs N text in more than N protected documents never "
     "counts\n"
     "                       (default ", ScanOptions{}.boilerplate_documents,
-    "; 0 turns this off)\n",
+    "; 0 turns this off)\n"
+    "  --follow-symlinks    inside directories, scan what symlinks point to "
+    "(default:\n"
+    "                       skip them; each directory is walked once)\n",
     LimitOptionsUsage());
   return usage.c_str();
 }
@@ -116,7 +120,8 @@ int RunScanCommand(int argc, char** argv) {
   static constexpr OptionSpec kSpecs[] = {
       {"index", true},        {"json", false},      {"candidates", false},
       {"threads", true},      {"min-words", true},
-      {"min-coverage", true}, {"boilerplate-docs", true}};
+      {"min-coverage", true}, {"boilerplate-docs", true},
+      {"follow-symlinks", false}};
   static constexpr auto kAllSpecs = WithLimitOptions(kSpecs);
   int exit = kExitOk;
   auto line = ParseCommandLine("scan", argc, argv, kAllSpecs, ScanUsage(), &exit);
@@ -134,7 +139,7 @@ int RunScanCommand(int argc, char** argv) {
     std::fputs(ScanUsage(), stderr);
     return kExitError;
   }
-  auto files = ExpandInputs(line->args());
+  auto files = ExpandInputs(line->args(), line->Has("follow-symlinks"));
   if (!files.ok()) return ReportError("scan", files.status());
   auto index = OpenIndex(*line, OpenMode::kRead);
   if (!index.ok()) return ReportError("scan", index.status());

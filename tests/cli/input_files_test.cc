@@ -29,6 +29,31 @@ TEST(InputFilesTest, ADirectoryIsWalkedWithoutFollowingSymlinksOutOfIt) {
   EXPECT_EQ((*files)[0].id, "sub/a.txt");
 }
 
+// Asked to, the walk follows links to files and directories, enters each
+// directory once (a link back to an ancestor ends), and still ids files by
+// their path below the directory given.
+TEST(InputFilesTest, FollowingSymlinksWalksEachDirectoryOnce) {
+  TempDir tmp;
+  const std::string tree = tmp.Sub("tree"), outside = tmp.Sub("outside");
+  fs::create_directories(tree + "/sub");
+  fs::create_directories(outside);
+  std::ofstream(tree + "/sub/a.txt") << "in the tree";
+  std::ofstream(outside + "/secret.txt") << "outside the tree";
+  fs::create_symlink(outside + "/secret.txt", tree + "/link.txt");
+  fs::create_directory_symlink(outside, tree + "/linked-dir");
+  fs::create_directory_symlink(outside, tree + "/sub/same-dir-again");
+  fs::create_directory_symlink(tree, tree + "/sub/cycle");
+  fs::create_symlink(tmp.Sub("nowhere"), tree + "/dangling.txt");
+  auto files = ExpandInputs({tree}, /*follow_symlinks=*/true);
+  ASSERT_TRUE(files.ok()) << files.status();
+  std::vector<std::string> ids;
+  for (const InputFile& f : *files) ids.push_back(f.id);
+  EXPECT_THAT(ids, ::testing::UnorderedElementsAre(
+                       "link.txt", "sub/a.txt",
+                       ::testing::AnyOf("linked-dir/secret.txt",
+                                        "sub/same-dir-again/secret.txt")));
+}
+
 TEST(InputFilesTest, ASourceIsTheAbsoluteNormalizedPath) {
   TempDir tmp;
   const std::string dir = tmp.Sub("d");

@@ -174,6 +174,24 @@ TEST_F(ScanCommandTest, RemoveScanCompactVerifyAndAddAgain) {
   EXPECT_EQ(JsonLines(found.out)[0]["matches"][0]["doc_id"], "memo-v2");
 }
 
+// A leak reached only through a symlink inside the scanned tree is skipped
+// by default (the tree is what was asked for) and found with
+// --follow-symlinks.
+TEST_F(ScanCommandTest, SymlinksInATreeAreFollowedOnlyWhenAsked) {
+  const std::string tree = tmp_.Sub("share");
+  std::filesystem::create_directories(tree);
+  Write("share/clean.txt", SlurpFile(SamplePath("outbound/support-reply-clean.txt")));
+  std::filesystem::create_symlink(SamplePath("outbound/email-board-leak.txt"),
+                                  tree + "/board.txt");
+  RunResult plain = Scan({"--json", tree});
+  EXPECT_EQ(plain.exit, 0) << plain.err;
+  EXPECT_EQ(JsonLines(plain.out).size(), 1u);
+  RunResult followed = Scan({"--json", "--follow-symlinks", tree});
+  EXPECT_EQ(followed.exit, 1) << followed.err;
+  ASSERT_EQ(JsonLines(followed.out).size(), 2u);
+  EXPECT_EQ(JsonLines(followed.out)[0]["path"], tree + "/board.txt");
+}
+
 TEST_F(ScanCommandTest, StandardInputIsScannedAsDash) {
   RunOptions in;
   in.stdin_text = SlurpFile(SamplePath("outbound/obfuscated-pricing-leak.txt"));
