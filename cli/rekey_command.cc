@@ -82,8 +82,9 @@ int RunRekeyCommand(int argc, char** argv) {
   if (!limits.ok()) return ReportError("rekey", limits.status());
   auto dir = line->IndexDir();
   if (!dir.ok()) return ReportError("rekey", dir.status());
-  // The writer lock is held until the swap is done.
-  auto old_index = OpenIndex(*line, OpenMode::kWrite);
+  // The writer lock is held until the swap is done. The old index may be
+  // of an older shingler version: rekey is how it is brought up to date.
+  auto old_index = OpenIndex(*line, OpenMode::kRebuild);
   if (!old_index.ok()) return ReportError("rekey", old_index.status());
 
   std::vector<Source> sources;

@@ -160,19 +160,20 @@ absl::StatusOr<std::unique_ptr<ProtectedIndex>> ProtectedIndex::Create(
 absl::StatusOr<std::unique_ptr<ProtectedIndex>> ProtectedIndex::Open(
     const std::string& dir, OpenMode mode, IoFaults* faults) {
   auto store = IndexStore::Open(dir,
-                                mode == OpenMode::kWrite
-                                    ? IndexStore::Mode::kWriter
-                                    : IndexStore::Mode::kReader,
+                                mode == OpenMode::kRead
+                                    ? IndexStore::Mode::kReader
+                                    : IndexStore::Mode::kWriter,
                                 faults);
   if (!store.ok()) return store.status();
   const MetadataRecord& meta = (*store)->metadata();
-  if (meta.shingler_version != kShinglerVersion) {
+  if (meta.shingler_version != kShinglerVersion && mode != OpenMode::kRebuild) {
     return absl::FailedPreconditionError(absl::StrCat(
         "index ", dir, " was built with shingler version ",
         meta.shingler_version, " but this leakhound fingerprints text with "
         "version ", kShinglerVersion,
-        "; its fingerprints would never match: use the leakhound that built "
-        "it, or create a new index and add the documents again"));
+        "; its fingerprints would never match: rebuild it from its "
+        "documents' sources with leakhound rekey, or use the leakhound that "
+        "built it"));
   }
   auto geometry = BloomGeometry::FromParams(MatrixOptions(meta).filter);
   if (!geometry.ok() || geometry->bits != meta.bits ||
@@ -185,6 +186,7 @@ absl::StatusOr<std::unique_ptr<ProtectedIndex>> ProtectedIndex::Open(
   if (!shingler.ok()) return shingler.status();
   auto index = std::unique_ptr<ProtectedIndex>(
       new ProtectedIndex(std::move(*store), std::move(*shingler)));
+  index->rebuild_only_ = mode == OpenMode::kRebuild;
   absl::Status s = index->LoadConsistent();
   if (!s.ok()) return s;
   return index;
@@ -413,6 +415,10 @@ absl::Status ProtectedIndex::CheckWritable() const {
   if (broken_) {
     return absl::FailedPreconditionError(
         "an earlier write to the index failed; reopen it");
+  }
+  if (rebuild_only_) {
+    return absl::FailedPreconditionError(
+        "index is open to be rebuilt, not changed");
   }
   return absl::OkStatus();
 }

@@ -62,7 +62,10 @@ struct IndexOptions {
   std::optional<FingerprintKey> key;
 };
 
-enum class OpenMode { kWrite, kRead };
+// kRebuild: the writer lock and the records of an index that may have
+// been built by an older shingler version, for rebuilding it from its
+// documents' sources (`leakhound rekey`); it refuses every change.
+enum class OpenMode { kWrite, kRead, kRebuild };
 
 // A document to protect. `text` is its extracted UTF-8 text; it is
 // shingled and digested, never stored.
@@ -118,8 +121,9 @@ class ProtectedIndex {
       IoFaults* faults = nullptr);
 
   // Opens an index: FailedPrecondition when it was built by another
-  // shingler version or storage format (the message says which and what to
-  // do), when another writer holds it (kWrite), or as IndexStore::Open.
+  // shingler version (but with kRebuild) or storage format (the message
+  // says which and what to do), when another writer holds it (kWrite,
+  // kRebuild), or as IndexStore::Open.
   // `faults` as for Create.
   static absl::StatusOr<std::unique_ptr<ProtectedIndex>> Open(
       const std::string& dir, OpenMode mode, IoFaults* faults = nullptr);
@@ -295,6 +299,7 @@ class ProtectedIndex {
   StateRecord state_;
   uint64_t torn_views_ = 0;
   bool broken_ = false;
+  bool rebuild_only_ = false;  // opened with OpenMode::kRebuild
 };
 
 // The filter's fingerprint list of a document: its distinct fingerprints in

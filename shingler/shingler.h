@@ -36,7 +36,8 @@ namespace leakhound {
 // PERSISTED: the version of the text-to-fingerprint mapping (tokenizer,
 // normalization, shingling, keyed hashing). An index records the version
 // that built it; bump this whenever any of them changes a fingerprint.
-inline constexpr uint32_t kShinglerVersion = 1;
+// 2: markup residue read as spaces, traditional Han folded to simplified.
+inline constexpr uint32_t kShinglerVersion = 2;
 
 // The Unicode version of the ICU data the normalization uses, e.g. "15.0".
 std::string UnicodeVersion();

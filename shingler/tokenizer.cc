@@ -2,6 +2,7 @@
 
 #include <unicode/brkiter.h>
 #include <unicode/normalizer2.h>
+#include <unicode/translit.h>
 #include <unicode/uchar.h>
 #include <unicode/unistr.h>
 #include <unicode/uscript.h>
@@ -16,6 +17,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "shingler/markup_residue.h"
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
@@ -84,6 +86,9 @@ bool IsCombining(UChar32 c) {
 struct Tokenizer::Impl {
   const icu::Normalizer2* nfkc_casefold = nullptr;
   icu::LocalUSpoofCheckerPointer spoof;
+  // Traditional to simplified Han characters (ICU's Traditional-Simplified
+  // transform), for per-character tokens.
+  std::unique_ptr<icu::Transliterator> simplified;
   std::unique_ptr<icu::BreakIterator> words;
   std::array<AsciiFold, 128> ascii_fold{};
 
@@ -92,17 +97,20 @@ struct Tokenizer::Impl {
   std::vector<uint32_t> unit_begin;  // source byte offset of each UTF-16 unit
   std::vector<uint32_t> unit_end;    // source byte end of its code point
   std::string normalized;
+  std::string unmarked;  // the input with its markup residue blanked
   std::vector<std::string>* collect = nullptr;  // NormalizedTokens only
   bool use_cache = false;  // the fast path only; the reference stays plain
   // Hash of each single-code-point token seen (nullopt: normalizes to "").
   static constexpr size_t kMaxCachedCodePoints = 1 << 16;
   absl::flat_hash_map<UChar32, std::optional<uint64_t>> code_point_hash;
 
-  // Normalizes text16[p, q) into `normalized` (UTF-8).
-  void Normalize(int32_t p, int32_t q) {
+  // Normalizes text16[p, q) into `normalized` (UTF-8); a per-character
+  // token's Han character is simplified first.
+  void Normalize(int32_t p, int32_t q, bool per_character = false) {
     UErrorCode status = U_ZERO_ERROR;
-    icu::UnicodeString folded =
-        nfkc_casefold->normalize(text16.tempSubStringBetween(p, q), status);
+    icu::UnicodeString token = text16.tempSubStringBetween(p, q);
+    if (per_character) simplified->transliterate(token);
+    icu::UnicodeString folded = nfkc_casefold->normalize(token, status);
     icu::UnicodeString skeleton;
     uspoof_getSkeletonUnicodeString(spoof.getAlias(), 0, folded, skeleton,
                                     &status);
@@ -131,7 +139,7 @@ struct Tokenizer::Impl {
         return;
       }
     }
-    Normalize(p, q);
+    Normalize(p, q, per_character);
     std::optional<uint64_t> hash;
     if (!normalized.empty()) {
       hash = XXH3_64bits(normalized.data(), normalized.size());
@@ -272,6 +280,8 @@ absl::StatusOr<std::unique_ptr<Tokenizer>> Tokenizer::Create() {
   impl->spoof.adoptInstead(uspoof_open(&status));
   impl->words.reset(
       icu::BreakIterator::createWordInstance(icu::Locale::getRoot(), status));
+  impl->simplified.reset(icu::Transliterator::createInstance(
+      "Traditional-Simplified", UTRANS_FORWARD, status));
   if (U_FAILURE(status)) {
     return absl::InternalError(
         absl::StrCat("ICU initialization failed: ", u_errorName(status)));
@@ -304,26 +314,29 @@ absl::StatusOr<std::unique_ptr<Tokenizer>> Tokenizer::Create() {
 Tokenizer::Tokenizer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Tokenizer::~Tokenizer() = default;
 
-void Tokenizer::TokenizeReference(std::string_view utf8,
+void Tokenizer::TokenizeReference(std::string_view input,
                                   std::vector<Token>* out) {
   out->clear();
   impl_->use_cache = false;
+  const std::string_view utf8 = BlankMarkupResidue(input, &impl_->unmarked);
   impl_->IcuChunk(utf8, 0, utf8.size(), out);
 }
 
-std::vector<std::string> Tokenizer::NormalizedTokens(std::string_view utf8) {
+std::vector<std::string> Tokenizer::NormalizedTokens(std::string_view input) {
   std::vector<std::string> texts;
   std::vector<Token> tokens;
   impl_->collect = &texts;
   impl_->use_cache = false;
+  const std::string_view utf8 = BlankMarkupResidue(input, &impl_->unmarked);
   impl_->IcuChunk(utf8, 0, utf8.size(), &tokens);
   impl_->collect = nullptr;
   return texts;
 }
 
-void Tokenizer::Tokenize(std::string_view utf8, std::vector<Token>* out) {
+void Tokenizer::Tokenize(std::string_view input, std::vector<Token>* out) {
   out->clear();
   impl_->use_cache = true;
+  const std::string_view utf8 = BlankMarkupResidue(input, &impl_->unmarked);
   const auto* s = reinterpret_cast<const uint8_t*>(utf8.data());
   const size_t n = utf8.size();
   size_t pos = 0;

@@ -18,6 +18,8 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "index/index_store.h"
+#include "shingler/shingler.h"
 #include "tests/cli/run_leakhound.h"
 #include "tests/temp_dir.h"
 
@@ -78,6 +80,35 @@ class RekeyCommandTest : public ::testing::Test {
   TempDir tmp_;
   std::string index_, sources_;
 };
+
+// An index built by an older shingler version is refused by every command
+// but rekey, whose message says so; rekey rebuilds it with this version,
+// and then it finds what it found before.
+TEST_F(RekeyCommandTest, RekeyBringsAnIndexOfAnOlderShinglerVersionUpToDate) {
+  const std::set<std::string> leaks = Leaks();
+  ASSERT_FALSE(leaks.empty());
+  const std::string ids = Ids();
+  {
+    auto store = IndexStore::Open(index_, IndexStore::Mode::kWriter);
+    ASSERT_TRUE(store.ok()) << store.status();
+    MetadataRecord meta = (*store)->metadata();
+    meta.shingler_version = kShinglerVersion - 1;
+    IndexBatch batch;
+    batch.PutMetadata(meta);
+    ASSERT_TRUE((*store)->Commit(batch).ok());
+  }
+  RunResult scan = RunLeakhound({"scan", "--index", index_, SamplePath("outbound")});
+  EXPECT_EQ(scan.exit, 2);
+  EXPECT_THAT(scan.err, HasSubstr("leakhound rekey"));
+  RunResult add = Run({"add", SamplePath("outbound/email-board-leak.txt")});
+  EXPECT_EQ(add.exit, 2);
+
+  RunResult rekey = Run({"rekey"});
+  ASSERT_EQ(rekey.exit, 0) << rekey.err;
+  EXPECT_EQ(Ids(), ids);
+  EXPECT_EQ(Leaks(), leaks);
+  EXPECT_EQ(Run({"verify"}).exit, 0);
+}
 
 TEST_F(RekeyCommandTest, ANewKeyKeepsDocumentsAllowListLocationsAndMatches) {
   const std::string key = Key();

@@ -665,6 +665,14 @@ TEST(ProtectedIndexTest, OtherShinglerVersionIsRefusedWithAdvice) {
   EXPECT_EQ(index.status().code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_THAT(std::string(index.status().message()),
               HasSubstr("shingler version"));
+  EXPECT_THAT(std::string(index.status().message()), HasSubstr("rekey"));
+  // Opened to be rebuilt, it reads and refuses every change.
+  auto rebuild = ProtectedIndex::Open(dir, OpenMode::kRebuild);
+  ASSERT_TRUE(rebuild.ok()) << rebuild.status();
+  EXPECT_EQ(AddDoc(**rebuild, RealDocuments()[0]).status().code(),
+            absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ((*rebuild)->Compact().status().code(),
+            absl::StatusCode::kFailedPrecondition);
 }
 
 PreparedDocument Prepared(ProtectedIndex& index, const TextDoc& d) {

@@ -87,7 +87,37 @@ TEST_F(TokenizerTest, PunctuationWhitespaceAndLineBreaksNeverMatter) {
 TEST_F(TokenizerTest, WordInternalPunctuationFollowsIcuRules) {
   EXPECT_THAT(Norm("don't e.g. 3.14 1,000 a;b x:y a_b _ __ j.doe@example.com"),
               ElementsAre("don't", "e.g", "3.l4", "l,ooo", "a", "b", "x", "y",
-                          "a_b", "__", "j.doe@exarnple.corn"));
+                          "a_b", "j.doe@exarnple.corn"));
+}
+
+// Rich text pasted as plain text (markup_residue.h): tags and emphasis
+// underscores are read as spaces, in both paths, and the tokens keep their
+// own bytes.
+TEST_F(TokenizerTest, MarkupResidueReadsAsSpaces) {
+  const std::vector<uint64_t> plain = Hashes("the executive team will open talks");
+  EXPECT_EQ(Hashes("the <b>executive</b> team will _open_ talks"), plain);
+  EXPECT_EQ(Hashes("the <em class=\"x\">executive</em> team will __open__ talks"),
+            plain);
+  EXPECT_EQ(Hashes("the **executive** team will `open` talks"), plain);
+  EXPECT_EQ(Hashes("the executive<br/>team will open talks"), plain);
+  // Not markup: a comparison, and underscores inside a word.
+  EXPECT_THAT(Norm("a < b > c snake_case"),
+              ElementsAre("a", "b", "c", "snake_case"));
+  const std::string text = "x <i>Zürich</i> y";
+  auto tokens = Fast(text);
+  ASSERT_EQ(tokens.size(), 3u);
+  EXPECT_EQ(text.substr(tokens[1].byte_begin,
+                        tokens[1].byte_end - tokens[1].byte_begin),
+            "Zürich");
+  EXPECT_EQ(tokens, Reference(text));
+}
+
+// The same Chinese text in traditional and simplified characters gives the
+// same tokens (ICU's Traditional-Simplified transform), in both paths.
+TEST_F(TokenizerTest, TraditionalHanFoldsToSimplified) {
+  EXPECT_EQ(Hashes("機密文件將於會議後銷毀"), Hashes("机密文件将于会议后销毁"));
+  EXPECT_EQ(Reference("機密文件"), Fast("机密文件"));
+  EXPECT_NE(Hashes("机密"), Hashes("机会"));
 }
 
 TEST_F(TokenizerTest, HanKanaAndHangulGiveOneTokenPerCharacter) {
