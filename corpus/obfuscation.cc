@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <iterator>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace leakhound {
@@ -241,6 +244,138 @@ std::string ReorderSentences(std::string_view text, std::mt19937_64& rng) {
   return out;
 }
 
+// The whitespace-separated words of `text`.
+std::vector<std::string_view> Words(std::string_view text) {
+  std::vector<std::string_view> words;
+  size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) {
+      ++i;
+    }
+    size_t j = i;
+    while (j < text.size() && !std::isspace(static_cast<unsigned char>(text[j]))) {
+      ++j;
+    }
+    if (j > i) words.push_back(text.substr(i, j - i));
+    i = j;
+  }
+  return words;
+}
+
+bool AllAsciiLetters(std::string_view word) {
+  return std::all_of(word.begin(), word.end(), [](char c) {
+    return std::isalpha(static_cast<unsigned char>(c)) != 0;
+  });
+}
+
+std::string Hyphenate(std::string_view text, std::mt19937_64& rng) {
+  const size_t width = 40 + Below(rng, 33);
+  std::string out;
+  size_t line = 0;
+  for (std::string_view word : Words(text)) {
+    const size_t need = line > 0 ? line + 1 + word.size() : word.size();
+    if (line > 0 && need > width) {
+      const size_t room = width > line + 2 ? width - line - 2 : 0;  // " " "-"
+      if (word.size() >= 6 && AllAsciiLetters(word) && room >= 2) {
+        // The break leaves at least 2 letters on each side.
+        const size_t cut = std::min(room, word.size() - 2);
+        out += ' ';
+        out.append(word.substr(0, cut));
+        out += "-\n";
+        out.append(word.substr(cut));
+        line = word.size() - cut;
+        continue;
+      }
+      out += '\n';
+      line = 0;
+    } else if (line > 0) {
+      out += ' ';
+      ++line;
+    }
+    out.append(word);
+    line += word.size();
+  }
+  out += '\n';
+  return out;
+}
+
+std::string RichText(std::string_view text, std::mt19937_64& rng) {
+  static constexpr std::pair<const char*, const char*> kMarks[] = {
+      {"**", "**"}, {"_", "_"}, {"`", "`"},
+      {"<b>", "</b>"}, {"<em>", "</em>"}, {"<i>", "</i>"}};
+  std::string out;
+  ForEachRun(
+      text,
+      [&](size_t b, size_t e) {
+        if (Chance(rng, 1.0 / 3)) {
+          const auto& [open, close] = kMarks[Below(rng, std::size(kMarks))];
+          out += open;
+          out.append(text.substr(b, e - b));
+          out += close;
+        } else {
+          out.append(text.substr(b, e - b));
+        }
+      },
+      [&](size_t b, size_t e) { out.append(text.substr(b, e - b)); });
+  return out;
+}
+
+std::string MailQuote(std::string_view text, std::mt19937_64& rng) {
+  const std::string prefix = Chance(rng, 0.5) ? "> " : "> > ";
+  const size_t width = 60 + Below(rng, 13);
+  std::string out = prefix;
+  size_t line = 0;
+  for (std::string_view word : Words(text)) {
+    if (line > 0 && line + 1 + word.size() > width) {
+      out += "\n" + prefix;
+      line = 0;
+    } else if (line > 0) {
+      out += ' ';
+      ++line;
+    }
+    out.append(word);
+    line += word.size();
+  }
+  out += '\n';
+  return out;
+}
+
+std::string TableCells(std::string_view text, std::mt19937_64& rng) {
+  std::vector<std::string> cells;
+  const std::vector<std::string_view> words = Words(text);
+  for (size_t i = 0; i < words.size();) {
+    const size_t n = std::min(words.size() - i, size_t{3} + Below(rng, 6));
+    std::string cell;
+    for (size_t k = 0; k < n; ++k) {
+      if (k > 0) cell += ' ';
+      cell.append(words[i + k]);
+    }
+    cells.push_back(std::move(cell));
+    i += n;
+  }
+  std::string out;
+  switch (Below(rng, 3)) {
+    case 0:  // a Markdown table, two cells a row
+      out = "| | |\n|---|---|\n";
+      for (size_t i = 0; i < cells.size(); i += 2) {
+        out += "| " + cells[i] + " | " +
+               (i + 1 < cells.size() ? cells[i + 1] : std::string()) + " |\n";
+      }
+      break;
+    case 1:  // an HTML table as text, one cell a row
+      out = "<table>\n";
+      for (const std::string& cell : cells) {
+        out += "<tr><td>" + cell + "</td></tr>\n";
+      }
+      out += "</table>\n";
+      break;
+    default:  // bullet items
+      for (const std::string& cell : cells) out += "- " + cell + "\n";
+      break;
+  }
+  return out;
+}
+
 }  // namespace
 
 const char* ObfuscationName(Obfuscation obfuscation) {
@@ -255,6 +390,10 @@ const char* ObfuscationName(Obfuscation obfuscation) {
     case Obfuscation::kSubstitute5: return "substitute_5";
     case Obfuscation::kSubstitute15: return "substitute_15";
     case Obfuscation::kReorderSentences: return "reorder_sentences";
+    case Obfuscation::kHyphenate: return "hyphenate";
+    case Obfuscation::kRichText: return "rich_text";
+    case Obfuscation::kMailQuote: return "mail_quote";
+    case Obfuscation::kTableCells: return "table_cells";
   }
   return "unknown";
 }
@@ -275,6 +414,10 @@ std::string Obfuscate(std::string_view text, Obfuscation obfuscation,
     case Obfuscation::kSubstitute15:
       return SubstituteWords(text, 0.15, vocabulary, rng);
     case Obfuscation::kReorderSentences: return ReorderSentences(text, rng);
+    case Obfuscation::kHyphenate: return Hyphenate(text, rng);
+    case Obfuscation::kRichText: return RichText(text, rng);
+    case Obfuscation::kMailQuote: return MailQuote(text, rng);
+    case Obfuscation::kTableCells: return TableCells(text, rng);
   }
   return std::string(text);
 }

@@ -26,6 +26,12 @@ enum class Obfuscation : uint8_t {
   kSubstitute5,       // 5 % of the words replaced by host words
   kSubstitute15,      // 15 % of the words replaced by host words
   kReorderSentences,  // sentences shuffled
+  // Disguises that real outbound text carries (issue 23):
+  kHyphenate,   // typeset and pasted back: lines of 40-72, words of 6+
+                // letters broken across line ends ("confi-\ndential")
+  kRichText,    // a third of the words in **, _, `, <b>, <em> or <i>
+  kMailQuote,   // re-wrapped at 60-72 and every line quoted "> " or "> > "
+  kTableCells,  // 3-8 words per Markdown table cell, HTML cell or bullet
 };
 
 inline constexpr Obfuscation kAllObfuscations[] = {
@@ -33,7 +39,9 @@ inline constexpr Obfuscation kAllObfuscations[] = {
     Obfuscation::kRewrapCrlf,  Obfuscation::kPunctuation,
     Obfuscation::kHomoglyph,   Obfuscation::kFullwidth,
     Obfuscation::kZeroWidth,   Obfuscation::kSubstitute5,
-    Obfuscation::kSubstitute15, Obfuscation::kReorderSentences};
+    Obfuscation::kSubstitute15, Obfuscation::kReorderSentences,
+    Obfuscation::kHyphenate,   Obfuscation::kRichText,
+    Obfuscation::kMailQuote,   Obfuscation::kTableCells};
 
 const char* ObfuscationName(Obfuscation obfuscation);
 

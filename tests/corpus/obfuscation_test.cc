@@ -1,6 +1,7 @@
 #include "corpus/obfuscation.h"
 
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -134,6 +135,87 @@ TEST(ObfuscationTest, ReorderingKeepsEverySentence) {
         "Unpickling is the inverse operation?", "It reads the stream back."}) {
     EXPECT_THAT(out, HasSubstr(sentence));
   }
+}
+
+}  // namespace
+}  // namespace leakhound
+
+namespace leakhound {
+namespace {
+
+// The text's words, in order, from `s` with its markup removed as `strip`
+// says: the disguise must keep every word and only add its own marks.
+std::string WordsOnly(const std::string& s) {
+  std::string out;
+  size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && !std::isalnum(static_cast<unsigned char>(s[i]))) ++i;
+    size_t j = i;
+    while (j < s.size() && std::isalnum(static_cast<unsigned char>(s[j]))) ++j;
+    if (j > i) out += s.substr(i, j - i) + " ";
+    i = j;
+  }
+  return out;
+}
+
+TEST(ObfuscationTest, HyphenationBreaksLongWordsAtLineEndsAndKeepsTheRest) {
+  const std::string out = ObfuscateText(Obfuscation::kHyphenate);
+  EXPECT_THAT(out, HasSubstr("-\n"));
+  std::string joined;  // undo the breaks
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (out.compare(i, 2, "-\n") == 0 && i > 0 &&
+        std::isalpha(static_cast<unsigned char>(out[i - 1]))) {
+      ++i;
+      continue;
+    }
+    joined += out[i];
+  }
+  EXPECT_EQ(WordsOnly(joined), WordsOnly(kText));
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line);) {
+    EXPECT_LE(line.size(), 72u) << line;
+  }
+}
+
+TEST(ObfuscationTest, RichTextWrapsWordsInMarkupAndKeepsThem) {
+  const std::string out = ObfuscateText(Obfuscation::kRichText);
+  EXPECT_NE(out, kText);
+  std::string stripped = out;
+  for (const char* tag : {"<b>", "</b>", "<em>", "</em>", "<i>", "</i>"}) {
+    for (size_t at; (at = stripped.find(tag)) != std::string::npos;) {
+      stripped.erase(at, std::string(tag).size());
+    }
+  }
+  EXPECT_EQ(WordsOnly(stripped), WordsOnly(kText));
+}
+
+TEST(ObfuscationTest, MailQuotingPrefixesEveryLine) {
+  const std::string out = ObfuscateText(Obfuscation::kMailQuote);
+  std::istringstream lines(out);
+  int n = 0;
+  for (std::string line; std::getline(lines, line); ++n) {
+    EXPECT_EQ(line.rfind("> ", 0), 0u) << line;
+  }
+  EXPECT_GT(n, 2);
+  EXPECT_EQ(WordsOnly(out), WordsOnly(kText));
+}
+
+TEST(ObfuscationTest, TableCellsSplitTheTextIntoCellsOrItems) {
+  bool table = false, html = false, bullets = false;
+  for (uint64_t seed = 1; seed < 30; ++seed) {
+    const std::string out = ObfuscateText(Obfuscation::kTableCells, seed);
+    table |= out.find("|---|") != std::string::npos;
+    html |= out.find("<td>") != std::string::npos;
+    bullets |= out.rfind("- ", 0) == 0;
+    std::string stripped = out;
+    for (const char* tag : {"<table>", "</table>", "<tr>", "</tr>", "<td>", "</td>"}) {
+      for (size_t at; (at = stripped.find(tag)) != std::string::npos;) {
+        stripped.erase(at, std::string(tag).size());
+      }
+    }
+    EXPECT_EQ(WordsOnly(stripped), WordsOnly(kText)) << out;
+  }
+  EXPECT_TRUE(table && html && bullets);
 }
 
 }  // namespace
