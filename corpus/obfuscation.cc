@@ -63,10 +63,9 @@ std::string ChangeCase(std::string_view text, std::mt19937_64& rng) {
   return out;
 }
 
-std::string RewrapCrlf(std::string_view text, std::mt19937_64& rng) {
-  const size_t width = 40 + Below(rng, 33);
-  std::string out;
-  size_t line = 0;
+// The whitespace-separated words of `text`.
+std::vector<std::string_view> Words(std::string_view text) {
+  std::vector<std::string_view> words;
   size_t i = 0;
   while (i < text.size()) {
     while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) {
@@ -76,20 +75,54 @@ std::string RewrapCrlf(std::string_view text, std::mt19937_64& rng) {
     while (j < text.size() && !std::isspace(static_cast<unsigned char>(text[j]))) {
       ++j;
     }
-    if (j == i) break;
-    if (line > 0 && line + 1 + (j - i) > width) {
-      out += "\r\n";
+    if (j > i) words.push_back(text.substr(i, j - i));
+    i = j;
+  }
+  return words;
+}
+
+bool AllAsciiLetters(std::string_view word) {
+  return std::all_of(word.begin(), word.end(), [](char c) {
+    return std::isalpha(static_cast<unsigned char>(c)) != 0;
+  });
+}
+
+// Words of `text` (split at whitespace) filled into lines of at most
+// `width` bytes joined by `newline` (a word longer than a line has one of
+// its own). With `hyphenate`, a word of 6+ ASCII letters that does not fit
+// is broken with "-" at the line end, at least 2 letters on each side.
+std::string Fill(std::string_view text, size_t width, std::string_view newline,
+                 bool hyphenate) {
+  std::string out;
+  size_t line = 0;
+  for (std::string_view word : Words(text)) {
+    if (line > 0 && line + 1 + word.size() > width) {
+      const size_t room = width > line + 2 ? width - line - 2 : 0;  // " " "-"
+      if (hyphenate && word.size() >= 6 && AllAsciiLetters(word) &&
+          room >= 2) {
+        const size_t cut = std::min(room, word.size() - 2);
+        out += ' ';
+        out.append(word.substr(0, cut));
+        out += '-';
+        out.append(newline);
+        out.append(word.substr(cut));
+        line = word.size() - cut;
+        continue;
+      }
+      out.append(newline);
       line = 0;
     } else if (line > 0) {
       out += ' ';
       ++line;
     }
-    out.append(text.substr(i, j - i));
-    line += j - i;
-    i = j;
+    out.append(word);
+    line += word.size();
   }
-  out += "\r\n";
   return out;
+}
+
+std::string RewrapCrlf(std::string_view text, std::mt19937_64& rng) {
+  return Fill(text, 40 + Below(rng, 33), "\r\n", false) + "\r\n";
 }
 
 std::string ChangePunctuation(std::string_view text, std::mt19937_64& rng) {
@@ -244,59 +277,8 @@ std::string ReorderSentences(std::string_view text, std::mt19937_64& rng) {
   return out;
 }
 
-// The whitespace-separated words of `text`.
-std::vector<std::string_view> Words(std::string_view text) {
-  std::vector<std::string_view> words;
-  size_t i = 0;
-  while (i < text.size()) {
-    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) {
-      ++i;
-    }
-    size_t j = i;
-    while (j < text.size() && !std::isspace(static_cast<unsigned char>(text[j]))) {
-      ++j;
-    }
-    if (j > i) words.push_back(text.substr(i, j - i));
-    i = j;
-  }
-  return words;
-}
-
-bool AllAsciiLetters(std::string_view word) {
-  return std::all_of(word.begin(), word.end(), [](char c) {
-    return std::isalpha(static_cast<unsigned char>(c)) != 0;
-  });
-}
-
 std::string Hyphenate(std::string_view text, std::mt19937_64& rng) {
-  const size_t width = 40 + Below(rng, 33);
-  std::string out;
-  size_t line = 0;
-  for (std::string_view word : Words(text)) {
-    const size_t need = line > 0 ? line + 1 + word.size() : word.size();
-    if (line > 0 && need > width) {
-      const size_t room = width > line + 2 ? width - line - 2 : 0;  // " " "-"
-      if (word.size() >= 6 && AllAsciiLetters(word) && room >= 2) {
-        // The break leaves at least 2 letters on each side.
-        const size_t cut = std::min(room, word.size() - 2);
-        out += ' ';
-        out.append(word.substr(0, cut));
-        out += "-\n";
-        out.append(word.substr(cut));
-        line = word.size() - cut;
-        continue;
-      }
-      out += '\n';
-      line = 0;
-    } else if (line > 0) {
-      out += ' ';
-      ++line;
-    }
-    out.append(word);
-    line += word.size();
-  }
-  out += '\n';
-  return out;
+  return Fill(text, 40 + Below(rng, 33), "\n", true) + "\n";
 }
 
 std::string RichText(std::string_view text, std::mt19937_64& rng) {
@@ -323,21 +305,7 @@ std::string RichText(std::string_view text, std::mt19937_64& rng) {
 std::string MailQuote(std::string_view text, std::mt19937_64& rng) {
   const std::string prefix = Chance(rng, 0.5) ? "> " : "> > ";
   const size_t width = 60 + Below(rng, 13);
-  std::string out = prefix;
-  size_t line = 0;
-  for (std::string_view word : Words(text)) {
-    if (line > 0 && line + 1 + word.size() > width) {
-      out += "\n" + prefix;
-      line = 0;
-    } else if (line > 0) {
-      out += ' ';
-      ++line;
-    }
-    out.append(word);
-    line += word.size();
-  }
-  out += '\n';
-  return out;
+  return prefix + Fill(text, width, "\n" + prefix, false) + "\n";
 }
 
 std::string TableCells(std::string_view text, std::mt19937_64& rng) {

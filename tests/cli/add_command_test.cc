@@ -350,6 +350,18 @@ size_t CountLines(const std::string& text, std::string_view needle) {
   return n;
 }
 
+// The ids `leakhound list` prints for `index`.
+std::set<std::string> ListedIds(const std::string& index) {
+  RunResult list = RunLeakhound({"list", "--index", index, "--json"});
+  EXPECT_EQ(list.exit, 0) << list.err;
+  std::set<std::string> ids;
+  std::istringstream lines(list.out);
+  for (std::string line; std::getline(lines, line);) {
+    ids.insert(Json::parse(line)["id"].get<std::string>());
+  }
+  return ids;
+}
+
 // The disk fills in the middle of an add: one line says so and what it
 // cost, the exit code is 2, every document reported added is in the index
 // and nothing else is, verify finds no damage, and once space is freed the
@@ -378,14 +390,7 @@ TEST(AddFaultTest, FullDiskIsReportedOnceAndLosesNoAcknowledgedDocument) {
   }
   ASSERT_GT(reported.size(), 0u);   // some batches made it
   ASSERT_LT(reported.size(), 300u);  // and the disk did fill
-  RunResult list = RunLeakhound({"list", "--index", index, "--json"});
-  ASSERT_EQ(list.exit, 0) << list.err;
-  std::set<std::string> listed;
-  std::istringstream lines(list.out);
-  for (std::string line; std::getline(lines, line);) {
-    listed.insert(Json::parse(line)["id"].get<std::string>());
-  }
-  EXPECT_EQ(listed, reported);
+  EXPECT_EQ(ListedIds(index), reported);
   RunResult verify = RunLeakhound({"verify", "--index", index});
   EXPECT_EQ(verify.exit, 0) << verify.out << verify.err;
 
@@ -416,16 +421,6 @@ void FillDiskBut(const std::string& filler, off_t spare) {
   ::close(fd);
 }
 
-std::set<std::string> ListedIds(const std::string& index) {
-  RunResult list = RunLeakhound({"list", "--index", index, "--json"});
-  EXPECT_EQ(list.exit, 0) << list.err;
-  std::set<std::string> ids;
-  std::istringstream lines(list.out);
-  for (std::string line; std::getline(lines, line);) {
-    ids.insert(Json::parse(line)["id"].get<std::string>());
-  }
-  return ids;
-}
 
 // The disk fills while `remove`, `compact` and `rekey` write: each is run
 // with the disk full but for 0 bytes, 4 KiB, ... until it succeeds. Each

@@ -14,8 +14,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-TEST(InputFilesTest, ADirectoryIsWalkedWithoutFollowingSymlinksOutOfIt) {
-  TempDir tmp;
+// In `tmp`: tree/sub/a.txt, and outside/secret.txt linked from the tree as
+// tree/link.txt (the file) and tree/linked-dir (its directory). Returns
+// the tree's path.
+std::string TreeWithLinksOut(const TempDir& tmp) {
   const std::string tree = tmp.Sub("tree"), outside = tmp.Sub("outside");
   fs::create_directories(tree + "/sub");
   fs::create_directories(outside);
@@ -23,6 +25,12 @@ TEST(InputFilesTest, ADirectoryIsWalkedWithoutFollowingSymlinksOutOfIt) {
   std::ofstream(outside + "/secret.txt") << "outside the tree";
   fs::create_symlink(outside + "/secret.txt", tree + "/link.txt");
   fs::create_directory_symlink(outside, tree + "/linked-dir");
+  return tree;
+}
+
+TEST(InputFilesTest, ADirectoryIsWalkedWithoutFollowingSymlinksOutOfIt) {
+  TempDir tmp;
+  const std::string tree = TreeWithLinksOut(tmp);
   auto files = ExpandInputs({tree});
   ASSERT_TRUE(files.ok()) << files.status();
   ASSERT_EQ(files->size(), 1u);
@@ -34,13 +42,8 @@ TEST(InputFilesTest, ADirectoryIsWalkedWithoutFollowingSymlinksOutOfIt) {
 // their path below the directory given.
 TEST(InputFilesTest, FollowingSymlinksWalksEachDirectoryOnce) {
   TempDir tmp;
-  const std::string tree = tmp.Sub("tree"), outside = tmp.Sub("outside");
-  fs::create_directories(tree + "/sub");
-  fs::create_directories(outside);
-  std::ofstream(tree + "/sub/a.txt") << "in the tree";
-  std::ofstream(outside + "/secret.txt") << "outside the tree";
-  fs::create_symlink(outside + "/secret.txt", tree + "/link.txt");
-  fs::create_directory_symlink(outside, tree + "/linked-dir");
+  const std::string tree = TreeWithLinksOut(tmp);
+  const std::string outside = tmp.Sub("outside");
   fs::create_directory_symlink(outside, tree + "/sub/same-dir-again");
   fs::create_directory_symlink(tree, tree + "/sub/cycle");
   fs::create_symlink(tmp.Sub("nowhere"), tree + "/dangling.txt");
