@@ -14,6 +14,8 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "engine/leak_scanner.h"
+#include "engine/passage_matcher.h"
 #include "shingler/fingerprint_key.h"
 #include "shingler/shingler.h"
 #include "shingler/tokenizer.h"
@@ -155,12 +157,19 @@ class Generator {
   std::vector<std::string> Split(std::string_view excerpt, uint32_t n);
 
   absl::Status IndexProtected();
-  // Words in the longest run of consecutive shingles of `text` that one
-  // protected document holds, boilerplate fingerprints not counting.
-  absl::StatusOr<uint32_t> LongestCopiedRun(std::string_view text);
+  // Whether `text` holds protected text by the default match rule
+  // (ScanOptions): against some protected document, its largest group of
+  // passages (the second stage's exact comparison, MatchPassages, gaps of
+  // substituted words bridged, boilerplate fingerprints not counting) has
+  // at least min_words words, or its passages cover at least min_coverage
+  // of the document. Fixed before any scan; the filter never enters.
+  absl::StatusOr<bool> NearCopy(std::string_view text);
   void FindBoilerplateLines();
+  // The documents of `docs` that are no near-copy; the others are appended
+  // to *near.
   std::vector<const PoolDocument*> CleanOf(
-      const std::vector<const PoolDocument*>& docs, uint32_t& excluded);
+      const std::vector<const PoolDocument*>& docs,
+      std::vector<const PoolDocument*>* near);
 
   void AddPositive(OutboundCase c, const std::vector<Segment>& segments,
                    std::string_view title);
@@ -177,6 +186,8 @@ class Generator {
   std::vector<std::string> vocabulary_;
   std::vector<const PoolDocument*> en_sources_, zh_sources_;
   std::vector<const PoolDocument*> en_hosts_, zh_hosts_, held_out_;
+  // Hosts and held-out documents that are near-copies: their own class.
+  std::vector<const PoolDocument*> near_hosts_, near_held_out_;
   TestSet set_;
 };
 
@@ -295,29 +306,54 @@ absl::Status Generator::IndexProtected() {
   return absl::OkStatus();
 }
 
-absl::StatusOr<uint32_t> Generator::LongestCopiedRun(std::string_view text) {
+absl::StatusOr<bool> Generator::NearCopy(std::string_view text) {
   auto shingled = shingler_->Shingle(text);
   if (!shingled.ok()) return shingled.status();
-  const std::vector<Shingle>& shingles = shingled->shingles;
-  // run_start[doc]: first shingle of the current run of `doc`.
-  absl::flat_hash_map<uint32_t, size_t> runs, next;
-  uint32_t longest = 0;
-  for (size_t i = 0; i < shingles.size(); ++i) {
-    next.clear();
-    auto it = exact_.find(shingles[i].fingerprint);
+  auto common = [this](uint64_t fp) {
+    auto it = exact_.find(fp);
+    return it != exact_.end() && it->second.size() > kCommonDocuments;
+  };
+  std::set<uint32_t> sharing;
+  for (const Shingle& s : shingled->shingles) {
+    auto it = exact_.find(s.fingerprint);
     if (it != exact_.end() && it->second.size() <= kCommonDocuments) {
-      for (uint32_t doc : it->second) {
-        auto run = runs.find(doc);
-        const size_t start = run == runs.end() ? i : run->second;
-        next[doc] = start;
-        longest = std::max(
-            longest, shingled->Words(shingles[start].token_begin,
-                                     shingles[i].token_end));
-      }
+      sharing.insert(it->second.begin(), it->second.end());
     }
-    runs.swap(next);
   }
-  return longest;
+  if (sharing.empty()) return false;
+  const ScannedText scanned(*std::move(shingled));
+  const ScanOptions rule;
+  const PassageOptions options = PassageOptionsFor(shingler_->options());
+  for (uint32_t doc : sharing) {
+    auto source = shingler_->Shingle(pool_.protected_docs[doc].text);
+    if (!source.ok()) return source.status();
+    std::vector<Occurrence> occurrences;
+    occurrences.reserve(source->shingles.size());
+    for (const Shingle& s : source->shingles) {
+      occurrences.push_back(
+          {s.fingerprint, s.token_begin, s.token_end, s.byte_begin, s.byte_end});
+    }
+    const std::vector<Passage> passages =
+        MatchPassages(scanned, occurrences, common, options);
+    if (LargestGroupWords(passages, options) >= rule.min_words) return true;
+    // Coverage of the source: the union of the passages' source spans.
+    std::vector<std::pair<uint32_t, uint32_t>> spans;
+    for (const Passage& p : passages) {
+      spans.emplace_back(p.source_token_begin, p.source_token_end);
+    }
+    std::sort(spans.begin(), spans.end());
+    uint64_t covered = 0;
+    uint32_t end = 0;
+    for (const auto& [b, e] : spans) {
+      if (e > std::max(b, end)) covered += e - std::max(b, end);
+      end = std::max(end, e);
+    }
+    if (source->token_count > 0 &&
+        static_cast<double>(covered) / source->token_count >= rule.min_coverage) {
+      return true;
+    }
+  }
+  return false;
 }
 
 void Generator::FindBoilerplateLines() {
@@ -345,14 +381,15 @@ void Generator::FindBoilerplateLines() {
 }
 
 std::vector<const PoolDocument*> Generator::CleanOf(
-    const std::vector<const PoolDocument*>& docs, uint32_t& excluded) {
+    const std::vector<const PoolDocument*>& docs,
+    std::vector<const PoolDocument*>* near) {
   std::vector<const PoolDocument*> clean;
   for (const PoolDocument* doc : docs) {
-    auto run = LongestCopiedRun(doc->text);
-    if (run.ok() && *run < kCopiedRunWords) {
+    auto is_near = NearCopy(doc->text);
+    if (is_near.ok() && !*is_near) {
       clean.push_back(doc);
     } else {
-      ++excluded;
+      near->push_back(doc);
     }
   }
   return clean;
@@ -522,6 +559,11 @@ void Generator::AddNegatives() {
     add(CaseClass::kBoilerplate, "b", absl::StrCat("boilerplate#", i),
         std::move(text));
   }
+  for (const auto* near : {&near_hosts_, &near_held_out_}) {
+    for (const PoolDocument* doc : *near) {
+      add(CaseClass::kNearCopy, "n", doc->id, doc->text);
+    }
+  }
 }
 
 absl::StatusOr<TestSet> Generator::Run() {
@@ -535,9 +577,11 @@ absl::StatusOr<TestSet> Generator::Run() {
     (doc.chinese ? zh_hosts : en_hosts).push_back(&doc);
   }
   for (const PoolDocument& doc : pool_.held_out) held_out.push_back(&doc);
-  en_hosts_ = CleanOf(en_hosts, set_.hosts_excluded);
-  zh_hosts_ = CleanOf(zh_hosts, set_.hosts_excluded);
-  held_out_ = CleanOf(held_out, set_.held_out_excluded);
+  en_hosts_ = CleanOf(en_hosts, &near_hosts_);
+  zh_hosts_ = CleanOf(zh_hosts, &near_hosts_);
+  held_out_ = CleanOf(held_out, &near_held_out_);
+  set_.near_copy_hosts = static_cast<uint32_t>(near_hosts_.size());
+  set_.near_copy_held_out = static_cast<uint32_t>(near_held_out_.size());
   if (en_sources_.empty() || zh_sources_.empty() || en_hosts_.empty() ||
       zh_hosts_.empty()) {
     return absl::FailedPreconditionError(
@@ -571,6 +615,7 @@ const char* CaseClassName(CaseClass klass) {
     case CaseClass::kCleanHost: return "clean_host";
     case CaseClass::kHeldOut: return "held_out";
     case CaseClass::kBoilerplate: return "boilerplate";
+    case CaseClass::kNearCopy: return "near_copy";
   }
   return "unknown";
 }

@@ -16,13 +16,17 @@
 //   figure2      5, 10, ..., 50 % of one source (the paper's Figure 2)
 // Negatives: clean hosts, held-out documents, boilerplate-only documents
 // (lines found verbatim in at least kBoilerplateMinDocs protected documents).
-// Hosts and held-out documents sharing a copied passage with a protected
-// document (kCopiedRunWords consecutive words, found through an exact
-// fingerprint index; shingles held by more than kCommonDocuments protected
-// documents, boilerplate as leakhound's default rule sees it, do not
-// count) are excluded, so negatives hold no copied passage. Likewise an
-// excerpt more than a quarter of which is such boilerplate is drawn again
-// from another start: positives are passages of one document.
+// Hosts and held-out documents that hold protected text by the default
+// match rule (a near-copy: a group of passages of min_words words, gaps of
+// substituted words bridged, or min_coverage of a protected document, by
+// the second stage's exact comparison against every protected document
+// sharing a fingerprint; shingles held by more than kCommonDocuments
+// protected documents, boilerplate as leakhound's default rule sees it, do
+// not count) are their own class, near_copy: scanned and reported apart,
+// never counted as false alarms, never hosts of positives. The rule is
+// fixed before any scan. An excerpt more than a quarter of which is such
+// boilerplate is drawn again from another start: positives are passages of
+// one document.
 //
 // Thread-safety: plain data and pure functions.
 #ifndef LEAKHOUND_CORPUS_TEST_SET_H_
@@ -53,13 +57,18 @@ inline constexpr SplitCell kSplits[] = {{100, 2}, {100, 4}, {250, 5}};
 inline constexpr Obfuscation kChineseObfuscations[] = {
     Obfuscation::kNone, Obfuscation::kRewrapCrlf, Obfuscation::kZeroWidth};
 
-inline constexpr uint32_t kCopiedRunWords = 12;
 inline constexpr uint32_t kBoilerplateMinDocs = 3;
 inline constexpr uint32_t kCommonDocuments = 10;
 inline constexpr uint32_t kExcerptAttempts = 100;
 
 // Written to the ground truth by name.
-enum class CaseClass : uint8_t { kPositive, kCleanHost, kHeldOut, kBoilerplate };
+enum class CaseClass : uint8_t {
+  kPositive,
+  kCleanHost,
+  kHeldOut,
+  kBoilerplate,
+  kNearCopy,  // a host or held-out document holding protected text
+};
 enum class Format : uint8_t { kText, kMarkdown, kHtml };
 
 const char* CaseClassName(CaseClass klass);
@@ -94,8 +103,8 @@ struct TestSet {
   std::vector<OutboundCase> cases;
   std::string figure2_source;
   std::vector<std::string> boilerplate_lines;
-  uint32_t hosts_excluded = 0;     // for holding a copied passage
-  uint32_t held_out_excluded = 0;  // likewise
+  uint32_t near_copy_hosts = 0;     // hosts in the near_copy class
+  uint32_t near_copy_held_out = 0;  // held-out documents in it
   uint32_t excerpts_redrawn = 0;   // for being mostly boilerplate
   uint32_t excerpts_left_boilerplate = 0;  // so after every attempt
 };

@@ -2,6 +2,7 @@
 
 #include <map>
 #include <set>
+#include <sstream>
 #include <string>
 
 #include "corpus/document_pool.h"
@@ -108,6 +109,58 @@ TEST(TestSetTest, EveryNegativeClassIsPresent) {
   EXPECT_GT(classes[CaseClass::kHeldOut], 0);
   EXPECT_EQ(classes[CaseClass::kBoilerplate], 5);
   EXPECT_FALSE(set->boilerplate_lines.empty());
+}
+
+// Filler of made-up words no protected document holds.
+std::string Filler(int words, uint64_t seed) {
+  std::string out;
+  for (int w = 0; w < words; ++w) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    out += "qx";
+    for (int c = 0; c < 5; ++c) out += static_cast<char>('a' + (seed >> (8 * c + 8)) % 26);
+    out += (w % 12 == 11) ? ".\n" : " ";
+  }
+  return out;
+}
+
+// The near-copy rule, fixed before any scan: a held-out document holding
+// a 40-word passage of a protected document with every seventh word
+// changed is a near-copy (its own class); one holding 12 copied words is
+// an ordinary negative.
+TEST(TestSetTest, NearCopiesByTheMatchRuleAreTheirOwnClass) {
+  DocumentPool pool = SmallPool();
+  ASSERT_FALSE(pool.protected_docs.empty());
+  const PoolDocument* source = nullptr;
+  for (const PoolDocument& d : pool.protected_docs) {
+    if (!d.chinese && d.text.size() > 2000) source = &d;
+  }
+  ASSERT_NE(source, nullptr);
+  std::vector<std::string> words;
+  {
+    std::istringstream in(source->text.substr(source->text.size() / 2));
+    for (std::string w; in >> w && words.size() < 41;) words.push_back(w);
+  }
+  ASSERT_EQ(words.size(), 41u);
+  std::string changed, short_copy;
+  for (size_t i = 1; i < 41; ++i) {  // words[0] may be cut
+    changed += (i % 7 == 0 ? std::string("qxzzy") : words[i]) + " ";
+    if (i <= 12) short_copy += words[i] + " ";
+  }
+  pool.held_out.push_back(
+      {"test/near", "python", false, Filler(150, 1) + changed + Filler(150, 2)});
+  pool.held_out.push_back(
+      {"test/short", "python", false, Filler(150, 3) + short_copy + Filler(150, 4)});
+  auto set = GenerateTestSet(pool, Tiny(), 5);
+  ASSERT_TRUE(set.ok()) << set.status();
+  std::map<std::string, CaseClass> klass;
+  for (const OutboundCase& c : set->cases) {
+    if (c.host_id.rfind("test/", 0) == 0) klass[c.host_id] = c.klass;
+  }
+  ASSERT_TRUE(klass.contains("test/near"));
+  ASSERT_TRUE(klass.contains("test/short"));
+  EXPECT_EQ(klass["test/near"], CaseClass::kNearCopy);
+  EXPECT_EQ(klass["test/short"], CaseClass::kHeldOut);
+  EXPECT_GE(set->near_copy_held_out, 1u);
 }
 
 }  // namespace
