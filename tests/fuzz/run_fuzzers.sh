@@ -73,7 +73,7 @@ for t in "${targets[@]}"; do
     "$build/corpus-$t" "$seeds" > "$log" 2>&1 ; } 2> "$log.cpu"
   rc=$?
   set -e
-  runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
+  runs=$(grep -a -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
   cpu=$(awk '{printf "%.0f", $1 + $2}' "$log.cpu")
   if ((rc == 0)); then
     echo "$t: ${runs} runs in ${seconds} s (${cpu} CPU-s), 0 crashes, 0 leaks, 0 timeouts"
