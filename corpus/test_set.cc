@@ -335,21 +335,8 @@ absl::StatusOr<bool> Generator::NearCopy(std::string_view text) {
     }
     const std::vector<Passage> passages =
         MatchPassages(scanned, occurrences, common, options);
-    if (LargestGroupWords(passages, options) >= rule.min_words) return true;
-    // Coverage of the source: the union of the passages' source spans.
-    std::vector<std::pair<uint32_t, uint32_t>> spans;
-    for (const Passage& p : passages) {
-      spans.emplace_back(p.source_token_begin, p.source_token_end);
-    }
-    std::sort(spans.begin(), spans.end());
-    uint64_t covered = 0;
-    uint32_t end = 0;
-    for (const auto& [b, e] : spans) {
-      if (e > std::max(b, end)) covered += e - std::max(b, end);
-      end = std::max(end, e);
-    }
-    if (source->token_count > 0 &&
-        static_cast<double>(covered) / source->token_count >= rule.min_coverage) {
+    if (LargestGroupWords(passages, options) >= rule.min_words ||
+        SourceCoverage(passages, source->token_count) >= rule.min_coverage) {
       return true;
     }
   }

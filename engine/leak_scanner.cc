@@ -141,21 +141,15 @@ absl::StatusOr<ScanReport> LeakScanner::Scan(std::string_view utf8) {
     for (const Occurrence& o : stored->list.occurrences) {
       source_tokens = std::max(source_tokens, o.token_end);
     }
-    std::vector<std::pair<uint32_t, uint32_t>> source_spans, scanned_spans;
+    std::vector<std::pair<uint32_t, uint32_t>> scanned_spans;
     for (const Passage& p : found) {
-      source_spans.emplace_back(p.source_token_begin, p.source_token_end);
       scanned_spans.emplace_back(p.token_begin, p.token_end);
       match.longest_passage_words =
           std::max(match.longest_passage_words, p.words);
       match.longest_covered_words =
           std::max(match.longest_covered_words, p.covered_words);
     }
-    const uint64_t source_covered = UnionMeasure(
-        std::move(source_spans), [](uint32_t b, uint32_t e) { return e - b; });
-    match.coverage_of_source =
-        source_tokens == 0
-            ? 0
-            : static_cast<double>(source_covered) / source_tokens;
+    match.coverage_of_source = SourceCoverage(found, source_tokens);
     const uint64_t scanned_units = UnionMeasure(
         std::move(scanned_spans), [&text](uint32_t b, uint32_t e) {
           return text.word_units[e] - text.word_units[b];

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <limits>
+#include <utility>
+#include <vector>
 
 namespace leakhound {
 
@@ -186,6 +188,27 @@ std::vector<Passage> MatchPassages(
     reach = std::max(reach, c.passage.token_end);
   }
   return out;
+}
+
+double SourceCoverage(std::span<const Passage> passages,
+                      uint32_t source_tokens) {
+  if (source_tokens == 0) return 0;
+  std::vector<std::pair<uint32_t, uint32_t>> spans;
+  spans.reserve(passages.size());
+  for (const Passage& p : passages) {
+    spans.emplace_back(p.source_token_begin, p.source_token_end);
+  }
+  std::sort(spans.begin(), spans.end());
+  uint64_t covered = 0;
+  uint32_t reach = 0;
+  for (auto [begin, end] : spans) {
+    begin = std::max(begin, reach);
+    if (end > begin) {
+      covered += end - begin;
+      reach = end;
+    }
+  }
+  return static_cast<double>(covered) / source_tokens;
 }
 
 uint32_t LargestGroupWords(std::span<const Passage> passages,

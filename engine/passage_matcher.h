@@ -120,6 +120,12 @@ std::vector<Passage> MatchPassages(
     const std::function<bool(uint64_t)>& suppressed,
     const PassageOptions& options);
 
+// The share of a source of `source_tokens` tokens inside the union of the
+// source ranges of `passages` (0 for an empty source): the coverage the
+// match rule's min_coverage is compared with.
+double SourceCoverage(std::span<const Passage> passages,
+                      uint32_t source_tokens);
+
 // The covered words of the largest group of `passages`: a run of passages
 // that follow each other in the scanned text, at most max_group_gap_tokens
 // apart, and come from one stretch of the source in any order (their

@@ -173,39 +173,31 @@ class FaultyFileSystem : public rocksdb::FileSystemWrapper {
                              std::unique_ptr<rocksdb::FSSequentialFile>* result,
                              IODebugContext* dbg) override {
     if (faults_.ShouldFail(IoKind::kRead)) return Injected("open for reading");
-    std::unique_ptr<rocksdb::FSSequentialFile> file;
-    IOStatus s = target()->NewSequentialFile(name, options, &file, dbg);
-    if (s.ok()) {
-      *result = std::make_unique<FaultySequentialFile>(std::move(file), faults_);
-    }
-    return s;
+    return Wrap<FaultySequentialFile>(
+        target()->NewSequentialFile(name, options, result, dbg), result);
   }
   IOStatus NewRandomAccessFile(
       const std::string& name, const FileOptions& options,
       std::unique_ptr<rocksdb::FSRandomAccessFile>* result,
       IODebugContext* dbg) override {
     if (faults_.ShouldFail(IoKind::kRead)) return Injected("open for reading");
-    std::unique_ptr<rocksdb::FSRandomAccessFile> file;
-    IOStatus s = target()->NewRandomAccessFile(name, options, &file, dbg);
-    if (s.ok()) {
-      *result =
-          std::make_unique<FaultyRandomAccessFile>(std::move(file), faults_);
-    }
-    return s;
+    return Wrap<FaultyRandomAccessFile>(
+        target()->NewRandomAccessFile(name, options, result, dbg), result);
   }
   IOStatus NewWritableFile(const std::string& name, const FileOptions& options,
                            std::unique_ptr<rocksdb::FSWritableFile>* result,
                            IODebugContext* dbg) override {
     if (faults_.ShouldFail(IoKind::kMetadata)) return Injected("create");
-    return Wrap(target()->NewWritableFile(name, options, result, dbg), result);
+    return Wrap<FaultyWritableFile>(
+        target()->NewWritableFile(name, options, result, dbg), result);
   }
   IOStatus ReopenWritableFile(const std::string& name,
                               const FileOptions& options,
                               std::unique_ptr<rocksdb::FSWritableFile>* result,
                               IODebugContext* dbg) override {
     if (faults_.ShouldFail(IoKind::kMetadata)) return Injected("reopen");
-    return Wrap(target()->ReopenWritableFile(name, options, result, dbg),
-                result);
+    return Wrap<FaultyWritableFile>(
+        target()->ReopenWritableFile(name, options, result, dbg), result);
   }
   IOStatus ReuseWritableFile(const std::string& name,
                              const std::string& old_name,
@@ -213,19 +205,15 @@ class FaultyFileSystem : public rocksdb::FileSystemWrapper {
                              std::unique_ptr<rocksdb::FSWritableFile>* result,
                              IODebugContext* dbg) override {
     if (faults_.ShouldFail(IoKind::kMetadata)) return Injected("reuse");
-    return Wrap(
+    return Wrap<FaultyWritableFile>(
         target()->ReuseWritableFile(name, old_name, options, result, dbg),
         result);
   }
   IOStatus NewDirectory(const std::string& name, const IOOptions& options,
                         std::unique_ptr<rocksdb::FSDirectory>* result,
                         IODebugContext* dbg) override {
-    std::unique_ptr<rocksdb::FSDirectory> directory;
-    IOStatus s = target()->NewDirectory(name, options, &directory, dbg);
-    if (s.ok()) {
-      *result = std::make_unique<FaultyDirectory>(std::move(directory), faults_);
-    }
-    return s;
+    return Wrap<FaultyDirectory>(
+        target()->NewDirectory(name, options, result, dbg), result);
   }
   IOStatus RenameFile(const std::string& from, const std::string& to,
                       const IOOptions& options, IODebugContext* dbg) override {
@@ -250,10 +238,10 @@ class FaultyFileSystem : public rocksdb::FileSystemWrapper {
   }
 
  private:
-  IOStatus Wrap(IOStatus s, std::unique_ptr<rocksdb::FSWritableFile>* file) {
-    if (s.ok()) {
-      *file = std::make_unique<FaultyWritableFile>(std::move(*file), faults_);
-    }
+  // `s` and the file it opened, which is wrapped in a Faulty one if it was.
+  template <class Faulty, class File>
+  IOStatus Wrap(IOStatus s, std::unique_ptr<File>* file) {
+    if (s.ok()) *file = std::make_unique<Faulty>(std::move(*file), faults_);
     return s;
   }
 

@@ -232,6 +232,14 @@ class IndexStore::Impl {
     return FromRocks(it->status(), "cannot read the index");
   }
 
+  // With `faults`, runs the database opened with `options` on a faulty
+  // file system (faulty_file_system.h); without, changes nothing.
+  void UseFaults(IoFaults* faults, rocksdb::DBOptions& options) {
+    if (faults == nullptr) return;
+    env_ = NewFaultyEnv(*faults);
+    options.env = env_.get();
+  }
+
   // The faulty file system's Env when opened with IoFaults; declared
   // before db_, so it outlives the database (CloseDatabase runs first).
   std::unique_ptr<rocksdb::Env> env_;
@@ -246,10 +254,7 @@ class IndexStore::Impl {
 absl::Status IndexStore::OpenReader(const std::string& dir, Impl& impl,
                                    IoFaults* faults) {
   rocksdb::DBOptions options;
-  if (faults != nullptr) {
-    impl.env_ = NewFaultyEnv(*faults);
-    options.env = impl.env_.get();
-  }
+  impl.UseFaults(faults, options);
   // A secondary instance keeps every table file open (required), so the
   // writer deleting a compacted file never pulls data from under it.
   options.max_open_files = -1;
@@ -333,10 +338,7 @@ absl::StatusOr<std::unique_ptr<IndexStore>> IndexStore::Create(
   options.info_log = std::make_shared<InfoLog>(dir + "/db/LOG");
   auto store = std::unique_ptr<IndexStore>(new IndexStore(dir, Mode::kWriter));
   store->impl_->lock_ = std::move(*lock);
-  if (faults != nullptr) {
-    store->impl_->env_ = NewFaultyEnv(*faults);
-    options.env = store->impl_->env_.get();
-  }
+  store->impl_->UseFaults(faults, options);
   s = FromRocks(rocksdb::DB::Open(options, dir + "/db", Descriptors(),
                                   &store->impl_->handles_,
                                   &store->impl_->db_),
@@ -387,10 +389,7 @@ absl::StatusOr<std::unique_ptr<IndexStore>> IndexStore::Open(
 
   store->faults_ = faults;
   rocksdb::DBOptions options;
-  if (faults != nullptr && mode == Mode::kWriter) {
-    store->impl_->env_ = NewFaultyEnv(*faults);
-    options.env = store->impl_->env_.get();
-  }
+  if (mode == Mode::kWriter) store->impl_->UseFaults(faults, options);
   // An index of an older storage format lacks column families this one
   // has: say so rather than let RocksDB refuse in its own words.
   std::vector<std::string> existing;

@@ -27,7 +27,6 @@ enum class IoKind : uint8_t {
 inline constexpr uint32_t IoMask(IoKind kind) {
   return 1u << static_cast<uint32_t>(kind);
 }
-inline constexpr uint32_t kAllIo = 0xf;
 
 class IoFaults {
  public:
