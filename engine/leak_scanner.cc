@@ -9,24 +9,6 @@
 namespace leakhound {
 namespace {
 
-// The measure of the union of [begin, end) spans, where `measure(b, e)` is
-// additive over adjacent spans (a length, a word count).
-template <typename Measure>
-uint64_t UnionMeasure(std::vector<std::pair<uint32_t, uint32_t>> spans,
-                      const Measure& measure) {
-  std::sort(spans.begin(), spans.end());
-  uint64_t total = 0;
-  uint32_t reach = 0;
-  for (auto [begin, end] : spans) {
-    begin = std::max(begin, reach);
-    if (end > begin) {
-      total += measure(begin, end);
-      reach = end;
-    }
-  }
-  return total;
-}
-
 uint64_t NanosSince(std::chrono::steady_clock::time_point start) {
   return static_cast<uint64_t>(
       std::chrono::duration_cast<std::chrono::nanoseconds>(

@@ -198,16 +198,8 @@ double SourceCoverage(std::span<const Passage> passages,
   for (const Passage& p : passages) {
     spans.emplace_back(p.source_token_begin, p.source_token_end);
   }
-  std::sort(spans.begin(), spans.end());
-  uint64_t covered = 0;
-  uint32_t reach = 0;
-  for (auto [begin, end] : spans) {
-    begin = std::max(begin, reach);
-    if (end > begin) {
-      covered += end - begin;
-      reach = end;
-    }
-  }
+  const uint64_t covered = UnionMeasure(
+      std::move(spans), [](uint32_t b, uint32_t e) { return e - b; });
   return static_cast<double>(covered) / source_tokens;
 }
 

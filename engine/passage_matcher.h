@@ -12,9 +12,11 @@
 #ifndef LEAKHOUND_ENGINE_PASSAGE_MATCHER_H_
 #define LEAKHOUND_ENGINE_PASSAGE_MATCHER_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -119,6 +121,24 @@ std::vector<Passage> MatchPassages(
     const ScannedText& scanned, std::span<const Occurrence> source,
     const std::function<bool(uint64_t)>& suppressed,
     const PassageOptions& options);
+
+// The measure of the union of [begin, end) spans, where `measure(b, e)` is
+// additive over adjacent spans (a length, a word count).
+template <typename Measure>
+uint64_t UnionMeasure(std::vector<std::pair<uint32_t, uint32_t>> spans,
+                      const Measure& measure) {
+  std::sort(spans.begin(), spans.end());
+  uint64_t total = 0;
+  uint32_t reach = 0;
+  for (auto [begin, end] : spans) {
+    begin = std::max(begin, reach);
+    if (end > begin) {
+      total += measure(begin, end);
+      reach = end;
+    }
+  }
+  return total;
+}
 
 // The share of a source of `source_tokens` tokens inside the union of the
 // source ranges of `passages` (0 for an empty source): the coverage the
