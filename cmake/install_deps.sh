@@ -2,8 +2,8 @@
 # Installs the Debian 12 packages leakhound needs to build and test, and only
 # those that are missing. Idempotent; runs `apt-get update` at most once.
 # Usage (as root): bash cmake/install_deps.sh [--plots]
-# The real-text corpora (Python documentation, Chinese manual pages, groff to
-# render them) are always installed: the evaluation's small configuration
+# The real-text corpora (Python, Linux, PostgreSQL and Perl documentation,
+# English and Chinese manual pages, groff to render them) are always installed: the evaluation's small configuration
 # runs in the test suite. --plots also installs gnuplot for the evaluation
 # report's figures.
 set -euo pipefail
@@ -17,7 +17,8 @@ packages=(
   python3-docx python3-openpyxl python3-odf python3-gi python3-gi-cairo
   python3-cairo gir1.2-pango-1.0 fonts-dejavu-core fonts-wqy-microhei qpdf
   clang-14 libclang-rt-14-dev libmilter-dev postfix
-  python3.11-doc manpages-zh linux-doc-6.1 groff-base coreutils grep sed gzip diffutils
+  python3.11-doc manpages-zh linux-doc-6.1 postgresql-doc-15 perl-doc
+  manpages manpages-dev groff-base coreutils grep sed gzip diffutils
   findutils
 )
 if [[ "${1:-}" == "--plots" ]]; then

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <sstream>
 
@@ -62,6 +63,80 @@ std::vector<std::string> InfoNodes(const std::string& info) {
   return nodes;
 }
 
+bool IsBlank(std::string_view line) {
+  return line.find_first_not_of(" \t\r") == std::string_view::npos;
+}
+
+// True when `line` underlines (or overlines) `title` in reStructuredText:
+// one punctuation character repeated, at least as long as the title.
+bool Underlines(std::string_view line, std::string_view title) {
+  while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) {
+    line.remove_suffix(1);
+  }
+  while (!title.empty() && (title.back() == '\r' || title.back() == ' ')) {
+    title.remove_suffix(1);
+  }
+  if (line.size() < 3 || line.size() < title.size() || IsBlank(title)) {
+    return false;
+  }
+  const char c = line[0];
+  if (std::string_view("=-~^*#\"'+`:.").find(c) == std::string_view::npos) {
+    return false;
+  }
+  return line.find_first_not_of(c) == std::string_view::npos;
+}
+
+}  // namespace
+
+std::vector<std::string> SplitSections(const std::string& text,
+                                       SectionHeadings headings,
+                                       size_t min_bytes) {
+  // The lines without their '\n', and where each starts.
+  std::vector<std::string_view> lines;
+  std::vector<size_t> line_starts;
+  for (size_t at = 0; at < text.size();) {
+    size_t end = text.find('\n', at);
+    if (end == std::string::npos) end = text.size();
+    lines.emplace_back(text.data() + at, end - at);
+    line_starts.push_back(at);
+    at = end + 1;
+  }
+  std::vector<size_t> starts = {0};  // where each section starts
+  for (size_t i = 0; i < lines.size(); ++i) {
+    bool heading = false;
+    if (headings == SectionHeadings::kRestructuredText) {
+      // The title line, or the overline above it.
+      heading = i + 1 < lines.size() && Underlines(lines[i + 1], lines[i]) &&
+                !Underlines(lines[i], "x");
+      if (!heading && i + 2 < lines.size() && Underlines(lines[i], "x") &&
+          Underlines(lines[i + 2], lines[i + 1])) {
+        heading = true;
+      }
+      if (heading && i > 0 && Underlines(lines[i - 1], lines[i])) {
+        heading = false;  // the title under its overline
+      }
+    } else {
+      heading = i > 0 && IsBlank(lines[i - 1]) && !IsBlank(lines[i]) &&
+                lines[i][0] != ' ' && lines[i][0] != '\t';
+    }
+    if (heading && line_starts[i] - starts.back() >= min_bytes) {
+      starts.push_back(line_starts[i]);
+    }
+  }
+  // A short tail joins the section before it.
+  if (starts.size() > 1 && text.size() - starts.back() < min_bytes) {
+    starts.pop_back();
+  }
+  std::vector<std::string> sections;
+  for (size_t i = 0; i < starts.size(); ++i) {
+    const size_t end = i + 1 < starts.size() ? starts[i + 1] : text.size();
+    sections.push_back(text.substr(starts[i], end - starts[i]));
+  }
+  return sections;
+}
+
+namespace {
+
 // Appends the seeded shuffle of `docs` split into the three roles by the
 // given shares (protected, held out; the rest are hosts).
 void Split(std::vector<PoolDocument> docs, double protected_share,
@@ -88,28 +163,50 @@ void Split(std::vector<PoolDocument> docs, double protected_share,
 absl::StatusOr<DocumentPool> LoadDocumentPool(const std::string& dir,
                                               uint64_t seed,
                                               const PoolLimits& limits) {
+  struct Collection {
+    const char* name;
+    bool chinese;
+    std::optional<SectionHeadings> sections;  // whole files when empty
+  };
+  static constexpr Collection kCollections[] = {
+      {"python", false, SectionHeadings::kRestructuredText},
+      {"zh", true, std::nullopt},
+      {"kernel", false, SectionHeadings::kRestructuredText},
+      {"pg", false, std::nullopt},
+      {"perl", false, SectionHeadings::kIndented},
+      {"man", false, SectionHeadings::kIndented},
+  };
   DocumentPool pool;
   // Identical texts (a page installed under two names) would be one
   // protected document under two ids: only the first is kept.
   absl::flat_hash_set<std::string> texts;
-  for (const char* collection : {"python", "zh"}) {
-    auto files = ListFiles(fs::path(dir) / collection, ".txt");
+  for (const Collection& collection : kCollections) {
+    auto files = ListFiles(fs::path(dir) / collection.name, ".txt");
     if (!files.ok()) return files.status();
+    // Chinese text holds about three times the information per byte.
+    const size_t min_bytes =
+        collection.chinese ? limits.min_bytes / 3 : limits.min_bytes;
     std::vector<PoolDocument> docs;
     for (const fs::path& file : *files) {
       auto text = ReadWhole(file);
       if (!text.ok()) return text.status();
-      const bool chinese = std::string(collection) == "zh";
-      // Chinese text holds about three times the information per byte.
-      if (text->size() < (chinese ? limits.min_bytes / 3 : limits.min_bytes) ||
-          !texts.insert(*text).second) {
-        continue;
+      const std::string id = absl::StrCat(collection.name, "/", file.stem().string());
+      std::vector<std::string> parts;
+      if (collection.sections.has_value()) {
+        parts = SplitSections(*text, *collection.sections, limits.section_bytes);
+      } else {
+        parts.push_back(std::move(*text));
       }
-      docs.push_back(PoolDocument{
-          absl::StrCat(collection, "/", file.stem().string()), collection,
-          chinese, std::move(*text)});
+      for (size_t i = 0; i < parts.size(); ++i) {
+        if (parts[i].size() < min_bytes || !texts.insert(parts[i]).second) {
+          continue;
+        }
+        docs.push_back(PoolDocument{
+            parts.size() == 1 ? id : absl::StrCat(id, "#", i), collection.name,
+            collection.chinese, std::move(parts[i])});
+      }
     }
-    Split(std::move(docs), 0.5, 0.25, seed, limits, pool);
+    Split(std::move(docs), 0.75, 0.125, seed, limits, pool);
   }
   auto files = ListFiles(fs::path(dir) / "gnu", ".info");
   if (!files.ok()) return files.status();

@@ -4,10 +4,15 @@
 // inserted into, and held-out documents of the protected documents' domain
 // that are never protected and never hosts.
 //
-//   python/*.txt  Python docs: 1/2 protected, 1/4 held out, 1/4 hosts
-//   zh/*.txt      Chinese man pages: the same split
+//   python/*.txt  Python docs, one document per section: 3/4 protected,
+//                 1/8 held out, 1/8 hosts
+//   zh/*.txt      Chinese man pages, one document per page: the same split
+//   kernel/*.txt  Linux docs, one document per section: the same split
+//   pg/*.txt      PostgreSQL manual, one document per page: the same split
+//   perl/*.txt    Perl manual, one document per section: the same split
+//   man/*.txt     Linux man pages, one document per section: the same split
 //   gnu/*.info    GNU manuals, one document per Info node: hosts only
-// A text found twice is kept once.
+// A section is what SplitSections cuts. A text found twice is kept once.
 //
 // Thread-safety: plain data.
 #ifndef LEAKHOUND_CORPUS_DOCUMENT_POOL_H_
@@ -23,8 +28,10 @@
 namespace leakhound {
 
 struct PoolDocument {
-  std::string id;          // "python/library_os", "gnu/sed.info#12", ...
-  std::string collection;  // "python", "gnu" or "zh"
+  std::string id;          // "zh/man1_ls", "python/library_os#3" (its
+                           // fourth section), "gnu/sed.info#12", ...
+  std::string collection;  // "python", "zh", "kernel", "pg", "perl",
+                           // "man" or "gnu"
   bool chinese = false;
   std::string text;        // well-formed UTF-8
 };
@@ -41,7 +48,26 @@ struct PoolLimits {
   size_t per_collection_role = 0;
   // Documents shorter than this many bytes (menus, stub pages) are skipped.
   size_t min_bytes = 1500;
+  // A file is cut at a heading once the section before it has this many
+  // bytes (SplitSections).
+  size_t section_bytes = 1500;
 };
+
+enum class SectionHeadings {
+  // A title line underlined (and maybe overlined) by one punctuation
+  // character repeated.
+  kRestructuredText,
+  // An unindented line after a blank line, in text whose body is indented
+  // (man pages rendered by groff, pod2text).
+  kIndented,
+};
+
+// Cuts `text` into consecutive sections that together are `text`: at each
+// heading whose section before it has at least `min_bytes`; a last section
+// shorter than that joins the one before it.
+std::vector<std::string> SplitSections(const std::string& text,
+                                       SectionHeadings headings,
+                                       size_t min_bytes);
 
 // Reads `dir`. Errors: NotFound when a collection directory is missing or
 // empty, Internal for unreadable files.

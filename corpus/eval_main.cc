@@ -347,11 +347,18 @@ int Run(const std::string& corpus, const std::string& out_dir,
   }
   std::map<std::string, int> groups;
   for (const OutboundCase& c : set->cases) ++groups[c.group];
-  absl::StrAppend(&md, "\nCollections: `python` = Python 3.11 documentation "
-                       "sources (python3.11-doc), `zh` = Chinese manual pages "
-                       "(manpages-zh, rendered by groff), `gnu` = nodes of "
-                       "the GNU coreutils, grep, sed, gzip, diffutils and "
-                       "findutils manuals. Outbound documents per group:");
+  absl::StrAppend(
+      &md, "\nCollections (corpus/prepare_corpora.sh): `python` = Python 3.11 "
+           "documentation sources (python3.11-doc), `kernel` = Linux 6.1 "
+           "documentation sources (linux-doc-6.1), `perl` = the Perl manual "
+           "(perl-doc, pod2text), `man` = the Linux man-pages project "
+           "(manpages, manpages-dev, groff), each one document per section "
+           "of at least ", config.pool.section_bytes, " bytes; `pg` = "
+           "PostgreSQL 15 manual pages (postgresql-doc-15, HTML rendered as "
+           "text), `zh` = Chinese manual pages (manpages-zh, groff), one "
+           "document per page; `gnu` = nodes of the GNU coreutils, grep, "
+           "sed, gzip, diffutils and findutils manuals (hosts only). Outbound "
+           "documents per group:");
   for (const auto& [group, n] : groups) absl::StrAppend(&md, " ", group, " ", n, ";");
   md.back() = '.';
   absl::StrAppend(

@@ -8,8 +8,15 @@
 #   DIR/zh/*.txt      Chinese manual pages (manpages-zh) rendered to UTF-8
 #                     text by groff
 #   DIR/kernel/*.txt  Linux 6.1 documentation sources (linux-doc-6.1,
-#                     reStructuredText; the throughput benchmarks)
-# Idempotent: a DIR that holds a complete preparation is left as it is.
+#                     reStructuredText; the throughput benchmarks and the
+#                     full evaluation)
+#   DIR/pg/*.txt      the PostgreSQL 15 manual (postgresql-doc-15), one
+#                     HTML page each, rendered by corpus/html_to_text.py
+#   DIR/perl/*.txt    the Perl manual (perl-doc), rendered by pod2text
+#   DIR/man/*.txt     the Linux man-pages project (manpages, manpages-dev)
+#                     rendered by groff
+# Idempotent: a collection already prepared (its .complete marker) is left
+# as it is.
 # Usage: bash corpus/prepare_corpora.sh DIR
 set -euo pipefail
 out=${1:?usage: prepare_corpora.sh DIR}
@@ -28,6 +35,54 @@ if [[ ! -f "$out/kernel/.complete" ]]; then
   done
   touch "$out/kernel/.complete"
 fi
+here=$(dirname "$0")
+# Runs "$@" unless DIR/$1 is complete; the command fills DIR/$1.
+prepare() {
+  local name=$1
+  shift
+  if [[ -f "$out/$name/.complete" ]]; then return; fi
+  rm -rf "${out:?}/$name"
+  mkdir -p "$out/$name"
+  "$@"
+  touch "$out/$name/.complete"
+}
+require() {
+  if [[ ! -e "$1" ]]; then
+    echo "prepare_corpora: $1 is missing; run cmake/install_deps.sh" >&2
+    exit 1
+  fi
+}
+
+pg() {
+  local src=/usr/share/doc/postgresql-doc-15/html
+  require "$src"
+  find "$src" -name '*.html' -print0 | LC_ALL=C sort -z |
+    xargs -0 python3 "$here/html_to_text.py" "$out/pg"
+}
+perl_manual() {
+  require /usr/share/perl/5.36.0/pod/perlfunc.pod
+  dpkg -L perl-doc | grep '\.pod$' | LC_ALL=C sort | while read -r f; do
+    pod2text "$f" > "$out/perl/$(basename "$f" .pod).txt" 2>/dev/null ||
+      rm -f "$out/perl/$(basename "$f" .pod).txt"
+  done
+}
+# Pages that are only a ".so" link to another page are left out.
+man_pages() {
+  require /usr/share/man/man2/open.2.gz
+  dpkg -L manpages manpages-dev | grep '^/usr/share/man/.*\.gz$' |
+    LC_ALL=C sort | while read -r f; do
+      if [[ -L "$f" || ! -f "$f" || "$(zcat "$f" | head -c 4)" == ".so " ]]; then
+        continue
+      fi
+      zcat "$f" | groff -mandoc -Tutf8 -P-cbou -dAD=l -rHY=0 2>/dev/null \
+        > "$out/man/$(basename "$f" .gz).txt" ||
+        rm -f "$out/man/$(basename "$f" .gz).txt"
+    done
+}
+prepare pg pg
+prepare perl perl_manual
+prepare man man_pages
+
 if [[ -f "$out/.complete" ]]; then
   exit 0
 fi

@@ -29,17 +29,6 @@ TestSetConfig Tiny() {
   return config;
 }
 
-TEST(DocumentPoolTest, RolesAreDisjoint) {
-  const DocumentPool pool = SmallPool();
-  std::set<std::string> seen;
-  for (const auto* role : {&pool.protected_docs, &pool.hosts, &pool.held_out}) {
-    EXPECT_FALSE(role->empty());
-    for (const PoolDocument& doc : *role) {
-      EXPECT_TRUE(seen.insert(doc.id).second) << doc.id << " in two roles";
-    }
-  }
-}
-
 TEST(TestSetTest, SameSeedGivesTheSameSet) {
   const DocumentPool pool = SmallPool();
   auto a = GenerateTestSet(pool, Tiny(), 5);
