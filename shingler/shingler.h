@@ -37,7 +37,8 @@ namespace leakhound {
 // normalization, shingling, keyed hashing). An index records the version
 // that built it; bump this whenever any of them changes a fingerprint.
 // 2: markup residue read as spaces, traditional Han folded to simplified.
-inline constexpr uint32_t kShinglerVersion = 2;
+// 3: Greek and Cyrillic twins of Latin capitals folded as those capitals.
+inline constexpr uint32_t kShinglerVersion = 3;
 
 // The Unicode version of the ICU data the normalization uses, e.g. "15.0".
 std::string UnicodeVersion();

@@ -104,12 +104,66 @@ struct Tokenizer::Impl {
   static constexpr size_t kMaxCachedCodePoints = 1 << 16;
   absl::flat_hash_map<UChar32, std::optional<uint64_t>> code_point_hash;
 
+  // Non-ASCII capitals whose skeleton is one Latin capital (Greek Χ,
+  // Cyrillic С): code point -> that capital, or 0.
+  absl::flat_hash_map<UChar32, UChar32> latin_twin;
+
+  UChar32 LatinTwin(UChar32 c) {
+    if (c < 128 || !u_isupper(c)) return 0;
+    auto [it, inserted] = latin_twin.try_emplace(c, 0);
+    if (inserted) {
+      UErrorCode status = U_ZERO_ERROR;
+      icu::UnicodeString skeleton;
+      uspoof_getSkeletonUnicodeString(spoof.getAlias(), 0,
+                                      icu::UnicodeString(c), skeleton, &status);
+      if (U_SUCCESS(status) && skeleton.length() == 1 &&
+          skeleton[0] >= u'A' && skeleton[0] <= u'Z') {
+        it->second = skeleton[0];
+      }
+    }
+    return it->second;
+  }
+
+  // Replaces the Latin capitals' twins of `token` by the Latin capitals when
+  // the token holds a Latin letter or every letter has a twin: case folded
+  // first, Greek Χ would become χ, whose skeleton is not x. A Greek or
+  // Cyrillic word with a letter of no twin is left to fold as itself, so
+  // that it still matches its lower-case form.
+  void UntwinLatinCapitals(icu::UnicodeString& token) {
+    bool latin = false, all_twins = true, any_twin = false;
+    for (int32_t i = 0; i < token.length(); i = token.moveIndex32(i, 1)) {
+      const UChar32 c = token.char32At(i);
+      if (!u_isalpha(c)) continue;
+      UErrorCode status = U_ZERO_ERROR;
+      if (uscript_getScript(c, &status) == USCRIPT_LATIN) {
+        latin = true;
+      } else if (LatinTwin(c) != 0) {
+        any_twin = true;
+      } else {
+        all_twins = false;
+      }
+    }
+    if (!any_twin || (!latin && !all_twins)) return;
+    icu::UnicodeString out;
+    for (int32_t i = 0; i < token.length(); i = token.moveIndex32(i, 1)) {
+      const UChar32 c = token.char32At(i);
+      const UChar32 twin = LatinTwin(c);
+      out.append(twin != 0 ? twin : c);
+    }
+    token = std::move(out);
+  }
+
   // Normalizes text16[p, q) into `normalized` (UTF-8); a per-character
-  // token's Han character is simplified first.
+  // token's Han character is simplified first, another token's Latin
+  // capitals' twins become Latin capitals (UntwinLatinCapitals).
   void Normalize(int32_t p, int32_t q, bool per_character = false) {
     UErrorCode status = U_ZERO_ERROR;
     icu::UnicodeString token = text16.tempSubStringBetween(p, q);
-    if (per_character) simplified->transliterate(token);
+    if (per_character) {
+      simplified->transliterate(token);
+    } else {
+      UntwinLatinCapitals(token);
+    }
     icu::UnicodeString folded = nfkc_casefold->normalize(token, status);
     icu::UnicodeString skeleton;
     uspoof_getSkeletonUnicodeString(spoof.getAlias(), 0, folded, skeleton,

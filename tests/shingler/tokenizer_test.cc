@@ -56,6 +56,23 @@ TEST_F(TokenizerTest, CyrillicAndGreekLookAlikesFoldToLatin) {
   EXPECT_EQ(Hashes("сrеdit"), Hashes("credit"));  // Cyrillic с and е
 }
 
+TEST_F(TokenizerTest, GreekAndCyrillicCapitalTwinsFoldAsTheLatinCapitals) {
+  // Folded first, Greek Χ, Β and Ε became χ, β (then ss) and ε, which no
+  // skeleton makes x, b and e: "PΟSIΧ" (Greek Ο and Χ) was not "posix".
+  EXPECT_THAT(Norm("P\u039FSI\u03A7 \u0392\u0395 \u03A7 \u0421\u0410T"),
+              ElementsAre("posix", "be", "x", "cat"));
+  EXPECT_EQ(Hashes("\u0391\u0392\u0395 P\u039FSI\u03A7.1-2008"),
+            Hashes("ABE POSIX.1-2008"));
+}
+
+TEST_F(TokenizerTest, GreekAndCyrillicWordsStillFoldCaseAsThemselves) {
+  // A word of their own script with a letter of no Latin twin (Λ, Д).
+  EXPECT_EQ(Hashes("\u0391\u039B\u0395\u039E\u0397"),   // ΑΛΕΞΗ
+            Hashes("\u03B1\u03BB\u03B5\u03BE\u03B7"));  // αλεξη
+  EXPECT_EQ(Hashes("\u0414\u0410\u041C\u0410"),          // ДАМА
+            Hashes("\u0434\u0430\u043C\u0430"));         // дама
+}
+
 TEST_F(TokenizerTest, ZeroWidthAndSoftHyphenDisappearInsideWords) {
   EXPECT_THAT(Norm("pass\u200Bword con\u00ADfidential join\u200Ded"),
               ElementsAre("password", "confidential", "joined"));
