@@ -281,24 +281,36 @@ std::string Hyphenate(std::string_view text, std::mt19937_64& rng) {
   return Fill(text, 40 + Below(rng, 33), "\n", true) + "\n";
 }
 
+// An editor emphasizes whole words: the marks go around a whitespace-
+// delimited word without its leading and trailing punctuation ("HUGE_VAL,"
+// becomes "**HUGE_VAL**,", never "HUGE_**VAL**,").
 std::string RichText(std::string_view text, std::mt19937_64& rng) {
   static constexpr std::pair<const char*, const char*> kMarks[] = {
       {"**", "**"}, {"_", "_"}, {"`", "`"},
       {"<b>", "</b>"}, {"<em>", "</em>"}, {"<i>", "</i>"}};
+  auto space = [](char c) { return std::isspace(static_cast<unsigned char>(c)); };
   std::string out;
-  ForEachRun(
-      text,
-      [&](size_t b, size_t e) {
-        if (Chance(rng, 1.0 / 3)) {
-          const auto& [open, close] = kMarks[Below(rng, std::size(kMarks))];
-          out += open;
-          out.append(text.substr(b, e - b));
-          out += close;
-        } else {
-          out.append(text.substr(b, e - b));
-        }
-      },
-      [&](size_t b, size_t e) { out.append(text.substr(b, e - b)); });
+  size_t i = 0;
+  while (i < text.size()) {
+    size_t j = i;
+    while (j < text.size() && space(text[j]) == space(text[i])) ++j;
+    size_t b = i, e = j;
+    if (!space(text[i])) {
+      while (b < e && !IsAsciiAlnum(text[b])) ++b;
+      while (e > b && !IsAsciiAlnum(text[e - 1])) --e;
+    }
+    if (b < e && !space(text[i]) && Chance(rng, 1.0 / 3)) {
+      const auto& [open, close] = kMarks[Below(rng, std::size(kMarks))];
+      out.append(text.substr(i, b - i));
+      out += open;
+      out.append(text.substr(b, e - b));
+      out += close;
+      out.append(text.substr(e, j - e));
+    } else {
+      out.append(text.substr(i, j - i));
+    }
+    i = j;
+  }
   return out;
 }
 

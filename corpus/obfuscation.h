@@ -29,7 +29,8 @@ enum class Obfuscation : uint8_t {
   // Disguises that real outbound text carries (issue 23):
   kHyphenate,   // typeset and pasted back: lines of 40-72, words of 6+
                 // letters broken across line ends ("confi-\ndential")
-  kRichText,    // a third of the words in **, _, `, <b>, <em> or <i>
+  kRichText,    // a third of the words (whitespace-delimited, without
+                // edge punctuation) in **, _, `, <b>, <em> or <i>
   kMailQuote,   // re-wrapped at 60-72 and every line quoted "> " or "> > "
   kTableCells,  // 3-8 words per Markdown table cell, HTML cell or bullet
 };

@@ -189,6 +189,37 @@ TEST(ObfuscationTest, RichTextWrapsWordsInMarkupAndKeepsThem) {
   EXPECT_EQ(WordsOnly(stripped), WordsOnly(kText));
 }
 
+TEST(ObfuscationTest, RichTextMarksWholeWordsNeverPiecesOfThem) {
+  const std::vector<std::string> text = {"HUGE_VAL,", "don't", "(math_error)",
+                                         "de-serializing", "it."};
+  const std::vector<std::string> cores = {"HUGE_VAL", "don't", "math_error",
+                                          "de-serializing", "it"};
+  const std::pair<std::string, std::string> marks[] = {
+      {"**", "**"}, {"_", "_"}, {"`", "`"},
+      {"<b>", "</b>"}, {"<em>", "</em>"}, {"<i>", "</i>"}};
+  std::mt19937_64 rng(3);
+  int marked = 0;
+  for (int i = 0; i < 100; ++i) {
+    std::istringstream out(Obfuscate("HUGE_VAL, don't (math_error) "
+                                     "de-serializing it.",
+                                     Obfuscation::kRichText, {}, rng));
+    for (size_t w = 0; w < text.size(); ++w) {
+      std::string word;
+      ASSERT_TRUE(out >> word);
+      if (word == text[w]) continue;
+      const size_t at = text[w].find(cores[w]);
+      bool whole = false;
+      for (const auto& [open, close] : marks) {
+        whole = whole || word == text[w].substr(0, at) + open + cores[w] +
+                                     close + text[w].substr(at + cores[w].size());
+      }
+      EXPECT_TRUE(whole) << word;
+      ++marked;
+    }
+  }
+  EXPECT_GT(marked, 100);
+}
+
 TEST(ObfuscationTest, MailQuotingPrefixesEveryLine) {
   const std::string out = ObfuscateText(Obfuscation::kMailQuote);
   std::istringstream lines(out);
