@@ -18,7 +18,7 @@ packages=(
   python3-cairo gir1.2-pango-1.0 fonts-dejavu-core fonts-wqy-microhei qpdf
   clang-14 libclang-rt-14-dev libmilter-dev postfix
   python3.11-doc manpages-zh linux-doc-6.1 postgresql-doc-15 perl-doc
-  manpages manpages-dev groff-base coreutils grep sed gzip diffutils
+  manpages manpages-dev icu-devtools groff-base coreutils grep sed gzip diffutils
   findutils
 )
 if [[ "${1:-}" == "--plots" ]]; then

@@ -102,6 +102,11 @@ DetectionSummary Summarize(const TestSet& set,
   s.chinese_recall_30 = Recall(set, results, rule, [](const OutboundCase& c) {
                           return c.group == "chinese" && c.size_words >= 30;
                         }).value();
+  s.han_variant_recall_30 =
+      Recall(set, results, rule, [](const OutboundCase& c) {
+        return c.group == "chinese" && c.size_words >= 30 &&
+               c.obfuscation == Obfuscation::kHanVariant;
+      }).value();
   for (CaseClass klass : kNegatives) {
     s.false_alarm_rate[std::string(CaseClassName(klass))] =
         FalseAlarms(set, results, rule, klass).value();

@@ -25,6 +25,7 @@ struct DetectionSummary {
   // Per obfuscation name, 30+ words (includes "verbatim").
   std::map<std::string, double> obfuscation_recall_30;
   double chinese_recall_30 = 0;  // every Chinese obfuscation, 30+ words
+  double han_variant_recall_30 = 0;  // Chinese in the other script
   // Per negative class name: share of its documents with a match.
   std::map<std::string, double> false_alarm_rate;
   uint32_t scan_errors = 0;

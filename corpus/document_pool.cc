@@ -9,6 +9,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "shingler/text_decoder.h"
 
 namespace leakhound {
@@ -137,6 +138,38 @@ std::vector<std::string> SplitSections(const std::string& text,
 
 namespace {
 
+// One code point of 3 UTF-8 bytes (the Basic Multilingual Plane's Han) at
+// the start of `s`, or 0.
+char32_t Bmp3(std::string_view s) {
+  if (s.size() < 3 || (static_cast<unsigned char>(s[0]) & 0xF0) != 0xE0) return 0;
+  return ((static_cast<unsigned char>(s[0]) & 0x0F) << 12) |
+         ((static_cast<unsigned char>(s[1]) & 0x3F) << 6) |
+         (static_cast<unsigned char>(s[2]) & 0x3F);
+}
+
+// "character TAB variant" lines (prepare_corpora.sh); pairs outside the
+// three-byte range are skipped.
+absl::StatusOr<HanVariants> ReadVariants(const fs::path& path) {
+  auto text = ReadWhole(path);
+  if (!text.ok()) return text.status();
+  HanVariants map;
+  for (absl::string_view l : absl::StrSplit(*text, '\n', absl::SkipEmpty())) {
+    const std::string_view line(l.data(), l.size());
+    const size_t tab = line.find('\t');
+    if (tab == std::string_view::npos) {
+      return absl::DataLossError(absl::StrCat("no tab in a line of ", path.string()));
+    }
+    const char32_t from = Bmp3(line.substr(0, tab));
+    const char32_t to = Bmp3(line.substr(tab + 1));
+    if (from != 0 && to != 0 && tab == 3 && line.size() == 7) map[from] = to;
+  }
+  if (map.empty()) {
+    return absl::NotFoundError(absl::StrCat(
+        "no variants in ", path.string(), "; run bash corpus/prepare_corpora.sh"));
+  }
+  return map;
+}
+
 // Appends the seeded shuffle of `docs` split into the three roles by the
 // given shares (protected, held out; the rest are hosts).
 void Split(std::vector<PoolDocument> docs, double protected_share,
@@ -171,6 +204,7 @@ absl::StatusOr<DocumentPool> LoadDocumentPool(const std::string& dir,
   static constexpr Collection kCollections[] = {
       {"python", false, SectionHeadings::kRestructuredText},
       {"zh", true, std::nullopt},
+      {"zh_tw", true, std::nullopt},
       {"kernel", false, SectionHeadings::kRestructuredText},
       {"pg", false, std::nullopt},
       {"perl", false, SectionHeadings::kIndented},
@@ -225,6 +259,12 @@ absl::StatusOr<DocumentPool> LoadDocumentPool(const std::string& dir,
     }
   }
   Split(std::move(nodes), 0, 0, seed, limits, pool);
+  for (auto [name, map] : {std::pair{"to_traditional", &pool.to_traditional},
+                           std::pair{"to_simplified", &pool.to_simplified}}) {
+    auto read = ReadVariants(fs::path(dir) / "han" / absl::StrCat(name, ".tsv"));
+    if (!read.ok()) return read.status();
+    *map = std::move(*read);
+  }
   return pool;
 }
 

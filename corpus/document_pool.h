@@ -7,11 +7,13 @@
 //   python/*.txt  Python docs, one document per section: 3/4 protected,
 //                 1/8 held out, 1/8 hosts
 //   zh/*.txt      Chinese man pages, one document per page: the same split
+//   zh_tw/*.txt   the same in traditional characters
 //   kernel/*.txt  Linux docs, one document per section: the same split
 //   pg/*.txt      PostgreSQL manual, one document per page: the same split
 //   perl/*.txt    Perl manual, one document per section: the same split
 //   man/*.txt     Linux man pages, one document per section: the same split
 //   gnu/*.info    GNU manuals, one document per Info node: hosts only
+//   han/*.tsv     the Han variant maps (to_traditional, to_simplified)
 // A section is what SplitSections cuts. A text found twice is kept once.
 //
 // Thread-safety: plain data.
@@ -24,14 +26,15 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "corpus/obfuscation.h"
 
 namespace leakhound {
 
 struct PoolDocument {
   std::string id;          // "zh/man1_ls", "python/library_os#3" (its
                            // fourth section), "gnu/sed.info#12", ...
-  std::string collection;  // "python", "zh", "kernel", "pg", "perl",
-                           // "man" or "gnu"
+  std::string collection;  // "python", "zh", "zh_tw", "kernel", "pg",
+                           // "perl", "man" or "gnu"
   bool chinese = false;
   std::string text;        // well-formed UTF-8
 };
@@ -40,6 +43,8 @@ struct DocumentPool {
   std::vector<PoolDocument> protected_docs;
   std::vector<PoolDocument> hosts;
   std::vector<PoolDocument> held_out;
+  HanVariants to_traditional;  // for the simplified documents (zh)
+  HanVariants to_simplified;   // for the traditional ones (zh_tw)
 };
 
 struct PoolLimits {
@@ -70,7 +75,8 @@ std::vector<std::string> SplitSections(const std::string& text,
                                        size_t min_bytes);
 
 // Reads `dir`. Errors: NotFound when a collection directory is missing or
-// empty, Internal for unreadable files.
+// empty, Internal for unreadable files, DataLoss for a malformed variant
+// map.
 absl::StatusOr<DocumentPool> LoadDocumentPool(const std::string& dir,
                                               uint64_t seed,
                                               const PoolLimits& limits);

@@ -79,6 +79,8 @@ std::vector<Floor> Floors(const DetectionSummary& s) {
   std::vector<Floor> floors = {
       {"verbatim recall, 30+ words", s.verbatim_recall_30, true, 0.90},
       {"Chinese recall, 30+ words", s.chinese_recall_30, true, 0.85},
+      {"Chinese in the other script (han_variant) recall, 30+ words",
+       s.han_variant_recall_30, true, 0.85},
       {"false alarms, clean hosts", s.false_alarm_rate.at("clean_host"), false,
        0.05},
       {"false alarms, held out", s.false_alarm_rate.at("held_out"), false, 0.15},

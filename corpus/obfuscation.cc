@@ -281,6 +281,28 @@ std::string Hyphenate(std::string_view text, std::mt19937_64& rng) {
   return Fill(text, 40 + Below(rng, 33), "\n", true) + "\n";
 }
 
+std::string ToVariants(std::string_view text, const HanVariants& han) {
+  std::string out;
+  for (size_t i = 0; i < text.size();) {
+    const auto lead = static_cast<unsigned char>(text[i]);
+    const size_t n = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
+    if (n == 3 && i + 3 <= text.size()) {
+      const char32_t c = ((lead & 0x0F) << 12) |
+                         ((static_cast<unsigned char>(text[i + 1]) & 0x3F) << 6) |
+                         (static_cast<unsigned char>(text[i + 2]) & 0x3F);
+      auto it = han.find(c);
+      if (it != han.end()) {
+        AppendUtf8(it->second, out);
+        i += 3;
+        continue;
+      }
+    }
+    out.append(text.substr(i, std::min(n, text.size() - i)));
+    i += n;
+  }
+  return out;
+}
+
 // An editor emphasizes whole words: the marks go around a whitespace-
 // delimited word without its leading and trailing punctuation ("HUGE_VAL,"
 // becomes "**HUGE_VAL**,", never "HUGE_**VAL**,").
@@ -374,13 +396,14 @@ const char* ObfuscationName(Obfuscation obfuscation) {
     case Obfuscation::kRichText: return "rich_text";
     case Obfuscation::kMailQuote: return "mail_quote";
     case Obfuscation::kTableCells: return "table_cells";
+    case Obfuscation::kHanVariant: return "han_variant";
   }
   return "unknown";
 }
 
 std::string Obfuscate(std::string_view text, Obfuscation obfuscation,
                       std::span<const std::string> vocabulary,
-                      std::mt19937_64& rng) {
+                      std::mt19937_64& rng, const HanVariants* han) {
   switch (obfuscation) {
     case Obfuscation::kNone: return std::string(text);
     case Obfuscation::kCase: return ChangeCase(text, rng);
@@ -398,6 +421,7 @@ std::string Obfuscate(std::string_view text, Obfuscation obfuscation,
     case Obfuscation::kRichText: return RichText(text, rng);
     case Obfuscation::kMailQuote: return MailQuote(text, rng);
     case Obfuscation::kTableCells: return TableCells(text, rng);
+    case Obfuscation::kHanVariant: return ToVariants(text, *han);
   }
   return std::string(text);
 }

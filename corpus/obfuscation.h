@@ -12,7 +12,15 @@
 #include <string>
 #include <string_view>
 
+#include "absl/container/flat_hash_map.h"
+
 namespace leakhound {
+
+// Han characters to their form in the other script: simplified to
+// traditional for a simplified text, or the reverse. The evaluation's maps
+// come from ICU's transforms run by uconv over its Chinese corpora
+// (corpus/prepare_corpora.sh).
+using HanVariants = absl::flat_hash_map<char32_t, char32_t>;
 
 // Written to the ground truth by name (ObfuscationName).
 enum class Obfuscation : uint8_t {
@@ -33,6 +41,8 @@ enum class Obfuscation : uint8_t {
                 // edge punctuation) in **, _, `, <b>, <em> or <i>
   kMailQuote,   // re-wrapped at 60-72 and every line quoted "> " or "> > "
   kTableCells,  // 3-8 words per Markdown table cell, HTML cell or bullet
+  kHanVariant,  // Chinese only: simplified Han characters written
+                // traditional, or traditional simplified (HanVariants)
 };
 
 inline constexpr Obfuscation kAllObfuscations[] = {
@@ -47,12 +57,13 @@ inline constexpr Obfuscation kAllObfuscations[] = {
 const char* ObfuscationName(Obfuscation obfuscation);
 
 // Returns `text` (UTF-8) obfuscated. Word substitution draws replacement
-// words from `vocabulary` (REQUIRES: non-empty for kSubstitute*). Only
+// words from `vocabulary` (REQUIRES: non-empty for kSubstitute*); kHanVariant
+// replaces each character found in `han` (REQUIRES: not null for it). Only
 // ASCII letters are case-changed, homoglyphed or widened; other characters
 // pass through, so Chinese text is unchanged by those three.
 std::string Obfuscate(std::string_view text, Obfuscation obfuscation,
                       std::span<const std::string> vocabulary,
-                      std::mt19937_64& rng);
+                      std::mt19937_64& rng, const HanVariants* han = nullptr);
 
 }  // namespace leakhound
 

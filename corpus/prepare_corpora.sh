@@ -5,8 +5,13 @@
 #   DIR/gnu/*.info    GNU manuals (coreutils, grep, sed, gzip, diffutils,
 #                     findutils) in Info format; the evaluation splits them
 #                     into nodes
-#   DIR/zh/*.txt      Chinese manual pages (manpages-zh) rendered to UTF-8
-#                     text by groff
+#   DIR/zh/*.txt      Chinese manual pages (manpages-zh, zh_CN: simplified)
+#                     rendered to UTF-8 text by groff
+#   DIR/zh_tw/*.txt   the same for zh_TW (traditional characters)
+#   DIR/han/to_traditional.tsv, to_simplified.tsv
+#                     "character TAB variant" lines: what ICU's
+#                     Simplified-Traditional transform (uconv) changes in
+#                     zh/, and Traditional-Simplified in zh_tw/
 #   DIR/kernel/*.txt  Linux 6.1 documentation sources (linux-doc-6.1,
 #                     reStructuredText; the throughput benchmarks and the
 #                     full evaluation)
@@ -20,22 +25,8 @@
 # Usage: bash corpus/prepare_corpora.sh DIR
 set -euo pipefail
 out=${1:?usage: prepare_corpora.sh DIR}
-
-if [[ ! -f "$out/kernel/.complete" ]]; then
-  src=/usr/share/doc/linux-doc-6.1/html/_sources
-  if [[ ! -d "$src" ]]; then
-    echo "prepare_corpora: $src is missing; run cmake/install_deps.sh" >&2
-    exit 1
-  fi
-  rm -rf "$out/kernel"
-  mkdir -p "$out/kernel"
-  find "$src" -name '*.txt' | LC_ALL=C sort | while read -r f; do
-    rel=${f#"$src"/}
-    cp "$f" "$out/kernel/${rel//\//_}"
-  done
-  touch "$out/kernel/.complete"
-fi
 here=$(dirname "$0")
+
 # Runs "$@" unless DIR/$1 is complete; the command fills DIR/$1.
 prepare() {
   local name=$1
@@ -53,6 +44,45 @@ require() {
   fi
 }
 
+kernel() {
+  local src=/usr/share/doc/linux-doc-6.1/html/_sources
+  require "$src"
+  find "$src" -name '*.txt' | LC_ALL=C sort | while read -r f; do
+    rel=${f#"$src"/}
+    cp "$f" "$out/kernel/${rel//\//_}"
+  done
+}
+python_docs() {
+  local src=/usr/share/doc/python3.11/html/_sources
+  require "$src"
+  find "$src" -name '*.rst.txt' | LC_ALL=C sort | while read -r f; do
+    rel=${f#"$src"/}
+    rel=${rel%.rst.txt}
+    cp "$f" "$out/python/${rel//\//_}.txt"
+  done
+}
+gnu() {
+  for manual in coreutils grep sed gzip diffutils find; do
+    files=(/usr/share/info/"$manual".info*.gz)
+    if [[ ! -f "${files[0]}" ]]; then
+      echo "prepare_corpora: no Info manual $manual under /usr/share/info" \
+        "(is /usr/share/info excluded by dpkg?)" >&2
+      exit 1
+    fi
+    for f in "${files[@]}"; do
+      zcat "$f" > "$out/gnu/$(basename "$f" .gz)"
+    done
+  done
+}
+# Chinese man pages of locale $1 into DIR/$2.
+chinese_pages() {
+  require "/usr/share/man/$1"
+  find "/usr/share/man/$1" -name '*.gz' | LC_ALL=C sort | while read -r f; do
+    name=$(basename "$(dirname "$f")")_$(basename "$f" .gz)
+    zcat "$f" | groff -k -mandoc -Tutf8 -P-cbou -dAD=l -rHY=0 2>/dev/null \
+      > "$out/$2/$name.txt" || rm -f "$out/$2/$name.txt"
+  done
+}
 pg() {
   local src=/usr/share/doc/postgresql-doc-15/html
   require "$src"
@@ -79,47 +109,22 @@ man_pages() {
         rm -f "$out/man/$(basename "$f" .gz).txt"
     done
 }
+# The characters ICU's transform changes, paired by position (the
+# transforms map one code point to one).
+han_variants() {
+  require /usr/bin/uconv
+  cat "$out"/zh/*.txt | uconv -x Simplified-Traditional |
+    python3 "$here/pair_characters.py" "$out"/zh/*.txt > "$out/han/to_traditional.tsv"
+  cat "$out"/zh_tw/*.txt | uconv -x Traditional-Simplified |
+    python3 "$here/pair_characters.py" "$out"/zh_tw/*.txt > "$out/han/to_simplified.tsv"
+}
+
+prepare kernel kernel
+prepare python python_docs
+prepare gnu gnu
+prepare zh chinese_pages zh_CN zh
+prepare zh_tw chinese_pages zh_TW zh_tw
+prepare han han_variants
 prepare pg pg
 prepare perl perl_manual
 prepare man man_pages
-
-if [[ -f "$out/.complete" ]]; then
-  exit 0
-fi
-rm -rf "$out/python" "$out/gnu" "$out/zh"
-mkdir -p "$out/python" "$out/gnu" "$out/zh"
-
-src=/usr/share/doc/python3.11/html/_sources
-if [[ ! -d "$src" ]]; then
-  echo "prepare_corpora: $src is missing; run cmake/install_deps.sh" >&2
-  exit 1
-fi
-find "$src" -name '*.rst.txt' | LC_ALL=C sort | while read -r f; do
-  rel=${f#"$src"/}
-  rel=${rel%.rst.txt}
-  cp "$f" "$out/python/${rel//\//_}.txt"
-done
-
-for manual in coreutils grep sed gzip diffutils find; do
-  files=(/usr/share/info/"$manual".info*.gz)
-  if [[ ! -f "${files[0]}" ]]; then
-    echo "prepare_corpora: no Info manual $manual under /usr/share/info" \
-      "(is /usr/share/info excluded by dpkg?)" >&2
-    exit 1
-  fi
-  for f in "${files[@]}"; do
-    zcat "$f" > "$out/gnu/$(basename "$f" .gz)"
-  done
-done
-
-if [[ ! -d /usr/share/man/zh_CN ]]; then
-  echo "prepare_corpora: /usr/share/man/zh_CN is missing; run cmake/install_deps.sh" >&2
-  exit 1
-fi
-find /usr/share/man/zh_CN -name '*.gz' | LC_ALL=C sort | while read -r f; do
-  name=$(basename "$(dirname "$f")")_$(basename "$f" .gz)
-  zcat "$f" | groff -k -mandoc -Tutf8 -P-cbou -dAD=l -rHY=0 2>/dev/null \
-    > "$out/zh/$name.txt" || rm -f "$out/zh/$name.txt"
-done
-touch "$out/.complete"
-du -sh "$out/python" "$out/gnu" "$out/zh" >&2

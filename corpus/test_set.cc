@@ -410,8 +410,11 @@ absl::Status Generator::AddPositives() {
                          " words for group ", cell.group));
       }
       const PoolDocument& host = *hosts[Below(rng_, hosts.size())];
+      const HanVariants* han = source->collection == "zh_tw"
+                                   ? &pool_.to_simplified
+                                   : &pool_.to_traditional;
       std::string excerpt = Obfuscate(Excerpt(*source, words), cell.obfuscation,
-                                      vocabulary_, rng_);
+                                      vocabulary_, rng_, han);
       OutboundCase c = cell;
       c.inserts.push_back(Insert{source->id, words});
       c.host_id = host.id;

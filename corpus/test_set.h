@@ -11,8 +11,9 @@
 //   format       30 and 50 words, verbatim, as text, Markdown and HTML
 //   split        100 words in 2 and 4 pieces, 250 words in 5 pieces
 //   two_sources  50 words from each of two sources
-//   chinese      Chinese excerpts of every size: verbatim, re-wrapped,
-//                zero-width characters
+//   chinese      Chinese excerpts of every size (simplified and
+//                traditional sources): verbatim, re-wrapped, zero-width
+//                characters, in the other script (kHanVariant)
 //   figure2      5, 10, ..., 50 % of one source (the paper's Figure 2)
 // Negatives: clean hosts, held-out documents, boilerplate-only documents
 // (lines found verbatim in at least kBoilerplateMinDocs protected documents).
@@ -55,7 +56,8 @@ struct SplitCell {
 };
 inline constexpr SplitCell kSplits[] = {{100, 2}, {100, 4}, {250, 5}};
 inline constexpr Obfuscation kChineseObfuscations[] = {
-    Obfuscation::kNone, Obfuscation::kRewrapCrlf, Obfuscation::kZeroWidth};
+    Obfuscation::kNone, Obfuscation::kRewrapCrlf, Obfuscation::kZeroWidth,
+    Obfuscation::kHanVariant};
 
 inline constexpr uint32_t kBoilerplateMinDocs = 3;
 inline constexpr uint32_t kCommonDocuments = 10;

@@ -64,6 +64,19 @@ Shingler::Shingler(const ShinglerOptions& options, const FingerprintKey& key,
                    std::unique_ptr<Tokenizer> tokenizer)
     : options_(options), key_(key), tokenizer_(std::move(tokenizer)) {}
 
+namespace {
+
+// True when `bytes` is one UTF-8 sequence: "a", "I", "7", Cyrillic "а".
+bool OneCodePoint(std::string_view bytes) {
+  if (bytes.empty()) return false;
+  const auto lead = static_cast<unsigned char>(bytes[0]);
+  const size_t length = lead < 0x80 ? 1 : (lead & 0xE0) == 0xC0 ? 2
+                        : (lead & 0xF0) == 0xE0 ? 3 : (lead & 0xF8) == 0xF0 ? 4 : 0;
+  return length == bytes.size();
+}
+
+}  // namespace
+
 absl::StatusOr<ShingledText> Shingler::Shingle(std::string_view utf8) {
   if (utf8.size() > Tokenizer::kMaxInputBytes) {
     return absl::InvalidArgumentError(
@@ -71,21 +84,26 @@ absl::StatusOr<ShingledText> Shingler::Shingle(std::string_view utf8) {
                      Tokenizer::kMaxInputBytes));
   }
   tokenizer_->Tokenize(utf8, &tokens_);
-  return FromTokens();
+  return FromTokens(utf8);
 }
 
 ShingledText Shingler::ShingleReference(std::string_view utf8) {
   tokenizer_->TokenizeReference(utf8, &tokens_);
-  return FromTokens();
+  return FromTokens(utf8);
 }
 
-ShingledText Shingler::FromTokens() {
+ShingledText Shingler::FromTokens(std::string_view utf8) {
   ShingledText result;
   const size_t n = tokens_.size();
   result.token_count = static_cast<uint32_t>(n);
   const auto word_weight = static_cast<unsigned>(options_.cjk_chars_per_word);
   auto weight = [&](size_t t) {
-    return tokens_[t].per_character ? 1u : word_weight;
+    const Token& token = tokens_[t];
+    return token.per_character || OneCodePoint(utf8.substr(
+                                      token.byte_begin,
+                                      token.byte_end - token.byte_begin))
+               ? 1u
+               : word_weight;
   };
   result.units_per_word = word_weight;
   result.word_units.resize(n + 1);

@@ -84,7 +84,10 @@ TEST(DocumentPoolTest, RolesAreDisjointAndEveryCollectionIsDrawn) {
     }
   }
   EXPECT_THAT(collections, ElementsAre("gnu", "kernel", "man", "perl", "pg",
-                                       "python", "zh"));
+                                       "python", "zh", "zh_tw"));
+  // ICU's transforms as uconv ran them: 机 <-> 機.
+  EXPECT_EQ(pool->to_traditional.at(U'\u673A'), U'\u6A5F');
+  EXPECT_EQ(pool->to_simplified.at(U'\u6A5F'), U'\u673A');
 }
 
 }  // namespace

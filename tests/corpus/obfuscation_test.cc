@@ -220,6 +220,15 @@ TEST(ObfuscationTest, RichTextMarksWholeWordsNeverPiecesOfThem) {
   EXPECT_GT(marked, 100);
 }
 
+TEST(ObfuscationTest, HanVariantWritesEveryMappedCharacterInTheOtherScript) {
+  const HanVariants to_traditional = {{U'\u673A', U'\u6A5F'},   // 机 -> 機
+                                      {U'\u53D1', U'\u767C'}};  // 发 -> 發
+  std::mt19937_64 rng(1);
+  EXPECT_EQ(Obfuscate("机密文件 send 发送, 机", Obfuscation::kHanVariant, {},
+                      rng, &to_traditional),
+            "機密文件 send 發送, 機");
+}
+
 TEST(ObfuscationTest, MailQuotingPrefixesEveryLine) {
   const std::string out = ObfuscateText(Obfuscation::kMailQuote);
   std::istringstream lines(out);

@@ -92,7 +92,7 @@ TEST_F(LeakScannerTest, QuotedRewrappedParagraphIsOnePassageWithCoverage) {
   EXPECT_TRUE(passage.ends_with("walk-away price of 241 million\n> dollars"))
       << passage;
   EXPECT_EQ(p.words, m.matched_words);
-  EXPECT_GE(m.matched_words, 60u);
+  EXPECT_GE(m.matched_words, 58u);  // 60+ words, one-letter ones weigh half
   // The memo has 383 words; the quote is about a sixth of it.
   EXPECT_NEAR(m.coverage_of_source, double(m.matched_words) / 383, 0.02);
   EXPECT_NEAR(m.coverage_of_scanned, double(m.matched_words) / r.words, 1e-9);
@@ -141,7 +141,8 @@ TEST_F(LeakScannerTest, BridgedGapsDoNotCountTowardMinWords) {
 
 TEST_F(LeakScannerTest, ReorderedSentencesCountAsOneGroup) {
   // Two consecutive sentences of the incident report, swapped: passages of
-  // 14 and 13 words, each under the default --min-words, together one group.
+  // 14 and 13 words ("a" weighing half a word: 12.5), each under the default
+  // --min-words, together one group.
   const std::string note =
       "Update: The bucket policy now allows reads only from the backup and "
       "the analytics jobs. All contractor tokens were revoked and reissued "
@@ -150,7 +151,28 @@ TEST_F(LeakScannerTest, ReorderedSentencesCountAsOneGroup) {
   ASSERT_THAT(Ids(r), ElementsAre("incident-report.txt"));
   EXPECT_EQ(r.matches[0].passages.size(), 2u);
   EXPECT_EQ(r.matches[0].longest_covered_words, 14u);
-  EXPECT_EQ(r.matches[0].group_words, 27u);
+  EXPECT_EQ(r.matches[0].group_words, 26u);
+}
+
+TEST_F(LeakScannerTest, AnAlphabetIsNoLeak) {
+  // A book index's letter bar, found in a PDF's table by the 10,000-
+  // document evaluation: 26 one-letter words weigh 13 words, under
+  // --min-words 22; 26 words of three letters do not.
+  const std::string letters =
+      "A B C D E F G H I J K L M N O P Q R S T U V W X Y Z\n";
+  const std::string words =
+      "Abc Bcd Cde Def Efg Fgh Ghi Hij Ijk Jkl Klm Lmn Mno Nop Opq Pqr Qrs "
+      "Rst Stu Tuv Uvw Vwx Wxy Xyz Yza Zab\n";
+  std::string entries;
+  for (int i = 0; i < 40; ++i) {
+    entries += "entry " + std::to_string(i) + ": page " + std::to_string(7 * i) +
+               ", see also section " + std::to_string(i + 3) + "\n";
+  }
+  ASSERT_TRUE(Protect("book-index.txt", letters + words + entries));
+  EXPECT_THAT(Ids(Scan("Table of characters\n" + letters + "End of table.")),
+              ::testing::IsEmpty());
+  EXPECT_THAT(Ids(Scan("Table of names\n" + words + "End of table.")),
+              ElementsAre("book-index.txt"));
 }
 
 TEST_F(LeakScannerTest, ShortDocumentMatchesByCoverage) {

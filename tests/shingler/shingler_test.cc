@@ -60,6 +60,22 @@ TEST(ShinglerTest, FingerprintsArePinnedForAFixedKey) {
                                      4562804899905494251u));
 }
 
+TEST(ShinglerTest, OneCharacterTokensWeighAsCjkCharacters) {
+  auto s = Make();
+  auto letters = s->Shingle("A B C D E F G H I J K L M N O P Q R S T U V W X Y Z");
+  ASSERT_TRUE(letters.ok());
+  EXPECT_EQ(letters->token_count, 26u);
+  EXPECT_EQ(letters->Words(0, 26), 13u);
+  // A shingle of 5 words takes 10 one-letter tokens.
+  ASSERT_FALSE(letters->shingles.empty());
+  EXPECT_EQ(letters->shingles[0].token_end - letters->shingles[0].token_begin,
+            10u);
+  auto words = s->Shingle("a cat, I think, sat on 7 mats");
+  ASSERT_TRUE(words.ok());
+  EXPECT_EQ(words->token_count, 8u);
+  EXPECT_EQ(words->Words(0, 8), 6u);  // 5 words and three half words
+}
+
 TEST(ShinglerTest, KeyChangesEveryFingerprint) {
   std::array<uint8_t, 32> other{};
   other.fill(0xA5);
@@ -189,8 +205,10 @@ std::string RandomWords(std::mt19937_64& rng, size_t n) {
 }
 
 TEST(ShinglerTest, WinnowingKeepsACommonFingerprintForEverySharedRun) {
-  // Any shared run of at least w + W - 1 tokens yields a common selected
-  // fingerprint (Schleimer et al.), here over random texts sharing one run.
+  // Any shared run of at least w + W - 1 words yields a common selected
+  // fingerprint (Schleimer et al.), here over random texts sharing one run;
+  // the run's one-letter words weigh half a word (shingler.h), so it is
+  // grown until its weight reaches w + W - 1.
   std::mt19937_64 rng(99);
   for (int iter = 0; iter < 300; ++iter) {
     ShinglerOptions o;
@@ -199,7 +217,13 @@ TEST(ShinglerTest, WinnowingKeepsACommonFingerprintForEverySharedRun) {
     auto s = Make(o);
     const size_t run =
         static_cast<size_t>(o.shingle_words + o.winnow_window - 1);
-    const std::string shared = RandomWords(rng, run);
+    std::string shared;
+    for (size_t halves = 0; halves < 2 * run;) {
+      const std::string word = RandomWords(rng, 1);
+      const bool one_letter = word[0] == 'a' && !std::isalpha(word[1]);
+      halves += one_letter ? 1 : 2;
+      shared += word;
+    }
     const std::string a =
         RandomWords(rng, rng() % 40) + " . " + shared + " . " +
         RandomWords(rng, rng() % 40);
