@@ -16,6 +16,7 @@ int RunListCommand(int argc, char** argv);
 int RunStatsCommand(int argc, char** argv);
 int RunCompactCommand(int argc, char** argv);
 int RunVerifyCommand(int argc, char** argv);
+int RunSnapshotCommand(int argc, char** argv);
 int RunLocationsCommand(int argc, char** argv);
 
 }  // namespace leakhound

@@ -28,6 +28,7 @@ constexpr char kUsage[] =
     "  locations manage the protected URL and share-path prefixes (add, "
     "remove, list)\n"
     "  rekey     rebuild the index under a fresh fingerprint key\n"
+    "  snapshot  a consistent copy of the index, for replicas\n"
     "  scan      find passages of protected documents in files\n"
     "  milter    the mail-gateway daemon (Postfix and Sendmail milter)\n"
     "  shingle   print per-file word and fingerprint counts (diagnostics)\n"
@@ -52,6 +53,7 @@ constexpr Command kCommands[] = {
     {"allow", leakhound::RunAllowCommand},
     {"locations", leakhound::RunLocationsCommand},
     {"rekey", leakhound::RunRekeyCommand},
+    {"snapshot", leakhound::RunSnapshotCommand},
     {"scan", leakhound::RunScanCommand},
     {"milter", leakhound::RunMilterCommand},
     {"shingle", leakhound::RunShingleCommand},

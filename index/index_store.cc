@@ -29,6 +29,7 @@
 #include "rocksdb/options.h"
 #include "rocksdb/slice.h"
 #include "rocksdb/table.h"
+#include "rocksdb/utilities/checkpoint.h"
 #include "rocksdb/write_batch.h"
 
 namespace leakhound {
@@ -143,6 +144,16 @@ absl::Status WriteKeyFile(const std::string& path, std::string_view key) {
   const int err = errno;
   ::close(fd);
   if (!ok) return absl::ErrnoToStatus(err, "cannot write " + path);
+  return absl::OkStatus();
+}
+
+absl::Status SyncDirectory(const std::string& dir) {
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return absl::ErrnoToStatus(errno, "cannot open " + dir);
+  const bool ok = ::fsync(fd) == 0;
+  const int err = errno;
+  ::close(fd);
+  if (!ok) return absl::ErrnoToStatus(err, "cannot sync " + dir);
   return absl::OkStatus();
 }
 
@@ -719,6 +730,42 @@ absl::Status IndexStore::CompactStorage() {
     if (!s.ok()) return s;
   }
   return absl::OkStatus();
+}
+
+absl::Status IndexStore::Snapshot(const std::string& out_dir) const {
+  if (mode_ != Mode::kWriter) {
+    return absl::FailedPreconditionError("index is open read-only");
+  }
+  std::error_code ec;
+  if (fs::exists(out_dir, ec)) {
+    return absl::AlreadyExistsError(
+        absl::StrCat(out_dir, " exists; a snapshot goes to a new directory"));
+  }
+  const std::string partial = out_dir + ".partial";
+  fs::remove_all(partial, ec);  // a snapshot interrupted before
+  if (::mkdir(partial.c_str(), 0700) != 0) {
+    return absl::ErrnoToStatus(errno, "cannot create " + partial);
+  }
+  rocksdb::Checkpoint* raw = nullptr;
+  absl::Status s = FromRocks(rocksdb::Checkpoint::Create(impl_->db_, &raw),
+                             "cannot snapshot the index");
+  std::unique_ptr<rocksdb::Checkpoint> checkpoint(raw);
+  if (s.ok()) {
+    s = FromRocks(checkpoint->CreateCheckpoint(partial + "/db"),
+                  "cannot snapshot the index");
+  }
+  if (s.ok()) s = WriteKeyFile(partial + "/key", key_);
+  if (s.ok()) s = SyncDirectory(partial);
+  if (s.ok() && ::rename(partial.c_str(), out_dir.c_str()) != 0) {
+    s = absl::ErrnoToStatus(errno, "cannot rename " + partial);
+  }
+  if (s.ok()) {
+    s = SyncDirectory(fs::path(out_dir).parent_path().empty()
+                          ? "."
+                          : fs::path(out_dir).parent_path().string());
+  }
+  if (!s.ok()) fs::remove_all(partial, ec);
+  return s;
 }
 
 uint64_t IndexStore::DiskBytes() const {

@@ -49,8 +49,9 @@ class IndexStore {
       IoFaults* faults = nullptr);
 
   // Opens an existing index. Errors, each one line: NotFound (no index at
-  // dir), FailedPrecondition (locked by another writer; other storage
-  // format; key file readable by others), PermissionDenied, DataLoss.
+  // dir), Unavailable (a writer: locked by another writer),
+  // FailedPrecondition (other storage format; key file readable by others),
+  // PermissionDenied, DataLoss.
   // `faults` as for Create (a reader's later views consult it too).
   static absl::StatusOr<std::unique_ptr<IndexStore>> Open(
       const std::string& dir, Mode mode, IoFaults* faults = nullptr);
@@ -148,6 +149,14 @@ class IndexStore {
   // Rewrites RocksDB's files so deleted records stop taking space.
   // REQUIRES: mode() == kWriter.
   absl::Status CompactStorage();
+  // Writes a consistent copy of the index as it is now to `out_dir`, which
+  // must not exist (AlreadyExists): a RocksDB checkpoint (hard links to the
+  // immutable files where `out_dir` is on the same file system, else
+  // copies) and the key file, built in "OUT_DIR.partial" and renamed into
+  // place, so `out_dir` either holds a whole index or does not exist. The
+  // copy opens like any index (a replica for readers elsewhere).
+  // REQUIRES: mode() == kWriter (no change can run meanwhile).
+  absl::Status Snapshot(const std::string& out_dir) const;
   // Bytes of all files under dir().
   uint64_t DiskBytes() const;
   // Closes the database (a writer flushes it) but keeps the writer lock

@@ -30,7 +30,7 @@ absl::StatusOr<std::unique_ptr<WriterLock>> WriterLock::Acquire(
     ::close(fd);
     long pid = 0;
     if (n > 0) std::from_chars(buf, buf + n, pid);
-    return absl::FailedPreconditionError(absl::StrCat(
+    return absl::UnavailableError(absl::StrCat(
         "index ", dir, " is locked by ",
         pid > 0 ? absl::StrCat("pid ", pid) : std::string("another process"),
         " (one writer at a time; wait for it to finish)"));

@@ -17,8 +17,9 @@ namespace leakhound {
 
 class WriterLock {
  public:
-  // Takes the lock without waiting. Returns FailedPrecondition "index DIR is
-  // locked by pid N" if another process holds it, or the errno error.
+  // Takes the lock without waiting. Returns Unavailable "index DIR is
+  // locked by pid N" if another process holds it (try again later), or the
+  // errno error.
   static absl::StatusOr<std::unique_ptr<WriterLock>> Acquire(
       const std::string& dir);
 

@@ -1,7 +1,14 @@
 // Drives the real binary: init, stats, list, verify, compact, remove.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -50,6 +57,104 @@ TEST(AdminCommandsTest, InitRecordsItsOptionsAndRefusesAnExistingIndex) {
   EXPECT_EQ(Json::parse(RunLeakhound({"stats", "--index", tmp.Sub("z"),
                                       "--json"}).out)["group_rows"],
             0);  // the default: one level
+}
+
+// The ids of `list --json` on `index`, in order.
+std::vector<std::string> ListedIds(const std::string& index) {
+  RunResult list = RunLeakhound({"list", "--index", index, "--json"});
+  EXPECT_EQ(list.exit, 0) << list.err;
+  std::vector<std::string> ids;
+  std::istringstream lines(list.out);
+  for (std::string line; std::getline(lines, line);) {
+    ids.push_back(Json::parse(line)["id"].get<std::string>());
+  }
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+TEST(AdminCommandsTest, SnapshotDuringAStreamOfAddsAndRemovesIsOneWriterState) {
+  TempDir tmp;
+  const std::string index = tmp.Sub("idx");
+  ASSERT_EQ(RunLeakhound({"init", "--index", index}).exit, 0);
+  // The stream: step i adds d<i>.txt, and every third step removes the
+  // document added two steps before instead. The model's state after k
+  // steps is what the writer holds once k steps have committed.
+  constexpr int kSteps = 24;
+  // A document's id is its path as given to add.
+  auto doc = [&](int i) { return tmp.Sub("d" + std::to_string(i) + ".txt"); };
+  auto model = [&](int k) {
+    std::set<std::string> ids;
+    for (int i = 0; i < k; ++i) {
+      if (i % 3 == 2) {
+        ids.erase(doc(i - 2));
+      } else {
+        ids.insert(doc(i));
+      }
+    }
+    return std::vector<std::string>(ids.begin(), ids.end());
+  };
+  for (int i = 0; i < kSteps; ++i) {
+    std::string text;
+    for (int w = 0; w < 60; ++w) {
+      text += "w" + std::to_string(i) + "x" + std::to_string(w * 7919 % 1009) + " ";
+    }
+    std::ofstream(doc(i)) << text;
+  }
+  const std::string done_log = tmp.Sub("done");
+  const pid_t writer = ::fork();
+  if (writer == 0) {
+    for (int i = 0; i < kSteps; ++i) {
+      const std::vector<std::string> args =
+          i % 3 == 2 ? std::vector<std::string>{"remove", "--index", index, doc(i - 2)}
+                     : std::vector<std::string>{"add", "--index", index, doc(i)};
+      // A writer finding the lock taken (by the snapshot) tries again.
+      RunResult r;
+      for (int attempt = 0; attempt < 400; ++attempt) {
+        r = RunLeakhound(args);
+        if (r.exit != 2 || r.err.find("locked by") == std::string::npos) break;
+        ::usleep(20000);
+      }
+      if (r.exit != 0) ::_exit(1);
+      std::ofstream(done_log, std::ios::app) << i << "\n";
+    }
+    ::_exit(0);
+  }
+  auto steps_done = [&] {
+    std::ifstream in(done_log);
+    int n = 0;
+    for (std::string line; std::getline(in, line);) ++n;
+    return n;
+  };
+  for (int i = 0; i < 3000 && steps_done() < 6; ++i) ::usleep(10000);
+  const int before = steps_done();
+  RunResult snap = RunLeakhound(
+      {"snapshot", "--index", index, "--wait", "60", tmp.Sub("replica")});
+  const int after = steps_done();
+  int status = 0;
+  ASSERT_EQ(::waitpid(writer, &status, 0), writer);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  ASSERT_EQ(snap.exit, 0) << snap.err;
+  EXPECT_THAT(snap.out, HasSubstr("documents, in " + tmp.Sub("replica")));
+  EXPECT_GE(before, 6);
+
+  // The replica holds the state after some k steps that committed while
+  // the snapshot ran, and is a sound index a reader scans.
+  const std::vector<std::string> replica = ListedIds(tmp.Sub("replica"));
+  int matching = -1;
+  for (int k = before; k <= after + 1 && k <= kSteps; ++k) {
+    if (model(k) == replica) matching = k;
+  }
+  EXPECT_NE(matching, -1) << "replica is no state of the writer between steps "
+                          << before << " and " << after;
+  EXPECT_EQ(RunLeakhound({"verify", "--index", tmp.Sub("replica")}).exit, 0);
+  ASSERT_FALSE(replica.empty());
+  RunResult scan =
+      RunLeakhound({"scan", "--index", tmp.Sub("replica"), replica.front()});
+  EXPECT_EQ(scan.exit, 1) << scan.out << scan.err;
+  // The writer's index went on: it holds the whole stream.
+  EXPECT_EQ(ListedIds(index), model(kSteps));
+  EXPECT_EQ(RunLeakhound({"snapshot", "--index", index, tmp.Sub("replica")}).exit,
+            2);
 }
 
 TEST(AdminCommandsTest, LocationsAreAddedListedAndRemovedAllOrNothing) {

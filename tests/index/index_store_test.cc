@@ -108,7 +108,7 @@ TEST(IndexStoreTest, SecondWriterIsRefusedWhileReadersAreFine) {
   auto writer = IndexStore::Create(dir, Metadata(), kKey);
   ASSERT_TRUE(writer.ok());
   auto second = IndexStore::Open(dir, IndexStore::Mode::kWriter);
-  EXPECT_EQ(second.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(second.status().code(), absl::StatusCode::kUnavailable);
   EXPECT_THAT(std::string(second.status().message()), HasSubstr("locked by"));
   auto reader = IndexStore::Open(dir, IndexStore::Mode::kReader);
   EXPECT_TRUE(reader.ok()) << reader.status();

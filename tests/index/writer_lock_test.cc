@@ -22,7 +22,7 @@ TEST(WriterLockTest, SecondWriterIsToldWhichPidHoldsTheLock) {
   ASSERT_TRUE(first.ok()) << first.status();
   auto second = WriterLock::Acquire(dir.path());
   ASSERT_FALSE(second.ok());
-  EXPECT_EQ(second.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(second.status().code(), absl::StatusCode::kUnavailable);
   EXPECT_THAT(std::string(second.status().message()),
               HasSubstr("locked by pid " + std::to_string(::getpid())));
 }
