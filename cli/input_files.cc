@@ -45,6 +45,18 @@ absl::Status ErrnoStatus(int err, const std::string& path = "") {
 
 }  // namespace
 
+std::vector<InputFile> ShardOf(std::vector<InputFile> files, uint32_t shard,
+                               uint32_t shards) {
+  std::erase_if(files, [&](const InputFile& f) {
+    uint64_t hash = 0xcbf29ce484222325ULL;  // FNV-1a, 64 bits
+    for (const char c : f.path) {
+      hash = (hash ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
+    }
+    return hash % shards != shard;
+  });
+  return files;
+}
+
 absl::StatusOr<std::vector<InputFile>> ExpandInputs(
     const std::vector<std::string>& args, bool follow_symlinks) {
   std::vector<InputFile> files;

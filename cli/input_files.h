@@ -38,6 +38,14 @@ struct InputFile {
 absl::StatusOr<std::vector<InputFile>> ExpandInputs(
     const std::vector<std::string>& args, bool follow_symlinks = false);
 
+// One shard of `files` for a scan split over `shards` machines (`scan
+// --shard I/N`): the files whose path's FNV-1a hash is `shard` modulo
+// `shards`, in their order. The same paths give the same shards on every
+// machine, and the shards of 0..N-1 partition `files`.
+// REQUIRES: shard < shards.
+std::vector<InputFile> ShardOf(std::vector<InputFile> files, uint32_t shard,
+                               uint32_t shards);
+
 // Sum of the sizes of the files that can be examined (for progress).
 uint64_t TotalSize(const std::vector<InputFile>& files);
 

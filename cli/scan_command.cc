@@ -9,7 +9,9 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "cli/command_line.h"
 #include "cli/exit_codes.h"
 #include "cli/input_files.h"
@@ -28,7 +30,7 @@ const char* ScanUsage() {
     "[--min-words N]"
     "\n                      [--min-coverage PCT] [--boilerplate-docs N] "
     "[--follow-symlinks]\n"
-    "                      [LIMITS] PATH...\n"
+    "                      [--shard I/N] [LIMITS] PATH...\n"
     "  Scans files, directories (recursively) and '-' (standard input) for "
     "passages\n"
     "  of protected documents. Exit 0: nothing leaked; 1: a leak; 2: an "
@@ -54,7 +56,10 @@ const char* ScanUsage() {
     "; 0 turns this off)\n"
     "  --follow-symlinks    inside directories, scan what symlinks point to "
     "(default:\n"
-    "                       skip them; each directory is walked once)\n",
+    "                       skip them; each directory is walked once)\n"
+    "  --shard I/N          only shard I (0..N-1) of the files: N machines\n"
+    "                       given the same PATHs scan disjoint shards that\n"
+    "                       together are every file (docs/scale.md)\n",
     LimitOptionsUsage());
   return usage.c_str();
 }
@@ -121,7 +126,7 @@ int RunScanCommand(int argc, char** argv) {
       {"index", true},        {"json", false},      {"candidates", false},
       {"threads", true},      {"min-words", true},
       {"min-coverage", true}, {"boilerplate-docs", true},
-      {"follow-symlinks", false}};
+      {"follow-symlinks", false}, {"shard", true}};
   static constexpr auto kAllSpecs = WithLimitOptions(kSpecs);
   int exit = kExitOk;
   auto line = ParseCommandLine("scan", argc, argv, kAllSpecs, ScanUsage(), &exit);
@@ -139,8 +144,19 @@ int RunScanCommand(int argc, char** argv) {
     std::fputs(ScanUsage(), stderr);
     return kExitError;
   }
+  uint32_t shard = 0, shards = 1;
+  if (auto spec = line->Value("shard")) {
+    const std::vector<std::string> parts = absl::StrSplit(*spec, '/');
+    if (parts.size() != 2 || !absl::SimpleAtoi(parts[0], &shard) ||
+        !absl::SimpleAtoi(parts[1], &shards) || shards == 0 || shard >= shards) {
+      return ReportError("scan", absl::InvalidArgumentError(absl::StrCat(
+                                     "--shard wants I/N with 0 <= I < N, not '",
+                                     *spec, "'")));
+    }
+  }
   auto files = ExpandInputs(line->args(), line->Has("follow-symlinks"));
   if (!files.ok()) return ReportError("scan", files.status());
+  if (shards > 1) *files = ShardOf(std::move(*files), shard, shards);
   auto index = OpenIndex(*line, OpenMode::kRead);
   if (!index.ok()) return ReportError("scan", index.status());
 

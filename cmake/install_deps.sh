@@ -16,7 +16,7 @@ packages=(
   libmagic-dev libarchive-dev libpoppler-cpp-dev libgmime-3.0-dev
   python3-docx python3-openpyxl python3-odf python3-gi python3-gi-cairo
   python3-cairo gir1.2-pango-1.0 fonts-dejavu-core fonts-wqy-microhei qpdf
-  clang-14 libclang-rt-14-dev libmilter-dev postfix
+  clang-14 libclang-rt-14-dev libmilter-dev postfix python3-distributed
   python3.11-doc manpages-zh linux-doc-6.1 postgresql-doc-15 perl-doc
   manpages manpages-dev icu-devtools groff-base coreutils grep sed gzip diffutils
   findutils

@@ -4,6 +4,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
+#include <string>
+#include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -55,6 +58,29 @@ TEST(InputFilesTest, FollowingSymlinksWalksEachDirectoryOnce) {
                        "link.txt", "sub/a.txt",
                        ::testing::AnyOf("linked-dir/secret.txt",
                                         "sub/same-dir-again/secret.txt")));
+}
+
+TEST(InputFilesTest, ShardsPartitionTheFilesTheSameWayEveryTime) {
+  std::vector<InputFile> files;
+  for (int i = 0; i < 1000; ++i) {
+    files.push_back(InputFile{"/share/dir" + std::to_string(i % 7) + "/f" +
+                                  std::to_string(i),
+                              ""});
+  }
+  std::multiset<std::string> seen;
+  for (uint32_t shard = 0; shard < 4; ++shard) {
+    const std::vector<InputFile> part = ShardOf(files, shard, 4);
+    EXPECT_GT(part.size(), 200u);  // about a quarter each
+    EXPECT_LT(part.size(), 300u);
+    for (const InputFile& f : part) seen.insert(f.path);
+  }
+  EXPECT_EQ(seen.size(), files.size());
+  EXPECT_EQ(std::set<std::string>(seen.begin(), seen.end()).size(), files.size());
+  EXPECT_EQ(ShardOf(files, 0, 1).size(), files.size());
+  // FNV-1a of "a" is 0xaf63dc4c8601ec8c: shard 0 of 2, shard 1 of 5.
+  EXPECT_EQ(ShardOf({InputFile{"a", ""}}, 0, 2).size(), 1u);
+  EXPECT_EQ(ShardOf({InputFile{"a", ""}}, 1, 5).size(), 1u);
+  EXPECT_EQ(ShardOf({InputFile{"a", ""}}, 0, 5).size(), 0u);
 }
 
 TEST(InputFilesTest, ASourceIsTheAbsoluteNormalizedPath) {
