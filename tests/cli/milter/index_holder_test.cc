@@ -2,6 +2,8 @@
 // the writer's add while a snapshot taken before stays usable.
 #include "cli/milter/index_holder.h"
 
+#include <unistd.h>
+
 #include <atomic>
 #include <fstream>
 #include <map>
@@ -112,6 +114,56 @@ TEST(IndexHolderTest, AfterARekeyTheReloadOpensTheNewIndex) {
   ASSERT_TRUE(report.ok());
   ASSERT_EQ(report->matches.size(), 1u);
   EXPECT_EQ(report->matches[0].external_id, source);
+}
+
+TEST(IndexHolderTest, ASwitchedReplicaSymlinkIsPickedUpWithoutARestart) {
+  // A gateway node's flow (docs/scale.md): snapshots arrive as new
+  // directories and a symlink "current" is switched to the newest by
+  // rename(2); the daemon runs with --index current.
+  TempDir tmp;
+  const std::string writer = tmp.Sub("writer"), memo = tmp.Sub("memo.txt"),
+                    plan = tmp.Sub("plan.txt");
+  const std::string memo_text =
+      "The relocation of the archive servers to the Tallinn site begins on "
+      "the fourth of May; the tape library moves first, the indexing cluster "
+      "follows a week later, and the old racks are returned at the end of June.";
+  const std::string plan_text =
+      "Pricing for the northern region rises by four percent in the spring, "
+      "the distributor discount falls to eleven percent, and the loyalty "
+      "programme closes to new members once the autumn catalogue ships.";
+  std::ofstream(memo) << memo_text;
+  std::ofstream(plan) << plan_text;
+  ASSERT_EQ(RunLeakhound({"init", "--index", writer}).exit, 0);
+  ASSERT_EQ(RunLeakhound({"add", "--index", writer, memo}).exit, 0);
+  ASSERT_EQ(RunLeakhound({"snapshot", "--index", writer, tmp.Sub("snap-1")}).exit, 0);
+  ASSERT_EQ(RunLeakhound({"add", "--index", writer, plan}).exit, 0);
+  ASSERT_EQ(RunLeakhound({"snapshot", "--index", writer, tmp.Sub("snap-2")}).exit, 0);
+  const std::string current = tmp.Sub("current");
+  ASSERT_EQ(::symlink("snap-1", current.c_str()), 0);
+
+  auto holder = IndexHolder::Open(current);
+  ASSERT_TRUE(holder.ok()) << holder.status();
+  auto found = [&](const std::string& text) {
+    auto scanner =
+        LeakScanner::Create(*(*holder)->Current().index, ScanOptions{});
+    EXPECT_TRUE(scanner.ok());
+    auto report = (*scanner)->Scan(text);
+    EXPECT_TRUE(report.ok());
+    return report.ok() && report->matches.size() == 1;
+  };
+  EXPECT_TRUE(found(memo_text));
+  EXPECT_FALSE(found(plan_text));
+  auto unchanged = (*holder)->Reload();
+  ASSERT_TRUE(unchanged.ok()) << unchanged.status();
+  EXPECT_FALSE(*unchanged);
+
+  ASSERT_EQ(::symlink("snap-2", tmp.Sub("current.new").c_str()), 0);
+  ASSERT_EQ(::rename(tmp.Sub("current.new").c_str(), current.c_str()), 0);
+  auto reloaded = (*holder)->Reload();
+  ASSERT_TRUE(reloaded.ok()) << reloaded.status();
+  EXPECT_TRUE(*reloaded);
+  EXPECT_TRUE(found(memo_text));
+  EXPECT_TRUE(found(plan_text));
 }
 
 // The milter's view while `leakhound add` and `leakhound remove` processes
