@@ -54,7 +54,7 @@ EvalConfig ConfigNamed(const std::string& name) {
   c.name = name;
   if (name == "small") {
     c.pool.per_collection_role = 40;
-    c.test_set.cases_per_cell = 4;
+    c.test_set.cases_per_cell = 8;
     c.test_set.negatives_per_class = 60;
     c.sweep_sample = 150;
     c.format_sample_every = 2;

@@ -61,7 +61,8 @@ PassageOptions PassageOptionsFor(const ShinglerOptions& options) {
   out.max_gap_tokens =
       2 * shingle_tokens + static_cast<uint32_t>(options.winnow_window);
   out.max_drift_tokens = static_cast<uint32_t>(options.shingle_words);
-  out.max_group_gap_tokens += static_cast<uint32_t>(options.winnow_window);
+  out.max_group_gap_tokens =
+      shingle_tokens + static_cast<uint32_t>(options.winnow_window);
   out.max_group_slack_tokens = shingle_tokens;
   return out;
 }
@@ -205,35 +206,34 @@ double SourceCoverage(std::span<const Passage> passages,
 
 uint32_t LargestGroupWords(std::span<const Passage> passages,
                            const PassageOptions& options) {
+  // Every run of passages starting at each passage is tried: a run's prefix
+  // may span a gap of the source that a later passage fills (the second
+  // sentence of three, moved last), so growing one run greedily and
+  // restarting where its prefix fails would miss whole groups.
   uint64_t largest = 0;
-  Passage group;  // token and source ranges of the open group
-  uint64_t words = 0;
   for (size_t i = 0; i < passages.size(); ++i) {
-    const Passage& p = passages[i];
-    const uint32_t end = std::max(group.token_end, p.token_end);
-    const uint32_t source_begin =
-        std::min(group.source_token_begin, p.source_token_begin);
-    const uint32_t source_end =
-        std::max(group.source_token_end, p.source_token_end);
-    const bool joins =
-        i > 0 &&
-        p.token_begin <= group.token_end + options.max_group_gap_tokens &&
-        source_end - source_begin <=
-            end - group.token_begin + options.max_group_slack_tokens;
-    if (joins) {
-      // Only the part past the group's end adds words.
-      const uint32_t from = std::clamp(group.token_end, p.token_begin,
-                                       p.token_end);
+    Passage group = passages[i];
+    uint64_t words = group.covered_words;
+    largest = std::max(largest, words);
+    const size_t last = std::min(passages.size(), i + kMaxGroupPassages);
+    for (size_t j = i + 1; j < last; ++j) {
+      const Passage& p = passages[j];
+      if (p.token_begin > group.token_end + options.max_group_gap_tokens) break;
+      // Only the part past the run's end adds words.
+      const uint32_t from =
+          std::clamp(group.token_end, p.token_begin, p.token_end);
       words += uint64_t{p.covered_words} * (p.token_end - from) /
                std::max<uint32_t>(1, p.token_end - p.token_begin);
-      group.token_end = end;
-      group.source_token_begin = source_begin;
-      group.source_token_end = source_end;
-    } else {
-      group = p;
-      words = p.covered_words;
+      group.token_end = std::max(group.token_end, p.token_end);
+      group.source_token_begin =
+          std::min(group.source_token_begin, p.source_token_begin);
+      group.source_token_end =
+          std::max(group.source_token_end, p.source_token_end);
+      if (group.source_token_end - group.source_token_begin <=
+          group.token_end - group.token_begin + options.max_group_slack_tokens) {
+        largest = std::max(largest, words);
+      }
     }
-    largest = std::max(largest, words);
   }
   return static_cast<uint32_t>(largest);
 }

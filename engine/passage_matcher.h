@@ -86,8 +86,9 @@ struct PassageOptions {
 // The gap and drift for text shingled with `options`: a substituted token
 // removes the shingles covering it, so the gap must exceed one shingle's
 // tokens, and winnowing thins the survivors by up to its window. A group
-// may skip one shingle's tokens of its source stretch (a sentence too
-// short to hold a shingle of its own).
+// may skip one shingle's tokens of its source stretch, and as many (plus
+// the winnowing window) between two of its passages in the scanned text: a
+// sentence too short to hold a shingle of its own, which sits in both.
 PassageOptions PassageOptionsFor(const ShinglerOptions& options);
 
 struct Passage {
@@ -152,8 +153,11 @@ double SourceCoverage(std::span<const Passage> passages,
 // source ranges together span at most the run's scanned span plus
 // max_group_slack_tokens): the sentences of one excerpt reordered, each
 // its own passage. A passage alone is a group; a passage overlapping the
-// run's scanned end adds only the share of its covered words past it.
+// run's scanned end adds only the share of its covered words past it. Runs
+// of up to kMaxGroupPassages passages are tried from every passage
+// (quadratic in that bound).
 // REQUIRES: `passages` in scanned-text order, as MatchPassages returns them.
+inline constexpr size_t kMaxGroupPassages = 256;
 uint32_t LargestGroupWords(std::span<const Passage> passages,
                            const PassageOptions& options);
 
