@@ -357,7 +357,8 @@ int Run(const std::string& corpus, const std::string& out_dir,
            "(manpages, manpages-dev, groff), each one document per section "
            "of at least ", config.pool.section_bytes, " bytes; `pg` = "
            "PostgreSQL 15 manual pages (postgresql-doc-15, HTML rendered as "
-           "text), `zh` = Chinese manual pages (manpages-zh, groff), one "
+           "text), `zh` and `zh_tw` = simplified and traditional Chinese manual "
+           "pages (manpages-zh, groff), one "
            "document per page; `gnu` = nodes of the GNU coreutils, grep, "
            "sed, gzip, diffutils and findutils manuals (hosts only). Outbound "
            "documents per group:");

@@ -97,13 +97,22 @@ ShingledText Shingler::FromTokens(std::string_view utf8) {
   const size_t n = tokens_.size();
   result.token_count = static_cast<uint32_t>(n);
   const auto word_weight = static_cast<unsigned>(options_.cjk_chars_per_word);
-  auto weight = [&](size_t t) {
+  auto one_character = [&](size_t t) {
     const Token& token = tokens_[t];
-    return token.per_character || OneCodePoint(utf8.substr(
-                                      token.byte_begin,
-                                      token.byte_end - token.byte_begin))
-               ? 1u
-               : word_weight;
+    return !token.per_character &&
+           OneCodePoint(utf8.substr(token.byte_begin,
+                                    token.byte_end - token.byte_begin));
+  };
+  // A one-character token next to another (an alphabet, a row of digits)
+  // weighs as a CJK character; alone among words ("a", "I", "bit 3 of")
+  // it is a word.
+  auto weight = [&](size_t t) {
+    if (tokens_[t].per_character) return 1u;
+    if (one_character(t) && ((t > 0 && one_character(t - 1)) ||
+                             (t + 1 < n && one_character(t + 1)))) {
+      return 1u;
+    }
+    return word_weight;
   };
   result.units_per_word = word_weight;
   result.word_units.resize(n + 1);

@@ -2,11 +2,12 @@
 //
 // A shingle is a run of consecutive tokens (see tokenizer.h) worth
 // `shingle_words` words, where a word token weighs one word and a
-// per-character token (Han, kana, Hangul) or a token of one character ("a",
-// "I", "7") weighs 1/cjk_chars_per_word of a word: with the defaults a
-// shingle is 5 words or 10 CJK characters (five CJK characters are everyday
-// phrases and over-match), and the alphabet "A B C ... Z" is 13 words, not
-// 26 (shingler version 3). Each shingle starts at
+// per-character token (Han, kana, Hangul), or a token of one character
+// ("a", "7") next to another such, weighs 1/cjk_chars_per_word of a word:
+// with the defaults a shingle is 5 words or 10 CJK characters (five CJK
+// characters are everyday phrases and over-match), and the alphabet
+// "A B C ... Z" is 13 words, not 26 (shingler version 3), while "a" or
+// "bit 3" among words still count whole. Each shingle starts at
 // a token and is the shortest run from there reaching that weight. A text
 // whose tokens never reach it (shorter than one shingle) yields one shingle
 // of all its tokens; an empty text yields none.
@@ -40,7 +41,7 @@ namespace leakhound {
 // that built it; bump this whenever any of them changes a fingerprint.
 // 2: markup residue read as spaces, traditional Han folded to simplified.
 // 3: Greek and Cyrillic twins of Latin capitals folded as those capitals;
-//    a token of one character weighs as a CJK character.
+//    a run of one-character tokens weighs as CJK characters.
 inline constexpr uint32_t kShinglerVersion = 3;
 
 // The Unicode version of the ICU data the normalization uses, e.g. "15.0".
@@ -70,13 +71,13 @@ struct ShingledText {
   std::vector<Shingle> shingles;  // in text order; winnowed if configured
   // Word weight of tokens: word_units[t] is the weight of tokens [0, t) in
   // units of 1/units_per_word word (a word token weighs units_per_word, a
-  // per-character token or a token of one character 1). Size
-  // token_count + 1.
+  // per-character token or a one-character token next to another 1).
+  // Size token_count + 1.
   std::vector<uint32_t> word_units;
   uint32_t units_per_word = 1;
 
-  // Words in tokens [begin, end), CJK characters and one-character tokens
-  // counted as words of cjk_chars_per_word characters, rounded down.
+  // Words in tokens [begin, end), CJK characters and runs of one-character
+  // tokens counted as words of cjk_chars_per_word characters, rounded down.
   // REQUIRES: begin <= end <= token_count.
   uint32_t Words(uint32_t begin, uint32_t end) const {
     return (word_units[end] - word_units[begin]) / units_per_word;

@@ -70,9 +70,8 @@ TEST_F(PassageMatcherTest, VerbatimExcerptIsOnePassageWithBothSidesOffsets) {
   EXPECT_EQ(std::string(kSource).substr(p.source_byte_begin,
                                         p.source_byte_end - p.source_byte_begin),
             excerpt);
-  // 16 tokens, "a" weighing half a word (shingler.h), rounded down: 15.
-  EXPECT_EQ(p.words, 15u);
-  EXPECT_EQ(p.covered_words, 15u);  // verbatim: every word in a shingle
+  EXPECT_EQ(p.words, 16u);
+  EXPECT_EQ(p.covered_words, 16u);  // verbatim: every word in a shingle
   EXPECT_EQ(p.source_token_end - p.source_token_begin, 16u);
 }
 
@@ -134,15 +133,14 @@ TEST_F(PassageMatcherTest, UnrelatedTextHasNoPassages) {
 
 TEST_F(PassageMatcherTest, ReorderedSentencesFormOneGroup) {
   // The end of the first sentence and the start of the second, swapped:
-  // two passages (12 and 6 words, "a" weighing half: 11 and 6), one group
-  // of 17.
+  // two passages (12 and 6 words), one group of 18.
   std::vector<Passage> m = Match(
       "Notes: The remediation plan assigns each site manager a deadline of "
       "thirty days stored customer records on unencrypted laptops. Bye.");
   ASSERT_EQ(m.size(), 2u);
-  EXPECT_EQ(m[0].covered_words, 11u);
+  EXPECT_EQ(m[0].covered_words, 12u);
   EXPECT_EQ(m[1].covered_words, 6u);
-  EXPECT_EQ(GroupWords(m), 17u);
+  EXPECT_EQ(GroupWords(m), 18u);
 }
 
 TEST_F(PassageMatcherTest, PassagesApartInTheTextAreNotOneGroup) {
@@ -151,7 +149,7 @@ TEST_F(PassageMatcherTest, PassagesApartInTheTextAreNotOneGroup) {
       "days, and in other news the canteen reopens next week with a new "
       "menu. stored customer records on unencrypted laptops.");
   ASSERT_EQ(m.size(), 2u);
-  EXPECT_EQ(GroupWords(m), 11u);  // the longer passage alone ("a" weighs half)
+  EXPECT_EQ(GroupWords(m), 12u);
 }
 
 TEST_F(PassageMatcherTest,

@@ -70,10 +70,12 @@ TEST(ShinglerTest, OneCharacterTokensWeighAsCjkCharacters) {
   ASSERT_FALSE(letters->shingles.empty());
   EXPECT_EQ(letters->shingles[0].token_end - letters->shingles[0].token_begin,
             10u);
-  auto words = s->Shingle("a cat, I think, sat on 7 mats");
+  // Alone among words, one character is a word; next to another, half.
+  auto words = s->Shingle("a cat, I think, sat on 7 mats, 1 2 3");
   ASSERT_TRUE(words.ok());
-  EXPECT_EQ(words->token_count, 8u);
-  EXPECT_EQ(words->Words(0, 8), 6u);  // 5 words and three half words
+  EXPECT_EQ(words->token_count, 11u);
+  EXPECT_EQ(words->Words(0, 8), 8u);
+  EXPECT_EQ(words->Words(8, 11), 1u);  // three half words, rounded down
 }
 
 TEST(ShinglerTest, KeyChangesEveryFingerprint) {
@@ -207,8 +209,8 @@ std::string RandomWords(std::mt19937_64& rng, size_t n) {
 TEST(ShinglerTest, WinnowingKeepsACommonFingerprintForEverySharedRun) {
   // Any shared run of at least w + W - 1 words yields a common selected
   // fingerprint (Schleimer et al.), here over random texts sharing one run;
-  // the run's one-letter words weigh half a word (shingler.h), so it is
-  // grown until its weight reaches w + W - 1.
+  // one-letter words next to each other weigh half a word (shingler.h), so
+  // the run is grown until it has w + W - 1 words even were every "a" half.
   std::mt19937_64 rng(99);
   for (int iter = 0; iter < 300; ++iter) {
     ShinglerOptions o;
