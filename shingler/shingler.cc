@@ -66,13 +66,10 @@ Shingler::Shingler(const ShinglerOptions& options, const FingerprintKey& key,
 
 namespace {
 
-// True when `bytes` is one UTF-8 sequence: "a", "I", "7", Cyrillic "а".
-bool OneCodePoint(std::string_view bytes) {
-  if (bytes.empty()) return false;
-  const auto lead = static_cast<unsigned char>(bytes[0]);
-  const size_t length = lead < 0x80 ? 1 : (lead & 0xE0) == 0xC0 ? 2
-                        : (lead & 0xF0) == 0xE0 ? 3 : (lead & 0xF8) == 0xF0 ? 4 : 0;
-  return length == bytes.size();
+// The length of the UTF-8 sequence `lead` starts (0: not a lead byte).
+uint32_t Utf8SequenceLength(unsigned char lead) {
+  return lead < 0x80 ? 1 : (lead & 0xE0) == 0xC0 ? 2
+         : (lead & 0xF0) == 0xE0 ? 3 : (lead & 0xF8) == 0xF0 ? 4 : 0;
 }
 
 }  // namespace
@@ -99,26 +96,26 @@ ShingledText Shingler::FromTokens(std::string_view utf8) {
   const auto word_weight = static_cast<unsigned>(options_.cjk_chars_per_word);
   auto one_character = [&](size_t t) {
     const Token& token = tokens_[t];
-    return !token.per_character &&
-           OneCodePoint(utf8.substr(token.byte_begin,
-                                    token.byte_end - token.byte_begin));
-  };
-  // A one-character token next to another (an alphabet, a row of digits)
-  // weighs as a CJK character; alone among words ("a", "I", "bit 3 of")
-  // it is a word.
-  auto weight = [&](size_t t) {
-    if (tokens_[t].per_character) return 1u;
-    if (one_character(t) && ((t > 0 && one_character(t - 1)) ||
-                             (t + 1 < n && one_character(t + 1)))) {
-      return 1u;
-    }
-    return word_weight;
+    const uint32_t size = token.byte_end - token.byte_begin;
+    if (size == 1) return true;  // ASCII: never a per-character token
+    return size <= 4 && !token.per_character &&
+           Utf8SequenceLength(static_cast<unsigned char>(
+               utf8[token.byte_begin])) == size;
   };
   result.units_per_word = word_weight;
   result.word_units.resize(n + 1);
   result.word_units[0] = 0;
+  // A one-character token next to another (an alphabet, a row of digits)
+  // weighs as a CJK character; alone among words ("a", "I", "bit 3 of")
+  // it is a word.
+  bool previous = false, current = n > 0 && one_character(0);
   for (size_t t = 0; t < n; ++t) {
-    result.word_units[t + 1] = result.word_units[t] + weight(t);
+    const bool next = t + 1 < n && one_character(t + 1);
+    const bool light =
+        tokens_[t].per_character || (current && (previous || next));
+    result.word_units[t + 1] = result.word_units[t] + (light ? 1u : word_weight);
+    previous = current;
+    current = next;
   }
   if (n == 0) return result;
 
@@ -138,13 +135,12 @@ ShingledText Shingler::FromTokens(std::string_view utf8) {
 
   result.shingles.reserve(n);
   // Sliding window: [i, j) is the shortest run from i of weight >= target.
+  const std::vector<uint32_t>& units = result.word_units;
   size_t j = 0;
-  unsigned sum = 0;
   for (size_t i = 0; i < n; ++i) {
-    while (j < n && sum < target) sum += weight(j++);
-    if (sum < target) break;
+    while (j < n && units[j] - units[i] < target) ++j;
+    if (units[j] - units[i] < target) break;
     result.shingles.push_back(make(i, j));
-    sum -= weight(i);
   }
   if (result.shingles.empty()) result.shingles.push_back(make(0, n));
 

@@ -7,8 +7,8 @@ cli/cluster/dask_scan.py on a loopback Dask cluster of 1 and 2 workers
   dask_scan_bench.py LEAKHOUND SOURCE_DIR EVAL_CORPUS WORK_DIR [--shards 16]
 
 Protected: the Python documentation of EVAL_CORPUS (corpus/prepare_corpora.sh);
-scanned: its Linux documentation (about 3,200 files, 31 MB, none protected),
-so every file runs the whole pipeline. Prints one line per configuration
+scanned: its Linux, PostgreSQL, Perl, man-page and Chinese documents (about
+7,200 files, 74 MB, none protected), so every file runs the whole pipeline. Prints one line per configuration
 with the wall time, files per second and the speed-up over one process
 with one thread; each configuration's report must equal the others'.
 Stops every process it started.
@@ -39,19 +39,24 @@ def main():
     parser.add_argument("--shards", type=int, default=16)
     args = parser.parse_args()
     leakhound = os.path.abspath(args.leakhound)
+    args.corpus = os.path.abspath(args.corpus)
     shutil.rmtree(args.work, ignore_errors=True)
     os.makedirs(args.work)
     index = os.path.join(args.work, "index")
     replica = os.path.join(args.work, "replica")
     subprocess.run([leakhound, "init", "--index", index], check=True,
                    capture_output=True)
-    subprocess.run([leakhound, "add", "--index", index,
-                    os.path.join(args.corpus, "python")], check=True,
-                   capture_output=True)
+    def texts(collection):  # the documents, not the .complete marker
+        d = os.path.join(args.corpus, collection)
+        return sorted(os.path.join(d, f) for f in os.listdir(d)
+                      if f.endswith(".txt"))
+    subprocess.run([leakhound, "add", "--index", index, *texts("python")],
+                   check=True, capture_output=True)
     subprocess.run([leakhound, "snapshot", "--index", index, replica],
                    check=True, capture_output=True)
-    tree = os.path.join(args.corpus, "kernel")
-    files = sum(len(f) for _, _, f in os.walk(tree))
+    tree = [f for c in ("kernel", "pg", "perl", "man", "zh", "zh_tw")
+            for f in texts(c)]
+    files = len(tree)
 
     results = {}
     baseline = None
@@ -67,7 +72,7 @@ def main():
     for threads in (1, 2):
         start = time.monotonic()
         r = subprocess.run([leakhound, "scan", "--index", replica, "--json",
-                            "--threads", str(threads), tree],
+                            "--threads", str(threads), *tree],
                            capture_output=True, text=True)
         report(f"one process, {threads} thread(s)", time.monotonic() - start,
                r.stdout)
@@ -98,7 +103,7 @@ def main():
                  os.path.join(args.source, "cli/cluster/dask_scan.py"),
                  "--scheduler", f"tcp://127.0.0.1:{port}", "--index", replica,
                  "--shards", str(args.shards), "--leakhound", leakhound,
-                 "--out", out, tree], stderr=subprocess.DEVNULL)
+                 "--out", out, *tree], stderr=subprocess.DEVNULL)
             seconds = time.monotonic() - start
             with open(out) as f:
                 report(f"Dask, {workers} worker(s), {args.shards} shards",
