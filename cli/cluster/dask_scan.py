@@ -17,6 +17,7 @@ Usage: dask_scan.py --scheduler tcp://HOST:PORT --index REPLICA
 """
 import argparse
 import json
+import os
 import subprocess
 import sys
 import time
@@ -57,6 +58,10 @@ def main():
     args = parser.parse_args()
     if args.shards < 1:
         parser.error("--shards must be at least 1")
+    # Workers run elsewhere, in their own directories: every one gets the
+    # same absolute paths (the share mounted at the same place), so every
+    # one cuts the same shards.
+    args.paths = [os.path.abspath(p) for p in args.paths]
 
     start = time.monotonic()
     run = uuid.uuid4().hex[:8]
