@@ -397,17 +397,12 @@ int RunSnapshotCommand(int argc, char** argv) {
     index = OpenIndex(*line, OpenMode::kWrite);
   }
   if (!index.ok()) return ReportError("snapshot", index.status());
-  uint32_t documents = 0;
-  absl::Status s = (*index)->ForEachDocument(
-      [&](uint32_t, const DocumentRecord&) {
-        ++documents;
-        return absl::OkStatus();
-      });
-  if (s.ok()) s = (*index)->store().Snapshot(line->args()[0]);
-  if (!s.ok()) return ReportError("snapshot", s);
-  std::printf("snapshot: generation %llu, %u documents, in %s\n",
+  if (absl::Status s = (*index)->store().Snapshot(line->args()[0]); !s.ok()) {
+    return ReportError("snapshot", s);
+  }
+  std::printf("snapshot: generation %llu, %zu documents, in %s\n",
               static_cast<unsigned long long>((*index)->generation()),
-              documents, line->args()[0].c_str());
+              (*index)->matrix().documents(), line->args()[0].c_str());
   return kExitOk;
 }
 

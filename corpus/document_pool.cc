@@ -138,15 +138,6 @@ std::vector<std::string> SplitSections(const std::string& text,
 
 namespace {
 
-// One code point of 3 UTF-8 bytes (the Basic Multilingual Plane's Han) at
-// the start of `s`, or 0.
-char32_t Bmp3(std::string_view s) {
-  if (s.size() < 3 || (static_cast<unsigned char>(s[0]) & 0xF0) != 0xE0) return 0;
-  return ((static_cast<unsigned char>(s[0]) & 0x0F) << 12) |
-         ((static_cast<unsigned char>(s[1]) & 0x3F) << 6) |
-         (static_cast<unsigned char>(s[2]) & 0x3F);
-}
-
 // "character TAB variant" lines (prepare_corpora.sh); pairs outside the
 // three-byte range are skipped.
 absl::StatusOr<HanVariants> ReadVariants(const fs::path& path) {
@@ -159,8 +150,8 @@ absl::StatusOr<HanVariants> ReadVariants(const fs::path& path) {
     if (tab == std::string_view::npos) {
       return absl::DataLossError(absl::StrCat("no tab in a line of ", path.string()));
     }
-    const char32_t from = Bmp3(line.substr(0, tab));
-    const char32_t to = Bmp3(line.substr(tab + 1));
+    const char32_t from = ThreeByteCodePoint(line.substr(0, tab));
+    const char32_t to = ThreeByteCodePoint(line.substr(tab + 1));
     if (from != 0 && to != 0 && tab == 3 && line.size() == 7) map[from] = to;
   }
   if (map.empty()) {

@@ -286,10 +286,7 @@ std::string ToVariants(std::string_view text, const HanVariants& han) {
   for (size_t i = 0; i < text.size();) {
     const auto lead = static_cast<unsigned char>(text[i]);
     const size_t n = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
-    if (n == 3 && i + 3 <= text.size()) {
-      const char32_t c = ((lead & 0x0F) << 12) |
-                         ((static_cast<unsigned char>(text[i + 1]) & 0x3F) << 6) |
-                         (static_cast<unsigned char>(text[i + 2]) & 0x3F);
+    if (const char32_t c = ThreeByteCodePoint(text.substr(i)); c != 0) {
       auto it = han.find(c);
       if (it != han.end()) {
         AppendUtf8(it->second, out);
@@ -399,6 +396,13 @@ const char* ObfuscationName(Obfuscation obfuscation) {
     case Obfuscation::kHanVariant: return "han_variant";
   }
   return "unknown";
+}
+
+char32_t ThreeByteCodePoint(std::string_view s) {
+  if (s.size() < 3 || (static_cast<unsigned char>(s[0]) & 0xF0) != 0xE0) return 0;
+  return ((static_cast<unsigned char>(s[0]) & 0x0F) << 12) |
+         ((static_cast<unsigned char>(s[1]) & 0x3F) << 6) |
+         (static_cast<unsigned char>(s[2]) & 0x3F);
 }
 
 std::string Obfuscate(std::string_view text, Obfuscation obfuscation,

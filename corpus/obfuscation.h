@@ -56,6 +56,10 @@ inline constexpr Obfuscation kAllObfuscations[] = {
 
 const char* ObfuscationName(Obfuscation obfuscation);
 
+// The code point of the three-byte UTF-8 sequence `s` starts with (U+0800
+// to U+FFFF: the Han of HanVariants), or 0 when it starts with none.
+char32_t ThreeByteCodePoint(std::string_view s);
+
 // Returns `text` (UTF-8) obfuscated. Word substitution draws replacement
 // words from `vocabulary` (REQUIRES: non-empty for kSubstitute*); kHanVariant
 // replaces each character found in `han` (REQUIRES: not null for it). Only
