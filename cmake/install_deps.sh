@@ -14,6 +14,8 @@ packages=(
   libabsl-dev libssl-dev libxml2-dev libgtest-dev libgmock-dev libbenchmark-dev
   nlohmann-json3-dev
   libmagic-dev libarchive-dev libpoppler-cpp-dev libgmime-3.0-dev
+  libgsf-1-dev libtesseract-dev libleptonica-dev tesseract-ocr-eng
+  tesseract-ocr-chi-sim
   python3-docx python3-openpyxl python3-odf python3-gi python3-gi-cairo
   python3-cairo gir1.2-pango-1.0 fonts-dejavu-core fonts-wqy-microhei qpdf
   clang-14 libclang-rt-14-dev libmilter-dev postfix python3-distributed

@@ -106,6 +106,19 @@ DecodedText AsRepairedUtf8(std::string bytes, const Utf8Census& census) {
 
 }  // namespace
 
+absl::StatusOr<std::string> ConvertToUtf8(std::string_view bytes,
+                                          std::string_view charset) {
+  const std::string name(charset);
+  UErrorCode status = U_ZERO_ERROR;
+  std::unique_ptr<UConverter, decltype(&ucnv_close)> probe(
+      ucnv_open(name.c_str(), &status), &ucnv_close);
+  if (U_FAILURE(status)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("unknown character set ", name));
+  }
+  return Convert(bytes, name.c_str());
+}
+
 std::string RepairUtf8(std::string_view s) {
   std::string out;
   out.reserve(s.size() + 16);

@@ -35,6 +35,14 @@ inline constexpr size_t kMostlyUtf8 = 4;
 // Returns Internal only if ICU fails in a conversion it accepted.
 absl::StatusOr<DecodedText> DecodeText(std::string bytes);
 
+// `bytes` in `charset` (an ICU converter name or alias: "windows-1252",
+// "cp936", "UTF-16LE", "ibm-1252") as UTF-8; what does not convert becomes
+// U+FFFD. For formats that name their encoding (RTF's \ansicpg, Office's
+// code pages and UTF-16 strings). InvalidArgument for a charset ICU does
+// not know.
+absl::StatusOr<std::string> ConvertToUtf8(std::string_view bytes,
+                                          std::string_view charset);
+
 // `bytes` as well-formed UTF-8: each ill-formed subsequence (Unicode's
 // "maximal subpart") becomes U+FFFD; everything else is kept.
 std::string RepairUtf8(std::string_view bytes);

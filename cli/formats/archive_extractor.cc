@@ -30,7 +30,14 @@ ZipContent ZipContentKind(std::string_view bytes) {
     }
   }
   if (mimetype.empty()) return {};
+  if (mimetype == "application/epub+zip") return {FileKind::kEpub, "epub"};
   constexpr std::string_view kPrefix = "application/vnd.oasis.opendocument.";
+  constexpr std::string_view kStarOffice = "application/vnd.sun.xml.";
+  // A mimetype naming no format we know: the zip is read as an archive
+  // of members, never refused for its mimetype.
+  if (!mimetype.starts_with(kPrefix) && !mimetype.starts_with(kStarOffice)) {
+    return {};
+  }
   std::string format = "odf";
   if (mimetype.starts_with(kPrefix)) {
     const std::string_view kind = std::string_view(mimetype).substr(kPrefix.size());

@@ -24,9 +24,12 @@ class ArchiveExtractor : public TextExtractor {
 
 // What a zip archive holds, from its entries: kOfficeOpenXml
 // ([Content_Types].xml with word/, xl/ or ppt/ parts; format "docx",
-// "xlsx" or "pptx"), kOpenDocument (a "mimetype" entry; format "odt",
-// "ods", "odp" or "odf"), else kZip (format "zip"). A zip whose directory
-// cannot be read is kZip (the archive extractor then reports why).
+// "xlsx" or "pptx"), kOpenDocument (a "mimetype" entry naming an
+// OpenDocument or StarOffice type; format "odt", "ods", "odp" or "odf"),
+// kEpub (mimetype application/epub+zip), else kZip (format "zip"): a zip
+// whose mimetype names no format we know is an archive of members. A zip
+// whose directory cannot be read is kZip (the archive extractor then
+// reports why).
 struct ZipContent {
   FileKind kind = FileKind::kZip;
   std::string format = "zip";

@@ -6,14 +6,20 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/cord.h"
 #include "cli/formats/archive_extractor.h"
+#include "cli/formats/epub_extractor.h"
 #include "cli/formats/file_type.h"
 #include "cli/formats/html_extractor.h"
+#include "cli/formats/image_extractor.h"
+#include "cli/formats/legacy_office_extractor.h"
 #include "cli/formats/mime_extractor.h"
 #include "cli/formats/office_extractor.h"
 #include "cli/formats/opendocument_extractor.h"
 #include "cli/formats/pdf_extractor.h"
 #include "cli/formats/plain_text_extractor.h"
+#include "cli/formats/rtf_extractor.h"
+#include "cli/formats/tnef_extractor.h"
 
 namespace leakhound {
 namespace {
@@ -43,10 +49,17 @@ std::string JoinPart(std::string_view parent, std::string_view member) {
   return out;
 }
 
+// The payload URL that carries an Unreadable class on a Status.
+constexpr char kUnreadablePayload[] = "leakhound/unreadable";
+
 absl::Status Prefixed(const absl::Status& s, std::string_view part) {
   const std::string_view message(s.message().data(), s.message().size());
   if (s.ok() || message.starts_with(part)) return s;
-  return absl::Status(s.code(), std::string(part) + ": " + std::string(message));
+  absl::Status out(s.code(), std::string(part) + ": " + std::string(message));
+  s.ForEachPayload([&out](absl::string_view url, const absl::Cord& payload) {
+    out.SetPayload(url, payload);
+  });
+  return out;
 }
 
 class PartSink : public ExtractionSink {
@@ -68,6 +81,12 @@ class PartSink : public ExtractionSink {
   }
 
   absl::Status AddMember(std::string_view name, std::string bytes) override;
+
+  void NoteSkipped(std::string_view name, Unreadable kind,
+                   std::string_view reason) override {
+    budget_->result->skipped.push_back(SkippedPart{
+        JoinPart(this->name(), name), std::string(reason), kind});
+  }
 
   absl::StatusOr<std::unique_ptr<ExtractionSink>> OpenMember(
       std::string_view name, std::string_view format) override {
@@ -137,21 +156,18 @@ std::string_view FormatOfExtension(std::string_view name,
   return name.substr(dot + 1);
 }
 
-// Why a file of this type has no text leakhound reads, or "" if it has.
-std::string Unreadable(const FileType& type) {
+// Why a file of this type has no text leakhound reads, or OK if it has.
+absl::Status UnreadableStatus(const FileType& type) {
   switch (type.kind) {
     case FileKind::kNoText:
-      return absl::StrCat(type.description, ": no text to extract");
+      return UnreadableError(Unreadable::kNoText,
+                             absl::StrCat(type.description, ": no text to extract"));
     case FileKind::kUnknownBinary:
-      return absl::StrCat("binary data (", type.description,
-                          "): no text to extract");
-    case FileKind::kRtf:
-      return "RTF document: unsupported format";
-    case FileKind::kLegacyOffice:
-      return absl::StrCat("legacy Office document (", type.description,
-                          "): unsupported format");
+      return UnreadableError(
+          Unreadable::kUnsupported,
+          absl::StrCat("binary data (", type.description, "): unsupported format"));
     default:
-      return "";
+      return absl::OkStatus();
   }
 }
 
@@ -168,6 +184,11 @@ absl::Status Dispatch(std::string_view name, std::string_view bytes,
   static const ArchiveExtractor kArchive;
   static const MimeExtractor kMail(MimeExtractor::kMessage);
   static const MimeExtractor kMbox(MimeExtractor::kMailbox);
+  static const RtfExtractor kRtf;
+  static const LegacyOfficeExtractor kLegacyOffice;
+  static const TnefExtractor kTnef;
+  static const EpubExtractor kEpub;
+  static const ImageExtractor kImage;
   FileType type;
   if (forced) {
     type.kind = *forced;
@@ -177,7 +198,8 @@ absl::Status Dispatch(std::string_view name, std::string_view bytes,
   std::string zip_format = "zip";
   if (!forced && (type.kind == FileKind::kZip ||
                   type.kind == FileKind::kOfficeOpenXml ||
-                  type.kind == FileKind::kOpenDocument)) {
+                  type.kind == FileKind::kOpenDocument ||
+                  type.kind == FileKind::kEpub)) {
     // The entries decide: libmagic names OOXML only when its parts come in
     // the usual order.
     ZipContent content = ZipContentKind(bytes);
@@ -209,8 +231,19 @@ absl::Status Dispatch(std::string_view name, std::string_view bytes,
       break;
     case FileKind::kMail: extractor = &kMail; format = "mail"; break;
     case FileKind::kMbox: extractor = &kMbox; format = "mbox"; break;
+    case FileKind::kRtf: extractor = &kRtf; format = "rtf"; break;
+    case FileKind::kLegacyOffice:
+      extractor = &kLegacyOffice;
+      format = FormatOfExtension(name, "ole2");
+      break;
+    case FileKind::kTnef: extractor = &kTnef; format = "tnef"; break;
+    case FileKind::kEpub: extractor = &kEpub; format = "epub"; break;
+    case FileKind::kImage:
+      extractor = &kImage;
+      format = FormatOfExtension(name, "image");
+      break;
     default:
-      return absl::UnimplementedError(Unreadable(type));
+      return UnreadableStatus(type);
   }
   sink.SetFormat(format);
   return extractor->Extract(bytes, sink);
@@ -230,8 +263,9 @@ absl::Status PartSink::AddMember(std::string_view name, std::string bytes) {
   absl::Status s = Dispatch(name, bytes, **child);
   if (s.code() == absl::StatusCode::kUnimplemented) {
     // A member leakhound cannot read is listed, not fatal (above).
-    budget_->result->skipped.push_back(
-        SkippedPart{full, std::string(s.message())});
+    budget_->result->skipped.push_back(SkippedPart{
+        full, std::string(s.message()),
+        UnreadableOf(s).value_or(Unreadable::kUnsupported)});
     return absl::OkStatus();
   }
   return Prefixed(s, full);
@@ -261,6 +295,35 @@ absl::StatusOr<Extraction> Extract(std::optional<FileKind> forced,
 }
 
 }  // namespace
+
+const char* UnreadableName(Unreadable kind) {
+  switch (kind) {
+    case Unreadable::kNoText: return "no-text";
+    case Unreadable::kUnsupported: return "unsupported";
+    case Unreadable::kEncrypted: return "encrypted";
+    case Unreadable::kLimit: return "limit";
+  }
+  return "unsupported";
+}
+
+absl::Status UnreadableError(Unreadable kind, std::string_view message) {
+  absl::Status s = kind == Unreadable::kEncrypted
+                       ? absl::InvalidArgumentError(std::string(message))
+                       : absl::UnimplementedError(std::string(message));
+  s.SetPayload(kUnreadablePayload, absl::Cord(UnreadableName(kind)));
+  return s;
+}
+
+std::optional<Unreadable> UnreadableOf(const absl::Status& status) {
+  const auto payload =
+      status.GetPayload(kUnreadablePayload);
+  if (!payload) return std::nullopt;
+  for (Unreadable kind : {Unreadable::kNoText, Unreadable::kUnsupported,
+                          Unreadable::kEncrypted, Unreadable::kLimit}) {
+    if (*payload == UnreadableName(kind)) return kind;
+  }
+  return std::nullopt;
+}
 
 absl::Status AppendWithin(std::string_view text, size_t max_bytes,
                           std::string* out) {

@@ -4,10 +4,12 @@
 // and one part per member with text (an attachment, an archive entry),
 // each named by its path inside the file.
 //
-// A file of a type that holds no text (an image) or that leakhound cannot
-// read (RTF, legacy .doc/.xls) is an error naming the type. Inside a
-// container, such members are not errors: they are listed in
-// Extraction::skipped with the reason (a mail with a logo must not fail),
+// A file of a type that holds no text leakhound can read (an image without
+// OCR, unknown binary data) is an Unimplemented error naming the type and
+// carrying its Unreadable class (text_extractor.h); the command decides
+// whether that is an error (--on-unreadable). Inside a container, such
+// members are not errors: they are listed in Extraction::skipped with the
+// reason and class (a mail with a logo must not fail),
 // while a member that is malformed, encrypted or over a limit fails the
 // whole file: text that could not be read must not pass for clean.
 //
@@ -38,8 +40,9 @@ struct ExtractedPart {
 };
 
 struct SkippedPart {
-  std::string name;
-  std::string reason;  // "PNG image: no text"
+  std::string name;    // "" for the file itself (scan --on-unreadable skip)
+  std::string reason;  // "PNG image: no text to extract"
+  Unreadable kind = Unreadable::kUnsupported;
 };
 
 struct Extraction {

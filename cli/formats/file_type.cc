@@ -138,6 +138,13 @@ FileKind KindOfMime(std::string_view mime) {
   if (AnyOf(mime, {"text/html", "application/xhtml+xml"})) {
     return FileKind::kHtml;
   }
+  if (mime == "application/vnd.ms-tnef") return FileKind::kTnef;
+  if (AnyOf(mime, {"image/png", "image/jpeg", "image/tiff", "image/gif",
+                   "image/bmp", "image/x-ms-bmp", "image/webp", "image/jp2",
+                   "image/x-portable-bitmap", "image/x-portable-greymap",
+                   "image/x-portable-pixmap"})) {
+    return FileKind::kImage;
+  }
   if (mime.starts_with("image/") || mime.starts_with("audio/") ||
       mime.starts_with("video/") || mime.starts_with("font/") ||
       AnyOf(mime, {"application/x-executable", "application/x-sharedlib",
@@ -240,6 +247,10 @@ FileType DetectFileType(std::string_view name, std::string_view bytes) {
   } else {
     type.mime = MimeOf(head);
     type.kind = KindOfMime(type.mime);
+    if (head.starts_with("\x78\x9F\x3E\x22")) {  // TNEF's signature
+      type.mime = "application/vnd.ms-tnef";
+      type.kind = FileKind::kTnef;
+    }
   }
   const bool utf16 =
       head.starts_with("\xFF\xFE") || head.starts_with("\xFE\xFF");

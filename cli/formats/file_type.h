@@ -28,7 +28,11 @@ enum class FileKind {
   kMbox,           // a mailbox of messages
   kRtf,
   kLegacyOffice,   // OLE2 compound files: .doc, .xls, .ppt, .msg
-  kNoText,         // images, audio, video, fonts, executables
+  kTnef,           // winmail.dat (application/vnd.ms-tnef)
+  kEpub,           // an EPUB e-book (recognized from the zip's mimetype)
+  kImage,          // raster images OCR reads: PNG, JPEG, TIFF, GIF, BMP,
+                   // WebP, JPEG 2000, PNM
+  kNoText,         // audio, video, fonts, executables, other images
   kUnknownBinary,  // binary data libmagic does not name
 };
 

@@ -4,14 +4,18 @@
 #include <poppler/cpp/poppler-document.h>
 #include <poppler/cpp/poppler-embedded-file.h>
 #include <poppler/cpp/poppler-global.h>
+#include <poppler/cpp/poppler-image.h>
+#include <poppler/cpp/poppler-page-renderer.h>
 #include <poppler/cpp/poppler-page.h>
 
 #include <climits>
+#include <cmath>
 #include <memory>
 #include <mutex>
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "cli/formats/ocr_engine.h"
 
 namespace leakhound {
 namespace {
@@ -31,6 +35,52 @@ bool HasWord(std::string_view text) {
   return false;
 }
 
+// The text OCR reads on `page` (page number `number`, from 1), rendered
+// in gray at the configured resolution, lowered to fit max_pixels. A
+// blank page is "" (nothing to read); a page with marks but no legible
+// text is the Unreadable error kNoText, one whose rendering would not fit
+// even at 50 dpi or whose recognition ran out of time kLimit.
+absl::StatusOr<std::string> RecognizePage(const poppler::page& page,
+                                          int number,
+                                          const OcrSettings& settings) {
+  const std::string what = absl::StrCat("page ", number);
+  const poppler::rectf box = page.page_rect();
+  const double square_inches = (box.width() / 72.0) * (box.height() / 72.0);
+  double dpi = settings.pdf_dpi;
+  if (square_inches * dpi * dpi > static_cast<double>(settings.max_pixels)) {
+    dpi = std::floor(
+        std::sqrt(static_cast<double>(settings.max_pixels) / square_inches));
+  }
+  if (!(dpi >= 50)) {
+    return UnreadableError(
+        Unreadable::kLimit,
+        absl::StrCat(what, ": too large to render for OCR (--ocr-max-pixels)"));
+  }
+  poppler::page_renderer renderer;
+  renderer.set_image_format(poppler::image::format_gray8);
+  renderer.set_render_hint(poppler::page_renderer::antialiasing, true);
+  renderer.set_render_hint(poppler::page_renderer::text_antialiasing, true);
+  const poppler::image image = renderer.render_page(&page, dpi, dpi);
+  if (!image.is_valid() || image.width() <= 0 || image.height() <= 0) {
+    return UnreadableError(Unreadable::kNoText,
+                           absl::StrCat(what, ": cannot be rendered for OCR"));
+  }
+  const auto* pixels = reinterpret_cast<const uint8_t*>(image.const_data());
+  const int stride = image.bytes_per_row();
+  bool marked = false;
+  for (int y = 0; y < image.height() && !marked; ++y) {
+    for (int x = 0; x < image.width(); ++x) {
+      if (pixels[size_t(y) * size_t(stride) + size_t(x)] < 200) {
+        marked = true;
+        break;
+      }
+    }
+  }
+  if (!marked) return std::string();
+  return RecognizeGrayPixels(pixels, image.width(), image.height(), stride,
+                             static_cast<int>(dpi), what, settings);
+}
+
 }  // namespace
 
 absl::Status PdfExtractor::Extract(std::string_view bytes,
@@ -46,11 +96,14 @@ absl::Status PdfExtractor::Extract(std::string_view bytes,
         "malformed or truncated PDF (poppler cannot open it)");
   }
   if (doc->is_locked()) {
-    return absl::InvalidArgumentError(
+    return UnreadableError(
+        Unreadable::kEncrypted,
         "encrypted PDF (password required): no extractable text");
   }
   std::string text;
   const int pages = doc->pages();
+  const OcrSettings& ocr = sink.limits().ocr;
+  int unread_pages = 0;
   for (int i = 0; i < pages; ++i) {
     if (auto s = sink.CheckTime(); !s.ok()) return s;
     std::unique_ptr<poppler::page> page(doc->create_page(i));
@@ -58,8 +111,27 @@ absl::Status PdfExtractor::Extract(std::string_view bytes,
     const poppler::byte_array utf8 =
         page->text(poppler::rectf(), poppler::page::non_raw_non_physical_layout)
             .to_utf8();
-    if (auto s = AppendWithin(std::string_view(utf8.data(), utf8.size()),
-                              sink.limits().max_output_bytes, &text);
+    std::string page_text(utf8.data(), utf8.size());
+    if (!HasWord(page_text)) {
+      // A page without a text layer: a scan, or text drawn as images.
+      if (!ocr.enabled) {
+        ++unread_pages;
+        sink.NoteSkipped(absl::StrCat("page", i + 1), Unreadable::kNoText,
+                         "page without a text layer: OCR is off (--ocr)");
+        continue;
+      }
+      auto recognized = RecognizePage(*page, i + 1, ocr);
+      if (!recognized.ok()) {
+        auto kind = UnreadableOf(recognized.status());
+        if (!kind || *kind == Unreadable::kEncrypted) return recognized.status();
+        ++unread_pages;
+        sink.NoteSkipped(absl::StrCat("page", i + 1), *kind,
+                         std::string(recognized.status().message()));
+        continue;
+      }
+      page_text = std::move(*recognized);
+    }
+    if (auto s = AppendWithin(page_text, sink.limits().max_output_bytes, &text);
         !s.ok()) {
       return s;
     }
@@ -84,10 +156,13 @@ absl::Status PdfExtractor::Extract(std::string_view bytes,
     }
   }
   if (!has_text && !has_members) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "no extractable text in ", pages,
-        pages == 1 ? " page" : " pages",
-        " (scanned images or an empty PDF; leakhound does not OCR)"));
+    return UnreadableError(
+        Unreadable::kNoText,
+        absl::StrCat("PDF document: no text in ", pages,
+                     pages == 1 ? " page" : " pages",
+                     unread_pages == 0 ? " (blank)"
+                     : ocr.enabled     ? " (OCR found none)"
+                                       : " (scanned images; OCR is off)"));
   }
   return absl::OkStatus();
 }

@@ -22,12 +22,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
-#include <vector>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "cli/formats/ocr_engine.h"
 
 namespace leakhound {
 
@@ -47,12 +49,39 @@ struct ExtractionLimits {
   double max_expansion_ratio = 100;
   // --max-seconds: wall time to extract one file.
   double max_seconds = 30;
+  // --ocr, --ocr-languages, --ocr-max-pixels, --ocr-max-seconds: text
+  // recognition in images and in PDF pages without a text layer.
+  OcrSettings ocr;
 };
 
 // Decompressing this much is always allowed, whatever the ratio: small
 // files legitimately expand far more than large ones (a 2 KB docx holds
 // 30 KB of XML).
 inline constexpr size_t kExpansionFloorBytes = size_t{16} << 20;
+
+// Why a part holds no text leakhound read. The names (UnreadableName) are
+// stable: they are values of `scan --json`'s skipped[].class and of the
+// milter's log line.
+enum class Unreadable {
+  kNoText,       // "no-text": an image without OCR or with no recognisable
+                 // text, audio, video, a font, an executable
+  kUnsupported,  // "unsupported": data of a format leakhound does not read
+  kEncrypted,    // "encrypted": a password-protected document or archive;
+                 // an error (--on-error), never listed as merely skipped
+  kLimit,        // "limit": a per-part budget ran out (OCR's time limit)
+};
+
+const char* UnreadableName(Unreadable kind);
+
+// The error an extractor returns for input it cannot read for `kind`:
+// Unimplemented (a part that is skipped, not fatal, inside a container)
+// for kNoText, kUnsupported and kLimit; InvalidArgument (fatal, --on-error)
+// for kEncrypted. The class travels as a payload of the status.
+absl::Status UnreadableError(Unreadable kind, std::string_view message);
+
+// The class of a status made by UnreadableError (possibly re-wrapped with a
+// prefix that kept its payload), else nullopt.
+std::optional<Unreadable> UnreadableOf(const absl::Status& status);
 
 class ExtractionSink {
  public:
@@ -73,6 +102,12 @@ class ExtractionSink {
   // as skipped with the reason; an error in it is returned, prefixed with
   // its name.
   virtual absl::Status AddMember(std::string_view name, std::string bytes) = 0;
+
+  // Records that a piece of this part named `name` (a PDF page, "page3")
+  // holds text leakhound could not read, with the class and the reason:
+  // it is listed in Extraction::skipped as a skipped member is.
+  virtual void NoteSkipped(std::string_view name, Unreadable kind,
+                           std::string_view reason) = 0;
 
   // A member this extractor walks itself (a forwarded message, one message
   // of an mbox): a sink for its part, counted as AddMember counts. The

@@ -1,0 +1,49 @@
+#include "cli/formats/byte_view.h"
+
+namespace leakhound {
+
+void AppendCodePoint(uint32_t c, std::string* out) {
+  if (c >= 0xD800 && c <= 0xDFFF) c = 0xFFFD;
+  if (c < 0x80) {
+    out->push_back(static_cast<char>(c));
+  } else if (c < 0x800) {
+    out->push_back(static_cast<char>(0xC0 | (c >> 6)));
+    out->push_back(static_cast<char>(0x80 | (c & 0x3F)));
+  } else if (c < 0x10000) {
+    out->push_back(static_cast<char>(0xE0 | (c >> 12)));
+    out->push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | (c & 0x3F)));
+  } else {
+    out->push_back(static_cast<char>(0xF0 | (c >> 18)));
+    out->push_back(static_cast<char>(0x80 | ((c >> 12) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | (c & 0x3F)));
+  }
+}
+
+void AppendUtf16Le(std::string_view bytes, std::string* out) {
+  const size_t units = bytes.size() / 2;
+  auto unit = [&](size_t i) {
+    return static_cast<uint32_t>(static_cast<unsigned char>(bytes[2 * i])) |
+           static_cast<uint32_t>(static_cast<unsigned char>(bytes[2 * i + 1]))
+               << 8;
+  };
+  for (size_t i = 0; i < units; ++i) {
+    const uint32_t u = unit(i);
+    if (u >= 0xD800 && u <= 0xDBFF && i + 1 < units) {
+      const uint32_t low = unit(i + 1);
+      if (low >= 0xDC00 && low <= 0xDFFF) {
+        AppendCodePoint(0x10000 + ((u - 0xD800) << 10) + (low - 0xDC00), out);
+        ++i;
+        continue;
+      }
+    }
+    AppendCodePoint(u, out);  // a lone surrogate becomes U+FFFD
+  }
+}
+
+void AppendLatin1(std::string_view bytes, std::string* out) {
+  for (char c : bytes) AppendCodePoint(static_cast<unsigned char>(c), out);
+}
+
+}  // namespace leakhound

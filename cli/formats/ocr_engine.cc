@@ -1,0 +1,161 @@
+// The one file that calls Tesseract and Leptonica.
+#include "cli/formats/ocr_engine.h"
+
+#include <leptonica/allheaders.h>
+#include <tesseract/baseapi.h>
+#include <tesseract/ocrclass.h>
+
+#include <cctype>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_replace.h"
+#include "absl/strings/str_split.h"
+#include "cli/formats/text_extractor.h"
+
+namespace leakhound {
+namespace {
+
+void QuietLeptonica() {
+  static std::once_flag once;
+  std::call_once(once, [] { setMsgSeverity(L_SEVERITY_NONE); });
+}
+
+struct PixDeleter {
+  void operator()(PIX* p) const { pixDestroy(&p); }
+};
+using PixPtr = std::unique_ptr<PIX, PixDeleter>;
+
+// This thread's Tesseract instance for `languages`, or null with *error.
+tesseract::TessBaseAPI* Engine(const std::string& languages,
+                               absl::Status* error) {
+  thread_local std::map<std::string, std::unique_ptr<tesseract::TessBaseAPI>>
+      engines;
+  auto it = engines.find(languages);
+  if (it != engines.end()) return it->second.get();
+  auto api = std::make_unique<tesseract::TessBaseAPI>();
+  // Tesseract's diagnostics ("Estimating resolution as ...") would land
+  // on standard error for every image.
+  api->SetVariable("debug_file", "/dev/null");
+  if (api->Init(nullptr, languages.c_str(), tesseract::OEM_LSTM_ONLY) != 0) {
+    std::string missing;
+    for (const std::string& l :
+         std::vector<std::string>(absl::StrSplit(languages, '+'))) {
+      absl::StrAppend(&missing, missing.empty() ? "" : " ", "tesseract-ocr-",
+                      absl::StrReplaceAll(l, {{"_", "-"}}));
+    }
+    *error = absl::FailedPreconditionError(absl::StrCat(
+        "OCR languages '", languages,
+        "' cannot be loaded (install the Debian packages ", missing,
+        ", or choose --ocr-languages, or --ocr off)"));
+    return nullptr;
+  }
+  api->SetVariable("debug_file", "/dev/null");
+  api->SetPageSegMode(tesseract::PSM_AUTO);
+  return engines.emplace(languages, std::move(api)).first->second.get();
+}
+
+absl::Status PixelLimit(uint64_t pixels, std::string_view what,
+                        const OcrSettings& settings) {
+  return absl::ResourceExhaustedError(absl::StrFormat(
+      "%s of %u pixels is larger than the OCR limit of %u pixels "
+      "(--ocr-max-pixels): a decompression bomb?",
+      std::string(what), pixels, settings.max_pixels));
+}
+
+// Recognizes the image set on `api`.
+absl::StatusOr<std::string> Recognize(tesseract::TessBaseAPI* api,
+                                      std::string_view what,
+                                      const OcrSettings& settings) {
+  tesseract::ETEXT_DESC monitor;
+  monitor.set_deadline_msecs(static_cast<int32_t>(settings.max_seconds * 1000));
+  const int rc = api->Recognize(&monitor);
+  if (monitor.deadline_exceeded()) {
+    api->Clear();
+    return UnreadableError(
+        Unreadable::kLimit,
+        absl::StrFormat("%s: OCR took longer than %g s (--ocr-max-seconds)",
+                        std::string(what), settings.max_seconds));
+  }
+  if (rc != 0) {
+    api->Clear();
+    return UnreadableError(Unreadable::kNoText,
+                           absl::StrCat(std::string(what), ": OCR found no text"));
+  }
+  std::unique_ptr<char[]> text(api->GetUTF8Text());
+  api->Clear();
+  std::string out = text ? text.get() : "";
+  bool legible = false;
+  for (char c : out) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u >= 0x80 || std::isalnum(u)) {
+      legible = true;
+      break;
+    }
+  }
+  if (!legible) {
+    return UnreadableError(Unreadable::kNoText,
+                           absl::StrCat(std::string(what), ": no recognisable text"));
+  }
+  return out;
+}
+
+}  // namespace
+
+absl::Status CheckOcrLanguages(const std::string& languages) {
+  absl::Status error;
+  Engine(languages, &error);
+  return error;
+}
+
+absl::StatusOr<std::string> RecognizeImageFile(std::string_view bytes,
+                                               std::string_view what,
+                                               const OcrSettings& settings) {
+  QuietLeptonica();
+  const auto* data = reinterpret_cast<const l_uint8*>(bytes.data());
+  l_int32 format = 0, width = 0, height = 0, bps = 0, spp = 0, cmap = 0;
+  if (pixReadHeaderMem(data, bytes.size(), &format, &width, &height, &bps,
+                       &spp, &cmap) != 0 ||
+      width <= 0 || height <= 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("malformed ", std::string(what), ": the header cannot be read"));
+  }
+  const uint64_t pixels = uint64_t(width) * uint64_t(height);
+  if (pixels > settings.max_pixels) return PixelLimit(pixels, what, settings);
+  absl::Status error;
+  tesseract::TessBaseAPI* api = Engine(settings.languages, &error);
+  if (api == nullptr) return error;
+  PixPtr pix(pixReadMem(data, bytes.size()));
+  if (pix == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("malformed ", std::string(what), ": it cannot be decoded"));
+  }
+  // A picture that declares a small size but decodes larger is refused too.
+  const uint64_t decoded = uint64_t(pixGetWidth(pix.get())) *
+                           uint64_t(pixGetHeight(pix.get()));
+  if (decoded > settings.max_pixels) return PixelLimit(decoded, what, settings);
+  api->SetImage(pix.get());
+  if (pixGetXRes(pix.get()) < 70) api->SetSourceResolution(150);
+  return Recognize(api, what, settings);
+}
+
+absl::StatusOr<std::string> RecognizeGrayPixels(const uint8_t* pixels,
+                                                int width, int height,
+                                                int stride, int dpi,
+                                                std::string_view what,
+                                                const OcrSettings& settings) {
+  const uint64_t count = uint64_t(width) * uint64_t(height);
+  if (count > settings.max_pixels) return PixelLimit(count, what, settings);
+  absl::Status error;
+  tesseract::TessBaseAPI* api = Engine(settings.languages, &error);
+  if (api == nullptr) return error;
+  api->SetImage(pixels, width, height, 1, stride);
+  api->SetSourceResolution(dpi);
+  return Recognize(api, what, settings);
+}
+
+}  // namespace leakhound

@@ -1,0 +1,64 @@
+// OcrEngine: text recognition in images with Tesseract 5 (LSTM engine),
+// images decoded by Leptonica. The one file that calls Tesseract and
+// Leptonica (Tesseract's own image library: they come as one).
+//
+// Before anything is decoded, the image's header gives its size: an image
+// of more than OcrSettings::max_pixels pixels is refused as a
+// decompression bomb (a 50,000 x 50,000 PNG is a few kilobytes). A
+// recognition that runs past OcrSettings::max_seconds is cancelled
+// (Tesseract's deadline monitor) and reported as the Unreadable error
+// kLimit; an image in which nothing legible is found is kNoText.
+//
+// Thread-safety: safe to call concurrently. Each thread keeps its own
+// Tesseract instance per language set (loading the models takes about
+// 0.1-0.5 s, so it is done once per thread).
+#ifndef LEAKHOUND_CLI_FORMATS_OCR_ENGINE_H_
+#define LEAKHOUND_CLI_FORMATS_OCR_ENGINE_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+
+namespace leakhound {
+
+struct OcrSettings {
+  // --ocr on|off.
+  bool enabled = true;
+  // --ocr-languages: Tesseract's language names joined by '+'.
+  std::string languages = "eng+chi_sim";
+  // --ocr-max-pixels: an image (or a rendered PDF page) larger than this
+  // is refused (images) or rendered at a lower resolution (PDF pages).
+  uint64_t max_pixels = 40'000'000;
+  // --ocr-max-seconds: recognition time per image or page.
+  double max_seconds = 20;
+  // Resolution PDF pages without a text layer are rendered at.
+  int pdf_dpi = 300;
+};
+
+// Whether Tesseract can load `languages` (their trained data installed).
+// FailedPrecondition naming the missing Debian package otherwise.
+absl::Status CheckOcrLanguages(const std::string& languages);
+
+// The text of the image file `bytes` (PNG, JPEG, TIFF, GIF, BMP, WebP,
+// JPEG 2000, PNM). `what` names the image kind for messages ("PNG
+// image"). Errors: ResourceExhausted past max_pixels; InvalidArgument
+// for an image Leptonica cannot decode; the Unreadable errors kNoText
+// and kLimit (text_extractor.h).
+absl::StatusOr<std::string> RecognizeImageFile(std::string_view bytes,
+                                               std::string_view what,
+                                               const OcrSettings& settings);
+
+// The text of `height` rows of 8-bit gray pixels, `stride` bytes apart
+// (a rendered PDF page), at `dpi`. Errors as RecognizeImageFile.
+absl::StatusOr<std::string> RecognizeGrayPixels(const uint8_t* pixels,
+                                                int width, int height,
+                                                int stride, int dpi,
+                                                std::string_view what,
+                                                const OcrSettings& settings);
+
+}  // namespace leakhound
+
+#endif  // LEAKHOUND_CLI_FORMATS_OCR_ENGINE_H_

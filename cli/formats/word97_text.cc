@@ -1,0 +1,199 @@
+#include "cli/formats/word97_text.h"
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "cli/formats/byte_view.h"
+#include "cli/formats/text_extractor.h"
+
+namespace leakhound {
+namespace {
+
+constexpr uint16_t kWordIdent = 0xA5EC;
+constexpr uint16_t kEncryptedFlag = 0x0100;
+constexpr uint16_t kWhichTableFlag = 0x0200;
+constexpr uint16_t kObfuscatedFlag = 0x8000;
+constexpr size_t kFibBaseBytes = 32;
+constexpr size_t kClxEntry = 33;  // fcClx/lcbClx in FibRgFcLcb97
+constexpr uint32_t kCompressedFlag = 0x40000000;
+
+// MS-DOC 2.4.1: bytes 0x80-0x9F of compressed text are Windows-1252's.
+constexpr uint16_t kCp1252High[32] = {
+    0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
+    0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008D, 0x017D, 0x008F,
+    0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
+    0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178};
+
+absl::Status Malformed(std::string_view what) {
+  return absl::InvalidArgumentError(
+      absl::StrCat("malformed Word document: ", std::string(what)));
+}
+
+// Turns the characters of a piece into text, keeping the field state
+// across pieces.
+class CharacterSink {
+ public:
+  CharacterSink(size_t max_bytes, std::string* out)
+      : max_bytes_(max_bytes), out_(out) {}
+
+  absl::Status Put(uint32_t c) {
+    switch (c) {
+      case 0x13:  // field begin: its code follows
+        fields_.push_back(true);
+        return absl::OkStatus();
+      case 0x14:  // field separator: its result follows
+        if (!fields_.empty()) fields_.back() = false;
+        return absl::OkStatus();
+      case 0x15:  // field end
+        if (!fields_.empty()) fields_.pop_back();
+        return absl::OkStatus();
+      default:
+        break;
+    }
+    for (bool in_code : fields_) {
+      if (in_code) return absl::OkStatus();
+    }
+    switch (c) {
+      case 0x0D: case 0x0B: case 0x0C: case 0x0E: c = '\n'; break;
+      case 0x07: c = '\t'; break;  // cell or row end
+      case 0x1E: c = '-'; break;   // non-breaking hyphen
+      case 0x1F: return absl::OkStatus();  // optional hyphen
+      case 0xA0: c = ' '; break;
+      default:
+        // Anchors of pictures, footnote and comment references, drawn
+        // objects: no text of their own.
+        if (c < 0x20 && c != '\t') return absl::OkStatus();
+    }
+    AppendCodePoint(c, out_);
+    if (out_->size() > max_bytes_) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "extracted text larger than the limit of ", max_bytes_,
+          " bytes (--max-text-size)"));
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  size_t max_bytes_;
+  std::string* out_;
+  std::vector<bool> fields_;  // per open field: still in its code
+};
+
+std::string Join(std::string_view dir, std::string_view name) {
+  return dir.empty() ? std::string(name) : absl::StrCat(std::string(dir), "/", std::string(name));
+}
+
+}  // namespace
+
+absl::Status AppendWord97Text(const Ole2Storage& storage, std::string_view dir,
+                              size_t max_stream_bytes, size_t max_text_bytes,
+                              std::string* out) {
+  auto word = storage.Read(Join(dir, "WordDocument"), max_stream_bytes);
+  if (!word.ok()) return word.status();
+  const ByteView fib(*word);
+  uint16_t ident = 0, nfib = 0, flags = 0;
+  if (!fib.Get(0, &ident) || !fib.Get(2, &nfib) || !fib.Get(0x0A, &flags)) {
+    return Malformed("no File Information Block");
+  }
+  if (ident != kWordIdent) return Malformed("bad signature");
+  if (flags & (kEncryptedFlag | kObfuscatedFlag)) {
+    return UnreadableError(Unreadable::kEncrypted,
+                           "password-protected Word document");
+  }
+  if (nfib < 101) {  // Word 6 and 95 keep no piece table in a table stream
+    return UnreadableError(Unreadable::kUnsupported,
+                           "Word 6/95 document: unsupported format");
+  }
+  // FibBase, then csw and FibRgW, cslw and FibRgLw, cbRgFcLcb and the
+  // FibRgFcLcb blob.
+  size_t pos = kFibBaseBytes;
+  uint16_t csw = 0, cslw = 0, cb_fc_lcb = 0;
+  if (!fib.Get(pos, &csw)) return Malformed("truncated FIB");
+  pos += 2 + size_t{csw} * 2;
+  if (!fib.Get(pos, &cslw)) return Malformed("truncated FIB");
+  pos += 2 + size_t{cslw} * 4;
+  if (!fib.Get(pos, &cb_fc_lcb)) return Malformed("truncated FIB");
+  if (cb_fc_lcb <= kClxEntry) return Malformed("FIB without a piece table");
+  uint32_t fc_clx = 0, lcb_clx = 0;
+  if (!fib.Get(pos + 2 + kClxEntry * 8, &fc_clx) ||
+      !fib.Get(pos + 2 + kClxEntry * 8 + 4, &lcb_clx)) {
+    return Malformed("truncated FIB");
+  }
+  auto table = storage.Read(
+      Join(dir, (flags & kWhichTableFlag) ? "1Table" : "0Table"),
+      max_stream_bytes);
+  if (!table.ok()) return Malformed(std::string(table.status().message()));
+  const ByteView tbl(*table);
+  std::string_view clx;
+  if (!tbl.Slice(fc_clx, lcb_clx, &clx)) return Malformed("CLX out of range");
+  // The CLX: Prc entries (0x01, cbGrpprl, grpprl) then the Pcdt (0x02,
+  // lcb, PlcPcd).
+  const ByteView c(clx);
+  size_t at = 0;
+  std::string_view plc;
+  for (;;) {
+    uint8_t clxt = 0;
+    if (!c.Get(at, &clxt)) return Malformed("CLX without a piece table");
+    if (clxt == 0x01) {
+      int16_t cb = 0;
+      if (!c.Get(at + 1, &cb) || cb < 0) return Malformed("bad Prc");
+      at += 3 + static_cast<size_t>(cb);
+    } else if (clxt == 0x02) {
+      uint32_t lcb = 0;
+      if (!c.Get(at + 1, &lcb) || !c.Slice(at + 5, lcb, &plc)) {
+        return Malformed("bad Pcdt");
+      }
+      break;
+    } else {
+      return Malformed("bad CLX entry");
+    }
+  }
+  // PlcPcd: n+1 character positions, then n 8-byte piece descriptors.
+  if (plc.size() < 4 || (plc.size() - 4) % 12 != 0) {
+    return Malformed("bad piece table size");
+  }
+  const size_t pieces = (plc.size() - 4) / 12;
+  const ByteView p(plc);
+  const ByteView doc(*word);
+  CharacterSink sink(max_text_bytes, out);
+  for (size_t i = 0; i < pieces; ++i) {
+    uint32_t cp_start = 0, cp_end = 0, fc = 0;
+    p.Get(i * 4, &cp_start);
+    p.Get((i + 1) * 4, &cp_end);
+    p.Get((pieces + 1) * 4 + i * 8 + 2, &fc);
+    if (cp_end < cp_start) return Malformed("piece table out of order");
+    const size_t count = cp_end - cp_start;
+    const bool compressed = (fc & kCompressedFlag) != 0;
+    const size_t offset = compressed ? (fc & ~kCompressedFlag) / 2 : fc;
+    std::string_view chars;
+    if (!doc.Slice(offset, compressed ? count : count * 2, &chars)) {
+      return Malformed("piece out of range");
+    }
+    if (compressed) {
+      for (char ch : chars) {
+        const auto b = static_cast<unsigned char>(ch);
+        const uint32_t u = (b >= 0x80 && b < 0xA0) ? kCp1252High[b - 0x80] : b;
+        if (auto s = sink.Put(u); !s.ok()) return s;
+      }
+    } else {
+      for (size_t k = 0; k + 1 < chars.size(); k += 2) {
+        uint32_t u = static_cast<unsigned char>(chars[k]) |
+                     (static_cast<uint32_t>(static_cast<unsigned char>(chars[k + 1])) << 8);
+        if (u >= 0xD800 && u <= 0xDBFF && k + 3 < chars.size()) {
+          const uint32_t low =
+              static_cast<unsigned char>(chars[k + 2]) |
+              (static_cast<uint32_t>(static_cast<unsigned char>(chars[k + 3])) << 8);
+          if (low >= 0xDC00 && low <= 0xDFFF) {
+            u = 0x10000 + ((u - 0xD800) << 10) + (low - 0xDC00);
+            k += 2;
+          }
+        }
+        if (auto s = sink.Put(u); !s.ok()) return s;
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace leakhound
