@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "cli/exit_codes.h"
+#include "cli/formats/ocr_engine.h"
 
 namespace leakhound {
 
@@ -144,7 +145,18 @@ std::string LimitOptionsUsage() {
       kExpansionFloorBytes >> 20, " MiB (default ", d.max_expansion_ratio,
       ")\n"
       "  --max-seconds S      time to extract one file (default ",
-      d.max_seconds, ")\n");
+      d.max_seconds, ")\n"
+      "  text recognition in images and in PDF pages without text:\n"
+      "  --ocr on|off         read images by OCR (default ",
+      d.ocr.enabled ? "on" : "off", ")\n"
+      "  --ocr-languages L    Tesseract languages joined by + (default ",
+      d.ocr.languages, ")\n"
+      "  --ocr-max-pixels N   larger images are errors (default ",
+      d.ocr.max_pixels, ")\n"
+      "  --ocr-max-seconds S  OCR time per image or page; past it the image "
+      "is skipped\n"
+      "                       as unread, class limit (default ",
+      d.ocr.max_seconds, ")\n");
 }
 
 absl::StatusOr<ScanOptions> MatchRuleOptions(const CommandLine& line) {
@@ -198,6 +210,28 @@ absl::StatusOr<ExtractionLimits> FileLimits(const CommandLine& line) {
   limits.max_members = static_cast<uint32_t>(*members);
   limits.max_expansion_ratio = *ratio;
   limits.max_seconds = *seconds;
+  auto pixels = line.Unsigned("ocr-max-pixels", d.ocr.max_pixels, 1,
+                              uint64_t{1} << 40);
+  auto ocr_seconds = line.Double("ocr-max-seconds", d.ocr.max_seconds, 0.01,
+                                 86400);
+  for (const absl::Status& s : {pixels.status(), ocr_seconds.status()}) {
+    if (!s.ok()) return s;
+  }
+  limits.ocr.max_pixels = *pixels;
+  limits.ocr.max_seconds = *ocr_seconds;
+  if (auto ocr = line.Value("ocr")) {
+    if (*ocr != "on" && *ocr != "off") {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--ocr wants on or off, not '", *ocr, "'"));
+    }
+    limits.ocr.enabled = *ocr == "on";
+  }
+  if (auto languages = line.Value("ocr-languages")) {
+    limits.ocr.languages = *languages;
+    if (limits.ocr.enabled) {
+      if (auto s = CheckOcrLanguages(*languages); !s.ok()) return s;
+    }
+  }
   return limits;
 }
 

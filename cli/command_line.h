@@ -69,10 +69,12 @@ std::optional<CommandLine> ParseCommandLine(const char* command, int argc,
                                             const char* usage, int* exit);
 
 // The options of the extraction limits, accepted by every command that
-// reads files (add, scan, allow add).
+// reads files (add, scan, allow add, milter), with the OCR options.
 inline constexpr OptionSpec kLimitOptions[] = {
     {"max-file-size", true}, {"max-text-size", true}, {"max-depth", true},
-    {"max-members", true},   {"max-ratio", true},     {"max-seconds", true}};
+    {"max-members", true},   {"max-ratio", true},     {"max-seconds", true},
+    {"ocr", true},           {"ocr-languages", true}, {"ocr-max-pixels", true},
+    {"ocr-max-seconds", true}};
 
 // A command's own options followed by kLimitOptions.
 template <size_t N>
@@ -95,7 +97,9 @@ std::string LimitOptionsUsage();
 absl::StatusOr<ScanOptions> MatchRuleOptions(const CommandLine& line);
 
 // The extraction limits the command line sets (ExtractionLimits{} for
-// those it does not), or InvalidArgument naming the bad option.
+// those it does not), or InvalidArgument naming the bad option. An
+// --ocr-languages given is loaded once to check it (FailedPrecondition
+// naming the Debian package to install).
 absl::StatusOr<ExtractionLimits> FileLimits(const CommandLine& line);
 
 // A command with actions (`allow add ...`, `locations list`): the action is

@@ -97,7 +97,7 @@ absl::StatusOr<std::vector<InputFile>> ExpandInputs(
       }
       if (!it->is_regular_file(ec)) continue;
       found.push_back({it->path().string(),
-                       it->path().lexically_relative(arg).string()});
+                       it->path().lexically_relative(arg).string(), true});
     }
     if (ec) return ErrnoStatus(ec.value(), arg);
     std::sort(found.begin(), found.end(),

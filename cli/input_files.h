@@ -21,6 +21,7 @@ struct InputFile {
   std::string path;  // as given, or joined below a given directory
   std::string id;    // path relative to the directory given; the path itself
                      // for a file given directly
+  bool walked = false;  // found by walking a directory given, not named
   // The absolute, normalized path ("-" for standard input): what the index
   // records as a document's source, so that `leakhound rekey` can read it
   // again from any working directory.

@@ -45,6 +45,13 @@ const char* MilterUsage() {
       "tempfail\n"
       "  --on-error ACTION      tempfail (default), accept, reject\n"
       "  --on-oversize ACTION   reject (default), accept, tempfail\n"
+      "  --on-unreadable ACTION a clean message with parts leakhound could "
+      "not read\n"
+      "                         (images without text, unknown binary data): "
+      "tag (default:\n"
+      "                         X-Leakhound-Unread names them), accept, "
+      "quarantine,\n"
+      "                         reject, tempfail\n"
       "  --reject-text TEXT     the 550 5.7.1 reply's text\n"
       "  --show-matches         name the matched documents in the reply\n"
       "  --status-header        add X-Leakhound-Status to every delivered "
@@ -131,6 +138,7 @@ int RunMilterCommand(int argc, char** argv) {
       {"config", true},         {"pidfile", true},
       {"syslog", false},        {"on-leak", true},
       {"on-error", true},       {"on-oversize", true},
+      {"on-unreadable", true},
       {"reject-text", true},    {"show-matches", false},
       {"status-header", false}, {"max-message-size", true},
       {"max-concurrent", true}, {"max-wait", true},
@@ -174,7 +182,8 @@ int RunMilterCommand(int argc, char** argv) {
   }
   for (auto [name, field] :
        {std::pair{"on-leak", &policy.on_leak}, std::pair{"on-error", &policy.on_error},
-        std::pair{"on-oversize", &policy.on_oversize}}) {
+        std::pair{"on-oversize", &policy.on_oversize},
+        std::pair{"on-unreadable", &policy.on_unreadable}}) {
     if (auto v = line->Value(name)) {
       auto action = ParseMilterAction(*v);
       if (!action.ok()) {
@@ -243,9 +252,12 @@ int RunMilterCommand(int argc, char** argv) {
     std::lock_guard lock(log_mu);
     log(text);
   };
-  log_line(absl::StrFormat("listening on %s, index %s, on-leak %s, on-error %s",
+  log_line(absl::StrFormat("listening on %s, index %s, on-leak %s, on-error %s, "
+                           "on-unreadable %s, ocr %s",
                            *socket, *dir, MilterActionName(policy.on_leak),
-                           MilterActionName(policy.on_error)));
+                           MilterActionName(policy.on_error),
+                           MilterActionName(policy.on_unreadable),
+                           limits->ocr.enabled ? limits->ocr.languages : "off"));
 
   std::atomic<bool> served{false};
   absl::Status serve_status;

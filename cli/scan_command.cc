@@ -59,7 +59,16 @@ const char* ScanUsage() {
     "                       skip them; each directory is walked once)\n"
     "  --shard I/N          only shard I (0..N-1) of the files: N machines\n"
     "                       given the same PATHs scan disjoint shards that\n"
-    "                       together are every file (docs/scale.md)\n",
+    "                       together are every file (docs/scale.md)\n"
+    "  --on-unreadable skip|error  a file without text leakhound can read "
+    "(an image\n"
+    "                       OCR finds nothing in, unknown binary data): "
+    "listed as\n"
+    "                       skipped with its class, or an error (default: "
+    "skip\n"
+    "                       inside directories, error for files named; "
+    "encrypted\n"
+    "                       files are always errors)\n",
     LimitOptionsUsage());
   return usage.c_str();
 }
@@ -69,14 +78,39 @@ constexpr size_t kAheadPerThread = 4;
 
 // `candidates_of`: the index whose candidate ids to list (--candidates), or
 // nullptr.
+// What --on-unreadable decides for a file that holds no readable text.
+enum class UnreadablePolicy { kByOrigin, kSkip, kError };
+
+// Whether the extraction error `s` of `file` makes it a skipped file
+// rather than an error under `policy`.
+bool SkipUnreadable(const absl::Status& s, const InputFile& file,
+                    UnreadablePolicy policy) {
+  if (s.code() != absl::StatusCode::kUnimplemented) return false;
+  switch (policy) {
+    case UnreadablePolicy::kSkip: return true;
+    case UnreadablePolicy::kError: return false;
+    case UnreadablePolicy::kByOrigin: return file.walked;
+  }
+  return false;
+}
+
 FileOutcome ScanOne(const InputFile& file, LeakScanner* scanner,
                     const ExtractionLimits& limits, bool keep_text,
-                    const ProtectedIndex* candidates_of) {
+                    const ProtectedIndex* candidates_of,
+                    UnreadablePolicy unreadable) {
   const auto start = std::chrono::steady_clock::now();
   FileOutcome o;
   o.path = file.path;
   auto extraction = ExtractFile(file.path, limits);
-  if (!extraction.ok()) {
+  if (!extraction.ok() &&
+      SkipUnreadable(extraction.status(), file, unreadable)) {
+    o.skipped.push_back(SkippedPart{
+        "", std::string(extraction.status().message()),
+        UnreadableOf(extraction.status()).value_or(Unreadable::kUnsupported)});
+    std::error_code ignored;
+    const auto size = std::filesystem::file_size(file.path, ignored);
+    if (!ignored) o.bytes = size;
+  } else if (!extraction.ok()) {
     o.error = extraction.status();
     std::error_code ignored;
     const auto size = std::filesystem::file_size(file.path, ignored);
@@ -126,11 +160,23 @@ int RunScanCommand(int argc, char** argv) {
       {"index", true},        {"json", false},      {"candidates", false},
       {"threads", true},      {"min-words", true},
       {"min-coverage", true}, {"boilerplate-docs", true},
-      {"follow-symlinks", false}, {"shard", true}};
+      {"follow-symlinks", false}, {"shard", true}, {"on-unreadable", true}};
   static constexpr auto kAllSpecs = WithLimitOptions(kSpecs);
   int exit = kExitOk;
   auto line = ParseCommandLine("scan", argc, argv, kAllSpecs, ScanUsage(), &exit);
   if (!line) return exit;
+  UnreadablePolicy unreadable = UnreadablePolicy::kByOrigin;
+  if (auto policy = line->Value("on-unreadable")) {
+    if (*policy == "skip") {
+      unreadable = UnreadablePolicy::kSkip;
+    } else if (*policy == "error") {
+      unreadable = UnreadablePolicy::kError;
+    } else {
+      return ReportError("scan", absl::InvalidArgumentError(absl::StrCat(
+                                     "--on-unreadable wants skip or error, "
+                                     "not '", *policy, "'")));
+    }
+  }
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   auto threads = line->Unsigned("threads", cores, 1, 256);
   auto options = MatchRuleOptions(*line);
@@ -181,7 +227,7 @@ int RunScanCommand(int argc, char** argv) {
       files->size(), workers, workers * kAheadPerThread,
       [&](size_t i, size_t w) {
         return ScanOne((*files)[i], scanners[w].get(), *limits, !json,
-                       list_candidates ? index->get() : nullptr);
+                       list_candidates ? index->get() : nullptr, unreadable);
       },
       [&](size_t i, FileOutcome o) {
         progress.Clear();

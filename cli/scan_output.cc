@@ -121,7 +121,8 @@ std::string FormatJson(const FileOutcome& o, bool candidates) {
                   ",\"parts\":", o.parts.size(), ",\"skipped\":[");
   for (size_t i = 0; i < o.skipped.size(); ++i) {
     absl::StrAppend(&out, i ? "," : "", "{\"part\":",
-                    JsonString(o.skipped[i].name), ",\"reason\":",
+                    JsonString(o.skipped[i].name), ",\"class\":\"",
+                    UnreadableName(o.skipped[i].kind), "\",\"reason\":",
                     JsonString(o.skipped[i].reason), "}");
   }
   if (candidates) {
@@ -184,8 +185,9 @@ std::string FormatHuman(const FileOutcome& o, bool color) {
   }
   std::string skipped;
   for (const SkippedPart& s : o.skipped) {
-    absl::StrAppend(&skipped, "       skipped ", o.path, kPartSeparator, s.name,
-                    ": ", s.reason, "\n");
+    absl::StrAppend(&skipped, "       skipped ", o.path,
+                    s.name.empty() ? "" : kPartSeparator, s.name, " (",
+                    UnreadableName(s.kind), "): ", s.reason, "\n");
   }
   if (!o.leak()) {
     return absl::StrCat(paint("32", "clean"), "  ", o.path, "\n", skipped);

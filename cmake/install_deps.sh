@@ -2,6 +2,9 @@
 # Installs the Debian 12 packages leakhound needs to build and test, and only
 # those that are missing. Idempotent; runs `apt-get update` at most once.
 # Usage (as root): bash cmake/install_deps.sh [--plots]
+# LibreOffice (headless), pandoc, libgsf's gsf tool and poppler's pdftoppm
+# are the tests' producers of real legacy Office, RTF, EPUB, Outlook and
+# scanned-page files (corpus/make_formats.py, tests/cli/formats/).
 # The real-text corpora (Python, Linux, PostgreSQL and Perl documentation,
 # English and Chinese manual pages, groff to render them) are always installed: the evaluation's small configuration
 # runs in the test suite. --plots also installs gnuplot for the evaluation
@@ -22,6 +25,8 @@ packages=(
   python3.11-doc manpages-zh linux-doc-6.1 postgresql-doc-15 perl-doc
   manpages manpages-dev icu-devtools groff-base coreutils grep sed gzip diffutils
   findutils
+  libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui
+  pandoc libgsf-bin poppler-utils
 )
 if [[ "${1:-}" == "--plots" ]]; then
   packages+=(gnuplot-nox)

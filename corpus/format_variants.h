@@ -1,7 +1,9 @@
 // FormatVariants: the evaluation's outbound documents again in every
 // format leakhound reads (Word, Excel, PowerPoint, OpenDocument, PDF, six
-// kinds of e-mail, zip), made from the very same text by independent
-// producers (corpus/make_formats.py), scanned as `leakhound scan` scans
+// kinds of e-mail, zip, and the legacy Word 97, RTF, Excel 97 and
+// PowerPoint 97 that LibreOffice saves and pandoc's EPUB), made from the
+// very same text by independent producers (corpus/make_formats.py),
+// scanned as `leakhound scan` scans
 // them, and compared with the plain-text scan of the same documents.
 //
 // The documents: every sample_every-th case of the `size` and `chinese`
@@ -26,7 +28,8 @@ namespace leakhound {
 // make_formats.py's format names, in report order.
 inline constexpr const char* kVariantFormats[] = {
     "docx",  "xlsx", "pptx", "odt", "pdf", "eml-qp", "eml-base64",
-    "eml-alternative", "eml-docx", "eml-attachment", "eml-forward", "zip"};
+    "eml-alternative", "eml-docx", "eml-attachment", "eml-forward", "zip",
+    "doc", "rtf", "xls", "ppt", "epub"};
 
 struct FormatSummary {
   // Largest drop of any format's recall below the text recall of the same

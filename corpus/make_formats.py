@@ -1,8 +1,12 @@
 #!/usr/bin/python3
 """Writes a UTF-8 text as a file of another format, with independent
 producers from Debian: python3-docx (Word), python3-openpyxl (Excel),
-python3-odf (OpenDocument), Pango and Cairo through python3-gi (PDF), and
-the standard library's zipfile (PowerPoint, zip) and email (e-mail).
+python3-odf (OpenDocument), Pango and Cairo through python3-gi (PDF), the
+standard library's zipfile (PowerPoint, zip) and email (e-mail); LibreOffice
+headless saves the legacy formats (Word 97 .doc and RTF from the .docx,
+Excel 97 .xls from the .xlsx, PowerPoint 97 .ppt from a flat OpenDocument
+presentation with 12 lines per slide) and pandoc the EPUB (from HTML, one
+paragraph per line).
 
 The evaluation (leakhound-eval) and the tests use it to build real files of
 every format leakhound reads from the same text.
@@ -11,19 +15,34 @@ every format leakhound reads from the same text.
   make_formats.py --batch MANIFEST      # lines: FORMAT <tab> TEXT <tab> OUT
 
 FORMATs: txt docx xlsx pptx odt pdf eml-qp eml-base64 eml-alternative
-eml-docx eml-attachment eml-forward zip. Deterministic: the same text
-gives the same content (dates and boundaries are fixed).
+eml-docx eml-attachment eml-forward zip doc rtf xls ppt epub png
+pdf-scan. png and pdf-scan are the PDF's pages rendered by poppler's
+pdftoppm at 150 dpi in gray: one tall PNG of every page, and a PDF of
+the page images without a text layer (a scan). Deterministic
+but for the legacy formats and EPUB, whose producers stamp dates and ids:
+the same text gives the same content (dates and boundaries are fixed).
+In --batch mode, LibreOffice converts all files of a format in one run.
 """
 import html
 import io
+import os
+import shutil
+import subprocess
 import sys
+import tempfile
 import zipfile
 from email.message import EmailMessage
 from email.policy import SMTP
 
 FORMATS = ["txt", "docx", "xlsx", "pptx", "odt", "pdf", "eml-qp",
            "eml-base64", "eml-alternative", "eml-docx", "eml-attachment",
-           "eml-forward", "zip"]
+           "eml-forward", "zip", "doc", "rtf", "xls", "ppt", "epub", "png",
+           "pdf-scan"]
+# Resolution of the scanned formats' page images.
+SCAN_DPI = 150
+# LibreOffice's export filters, and the format each is saved from.
+OFFICE = {"doc": ("docx", "MS Word 97"), "rtf": ("docx", "Rich Text Format"),
+          "xls": ("xlsx", "MS Excel 97"), "ppt": ("fodp", "MS PowerPoint 97")}
 FIXED_TIME = (2026, 1, 1, 0, 0, 0)
 
 
@@ -222,12 +241,145 @@ def zip_bytes(text):
     return out.getvalue()
 
 
+def fodp_bytes(text):
+    """A flat OpenDocument presentation: 12 lines per slide, each line a
+    paragraph of one text box (LibreOffice's own input for .ppt)."""
+    lines = paragraphs(text)
+    slides = [lines[i:i + 12] for i in range(0, len(lines), 12)] or [[]]
+    pages = "".join(
+        '<draw:page draw:name="s%d" draw:master-page-name="Default">'
+        '<draw:frame svg:x="1cm" svg:y="1cm" svg:width="26cm" '
+        'svg:height="17cm"><draw:text-box>%s</draw:text-box></draw:frame>'
+        '</draw:page>' % (i + 1, "".join("<text:p>%s</text:p>" % xml_escape(l)
+                                          for l in s))
+        for i, s in enumerate(slides))
+    ns = ('xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+          'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" '
+          'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" '
+          'xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0" '
+          'xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0"')
+    return ('<?xml version="1.0" encoding="UTF-8"?><office:document %s '
+            'office:version="1.2" office:mimetype="application/'
+            'vnd.oasis.opendocument.presentation"><office:master-styles>'
+            '<style:master-page style:name="Default"/></office:master-styles>'
+            '<office:body><office:presentation>%s</office:presentation>'
+            '</office:body></office:document>' % (ns, pages)).encode("utf-8")
+
+
+def source_bytes(source_fmt, text):
+    return fodp_bytes(text) if source_fmt == "fodp" else convert(source_fmt, text)
+
+
+def libreoffice(fmt, jobs):
+    """Saves each (text, out_path) of `jobs` as `fmt` with LibreOffice, in a
+    private profile so that runs in parallel do not collide; 40 files a run
+    (a run of a few hundred left its last files unwritten), and a file a
+    run did not write is tried once more on its own."""
+    source_fmt, export_filter = OFFICE[fmt]
+    with tempfile.TemporaryDirectory(prefix="make_formats-") as tmp:
+        sources = []
+        for i, (text, _) in enumerate(jobs):
+            path = os.path.join(tmp, "%d.%s" % (i, source_fmt))
+            with open(path, "wb") as f:
+                f.write(source_bytes(source_fmt, clean_text(text)))
+            sources.append(path)
+        out_dir = os.path.join(tmp, "out")
+
+        def run(paths):
+            subprocess.run(
+                ["soffice", "-env:UserInstallation=file://" + tmp + "/profile",
+                 "--headless", "--norestore", "--convert-to",
+                 "%s:%s" % (fmt, export_filter), "--outdir", out_dir] + paths,
+                check=True, stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL, timeout=600)
+
+        for start in range(0, len(sources), 40):
+            run(sources[start:start + 40])
+        for i, (_, out_path) in enumerate(jobs):
+            produced = os.path.join(out_dir, "%d.%s" % (i, fmt))
+            if not os.path.exists(produced):
+                run([sources[i]])
+            if not os.path.exists(produced):
+                raise RuntimeError("LibreOffice did not write " + out_path)
+            shutil.move(produced, out_path)
+
+
+def epub_bytes(text):
+    """pandoc's EPUB 3 from HTML, one paragraph per line."""
+    body = "".join("<p>%s</p>\n" % xml_escape(l) for l in paragraphs(text))
+    page = ('<!DOCTYPE html><html><head><meta charset="utf-8"/>'
+            '<title>Document</title></head><body>%s</body></html>' % body)
+    return subprocess.run(
+        ["pandoc", "-f", "html", "-t", "epub3", "-o", "-",
+         "--metadata", "title=Document"],
+        input=page.encode("utf-8"), check=True, stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL, timeout=120).stdout
+
+
+def page_images(text):
+    """The pages of pdf_bytes(text) as PNG files rendered by pdftoppm."""
+    with tempfile.TemporaryDirectory(prefix="make_formats-") as tmp:
+        pdf = os.path.join(tmp, "text.pdf")
+        with open(pdf, "wb") as f:
+            f.write(pdf_bytes(text))
+        subprocess.run(["pdftoppm", "-r", str(SCAN_DPI), "-gray", "-png", pdf,
+                        os.path.join(tmp, "page")], check=True, timeout=300)
+        names = sorted((n for n in os.listdir(tmp) if n.endswith(".png")),
+                       key=lambda n: int(n[len("page-"):-len(".png")]))
+        pages = []
+        for n in names:
+            with open(os.path.join(tmp, n), "rb") as f:
+                pages.append(f.read())
+        return pages
+
+
+def png_bytes(text):
+    """Every page stacked into one tall gray PNG (a long screenshot)."""
+    import cairo
+    images = [cairo.ImageSurface.create_from_png(io.BytesIO(p))
+              for p in page_images(text)]
+    width = max(i.get_width() for i in images)
+    height = sum(i.get_height() for i in images)
+    surface = cairo.ImageSurface(cairo.FORMAT_RGB24, width, height)
+    ctx = cairo.Context(surface)
+    y = 0
+    for image in images:
+        ctx.set_source_surface(image, 0, y)
+        ctx.paint()
+        y += image.get_height()
+    out = io.BytesIO()
+    surface.write_to_png(out)
+    return out.getvalue()
+
+
+def pdf_scan_bytes(text):
+    """A PDF whose pages are the page images only: no text layer."""
+    import cairo
+    out = io.BytesIO()
+    surface = cairo.PDFSurface(out, 595, 842)
+    ctx = cairo.Context(surface)
+    for page in page_images(text):
+        image = cairo.ImageSurface.create_from_png(io.BytesIO(page))
+        ctx.save()
+        ctx.scale(72 / SCAN_DPI, 72 / SCAN_DPI)
+        ctx.set_source_surface(image, 0, 0)
+        ctx.paint()
+        ctx.restore()
+        ctx.show_page()
+    surface.finish()
+    return out.getvalue()
+
+
+def clean_text(text):
+    # XML 1.0 (every format below but mail and zip) forbids most control
+    # characters; none carries a word.
+    return "".join(ch for ch in text if ch in "\t\n\r" or ord(ch) >= 0x20)
+
+
 def convert(fmt, text):
     if fmt == "txt":
         return text.encode("utf-8")
-    # XML 1.0 (every format below but mail and zip) forbids most control
-    # characters; none carries a word.
-    text = "".join(ch for ch in text if ch in "\t\n\r" or ord(ch) >= 0x20)
+    text = clean_text(text)
     if fmt == "docx":
         return docx_bytes(text)
     if fmt == "xlsx":
@@ -242,22 +394,41 @@ def convert(fmt, text):
         return eml_bytes(fmt, text)
     if fmt == "zip":
         return zip_bytes(text)
+    if fmt == "epub":
+        return epub_bytes(text)
+    if fmt == "png":
+        return png_bytes(text)
+    if fmt == "pdf-scan":
+        return pdf_scan_bytes(text)
     raise ValueError("unknown format " + fmt)
 
 
-def write(fmt, text_path, out_path):
+def read_text(text_path):
     with open(text_path, encoding="utf-8", errors="replace") as f:
-        text = f.read()
+        return f.read()
+
+
+def write(fmt, text_path, out_path):
+    if fmt in OFFICE:
+        libreoffice(fmt, [(read_text(text_path), out_path)])
+        return
     with open(out_path, "wb") as f:
-        f.write(convert(fmt, text))
+        f.write(convert(fmt, read_text(text_path)))
 
 
 def main(argv):
     if len(argv) == 3 and argv[1] == "--batch":
+        office = {}
         with open(argv[2], encoding="utf-8") as manifest:
             for line in manifest:
                 fmt, text_path, out_path = line.rstrip("\n").split("\t")
-                write(fmt, text_path, out_path)
+                if fmt in OFFICE:
+                    office.setdefault(fmt, []).append(
+                        (read_text(text_path), out_path))
+                else:
+                    write(fmt, text_path, out_path)
+        for fmt, jobs in office.items():
+            libreoffice(fmt, jobs)
         return 0
     if len(argv) == 4 and argv[1] in FORMATS:
         write(argv[1], argv[2], argv[3])

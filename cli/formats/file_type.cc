@@ -132,7 +132,9 @@ FileKind KindOfMime(std::string_view mime) {
   if (AnyOf(mime, {"application/msword", "application/vnd.ms-excel",
                    "application/vnd.ms-powerpoint", "application/vnd.ms-office",
                    "application/vnd.ms-outlook", "application/x-ole-storage",
-                   "application/CDFV2"})) {
+                   "application/CDFV2", "application/encrypted"})) {
+    // "application/encrypted" is libmagic's name for an OLE2 file holding
+    // an encrypted Office Open XML package: the extractor says so.
     return FileKind::kLegacyOffice;
   }
   if (AnyOf(mime, {"text/html", "application/xhtml+xml"})) {

@@ -121,8 +121,9 @@ absl::StatusOr<std::string> RecognizeImageFile(std::string_view bytes,
   if (pixReadHeaderMem(data, bytes.size(), &format, &width, &height, &bps,
                        &spp, &cmap) != 0 ||
       width <= 0 || height <= 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("malformed ", std::string(what), ": the header cannot be read"));
+    return UnreadableError(
+        Unreadable::kUnsupported,
+        absl::StrCat(std::string(what), ": damaged, its header cannot be read"));
   }
   const uint64_t pixels = uint64_t(width) * uint64_t(height);
   if (pixels > settings.max_pixels) return PixelLimit(pixels, what, settings);
@@ -131,8 +132,10 @@ absl::StatusOr<std::string> RecognizeImageFile(std::string_view bytes,
   if (api == nullptr) return error;
   PixPtr pix(pixReadMem(data, bytes.size()));
   if (pix == nullptr) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("malformed ", std::string(what), ": it cannot be decoded"));
+    // A damaged picture shows nothing a reader could take in either.
+    return UnreadableError(
+        Unreadable::kUnsupported,
+        absl::StrCat(std::string(what), ": damaged, it cannot be decoded"));
   }
   // A picture that declares a small size but decodes larger is refused too.
   const uint64_t decoded = uint64_t(pixGetWidth(pix.get())) *

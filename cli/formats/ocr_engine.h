@@ -44,9 +44,9 @@ absl::Status CheckOcrLanguages(const std::string& languages);
 
 // The text of the image file `bytes` (PNG, JPEG, TIFF, GIF, BMP, WebP,
 // JPEG 2000, PNM). `what` names the image kind for messages ("PNG
-// image"). Errors: ResourceExhausted past max_pixels; InvalidArgument
-// for an image Leptonica cannot decode; the Unreadable errors kNoText
-// and kLimit (text_extractor.h).
+// image"). Errors: ResourceExhausted past max_pixels; the Unreadable
+// errors (text_extractor.h) kUnsupported for an image Leptonica cannot
+// decode, kNoText for one without legible text, kLimit past max_seconds.
 absl::StatusOr<std::string> RecognizeImageFile(std::string_view bytes,
                                                std::string_view what,
                                                const OcrSettings& settings);

@@ -41,10 +41,15 @@ MessageVerdict MessageScanner::Scan(std::string_view message) const {
     v.error = std::string(extraction.status().message());
     return finish(v);
   }
+  for (const SkippedPart& skipped : extraction->skipped) {
+    v.unread.push_back(
+        std::string(skipped.name) + " (" + UnreadableName(skipped.kind) + ")");
+  }
   const IndexHolder::Snapshot snapshot = holder_->Current();
   std::string digest;
   if (cache_ != nullptr) {
     std::string all;
+    for (const std::string& unread : v.unread) all.append(unread).push_back('\0');
     for (const ExtractedPart& p : extraction->parts) {
       all.append(p.name).push_back('\0');
       all.append(p.text).push_back('\0');
@@ -85,7 +90,9 @@ MessageVerdict MessageScanner::Scan(std::string_view message) const {
     auto report = local.scanner->Scan(part.text);
     if (!report.ok()) {
       give_back();
-      v = MessageVerdict{};
+      v.documents.clear();
+      v.locations.clear();
+      v.parts.clear();
       v.kind = MessageVerdict::Kind::kError;
       v.error = std::string(report.status().message());
       return finish(v);

@@ -34,6 +34,10 @@ struct MessageVerdict {
   std::vector<std::string> documents;  // matched protected document ids
   std::vector<std::string> locations;  // protected location prefixes named
   std::vector<std::string> parts;      // where: "" (the body) or a part path
+  // Parts without text leakhound could read (an image OCR found nothing
+  // in, unknown binary data), each "name (class)": the milter's
+  // --on-unreadable decides what a clean message with some does.
+  std::vector<std::string> unread;
   std::string error;                   // for kError: why
   bool duplicate = false;              // reused from the duplicate cache
   double milliseconds = 0;             // extraction and scan

@@ -164,6 +164,23 @@ void AddHeader(SMFICTX* ctx, const char* name, std::string value) {
   smfi_addheader(ctx, const_cast<char*>(name), Mutable(value));
 }
 
+// `items` joined by ", " as one header field's value: control characters
+// (a CR LF in an attachment's name would start a header of its own) become
+// spaces, and the value stops near 900 bytes.
+std::string HeaderValue(const std::vector<std::string>& items) {
+  std::string out = absl::StrJoin(items, ", ");
+  for (char& c : out) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == '\x7F') c = ' ';
+  }
+  if (out.size() > 900) {
+    size_t cut = 896;
+    while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80) --cut;
+    out.resize(cut);
+    out += " ...";
+  }
+  return out;
+}
+
 // Carries out `action` for a message; returns the milter's answer.
 sfsistat Act(SMFICTX* ctx, MilterAction action, const MessageVerdict& v,
              const std::string& why) {
@@ -194,6 +211,9 @@ sfsistat Act(SMFICTX* ctx, MilterAction action, const MessageVerdict& v,
     }
     case MilterAction::kTag:
       AddHeader(ctx, "X-Leakhound-Status", status);
+      if (!v.unread.empty()) {
+        AddHeader(ctx, "X-Leakhound-Unread", HeaderValue(v.unread));
+      }
       if (!v.documents.empty()) {
         AddHeader(ctx, "X-Leakhound-Matches", absl::StrJoin(v.documents, ", "));
       }
@@ -244,6 +264,10 @@ sfsistat OnEndOfMessage(SMFICTX* ctx) {
     } else if (v.kind == MessageVerdict::Kind::kError) {
       action = p.on_error;
       why = "Message could not be checked for protected content";
+    } else if (!v.unread.empty()) {
+      action = p.on_unreadable;
+      why = "Message has parts that could not be checked for protected "
+            "content";
     }
   }
   const sfsistat answer = Act(ctx, action, v, why);
@@ -265,6 +289,11 @@ sfsistat OnEndOfMessage(SMFICTX* ctx) {
   }
   if (!v.parts.empty() && !(v.parts.size() == 1 && v.parts[0].empty())) {
     absl::StrAppend(&line, " parts=", absl::StrJoin(v.parts, ","));
+  }
+  if (!v.unread.empty()) {
+    std::string unread = HeaderValue(v.unread);
+    std::replace(unread.begin(), unread.end(), '"', '\'');
+    absl::StrAppend(&line, " unread=\"", unread, "\"");
   }
   if (v.duplicate) absl::StrAppend(&line, " duplicate=yes");
   if (!v.error.empty()) absl::StrAppend(&line, " error=\"", v.error, "\"");

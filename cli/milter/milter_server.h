@@ -33,6 +33,9 @@ struct MilterPolicy {
   MilterAction on_leak = MilterAction::kReject;
   MilterAction on_error = MilterAction::kTempfail;
   MilterAction on_oversize = MilterAction::kReject;
+  // A clean message with parts leakhound could not read (MessageVerdict::
+  // unread): tag delivers it with X-Leakhound-Unread naming them.
+  MilterAction on_unreadable = MilterAction::kTag;
   // The SMTP text of a rejection (550 5.7.1); with show_matches the
   // matched document ids are appended.
   std::string reject_text = "Message refused: it contains protected content";

@@ -275,7 +275,7 @@ TEST_F(ScanCommandTest, BinaryEmptyAndMissingFilesAreReportedPerFile) {
   ASSERT_EQ(lines.size(), 5u);
   EXPECT_EQ(lines[0]["verdict"], "error");
   EXPECT_THAT(std::string(lines[0]["error"]),
-              HasSubstr("binary data (data): no text to extract"));
+              HasSubstr("binary data (data): unsupported format"));
   EXPECT_EQ(lines[1]["verdict"], "error");
   EXPECT_THAT(std::string(lines[1]["error"]),
               HasSubstr("malformed or truncated PDF"));

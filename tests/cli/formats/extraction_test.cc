@@ -1,6 +1,7 @@
 // Extraction of real files of every format, built at test time by
 // independent producers (corpus/make_formats.py: python3-docx, openpyxl,
-// odfpy, Pango/Cairo, the email and zipfile modules;
+// odfpy, Pango/Cairo, the email and zipfile modules, LibreOffice headless
+// for Word 97, RTF, Excel 97 and PowerPoint 97, pandoc for EPUB;
 // make_fixtures.py: bombs, nested archives, locked and image-only PDFs).
 #include "cli/formats/extraction.h"
 
@@ -31,7 +32,8 @@ constexpr char kPassage[] =
 
 constexpr const char* kFormats[] = {
     "docx", "xlsx", "pptx", "odt", "pdf", "eml-qp", "eml-base64",
-    "eml-alternative", "eml-docx", "eml-attachment", "eml-forward", "zip"};
+    "eml-alternative", "eml-docx", "eml-attachment", "eml-forward", "zip",
+    "doc", "rtf", "xls", "ppt", "epub"};
 
 std::string Slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -117,6 +119,11 @@ TEST_F(ExtractionTest, EveryFormatYieldsThePassageOnceWithItsPartName) {
       {"eml-attachment", "mail", "notes.txt"},
       {"eml-forward", "mail", "forwarded-1.eml"},
       {"zip", "zip", "docs/notes.txt"},
+      {"doc", "doc", ""},
+      {"rtf", "rtf", ""},
+      {"xls", "xls", ""},
+      {"ppt", "ppt", ""},
+      {"epub", "epub", ""},
   };
   for (const Expected& e : kExpected) {
     SCOPED_TRACE(e.format);
@@ -181,29 +188,40 @@ TEST_F(ExtractionTest, MailboxMessagesAndNestedArchivesAreParts) {
             "level3.zip!/level2.zip!/level1.zip!/level0.zip!/leak.txt");
 }
 
-TEST_F(ExtractionTest, MembersWithoutTextAreSkippedFilesWithoutTextFail) {
-  auto zip = Extract(Path("image-and-text.zip"));
+TEST_F(ExtractionTest, MembersWithoutTextAreSkippedWithTheirClass) {
+  ExtractionLimits no_ocr;
+  no_ocr.ocr.enabled = false;
+  auto zip = Extract(Path("image-and-text.zip"), no_ocr);
   ASSERT_TRUE(zip.ok()) << zip.status();
-  EXPECT_THAT(zip->skipped,
+  ASSERT_THAT(zip->skipped,
               ElementsAre(Field(&SkippedPart::name, "logo.png")));
   EXPECT_THAT(zip->skipped[0].reason, HasSubstr("PNG image"));
+  EXPECT_EQ(zip->skipped[0].kind, Unreadable::kNoText);
   EXPECT_THAT(zip->parts, ElementsAre(Field(&ExtractedPart::name, "notes.txt")));
-  auto png = Extract(Path("logo.png"));
+  auto png = Extract(Path("logo.png"), no_ocr);
   EXPECT_EQ(png.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_EQ(UnreadableOf(png.status()), Unreadable::kNoText);
   EXPECT_THAT(std::string(png.status().message()),
-              HasSubstr("PNG image data: no text to extract"));
-  auto rtf = Extract(Path("memo.rtf"));
-  EXPECT_EQ(rtf.status().code(), absl::StatusCode::kUnimplemented);
-  EXPECT_EQ(rtf.status().message(), "RTF document: unsupported format");
+              HasSubstr("PNG image: no text to extract (OCR is off"));
+  // With OCR on, the fixture's PNG (its data checksum is wrong) cannot be
+  // decoded: still listed, never an error for the mail that carries it.
+  auto damaged = Extract(Path("image-and-text.zip"));
+  ASSERT_TRUE(damaged.ok()) << damaged.status();
+  ASSERT_EQ(damaged->skipped.size(), 1u);
+  EXPECT_EQ(damaged->skipped[0].kind, Unreadable::kUnsupported);
+  auto binary = ExtractBytes("blob", std::string("\x01\x02\0\0\xfe", 5), {});
+  EXPECT_EQ(UnreadableOf(binary.status()), Unreadable::kUnsupported);
 }
 
-TEST_F(ExtractionTest, PdfWithoutTextOrWithAPasswordIsAnErrorWithItsReason) {
+TEST_F(ExtractionTest, PdfWithoutTextIsNoTextAndWithAPasswordIsEncrypted) {
   auto image = Extract(Path("image-only.pdf"));
-  EXPECT_EQ(image.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(image.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_EQ(UnreadableOf(image.status()), Unreadable::kNoText);
   EXPECT_THAT(std::string(image.status().message()),
-              StartsWith("no extractable text in 1 page"));
+              StartsWith("PDF document: no text in 1 page"));
   auto locked = Extract(Path("locked.pdf"));
   EXPECT_EQ(locked.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(UnreadableOf(locked.status()), Unreadable::kEncrypted);
   EXPECT_EQ(locked.status().message(),
             "encrypted PDF (password required): no extractable text");
 }

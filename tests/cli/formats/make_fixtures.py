@@ -60,6 +60,19 @@ def nested_bomb():
     return level
 
 
+def header_docx():
+    """A Word file whose passage is in its header (python3-docx)."""
+    import docx
+    document = docx.Document()
+    document.add_paragraph("Body text of the memo.")
+    section = document.sections[0]
+    section.header.paragraphs[0].text = "Header: " + PASSAGE
+    section.footer.paragraphs[0].text = "Footer: company confidential"
+    buffer = io.BytesIO()
+    document.save(buffer)
+    return buffer.getvalue()
+
+
 def write(directory, name, data):
     with open(os.path.join(directory, name), "wb") as f:
         f.write(data)
@@ -80,15 +93,7 @@ def main(directory):
     write(directory, "logo.png", PNG)
     write(directory, "notes.pptx",
           make_formats.pptx_bytes("Quarterly update", notes=PASSAGE))
-    import docx
-    document = docx.Document()
-    document.add_paragraph("Body text of the memo.")
-    section = document.sections[0]
-    section.header.paragraphs[0].text = "Header: " + PASSAGE
-    section.footer.paragraphs[0].text = "Footer: company confidential"
-    buffer = io.BytesIO()
-    document.save(buffer)
-    write(directory, "header.docx", buffer.getvalue())
+    write(directory, "header.docx", header_docx())
     write(directory, "mailbox.mbox",
           b"From alex@example.com Thu Jan  1 00:00:00 2026\n" +
           make_formats.message("First", "Nothing to see.\n").as_bytes() +
