@@ -10,6 +10,7 @@
 #include "cli/add_command.h"
 #include "cli/admin_commands.h"
 #include "cli/exit_codes.h"
+#include "cli/formats/ocr_engine.h"
 #include "cli/milter_command.h"
 #include "cli/rekey_command.h"
 #include "cli/scan_command.h"
@@ -65,17 +66,7 @@ constexpr Command kCommands[] = {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Tesseract (cli/formats/ocr_engine.cc) runs its networks on OpenMP
-  // threads; next to leakhound's own worker threads they fight for the
-  // cores: a 150 dpi page took 8.2 s with OpenMP's default and 2.1 s with
-  // one OpenMP thread (2-core machine). libgomp reads OMP_THREAD_LIMIT once,
-  // when it is loaded, before main: so the process starts itself again,
-  // once, with it set. A limit the user set is kept.
-  if (std::getenv("OMP_THREAD_LIMIT") == nullptr &&
-      ::setenv("OMP_THREAD_LIMIT", "1", 1) == 0) {
-    ::execv("/proc/self/exe", argv);
-    // Not re-executed (no /proc): OCR runs with OpenMP's default threads.
-  }
+  leakhound::LimitOcrThreads(argv);
   // Everything leakhound creates (the index's RocksDB files and
   // directories, a reader's scratch directory) is for its owner alone; the
   // milter opens its socket to the MTA's group on purpose

@@ -130,7 +130,8 @@ absl::Status Produce(const std::vector<std::string>& lines,
 absl::StatusOr<FormatRun> RunFormatVariants(
     const TestSet& set, const std::vector<CaseResult>& text_results,
     const BuiltIndex& built, const MatchRule& rule, const std::string& set_dir,
-    size_t sample_every) {
+    size_t sample_every, std::span<const char* const> formats,
+    const std::string& title) {
   namespace fs = std::filesystem;
   std::vector<size_t> chosen;
   size_t seen = 0;
@@ -149,7 +150,7 @@ absl::StatusOr<FormatRun> RunFormatVariants(
       "| 30+ word recall vs text (pp) |\n"
       "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
       Row("text (the same documents)", text, text));
-  for (const char* format : kVariantFormats) {
+  for (const char* format : formats) {
     const fs::path dir = fs::path(set_dir) / "formats" / format;
     std::error_code error;
     fs::create_directories(dir, error);
@@ -183,6 +184,10 @@ absl::StatusOr<FormatRun> RunFormatVariants(
     run.summary.worst_recall_gap_pp =
         std::max(run.summary.worst_recall_gap_pp,
                  100 * (text.Pooled().value() - t.Pooled().value()));
+    run.summary.lowest_english_30 =
+        std::min(run.summary.lowest_english_30, 100 * t.recall_30.value());
+    run.summary.lowest_chinese_30 =
+        std::min(run.summary.lowest_chinese_30, 100 * t.chinese_30.value());
     for (size_t j = 0; j < chosen.size(); ++j) {
       run.summary.new_false_alarms += t.alarm[j] && !text.alarm[j] &&
                                       set.cases[chosen[j]].klass !=
@@ -190,7 +195,7 @@ absl::StatusOr<FormatRun> RunFormatVariants(
     }
   }
   run.section.markdown = absl::StrCat(
-      "## Formats\n\n",
+      "## ", title, "\n\n",
       absl::StrFormat(
           "The same %d outbound documents (every %d-th of the `size` and "
           "`chinese` groups and of the clean-host and held-out negatives) "
@@ -203,7 +208,9 @@ absl::StatusOr<FormatRun> RunFormatVariants(
           "attachment, a text attachment and a forwarded message; zipfile; "
           "LibreOffice headless saving Word 97 and RTF from the .docx, Excel "
           "97 from the .xlsx and PowerPoint 97 from a flat OpenDocument "
-          "presentation; pandoc's EPUB 3 from HTML), "
+          "presentation; pandoc's EPUB 3 from HTML; the PDF's pages "
+          "rendered by pdftoppm at 150 dpi in gray, as one tall PNG and as "
+          "a PDF of page images without text, read by OCR), "
           "then scanned as `leakhound scan` scans them, each part on its "
           "own. Recall counts (document, source) pairs under the default "
           "rule; the last column is the format's pooled 30+ word recall "

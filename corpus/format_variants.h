@@ -15,6 +15,7 @@
 #ifndef LEAKHOUND_CORPUS_FORMAT_VARIANTS_H_
 #define LEAKHOUND_CORPUS_FORMAT_VARIANTS_H_
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,10 @@ inline constexpr const char* kVariantFormats[] = {
     "eml-alternative", "eml-docx", "eml-attachment", "eml-forward", "zip",
     "doc", "rtf", "xls", "ppt", "epub"};
 
+// The formats whose text only OCR reads: every page rendered at 150 dpi as
+// one tall PNG, and as a PDF of page images without a text layer.
+inline constexpr const char* kOcrVariantFormats[] = {"png", "pdf-scan"};
+
 struct FormatSummary {
   // Largest drop of any format's recall below the text recall of the same
   // documents (30+ word English excerpts, every obfuscation but
@@ -40,6 +45,10 @@ struct FormatSummary {
   // Negatives flagged in some format but not as text.
   uint32_t new_false_alarms = 0;
   uint32_t scan_errors = 0;  // over every variant
+  // The lowest 30+ word recall of any format, English (every obfuscation
+  // but substitute_15) and Chinese, in percent.
+  double lowest_english_30 = 100;
+  double lowest_chinese_30 = 100;
 };
 
 struct FormatRun {
@@ -47,14 +56,16 @@ struct FormatRun {
   FormatSummary summary;
 };
 
-// Writes the variants under set_dir/formats/<format>/ (set_dir holds
-// outbound/ as WriteTestSet wrote it), scans them against `built`, and
-// reports. `text_results` are the scans of set.cases. Errors: the
-// producer failed, or an index read error.
+// Writes the variants in `formats` under set_dir/formats/<format>/
+// (set_dir holds outbound/ as WriteTestSet wrote it), scans them against
+// `built`, and reports them under the heading `title`. `text_results` are
+// the scans of set.cases. Errors: the producer failed, or an index read
+// error.
 absl::StatusOr<FormatRun> RunFormatVariants(
     const TestSet& set, const std::vector<CaseResult>& text_results,
     const BuiltIndex& built, const MatchRule& rule, const std::string& set_dir,
-    size_t sample_every);
+    size_t sample_every, std::span<const char* const> formats,
+    const std::string& title);
 
 }  // namespace leakhound
 

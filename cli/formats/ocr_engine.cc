@@ -5,7 +5,10 @@
 #include <tesseract/baseapi.h>
 #include <tesseract/ocrclass.h>
 
+#include <unistd.h>
+
 #include <cctype>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -105,6 +108,14 @@ absl::StatusOr<std::string> Recognize(tesseract::TessBaseAPI* api,
 }
 
 }  // namespace
+
+void LimitOcrThreads(char** argv) {
+  if (std::getenv("OMP_THREAD_LIMIT") == nullptr &&
+      ::setenv("OMP_THREAD_LIMIT", "1", 1) == 0) {
+    ::execv("/proc/self/exe", argv);
+    // Not re-executed (no /proc): OCR runs with OpenMP's default threads.
+  }
+}
 
 absl::Status CheckOcrLanguages(const std::string& languages) {
   absl::Status error;

@@ -38,6 +38,15 @@ struct OcrSettings {
   int pdf_dpi = 300;
 };
 
+// Tesseract runs its networks on OpenMP threads; next to a program's own
+// worker threads they fight for the cores: a 150 dpi page took 8.2 s with
+// OpenMP's default and 2.1 s with one OpenMP thread (2-core machine).
+// libgomp reads OMP_THREAD_LIMIT once, when it is loaded, before main:
+// so, unless the variable is set (a user's choice is kept), this sets it
+// to 1 and re-executes the program (/proc/self/exe with `argv`). Returns
+// only when it did not re-execute. Call first thing in main.
+void LimitOcrThreads(char** argv);
+
 // Whether Tesseract can load `languages` (their trained data installed).
 // FailedPrecondition naming the missing Debian package otherwise.
 absl::Status CheckOcrLanguages(const std::string& languages);
