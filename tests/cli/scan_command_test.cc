@@ -60,11 +60,11 @@ class ScanCommandTest : public ::testing::Test {
   std::string index_;
 };
 
-TEST_F(ScanCommandTest, SampleOutboundHasFourLeaksTwoCleanFilesInOrder) {
+TEST_F(ScanCommandTest, SampleOutboundHasFiveLeaksTwoCleanFilesInOrder) {
   RunResult r = Scan({"--json", SamplePath("outbound")});
   EXPECT_EQ(r.exit, 1) << r.err;
   std::vector<Json> lines = JsonLines(r.out);
-  ASSERT_EQ(lines.size(), 6u);
+  ASSERT_EQ(lines.size(), 7u);
   std::vector<std::string> verdicts, paths;
   for (const Json& j : lines) {
     verdicts.push_back(j["verdict"]);
@@ -72,19 +72,22 @@ TEST_F(ScanCommandTest, SampleOutboundHasFourLeaksTwoCleanFilesInOrder) {
   }
   EXPECT_THAT(paths, ::testing::ElementsAre(
                          "email-board-leak.txt",
+                         "mail-doc-attachment-leak.eml",
                          "mail-docx-attachment-leak.eml",
                          "newsletter-ja-clean.txt",
                          "obfuscated-pricing-leak.txt",
                          "support-reply-clean.txt", "wechat-zh-leak.txt"));
-  EXPECT_THAT(verdicts, ::testing::ElementsAre("leak", "leak", "clean", "leak",
-                                               "clean", "leak"));
+  EXPECT_THAT(verdicts, ::testing::ElementsAre("leak", "leak", "leak", "clean",
+                                               "leak", "clean", "leak"));
   EXPECT_EQ(lines[0]["matches"][0]["doc_id"], "merger-memo.txt");
-  EXPECT_EQ(lines[1]["matches"][0]["doc_id"], "incident-report.txt");
-  EXPECT_EQ(lines[1]["matches"][0]["part"], "call-prep.docx");
-  EXPECT_EQ(lines[3]["matches"][0]["doc_id"], "pricing-2027.txt");
-  EXPECT_EQ(lines[5]["matches"][0]["doc_id"], "supplier-contract-zh.txt");
+  EXPECT_EQ(lines[1]["matches"][0]["doc_id"], "supplier-contract-zh.txt");
+  EXPECT_EQ(lines[1]["matches"][0]["part"], "supplier-terms.doc");
+  EXPECT_EQ(lines[2]["matches"][0]["doc_id"], "incident-report.txt");
+  EXPECT_EQ(lines[2]["matches"][0]["part"], "call-prep.docx");
+  EXPECT_EQ(lines[4]["matches"][0]["doc_id"], "pricing-2027.txt");
+  EXPECT_EQ(lines[6]["matches"][0]["doc_id"], "supplier-contract-zh.txt");
   // With --json the summary goes to standard error, never standard output.
-  EXPECT_THAT(r.err, HasSubstr("6 files scanned: 4 leaked, 2 clean"));
+  EXPECT_THAT(r.err, HasSubstr("7 files scanned: 5 leaked, 2 clean"));
 }
 
 TEST_F(ScanCommandTest, JsonRecordFollowsTheSchemaWithOffsetsIntoBothTexts) {
@@ -240,7 +243,7 @@ TEST_F(ScanCommandTest, ThreadsDoNotChangeResultsOrOrder) {
   ASSERT_EQ(one.exit, 1);
   ASSERT_EQ(four.exit, 1);
   std::vector<Json> a = JsonLines(one.out), b = JsonLines(four.out);
-  ASSERT_EQ(a.size(), 11u);
+  ASSERT_EQ(a.size(), 12u);
   ASSERT_EQ(a.size(), b.size());
   for (size_t i = 0; i < a.size(); ++i) {
     a[i].erase("elapsed_ms");
@@ -286,6 +289,61 @@ TEST_F(ScanCommandTest, BinaryEmptyAndMissingFilesAreReportedPerFile) {
   EXPECT_EQ(lines[4]["verdict"], "leak") << "later files are still scanned";
   RunResult clean_empty = Scan({empty});
   EXPECT_EQ(clean_empty.exit, 0);
+}
+
+TEST_F(ScanCommandTest, UnreadableFilesInADirectoryAreListedNamedOnesAreErrors) {
+  const std::string dir = tmp_.Sub("share");
+  std::filesystem::create_directories(dir);
+  const std::string binary = dir + "/tool.bin";
+  std::ofstream(binary, std::ios::binary)
+      << std::string("LHB\x00\x01\x02\x03", 7) + std::string(300, '\x01');
+  std::filesystem::copy_file(SamplePath("outbound/email-board-leak.txt"),
+                             dir + "/board.txt");
+  // A directory walk: the binary file is listed, the leak decides.
+  RunResult walk = Scan({"--json", dir});
+  EXPECT_EQ(walk.exit, 1) << walk.err;
+  std::vector<Json> lines = JsonLines(walk.out);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0]["verdict"], "leak");
+  EXPECT_EQ(lines[1]["path"], binary);
+  EXPECT_EQ(lines[1]["verdict"], "clean");
+  ASSERT_EQ(lines[1]["skipped"].size(), 1u);
+  EXPECT_EQ(lines[1]["skipped"][0]["part"], "");
+  EXPECT_EQ(lines[1]["skipped"][0]["class"], "unsupported");
+  // Named on the command line, it is an error unless skipping is asked.
+  RunResult named = Scan({"--json", binary});
+  EXPECT_EQ(named.exit, 2);
+  EXPECT_EQ(JsonLines(named.out)[0]["verdict"], "error");
+  RunResult skip = Scan({"--on-unreadable", "skip", binary});
+  EXPECT_EQ(skip.exit, 0) << skip.err;
+  EXPECT_THAT(skip.out, HasSubstr("skipped " + binary + " (unsupported)"));
+  RunResult strict = Scan({"--on-unreadable", "error", dir});
+  EXPECT_EQ(strict.exit, 2);
+  RunResult bad = Scan({"--on-unreadable", "maybe", dir});
+  EXPECT_EQ(bad.exit, 2);
+  EXPECT_THAT(bad.err, HasSubstr("--on-unreadable wants skip or error"));
+}
+
+// A 1 x 1 PNG (the signature, IHDR, IDAT and IEND chunks).
+std::string PngOfOnePixel() {
+  static const unsigned char kPng[] = {
+      0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d,
+      0x49, 0x48, 0x44, 0x52, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01,
+      0x08, 0x06, 0x00, 0x00, 0x00, 0x1f, 0x15, 0xc4, 0x89, 0x00, 0x00, 0x00,
+      0x0d, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0x60, 0x00, 0x00, 0x00,
+      0x02, 0x00, 0x01, 0x54, 0xa2, 0x4f, 0x5d, 0x00, 0x00, 0x00, 0x00, 0x49,
+      0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82};
+  return std::string(reinterpret_cast<const char*>(kPng), sizeof kPng);
+}
+
+TEST_F(ScanCommandTest, AnImageWithOcrOffIsListedAsNoText) {
+  RunResult no_ocr = Scan({"--json", "--ocr", "off", "--on-unreadable", "skip",
+                           Write("shot.png", PngOfOnePixel())});
+  EXPECT_EQ(no_ocr.exit, 0) << no_ocr.err;
+  EXPECT_EQ(JsonLines(no_ocr.out)[0]["skipped"][0]["class"], "no-text");
+  RunResult bad = Scan({"--ocr", "maybe", SamplePath("outbound")});
+  EXPECT_EQ(bad.exit, 2);
+  EXPECT_THAT(bad.err, HasSubstr("--ocr wants on or off"));
 }
 
 TEST_F(ScanCommandTest, InvalidUtf8StillFindsTheLeakAndWarns) {

@@ -66,6 +66,24 @@ TEST_F(MessageVerdictTest, LeaksInTheBodyAndInAnAttachmentAreFound) {
   EXPECT_EQ(clean.kind, MessageVerdict::Kind::kClean);
 }
 
+TEST_F(MessageVerdictTest, PartsWithoutReadableTextAreNamedWithTheirClass) {
+  const MessageScanner scanner(holder_.get(), cache_.get(), ScanOptions{}, {});
+  const std::string message =
+      "Subject: tool\r\nFrom: a@example.com\r\nMIME-Version: 1.0\r\n"
+      "Content-Type: multipart/mixed; boundary=b\r\n\r\n"
+      "--b\r\nContent-Type: text/plain\r\n\r\nSee the tool.\r\n"
+      "--b\r\nContent-Type: application/octet-stream\r\n"
+      "Content-Disposition: attachment; filename=tool.bin\r\n"
+      "Content-Transfer-Encoding: base64\r\n\r\nTEhCAAECA0xIQgABAgNMSEIAAQID\r\n"
+      "--b--\r\n";
+  MessageVerdict v = scanner.Scan(message);
+  EXPECT_EQ(v.kind, MessageVerdict::Kind::kClean);
+  EXPECT_EQ(v.unread, std::vector<std::string>{"tool.bin (unsupported)"});
+  MessageVerdict again = scanner.Scan(message);
+  EXPECT_TRUE(again.duplicate);
+  EXPECT_EQ(again.unread, v.unread);
+}
+
 TEST_F(MessageVerdictTest, UnreadableMessageIsAnErrorNeverClean) {
   const MessageScanner scanner(holder_.get(), nullptr, ScanOptions{}, {});
   MessageVerdict v = scanner.Scan(

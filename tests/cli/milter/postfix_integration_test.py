@@ -8,8 +8,11 @@ per policy (reject, quarantine, tag), each behind its own smtpd listener,
 plus a listener whose milter is down. Sends messages with smtplib and
 checks the SMTP replies, the hold queue, the delivered mail and its
 headers, Postfix's milter_default_action, and that the daemon picks up an
-`leakhound add` on SIGHUP and stops on SIGTERM. Every process it started
-is stopped by its pid.
+`leakhound add` on SIGHUP and stops on SIGTERM; that a leak attached as
+Word 97, Excel 97, PowerPoint 97 (LibreOffice), RTF, EPUB (pandoc), a
+page image (read by OCR), an Outlook .msg or a winmail.dat is refused,
+and that a part leakhound cannot read is named in X-Leakhound-Unread.
+Every process it started is stopped by its pid.
 
   postfix_integration_test.py LEAKHOUND_BINARY SOURCE_DIR
 
@@ -17,6 +20,8 @@ Needs root (Postfix's master) and the postfix package
 (cmake/install_deps.sh installs it).
 """
 import email
+import email.message
+import email.policy
 import os
 import shutil
 import signal
@@ -26,7 +31,9 @@ import sys
 import tempfile
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "formats"))
 from private_postfix import (DEADLINE, PrivatePostfix, free_port, read,  # noqa: E402
                              start_milter, stop_process, wait_for)
 
@@ -64,7 +71,7 @@ class PostfixMilterTest(unittest.TestCase):
             port = free_port()
             log = os.path.join(d, "milter-%s.log" % name)
             proc = start_milter(
-                LEAKHOUND, cls.index, port, log, "--max-message-size", "200000",
+                LEAKHOUND, cls.index, port, log, "--max-message-size", "1000000",
                 "--reload-seconds", "3600", "--pidfile",
                 os.path.join(d, "milter-%s.pid" % name), *flags)
             cls.milters[name] = (proc, port, log)
@@ -118,6 +125,17 @@ class PostfixMilterTest(unittest.TestCase):
         wait_for(look, "delivery of a message with %r" % marker)
         return email.message_from_bytes(found[0])
 
+    @staticmethod
+    def with_attachment(subject, name, data):
+        m = email.message.EmailMessage(policy=email.policy.SMTP)
+        m["From"] = "alex@leakhound.test"
+        m["To"] = "partner@example.test"
+        m["Subject"] = subject
+        m.set_content("The file is attached.\n")
+        m.add_attachment(data, maintype="application", subtype="octet-stream",
+                         filename=name)
+        return m.as_bytes()
+
     def milter_log(self, policy):
         return read(self.milters[policy][2])
 
@@ -149,7 +167,7 @@ class PostfixMilterTest(unittest.TestCase):
         self.assertIn("clean-delivery-check", self.delivered(b"clean-delivery-check")["Subject"])
 
     def test_oversized_message_gets_the_oversize_action(self):
-        big = b"Subject: big\r\n\r\n" + (b"x" * 76 + b"\r\n") * 4000  # 312 KB
+        big = b"Subject: big\r\n\r\n" + (b"x" * 76 + b"\r\n") * 16000  # 1.2 MB
         code, text = self.send("reject", big)
         self.assertEqual(code, 550)
         self.assertIn("too large", text)
@@ -181,6 +199,56 @@ class PostfixMilterTest(unittest.TestCase):
         self.assertEqual(self.send("tag", clean), (250, ""))
         self.assertEqual(self.delivered(b"tag-clean-check")["X-Leakhound-Status"],
                          "clean")
+
+    def test_legacy_office_rtf_epub_and_image_attachments_are_rejected(self):
+        leak = os.path.join(SOURCE, "corpus/sample/outbound/email-board-leak.txt")
+        manifest = os.path.join(self.dir, "formats.tsv")
+        formats = ["doc", "xls", "ppt", "rtf", "epub", "png"]
+        with open(manifest, "w") as f:
+            for fmt in formats:
+                f.write("%s\t%s\t%s\n" % (fmt, leak, os.path.join(
+                    self.dir, "board." + fmt)))
+        subprocess.run(["/usr/bin/python3", os.path.join(
+            SOURCE, "corpus/make_formats.py"), "--batch", manifest],
+            check=True, timeout=600)
+        for fmt in formats:
+            with self.subTest(fmt):
+                name = "board." + fmt
+                data = read(os.path.join(self.dir, name), "rb")
+                code, text = self.send(
+                    "reject", self.with_attachment("legacy-" + fmt, name, data))
+                self.assertEqual(code, 550, fmt)
+                self.assertIn("merger-memo.txt", text)
+                wait_for(lambda: ("parts=" + name) in self.milter_log("reject"),
+                         "the log naming " + name)
+
+    def test_outlook_msg_and_winmail_dat_attachments_are_rejected(self):
+        import make_legacy_fixtures as fx
+        body = read(os.path.join(
+            SOURCE, "corpus/sample/outbound/email-board-leak.txt"))
+        root = os.path.join(self.dir, "msg")
+        fx.write_message(root, "Board", body)
+        msg = os.path.join(self.dir, "board.msg")
+        fx.create_ole(msg, root)
+        rtf = ("{\\rtf1\\ansi " + body.replace("\n", "\\par ") + "}").encode()
+        attachments = {"board.msg": read(msg, "rb"),
+                       "winmail.dat": fx.tnef("Board", rtf, [])}
+        for name, data in attachments.items():
+            with self.subTest(name):
+                code, text = self.send(
+                    "reject", self.with_attachment("outlook-" + name, name, data))
+                self.assertEqual(code, 550, name)
+                self.assertIn("merger-memo.txt", text)
+
+    def test_unreadable_part_of_a_clean_mail_is_tagged(self):
+        blob = b"LHB\x00\x01\x02\x03" * 300  # no format libmagic names
+        message = self.with_attachment("unread-check", "blob.bin", blob)
+        self.assertEqual(self.send("tag", message), (250, ""))
+        delivered = self.delivered(b"unread-check")
+        self.assertEqual(delivered["X-Leakhound-Status"], "clean")
+        self.assertEqual(delivered["X-Leakhound-Unread"], "blob.bin (unsupported)")
+        wait_for(lambda: 'unread="blob.bin (unsupported)"' in self.milter_log("tag"),
+                 "the log naming the unread part")
 
     def test_milter_down_gets_postfix_default_action_tempfail(self):
         code, _ = self.send("down", self.sample("support-reply-clean.txt"))
