@@ -6,13 +6,17 @@ protected documents, through a private Postfix instance (loopback only) to
 
   milter_load.py LEAKHOUND EVAL_CORPUS WORK_DIR [--documents 10000]
                  [--messages 5000] [--sessions 100] [--leak-share 0.1]
+                 [--image-share 0.05]
 
 EVAL_CORPUS is what corpus/prepare_corpora.sh prepared. Protected
 documents: the Python documentation and Chinese manual pages cut into
 --documents pieces of about equal size (at paragraph ends). Clean message
 bodies: nodes of the GNU manuals (never protected), repeated to sizes of
 2, 10, 50 and 100 KB; a leaking message has a 60-word passage of a random
-protected document inserted. Checks: no message lost (each one delivered
+protected document inserted; with --image-share, that share of the
+messages also carries a PNG attachment (one of 8 pages of GNU manual
+text rendered at 150 dpi by corpus/make_formats.py png), read by OCR.
+Checks: no message lost (each one delivered
 or refused), no leak delivered, no clean message refused. Reports the
 throughput, the milter's added latency (its `ms`, from the end of the
 message to the verdict) per size, and the daemon's resident memory over
@@ -83,6 +87,7 @@ def main():
     ap.add_argument("--messages", type=int, default=5000)
     ap.add_argument("--sessions", type=int, default=100)
     ap.add_argument("--leak-share", type=float, default=0.1)
+    ap.add_argument("--image-share", type=float, default=0.0)
     ap.add_argument("--reuse-index", action="store_true",
                     help="keep WORK_DIR's protected documents and index from "
                          "an earlier run with the same --documents")
@@ -149,6 +154,22 @@ def main():
     hosts = [n for i, n in enumerate(nodes) if "h%05d.txt" % i in clean_hosts]
     print("hosts: %d of %d GNU manual nodes scan clean" % (len(hosts), len(nodes)),
           flush=True)
+    images = []
+    if args.image_share > 0:
+        image_dir = os.path.join(work, "images")
+        os.makedirs(image_dir, exist_ok=True)
+        with open(os.path.join(image_dir, "manifest.tsv"), "w") as manifest:
+            for k in range(8):
+                text = os.path.join(image_dir, "page%d.txt" % k)
+                with open(text, "w") as f:
+                    f.write(" ".join(hosts[k * 7 % len(hosts)].split()[:350]))
+                manifest.write("png\t%s\t%s\n" % (
+                    text, os.path.join(image_dir, "page%d.png" % k)))
+        subprocess.run(["/usr/bin/python3", os.path.join(
+            os.path.dirname(os.path.abspath(__file__)), "..", "..", "corpus",
+            "make_formats.py"), "--batch", manifest.name], check=True)
+        images = [read(os.path.join(image_dir, "page%d.png" % k), "rb")
+                  for k in range(8)]
     messages = []  # (bytes, is_leak, size class)
     for i in range(args.messages):
         size = SIZES[i % len(SIZES)]
@@ -167,11 +188,26 @@ def main():
             at = body.find("\n", len(body) // 2)
             body = body[:at + 1] + passage + "\n" + body[at + 1:]
         subject = "load %d" % i
-        data = ("From: load@leakhound.test\r\nTo: inbox@example.test\r\n"
-                "Subject: %s\r\nMIME-Version: 1.0\r\n"
-                "Content-Type: text/plain; charset=utf-8\r\n"
-                "Content-Transfer-Encoding: 8bit\r\n\r\n" % subject
-                + body.replace("\r", "").replace("\n", "\r\n")).encode("utf-8")
+        text = body.replace("\r", "").replace("\n", "\r\n")
+        if images and rng.random() < args.image_share:
+            import base64
+            encoded = base64.encodebytes(rng.choice(images)).decode().replace(
+                "\n", "\r\n")
+            data = ("From: load@leakhound.test\r\nTo: inbox@example.test\r\n"
+                    "Subject: %s\r\nMIME-Version: 1.0\r\n"
+                    "Content-Type: multipart/mixed; boundary=lhb\r\n\r\n"
+                    "--lhb\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                    "Content-Transfer-Encoding: 8bit\r\n\r\n%s\r\n"
+                    "--lhb\r\nContent-Type: image/png\r\n"
+                    "Content-Disposition: attachment; filename=page.png\r\n"
+                    "Content-Transfer-Encoding: base64\r\n\r\n%s"
+                    "--lhb--\r\n" % (subject, text, encoded)).encode("utf-8")
+        else:
+            data = ("From: load@leakhound.test\r\nTo: inbox@example.test\r\n"
+                    "Subject: %s\r\nMIME-Version: 1.0\r\n"
+                    "Content-Type: text/plain; charset=utf-8\r\n"
+                    "Content-Transfer-Encoding: 8bit\r\n\r\n" % subject
+                    + text).encode("utf-8")
         messages.append((data, leak, size))
 
     # The reference: what `leakhound scan` says of each message on its own.

@@ -20,6 +20,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   limits.max_output_bytes = size_t{4} << 20;
   limits.max_members = 200;
   limits.max_seconds = 5;
+  // OCR (images, PDF pages without text) within a fuzzer's time budget.
+  limits.ocr.max_pixels = 1 << 20;
+  limits.ocr.max_seconds = 1;
   std::string bytes(reinterpret_cast<const char*>(data), size);
 #ifdef LEAKHOUND_FUZZ_KIND
   auto out = leakhound::ExtractBytesAs(leakhound::FileKind::LEAKHOUND_FUZZ_KIND,

@@ -17,7 +17,8 @@ shift 2
 targets=("$@")
 if ((${#targets[@]} == 0)); then
   targets=(fuzz_text fuzz_html fuzz_mail fuzz_mbox fuzz_office
-           fuzz_opendocument fuzz_pdf fuzz_archive fuzz_extraction
+           fuzz_opendocument fuzz_pdf fuzz_archive fuzz_rtf
+           fuzz_legacy_office fuzz_tnef fuzz_epub fuzz_image fuzz_extraction
            fuzz_locations fuzz_shingler fuzz_records fuzz_index_ops)
 fi
 mkdir -p "$build"
@@ -47,6 +48,16 @@ if [[ ! -d "$seeds" ]]; then
       "$fixtures/passage.txt" "$seeds.tmp/seed-$format.${format%%-*}"
   done
   rm -rf "$fixtures"
+  # The legacy formats, Outlook, TNEF, EPUB and page images; the hostile
+  # ones (100,000 attachments, nesting 100,000 deep) are left out.
+  legacy=$(mktemp -d)
+  /usr/bin/python3 "$root/tests/cli/formats/make_legacy_fixtures.py" "$legacy"
+  for f in passage.doc passage.xls passage.ppt passage.rtf passage.epub \
+           passage.png scan.pdf message.msg winmail.dat gbk.rtf \
+           unknown-mimetype.zip; do
+    cp "$legacy/$f" "$seeds.tmp/legacy-$f"
+  done
+  rm -rf "$legacy"
   # For fuzz_locations: a location to protect, then text naming locations.
   printf '%s\n%s\n' 'https://intranet.example/projects/' \
     'see https://intranet.example/projects/x?y=1, \\fs01\hr\pay.xlsx, C:\finance\2027\a.xlsx and /srv/legal/' \

@@ -56,6 +56,19 @@ TEST(OcrEngineTest, OcrOffOrOutOfTimeLeavesTheImageListedAsUnread) {
   EXPECT_EQ(UnreadableOf(late.status()), Unreadable::kLimit);
 }
 
+TEST(OcrEngineTest, ShortOrDamagedImagesAreUnreadableNotCrashes) {
+  // fuzz_image found the first: a RIFF header too short for its format
+  // tag was read past its end.
+  for (const std::string& bytes :
+       {std::string("RIFFII*"), std::string("\x89PNG\r\n\x1a\n", 8),
+        std::string("\xFF\xD8\xFF", 3), std::string("GIF89a")}) {
+    auto out = ExtractBytesAs(FileKind::kImage, "x", bytes, OneSecond());
+    EXPECT_EQ(out.status().code(), absl::StatusCode::kUnimplemented)
+        << out.status();
+    EXPECT_EQ(UnreadableOf(out.status()), Unreadable::kUnsupported);
+  }
+}
+
 TEST(OcrEngineTest, MissingLanguageDataNamesThePackage) {
   absl::Status s = CheckOcrLanguages("xyz");
   EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition);
