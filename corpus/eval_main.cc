@@ -65,7 +65,7 @@ EvalConfig ConfigNamed(const std::string& name) {
     c.sweep_sample = 150;
     c.format_sample_every = 2;
     c.legacy_sample_every = 8;
-    c.ocr_sample_every = 16;
+    c.ocr_sample_every = 48;
   } else {
     c.test_set.cases_per_cell = 60;
     c.test_set.negatives_per_class = 400;

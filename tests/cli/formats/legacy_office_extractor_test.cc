@@ -36,6 +36,14 @@ TEST(LegacyOfficeExtractorTest, WordHeadersAndFootersAreRead) {
   EXPECT_THAT(text, HasSubstr("Footer: company confidential"));
 }
 
+TEST(LegacyOfficeExtractorTest, EmbeddedObjectsAreMembers) {
+  auto out = ExtractFixture("embedded.doc");
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_THAT(Collapsed(PartText(*out, "")), HasSubstr(kLegacyPassage));
+  EXPECT_THAT(Collapsed(PartText(*out, "object1"), true),
+              HasSubstr(kLegacyPassageZh));
+}
+
 TEST(LegacyOfficeExtractorTest, PasswordProtectedDocumentsAreEncryptedErrors) {
   for (const char* name : {"encrypted.doc", "encrypted-package.docx"}) {
     SCOPED_TRACE(name);

@@ -6,7 +6,9 @@ Real producers where Debian has one:
     passage.rtf, passage.xls, passage.ppt, and header.doc (saved from
     make_fixtures.py's header.docx: a header, a footer and the body);
   - pandoc: passage.epub;
-  - libgsf's `gsf createole`: the OLE2 container of message.msg, whose
+  - libgsf's `gsf createole`: embedded.doc (passage.doc's streams and an
+    ObjectPool storage holding a .docx) and the OLE2 container of
+    message.msg, whose
     property streams (MS-OXMSG) are written here: Outlook itself is not a
     Debian package;
   - poppler's pdftoppm: passage.png and passage-zh.png (150 dpi pages) and
@@ -292,6 +294,20 @@ def main(directory):
         body_only = os.path.join(tmp, "body")
         write_message(body_only, "Notes", "Our notes.\r\n" + PASSAGE)
         create_ole(os.path.join(directory, "body.msg"), body_only)
+
+    # A Word document with an embedded .docx (an OLE object's "Package"
+    # stream under ObjectPool), in an OLE2 file gsf writes from the
+    # LibreOffice .doc's own streams.
+    with tempfile.TemporaryDirectory() as tmp:
+        for stream in ("WordDocument", "1Table"):
+            out = subprocess.run(["gsf", "cat", os.path.join(directory, "passage.doc"),
+                                  stream], check=True, stdout=subprocess.PIPE).stdout
+            write(tmp, stream, out)
+        pool = os.path.join(tmp, "ObjectPool", "_1234567890")
+        os.makedirs(pool)
+        write(pool, "Package", make_formats.docx_bytes(
+            "Embedded sheet: " + PASSAGE_ZH + "\n"))
+        create_ole(os.path.join(directory, "embedded.doc"), tmp)
 
     rtf_body = ("{\\rtf1\\ansi\\ansicpg1252\\deff0{\\fonttbl{\\f0 Arial;}}"
                 "\\f0 Dear board,\\par " + PASSAGE + "\\par}").encode("ascii")
