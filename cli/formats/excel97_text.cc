@@ -185,9 +185,7 @@ class CellWriter {
  private:
   absl::Status Append(std::string_view text, std::string_view end) {
     if (out_->size() + text.size() + end.size() > max_bytes_) {
-      return absl::ResourceExhaustedError(absl::StrCat(
-          "extracted text larger than the limit of ", max_bytes_,
-          " bytes (--max-text-size)"));
+      return TextLimitError(max_bytes_);
     }
     out_->append(text);
     out_->append(end);
@@ -286,9 +284,7 @@ absl::Status AppendExcel97Text(std::string_view workbook,
           if (!seg.RichString(&text)) return Malformed("truncated SST");
           strings.push_back(std::move(text));
           if (strings.size() % 1024 == 0 && strings.size() * 3 > max_text_bytes) {
-            return absl::ResourceExhaustedError(absl::StrCat(
-                "extracted text larger than the limit of ", max_text_bytes,
-                " bytes (--max-text-size)"));
+            return TextLimitError(max_text_bytes);
           }
         }
         break;

@@ -35,12 +35,6 @@ struct Budget {
   Extraction* result;
 };
 
-absl::Status TextLimitError(size_t max_bytes) {
-  return absl::ResourceExhaustedError(
-      absl::StrCat("extracted text larger than the limit of ", max_bytes,
-                   " bytes (--max-text-size)"));
-}
-
 std::string JoinPart(std::string_view parent, std::string_view member) {
   if (parent.empty()) return std::string(member);
   std::string out(parent);
@@ -295,6 +289,12 @@ absl::StatusOr<Extraction> Extract(std::optional<FileKind> forced,
 }
 
 }  // namespace
+
+absl::Status TextLimitError(size_t max_bytes) {
+  return absl::ResourceExhaustedError(
+      absl::StrCat("extracted text larger than the limit of ", max_bytes,
+                   " bytes (--max-text-size)"));
+}
 
 const char* UnreadableName(Unreadable kind) {
   switch (kind) {

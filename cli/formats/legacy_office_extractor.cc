@@ -14,10 +14,6 @@
 namespace leakhound {
 namespace {
 
-std::string Join(std::string_view dir, std::string_view name) {
-  return dir.empty() ? std::string(name) : absl::StrCat(std::string(dir), "/", std::string(name));
-}
-
 absl::StatusOr<std::string> ReadCharged(const Ole2Storage& storage,
                                         const std::string& path,
                                         ExtractionSink& sink) {
@@ -39,16 +35,16 @@ absl::Status ExtractObjects(const Ole2Storage& storage, std::string_view dir,
   int n = 0;
   for (const Ole2Storage::Entry& e : *entries) {
     if (!e.is_storage) continue;
-    const std::string path = Join(dir, e.name);
+    const std::string path = Ole2Path(dir, e.name);
     if (e.name == "ObjectPool") {
       if (auto s = ExtractObjects(storage, path, sink, depth); !s.ok()) return s;
       continue;
     }
     if (!e.name.starts_with("_") && !e.name.starts_with("MBD")) continue;
     const std::string name = absl::StrCat("object", ++n);
-    if (storage.Has(Join(path, "WordDocument")) ||
-        storage.Has(Join(path, "Workbook")) ||
-        storage.Has(Join(path, "PowerPoint Document"))) {
+    if (storage.Has(Ole2Path(path, "WordDocument")) ||
+        storage.Has(Ole2Path(path, "Workbook")) ||
+        storage.Has(Ole2Path(path, "PowerPoint Document"))) {
       auto member = sink.OpenMember(name, "ole");
       if (!member.ok()) return member.status();
       if (auto s = ExtractStorage(storage, path, **member, depth + 1); !s.ok()) {
@@ -57,7 +53,7 @@ absl::Status ExtractObjects(const Ole2Storage& storage, std::string_view dir,
       continue;
     }
     for (std::string_view stream : {"Package", "CONTENTS", "\x01Ole10Native"}) {
-      const std::string stream_path = Join(path, stream);
+      const std::string stream_path = Ole2Path(path, stream);
       if (!storage.Has(stream_path)) continue;
       auto bytes = ReadCharged(storage, stream_path, sink);
       if (!bytes.ok()) return bytes.status();
@@ -86,24 +82,24 @@ absl::Status ExtractStorage(const Ole2Storage& storage, std::string_view dir,
   const size_t max_text = sink.limits().max_output_bytes;
   std::string text;
   absl::Status s;
-  if (storage.Has(Join(dir, "EncryptionInfo")) ||
-      storage.Has(Join(dir, "EncryptedPackage")) ||
-      storage.Has(Join(dir, "EncryptedSummary"))) {
+  if (storage.Has(Ole2Path(dir, "EncryptionInfo")) ||
+      storage.Has(Ole2Path(dir, "EncryptedPackage")) ||
+      storage.Has(Ole2Path(dir, "EncryptedSummary"))) {
     return UnreadableError(Unreadable::kEncrypted,
                            "password-protected Office document");
   }
-  if (storage.Has(Join(dir, "WordDocument"))) {
+  if (storage.Has(Ole2Path(dir, "WordDocument"))) {
     s = AppendWord97Text(storage, dir, sink.limits().max_input_bytes, max_text,
                          &text);
-  } else if (storage.Has(Join(dir, "Workbook"))) {
-    auto workbook = ReadCharged(storage, Join(dir, "Workbook"), sink);
+  } else if (storage.Has(Ole2Path(dir, "Workbook"))) {
+    auto workbook = ReadCharged(storage, Ole2Path(dir, "Workbook"), sink);
     s = workbook.ok() ? AppendExcel97Text(*workbook, max_text, &text)
                       : workbook.status();
-  } else if (storage.Has(Join(dir, "Book"))) {
+  } else if (storage.Has(Ole2Path(dir, "Book"))) {
     return UnreadableError(Unreadable::kUnsupported,
                            "Excel 5/95 workbook: unsupported format");
-  } else if (storage.Has(Join(dir, "PowerPoint Document"))) {
-    auto document = ReadCharged(storage, Join(dir, "PowerPoint Document"), sink);
+  } else if (storage.Has(Ole2Path(dir, "PowerPoint Document"))) {
+    auto document = ReadCharged(storage, Ole2Path(dir, "PowerPoint Document"), sink);
     s = document.ok() ? AppendPowerPoint97Text(*document, max_text, &text)
                       : document.status();
   } else if (IsOutlookMessage(storage, dir)) {

@@ -65,6 +65,11 @@ struct Ole2Storage::Impl {
   }
 };
 
+std::string Ole2Path(std::string_view dir, std::string_view name) {
+  return dir.empty() ? std::string(name)
+                     : absl::StrCat(std::string(dir), "/", std::string(name));
+}
+
 Ole2Storage::Ole2Storage(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Ole2Storage::~Ole2Storage() = default;
 

@@ -29,6 +29,9 @@ namespace leakhound {
 inline constexpr std::string_view kOle2Signature =
     "\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1";
 
+// `name` inside the storage path `dir` ("" for the root).
+std::string Ole2Path(std::string_view dir, std::string_view name);
+
 class Ole2Storage {
  public:
   struct Entry {

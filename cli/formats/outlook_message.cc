@@ -13,10 +13,6 @@ constexpr std::string_view kPropertyPrefix = "__substg1.0_";
 constexpr std::string_view kAttachmentPrefix = "__attach_version1.0_#";
 constexpr std::string_view kPropertiesStream = "__properties_version1.0";
 
-std::string Join(std::string_view dir, std::string_view name) {
-  return dir.empty() ? std::string(name) : absl::StrCat(std::string(dir), "/", std::string(name));
-}
-
 // The string and binary properties stored as streams in `dir`.
 absl::StatusOr<MapiProperties> ReadProperties(const Ole2Storage& storage,
                                               std::string_view dir,
@@ -45,7 +41,7 @@ absl::StatusOr<MapiProperties> ReadProperties(const Ole2Storage& storage,
     // A damaged allocation table can make every stream as long as the
     // file: what is read is charged like decompressed bytes.
     if (auto s = sink.ChargeExpansion(e.size); !s.ok()) return s;
-    auto bytes = storage.Read(Join(dir, e.name), sink.limits().max_input_bytes);
+    auto bytes = storage.Read(Ole2Path(dir, e.name), sink.limits().max_input_bytes);
     if (!bytes.ok()) return bytes.status();
     props[id] = MapiValue{type, std::move(*bytes)};
   }
@@ -55,7 +51,7 @@ absl::StatusOr<MapiProperties> ReadProperties(const Ole2Storage& storage,
 }  // namespace
 
 bool IsOutlookMessage(const Ole2Storage& storage, std::string_view dir) {
-  return storage.Has(Join(dir, kPropertiesStream));
+  return storage.Has(Ole2Path(dir, kPropertiesStream));
 }
 
 absl::Status ExtractOutlookMessage(const Ole2Storage& storage,
@@ -69,14 +65,14 @@ absl::Status ExtractOutlookMessage(const Ole2Storage& storage,
   for (const Ole2Storage::Entry& e : *entries) {
     if (!e.is_storage || !e.name.starts_with(kAttachmentPrefix)) continue;
     if (auto s = sink.CheckTime(); !s.ok()) return s;
-    const std::string attach_dir = Join(dir, e.name);
+    const std::string attach_dir = Ole2Path(dir, e.name);
     auto attach = ReadProperties(storage, attach_dir, sink);
     if (!attach.ok()) return attach.status();
     std::string name = MapiString(*attach, kPrAttachLongFilename, 0);
     if (name.empty()) name = MapiString(*attach, kPrAttachFilename, 0);
     if (name.empty()) name = MapiString(*attach, kPrDisplayName, 0);
     if (name.empty()) name = absl::StrCat("attachment", ++unnamed);
-    const std::string embedded = Join(attach_dir, "__substg1.0_3701000D");
+    const std::string embedded = Ole2Path(attach_dir, "__substg1.0_3701000D");
     if (IsOutlookMessage(storage, embedded)) {
       auto member = sink.OpenMember(name, "msg");
       if (!member.ok()) return member.status();

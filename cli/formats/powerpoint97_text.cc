@@ -75,9 +75,7 @@ class Walker {
     }
     if (text.empty() || !seen_.insert(text).second) return absl::OkStatus();
     if (out_->size() + text.size() + 1 > max_bytes_) {
-      return absl::ResourceExhaustedError(absl::StrCat(
-          "extracted text larger than the limit of ", max_bytes_,
-          " bytes (--max-text-size)"));
+      return TextLimitError(max_bytes_);
     }
     out_->append(text);
     out_->push_back('\n');

@@ -126,6 +126,9 @@ class ExtractionSink {
   virtual const ExtractionLimits& limits() const = 0;
 };
 
+// The ResourceExhausted error of text past `max_bytes` (--max-text-size).
+absl::Status TextLimitError(size_t max_bytes);
+
 // Appends `text` to *out, or returns ResourceExhausted (naming
 // --max-text-size) if *out would pass `max_bytes`: for extractors that
 // build a part's text before handing it to the sink.

@@ -67,9 +67,7 @@ class CharacterSink {
     }
     AppendCodePoint(c, out_);
     if (out_->size() > max_bytes_) {
-      return absl::ResourceExhaustedError(absl::StrCat(
-          "extracted text larger than the limit of ", max_bytes_,
-          " bytes (--max-text-size)"));
+      return TextLimitError(max_bytes_);
     }
     return absl::OkStatus();
   }
@@ -80,16 +78,12 @@ class CharacterSink {
   std::vector<bool> fields_;  // per open field: still in its code
 };
 
-std::string Join(std::string_view dir, std::string_view name) {
-  return dir.empty() ? std::string(name) : absl::StrCat(std::string(dir), "/", std::string(name));
-}
-
 }  // namespace
 
 absl::Status AppendWord97Text(const Ole2Storage& storage, std::string_view dir,
                               size_t max_stream_bytes, size_t max_text_bytes,
                               std::string* out) {
-  auto word = storage.Read(Join(dir, "WordDocument"), max_stream_bytes);
+  auto word = storage.Read(Ole2Path(dir, "WordDocument"), max_stream_bytes);
   if (!word.ok()) return word.status();
   const ByteView fib(*word);
   uint16_t ident = 0, nfib = 0, flags = 0;
@@ -121,7 +115,7 @@ absl::Status AppendWord97Text(const Ole2Storage& storage, std::string_view dir,
     return Malformed("truncated FIB");
   }
   auto table = storage.Read(
-      Join(dir, (flags & kWhichTableFlag) ? "1Table" : "0Table"),
+      Ole2Path(dir, (flags & kWhichTableFlag) ? "1Table" : "0Table"),
       max_stream_bytes);
   if (!table.ok()) return Malformed(std::string(table.status().message()));
   const ByteView tbl(*table);
