@@ -1,5 +1,6 @@
 #include "cli/formats/extraction.h"
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <optional>
@@ -110,6 +111,11 @@ class PartSink : public ExtractionSink {
           budget_->limits.max_seconds));
     }
     return absl::OkStatus();
+  }
+
+  double SecondsLeft() const override {
+    const auto left = budget_->deadline - Clock::now();
+    return std::max(0.0, std::chrono::duration<double>(left).count());
   }
 
   const ExtractionLimits& limits() const override { return budget_->limits; }

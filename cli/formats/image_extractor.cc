@@ -31,8 +31,13 @@ absl::Status ImageExtractor::Extract(std::string_view bytes,
     return UnreadableError(Unreadable::kNoText,
                            kind + ": no text to extract (OCR is off, --ocr)");
   }
-  if (auto s = sink.CheckTime(); !s.ok()) return s;
-  auto text = RecognizeImageFile(bytes, kind, ocr);
+  const double left = sink.SecondsLeft();
+  if (left < kOcrMinSeconds) {
+    return UnreadableError(
+        Unreadable::kLimit,
+        kind + ": not read, the file's time limit (--max-seconds) is reached");
+  }
+  auto text = RecognizeImageFile(bytes, kind, ocr.Within(left));
   if (!text.ok()) return text.status();
   return sink.AppendText(*text);
 }

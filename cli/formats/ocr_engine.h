@@ -36,7 +36,19 @@ struct OcrSettings {
   double max_seconds = 20;
   // Resolution PDF pages without a text layer are rendered at.
   int pdf_dpi = 300;
+
+  // These settings with max_seconds lowered to `seconds_left` (what is
+  // left of the file's --max-seconds), if that is less.
+  OcrSettings Within(double seconds_left) const {
+    OcrSettings s = *this;
+    if (seconds_left < s.max_seconds) s.max_seconds = seconds_left;
+    return s;
+  }
 };
+
+// Below this many seconds left of a file's time limit, OCR is not started:
+// the image or page is listed as unread (class limit) instead.
+inline constexpr double kOcrMinSeconds = 0.5;
 
 // Tesseract runs its networks on OpenMP threads; next to a program's own
 // worker threads they fight for the cores: a 150 dpi page took 8.2 s with

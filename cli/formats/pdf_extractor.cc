@@ -104,6 +104,7 @@ absl::Status PdfExtractor::Extract(std::string_view bytes,
   const int pages = doc->pages();
   const OcrSettings& ocr = sink.limits().ocr;
   int unread_pages = 0;
+  bool out_of_time = false;  // a page was left unread for lack of time
   for (int i = 0; i < pages; ++i) {
     if (auto s = sink.CheckTime(); !s.ok()) return s;
     std::unique_ptr<poppler::page> page(doc->create_page(i));
@@ -120,11 +121,25 @@ absl::Status PdfExtractor::Extract(std::string_view bytes,
                          "page without a text layer: OCR is off (--ocr)");
         continue;
       }
-      auto recognized = RecognizePage(*page, i + 1, ocr);
+      // OCR leaves a tenth of the file's time to the pages after it (their
+      // text layers are cheap), so a long scan lists the pages it had no
+      // time for and the policy for unread parts decides, not a time-out.
+      const double left =
+          sink.SecondsLeft() - 0.1 * sink.limits().max_seconds;
+      if (left < kOcrMinSeconds) {
+        ++unread_pages;
+        out_of_time = true;
+        sink.NoteSkipped(absl::StrCat("page", i + 1), Unreadable::kLimit,
+                         "page without a text layer not read: the file's "
+                         "time limit (--max-seconds) is reached");
+        continue;
+      }
+      auto recognized = RecognizePage(*page, i + 1, ocr.Within(left));
       if (!recognized.ok()) {
         auto kind = UnreadableOf(recognized.status());
         if (!kind || *kind == Unreadable::kEncrypted) return recognized.status();
         ++unread_pages;
+        out_of_time = out_of_time || *kind == Unreadable::kLimit;
         sink.NoteSkipped(absl::StrCat("page", i + 1), *kind,
                          std::string(recognized.status().message()));
         continue;
@@ -157,10 +172,11 @@ absl::Status PdfExtractor::Extract(std::string_view bytes,
   }
   if (!has_text && !has_members) {
     return UnreadableError(
-        Unreadable::kNoText,
+        out_of_time ? Unreadable::kLimit : Unreadable::kNoText,
         absl::StrCat("PDF document: no text in ", pages,
                      pages == 1 ? " page" : " pages",
                      unread_pages == 0 ? " (blank)"
+                     : out_of_time     ? " (OCR ran out of time)"
                      : ocr.enabled     ? " (OCR found none)"
                                        : " (scanned images; OCR is off)"));
   }

@@ -123,6 +123,10 @@ class ExtractionSink {
   // DeadlineExceeded once the file's time limit has passed.
   virtual absl::Status CheckTime() = 0;
 
+  // Seconds left before the file's time limit (0 once it has passed): OCR
+  // gives an image at most this long, and skips what it cannot start.
+  virtual double SecondsLeft() const = 0;
+
   virtual const ExtractionLimits& limits() const = 0;
 };
 

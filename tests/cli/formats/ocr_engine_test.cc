@@ -35,6 +35,18 @@ TEST(OcrEngineTest, PdfPagesWithoutTextAreRenderedAndRead) {
   EXPECT_EQ(UnreadableOf(unread.status()), Unreadable::kNoText);
 }
 
+TEST(OcrEngineTest, PagesOcrHasNoTimeForAreListedNotATimeOut) {
+  // Less time than OCR may start with: the page is listed as `limit`, and
+  // the file, with no other text, is unread for lack of time, not an error.
+  ExtractionLimits hurried;
+  hurried.max_seconds = 0.3;
+  auto out = ExtractFixture("scan.pdf", hurried);
+  EXPECT_EQ(out.status().code(), absl::StatusCode::kUnimplemented)
+      << out.status();
+  EXPECT_EQ(UnreadableOf(out.status()), Unreadable::kLimit);
+  EXPECT_THAT(std::string(out.status().message()), HasSubstr("out of time"));
+}
+
 TEST(OcrEngineTest, ImagesPastThePixelLimitAreBombsRefusedFromTheHeader) {
   auto out = ExtractFixture("bomb-50000.png", OneSecond());
   EXPECT_EQ(out.status().code(), absl::StatusCode::kResourceExhausted)
