@@ -33,34 +33,72 @@ struct PixDeleter {
 };
 using PixPtr = std::unique_ptr<PIX, PixDeleter>;
 
-// This thread's Tesseract instance for `languages`, or null with *error.
-tesseract::TessBaseAPI* Engine(const std::string& languages,
-                               absl::Status* error) {
-  thread_local std::map<std::string, std::unique_ptr<tesseract::TessBaseAPI>>
-      engines;
-  auto it = engines.find(languages);
-  if (it != engines.end()) return it->second.get();
-  auto api = std::make_unique<tesseract::TessBaseAPI>();
-  // Tesseract's diagnostics ("Estimating resolution as ...") would land
-  // on standard error for every image.
-  api->SetVariable("debug_file", "/dev/null");
-  if (api->Init(nullptr, languages.c_str(), tesseract::OEM_LSTM_ONLY) != 0) {
-    std::string missing;
-    for (const std::string& l :
-         std::vector<std::string>(absl::StrSplit(languages, '+'))) {
-      absl::StrAppend(&missing, missing.empty() ? "" : " ", "tesseract-ocr-",
-                      absl::StrReplaceAll(l, {{"_", "-"}}));
+// Tesseract instances (40-60 MB each with eng+chi_sim), lent one per
+// recognition and kept when returned: their number is the peak of
+// recognitions running at once (the milter bounds it by --max-concurrent),
+// not the number of threads that ever ran one (the milter's are one per
+// SMTP connection).
+class EnginePool {
+ public:
+  struct Return {
+    std::string languages;
+    void operator()(tesseract::TessBaseAPI* api) const {
+      Instance().Put(languages, api);
     }
-    *error = absl::FailedPreconditionError(absl::StrCat(
-        "OCR languages '", languages,
-        "' cannot be loaded (install the Debian packages ", missing,
-        ", or choose --ocr-languages, or --ocr off)"));
-    return nullptr;
+  };
+  using Lease = std::unique_ptr<tesseract::TessBaseAPI, Return>;
+
+  static EnginePool& Instance() {
+    static EnginePool* pool = new EnginePool();  // never destroyed: engines
+                                                 // may be returned at exit
+    return *pool;
   }
-  api->SetVariable("debug_file", "/dev/null");
-  api->SetPageSegMode(tesseract::PSM_AUTO);
-  return engines.emplace(languages, std::move(api)).first->second.get();
-}
+
+  // An instance for `languages`, or null with *error.
+  Lease Borrow(const std::string& languages, absl::Status* error) {
+    {
+      std::lock_guard lock(mu_);
+      auto it = idle_.find(languages);
+      if (it != idle_.end()) {
+        tesseract::TessBaseAPI* api = it->second.release();
+        idle_.erase(it);
+        return Lease(api, Return{languages});
+      }
+    }
+    auto api = std::make_unique<tesseract::TessBaseAPI>();
+    // Tesseract's diagnostics ("Estimating resolution as ...") would land
+    // on standard error for every image.
+    api->SetVariable("debug_file", "/dev/null");
+    if (api->Init(nullptr, languages.c_str(), tesseract::OEM_LSTM_ONLY) != 0) {
+      std::string missing;
+      for (const std::string& l :
+           std::vector<std::string>(absl::StrSplit(languages, '+'))) {
+        absl::StrAppend(&missing, missing.empty() ? "" : " ", "tesseract-ocr-",
+                        absl::StrReplaceAll(l, {{"_", "-"}}));
+      }
+      *error = absl::FailedPreconditionError(absl::StrCat(
+          "OCR languages '", languages,
+          "' cannot be loaded (install the Debian packages ", missing,
+          ", or choose --ocr-languages, or --ocr off)"));
+      return Lease(nullptr, Return{languages});
+    }
+    api->SetVariable("debug_file", "/dev/null");
+    api->SetPageSegMode(tesseract::PSM_AUTO);
+    return Lease(api.release(), Return{languages});
+  }
+
+ private:
+  void Put(const std::string& languages, tesseract::TessBaseAPI* api) {
+    if (api == nullptr) return;
+    api->Clear();
+    std::lock_guard lock(mu_);
+    idle_.emplace(languages,
+                  std::unique_ptr<tesseract::TessBaseAPI>(api));
+  }
+
+  std::mutex mu_;
+  std::multimap<std::string, std::unique_ptr<tesseract::TessBaseAPI>> idle_;
+};
 
 absl::Status PixelLimit(uint64_t pixels, std::string_view what,
                         const OcrSettings& settings) {
@@ -119,7 +157,7 @@ void LimitOcrThreads(char** argv) {
 
 absl::Status CheckOcrLanguages(const std::string& languages) {
   absl::Status error;
-  Engine(languages, &error);
+  EnginePool::Instance().Borrow(languages, &error);
   return error;
 }
 
@@ -139,7 +177,7 @@ absl::StatusOr<std::string> RecognizeImageFile(std::string_view bytes,
   const uint64_t pixels = uint64_t(width) * uint64_t(height);
   if (pixels > settings.max_pixels) return PixelLimit(pixels, what, settings);
   absl::Status error;
-  tesseract::TessBaseAPI* api = Engine(settings.languages, &error);
+  EnginePool::Lease api = EnginePool::Instance().Borrow(settings.languages, &error);
   if (api == nullptr) return error;
   PixPtr pix(pixReadMem(data, bytes.size()));
   if (pix == nullptr) {
@@ -154,7 +192,7 @@ absl::StatusOr<std::string> RecognizeImageFile(std::string_view bytes,
   if (decoded > settings.max_pixels) return PixelLimit(decoded, what, settings);
   api->SetImage(pix.get());
   if (pixGetXRes(pix.get()) < 70) api->SetSourceResolution(150);
-  return Recognize(api, what, settings);
+  return Recognize(api.get(), what, settings);
 }
 
 absl::StatusOr<std::string> RecognizeGrayPixels(const uint8_t* pixels,
@@ -165,11 +203,11 @@ absl::StatusOr<std::string> RecognizeGrayPixels(const uint8_t* pixels,
   const uint64_t count = uint64_t(width) * uint64_t(height);
   if (count > settings.max_pixels) return PixelLimit(count, what, settings);
   absl::Status error;
-  tesseract::TessBaseAPI* api = Engine(settings.languages, &error);
+  EnginePool::Lease api = EnginePool::Instance().Borrow(settings.languages, &error);
   if (api == nullptr) return error;
   api->SetImage(pixels, width, height, 1, stride);
   api->SetSourceResolution(dpi);
-  return Recognize(api, what, settings);
+  return Recognize(api.get(), what, settings);
 }
 
 }  // namespace leakhound

@@ -9,9 +9,9 @@
 // (Tesseract's deadline monitor) and reported as the Unreadable error
 // kLimit; an image in which nothing legible is found is kNoText.
 //
-// Thread-safety: safe to call concurrently. Each thread keeps its own
-// Tesseract instance per language set (loading the models takes about
-// 0.1-0.5 s, so it is done once per thread).
+// Thread-safety: safe to call concurrently. Tesseract instances (40-60 MB
+// each, 0.1-0.5 s to load) are lent from a process-wide pool, one per
+// recognition running, and kept for the next: as many exist as ran at once.
 #ifndef LEAKHOUND_CLI_FORMATS_OCR_ENGINE_H_
 #define LEAKHOUND_CLI_FORMATS_OCR_ENGINE_H_
 
