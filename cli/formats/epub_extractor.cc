@@ -179,7 +179,9 @@ absl::Status EpubExtractor::Extract(std::string_view bytes,
   read.insert(container.path);
   for (auto& [name, data] : package->entries) {
     if (read.contains(name) || PackageMachinery(name) || data.empty()) continue;
-    if (auto s = sink.AddMember(name, std::move(data)); !s.ok()) return s;
+    // fuzz_epub: a zip entry may have an empty name; a member needs one.
+    const std::string member = name.empty() ? "unnamed-entry" : name;
+    if (auto s = sink.AddMember(member, std::move(data)); !s.ok()) return s;
   }
   return absl::OkStatus();
 }

@@ -77,7 +77,12 @@ for t in "${targets[@]}"; do
   # The CPU time (user + system) it took goes to $log.cpu: the wall time is
   # the budget, but a busy machine gives a target less of the CPU.
   TIMEFORMAT='%3U %3S'
-  { time TMPDIR=$tmp ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  # Whole stacks (fast_unwind_on_malloc=0) so that tests/fuzz/lsan.supp
+  # can name the library function that leaked: Debian's libraries have no
+  # frame pointers.
+  { time TMPDIR=$tmp ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0 \
+    UBSAN_OPTIONS=print_stacktrace=1 \
+    LSAN_OPTIONS=suppressions=$root/tests/fuzz/lsan.supp \
     "$build/tests/fuzz/$t" -max_total_time="$seconds" -timeout=10 \
     -rss_limit_mb=2048 -max_len=262144 -print_final_stats=1 \
     -artifact_prefix="$build/artifacts/$t-" \
