@@ -76,8 +76,6 @@ const char* ScanUsage() {
 // Files scanned ahead of the one being printed, per thread, at most.
 constexpr size_t kAheadPerThread = 4;
 
-// `candidates_of`: the index whose candidate ids to list (--candidates), or
-// nullptr.
 // What --on-unreadable decides for a file that holds no readable text.
 enum class UnreadablePolicy { kByOrigin, kSkip, kError };
 
@@ -94,6 +92,8 @@ bool SkipUnreadable(const absl::Status& s, const InputFile& file,
   return false;
 }
 
+// `candidates_of`: the index whose candidate ids to list (--candidates), or
+// nullptr.
 FileOutcome ScanOne(const InputFile& file, LeakScanner* scanner,
                     const ExtractionLimits& limits, bool keep_text,
                     const ProtectedIndex* candidates_of,

@@ -59,9 +59,11 @@ struct Extraction {
 };
 
 // Extracts `bytes`, a file named `name` (for its extension only).
-// Errors: InvalidArgument (malformed or truncated input, an encrypted
-// document, a PDF without text), Unimplemented (a format leakhound does not
-// read), ResourceExhausted and DeadlineExceeded (a limit, named), Internal.
+// Errors: InvalidArgument (malformed or truncated input; an encrypted
+// document, Unreadable class kEncrypted), Unimplemented (no text leakhound
+// can read: its Unreadable class kNoText, kUnsupported or kLimit, see
+// UnreadableOf), ResourceExhausted and DeadlineExceeded (a limit, named),
+// FailedPrecondition (OCR language data not installed), Internal.
 // Messages are one line and name the member they concern.
 absl::StatusOr<Extraction> ExtractBytes(std::string_view name,
                                         std::string bytes,
