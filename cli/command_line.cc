@@ -156,7 +156,10 @@ std::string LimitOptionsUsage() {
       "  --ocr-max-seconds S  OCR time per image or page; past it the image "
       "is skipped\n"
       "                       as unread, class limit (default ",
-      d.ocr.max_seconds, ")\n");
+      d.ocr.max_seconds, ")\n"
+      "  --ocr-pdf-dpi N      resolution PDF pages without text are rendered "
+      "at for OCR\n"
+      "                       (default ", d.ocr.pdf_dpi, ")\n");
 }
 
 absl::StatusOr<ScanOptions> MatchRuleOptions(const CommandLine& line) {
@@ -214,11 +217,15 @@ absl::StatusOr<ExtractionLimits> FileLimits(const CommandLine& line) {
                               uint64_t{1} << 40);
   auto ocr_seconds = line.Double("ocr-max-seconds", d.ocr.max_seconds, 0.01,
                                  86400);
-  for (const absl::Status& s : {pixels.status(), ocr_seconds.status()}) {
+  auto dpi = line.Unsigned("ocr-pdf-dpi", static_cast<uint64_t>(d.ocr.pdf_dpi),
+                           72, 1200);
+  for (const absl::Status& s :
+       {pixels.status(), ocr_seconds.status(), dpi.status()}) {
     if (!s.ok()) return s;
   }
   limits.ocr.max_pixels = *pixels;
   limits.ocr.max_seconds = *ocr_seconds;
+  limits.ocr.pdf_dpi = static_cast<int>(*dpi);
   if (auto ocr = line.Value("ocr")) {
     if (*ocr != "on" && *ocr != "off") {
       return absl::InvalidArgumentError(

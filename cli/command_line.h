@@ -74,7 +74,7 @@ inline constexpr OptionSpec kLimitOptions[] = {
     {"max-file-size", true}, {"max-text-size", true}, {"max-depth", true},
     {"max-members", true},   {"max-ratio", true},     {"max-seconds", true},
     {"ocr", true},           {"ocr-languages", true}, {"ocr-max-pixels", true},
-    {"ocr-max-seconds", true}};
+    {"ocr-max-seconds", true}, {"ocr-pdf-dpi", true}};
 
 // A command's own options followed by kLimitOptions.
 template <size_t N>

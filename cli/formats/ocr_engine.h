@@ -34,7 +34,9 @@ struct OcrSettings {
   uint64_t max_pixels = 40'000'000;
   // --ocr-max-seconds: recognition time per image or page.
   double max_seconds = 20;
-  // Resolution PDF pages without a text layer are rendered at.
+  // --ocr-pdf-dpi: resolution PDF pages without a text layer are rendered
+  // at (a scan made at 150 dpi read better at 150 or 200 than at 300 in
+  // one Chinese case of the evaluation: docs/cli.md, "OCR cost").
   int pdf_dpi = 300;
 
   // These settings with max_seconds lowered to `seconds_left` (what is
