@@ -26,8 +26,9 @@ absl::StatusOr<std::string> ReadCharged(const Ole2Storage& storage,
 absl::Status ExtractStorage(const Ole2Storage& storage, std::string_view dir,
                             ExtractionSink& sink, int depth);
 
-// The embedded objects in the storages below `pool` (Word's ObjectPool,
-// Excel's MBD... storages at the root) as members.
+// The embedded objects in the storages below `dir` (Word's ObjectPool,
+// Excel's MBD... storages at the root) as members. `depth`: storages
+// entered so far, at most --max-depth.
 absl::Status ExtractObjects(const Ole2Storage& storage, std::string_view dir,
                             ExtractionSink& sink, int depth) {
   auto entries = storage.List(dir);
@@ -37,7 +38,16 @@ absl::Status ExtractObjects(const Ole2Storage& storage, std::string_view dir,
     if (!e.is_storage) continue;
     const std::string path = Ole2Path(dir, e.name);
     if (e.name == "ObjectPool") {
-      if (auto s = ExtractObjects(storage, path, sink, depth); !s.ok()) return s;
+      // A storage nested in itself counts as a level: a crafted directory
+      // of ObjectPools inside ObjectPools ends at --max-depth.
+      if (depth + 1 > static_cast<int>(sink.limits().max_depth)) {
+        return absl::ResourceExhaustedError(absl::StrCat(
+            "embedded objects nested deeper than ", sink.limits().max_depth,
+            " levels (--max-depth)"));
+      }
+      if (auto s = ExtractObjects(storage, path, sink, depth + 1); !s.ok()) {
+        return s;
+      }
       continue;
     }
     if (!e.name.starts_with("_") && !e.name.starts_with("MBD")) continue;

@@ -44,6 +44,13 @@ TEST(LegacyOfficeExtractorTest, EmbeddedObjectsAreMembers) {
               HasSubstr(kLegacyPassageZh));
 }
 
+TEST(LegacyOfficeExtractorTest, StoragesNestedPastTheDepthLimitAreRefused) {
+  auto out = ExtractFixture("nested-pools.doc", OneSecond());
+  EXPECT_EQ(out.status().code(), absl::StatusCode::kResourceExhausted)
+      << out.status();
+  EXPECT_THAT(std::string(out.status().message()), HasSubstr("--max-depth"));
+}
+
 TEST(LegacyOfficeExtractorTest, PasswordProtectedDocumentsAreEncryptedErrors) {
   for (const char* name : {"encrypted.doc", "encrypted-package.docx"}) {
     SCOPED_TRACE(name);

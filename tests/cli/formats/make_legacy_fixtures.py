@@ -17,6 +17,7 @@ Written here from the published specifications (no Debian program writes
 them): winmail.dat (MS-OXTNEF, with a compressed RTF body, MS-OXRTFCP,
 and a Word 97 attachment), and the hostile files:
   - fat-cycle.doc: long.doc whose WordDocument sector chain loops;
+  - nested-pools.doc: embedded.doc with ObjectPool storages 21 deep;
   - encrypted.doc: long.doc with the FIB's fEncrypted flag set;
   - encrypted-package.docx: an OLE2 file with EncryptionInfo and
     EncryptedPackage streams, as Office writes a password-protected .docx;
@@ -308,6 +309,13 @@ def main(directory):
         write(pool, "Package", make_formats.docx_bytes(
             "Embedded sheet: " + PASSAGE_ZH + "\n"))
         create_ole(os.path.join(directory, "embedded.doc"), tmp)
+        # The same with ObjectPool storages nested 20 deep.
+        deep = os.path.join(tmp, "ObjectPool")
+        for _ in range(20):
+            deep = os.path.join(deep, "ObjectPool")
+        os.makedirs(deep)
+        write(deep, "CONTENTS", b"x")
+        create_ole(os.path.join(directory, "nested-pools.doc"), tmp)
 
     rtf_body = ("{\\rtf1\\ansi\\ansicpg1252\\deff0{\\fonttbl{\\f0 Arial;}}"
                 "\\f0 Dear board,\\par " + PASSAGE + "\\par}").encode("ascii")
