@@ -72,8 +72,9 @@ absl::StatusOr<std::string> DecompressRtf(std::string_view bytes,
         out.push_back(c);
       } else {  // a reference: 12-bit offset, 4-bit length - 2
         if (pos + 2 > data.size()) return Malformed("truncated reference");
-        const unsigned ref = (static_cast<unsigned char>(data[pos]) << 8) |
-                             static_cast<unsigned char>(data[pos + 1]);
+        const unsigned ref =
+            (unsigned{static_cast<unsigned char>(data[pos])} << 8) |
+            unsigned{static_cast<unsigned char>(data[pos + 1])};
         pos += 2;
         const size_t offset = ref >> 4;
         const size_t length = (ref & 0x0F) + 2;
