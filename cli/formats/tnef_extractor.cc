@@ -6,7 +6,6 @@
 #include "absl/strings/str_cat.h"
 #include "cli/formats/byte_view.h"
 #include "cli/formats/mapi_properties.h"
-#include "shingler/text_decoder.h"
 
 namespace leakhound {
 namespace {
