@@ -299,7 +299,7 @@ int RunStatsCommand(int argc, char** argv) {
         "\"allow_fingerprints\":%llu,\"fpr\":%g,\"row_capacity\":%u,"
         "\"fill\":%g,\"bits\":%u,\"hashes\":%u,\"packing\":%s,"
         "\"shingle_words\":%u,\"winnow\":%u,\"group_rows\":%u,"
-        "\"format_version\":%u,\"shingler_version\":%u}\n",
+        "\"format_version\":%u,\"shingler_version\":%u,\"generation\":%llu}\n",
         matrix.documents(), static_cast<unsigned long long>(shingles),
         static_cast<unsigned long long>(stored), matrix.rows().size(), in_use,
         absl::StrJoin(deciles, ",").c_str(), bits_per_fp, theory,
@@ -308,9 +308,11 @@ int RunStatsCommand(int argc, char** argv) {
         static_cast<unsigned long long>(allow_fps), m.fpr, m.row_capacity,
         m.fill, m.bits, m.hashes, JsonString(PackingName(m.packing)).c_str(),
         m.shingle_words, m.winnow_window, m.group_rows, m.format_version,
-        m.shingler_version);
+        m.shingler_version, static_cast<unsigned long long>(ix.generation()));
     return kExitOk;
   }
+  std::printf("generation         %llu (of the state read; +1 per change)\n",
+              static_cast<unsigned long long>(ix.generation()));
   std::printf("documents          %zu (%llu shingles)\n", matrix.documents(),
               static_cast<unsigned long long>(shingles));
   std::printf("fingerprints       %llu in the filter\n",

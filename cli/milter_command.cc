@@ -69,7 +69,7 @@ const char* MilterUsage() {
       "  --allow-recipient ADDR never scan mail whose recipients are all "
       "listed (repeatable)\n"
       "  --reload-seconds S     catch up with the index this often (default "
-      "10)\n"
+      "10; 0: on SIGHUP only)\n"
       "  --duplicate-window N   messages the duplicate cache remembers "
       "(default 10000; 0: off)\n"
       "  --min-words, --min-coverage, --boilerplate-docs: as for scan\n",
@@ -174,7 +174,7 @@ int RunMilterCommand(int argc, char** argv) {
                                     1024, uint64_t{1} << 32);
   auto concurrent = line->Unsigned("max-concurrent", cores, 1, 1024);
   auto wait = line->Double("max-wait", policy.max_wait_seconds, 0, 3600);
-  auto reload = line->Double("reload-seconds", 10, 0.1, 86400);
+  auto reload = line->Double("reload-seconds", 10, 0, 86400);
   auto window = line->Unsigned("duplicate-window", 10000, 0, 10000000);
   for (const absl::Status& s :
        {scan.status(), limits.status(), max_message.status(),
@@ -261,9 +261,10 @@ int RunMilterCommand(int argc, char** argv) {
     std::lock_guard lock(log_mu);
     log(text);
   };
-  log_line(absl::StrFormat("listening on %s, index %s, on-leak %s, on-error %s, "
-                           "on-unreadable %s, ocr %s",
-                           *socket, *dir, MilterActionName(policy.on_leak),
+  log_line(absl::StrFormat("listening on %s, index %s generation %d, on-leak %s, "
+                           "on-error %s, on-unreadable %s, ocr %s",
+                           *socket, *dir, (*holder)->Current().generation,
+                           MilterActionName(policy.on_leak),
                            MilterActionName(policy.on_error),
                            MilterActionName(policy.on_unreadable),
                            limits->ocr.enabled ? limits->ocr.languages : "off"));
@@ -280,7 +281,8 @@ int RunMilterCommand(int argc, char** argv) {
     if (!changed.ok()) {
       log_line(absl::StrCat("reload failed (", why, "): ", changed.status().message()));
     } else if (*changed) {
-      log_line(absl::StrCat("index reloaded (", why, ")"));
+      log_line(absl::StrCat("index reloaded (", why, "): generation ",
+                            (*holder)->Current().generation));
     }
   };
   using Clock = std::chrono::steady_clock;
@@ -301,7 +303,7 @@ int RunMilterCommand(int argc, char** argv) {
         }
       }
     }
-    if (Clock::now() >= next_reload) {
+    if (*reload > 0 && Clock::now() >= next_reload) {
       reload_index("timer");
       next_reload = Clock::now() + period;
     }

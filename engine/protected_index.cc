@@ -277,22 +277,28 @@ absl::Status ProtectedIndex::Load() {
 }
 
 absl::Status ProtectedIndex::LoadConsistent() {
+  // A view torn while the writer works is followed by a fresh one; torn
+  // again at an unchanged generation, kSameGenerationAttempts times, the
+  // index itself is so.
   constexpr int kAttempts = 20;
+  constexpr int kSameGenerationAttempts = 3;
   absl::Status loaded;
+  int same_generation = 0;
   for (int attempt = 0; attempt < kAttempts; ++attempt) {
     if (attempt > 0) {
-      // Torn while the writer works: its files change, and a fresh view
-      // comes. Torn with the files unchanged: the index itself is so.
       ::usleep(static_cast<useconds_t>(1000 * attempt));
-      auto reopened = store_->CatchUp();
-      if (!reopened.ok()) return reopened.status();
-      if (!*reopened) break;
+      auto latest = store_->CommittedGeneration();
+      if (!latest.ok()) return latest.status();
+      same_generation = *latest == state_.generation ? same_generation + 1 : 0;
+      if (same_generation >= kSameGenerationAttempts) break;
+      absl::Status s = store_->Reopen();
+      if (!s.ok()) return s;
     }
     loaded = Load();
     if (!loaded.ok() && store_->mode() == IndexStore::Mode::kWriter) {
       return loaded;
     }
-    // A reader's view may mix two states of the index (IndexStore::CatchUp):
+    // A reader's view may mix two states of the index (IndexStore::Reopen):
     // then the row table and the document records disagree, or a record
     // and its id, or a row names a missing document (Load's DataLoss).
     bool torn = !loaded.ok();
@@ -862,11 +868,17 @@ absl::StatusOr<VerifyReport> ProtectedIndex::Verify() const {
 }
 
 absl::StatusOr<bool> ProtectedIndex::Refresh() {
-  auto changed = store_->CatchUp();
-  if (!changed.ok()) return changed.status();
-  if (!*changed) return false;
-  absl::Status s = LoadConsistent();
+  if (store_->mode() == IndexStore::Mode::kWriter) return false;
+  auto latest = store_->CommittedGeneration();
+  if (!latest.ok()) return latest.status();
+  if (loaded_ && *latest == state_.generation) return false;
+  // Until a load succeeds, what is in memory may be part old, part new.
+  loaded_ = false;
+  absl::Status s = store_->Reopen();
   if (!s.ok()) return s;
+  s = LoadConsistent();
+  if (!s.ok()) return s;
+  loaded_ = true;
   return true;
 }
 

@@ -208,8 +208,11 @@ class ProtectedIndex {
   // nothing. An error status means the check itself could not run.
   absl::StatusOr<VerifyReport> Verify() const;
 
-  // Reader: catches up with the writer and reloads the filter if anything
-  // changed; returns whether it did. Writer: returns false.
+  // Reader: reads the writer's committed generation and, when it is not
+  // the one loaded, opens a fresh view and loads it; returns whether it
+  // did. After an error, what is in memory may be neither view: the next
+  // Refresh loads again whatever the generation (use the object for
+  // nothing else meanwhile). Writer: returns false.
   // FailedPrecondition if the index was replaced as a whole (replaced()).
   absl::StatusOr<bool> Refresh();
   // Closes the database but keeps the writer lock until destruction, so
@@ -298,6 +301,7 @@ class ProtectedIndex {
   uint32_t pending_next_id_ = 0;
   StateRecord state_;
   uint64_t torn_views_ = 0;
+  bool loaded_ = true;  // false after a Refresh failed, until one succeeds
   bool broken_ = false;
   bool rebuild_only_ = false;  // opened with OpenMode::kRebuild
 };

@@ -133,6 +133,18 @@ std::vector<rocksdb::ColumnFamilyDescriptor> Descriptors() {
   return out;
 }
 
+// The writer's database options.
+rocksdb::DBOptions WriterOptions() {
+  rocksdb::DBOptions options;
+  // Every flush writes all families' memtables in one MANIFEST record. A
+  // reader opening while the writer flushed families one by one (at close,
+  // after `leakhound add`) saw the last commit's state record but not its
+  // documents and rows: a consistent-looking view of the generation before,
+  // labelled with the new one, which it then kept (IndexHolderTest).
+  options.atomic_flush = true;
+  return options;
+}
+
 absl::Status WriteKeyFile(const std::string& path, std::string_view key) {
   const int fd =
       ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
@@ -261,9 +273,10 @@ class IndexStore::Impl {
 };
 
 // Opens `impl` as a secondary instance of the database in `dir`, with its
-// own RocksDB info directory under $TMPDIR.
+// own RocksDB info directory under $TMPDIR; with `meta_only`, of the meta
+// family alone (the probe that reads the state's generation).
 absl::Status IndexStore::OpenReader(const std::string& dir, Impl& impl,
-                                   IoFaults* faults) {
+                                   IoFaults* faults, bool meta_only) {
   rocksdb::DBOptions options;
   impl.UseFaults(faults, options);
   // A secondary instance keeps every table file open (required), so the
@@ -271,7 +284,9 @@ absl::Status IndexStore::OpenReader(const std::string& dir, Impl& impl,
   options.max_open_files = -1;
   // Scans look up many scattered keys (document frequencies, fingerprint
   // lists): reading table files through mmap spares a pread per block.
-  options.allow_mmap_reads = true;
+  // Not under injected faults, which see reads only through the file
+  // system (so a fault test can fail every read of an open or a load).
+  options.allow_mmap_reads = faults == nullptr;
   // But not advised random: open reads every row's bits in one pass, and
   // with MADV_RANDOM each page faulted in alone (a cold open ran at 45 MB/s
   // against 1.8 GB/s for reading the files whole; BM_OpenRows).
@@ -284,34 +299,15 @@ absl::Status IndexStore::OpenReader(const std::string& dir, Impl& impl,
   }
   impl.secondary_dir_ = path;
   options.info_log = std::make_shared<InfoLog>(path + "/LOG");
+  std::vector<rocksdb::ColumnFamilyDescriptor> families = Descriptors();
+  // The default family, then kMeta (Family value 0): Impl::family holds.
+  static_assert(static_cast<int>(IndexBatch::Family::kMeta) == 0);
+  if (meta_only) families.resize(2);
   return FromRocks(
-      rocksdb::DB::OpenAsSecondary(options, dir + "/db", path, Descriptors(),
+      rocksdb::DB::OpenAsSecondary(options, dir + "/db", path, families,
                                    &impl.handles_, &impl.db_),
       absl::StrCat("cannot open index ", dir));
 }
-
-namespace {
-
-// Names, sizes and modification times of the database's files but the
-// info log: every commit appends to a write-ahead log, every flush or
-// compaction adds files, so a reader polls this instead of the database.
-std::string DatabaseFilesStamp(const std::string& dir) {
-  std::vector<std::string> entries;
-  std::error_code ec;
-  for (const fs::directory_entry& e : fs::directory_iterator(dir + "/db", ec)) {
-    // The writer's info log changes without any commit.
-    if (e.path().filename().string().rfind("LOG", 0) == 0) continue;
-    struct stat st {};
-    if (::stat(e.path().c_str(), &st) != 0) continue;
-    entries.push_back(absl::StrCat(e.path().filename().string(), ":",
-                                   st.st_size, ":", st.st_mtim.tv_sec, ".",
-                                   st.st_mtim.tv_nsec));
-  }
-  std::sort(entries.begin(), entries.end());
-  return absl::StrJoin(entries, ",");
-}
-
-}  // namespace
 
 IndexStore::IndexStore(std::string dir, Mode mode)
     : dir_(std::move(dir)), mode_(mode), impl_(std::make_unique<Impl>()) {}
@@ -339,7 +335,7 @@ absl::StatusOr<std::unique_ptr<IndexStore>> IndexStore::Create(
   absl::Status s = WriteKeyFile(dir + "/key", key);
   if (!s.ok()) return s;
 
-  rocksdb::DBOptions options;
+  rocksdb::DBOptions options = WriterOptions();
   options.create_if_missing = true;
   options.create_missing_column_families = true;
   options.error_if_exists = true;
@@ -399,7 +395,8 @@ absl::StatusOr<std::unique_ptr<IndexStore>> IndexStore::Open(
   store->key_ = std::move(*key);
 
   store->faults_ = faults;
-  rocksdb::DBOptions options;
+  rocksdb::DBOptions options =
+      mode == Mode::kWriter ? WriterOptions() : rocksdb::DBOptions();
   if (mode == Mode::kWriter) store->impl_->UseFaults(faults, options);
   // An index of an older storage format lacks column families this one
   // has: say so rather than let RocksDB refuse in its own words.
@@ -420,12 +417,10 @@ absl::StatusOr<std::unique_ptr<IndexStore>> IndexStore::Open(
     rs = rocksdb::DB::Open(options, dir + "/db", Descriptors(),
                            &store->impl_->handles_, &store->impl_->db_);
   }
-  // Taken before a reader opens: a change during the open shows later.
-  store->db_files_ = DatabaseFilesStamp(dir);
   absl::Status s =
       mode == Mode::kWriter
           ? FromRocks(rs, absl::StrCat("cannot open index ", dir))
-          : OpenReader(dir, *store->impl_, faults);
+          : OpenReader(dir, *store->impl_, faults, /*meta_only=*/false);
   if (!s.ok()) return s;
 
   auto meta = store->impl_->Get(IndexBatch::Family::kMeta, kMetadataKey);
@@ -462,26 +457,52 @@ bool IndexStore::Replaced() const {
   return db_stat.st_dev != db_device_ || db_stat.st_ino != db_inode_;
 }
 
-absl::StatusOr<bool> IndexStore::CatchUp() {
-  if (mode_ == Mode::kWriter) return false;
-  if (Replaced()) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "index ", dir_, " was replaced (rekey); open it again"));
+absl::Status IndexStore::CheckNotReplaced() const {
+  if (!Replaced()) return absl::OkStatus();
+  return absl::FailedPreconditionError(absl::StrCat(
+      "index ", dir_, " was replaced (rekey); open it again"));
+}
+
+absl::StatusOr<uint64_t> IndexStore::CommittedGeneration() const {
+  if (mode_ == Mode::kWriter) {
+    auto state = ReadState();
+    if (!state.ok()) return state.status();
+    return state->generation;
   }
-  // A secondary instance that tails the writer (TryCatchUpWithPrimary) can
-  // serve a column family from a memtable that the writer has since
-  // flushed (facebook/rocksdb issue 14444): a reader saw documents whose
-  // rows it did not see (ProtectedIndexConcurrencyTest). So a reader opens
-  // a fresh instance whenever the database's files changed (and
-  // ProtectedIndex checks the view it loads from it).
-  std::string stamp = DatabaseFilesStamp(dir_);
-  if (stamp == db_files_) return false;
+  absl::Status s = CheckNotReplaced();
+  if (!s.ok()) return s;
+  // A fresh instance of the meta family alone, every time: one that tails
+  // the writer (TryCatchUpWithPrimary) keeps a replayed value in its
+  // memtable after the writer flushed a newer one, and serves the old one
+  // until the next write (facebook/rocksdb issues 14444, 15051): after
+  // `leakhound add` (commit, then flush on close) it read the previous
+  // generation.
+  Impl probe;
+  s = OpenReader(dir_, probe, faults_, /*meta_only=*/true);
+  if (!s.ok()) return s;
+  auto bytes = probe.Get(IndexBatch::Family::kMeta, kStateKey);
+  if (!bytes.ok()) return bytes.status();
+  if (!bytes->has_value()) return absl::DataLossError("index has no state");
+  StateRecord state;
+  s = DecodeRecord(**bytes, &state);
+  if (!s.ok()) return s;
+  return state.generation;
+}
+
+absl::Status IndexStore::Reopen() {
+  if (mode_ == Mode::kWriter) return absl::OkStatus();
+  absl::Status s = CheckNotReplaced();
+  if (!s.ok()) return s;
+  // Never a caught-up instance: a secondary that tails the writer
+  // (TryCatchUpWithPrimary) can serve a column family from a memtable the
+  // writer has since flushed (facebook/rocksdb issue 14444): a reader saw
+  // documents whose rows it did not see. A fresh instance reads the
+  // database as of its open (ProtectedIndex still checks what it loads).
   auto fresh = std::make_unique<Impl>();
-  absl::Status s = OpenReader(dir_, *fresh, faults_);
+  s = OpenReader(dir_, *fresh, faults_, /*meta_only=*/false);
   if (!s.ok()) return s;  // the old view stays
   impl_ = std::move(fresh);
-  db_files_ = std::move(stamp);
-  return true;  // a new view, to be loaded (even at the same generation)
+  return absl::OkStatus();
 }
 
 namespace {

@@ -7,12 +7,12 @@
 //
 // One writer process at a time (Mode::kWriter takes the lock). Readers
 // (Mode::kReader) are RocksDB secondary instances: they never block the
-// writer, see the index as of their last CatchUp, and CatchUp opens a fresh
-// instance when the database's files changed. Every change is one atomic, synced RocksDB
+// writer, see the index as of their last (re)open, and poll the committed
+// generation to learn when to reopen. Every change is one atomic, synced RocksDB
 // write batch (IndexBatch), so a crash at any moment leaves each operation
 // entirely applied or entirely absent.
 //
-// Thread-safety: const methods may run concurrently; Commit, CatchUp and
+// Thread-safety: const methods may run concurrently; Commit, Reopen and
 // CompactStorage need exclusive access to the object.
 #ifndef LEAKHOUND_INDEX_INDEX_STORE_H_
 #define LEAKHOUND_INDEX_INDEX_STORE_H_
@@ -66,14 +66,19 @@ class IndexStore {
   // The fingerprint key's bytes. Lifetime: that of the store.
   const std::string& key() const { return key_; }
 
-  // Reader: makes the writer's committed changes visible: when the
-  // database's files changed since the last (re)open, opens a fresh view
-  // and returns true (load it again). Such a view is not always one state
-  // of the index: RocksDB's secondary instances can mix two
+  // The generation of the writer's last committed state (StateRecord),
+  // read now. A reader opens a fresh instance of the meta family for it
+  // (about a millisecond; never one that tails the writer, see the .cc), so
+  // no commit can be missed whatever the database's files look like.
+  // Writer: its own state's. FailedPrecondition if dir() now holds another
+  // index (Replaced); open errors.
+  absl::StatusOr<uint64_t> CommittedGeneration() const;
+  // Reader: replaces the view with a fresh instance of the database as it
+  // is now; on error the old view stays. Such a view is not always one
+  // state of the index: RocksDB's secondary instances can mix two
   // (docs/reliability.md), so ProtectedIndex checks what it loads. Writer:
-  // no-op, returns false. FailedPrecondition if dir() now holds another
-  // index (Replaced).
-  absl::StatusOr<bool> CatchUp();
+  // no-op. FailedPrecondition if dir() now holds another index (Replaced).
+  absl::Status Reopen();
   // Whether dir()/db is no longer the database this object opened: the
   // index was replaced as a whole (`leakhound rekey` swaps in a rebuilt
   // index). A reader must open the new one; catching up would mix two
@@ -168,11 +173,12 @@ class IndexStore {
   class Impl;  // RocksDB state, defined in index_store.cc
   // Opens `impl` as a secondary instance of `dir`'s database.
   static absl::Status OpenReader(const std::string& dir, Impl& impl,
-                                 IoFaults* faults);
+                                 IoFaults* faults, bool meta_only);
 
  private:
   IndexStore(std::string dir, Mode mode);
 
+  absl::Status CheckNotReplaced() const;
   absl::Status ForEachBits(
       IndexBatch::Family family,
       const std::function<absl::Status(uint32_t, std::string_view bits)>& fn)
@@ -181,7 +187,6 @@ class IndexStore {
   const std::string dir_;
   const Mode mode_;
   uint64_t db_device_ = 0, db_inode_ = 0;  // of dir_/db at open
-  std::string db_files_;  // the database files as of the last (re)open
   IoFaults* faults_ = nullptr;  // not owned; null but in fault tests
   MetadataRecord metadata_;
   std::string key_;

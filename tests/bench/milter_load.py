@@ -21,6 +21,15 @@ or refused), no leak delivered, no clean message refused. Reports the
 throughput, the milter's added latency (its `ms`, from the end of the
 message to the verdict) per size, and the daemon's resident memory over
 the run. Messages judged wrongly are kept as WORK_DIR/wrong-N.eml.
+
+Soak mode: with --minutes M the sessions keep sending the messages over
+and over for M minutes, at --rate messages per second in all (paced; 0:
+as fast as Postfix takes them); delivered messages are counted and
+deleted as they arrive, so the disk does not fill. Every 5 s the daemon's
+anonymous and file-backed resident memory and its open file descriptors
+are sampled; --series FILE writes them as CSV and --svg FILE plots the
+anonymous memory. The slope of anonymous memory after --warmup-minutes is
+reported in MB per hour (least squares).
 Needs root (Postfix). Stops every process it started.
 """
 import argparse
@@ -63,6 +72,57 @@ def pieces(texts, count):
     return distinct[:count]
 
 
+def open_fds(pid):
+    try:
+        return len(os.listdir("/proc/%d/fd" % pid))
+    except OSError:
+        return 0
+
+
+def slope_per_hour(points):
+    """Least-squares slope of (seconds, value) points, per hour."""
+    if len(points) < 2:
+        return 0.0
+    n = len(points)
+    mx = sum(t for t, _ in points) / n
+    my = sum(v for _, v in points) / n
+    var = sum((t - mx) ** 2 for t, _ in points)
+    cov = sum((t - mx) * (v - my) for t, v in points)
+    return cov / var * 3600 if var else 0.0
+
+
+def write_svg(path, series, title):
+    """A line plot of (minutes, MB) points, plain SVG."""
+    w, h, pad = 720, 360, 50
+    xs = [m for m, _ in series] or [0]
+    ys = [v for _, v in series] or [0]
+    x1, y1 = max(xs) or 1, max(ys) * 1.1 or 1
+    pts = " ".join("%.1f,%.1f" % (pad + m / x1 * (w - 2 * pad),
+                                   h - pad - v / y1 * (h - 2 * pad))
+                   for m, v in series)
+    ticks = []
+    for k in range(6):
+        v = y1 * k / 5
+        y = h - pad - v / y1 * (h - 2 * pad)
+        ticks.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#ddd"/>'
+                     '<text x="%d" y="%.1f" font-size="11" text-anchor="end">%.0f'
+                     '</text>' % (pad, y, w - pad, y, pad - 4, y + 4, v))
+        m = x1 * k / 5
+        x = pad + m / x1 * (w - 2 * pad)
+        ticks.append('<text x="%.1f" y="%d" font-size="11" text-anchor="middle">'
+                     '%.0f</text>' % (x, h - pad + 16, m))
+    with open(path, "w") as f:
+        f.write('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d">'
+                '<rect width="100%%" height="100%%" fill="white"/>%s'
+                '<polyline fill="none" stroke="#c03" stroke-width="1.5" '
+                'points="%s"/><text x="%d" y="20" font-size="13">%s</text>'
+                '<text x="%d" y="%d" font-size="11" text-anchor="middle">'
+                'minutes</text><text x="12" y="%d" font-size="11" '
+                'transform="rotate(-90 12 %d)">MB</text></svg>\n'
+                % (w, h, "".join(ticks), pts, pad, title, w // 2, h - 8,
+                   h // 2, h // 2))
+
+
 def rss_kb(pid):
     """(anonymous, file-backed) resident KB: the index's table files are
     read through mmap, so their pages count as file-backed residents."""
@@ -78,6 +138,38 @@ def rss_kb(pid):
     return anon, mapped
 
 
+def report_soak(args, memory, start, seconds, sent, wrong, accepted, delivered):
+    samples = [(t - start, kb, fds) for t, kb, fds in memory if kb[0] > 0]
+    if args.series:
+        with open(args.series, "w") as f:
+            f.write("seconds,anon_kb,file_kb,fds\n")
+            for t, kb, fds in samples:
+                f.write("%.1f,%d,%d,%d\n" % (t, kb[0], kb[1], fds))
+    if args.svg:
+        write_svg(args.svg, [(t / 60, kb[0] / 1024) for t, kb, _ in samples],
+                  "leakhound milter: anonymous resident memory (MB) over %.0f "
+                  "minutes at %g messages/s" % (seconds / 60, args.rate))
+    warm = [(t, kb[0] / 1024) for t, kb, _ in samples
+            if t >= args.warmup_minutes * 60]
+    fds = [f for t, _, f in samples if t >= args.warmup_minutes * 60]
+    print("\n| measure (soak) | value |\n|---|---:|")
+    print("| duration, messages sent, rate | %.1f min, %d, %.1f messages/s |"
+          % (seconds / 60, sent, sent / seconds))
+    print("| replies other than `leakhound scan`'s verdict (or not 250/550) "
+          "| %d |" % wrong)
+    print("| accepted (250) / delivered / lost | %d / %d / %d |"
+          % (accepted, delivered, accepted - delivered))
+    print("| anonymous memory after %g min warm-up: first / last / max "
+          "| %.1f / %.1f / %.1f MB |" % (
+              args.warmup_minutes, warm[0][1] if warm else 0,
+              warm[-1][1] if warm else 0, max(v for _, v in warm) if warm else 0))
+    print("| anonymous memory slope after warm-up (least squares) "
+          "| %.2f MB per hour |" % slope_per_hour(warm))
+    print("| open file descriptors after warm-up: min / max | %d / %d |"
+          % (min(fds or [0]), max(fds or [0])))
+    return wrong == 0 and accepted == delivered
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("leakhound")
@@ -88,6 +180,15 @@ def main():
     ap.add_argument("--sessions", type=int, default=100)
     ap.add_argument("--leak-share", type=float, default=0.1)
     ap.add_argument("--image-share", type=float, default=0.0)
+    ap.add_argument("--minutes", type=float, default=0,
+                    help="soak: keep sending for this long")
+    ap.add_argument("--rate", type=float, default=0,
+                    help="messages per second in all (0: unpaced)")
+    ap.add_argument("--warmup-minutes", type=float, default=10)
+    ap.add_argument("--series", help="soak: CSV of memory and descriptors")
+    ap.add_argument("--svg", help="soak: plot of anonymous memory")
+    ap.add_argument("--milter-flags", default="",
+                    help="extra flags for leakhound milter")
     ap.add_argument("--reuse-index", action="store_true",
                     help="keep WORK_DIR's protected documents and index from "
                          "an earlier run with the same --documents")
@@ -237,7 +338,7 @@ def main():
     milter_port = free_port()
     log = os.path.join(work, "milter.log")
     milter = start_milter(args.leakhound, index, milter_port, log,
-                          "--reload-seconds", "3600")
+                          "--reload-seconds", "3600", *args.milter_flags.split())
     postfix = PrivatePostfix(work, {"gateway": milter_port})
     results = [None] * len(messages)
     memory = []
@@ -245,26 +346,67 @@ def main():
         postfix.start()
         stop_sampling = threading.Event()
 
+        soak = args.minutes > 0
+        soak_ok = False
+        deleted = [0]
+
         def sample():
             while not stop_sampling.is_set():
-                memory.append((time.monotonic(), rss_kb(milter.pid)))
-                stop_sampling.wait(0.5)
+                memory.append((time.monotonic(), rss_kb(milter.pid),
+                               open_fds(milter.pid)))
+                if soak:  # count and delete what was delivered
+                    for path in postfix.delivered():
+                        try:
+                            os.remove(path)
+                            deleted[0] += 1
+                        except OSError:
+                            pass
+                stop_sampling.wait(5 if soak else 0.5)
         sampler = threading.Thread(target=sample)
         sampler.start()
+        sent_count = [0]
+        accepted = [0]
+        wrong = [0]  # soak: replies other than the reference verdict
+        count_lock = threading.Lock()
+        end_at = time.monotonic() + args.minutes * 60
 
         def session(k):
             with smtplib.SMTP("127.0.0.1", postfix.smtp["gateway"], timeout=120) as s:
-                for i in range(k, len(messages), args.sessions):
+                n = 0
+                while True:
+                    i = (k + n * args.sessions) % len(messages) if soak else \
+                        k + n * args.sessions
+                    if soak and time.monotonic() >= end_at:
+                        return
+                    if not soak and i >= len(messages):
+                        return
+                    if args.rate > 0:  # this session's turn in the pacing
+                        due = start + (n * args.sessions + k) / args.rate
+                        delay = due - time.monotonic()
+                        if delay > 0:
+                            time.sleep(delay)
+                    n += 1
                     try:
                         s.sendmail("load@leakhound.test", ["inbox@example.test"],
                                    messages[i][0])
-                        results[i] = 250
+                        code = 250
                     except smtplib.SMTPDataError as e:
-                        results[i] = e.smtp_code
+                        code = e.smtp_code
                         s.rset()
                     except smtplib.SMTPException as e:
                         results[i] = "error: %s" % e
                         return
+                    if soak:
+                        with count_lock:
+                            sent_count[0] += 1
+                            accepted[0] += 1 if code == 250 else 0
+                            if (code == 550) != messages[i][1] or code not in (250, 550):
+                                wrong[0] += 1
+                                results[i] = code
+                            elif results[i] is None:
+                                results[i] = code
+                    else:
+                        results[i] = code
         start = time.monotonic()
         threads = [threading.Thread(target=session, args=(k,))
                    for k in range(args.sessions)]
@@ -274,13 +416,24 @@ def main():
             t.join()
         seconds = time.monotonic() - start
         clean = sum(1 for m in messages if not m[1])
-        wait_for(lambda: len(postfix.delivered()) >= clean, "deliveries",
-                 timeout=300)
+        if not soak:
+            wait_for(lambda: len(postfix.delivered()) >= clean, "deliveries",
+                     timeout=300)
+        else:  # every accepted message delivered: the queue drains
+            wait_for(lambda: not postfix.queue(), "the queue to drain",
+                     timeout=300)
+            time.sleep(6)
         stop_sampling.set()
         sampler.join()
+        if soak:
+            soak_ok = report_soak(args, memory, start, seconds, sent_count[0], wrong[0],
+                        accepted[0], deleted[0] + len(postfix.delivered()))
     finally:
         postfix.stop()
         code = stop_process(milter)
+    if args.minutes > 0:
+        print("| milter exit code | %d |" % code)
+        return 0 if code == 0 and soak_ok else 1
     delivered = len(postfix.delivered())
     for i, (m, r) in enumerate(zip(messages, results)):
         if (m[1] and r == 250) or (not m[1] and r != 250):
@@ -330,7 +483,7 @@ def main():
               % (s // 1000, statistics.median(by_size[s]), q(by_size[s], 0.99),
                  statistics.median(scan_by_size[s]), q(scan_by_size[s], 0.99)))
     for name, k in (("anonymous", 0), ("file-backed (mmap of the index)", 1)):
-        rss = [kb[k] for _, kb in memory if kb[0] > 0]
+        rss = [kb[k] for _, kb, _ in memory if kb[0] > 0]
         third = max(1, len(rss) // 3)
         print("| milter resident memory, %s: median of the first / last third "
               "of the run, max | %.0f / %.0f MB, %.0f MB |"

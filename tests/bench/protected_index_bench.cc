@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -30,6 +31,9 @@
 #include <vector>
 
 #include "engine/protected_index.h"
+#include "index/index_batch.h"
+#include "index/index_store.h"
+#include "index/record_codec.h"
 
 namespace leakhound {
 namespace {
@@ -250,6 +254,113 @@ void BM_OpenRows(benchmark::State& state) {
 }
 BENCHMARK(BM_OpenRows)->Arg(64)->Arg(1024)->Arg(8192)->Arg(136000)
     ->Iterations(3)->Unit(benchmark::kMillisecond);
+
+// An index of `documents` documents written straight through IndexStore:
+// 64 documents of 256 fingerprints per row of random bits (the row table,
+// document records and id maps a reader loads and checks; empty
+// fingerprint lists). Returns the temporary directory holding DIR/idx.
+std::string SyntheticIndex(uint32_t documents) {
+  std::string tmpl =
+      (fs::temp_directory_path() / "leakhound-bench-XXXXXX").string();
+  if (::mkdtemp(tmpl.data()) == nullptr) std::abort();
+  const std::string dir = tmpl + "/idx";
+  uint32_t bits = 0;
+  {
+    auto index = ProtectedIndex::Create(dir, IndexOptions{});
+    if (!index.ok()) std::abort();
+    bits = (*index)->metadata().bits;
+  }
+  auto store = IndexStore::Open(dir, IndexStore::Mode::kWriter);
+  if (!store.ok()) std::abort();
+  constexpr uint32_t kPerRow = 64, kFingerprints = 256;
+  const uint32_t rows = (documents + kPerRow - 1) / kPerRow;
+  std::mt19937_64 rng(documents);
+  std::string words(size_t{(bits + 63) / 64} * 8, '\0');
+  const std::string empty_list = EncodeRecord(FingerprintsRecord{});
+  for (uint32_t row = 0; row < rows; row += 16) {
+    IndexBatch batch;
+    for (uint32_t r = row; r < std::min(rows, row + 16); ++r) {
+      uint32_t set = 0;
+      for (size_t i = 0; i + 8 <= words.size(); i += 8) {
+        const uint64_t w = rng() & rng();  // about a quarter of bits set
+        set += static_cast<uint32_t>(std::popcount(w));
+        std::memcpy(words.data() + i, &w, 8);
+      }
+      RowRecord record;
+      for (uint32_t d = r * kPerRow; d < std::min(documents, (r + 1) * kPerRow);
+           ++d) {
+        record.segments.push_back(SegmentRecord{d, 0, kFingerprints});
+        record.fingerprints += kFingerprints;
+        DocumentRecord doc;
+        doc.external_id = "shares/finance/2026/document-" + std::to_string(d) +
+                          ".docx";
+        doc.digest = std::string(32, '\0');
+        std::memcpy(doc.digest.data(), &d, sizeof d);
+        doc.fingerprints = doc.occurrences = kFingerprints;
+        doc.rows = {r};
+        batch.PutDocument(d, doc, empty_list);
+      }
+      record.bits_set = set;
+      batch.PutRow(r, record, words);
+    }
+    batch.PutState(StateRecord{std::min(documents, (row + 16) * kPerRow),
+                               row + 1, -1});
+    if (!(*store)->Commit(batch).ok()) std::abort();
+  }
+  return tmpl;
+}
+
+// What a daemon pays on every --reload-seconds tick, and on a change, for
+// an index of N documents (range(0)):
+//  - RefreshUnchanged: Refresh when nothing was committed (reading the
+//    committed generation);
+//  - RefreshAfterChange: Refresh after a commit (a fresh view loaded whole
+//    and checked), with the view check alone (every document record's rows
+//    and id map, as ProtectedIndex::LoadConsistent does) reported apart.
+void BM_Refresh(benchmark::State& state) {
+  const auto documents = static_cast<uint32_t>(state.range(0));
+  const bool change = state.range(1) != 0;
+  const std::string tmpl = SyntheticIndex(documents);
+  const std::string dir = tmpl + "/idx";
+  auto reader = ProtectedIndex::Open(dir, OpenMode::kRead);
+  if (!reader.ok()) std::abort();
+  auto writer = IndexStore::Open(dir, IndexStore::Mode::kWriter);
+  if (!writer.ok()) std::abort();
+  for (auto _ : state) {
+    if (change) {
+      state.PauseTiming();
+      StateRecord next = *(*writer)->ReadState();
+      ++next.generation;
+      IndexBatch batch;
+      batch.PutState(next);
+      if (!(*writer)->Commit(batch).ok()) std::abort();
+      state.ResumeTiming();
+    }
+    auto refreshed = (*reader)->Refresh();
+    if (!refreshed.ok() || *refreshed != change) std::abort();
+  }
+  const double check = SecondsOf([&] {
+    size_t bad = 0;
+    absl::Status s = (*reader)->ForEachDocument(
+        [&](uint32_t id, const DocumentRecord& d) {
+          if ((*reader)->matrix().RowsOf(id).empty()) ++bad;
+          auto back = (*reader)->store().FindExternalId(d.external_id);
+          if (!back.ok() || !back->has_value() || **back != id) ++bad;
+          return absl::OkStatus();
+        });
+    if (!s.ok() || bad != 0) std::abort();
+  });
+  state.counters["view_check_ms"] = check * 1e3;
+  state.counters["documents"] = documents;
+  state.counters["files_MB"] = static_cast<double>(FileBytes(dir)) / 1e6;
+  reader->reset();
+  writer->reset();
+  fs::remove_all(tmpl);
+}
+BENCHMARK(BM_Refresh)
+    ->Args({100000, 0})->Args({100000, 1})
+    ->Args({1000000, 0})->Args({1000000, 1})
+    ->Iterations(5)->Unit(benchmark::kMillisecond);
 
 // Last: it changes the corpus's index.
 void BM_CompactAfterRemovingHalf(benchmark::State& state) {

@@ -354,6 +354,43 @@ TEST(ProtectedIndexTest, ReaderPicksUpTheWritersCommits) {
             absl::StatusCode::kFailedPrecondition);
 }
 
+// A refresh that fails part way (here: the n-th read of the reader's
+// files fails, for every n the refresh does) must not leave the reader
+// believing it is up to date: the next refresh loads the writer's last
+// commit. The previous reader compared stamps of the database files,
+// consumed the stamp before loading, and served the old documents until
+// some later write (the milter never enforced the last `leakhound add`).
+TEST(ProtectedIndexTest, ARefreshThatFailedIsMadeGoodByTheNext) {
+  TempDir tmp;
+  const std::string dir = tmp.Sub("idx");
+  const auto& docs = RealDocuments();
+  auto writer = ProtectedIndex::Create(dir, SmallRows());
+  ASSERT_TRUE(writer.ok());
+  ASSERT_TRUE(AddDoc(**writer, docs[0]).ok());
+  IoFaults faults;
+  auto reader = ProtectedIndex::Open(dir, OpenMode::kRead, &faults);
+  ASSERT_TRUE(reader.ok()) << reader.status();
+  size_t added = 1, failed_refreshes = 0;
+  for (uint64_t nth = 1;; ++nth) {
+    ASSERT_LT(added, docs.size());
+    ASSERT_TRUE(AddDoc(**writer, docs[added++]).ok());
+    faults.Arm(IoMask(IoKind::kRead), nth, /*sticky=*/false);
+    auto first = (*reader)->Refresh();
+    faults.Disarm();
+    const bool injected = faults.injected() > 0;
+    failed_refreshes += first.ok() ? 0 : 1;
+    auto second = (*reader)->Refresh();
+    ASSERT_TRUE(second.ok()) << second.status() << " (read " << nth << ")";
+    EXPECT_EQ((*reader)->generation(), (*writer)->generation())
+        << "read " << nth << " failed";
+    EXPECT_EQ((*reader)->matrix().documents(), added) << "read " << nth;
+    if (!injected) break;  // past the last read a refresh does
+  }
+  EXPECT_GT(failed_refreshes, 3u);
+  std::printf("%zu refreshes failed by an injected read error, each made "
+              "good by the next\n", failed_refreshes);
+}
+
 // How many documents hold each fingerprint, as the full table on disk
 // says; the counts in memory (shared ones only) must agree.
 std::vector<uint32_t> Frequencies(const ProtectedIndex& index,

@@ -17,6 +17,8 @@
 #include "engine/leak_scanner.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "index/index_batch.h"
+#include "index/index_store.h"
 #include "tests/cli/run_leakhound.h"
 #include "tests/temp_dir.h"
 
@@ -75,6 +77,62 @@ TEST(IndexHolderTest, ReloadPicksUpAnAddWhileOldSnapshotsStayUsable) {
   ASSERT_TRUE(third.ok());
   EXPECT_FALSE(*third);
   EXPECT_EQ((*holder)->Current().serial, after.serial);
+}
+
+// A reload that loads a view failing the consistency check must keep
+// failing until a good state is committed, and never serve that view. The
+// previous reader consumed its database-files stamp on the failed load:
+// the next reload saw "no change" and swapped in the half-loaded instance
+// (a daemon listed 6 documents where the writers had left 7), and nothing
+// was reloaded until some later write.
+TEST(IndexHolderTest, AViewThatFailedItsCheckIsNeverServedAndTheRepairIs) {
+  TempDir tmp;
+  const std::string dir = tmp.Sub("index");
+  {
+    auto writer = ProtectedIndex::Create(dir, IndexOptions{});
+    ASSERT_TRUE(writer.ok()) << writer.status();
+    ASSERT_TRUE((*writer)
+                    ->Add(DocumentInput{"q.txt", "q.txt", {},
+                                        "The quarterly figures for the "
+                                        "northern region show a decline."})
+                    .ok());
+  }
+  auto holder = IndexHolder::Open(dir);
+  ASSERT_TRUE(holder.ok()) << holder.status();
+  const IndexHolder::Snapshot good = (*holder)->Current();
+
+  // A commit whose document record no row names: what a reader sees of a
+  // torn view, made to last.
+  auto store = IndexStore::Open(dir, IndexStore::Mode::kWriter);
+  ASSERT_TRUE(store.ok()) << store.status();
+  StateRecord state = *(*store)->ReadState();
+  DocumentRecord ghost;
+  ghost.external_id = "ghost.txt";
+  ghost.digest = std::string(32, 'g');
+  const uint32_t ghost_id = state.next_doc_id;
+  IndexBatch damage;
+  damage.PutDocument(ghost_id, ghost, FingerprintsRecord{});
+  ++state.generation;
+  damage.PutState(state);
+  ASSERT_TRUE((*store)->Commit(damage).ok());
+
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    auto reloaded = (*holder)->Reload();
+    EXPECT_FALSE(reloaded.ok()) << "attempt " << attempt;
+    EXPECT_EQ((*holder)->Current().serial, good.serial) << "attempt " << attempt;
+    EXPECT_EQ((*holder)->Current().generation, good.generation);
+  }
+
+  IndexBatch repair;
+  repair.DeleteDocument(ghost_id, ghost);
+  ++state.generation;
+  repair.PutState(state);
+  ASSERT_TRUE((*store)->Commit(repair).ok());
+  auto reloaded = (*holder)->Reload();
+  ASSERT_TRUE(reloaded.ok()) << reloaded.status();
+  EXPECT_TRUE(*reloaded);
+  EXPECT_EQ((*holder)->Current().generation, state.generation);
+  EXPECT_EQ((*holder)->Current().index->matrix().documents(), 1u);
 }
 
 TEST(IndexHolderTest, AfterARekeyTheReloadOpensTheNewIndex) {
