@@ -22,24 +22,11 @@ void AppendCodePoint(uint32_t c, std::string* out) {
 }
 
 void AppendUtf16Le(std::string_view bytes, std::string* out) {
-  const size_t units = bytes.size() / 2;
-  auto unit = [&](size_t i) {
-    return static_cast<uint32_t>(static_cast<unsigned char>(bytes[2 * i])) |
-           static_cast<uint32_t>(static_cast<unsigned char>(bytes[2 * i + 1]))
-               << 8;
-  };
-  for (size_t i = 0; i < units; ++i) {
-    const uint32_t u = unit(i);
-    if (u >= 0xD800 && u <= 0xDBFF && i + 1 < units) {
-      const uint32_t low = unit(i + 1);
-      if (low >= 0xDC00 && low <= 0xDFFF) {
-        AppendCodePoint(0x10000 + ((u - 0xD800) << 10) + (low - 0xDC00), out);
-        ++i;
-        continue;
-      }
-    }
-    AppendCodePoint(u, out);  // a lone surrogate becomes U+FFFD
-  }
+  // A lone surrogate becomes U+FFFD (AppendCodePoint).
+  ForEachUtf16LeCodePoint(bytes, [out](uint32_t c) {
+    AppendCodePoint(c, out);
+    return true;
+  });
 }
 
 void AppendLatin1(std::string_view bytes, std::string* out) {

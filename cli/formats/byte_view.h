@@ -14,6 +14,31 @@
 
 namespace leakhound {
 
+// Calls fn(code point) for each code point of UTF-16LE `bytes`, surrogate
+// pairs combined (an unpaired surrogate is passed as it is, an odd last
+// byte ignored), until a call returns false; returns whether none did.
+template <typename Fn>
+bool ForEachUtf16LeCodePoint(std::string_view bytes, Fn fn) {
+  const size_t units = bytes.size() / 2;
+  auto unit = [&](size_t i) {
+    return static_cast<uint32_t>(static_cast<unsigned char>(bytes[2 * i])) |
+           static_cast<uint32_t>(static_cast<unsigned char>(bytes[2 * i + 1]))
+               << 8;
+  };
+  for (size_t i = 0; i < units; ++i) {
+    uint32_t u = unit(i);
+    if (u >= 0xD800 && u <= 0xDBFF && i + 1 < units) {
+      const uint32_t low = unit(i + 1);
+      if (low >= 0xDC00 && low <= 0xDFFF) {
+        u = 0x10000 + ((u - 0xD800) << 10) + (low - 0xDC00);
+        ++i;
+      }
+    }
+    if (!fn(u)) return false;
+  }
+  return true;
+}
+
 // Appends UTF-16LE `bytes` (an odd last byte ignored) to *out as UTF-8;
 // an unpaired surrogate becomes U+FFFD. The strings of Office's binary
 // formats are UTF-16LE without a byte order mark.

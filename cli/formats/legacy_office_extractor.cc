@@ -14,15 +14,6 @@
 namespace leakhound {
 namespace {
 
-absl::StatusOr<std::string> ReadCharged(const Ole2Storage& storage,
-                                        const std::string& path,
-                                        ExtractionSink& sink) {
-  auto bytes = storage.Read(path, sink.limits().max_input_bytes);
-  if (!bytes.ok()) return bytes.status();
-  if (auto s = sink.ChargeExpansion(bytes->size()); !s.ok()) return s;
-  return bytes;
-}
-
 absl::Status ExtractStorage(const Ole2Storage& storage, std::string_view dir,
                             ExtractionSink& sink, int depth);
 

@@ -153,4 +153,13 @@ absl::StatusOr<std::string> Ole2Storage::Read(std::string_view path,
   return out;
 }
 
+absl::StatusOr<std::string> ReadCharged(const Ole2Storage& storage,
+                                        std::string_view path,
+                                        ExtractionSink& sink) {
+  auto bytes = storage.Read(path, sink.limits().max_input_bytes);
+  if (!bytes.ok()) return bytes.status();
+  if (auto s = sink.ChargeExpansion(bytes->size()); !s.ok()) return s;
+  return bytes;
+}
+
 }  // namespace leakhound

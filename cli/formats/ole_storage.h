@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "cli/formats/text_extractor.h"
 
 namespace leakhound {
 
@@ -69,6 +70,14 @@ class Ole2Storage {
   explicit Ole2Storage(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
+
+// Ole2Storage::Read of `path` within the input limit of `sink`, with the
+// bytes read charged to its expansion budget: a damaged allocation table
+// can make any stream as long as the file. Errors as Read, and the sink's
+// limit errors.
+absl::StatusOr<std::string> ReadCharged(const Ole2Storage& storage,
+                                        std::string_view path,
+                                        ExtractionSink& sink);
 
 }  // namespace leakhound
 

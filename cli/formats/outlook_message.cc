@@ -38,10 +38,7 @@ absl::StatusOr<MapiProperties> ReadProperties(const Ole2Storage& storage,
         id != kPrDisplayName) {
       continue;
     }
-    // A damaged allocation table can make every stream as long as the
-    // file: what is read is charged like decompressed bytes.
-    if (auto s = sink.ChargeExpansion(e.size); !s.ok()) return s;
-    auto bytes = storage.Read(Ole2Path(dir, e.name), sink.limits().max_input_bytes);
+    auto bytes = ReadCharged(storage, Ole2Path(dir, e.name), sink);
     if (!bytes.ok()) return bytes.status();
     props[id] = MapiValue{type, std::move(*bytes)};
   }

@@ -171,20 +171,12 @@ absl::Status AppendWord97Text(const Ole2Storage& storage, std::string_view dir,
         if (auto s = sink.Put(u); !s.ok()) return s;
       }
     } else {
-      for (size_t k = 0; k + 1 < chars.size(); k += 2) {
-        uint32_t u = static_cast<unsigned char>(chars[k]) |
-                     (static_cast<uint32_t>(static_cast<unsigned char>(chars[k + 1])) << 8);
-        if (u >= 0xD800 && u <= 0xDBFF && k + 3 < chars.size()) {
-          const uint32_t low =
-              static_cast<unsigned char>(chars[k + 2]) |
-              (static_cast<uint32_t>(static_cast<unsigned char>(chars[k + 3])) << 8);
-          if (low >= 0xDC00 && low <= 0xDFFF) {
-            u = 0x10000 + ((u - 0xD800) << 10) + (low - 0xDC00);
-            k += 2;
-          }
-        }
-        if (auto s = sink.Put(u); !s.ok()) return s;
-      }
+      absl::Status s;
+      ForEachUtf16LeCodePoint(chars, [&](uint32_t u) {
+        s = sink.Put(u);
+        return s.ok();
+      });
+      if (!s.ok()) return s;
     }
   }
   return absl::OkStatus();

@@ -15,11 +15,15 @@ pages (as milter_load.py cuts them). Each trial either adds one more
 piece (a new document, its own process) or removes one added earlier;
 then messages quoting 60 words of it are sent every 20 ms until the
 verdict turns (refused after an add, delivered after a remove), for at
-most --reload-seconds + 20 s. Before an add, one such message is sent and
+most --reload-seconds + 20 s. A verdict that never turns is a failure
+unless `leakhound scan` of the same message, run then, gives the same
+verdict as the daemon (a 60-token passage that is a table of symbols
+holds fewer than --min-words words; a removed passage another document
+also holds stays protected). Before an add, one such message is sent and
 must be delivered (else the passage is already protected by another
 document and the piece is skipped). With --busy-share, that share of the
 trials first starts a second writer in the background (`leakhound add` of
-200 Perl manual pages, or `leakhound compact`, or the removal of an
+50 pieces of English manual pages (about 12 KB each), or `leakhound compact`, or the removal of an
 earlier busy batch): the trial's own add or remove then finds the index
 locked and retries every 50 ms, as an admin's script would, and the time
 counts from the command that succeeded.
@@ -144,7 +148,7 @@ def main():
                    capture_output=True)
     busy_dir = os.path.join(work, "busy")
     os.makedirs(busy_dir)
-    for i, p in enumerate(pieces(texts("perl"), 200)):
+    for i, p in enumerate(pieces(texts("man"), 800)[:50]):
         with open(os.path.join(busy_dir, "perl%03d.txt" % i), "w") as f:
             f.write(p)
     busy_ids = sorted(os.listdir(busy_dir))
@@ -160,6 +164,7 @@ def main():
     added = []          # (id, passage) protected by a trial, not yet removed
     enforce, release, lock_waits = [], [], []
     not_enforced, not_released, skipped, busy_runs = [], [], 0, 0
+    scan_agrees = []  # unturned, and `leakhound scan` says the same
     first_after_log_wrong = 0
     busy = None
     busy_added = False
@@ -230,13 +235,26 @@ def main():
             if first_after_log is False:
                 first_after_log_wrong += 1
             if turned is None:
-                (not_enforced if want_refused else not_released).append(
-                    (trial, doc_id, passage))
+                # Not a failure of the daemon when `leakhound scan` of the
+                # same message on the index as it is now agrees (a passage
+                # under --min-words once tokenized, such as a table of
+                # symbols; or one another document still holds).
+                probe = os.path.join(work, "unturned-%d.eml" % trial)
+                with open(probe, "wb") as f:
+                    f.write(message(passage, trial))
+                scan = subprocess.run([args.leakhound, "scan", "--index", index,
+                                       probe], capture_output=True)
+                scan_refuses = scan.returncode == 1
+                if scan_refuses == want_refused:
+                    (not_enforced if want_refused else not_released).append(
+                        (trial, doc_id, passage))
+                else:
+                    scan_agrees.append((trial, doc_id, want_refused))
             else:
                 (enforce if want_refused else release).append(turned)
             if want_refused:
                 added.append((doc_id, passage))
-            if (trial + 1) % 100 == 0:
+            if (trial + 1) % 50 == 0:
                 print("%d trials: %d enforced (p99 %.2f s), %d released, %d not "
                       "enforced, %d not released" % (
                           trial + 1, len(enforce), quantile(enforce, 0.99),
@@ -249,32 +267,26 @@ def main():
         postfix.stop()
         code = stop_process(milter)
 
-    # A removal never released may be a passage another document also
-    # holds: `leakhound scan` on the index as it now is says which.
-    unexplained = []
-    for trial, doc_id, passage in not_released:
-        probe = os.path.join(work, "unreleased-%d.txt" % trial)
-        with open(probe, "w") as f:
-            f.write(passage)
-        scan = subprocess.run([args.leakhound, "scan", "--index", index, probe],
-                              capture_output=True)
-        if scan.returncode != 1:  # not a leak by the index as it is now
-            unexplained.append((trial, doc_id))
     mode = ("SIGHUP (--reload-seconds 0)" if args.sighup
             else "--reload-seconds %g" % args.reload_seconds)
     print("\n| measure (%s) | value |\n|---|---:|" % mode)
+    adds = len(enforce) + len(not_enforced) + sum(1 for t in scan_agrees if t[2])
     print("| trials / adds / removes / pieces skipped (already protected) "
-          "| %d / %d / %d / %d |" % (args.trials, len(enforce) + len(not_enforced),
-                                     len(release) + len(not_released), skipped))
+          "| %d / %d / %d / %d |" % (args.trials, adds, args.trials - skipped - adds,
+                                     skipped))
     print("| trials that started a busy writer first | %d |" % busy_runs)
     print("| admin command waiting for the lock: median / max | %.2f / %.2f s |"
           % (quantile(lock_waits, 0.5), max(lock_waits or [0])))
-    print("| adds enforced / not within %g s | %d / %d |"
-          % (reload_seconds + 20, len(enforce), len(not_enforced)))
+    print("| adds enforced / not within %g s / not a leak for `leakhound scan` "
+          "either | %d / %d / %d |" % (reload_seconds + 20, len(enforce),
+                                      len(not_enforced),
+                                      sum(1 for t in scan_agrees if t[2])))
     print("| time to enforce: median / p99 / max | %.3f / %.3f / %.3f s |"
           % (quantile(enforce, 0.5), quantile(enforce, 0.99), max(enforce or [0])))
-    print("| removes released / not (of which unexplained by `leakhound scan`) "
-          "| %d / %d (%d) |" % (len(release), len(not_released), len(unexplained)))
+    print("| removes released / not / still a leak for `leakhound scan` (another "
+          "document holds the passage) | %d / %d / %d |"
+          % (len(release), len(not_released),
+             sum(1 for t in scan_agrees if not t[2])))
     print("| time to release: median / p99 / max | %.3f / %.3f / %.3f s |"
           % (quantile(release, 0.5), quantile(release, 0.99), max(release or [0])))
     if args.sighup:
@@ -283,7 +295,7 @@ def main():
     print("| messages sent | %d |" % gateway.sent)
     print("| milter exit code | %d |" % code)
     target = reload_seconds + 1
-    ok = (not not_enforced and not unexplained and code == 0 and
+    ok = (not not_enforced and not not_released and code == 0 and
           quantile(enforce, 0.99) <= target and first_after_log_wrong == 0)
     print("target: every add enforced, p99 <= %g s: %s" % (target, "met" if ok else "NOT met"))
     return 0 if ok else 1

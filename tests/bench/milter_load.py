@@ -33,6 +33,7 @@ reported in MB per hour (least squares).
 Needs root (Postfix). Stops every process it started.
 """
 import argparse
+import glob
 import json
 import os
 import random
@@ -189,6 +190,9 @@ def main():
     ap.add_argument("--svg", help="soak: plot of anonymous memory")
     ap.add_argument("--milter-flags", default="",
                     help="extra flags for leakhound milter")
+    ap.add_argument("--kills", type=int, default=0,
+                    help="SIGKILL the daemon this many times during the run "
+                         "and restart it; deferred messages are sent again")
     ap.add_argument("--reuse-index", action="store_true",
                     help="keep WORK_DIR's protected documents and index from "
                          "an earlier run with the same --documents")
@@ -370,51 +374,127 @@ def main():
         count_lock = threading.Lock()
         end_at = time.monotonic() + args.minutes * 60
 
+        tempfailed = []  # crash mode: indexes to send again (an MTA's queue)
+
+        def send(conn, i):
+            """(code, connection): 250 accepted, 550 refused, 4xx deferred
+            (crash mode: the connection is made again after a drop)."""
+            try:
+                if conn is None:
+                    conn = smtplib.SMTP("127.0.0.1", postfix.smtp["gateway"],
+                                        timeout=120)
+                conn.sendmail("load@leakhound.test", ["inbox@example.test"],
+                              messages[i][0])
+                return 250, conn
+            except (smtplib.SMTPDataError, smtplib.SMTPSenderRefused) as e:
+                conn.rset()
+                return e.smtp_code, conn
+            except smtplib.SMTPRecipientsRefused as e:
+                conn.rset()
+                return list(e.recipients.values())[0][0], conn
+            except (smtplib.SMTPServerDisconnected, smtplib.SMTPConnectError,
+                    ConnectionError) as e:
+                if not args.kills:
+                    raise
+                return 421, None
+
         def session(k):
-            with smtplib.SMTP("127.0.0.1", postfix.smtp["gateway"], timeout=120) as s:
-                n = 0
-                while True:
-                    i = (k + n * args.sessions) % len(messages) if soak else \
-                        k + n * args.sessions
-                    if soak and time.monotonic() >= end_at:
-                        return
-                    if not soak and i >= len(messages):
-                        return
-                    if args.rate > 0:  # this session's turn in the pacing
-                        due = start + (n * args.sessions + k) / args.rate
-                        delay = due - time.monotonic()
-                        if delay > 0:
-                            time.sleep(delay)
-                    n += 1
-                    try:
-                        s.sendmail("load@leakhound.test", ["inbox@example.test"],
-                                   messages[i][0])
-                        code = 250
-                    except smtplib.SMTPDataError as e:
-                        code = e.smtp_code
-                        s.rset()
-                    except smtplib.SMTPException as e:
-                        results[i] = "error: %s" % e
-                        return
-                    if soak:
-                        with count_lock:
-                            sent_count[0] += 1
-                            accepted[0] += 1 if code == 250 else 0
-                            if (code == 550) != messages[i][1] or code not in (250, 550):
-                                wrong[0] += 1
-                                results[i] = code
-                            elif results[i] is None:
-                                results[i] = code
-                    else:
-                        results[i] = code
+            conn = None
+            n = 0
+            while True:
+                i = (k + n * args.sessions) % len(messages) if soak else \
+                    k + n * args.sessions
+                if soak and time.monotonic() >= end_at:
+                    break
+                if not soak and i >= len(messages):
+                    break
+                if args.rate > 0:  # this session's turn in the pacing
+                    due = start + (n * args.sessions + k) / args.rate
+                    delay = due - time.monotonic()
+                    if delay > 0:
+                        time.sleep(delay)
+                n += 1
+                try:
+                    code, conn = send(conn, i)
+                except smtplib.SMTPException as e:
+                    results[i] = "error: %s" % e
+                    break
+                if args.kills and 400 <= code < 500:
+                    with count_lock:
+                        tempfailed.append(i)
+                    if conn is not None:  # a sending MTA tries later, anew
+                        try:
+                            conn.quit()
+                        except (smtplib.SMTPException, OSError):
+                            pass
+                        conn = None
+                    continue
+                if soak:
+                    with count_lock:
+                        sent_count[0] += 1
+                        accepted[0] += 1 if code == 250 else 0
+                        if (code == 550) != messages[i][1] or code not in (250, 550):
+                            wrong[0] += 1
+                            results[i] = code
+                        elif results[i] is None:
+                            results[i] = code
+                else:
+                    results[i] = code
+            if conn is not None:
+                try:
+                    conn.quit()
+                except smtplib.SMTPException:
+                    pass
+
+        kill_log = []  # (seconds to serve again) per kill
+        stop_killing = threading.Event()
+
+        def killer():
+            """SIGKILLs the daemon --kills times, evenly over the expected
+            run, and starts it again at once (systemd's Restart=always)."""
+            nonlocal milter
+            period = len(messages) / args.rate / (args.kills + 1) if args.rate \
+                else 4.0
+            for _ in range(args.kills):
+                if stop_killing.wait(period):
+                    return
+                milter.kill()
+                milter.wait()
+                t0 = time.monotonic()
+                milter = start_milter(args.leakhound, index, milter_port, log + ".%d"
+                                      % len(kill_log), "--reload-seconds", "3600",
+                                      *args.milter_flags.split())
+                kill_log.append(time.monotonic() - t0)
+        killer_thread = threading.Thread(target=killer) if args.kills else None
         start = time.monotonic()
         threads = [threading.Thread(target=session, args=(k,))
                    for k in range(args.sessions)]
         for t in threads:
             t.start()
+        if killer_thread is not None:
+            killer_thread.start()
         for t in threads:
             t.join()
         seconds = time.monotonic() - start
+        if killer_thread is not None:
+            stop_killing.set()
+            killer_thread.join()
+            # The sending MTA's queue flush: every deferred message again,
+            # until each has a final reply (the daemon is up now).
+            deferred_total = len(tempfailed)
+            pending = list(dict.fromkeys(tempfailed))
+            for _ in range(5):
+                conn, again = None, []
+                for i in pending:
+                    code, conn = send(conn, i)
+                    if 400 <= code < 500:
+                        again.append(i)
+                    else:
+                        results[i] = code
+                pending = again
+                if not pending:
+                    break
+                time.sleep(2)
         clean = sum(1 for m in messages if not m[1])
         if not soak:
             wait_for(lambda: len(postfix.delivered()) >= clean, "deliveries",
@@ -489,9 +569,27 @@ def main():
               "of the run, max | %.0f / %.0f MB, %.0f MB |"
               % (name, statistics.median(rss[:third]) / 1024,
                  statistics.median(rss[-third:]) / 1024, max(rss) / 1024))
+    if args.kills:
+        unjudged = sum(1 for path in glob.glob(os.path.join(
+            work, "mail/inbox/new/*")) if b"X-Leakhound-Status:" not in
+            read(path, "rb").split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0])
+        print("| daemon SIGKILLed and restarted | %d times |" % len(kill_log))
+        print("| time to serve again after a restart: median / max | %.2f / %.2f s |"
+              % (statistics.median(kill_log or [0]), max(kill_log or [0])))
+        print("| deferrals (4xx) / distinct messages deferred | %d / %d |"
+              % (deferred_total, len(set(tempfailed))))
+        print("| deferred messages with the right final reply after the flush "
+              "| %d of %d |" % (sum(1 for i in set(tempfailed)
+                                 if results[i] == (550 if messages[i][1] else 250)),
+                               len(set(tempfailed))))
+        print("| delivered without a verdict (no X-Leakhound-Status header) | %d |"
+              % unjudged)
+        print("| messages still deferred after the flush | %d |" % len(pending))
     print("| milter exit code | %d |" % code)
     ok = lost == 0 and leaks_passed == 0 and clean_blocked == 0 and \
         delivered == sum(1 for m in messages if not m[1])
+    if args.kills:
+        ok = ok and unjudged == 0 and not pending
     return 0 if ok else 1
 
 

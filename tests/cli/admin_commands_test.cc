@@ -24,6 +24,26 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 using Json = nlohmann::json;
 
+TEST(AdminCommandsTest, StatsNamesTheGenerationThatEveryChangeIncrements) {
+  TempDir tmp;
+  const std::string index = tmp.Sub("index");
+  ASSERT_EQ(RunLeakhound({"init", "--index", index}).exit, 0);
+  auto generation = [&] {
+    return Json::parse(
+        RunLeakhound({"stats", "--index", index, "--json"}).out)["generation"];
+  };
+  EXPECT_EQ(generation(), 0);
+  const std::string doc = tmp.Sub("plan.txt");
+  std::ofstream(doc) << "The relocation of the archive servers to the Tallinn "
+                        "site begins on the fourth of May.\n";
+  ASSERT_EQ(RunLeakhound({"add", "--index", index, doc}).exit, 0);
+  EXPECT_EQ(generation(), 1);
+  ASSERT_EQ(RunLeakhound({"remove", "--index", index, doc}).exit, 0);
+  EXPECT_EQ(generation(), 2);
+  EXPECT_THAT(RunLeakhound({"stats", "--index", index}).out,
+              HasSubstr("generation         2"));
+}
+
 TEST(AdminCommandsTest, InitRecordsItsOptionsAndRefusesAnExistingIndex) {
   TempDir tmp;
   const std::string index = tmp.Sub("index");

@@ -22,6 +22,7 @@ Needs root (Postfix's master) and the postfix package
 import email
 import email.message
 import email.policy
+import json
 import os
 import shutil
 import signal
@@ -72,7 +73,7 @@ class PostfixMilterTest(unittest.TestCase):
             log = os.path.join(d, "milter-%s.log" % name)
             proc = start_milter(
                 LEAKHOUND, cls.index, port, log, "--max-message-size", "1000000",
-                "--reload-seconds", "3600", "--pidfile",
+                "--reload-seconds", "0", "--pidfile",  # SIGHUP only
                 os.path.join(d, "milter-%s.pid" % name), *flags)
             cls.milters[name] = (proc, port, log)
         listeners = {name: port for name, (_, port, _) in cls.milters.items()}
@@ -266,10 +267,14 @@ class PostfixMilterTest(unittest.TestCase):
         self.assertEqual(self.send("reject", message)[0], 250)  # not protected yet
         subprocess.run([LEAKHOUND, "add", "--index", self.index, doc], check=True,
                        capture_output=True, timeout=60)
+        stats = json.loads(subprocess.run(
+            [LEAKHOUND, "stats", "--index", self.index, "--json"], check=True,
+            capture_output=True, timeout=60).stdout)
         proc = self.milters["reject"][0]
         proc.send_signal(signal.SIGHUP)
-        wait_for(lambda: "index reloaded (SIGHUP)" in self.milter_log("reject"),
-                 "the reload")
+        # The daemon serves the generation `leakhound stats` reads.
+        wait_for(lambda: "index reloaded (SIGHUP): generation %d\n"
+                 % stats["generation"] in self.milter_log("reject"), "the reload")
         code, text_reply = self.send("reject", message)
         self.assertEqual(code, 550)
         self.assertIn("relocation-plan.txt", text_reply)
