@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine/bloom_geometry.h"
 #include "engine/protected_index.h"
+#include "engine/pseudo_matrix.h"
 
 namespace leakhound {
 namespace {
@@ -99,6 +100,21 @@ absl::StatusOr<VerifyReport> VerifyIndex(const IndexStore& store) {
   if (state->open_row < -1 ||
       state->open_row >= static_cast<int64_t>(rows.size())) {
     problems.Add("open row ", state->open_row, " does not exist");
+  }
+  if (state->rows_digest != 0) {  // recorded (StateRecord v2)
+    uint64_t digest = kRowsDigestSeed;
+    for (const auto& [row, r] : rows) {
+      RowInfo info;
+      for (const SegmentRecord& seg : r.segments) {
+        info.segments.push_back(Segment{seg.doc, seg.begin, seg.end});
+      }
+      info.fingerprints = r.fingerprints;
+      info.bits_set = r.bits_set;
+      digest ^= RowHash(row, info);
+    }
+    if (digest != state->rows_digest) {
+      problems.Add("the state's rows digest is not the row table's");
+    }
   }
 
   // Per document: id maps, list, segments tiling [0, fingerprints).

@@ -269,6 +269,8 @@ absl::Status ProtectedIndex::Load() {
   if (!s.ok()) return s;
   auto frequency = DocumentFrequency::Load(*store_);
   if (!frequency.ok()) return frequency.status();
+  // The first view replaced in a LoadConsistent stays, for its check.
+  if (previous_ == nullptr) previous_ = std::move(matrix_);
   matrix_ = std::move(*matrix);
   frequency_ = std::make_unique<DocumentFrequency>(std::move(*frequency));
   state_ = *state;
@@ -298,34 +300,103 @@ absl::Status ProtectedIndex::LoadConsistent() {
     if (!loaded.ok() && store_->mode() == IndexStore::Mode::kWriter) {
       return loaded;
     }
-    // A reader's view may mix two states of the index (IndexStore::Reopen):
-    // then the row table and the document records disagree, or a record
-    // and its id, or a row names a missing document (Load's DataLoss).
+    // A reader's view may mix two states of the index (IndexStore::Reopen).
     bool torn = !loaded.ok();
     if (loaded.ok() && store_->mode() == IndexStore::Mode::kReader) {
-      size_t listed = 0;
-      absl::Status s =
-          store_->ForEachDocument([&](uint32_t id, const DocumentRecord& d) {
-            ++listed;
-            if (matrix_->RowsOf(id).empty()) {
-              torn = true;
-              return absl::OkStatus();
-            }
-            auto back = store_->FindExternalId(d.external_id);
-            if (!back.ok()) return back.status();
-            torn |= !back->has_value() || **back != id;
-            return absl::OkStatus();
-          });
-      if (!s.ok()) return s;
-      torn |= listed != matrix_->documents();
+      auto whole = ViewIsWhole();
+      if (!whole.ok()) return whole.status();
+      torn = !*whole;
     }
-    if (!torn) return absl::OkStatus();
+    if (!torn) {
+      previous_.reset();
+      return absl::OkStatus();
+    }
     ++torn_views_;
   }
+  previous_.reset();
+  row_hashes_.reset();  // the next view is checked whole
   if (!loaded.ok()) return loaded;
   return absl::DataLossError(absl::StrCat(
       "index ", store_->dir(), " has document records that its row table does "
       "not name (or the reverse); run leakhound verify"));
+}
+
+absl::StatusOr<bool> ProtectedIndex::ViewIsWhole() {
+  const std::span<const RowInfo> rows = matrix_->rows();
+  std::vector<uint64_t> hashes(rows.size());
+  uint64_t digest = kRowsDigestSeed;
+  for (size_t r = 0; r < rows.size(); ++r) {
+    hashes[r] = RowHash(static_cast<uint32_t>(r), rows[r]);
+    digest ^= hashes[r];
+  }
+  // The row table of the state read (its record holds the digest), or of
+  // another.
+  const bool recorded = state_.rows_digest != 0;
+  if (recorded && digest != state_.rows_digest) return false;
+  // A document record and its id map are read for what the row table
+  // names: all of it in the first view, then only the rows changed since
+  // the last whole view (and the documents they no longer name must have
+  // no record). Without a recorded digest the row table may itself be
+  // stale, so every view is checked whole.
+  absl::flat_hash_set<uint32_t> named, dropped;
+  const bool incremental = recorded && row_hashes_.has_value();
+  if (incremental) {
+    const size_t n = std::max(rows.size(), row_hashes_->size());
+    for (size_t r = 0; r < n; ++r) {
+      const uint64_t now = r < hashes.size() ? hashes[r] : 0;
+      const uint64_t before = r < row_hashes_->size() ? (*row_hashes_)[r] : 0;
+      if (now == before) continue;
+      if (r < rows.size()) {
+        for (const Segment& s : rows[r].segments) named.insert(s.doc);
+      }
+      if (previous_ != nullptr && r < previous_->rows().size()) {
+        for (const Segment& s : previous_->rows()[r].segments) {
+          if (matrix_->RowsOf(s.doc).empty()) dropped.insert(s.doc);
+        }
+      }
+    }
+  }
+  bool whole = true;
+  auto check = [&](uint32_t id, const DocumentRecord& d) {
+    if (matrix_->RowsOf(id).empty()) {
+      whole = false;
+      return absl::OkStatus();
+    }
+    auto back = store_->FindExternalId(d.external_id);
+    if (!back.ok()) return back.status();
+    whole &= back->has_value() && **back == id;
+    return absl::OkStatus();
+  };
+  if (incremental) {
+    for (uint32_t id : named) {
+      auto record = store_->ReadDocument(id);
+      if (!record.ok()) return record.status();
+      if (!record->has_value()) return false;
+      absl::Status s = check(id, **record);
+      if (!s.ok()) return s;
+    }
+    for (uint32_t id : dropped) {
+      auto record = store_->ReadDocument(id);
+      if (!record.ok()) return record.status();
+      if (record->has_value()) return false;
+    }
+  } else {
+    size_t listed = 0;
+    absl::Status s =
+        store_->ForEachDocument([&](uint32_t id, const DocumentRecord& d) {
+          ++listed;
+          return check(id, d);
+        });
+    if (!s.ok()) return s;
+    whole &= listed == matrix_->documents();
+  }
+  if (!whole) return false;
+  if (recorded) {
+    row_hashes_ = std::move(hashes);
+  } else {
+    row_hashes_.reset();
+  }
+  return true;
 }
 
 absl::Status ProtectedIndex::LoadGroupBits(PseudoMatrix& matrix) const {
@@ -457,6 +528,7 @@ absl::Status ProtectedIndex::CommitWithState(IndexBatch& batch,
   next.next_doc_id = next_doc_id;
   next.generation += 1;
   next.open_row = matrix_->open_row();
+  next.rows_digest = RowsDigest(matrix_->rows());
   batch.PutState(next);
   absl::Status s = store_->Commit(batch);
   if (!s.ok()) {

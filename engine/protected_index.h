@@ -281,6 +281,13 @@ class ProtectedIndex {
   // store and loads again, up to 20 times. A view still torn, or torn with
   // the files unchanged, is DataLoss (or Load's error).
   absl::Status LoadConsistent();
+  // Reader, after Load: whether the view is one state of the index. The
+  // row table must have the digest the state records; the documents it
+  // names must have records whose ids map back to them, and the count of
+  // records must match (the first view; afterwards only the documents of
+  // rows changed since the last whole view). Remembers the row hashes of
+  // a whole view. Errors: store reads.
+  absl::StatusOr<bool> ViewIsWhole();
   // Loads the stored group filters into `matrix` (Load).
   absl::Status LoadGroupBits(PseudoMatrix& matrix) const;
   // Commits batch + the next state; on failure the object turns read-only.
@@ -300,6 +307,12 @@ class ProtectedIndex {
   absl::flat_hash_set<std::string> pending_ids_, pending_digests_;
   uint32_t pending_next_id_ = 0;
   StateRecord state_;
+  // Reader: the matrix the current load replaces, until the view is
+  // checked (ViewIsWhole reads the segments of changed rows from it); and
+  // the RowHash of each row of the last view found whole, when its state
+  // recorded a digest.
+  std::unique_ptr<PseudoMatrix> previous_;
+  std::optional<std::vector<uint64_t>> row_hashes_;
   uint64_t torn_views_ = 0;
   bool loaded_ = true;  // false after a Refresh failed, until one succeeds
   bool broken_ = false;

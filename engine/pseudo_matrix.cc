@@ -11,6 +11,26 @@
 
 namespace leakhound {
 
+uint64_t RowHash(uint32_t row, const RowInfo& info) {
+  if (info.segments.empty()) return 0;
+  uint64_t h = Fmix64(kRowsDigestSeed ^ row);
+  for (const Segment& s : info.segments) {
+    h = Fmix64(h ^ s.doc);
+    h = Fmix64(h ^ s.begin);
+    h = Fmix64(h ^ s.end);
+  }
+  h = Fmix64(h ^ info.fingerprints);
+  return Fmix64(h ^ info.bits_set);
+}
+
+uint64_t RowsDigest(std::span<const RowInfo> rows) {
+  uint64_t digest = kRowsDigestSeed;
+  for (size_t r = 0; r < rows.size(); ++r) {
+    digest ^= RowHash(static_cast<uint32_t>(r), rows[r]);
+  }
+  return digest;
+}
+
 absl::StatusOr<std::unique_ptr<PseudoMatrix>> PseudoMatrix::Create(
     const PseudoMatrixOptions& options) {
   auto geometry = BloomGeometry::FromParams(options.filter);

@@ -86,6 +86,16 @@ struct RowInfo {
   uint32_t bits_set = 0;          // popcount of the row
 };
 
+// PERSISTED (StateRecord::rows_digest, docs/storage_format.md): a digest of
+// one row, 0 for a row without segments: Fmix64 chained over the row's id,
+// each segment's document, begin and end, the fingerprint and set-bit
+// counts.
+uint64_t RowHash(uint32_t row, const RowInfo& info);
+// PERSISTED: the digest of a row table: kRowsDigestSeed XOR every row's
+// RowHash. Never 0 but by a 2^-64 chance (0 means "not recorded").
+inline constexpr uint64_t kRowsDigestSeed = 0x6c65616b686f756eull;
+uint64_t RowsDigest(std::span<const RowInfo> rows);
+
 struct QueryOptions {
   ScoringMode scoring = ScoringMode::kMembership;
   // Probability that any document of the index becomes a candidate by

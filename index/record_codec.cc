@@ -22,7 +22,7 @@
 // PERSISTED: class versions. Bump one when its struct gains a field, and
 // read the field only when `version` is at least the new value.
 BOOST_CLASS_VERSION(leakhound::MetadataRecord, 2)
-BOOST_CLASS_VERSION(leakhound::StateRecord, 1)
+BOOST_CLASS_VERSION(leakhound::StateRecord, 2)
 BOOST_CLASS_VERSION(leakhound::DocumentRecord, 1)
 BOOST_CLASS_VERSION(leakhound::FingerprintsRecord, 1)
 BOOST_CLASS_VERSION(leakhound::SegmentRecord, 1)
@@ -309,8 +309,13 @@ void serialize(Archive& ar, leakhound::MetadataRecord& r, unsigned version) {
 
 template <class Archive>
 void serialize(Archive& ar, leakhound::StateRecord& r, unsigned version) {
-  leakhound::RequireVersion(version, 1);
+  leakhound::RequireVersion(version, 2);
   ar & r.next_doc_id & r.generation & r.open_row;
+  if (version >= 2) {
+    ar & r.rows_digest;
+  } else {
+    r.rows_digest = 0;  // (loading only: saving writes the current version)
+  }
 }
 
 template <class Archive>

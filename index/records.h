@@ -46,6 +46,10 @@ struct StateRecord {
   uint32_t next_doc_id = 0;  // internal ids are never reused
   uint64_t generation = 0;   // +1 per committed change; readers poll it
   int64_t open_row = -1;     // the row the next document is appended to
+  // A digest of the row table as of this state (ProtectedIndex), so a
+  // reader can tell a row table from another state; 0: not recorded (an
+  // index last written before StateRecord v2).
+  uint64_t rows_digest = 0;
   bool operator==(const StateRecord&) const = default;
 };
 

@@ -597,6 +597,7 @@ TEST(ProtectedIndexTest, VerifyReportsTamperedRowBitsAndCounts) {
   EXPECT_THAT(all, HasSubstr("row 1 bits differ"));
   EXPECT_THAT(all, HasSubstr("row 1 records"));
   EXPECT_THAT(all, HasSubstr("row 1 counts"));
+  EXPECT_THAT(all, HasSubstr("the state's rows digest is not the row table's"));
 }
 
 // Row groups of 64 rows (several groups at this row size): what a reader

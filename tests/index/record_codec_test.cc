@@ -85,7 +85,7 @@ Record RoundTrip(const Record& in) {
 
 TEST(RecordCodecTest, EveryRecordRoundTrips) {
   EXPECT_EQ(RoundTrip(SampleMetadata()), SampleMetadata());
-  StateRecord state{42, 7, 3};
+  StateRecord state{42, 7, 3, 0xfedcba9876543210};
   EXPECT_EQ(RoundTrip(state), state);
   EXPECT_EQ(RoundTrip(SampleDocument()), SampleDocument());
   EXPECT_EQ(RoundTrip(SampleFingerprints()), SampleFingerprints());
@@ -107,8 +107,9 @@ TEST(RecordCodecTest, SerializedBytesArePinned) {
             "00020000000100000001000000040000000000000031352e300500000002"
             "00000000000000fca9f1d24d62503f00400000000000000000f03f329803"
             "000a00000000005e56eea101000000010000");
-  EXPECT_EQ(absl::BytesToHexString(EncodeRecord(StateRecord{42, 7, 3})),
-            "00010000002a00000007000000000000000300000000000000");
+  EXPECT_EQ(absl::BytesToHexString(
+                EncodeRecord(StateRecord{42, 7, 3, 0x0102030405060708})),
+            "00020000002a000000070000000000000003000000000000000807060504030201");
   EXPECT_EQ(absl::BytesToHexString(EncodeRecord(SampleDocument())),
             "00010000000f000000000000006d65726765722d6d656d6f2e7478741900"
             "00000000000070726f7465637465642f6d65726765722d6d656d6f2e7478"
@@ -181,6 +182,16 @@ TEST(RecordCodecTest, MetadataVersionOneDecodesWithoutRowGroups) {
   MetadataRecord expected = SampleMetadata();
   expected.group_rows = 0;
   EXPECT_EQ(decoded, expected);
+}
+
+// A state written before v2 (every index until the row digest): it reads
+// as "no digest recorded", and a reader checks each view whole.
+TEST(RecordCodecTest, StateVersionOneDecodesWithoutARowsDigest) {
+  const std::string v1 = absl::HexStringToBytes(
+      "00010000002a00000007000000000000000300000000000000");
+  StateRecord decoded{0, 0, 0, 99};
+  ASSERT_TRUE(DecodeRecord(v1, &decoded).ok());
+  EXPECT_EQ(decoded, (StateRecord{42, 7, 3, 0}));
 }
 
 template <typename Record>

@@ -80,7 +80,8 @@ TEST(IndexHolderTest, ReloadPicksUpAnAddWhileOldSnapshotsStayUsable) {
 }
 
 // A reload that loads a view failing the consistency check must keep
-// failing until a good state is committed, and never serve that view. The
+// failing until a good state is committed, and never serve that view (the
+// checks: ProtectedIndex::ViewIsWhole). The
 // previous reader consumed its database-files stamp on the failed load:
 // the next reload saw "no change" and swapped in the half-loaded instance
 // (a daemon listed 6 documents where the writers had left 7), and nothing
@@ -88,30 +89,30 @@ TEST(IndexHolderTest, ReloadPicksUpAnAddWhileOldSnapshotsStayUsable) {
 TEST(IndexHolderTest, AViewThatFailedItsCheckIsNeverServedAndTheRepairIs) {
   TempDir tmp;
   const std::string dir = tmp.Sub("index");
-  {
-    auto writer = ProtectedIndex::Create(dir, IndexOptions{});
+  auto add = [&](const std::string& id, const std::string& text) {
+    auto writer = ProtectedIndex::Open(dir, OpenMode::kWrite);
     ASSERT_TRUE(writer.ok()) << writer.status();
-    ASSERT_TRUE((*writer)
-                    ->Add(DocumentInput{"q.txt", "q.txt", {},
-                                        "The quarterly figures for the "
-                                        "northern region show a decline."})
-                    .ok());
-  }
+    ASSERT_TRUE((*writer)->Add(DocumentInput{id, id, {}, text}).ok());
+  };
+  ASSERT_TRUE(ProtectedIndex::Create(dir, IndexOptions{}).ok());
+  add("q.txt", "The quarterly figures for the northern region show a decline.");
   auto holder = IndexHolder::Open(dir);
   ASSERT_TRUE(holder.ok()) << holder.status();
   const IndexHolder::Snapshot good = (*holder)->Current();
 
-  // A commit whose document record no row names: what a reader sees of a
-  // torn view, made to last.
+  // A document added, then its record lost in a later commit: a row names
+  // a document the view has no record of (what a reader sees of a torn
+  // view, made to last).
+  add("plan.txt", "The relocation of the archive servers to the Tallinn "
+                  "site begins on the fourth of May.");
   auto store = IndexStore::Open(dir, IndexStore::Mode::kWriter);
   ASSERT_TRUE(store.ok()) << store.status();
+  auto plan_id = (*store)->FindExternalId("plan.txt");
+  ASSERT_TRUE(plan_id.ok() && plan_id->has_value());
+  const DocumentRecord plan = **(*store)->ReadDocument(**plan_id);
   StateRecord state = *(*store)->ReadState();
-  DocumentRecord ghost;
-  ghost.external_id = "ghost.txt";
-  ghost.digest = std::string(32, 'g');
-  const uint32_t ghost_id = state.next_doc_id;
   IndexBatch damage;
-  damage.PutDocument(ghost_id, ghost, FingerprintsRecord{});
+  damage.DeleteDocument(**plan_id, plan);
   ++state.generation;
   damage.PutState(state);
   ASSERT_TRUE((*store)->Commit(damage).ok());
@@ -123,16 +124,27 @@ TEST(IndexHolderTest, AViewThatFailedItsCheckIsNeverServedAndTheRepairIs) {
     EXPECT_EQ((*holder)->Current().generation, good.generation);
   }
 
-  IndexBatch repair;
-  repair.DeleteDocument(ghost_id, ghost);
+  // A rows digest that is not the row table's: rows from another state.
+  IndexBatch restore;
+  restore.PutDocument(**plan_id, plan, FingerprintsRecord{});
   ++state.generation;
+  const uint64_t right = state.rows_digest;
+  state.rows_digest = right ^ 1;
+  restore.PutState(state);
+  ASSERT_TRUE((*store)->Commit(restore).ok());
+  EXPECT_FALSE((*holder)->Reload().ok());
+  EXPECT_EQ((*holder)->Current().serial, good.serial);
+
+  IndexBatch repair;
+  ++state.generation;
+  state.rows_digest = right;
   repair.PutState(state);
   ASSERT_TRUE((*store)->Commit(repair).ok());
   auto reloaded = (*holder)->Reload();
   ASSERT_TRUE(reloaded.ok()) << reloaded.status();
   EXPECT_TRUE(*reloaded);
   EXPECT_EQ((*holder)->Current().generation, state.generation);
-  EXPECT_EQ((*holder)->Current().index->matrix().documents(), 1u);
+  EXPECT_EQ((*holder)->Current().index->matrix().documents(), 2u);
 }
 
 TEST(IndexHolderTest, AfterARekeyTheReloadOpensTheNewIndex) {
