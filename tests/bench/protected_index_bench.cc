@@ -194,18 +194,23 @@ bool DropCaches() {
 // (RocksDB's own open) from the per-byte cost: indexes of R rows of random
 // bits at the default geometry, written straight through IndexStore (the
 // load reads only the row table and the bits).
-void BM_OpenRows(benchmark::State& state) {
-  const auto rows = static_cast<uint32_t>(state.range(0));
+// A default index, empty, in a new temporary directory TMP (the index is
+// TMP/idx): returns TMP, and its row size in bits in *bits.
+std::string NewEmptyIndex(uint32_t* bits) {
   std::string tmpl =
       (fs::temp_directory_path() / "leakhound-bench-XXXXXX").string();
   if (::mkdtemp(tmpl.data()) == nullptr) std::abort();
-  const std::string dir = tmpl + "/idx";
+  auto index = ProtectedIndex::Create(tmpl + "/idx", IndexOptions{});
+  if (!index.ok()) std::abort();
+  *bits = (*index)->metadata().bits;
+  return tmpl;
+}
+
+void BM_OpenRows(benchmark::State& state) {
+  const auto rows = static_cast<uint32_t>(state.range(0));
   uint32_t bits = 0;
-  {
-    auto index = ProtectedIndex::Create(dir, IndexOptions{});
-    if (!index.ok()) std::abort();
-    bits = (*index)->metadata().bits;
-  }
+  const std::string tmpl = NewEmptyIndex(&bits);
+  const std::string dir = tmpl + "/idx";
   {
     auto store = IndexStore::Open(dir, IndexStore::Mode::kWriter);
     if (!store.ok()) std::abort();
@@ -290,20 +295,14 @@ uint64_t PutSyntheticRow(IndexBatch& batch, std::mt19937_64& rng, uint32_t bits,
 
 // An index of `documents` documents written straight through IndexStore,
 // 64 to a row (the row table, document records and id maps a reader loads
-// and checks; empty fingerprint lists), its state with the rows digest.
+// and checks; empty fingerprint lists), its state with the rows digest
+// (or, without `digest`, as a leakhound before StateRecord v2 wrote it).
 // Returns the temporary directory holding DIR/idx.
 constexpr uint32_t kSyntheticPerRow = 64;
-std::string SyntheticIndex(uint32_t documents) {
-  std::string tmpl =
-      (fs::temp_directory_path() / "leakhound-bench-XXXXXX").string();
-  if (::mkdtemp(tmpl.data()) == nullptr) std::abort();
-  const std::string dir = tmpl + "/idx";
+std::string SyntheticIndex(uint32_t documents, bool digest_recorded) {
   uint32_t bits = 0;
-  {
-    auto index = ProtectedIndex::Create(dir, IndexOptions{});
-    if (!index.ok()) std::abort();
-    bits = (*index)->metadata().bits;
-  }
+  const std::string tmpl = NewEmptyIndex(&bits);
+  const std::string dir = tmpl + "/idx";
   auto store = IndexStore::Open(dir, IndexStore::Mode::kWriter);
   if (!store.ok()) std::abort();
   const uint32_t rows = (documents + kSyntheticPerRow - 1) / kSyntheticPerRow;
@@ -317,7 +316,7 @@ std::string SyntheticIndex(uint32_t documents) {
                                 std::min(documents - first, kSyntheticPerRow));
     }
     batch.PutState(StateRecord{std::min(documents, (row + 16) * kSyntheticPerRow),
-                               row + 1, -1, digest});
+                               row + 1, -1, digest_recorded ? digest : 0});
     if (!(*store)->Commit(batch).ok()) std::abort();
   }
   return tmpl;
@@ -330,12 +329,15 @@ std::string SyntheticIndex(uint32_t documents) {
 //  - RefreshAfterChange (range(1) 1): Refresh after a commit that adds a
 //    row of 64 documents (a fresh view loaded whole, its check limited to
 //    the rows changed since the last view).
-// full_view_check_ms: the check of every document (the first view's, and
-// every view's before StateRecord v2), measured apart on the last view.
+// With range(2) 0 the states record no rows digest (an index written
+// before StateRecord v2): every view is checked whole, the baseline.
+// full_view_check_ms: the check of every document (the first view's),
+// measured apart on the last view.
 void BM_Refresh(benchmark::State& state) {
   const auto documents = static_cast<uint32_t>(state.range(0));
   const bool change = state.range(1) != 0;
-  const std::string tmpl = SyntheticIndex(documents);
+  const bool digest_recorded = state.range(2) != 0;
+  const std::string tmpl = SyntheticIndex(documents, digest_recorded);
   const std::string dir = tmpl + "/idx";
   auto reader = ProtectedIndex::Open(dir, OpenMode::kRead);
   if (!reader.ok()) std::abort();
@@ -354,6 +356,7 @@ void BM_Refresh(benchmark::State& state) {
                                           row * kSyntheticPerRow,
                                           kSyntheticPerRow);
       next.next_doc_id = (row + 1) * kSyntheticPerRow;
+      if (!digest_recorded) next.rows_digest = 0;
       ++next.generation;
       batch.PutState(next);
       if (!(*writer)->Commit(batch).ok()) std::abort();
@@ -381,8 +384,8 @@ void BM_Refresh(benchmark::State& state) {
   fs::remove_all(tmpl);
 }
 BENCHMARK(BM_Refresh)
-    ->Args({100000, 0})->Args({100000, 1})
-    ->Args({1000000, 0})->Args({1000000, 1})
+    ->Args({100000, 0, 1})->Args({100000, 1, 1})->Args({100000, 1, 0})
+    ->Args({1000000, 0, 1})->Args({1000000, 1, 1})->Args({1000000, 1, 0})
     ->Iterations(5)->Unit(benchmark::kMillisecond);
 
 // Last: it changes the corpus's index.

@@ -357,9 +357,9 @@ TEST(ProtectedIndexTest, ReaderPicksUpTheWritersCommits) {
 // A refresh that fails part way (here: the n-th read of the reader's
 // files fails, for every n the refresh does) must not leave the reader
 // believing it is up to date: the next refresh loads the writer's last
-// commit. The previous reader compared stamps of the database files,
-// consumed the stamp before loading, and served the old documents until
-// some later write (the milter never enforced the last `leakhound add`).
+// commit. (RocksDB reads small table files whole when it opens them, so
+// the failures land in the open; IndexHolderTest.AViewThatFailedItsCheck...
+// covers a load that fails its check.)
 TEST(ProtectedIndexTest, ARefreshThatFailedIsMadeGoodByTheNext) {
   TempDir tmp;
   const std::string dir = tmp.Sub("idx");
