@@ -276,10 +276,9 @@ class ProtectedIndex {
   // Writes the filters of the row groups of `rows` (none without groups).
   void PutGroups(const std::vector<uint32_t>& rows, IndexBatch& batch) const;
   // Load; a reader also checks that its view is one state of the index
-  // (the row table names exactly the stored documents, and each document
-  // its id) and, while the database's files keep changing, reopens the
-  // store and loads again, up to 20 times. A view still torn, or torn with
-  // the files unchanged, is DataLoss (or Load's error).
+  // (ViewIsWhole) and, if not, reopens the store and loads again: up to 20
+  // times, or 3 while the committed generation does not move. A view
+  // still torn is DataLoss (or Load's error).
   absl::Status LoadConsistent();
   // Reader, after Load: whether the view is one state of the index. The
   // row table must have the digest the state records; the documents it

@@ -17,7 +17,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "absl/strings/str_join.h"
 #include "index/faulty_file_system.h"
 #include "index/key_format.h"
 #include "index/record_codec.h"
