@@ -103,15 +103,7 @@ absl::StatusOr<VerifyReport> VerifyIndex(const IndexStore& store) {
   }
   if (state->rows_digest != 0) {  // recorded (StateRecord v2)
     uint64_t digest = kRowsDigestSeed;
-    for (const auto& [row, r] : rows) {
-      RowInfo info;
-      for (const SegmentRecord& seg : r.segments) {
-        info.segments.push_back(Segment{seg.doc, seg.begin, seg.end});
-      }
-      info.fingerprints = r.fingerprints;
-      info.bits_set = r.bits_set;
-      digest ^= RowHash(row, info);
-    }
+    for (const auto& [row, r] : rows) digest ^= RowHash(row, RowInfoOf(r));
     if (digest != state->rows_digest) {
       problems.Add("the state's rows digest is not the row table's");
     }

@@ -101,6 +101,17 @@ absl::StatusOr<std::unique_ptr<Shingler>> StoredShingler(
 
 }  // namespace
 
+RowInfo RowInfoOf(const RowRecord& record) {
+  RowInfo info;
+  info.segments.reserve(record.segments.size());
+  for (const SegmentRecord& seg : record.segments) {
+    info.segments.push_back(Segment{seg.doc, seg.begin, seg.end});
+  }
+  info.fingerprints = record.fingerprints;
+  info.bits_set = record.bits_set;
+  return info;
+}
+
 std::vector<uint64_t> DistinctFingerprints(const FingerprintsRecord& record) {
   std::vector<uint64_t> out;
   out.reserve(record.occurrences.size());
@@ -199,12 +210,7 @@ absl::Status ProtectedIndex::Load() {
   absl::Status s =
       store_->ForEachRow([&rows](uint32_t id, const RowRecord& record) {
         if (id >= rows.size()) rows.resize(size_t{id} + 1);
-        RowInfo& info = rows[id];
-        for (const SegmentRecord& seg : record.segments) {
-          info.segments.push_back(Segment{seg.doc, seg.begin, seg.end});
-        }
-        info.fingerprints = record.fingerprints;
-        info.bits_set = record.bits_set;
+        rows[id] = RowInfoOf(record);
         return absl::OkStatus();
       });
   if (!s.ok()) return s;
@@ -323,12 +329,8 @@ absl::Status ProtectedIndex::LoadConsistent() {
 
 absl::StatusOr<bool> ProtectedIndex::ViewIsWhole() {
   const std::span<const RowInfo> rows = matrix_->rows();
-  std::vector<uint64_t> hashes(rows.size());
-  uint64_t digest = kRowsDigestSeed;
-  for (size_t r = 0; r < rows.size(); ++r) {
-    hashes[r] = RowHash(static_cast<uint32_t>(r), rows[r]);
-    digest ^= hashes[r];
-  }
+  std::vector<uint64_t> hashes;
+  const uint64_t digest = RowsDigest(rows, &hashes);
   // The row table of the state read (its record holds the digest), or of
   // another.
   const bool recorded = state_.rows_digest != 0;

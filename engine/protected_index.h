@@ -318,6 +318,9 @@ class ProtectedIndex {
   bool rebuild_only_ = false;  // opened with OpenMode::kRebuild
 };
 
+// A stored row record as the matrix holds it.
+RowInfo RowInfoOf(const RowRecord& record);
+
 // The filter's fingerprint list of a document: its distinct fingerprints in
 // order of first occurrence.
 std::vector<uint64_t> DistinctFingerprints(const FingerprintsRecord& record);

@@ -23,10 +23,14 @@ uint64_t RowHash(uint32_t row, const RowInfo& info) {
   return Fmix64(h ^ info.bits_set);
 }
 
-uint64_t RowsDigest(std::span<const RowInfo> rows) {
+uint64_t RowsDigest(std::span<const RowInfo> rows,
+                    std::vector<uint64_t>* hashes) {
+  if (hashes != nullptr) hashes->assign(rows.size(), 0);
   uint64_t digest = kRowsDigestSeed;
   for (size_t r = 0; r < rows.size(); ++r) {
-    digest ^= RowHash(static_cast<uint32_t>(r), rows[r]);
+    const uint64_t h = RowHash(static_cast<uint32_t>(r), rows[r]);
+    if (hashes != nullptr) (*hashes)[r] = h;
+    digest ^= h;
   }
   return digest;
 }

@@ -92,9 +92,11 @@ struct RowInfo {
 // counts.
 uint64_t RowHash(uint32_t row, const RowInfo& info);
 // PERSISTED: the digest of a row table: kRowsDigestSeed XOR every row's
-// RowHash. Never 0 but by a 2^-64 chance (0 means "not recorded").
+// RowHash. Never 0 but by a 2^-64 chance (0 means "not recorded"). With
+// `hashes`, also sets (*hashes)[r] to row r's RowHash.
 inline constexpr uint64_t kRowsDigestSeed = 0x6c65616b686f756eull;
-uint64_t RowsDigest(std::span<const RowInfo> rows);
+uint64_t RowsDigest(std::span<const RowInfo> rows,
+                    std::vector<uint64_t>* hashes = nullptr);
 
 struct QueryOptions {
   ScoringMode scoring = ScoringMode::kMembership;
