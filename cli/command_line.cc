@@ -75,6 +75,26 @@ absl::StatusOr<std::string> CommandLine::IndexDir() const {
       "no index given: use --index DIR or set LEAKHOUND_INDEX");
 }
 
+absl::StatusOr<std::optional<std::string>> CommandLine::IncidentsPath() const {
+  std::optional<std::string> path = Value("incidents");
+  if (!path || path->empty()) {
+    if (const char* env = std::getenv("LEAKHOUND_INCIDENTS"); env && *env) {
+      path = env;
+    }
+  }
+  if (path && *path == "off") return std::nullopt;
+  if (path && !path->empty()) return path;
+  auto dir = IndexDir();
+  if (!dir.ok()) {
+    return absl::InvalidArgumentError(
+        "no incident store given: use --incidents FILE, set "
+        "LEAKHOUND_INCIDENTS, or name the index beside which it lies");
+  }
+  std::string beside = *dir;
+  while (beside.size() > 1 && beside.back() == '/') beside.pop_back();
+  return beside + ".incidents";
+}
+
 absl::StatusOr<uint64_t> CommandLine::Unsigned(const std::string& name,
                                                uint64_t fallback,
                                                uint64_t min,
@@ -247,6 +267,16 @@ absl::StatusOr<std::unique_ptr<ProtectedIndex>> OpenIndex(
   auto dir = line.IndexDir();
   if (!dir.ok()) return dir.status();
   return ProtectedIndex::Open(*dir, mode);
+}
+
+absl::StatusOr<bool> OnOff(const CommandLine& line, const std::string& name,
+                           bool fallback) {
+  auto v = line.Value(name);
+  if (!v) return fallback;
+  if (*v == "on") return true;
+  if (*v == "off") return false;
+  return absl::InvalidArgumentError(
+      absl::StrCat("--", name, ": expected on or off, not '", *v, "'"));
 }
 
 }  // namespace leakhound

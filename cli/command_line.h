@@ -46,6 +46,10 @@ class CommandLine {
 
   // --index, else $LEAKHOUND_INDEX; InvalidArgument if neither is set.
   absl::StatusOr<std::string> IndexDir() const;
+  // The incident store: --incidents FILE, else $LEAKHOUND_INCIDENTS, else
+  // the file beside the index (DIR.incidents); nullopt for "off".
+  // InvalidArgument when none is given and there is no index either.
+  absl::StatusOr<std::optional<std::string>> IncidentsPath() const;
   // The option as a number in [min, max], or `fallback` when absent;
   // InvalidArgument (with the range) for anything else.
   absl::StatusOr<uint64_t> Unsigned(const std::string& name,
@@ -112,6 +116,11 @@ struct ActionArguments {
 };
 std::optional<ActionArguments> SplitAction(const CommandLine& line,
                                            const char* usage);
+
+// An option that is "on" or "off" (`fallback` when absent);
+// InvalidArgument otherwise.
+absl::StatusOr<bool> OnOff(const CommandLine& line, const std::string& name,
+                           bool fallback);
 
 // Opens the index the command line names (CommandLine::IndexDir).
 absl::StatusOr<std::unique_ptr<ProtectedIndex>> OpenIndex(

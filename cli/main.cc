@@ -11,6 +11,7 @@
 #include "cli/admin_commands.h"
 #include "cli/exit_codes.h"
 #include "cli/formats/ocr_engine.h"
+#include "cli/incidents_command.h"
 #include "cli/milter_command.h"
 #include "cli/rekey_command.h"
 #include "cli/scan_command.h"
@@ -35,6 +36,8 @@ constexpr char kUsage[] =
     "  snapshot  a consistent copy of the index, for replicas\n"
     "  scan      find passages of protected documents in files\n"
     "  milter    the mail-gateway daemon (Postfix and Sendmail milter)\n"
+    "  incidents review what was caught: list, show, resolve, release, "
+    "export, purge\n"
     "  shingle   print per-file word and fingerprint counts (diagnostics)\n"
     "The index is --index DIR or $LEAKHOUND_INDEX. Exit codes: 0 ok / no "
     "leak,\n"
@@ -60,6 +63,7 @@ constexpr Command kCommands[] = {
     {"snapshot", leakhound::RunSnapshotCommand},
     {"scan", leakhound::RunScanCommand},
     {"milter", leakhound::RunMilterCommand},
+    {"incidents", leakhound::RunIncidentsCommand},
     {"shingle", leakhound::RunShingleCommand},
 };
 

@@ -21,6 +21,8 @@
 #include "absl/strings/str_format.h"
 #include "cli/command_line.h"
 #include "cli/exit_codes.h"
+#include "cli/incidents/incident_store.h"
+#include "cli/incidents/incident_writer.h"
 #include "cli/milter/duplicate_cache.h"
 #include "cli/milter/index_holder.h"
 #include "cli/milter/message_verdict.h"
@@ -72,6 +74,13 @@ const char* MilterUsage() {
       "10; 0: on SIGHUP only)\n"
       "  --duplicate-window N   messages the duplicate cache remembers "
       "(default 10000; 0: off)\n"
+      "  --incidents FILE|off   record leaks, errors and unread parts there "
+      "(default:\n"
+      "                         INDEX_DIR.incidents; docs/console.md)\n"
+      "  --store-snippets on|off  keep the outbound text around each passage "
+      "(default on)\n"
+      "  --incident-spool N     records waiting for the store, at most "
+      "(default 10000)\n"
       "  --min-words, --min-coverage, --boilerplate-docs: as for scan\n",
       LimitOptionsUsage());
   return usage.c_str();
@@ -147,7 +156,8 @@ int RunMilterCommand(int argc, char** argv) {
       {"allow-sender", true},   {"allow-recipient", true},
       {"reload-seconds", true}, {"duplicate-window", true},
       {"min-words", true},      {"min-coverage", true},
-      {"boilerplate-docs", true}};
+      {"boilerplate-docs", true}, {"incidents", true},
+      {"store-snippets", true},   {"incident-spool", true}};
   static constexpr auto kAllSpecs = WithLimitOptions(kSpecs);
   int exit = kExitOk;
   auto first = ParseCommandLine("milter", argc, argv, kAllSpecs, MilterUsage(), &exit);
@@ -176,10 +186,13 @@ int RunMilterCommand(int argc, char** argv) {
   auto wait = line->Double("max-wait", policy.max_wait_seconds, 0, 3600);
   auto reload = line->Double("reload-seconds", 10, 0, 86400);
   auto window = line->Unsigned("duplicate-window", 10000, 0, 10000000);
+  auto spool = line->Unsigned("incident-spool", 10000, 1, 10000000);
+  auto incidents = line->IncidentsPath();
+  auto snippets = OnOff(*line, "store-snippets", true);
   for (const absl::Status& s :
        {scan.status(), limits.status(), max_message.status(),
         concurrent.status(), wait.status(), reload.status(),
-        window.status()}) {
+        window.status(), spool.status(), incidents.status(), snippets.status()}) {
     if (!s.ok()) return ReportError("milter", s);
   }
   for (auto [name, field] :
@@ -232,7 +245,11 @@ int RunMilterCommand(int argc, char** argv) {
     if (!c.ok()) return ReportError("milter", c.status());
     cache = std::move(*c);
   }
-  const MessageScanner scanner(holder->get(), cache.get(), *scan, *limits);
+  const Evidence evidence = !*incidents ? Evidence::kNone
+                            : *snippets  ? Evidence::kSnippets
+                                         : Evidence::kOffsets;
+  const MessageScanner scanner(holder->get(), cache.get(), *scan, *limits,
+                               evidence);
 
   // Signals: handled here, by the main thread, through a pipe. libmilter
   // blocks SIGHUP, SIGTERM and SIGINT in the thread that runs it (and so in
@@ -269,10 +286,27 @@ int RunMilterCommand(int argc, char** argv) {
                            MilterActionName(policy.on_unreadable),
                            limits->ocr.enabled ? limits->ocr.languages : "off"));
 
+  // Incidents go to a writer thread: a locked, full or broken store never
+  // holds up a verdict (incident_writer.h).
+  std::unique_ptr<IncidentWriter> writer;
+  IncidentSink record;
+  if (*incidents) {
+    if (auto check = IncidentStore::Open(**incidents); !check.ok()) {
+      log_line(absl::StrCat("incidents: ", check.status().message(),
+                            "; spooling and retrying"));
+    }
+    IncidentWriter::Options o;
+    o.spool_capacity = *spool;
+    writer = std::make_unique<IncidentWriter>(**incidents, o, log_line);
+    record = [&writer](Incident incident) { writer->Submit(std::move(incident)); };
+    log_line(absl::StrCat("recording incidents in ", **incidents,
+                          *snippets ? "" : " (offsets only, no snippets)"));
+  }
+
   std::atomic<bool> served{false};
   absl::Status serve_status;
   std::thread server([&] {
-    serve_status = ServeMilter(*socket, policy, &scanner, log_line);
+    serve_status = ServeMilter(*socket, policy, &scanner, log_line, record);
     served = true;
   });
 
@@ -326,6 +360,13 @@ int RunMilterCommand(int argc, char** argv) {
         s.lookups, s.filter_positives, s.hits,
         s.lookups == 0 ? 0.0 : 100.0 * static_cast<double>(s.hits) /
                                    static_cast<double>(s.lookups)));
+  }
+  if (writer != nullptr) {
+    writer->Stop(5);
+    const IncidentWriter::Counters c = writer->counters();
+    log_line(absl::StrFormat(
+        "incidents: %d recorded, %d written, %d dropped, %d failed writes",
+        c.submitted, c.written, c.dropped, c.failed_writes));
   }
   log_line(absl::StrCat("stopped; ", ActiveSessions(), " sessions cut"));
   if (pidfile) ::unlink(pidfile->c_str());

@@ -5,6 +5,8 @@
 #include <chrono>
 #include <filesystem>
 #include <cstdio>
+#include <ctime>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -14,10 +16,13 @@
 #include "absl/strings/str_split.h"
 #include "cli/command_line.h"
 #include "cli/exit_codes.h"
+#include "cli/incidents/incident_evidence.h"
+#include "cli/incidents/incident_store.h"
 #include "cli/input_files.h"
 #include "cli/ordered_work.h"
 #include "cli/progress_bar.h"
 #include "cli/scan_output.h"
+#include "engine/content_digest.h"
 #include "engine/leak_scanner.h"
 
 namespace leakhound {
@@ -68,7 +73,13 @@ const char* ScanUsage() {
     "skip\n"
     "                       inside directories, error for files named; "
     "encrypted\n"
-    "                       files are always errors)\n",
+    "                       files are always errors)\n"
+    "  --record             write one incident per leaking file to the "
+    "incident store,\n"
+    "                       under one scan-run id (docs/console.md)\n"
+    "  --incidents FILE     the store (default INDEX_DIR.incidents)\n"
+    "  --store-snippets on|off  keep the text around each passage "
+    "(default on)\n",
     LimitOptionsUsage());
   return usage.c_str();
 }
@@ -153,6 +164,62 @@ FileOutcome ScanOne(const InputFile& file, LeakScanner* scanner,
   return o;
 }
 
+// "scan-20261125T144212Z-12345": when, and which process.
+std::string ScanRunId() {
+  const time_t now = ::time(nullptr);
+  struct tm tm {};
+  gmtime_r(&now, &tm);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
+  return absl::StrCat("scan-", stamp, "-", ::getpid());
+}
+
+// Hex SHA-256 of the file at `path` ("" when it cannot be read again, as
+// standard input cannot).
+std::string FileSha256(const std::string& path) {
+  if (path == "-") return "";
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) return "";
+  std::string bytes;
+  char buffer[1 << 16];
+  size_t n;
+  while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0) bytes.append(buffer, n);
+  const bool failed = std::ferror(f) != 0;
+  std::fclose(f);
+  if (failed) return "";
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string hex;
+  for (const char c : ContentDigest(bytes)) {
+    const auto b = static_cast<unsigned char>(c);
+    hex += kHex[b >> 4];
+    hex += kHex[b & 15];
+  }
+  return hex;
+}
+
+// The incident of a leaking file. REQUIRES: o.leak(), its parts' texts kept.
+Incident ScanIncident(const FileOutcome& o, const ProtectedIndex& index,
+                      const std::string& run_id, bool snippets) {
+  Incident incident;
+  incident.time_ms = NowUnixMs();
+  incident.source = "scan";
+  incident.kind = "leak";
+  incident.action = "reported";
+  incident.run_id = run_id;
+  incident.file_path = o.path;
+  incident.file_size = o.bytes;
+  incident.sha256 = FileSha256(o.path);
+  for (const PartOutcome& p : o.parts) {
+    for (const DocumentMatch& m : p.report.matches) {
+      AppendEvidence(index, p.name, p.text, m, snippets, &incident.matches);
+    }
+    for (const LocationFinding& f : p.report.locations) {
+      AppendLocationEvidence(p.name, p.text, f, snippets, &incident.matches);
+    }
+  }
+  return incident;
+}
+
 }  // namespace
 
 int RunScanCommand(int argc, char** argv) {
@@ -160,7 +227,8 @@ int RunScanCommand(int argc, char** argv) {
       {"index", true},        {"json", false},      {"candidates", false},
       {"threads", true},      {"min-words", true},
       {"min-coverage", true}, {"boilerplate-docs", true},
-      {"follow-symlinks", false}, {"shard", true}, {"on-unreadable", true}};
+      {"follow-symlinks", false}, {"shard", true}, {"on-unreadable", true},
+      {"record", false},       {"incidents", true}, {"store-snippets", true}};
   static constexpr auto kAllSpecs = WithLimitOptions(kSpecs);
   int exit = kExitOk;
   auto line = ParseCommandLine("scan", argc, argv, kAllSpecs, ScanUsage(), &exit);
@@ -181,9 +249,26 @@ int RunScanCommand(int argc, char** argv) {
   auto threads = line->Unsigned("threads", cores, 1, 256);
   auto options = MatchRuleOptions(*line);
   auto limits = FileLimits(*line);
+  auto snippets = OnOff(*line, "store-snippets", true);
   for (const absl::Status& s :
-       {threads.status(), options.status(), limits.status()}) {
+       {threads.status(), options.status(), limits.status(), snippets.status()}) {
     if (!s.ok()) return ReportError("scan", s);
+  }
+  // --record: the store is opened before scanning, so that a bad path is
+  // reported before any work.
+  std::unique_ptr<IncidentStore> store;
+  std::string run_id;
+  if (line->Has("record")) {
+    auto path = line->IncidentsPath();
+    if (!path.ok()) return ReportError("scan", path.status());
+    if (!*path) {
+      return ReportError("scan", absl::InvalidArgumentError(
+                                     "--record with --incidents off"));
+    }
+    auto opened = IncidentStore::Open(**path);
+    if (!opened.ok()) return ReportError("scan", opened.status());
+    store = std::move(*opened);
+    run_id = ScanRunId();
   }
   if (line->args().empty()) {
     ReportError("scan", absl::InvalidArgumentError("no files given"));
@@ -223,10 +308,12 @@ int RunScanCommand(int argc, char** argv) {
   uint64_t candidates = 0, dropped = 0, allowed = 0, boilerplate_shingles = 0,
            bytes_done = 0;
   FILE* summary_out = json ? stderr : stdout;
+  std::vector<Incident> recorded;
   RunInOrder<FileOutcome>(
       files->size(), workers, workers * kAheadPerThread,
       [&](size_t i, size_t w) {
-        return ScanOne((*files)[i], scanners[w].get(), *limits, !json,
+        return ScanOne((*files)[i], scanners[w].get(), *limits,
+                       !json || store != nullptr,
                        list_candidates ? index->get() : nullptr, unreadable);
       },
       [&](size_t i, FileOutcome o) {
@@ -237,6 +324,9 @@ int RunScanCommand(int argc, char** argv) {
         std::fflush(stdout);
         if (!o.error.ok()) ++errors;
         if (o.leak()) ++leaks;
+        if (store != nullptr && o.leak()) {
+          recorded.push_back(ScanIncident(o, **index, run_id, *snippets));
+        }
         candidates += o.candidates();
         dropped += o.false_candidates();
         allowed += o.allowed_fingerprints();
@@ -245,6 +335,16 @@ int RunScanCommand(int argc, char** argv) {
         progress.Update(i + 1, bytes_done);
       });
   progress.Clear();
+  if (store != nullptr) {
+    absl::Status s = store->Insert(std::span<Incident>(recorded));
+    if (!s.ok()) {
+      ReportError("scan", s);
+      ++errors;
+    } else {
+      std::fprintf(stderr, "leakhound scan: recorded %zu incidents in %s, run %s\n",
+                   recorded.size(), store->path().c_str(), run_id.c_str());
+    }
+  }
   if (files->size() > 1 || !json) {
     std::fprintf(summary_out,
                  "%s%zu files scanned: %zu leaked, %zu clean, %zu errors; "

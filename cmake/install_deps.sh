@@ -15,7 +15,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libicu-dev libboost-serialization-dev libxxhash-dev librocksdb-dev
   libabsl-dev libssl-dev libxml2-dev libgtest-dev libgmock-dev libbenchmark-dev
-  nlohmann-json3-dev
+  nlohmann-json3-dev libsqlite3-dev libsodium-dev libcpp-httplib-dev sqlite3
   libmagic-dev libarchive-dev libpoppler-cpp-dev libgmime-3.0-dev
   libgsf-1-dev libtesseract-dev libleptonica-dev tesseract-ocr-eng
   tesseract-ocr-chi-sim
@@ -27,7 +27,13 @@ packages=(
   findutils
   libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui
   pandoc libgsf-bin poppler-utils
+  chromium
 )
+# The console's browser test drives Debian's Chromium with playwright-core
+# from npm (tests/cli/console/). A machine with its own Node.js keeps it.
+if ! command -v npm >/dev/null 2>&1; then
+  packages+=(nodejs npm)
+fi
 if [[ "${1:-}" == "--plots" ]]; then
   packages+=(gnuplot-nox)
 fi

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "cli/formats/extraction.h"
+#include "cli/incidents/incident_evidence.h"
 #include "cli/milter/duplicate_cache.h"
 #include "cli/milter/index_holder.h"
 #include "engine/content_digest.h"
@@ -22,8 +23,13 @@ const char* VerdictName(MessageVerdict::Kind kind) {
 
 MessageScanner::MessageScanner(IndexHolder* holder, DuplicateCache* cache,
                                const ScanOptions& options,
-                               const ExtractionLimits& limits)
-    : holder_(holder), cache_(cache), options_(options), limits_(limits) {}
+                               const ExtractionLimits& limits,
+                               Evidence evidence)
+    : holder_(holder),
+      cache_(cache),
+      options_(options),
+      limits_(limits),
+      evidence_(evidence) {}
 
 MessageVerdict MessageScanner::Scan(std::string_view message) const {
   const auto start = std::chrono::steady_clock::now();
@@ -92,12 +98,17 @@ MessageVerdict MessageScanner::Scan(std::string_view message) const {
       give_back();
       v.documents.clear();
       v.locations.clear();
+      v.evidence.clear();
       v.parts.clear();
       v.kind = MessageVerdict::Kind::kError;
       v.error = std::string(report.status().message());
       return finish(v);
     }
     for (const DocumentMatch& m : report->matches) {
+      if (evidence_ != Evidence::kNone) {
+        AppendEvidence(*snapshot.index, part.name, part.text, m,
+                       evidence_ == Evidence::kSnippets, &v.evidence);
+      }
       v.kind = MessageVerdict::Kind::kLeak;
       if (std::find(v.documents.begin(), v.documents.end(), m.external_id) ==
           v.documents.end()) {
@@ -108,6 +119,10 @@ MessageVerdict MessageScanner::Scan(std::string_view message) const {
       }
     }
     for (const LocationFinding& f : report->locations) {
+      if (evidence_ != Evidence::kNone) {
+        AppendLocationEvidence(part.name, part.text, f,
+                               evidence_ == Evidence::kSnippets, &v.evidence);
+      }
       v.kind = MessageVerdict::Kind::kLeak;
       if (std::find(v.locations.begin(), v.locations.end(), f.prefix) ==
           v.locations.end()) {

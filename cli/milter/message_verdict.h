@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "cli/formats/text_extractor.h"
+#include "cli/incidents/incident.h"
 #include "engine/leak_scanner.h"
 
 namespace leakhound {
@@ -38,6 +39,11 @@ struct MessageVerdict {
   // in, unknown binary data), each "name (class)": the milter's
   // --on-unreadable decides what a clean message with some does.
   std::vector<std::string> unread;
+  // For the incident desk (MessageScanner's `evidence`): per matched
+  // passage its document and, with snippets, the outbound text around it;
+  // at most kEvidencePerDocument passages per document and part
+  // (incident_evidence.h).
+  std::vector<IncidentMatch> evidence;
   std::string error;                   // for kError: why
   bool duplicate = false;              // reused from the duplicate cache
   double milliseconds = 0;             // extraction and scan
@@ -45,12 +51,16 @@ struct MessageVerdict {
 
 const char* VerdictName(MessageVerdict::Kind kind);
 
+// What a verdict keeps of a leak's passages.
+enum class Evidence { kNone, kOffsets, kSnippets };
+
 class MessageScanner {
  public:
   // `holder` and `cache` (may be null: no duplicate suppression) must
   // outlive the scanner.
   MessageScanner(IndexHolder* holder, DuplicateCache* cache,
-                 const ScanOptions& options, const ExtractionLimits& limits);
+                 const ScanOptions& options, const ExtractionLimits& limits,
+                 Evidence evidence = Evidence::kNone);
 
   // Scans one RFC 5322 message (headers and body as received). Never
   // fails: a message that cannot be read is a kError verdict with the
@@ -67,6 +77,7 @@ class MessageScanner {
   DuplicateCache* cache_;
   const ScanOptions options_;
   const ExtractionLimits limits_;
+  const Evidence evidence_;
   mutable std::mutex pool_mu_;
   mutable std::vector<PooledScanner> pool_;  // idle scanners
 };

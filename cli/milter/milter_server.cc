@@ -1,7 +1,10 @@
 // The one file that calls libmilter.
 #include "cli/milter/milter_server.h"
 
+#include <arpa/inet.h>
 #include <libmilter/mfapi.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 
 #include <atomic>
@@ -11,6 +14,7 @@
 #include <memory>
 #include <mutex>
 #include <set>
+#include <strings.h>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -68,6 +72,7 @@ struct ServerState {
   const MilterPolicy* policy = nullptr;
   const MessageScanner* scanner = nullptr;
   MilterLog log;
+  IncidentSink record;
   std::unique_ptr<FifoSlots> slots;
   std::atomic<uint32_t> sessions{0};
 };
@@ -75,7 +80,13 @@ ServerState g_state;
 
 // One SMTP connection's state, kept with smfi_setpriv.
 struct Session {
+  std::string client;    // the SMTP client's address, for the connection
   std::string message;   // headers and body as received
+  // For the incident record.
+  std::string sender;
+  std::vector<std::string> recipient_list;
+  std::string subject;
+  std::string message_id;
   bool oversized = false;
   bool sender_allowed = false;
   bool all_recipients_allowed = true;
@@ -84,6 +95,10 @@ struct Session {
   void Reset() {
     message.clear();
     message.shrink_to_fit();
+    sender.clear();
+    recipient_list.clear();
+    subject.clear();
+    message_id.clear();
     oversized = false;
     sender_allowed = false;
     all_recipients_allowed = true;
@@ -112,8 +127,33 @@ std::string Symbol(SMFICTX* ctx, const char* name) {
 // libmilter takes char* for strings it does not change.
 char* Mutable(std::string& s) { return s.data(); }
 
-sfsistat OnConnect(SMFICTX* ctx, char*, _SOCK_ADDR*) {
+// Header values kept for the incident record are bounded.
+constexpr size_t kMaxRecordedField = 998;
+
+std::string Bounded(std::string_view value) {
+  if (value.size() <= kMaxRecordedField) return std::string(value);
+  size_t cut = kMaxRecordedField;
+  while (cut > 0 && (static_cast<unsigned char>(value[cut]) & 0xC0) == 0x80) --cut;
+  return std::string(value.substr(0, cut));
+}
+
+std::string AddressText(const _SOCK_ADDR* address) {
+  if (address == nullptr) return "";
+  char text[INET6_ADDRSTRLEN] = "";
+  if (address->sa_family == AF_INET) {
+    inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(address)->sin_addr,
+              text, sizeof text);
+  } else if (address->sa_family == AF_INET6) {
+    inet_ntop(AF_INET6,
+              &reinterpret_cast<const sockaddr_in6*>(address)->sin6_addr, text,
+              sizeof text);
+  }
+  return text;
+}
+
+sfsistat OnConnect(SMFICTX* ctx, char*, _SOCK_ADDR* address) {
   auto* session = new Session();
+  session->client = AddressText(address);
   smfi_setpriv(ctx, session);
   g_state.sessions.fetch_add(1);
   return SMFIS_CONTINUE;
@@ -123,6 +163,7 @@ sfsistat OnEnvelopeFrom(SMFICTX* ctx, char** argv) {
   Session* s = Get(ctx);
   if (s == nullptr) return SMFIS_TEMPFAIL;
   s->Reset();
+  if (argv != nullptr && argv[0] != nullptr) s->sender = Bounded(argv[0]);
   s->sender_allowed = argv != nullptr && argv[0] != nullptr &&
                       AddressAllowed(argv[0], g_state.policy->allow_senders);
   return SMFIS_CONTINUE;
@@ -132,6 +173,9 @@ sfsistat OnEnvelopeRecipient(SMFICTX* ctx, char** argv) {
   Session* s = Get(ctx);
   if (s == nullptr) return SMFIS_TEMPFAIL;
   ++s->recipients;
+  if (argv != nullptr && argv[0] != nullptr && s->recipient_list.size() < 1000) {
+    s->recipient_list.push_back(Bounded(argv[0]));
+  }
   if (argv == nullptr || argv[0] == nullptr ||
       !AddressAllowed(argv[0], g_state.policy->allow_recipients)) {
     s->all_recipients_allowed = false;
@@ -142,6 +186,8 @@ sfsistat OnEnvelopeRecipient(SMFICTX* ctx, char** argv) {
 sfsistat OnHeader(SMFICTX* ctx, char* name, char* value) {
   Session* s = Get(ctx);
   if (s == nullptr) return SMFIS_TEMPFAIL;
+  if (strcasecmp(name, "Subject") == 0) s->subject = Bounded(value);
+  if (strcasecmp(name, "Message-ID") == 0) s->message_id = Bounded(value);
   s->Append(absl::StrCat(name, ": ", value, "\r\n"));
   return SMFIS_CONTINUE;
 }
@@ -298,6 +344,35 @@ sfsistat OnEndOfMessage(SMFICTX* ctx) {
   if (v.duplicate) absl::StrAppend(&line, " duplicate=yes");
   if (!v.error.empty()) absl::StrAppend(&line, " error=\"", v.error, "\"");
   g_state.log(line);
+  const bool eventful = v.kind != MessageVerdict::Kind::kClean || !v.unread.empty();
+  if (g_state.record && note.empty() && eventful) {
+    Incident incident;
+    incident.time_ms = NowUnixMs();
+    incident.source = "milter";
+    incident.kind = v.kind == MessageVerdict::Kind::kLeak    ? "leak"
+                    : v.kind == MessageVerdict::Kind::kError ? "error"
+                                                             : "unread";
+    incident.action = MilterActionName(action);
+    incident.queue_id = queue_id;
+    incident.message_id = std::move(s->message_id);
+    incident.sender = std::move(s->sender);
+    incident.recipients = std::move(s->recipient_list);
+    incident.subject = std::move(s->subject);
+    incident.client = s->client;
+    incident.detail = v.kind == MessageVerdict::Kind::kError ? v.error
+                                                             : HeaderValue(v.unread);
+    if (action == MilterAction::kQuarantine) incident.mail_state = "held";
+    incident.matches = std::move(v.evidence);
+    if (incident.matches.empty()) {
+      // A verdict without evidence (the milter keeps none): the documents.
+      for (const std::string& d : v.documents) {
+        IncidentMatch m;
+        m.document = d;
+        incident.matches.push_back(std::move(m));
+      }
+    }
+    g_state.record(std::move(incident));
+  }
   s->Reset();
   return answer;
 }
@@ -365,8 +440,10 @@ bool AddressAllowed(std::string_view address,
 }
 
 absl::Status ServeMilter(const std::string& socket, const MilterPolicy& policy,
-                         const MessageScanner* scanner, MilterLog log) {
+                         const MessageScanner* scanner, MilterLog log,
+                         IncidentSink record) {
   g_state.policy = &policy;
+  g_state.record = std::move(record);
   g_state.scanner = scanner;
   g_state.log = std::move(log);
   g_state.slots =

@@ -18,6 +18,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "cli/incidents/incident.h"
 #include "cli/milter/message_verdict.h"
 
 namespace leakhound {
@@ -58,12 +59,20 @@ struct MilterPolicy {
 // One line per message: queue id, verdict, action, documents, ms.
 using MilterLog = std::function<void(const std::string& line)>;
 
+// Receives an incident for every message that leaked, could not be
+// judged, or had unread parts (not for clean or allow-listed ones), on
+// the session's thread after the MTA has its answer. Must be thread-safe
+// and must not block (IncidentWriter::Submit).
+using IncidentSink = std::function<void(Incident incident)>;
+
 // Listens on `socket` (libmilter's syntax: inet:PORT@HOST, inet6:...,
 // unix:/path; a unix socket is created mode 0660 after removing a stale
 // one) and serves until RequestStop. `scanner` must outlive the call.
 // Errors: the socket cannot be opened, or libmilter failed.
+// `record` may be empty: nothing recorded.
 absl::Status ServeMilter(const std::string& socket, const MilterPolicy& policy,
-                         const MessageScanner* scanner, MilterLog log);
+                         const MessageScanner* scanner, MilterLog log,
+                         IncidentSink record = nullptr);
 
 // Makes ServeMilter stop accepting connections and return; sessions in
 // flight go on (wait for ActiveSessions() to reach 0).

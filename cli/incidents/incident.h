@@ -1,0 +1,100 @@
+// Incident: what leakhound records when it catches something, for the
+// security team to review (docs/console.md): where it was caught (the mail
+// gateway or a scan), what was done with it, and per matched passage the
+// protected document and, unless snippets are off, the outbound text
+// around the passage. Never any protected text: the index holds none.
+//
+// Thread-safety: plain values and pure functions.
+#ifndef LEAKHOUND_CLI_INCIDENTS_INCIDENT_H_
+#define LEAKHOUND_CLI_INCIDENTS_INCIDENT_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace leakhound {
+
+// One matched passage of an incident.
+struct IncidentMatch {
+  std::string document;  // protected document's external id, or for a
+                         // protected location "location PREFIX"
+  std::string source;    // the path it was added from
+  std::vector<std::string> labels;
+  std::string part;      // "" (the message body or file) or a part path
+  uint32_t byte_begin = 0;  // the passage in the part's extracted text
+  uint32_t byte_end = 0;
+  uint32_t words = 0;
+  double coverage = 0;  // of the protected document, 0..1
+  // The outbound text around the passage (empty with snippets off), and
+  // the passage's bytes inside it.
+  std::string snippet;
+  uint32_t snippet_begin = 0;
+  uint32_t snippet_end = 0;
+};
+
+// Persisted values (the incidents table, docs/storage_format.md): kind is
+// "leak", "error" or "unread"; source "milter" or "scan"; status "open",
+// "confirmed" or "false-positive"; mail_state "", "held", "released" or
+// "deleted".
+struct Incident {
+  int64_t id = 0;        // assigned by the store
+  int64_t time_ms = 0;   // Unix ms
+  std::string source;
+  std::string kind;
+  std::string action;    // what the gateway did (reject, quarantine, ...),
+                         // "reported" for a scan
+  // Mail.
+  std::string queue_id;
+  std::string message_id;
+  std::string sender;
+  std::vector<std::string> recipients;
+  std::string subject;
+  std::string client;
+  // Scan.
+  std::string run_id;
+  std::string file_path;
+  uint64_t file_size = 0;
+  std::string sha256;  // hex
+  // An error's reason, or the parts that could not be read.
+  std::string detail;
+  // Review.
+  std::string status = "open";
+  std::string note;
+  std::string reviewed_by;
+  int64_t reviewed_ms = 0;
+  std::string mail_state;
+  // The distinct documents of `matches`, in order (DistinctDocuments);
+  // filled by the store, and the one field of the matches a list has.
+  std::vector<std::string> documents;
+  std::vector<IncidentMatch> matches;  // empty in a list (IncidentStore)
+};
+
+std::vector<std::string> DistinctDocuments(
+    const std::vector<IncidentMatch>& matches);
+
+// The outbound text of a snippet: at most kSnippetContext bytes either
+// side of the passage, and at most kSnippetPassage bytes of the passage
+// (a longer one is cut, and its end marked by " [...]"). Cuts fall on
+// UTF-8 character boundaries. REQUIRES: begin <= end <= text.size().
+inline constexpr size_t kSnippetContext = 200;
+inline constexpr size_t kSnippetPassage = 1500;
+void FillSnippet(std::string_view text, uint32_t begin, uint32_t end,
+                 IncidentMatch* match);
+
+// A time bound as users give it: an age before `now_ms` ("90d", "12h",
+// "30m", "45s", "2w"), a date ("2026-11-25", midnight UTC) or a date and
+// time ("2026-11-25T14:30:00", UTC, optionally ending in Z). InvalidArgument
+// otherwise.
+absl::StatusOr<int64_t> ParseTimeBound(std::string_view text, int64_t now_ms);
+
+// "2026-11-25 14:30:00" (UTC) for Unix ms.
+std::string FormatTime(int64_t unix_ms);
+
+int64_t NowUnixMs();
+
+}  // namespace leakhound
+
+#endif  // LEAKHOUND_CLI_INCIDENTS_INCIDENT_H_

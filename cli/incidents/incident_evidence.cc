@@ -1,0 +1,49 @@
+#include "cli/incidents/incident_evidence.h"
+
+#include <algorithm>
+
+#include "index/index_store.h"
+
+namespace leakhound {
+
+void AppendEvidence(const ProtectedIndex& index, std::string_view part,
+                    std::string_view text, const DocumentMatch& match,
+                    bool snippets, std::vector<IncidentMatch>* out) {
+  IncidentMatch base;
+  base.document = match.external_id;
+  base.part = std::string(part);
+  base.coverage = match.coverage_of_source;
+  if (auto record = index.store().ReadDocument(match.doc); record.ok() && *record) {
+    base.source = (*record)->source;
+    base.labels = (*record)->labels;
+  }
+  const size_t n = std::min(match.passages.size(), kEvidencePerDocument);
+  for (size_t i = 0; i < n; ++i) {
+    const Passage& p = match.passages[i];
+    IncidentMatch e = base;
+    e.byte_begin = p.byte_begin;
+    e.byte_end = p.byte_end;
+    e.words = p.words;
+    if (snippets && p.byte_begin <= p.byte_end && p.byte_end <= text.size()) {
+      FillSnippet(text, p.byte_begin, p.byte_end, &e);
+    }
+    out->push_back(std::move(e));
+  }
+}
+
+void AppendLocationEvidence(std::string_view part, std::string_view text,
+                            const LocationFinding& finding, bool snippets,
+                            std::vector<IncidentMatch>* out) {
+  IncidentMatch e;
+  e.document = "location " + finding.prefix;
+  e.part = std::string(part);
+  e.byte_begin = finding.byte_begin;
+  e.byte_end = finding.byte_end;
+  if (snippets && finding.byte_begin <= finding.byte_end &&
+      finding.byte_end <= text.size()) {
+    FillSnippet(text, finding.byte_begin, finding.byte_end, &e);
+  }
+  out->push_back(std::move(e));
+}
+
+}  // namespace leakhound

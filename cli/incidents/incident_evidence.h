@@ -1,0 +1,38 @@
+// IncidentEvidence: an incident's matches from a scan's findings: per
+// matched passage the protected document (its id, source path and labels,
+// read from the index) and, with snippets, the outbound text around it.
+// Used by the milter (message_verdict.cc) and `scan --record`.
+//
+// Thread-safety: pure functions of their arguments; the index is only
+// read (ProtectedIndex's reads are thread-safe).
+#ifndef LEAKHOUND_CLI_INCIDENTS_INCIDENT_EVIDENCE_H_
+#define LEAKHOUND_CLI_INCIDENTS_INCIDENT_EVIDENCE_H_
+
+#include <string_view>
+#include <vector>
+
+#include "cli/incidents/incident.h"
+#include "engine/leak_scanner.h"
+#include "engine/protected_index.h"
+
+namespace leakhound {
+
+// Passages kept per matched document and part, at most (the strongest
+// come first in a DocumentMatch).
+inline constexpr size_t kEvidencePerDocument = 10;
+
+// Appends up to kEvidencePerDocument passages of `match`, found in `text`
+// (part `part`). A failed read of the document's record leaves its source
+// and labels empty: evidence never decides a verdict.
+void AppendEvidence(const ProtectedIndex& index, std::string_view part,
+                    std::string_view text, const DocumentMatch& match,
+                    bool snippets, std::vector<IncidentMatch>* out);
+
+// Appends a protected location found in `text`, named "location PREFIX".
+void AppendLocationEvidence(std::string_view part, std::string_view text,
+                            const LocationFinding& finding, bool snippets,
+                            std::vector<IncidentMatch>* out);
+
+}  // namespace leakhound
+
+#endif  // LEAKHOUND_CLI_INCIDENTS_INCIDENT_EVIDENCE_H_

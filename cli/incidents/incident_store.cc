@@ -1,0 +1,675 @@
+// The one file that calls SQLite.
+#include "cli/incidents/incident_store.h"
+
+#include <fcntl.h>
+#include <sqlite3.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <utility>
+#include <variant>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+
+namespace leakhound {
+namespace {
+
+// PERSISTED: migrations_[v] takes the schema from version v to v + 1.
+// Never edit a released step; append one.
+constexpr const char* kMigrations[] = {
+    // 0 -> 1
+    "CREATE TABLE incidents ("
+    "  id INTEGER PRIMARY KEY,"
+    "  time_ms INTEGER NOT NULL,"
+    "  source TEXT NOT NULL,"
+    "  kind TEXT NOT NULL,"
+    "  action TEXT NOT NULL,"
+    "  queue_id TEXT NOT NULL DEFAULT '',"
+    "  message_id TEXT NOT NULL DEFAULT '',"
+    "  sender TEXT NOT NULL DEFAULT '' COLLATE NOCASE,"
+    "  recipients TEXT NOT NULL DEFAULT '',"
+    "  subject TEXT NOT NULL DEFAULT '',"
+    "  client TEXT NOT NULL DEFAULT '',"
+    "  run_id TEXT NOT NULL DEFAULT '',"
+    "  file_path TEXT NOT NULL DEFAULT '',"
+    "  file_size INTEGER NOT NULL DEFAULT 0,"
+    "  sha256 TEXT NOT NULL DEFAULT '',"
+    "  detail TEXT NOT NULL DEFAULT '',"
+    "  documents TEXT NOT NULL DEFAULT '',"
+    "  status TEXT NOT NULL DEFAULT 'open',"
+    "  note TEXT NOT NULL DEFAULT '',"
+    "  reviewed_by TEXT NOT NULL DEFAULT '',"
+    "  reviewed_ms INTEGER NOT NULL DEFAULT 0,"
+    "  mail_state TEXT NOT NULL DEFAULT '');"
+    "CREATE INDEX incidents_by_time ON incidents(time_ms);"
+    "CREATE INDEX incidents_by_status ON incidents(status, time_ms);"
+    "CREATE INDEX incidents_by_action ON incidents(action, time_ms);"
+    "CREATE INDEX incidents_by_sender ON incidents(sender, time_ms);"
+    "CREATE TABLE matches ("
+    "  incident_id INTEGER NOT NULL,"
+    "  ordinal INTEGER NOT NULL,"
+    "  document TEXT NOT NULL,"
+    "  source TEXT NOT NULL,"
+    "  labels TEXT NOT NULL,"
+    "  part TEXT NOT NULL,"
+    "  byte_begin INTEGER NOT NULL,"
+    "  byte_end INTEGER NOT NULL,"
+    "  words INTEGER NOT NULL,"
+    "  coverage REAL NOT NULL,"
+    "  snippet TEXT NOT NULL,"
+    "  snippet_begin INTEGER NOT NULL,"
+    "  snippet_end INTEGER NOT NULL,"
+    "  PRIMARY KEY (incident_id, ordinal)) WITHOUT ROWID;"
+    "CREATE INDEX matches_by_document ON matches(document, incident_id);"
+    "CREATE TABLE users ("
+    "  name TEXT PRIMARY KEY,"
+    "  role TEXT NOT NULL,"
+    "  password_hash TEXT NOT NULL,"
+    "  created_ms INTEGER NOT NULL);"
+    "CREATE TABLE audit ("
+    "  id INTEGER PRIMARY KEY,"
+    "  time_ms INTEGER NOT NULL,"
+    "  user TEXT NOT NULL,"
+    "  action TEXT NOT NULL,"
+    "  incident_id INTEGER NOT NULL,"
+    "  detail TEXT NOT NULL);"
+    "CREATE INDEX audit_by_incident ON audit(incident_id, id);",
+};
+static_assert(std::size(kMigrations) == kIncidentSchemaVersion);
+
+constexpr char kListSeparator = '\n';  // PERSISTED: joins recipients, labels
+
+absl::Status StatusOf(int code, std::string_view path, std::string_view what,
+                      const char* message) {
+  const std::string text =
+      absl::StrCat("incidents ", std::string(path), ": ", std::string(what),
+                   ": ", message != nullptr ? message : sqlite3_errstr(code));
+  switch (code & 0xFF) {
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+      return absl::UnavailableError(text);
+    case SQLITE_FULL:
+      return absl::ResourceExhaustedError(text);
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+      return absl::DataLossError(text);
+    case SQLITE_CANTOPEN:
+    case SQLITE_PERM:
+    case SQLITE_READONLY:
+      return absl::PermissionDeniedError(text);
+    default:
+      return absl::InternalError(text);
+  }
+}
+
+// A prepared statement; binds by position from 1.
+class Statement {
+ public:
+  Statement(sqlite3* db, const std::string& sql) : db_(db) {
+    code_ = sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt_, nullptr);
+  }
+  ~Statement() { sqlite3_finalize(stmt_); }
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+
+  int code() const { return code_; }
+  Statement& Bind(int64_t v) {
+    Note(sqlite3_bind_int64(stmt_, ++next_, v));
+    return *this;
+  }
+  Statement& Bind(double v) {
+    Note(sqlite3_bind_double(stmt_, ++next_, v));
+    return *this;
+  }
+  Statement& Bind(std::string_view v) {
+    Note(sqlite3_bind_text(stmt_, ++next_, v.data(), static_cast<int>(v.size()),
+                           SQLITE_TRANSIENT));
+    return *this;
+  }
+  // SQLITE_ROW, SQLITE_DONE or an error code.
+  int Step() {
+    if (code_ != SQLITE_OK) return code_;
+    return sqlite3_step(stmt_);
+  }
+  void Reset() {
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+    next_ = 0;
+  }
+  int64_t Int(int col) const { return sqlite3_column_int64(stmt_, col); }
+  double Real(int col) const { return sqlite3_column_double(stmt_, col); }
+  std::string Text(int col) const {
+    const auto* p = sqlite3_column_text(stmt_, col);
+    return p != nullptr ? std::string(reinterpret_cast<const char*>(p),
+                                      static_cast<size_t>(sqlite3_column_bytes(stmt_, col)))
+                        : std::string();
+  }
+
+ private:
+  void Note(int code) {
+    if (code_ == SQLITE_OK && code != SQLITE_OK) code_ = code;
+  }
+  sqlite3* db_;
+  sqlite3_stmt* stmt_ = nullptr;
+  int code_ = SQLITE_OK;
+  int next_ = 0;
+};
+
+std::vector<std::string> SplitList(const std::string& joined) {
+  if (joined.empty()) return {};
+  return absl::StrSplit(joined, kListSeparator);
+}
+
+// The WHERE clause of `f`, and binds its values in order.
+struct Where {
+  std::string sql;
+  std::vector<std::variant<int64_t, std::string>> values;
+};
+
+Where WhereOf(const IncidentFilter& f) {
+  Where w;
+  std::vector<std::string> terms;
+  if (f.since_ms != std::numeric_limits<int64_t>::min()) {
+    terms.push_back("time_ms >= ?");
+    w.values.emplace_back(f.since_ms);
+  }
+  if (f.until_ms != std::numeric_limits<int64_t>::max()) {
+    terms.push_back("time_ms < ?");
+    w.values.emplace_back(f.until_ms);
+  }
+  auto equal = [&](const char* column, const std::string& value) {
+    if (value.empty()) return;
+    terms.push_back(absl::StrCat(column, " = ?"));
+    w.values.emplace_back(value);
+  };
+  equal("status", f.status);
+  equal("action", f.action);
+  equal("source", f.source);
+  equal("kind", f.kind);
+  equal("sender", f.sender);
+  if (!f.document.empty()) {
+    terms.push_back("id IN (SELECT incident_id FROM matches WHERE document = ?)");
+    w.values.emplace_back(f.document);
+  }
+  if (!terms.empty()) w.sql = " WHERE " + absl::StrJoin(terms, " AND ");
+  return w;
+}
+
+void BindWhere(Statement& s, const Where& w) {
+  for (const auto& v : w.values) {
+    if (const auto* i = std::get_if<int64_t>(&v)) {
+      s.Bind(*i);
+    } else {
+      s.Bind(std::string_view(std::get<std::string>(v)));
+    }
+  }
+}
+
+constexpr char kColumns[] =
+    "id, time_ms, source, kind, action, queue_id, message_id, sender, "
+    "recipients, subject, client, run_id, file_path, file_size, sha256, "
+    "detail, documents, status, note, reviewed_by, reviewed_ms, mail_state";
+
+Incident ReadIncident(const Statement& s) {
+  Incident i;
+  i.id = s.Int(0);
+  i.time_ms = s.Int(1);
+  i.source = s.Text(2);
+  i.kind = s.Text(3);
+  i.action = s.Text(4);
+  i.queue_id = s.Text(5);
+  i.message_id = s.Text(6);
+  i.sender = s.Text(7);
+  i.recipients = SplitList(s.Text(8));
+  i.subject = s.Text(9);
+  i.client = s.Text(10);
+  i.run_id = s.Text(11);
+  i.file_path = s.Text(12);
+  i.file_size = static_cast<uint64_t>(s.Int(13));
+  i.sha256 = s.Text(14);
+  i.detail = s.Text(15);
+  i.documents = SplitList(s.Text(16));
+  i.status = s.Text(17);
+  i.note = s.Text(18);
+  i.reviewed_by = s.Text(19);
+  i.reviewed_ms = s.Int(20);
+  i.mail_state = s.Text(21);
+  return i;
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<IncidentStore>> IncidentStore::Open(
+    const std::string& path, const Options& options) {
+  // The file is created owner-only before SQLite sees it; SQLite gives its
+  // -wal and -shm files the database file's mode.
+  if (options.create) {
+    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0) {
+      return absl::PermissionDeniedError(absl::StrCat(
+          "incidents ", path, ": cannot create: ", std::strerror(errno)));
+    }
+    ::close(fd);
+  } else if (::access(path.c_str(), F_OK) != 0) {
+    return absl::NotFoundError(absl::StrCat("incidents ", path, ": no such file"));
+  }
+  sqlite3* db = nullptr;
+  const int code = sqlite3_open_v2(
+      path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr);
+  if (code != SQLITE_OK) {
+    absl::Status status = StatusOf(code, path, "cannot open",
+                                   db != nullptr ? sqlite3_errmsg(db) : nullptr);
+    sqlite3_close(db);
+    return status;
+  }
+  std::unique_ptr<IncidentStore> store(new IncidentStore(path, db));
+  sqlite3_busy_timeout(db, options.busy_timeout_ms);
+  sqlite3_extended_result_codes(db, 1);
+  // WAL: readers never block the writer; synchronous=NORMAL is durable
+  // against a process crash (the WAL is in the OS), and loses at most the
+  // last transactions on power loss, never consistency.
+  if (absl::Status s = store->Exec("PRAGMA journal_mode=WAL;"); !s.ok()) return s;
+  if (absl::Status s = store->Exec("PRAGMA synchronous=NORMAL;"); !s.ok()) return s;
+  if (absl::Status s = store->Migrate(); !s.ok()) return s;
+  return store;
+}
+
+IncidentStore::~IncidentStore() { sqlite3_close_v2(db_); }
+
+absl::Status IncidentStore::Error(int code, const char* what) const {
+  return StatusOf(code, path_, what, sqlite3_errmsg(db_));
+}
+
+absl::Status IncidentStore::Exec(const char* sql) {
+  char* message = nullptr;
+  const int code = sqlite3_exec(db_, sql, nullptr, nullptr, &message);
+  if (code == SQLITE_OK) return absl::OkStatus();
+  absl::Status status = StatusOf(code, path_, "statement failed", message);
+  sqlite3_free(message);
+  return status;
+}
+
+absl::Status IncidentStore::Migrate() {
+  Statement version(db_, "PRAGMA user_version");
+  if (version.Step() != SQLITE_ROW) return Error(version.code(), "cannot read the schema version");
+  schema_version_ = static_cast<int>(version.Int(0));
+  if (schema_version_ > kIncidentSchemaVersion) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "incidents ", path_, ": schema version ", schema_version_,
+        " is newer than this leakhound's (", kIncidentSchemaVersion,
+        "); upgrade leakhound"));
+  }
+  while (schema_version_ < kIncidentSchemaVersion) {
+    // BEGIN IMMEDIATE: two processes opening a new file migrate it once.
+    if (absl::Status s = Exec("BEGIN IMMEDIATE"); !s.ok()) return s;
+    Statement again(db_, "PRAGMA user_version");
+    if (again.Step() != SQLITE_ROW) {
+      Exec("ROLLBACK").IgnoreError();
+      return Error(again.code(), "cannot read the schema version");
+    }
+    schema_version_ = static_cast<int>(again.Int(0));
+    if (schema_version_ >= kIncidentSchemaVersion) {
+      return Exec("COMMIT");
+    }
+    absl::Status s = Exec(kMigrations[schema_version_]);
+    if (s.ok()) {
+      s = Exec(absl::StrCat("PRAGMA user_version = ", schema_version_ + 1).c_str());
+    }
+    if (!s.ok()) {
+      Exec("ROLLBACK").IgnoreError();
+      return s;
+    }
+    if (absl::Status c = Exec("COMMIT"); !c.ok()) return c;
+    ++schema_version_;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status IncidentStore::Insert(std::span<Incident> incidents) {
+  if (absl::Status s = Exec("BEGIN IMMEDIATE"); !s.ok()) return s;
+  auto fail = [&](absl::Status status) {
+    Exec("ROLLBACK").IgnoreError();
+    for (Incident& i : incidents) i.id = 0;
+    return status;
+  };
+  Statement add(db_, absl::StrCat(
+                         "INSERT INTO incidents (time_ms, source, kind, action, "
+                         "queue_id, message_id, sender, recipients, subject, "
+                         "client, run_id, file_path, file_size, sha256, detail, "
+                         "documents, status, note, reviewed_by, reviewed_ms, "
+                         "mail_state) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+                         "?,?,?,?)"));
+  Statement match(db_,
+                  "INSERT INTO matches (incident_id, ordinal, document, source, "
+                  "labels, part, byte_begin, byte_end, words, coverage, snippet, "
+                  "snippet_begin, snippet_end) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
+  if (add.code() != SQLITE_OK) return fail(Error(add.code(), "cannot prepare"));
+  if (match.code() != SQLITE_OK) return fail(Error(match.code(), "cannot prepare"));
+  const std::string separator(1, kListSeparator);
+  for (Incident& i : incidents) {
+    if (i.documents.empty()) i.documents = DistinctDocuments(i.matches);
+    add.Reset();
+    add.Bind(i.time_ms).Bind(i.source).Bind(i.kind).Bind(i.action)
+        .Bind(i.queue_id).Bind(i.message_id).Bind(i.sender)
+        .Bind(absl::StrJoin(i.recipients, separator)).Bind(i.subject)
+        .Bind(i.client).Bind(i.run_id).Bind(i.file_path)
+        .Bind(static_cast<int64_t>(i.file_size)).Bind(i.sha256).Bind(i.detail)
+        .Bind(absl::StrJoin(i.documents, separator)).Bind(i.status).Bind(i.note)
+        .Bind(i.reviewed_by).Bind(i.reviewed_ms).Bind(i.mail_state);
+    if (const int code = add.Step(); code != SQLITE_DONE) {
+      return fail(Error(code, "cannot insert an incident"));
+    }
+    i.id = sqlite3_last_insert_rowid(db_);
+    int64_t ordinal = 0;
+    for (const IncidentMatch& m : i.matches) {
+      match.Reset();
+      match.Bind(i.id).Bind(ordinal++).Bind(m.document).Bind(m.source)
+          .Bind(absl::StrJoin(m.labels, separator)).Bind(m.part)
+          .Bind(int64_t{m.byte_begin}).Bind(int64_t{m.byte_end})
+          .Bind(int64_t{m.words}).Bind(m.coverage).Bind(m.snippet)
+          .Bind(int64_t{m.snippet_begin}).Bind(int64_t{m.snippet_end});
+      if (const int code = match.Step(); code != SQLITE_DONE) {
+        return fail(Error(code, "cannot insert a match"));
+      }
+    }
+  }
+  if (absl::Status s = Exec("COMMIT"); !s.ok()) return fail(s);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<Incident>> IncidentStore::List(
+    const IncidentFilter& filter) {
+  const Where where = WhereOf(filter);
+  Statement s(db_, absl::StrCat("SELECT ", kColumns, " FROM incidents",
+                                where.sql,
+                                " ORDER BY time_ms DESC, id DESC LIMIT ? OFFSET ?"));
+  BindWhere(s, where);
+  s.Bind(static_cast<int64_t>(filter.limit)).Bind(static_cast<int64_t>(filter.offset));
+  std::vector<Incident> out;
+  int code;
+  while ((code = s.Step()) == SQLITE_ROW) out.push_back(ReadIncident(s));
+  if (code != SQLITE_DONE) return Error(code, "cannot list incidents");
+  return out;
+}
+
+absl::StatusOr<int64_t> IncidentStore::Count(const IncidentFilter& filter) {
+  const Where where = WhereOf(filter);
+  Statement s(db_, absl::StrCat("SELECT COUNT(*) FROM incidents", where.sql));
+  BindWhere(s, where);
+  if (const int code = s.Step(); code != SQLITE_ROW) {
+    return Error(code, "cannot count incidents");
+  }
+  return s.Int(0);
+}
+
+absl::Status IncidentStore::LoadMatches(Incident& incident) {
+  Statement s(db_,
+              "SELECT document, source, labels, part, byte_begin, byte_end, "
+              "words, coverage, snippet, snippet_begin, snippet_end FROM "
+              "matches WHERE incident_id = ? ORDER BY ordinal");
+  s.Bind(incident.id);
+  int code;
+  while ((code = s.Step()) == SQLITE_ROW) {
+    IncidentMatch m;
+    m.document = s.Text(0);
+    m.source = s.Text(1);
+    m.labels = SplitList(s.Text(2));
+    m.part = s.Text(3);
+    m.byte_begin = static_cast<uint32_t>(s.Int(4));
+    m.byte_end = static_cast<uint32_t>(s.Int(5));
+    m.words = static_cast<uint32_t>(s.Int(6));
+    m.coverage = s.Real(7);
+    m.snippet = s.Text(8);
+    m.snippet_begin = static_cast<uint32_t>(s.Int(9));
+    m.snippet_end = static_cast<uint32_t>(s.Int(10));
+    // A damaged row must not index outside its snippet.
+    if (m.snippet_end > m.snippet.size()) m.snippet_end = static_cast<uint32_t>(m.snippet.size());
+    if (m.snippet_begin > m.snippet_end) m.snippet_begin = m.snippet_end;
+    incident.matches.push_back(std::move(m));
+  }
+  if (code != SQLITE_DONE) return Error(code, "cannot read matches");
+  return absl::OkStatus();
+}
+
+absl::Status IncidentStore::ForEach(
+    const IncidentFilter& filter,
+    const std::function<absl::Status(const Incident&)>& fn) {
+  const Where where = WhereOf(filter);
+  Statement s(db_, absl::StrCat("SELECT ", kColumns, " FROM incidents",
+                                where.sql, " ORDER BY time_ms DESC, id DESC"));
+  BindWhere(s, where);
+  int code;
+  while ((code = s.Step()) == SQLITE_ROW) {
+    Incident i = ReadIncident(s);
+    if (absl::Status st = LoadMatches(i); !st.ok()) return st;
+    if (absl::Status st = fn(i); !st.ok()) return st;
+  }
+  if (code != SQLITE_DONE) return Error(code, "cannot read incidents");
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Incident> IncidentStore::Get(int64_t id) {
+  Statement s(db_, absl::StrCat("SELECT ", kColumns, " FROM incidents WHERE id = ?"));
+  s.Bind(id);
+  const int code = s.Step();
+  if (code == SQLITE_DONE) {
+    return absl::NotFoundError(absl::StrCat("no incident ", id));
+  }
+  if (code != SQLITE_ROW) return Error(code, "cannot read an incident");
+  Incident i = ReadIncident(s);
+  if (absl::Status st = LoadMatches(i); !st.ok()) return st;
+  return i;
+}
+
+absl::Status IncidentStore::Resolve(int64_t id, const std::string& status,
+                                    const std::string& note,
+                                    const std::string& user) {
+  if (status != "confirmed" && status != "false-positive" && status != "open") {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "bad status '", status, "' (confirmed, false-positive or open)"));
+  }
+  if (absl::Status s = Exec("BEGIN IMMEDIATE"); !s.ok()) return s;
+  Statement s(db_,
+              "UPDATE incidents SET status = ?, note = ?, reviewed_by = ?, "
+              "reviewed_ms = ? WHERE id = ?");
+  s.Bind(status).Bind(note).Bind(user).Bind(NowUnixMs()).Bind(id);
+  if (const int code = s.Step(); code != SQLITE_DONE) {
+    Exec("ROLLBACK").IgnoreError();
+    return Error(code, "cannot update an incident");
+  }
+  if (sqlite3_changes(db_) == 0) {
+    Exec("ROLLBACK").IgnoreError();
+    return absl::NotFoundError(absl::StrCat("no incident ", id));
+  }
+  absl::Status a = Audit(user, "resolve", id,
+                         note.empty() ? status : absl::StrCat(status, ": ", note));
+  if (!a.ok()) {
+    Exec("ROLLBACK").IgnoreError();
+    return a;
+  }
+  return Exec("COMMIT");
+}
+
+absl::Status IncidentStore::SetMailState(int64_t id, const std::string& state,
+                                         const std::string& user,
+                                         const std::string& detail) {
+  if (absl::Status s = Exec("BEGIN IMMEDIATE"); !s.ok()) return s;
+  Statement s(db_, "UPDATE incidents SET mail_state = ? WHERE id = ?");
+  s.Bind(state).Bind(id);
+  if (const int code = s.Step(); code != SQLITE_DONE) {
+    Exec("ROLLBACK").IgnoreError();
+    return Error(code, "cannot update an incident");
+  }
+  if (sqlite3_changes(db_) == 0) {
+    Exec("ROLLBACK").IgnoreError();
+    return absl::NotFoundError(absl::StrCat("no incident ", id));
+  }
+  if (absl::Status a = Audit(user, "mail " + state, id, detail); !a.ok()) {
+    Exec("ROLLBACK").IgnoreError();
+    return a;
+  }
+  return Exec("COMMIT");
+}
+
+absl::StatusOr<int64_t> IncidentStore::Purge(int64_t before_ms,
+                                             const std::string& user) {
+  if (absl::Status s = Exec("BEGIN IMMEDIATE"); !s.ok()) return s;
+  Statement m(db_,
+              "DELETE FROM matches WHERE incident_id IN (SELECT id FROM "
+              "incidents WHERE time_ms < ?)");
+  m.Bind(before_ms);
+  Statement i(db_, "DELETE FROM incidents WHERE time_ms < ?");
+  i.Bind(before_ms);
+  int code = m.Step();
+  int64_t deleted = 0;
+  if (code == SQLITE_DONE) {
+    code = i.Step();
+    deleted = sqlite3_changes(db_);
+  }
+  if (code != SQLITE_DONE) {
+    Exec("ROLLBACK").IgnoreError();
+    return Error(code, "cannot purge");
+  }
+  if (absl::Status a = Audit(user, "purge", 0,
+                             absl::StrCat(deleted, " incidents before ",
+                                          FormatTime(before_ms)));
+      !a.ok()) {
+    Exec("ROLLBACK").IgnoreError();
+    return a;
+  }
+  if (absl::Status c = Exec("COMMIT"); !c.ok()) return c;
+  return deleted;
+}
+
+absl::Status IncidentStore::Audit(const std::string& user,
+                                  const std::string& action, int64_t incident_id,
+                                  const std::string& detail) {
+  Statement s(db_,
+              "INSERT INTO audit (time_ms, user, action, incident_id, detail) "
+              "VALUES (?,?,?,?,?)");
+  s.Bind(NowUnixMs()).Bind(user).Bind(action).Bind(incident_id).Bind(detail);
+  if (const int code = s.Step(); code != SQLITE_DONE) {
+    return Error(code, "cannot write the audit trail");
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<AuditEntry>> IncidentStore::AuditTrail(
+    int64_t incident_id, size_t limit) {
+  Statement s(db_,
+              "SELECT id, time_ms, user, action, incident_id, detail FROM audit "
+              "WHERE incident_id = ? ORDER BY id DESC LIMIT ?");
+  s.Bind(incident_id).Bind(static_cast<int64_t>(limit));
+  std::vector<AuditEntry> out;
+  int code;
+  while ((code = s.Step()) == SQLITE_ROW) {
+    out.push_back({s.Int(0), s.Int(1), s.Text(2), s.Text(3), s.Int(4), s.Text(5)});
+  }
+  if (code != SQLITE_DONE) return Error(code, "cannot read the audit trail");
+  return out;
+}
+
+absl::Status IncidentStore::PutUser(const ConsoleUser& user) {
+  Statement s(db_,
+              "INSERT OR REPLACE INTO users (name, role, password_hash, "
+              "created_ms) VALUES (?,?,?,?)");
+  s.Bind(user.name).Bind(user.role).Bind(user.password_hash).Bind(user.created_ms);
+  if (const int code = s.Step(); code != SQLITE_DONE) {
+    return Error(code, "cannot write a user");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status IncidentStore::RemoveUser(const std::string& name) {
+  Statement s(db_, "DELETE FROM users WHERE name = ?");
+  s.Bind(name);
+  if (const int code = s.Step(); code != SQLITE_DONE) {
+    return Error(code, "cannot remove a user");
+  }
+  if (sqlite3_changes(db_) == 0) {
+    return absl::NotFoundError(absl::StrCat("no user '", name, "'"));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::optional<ConsoleUser>> IncidentStore::GetUser(
+    const std::string& name) {
+  Statement s(db_,
+              "SELECT name, role, password_hash, created_ms FROM users WHERE "
+              "name = ?");
+  s.Bind(name);
+  const int code = s.Step();
+  if (code == SQLITE_DONE) return std::nullopt;
+  if (code != SQLITE_ROW) return Error(code, "cannot read a user");
+  return ConsoleUser{s.Text(0), s.Text(1), s.Text(2), s.Int(3)};
+}
+
+absl::StatusOr<std::vector<ConsoleUser>> IncidentStore::ListUsers() {
+  Statement s(db_,
+              "SELECT name, role, password_hash, created_ms FROM users ORDER "
+              "BY name");
+  std::vector<ConsoleUser> out;
+  int code;
+  while ((code = s.Step()) == SQLITE_ROW) {
+    out.push_back({s.Text(0), s.Text(1), s.Text(2), s.Int(3)});
+  }
+  if (code != SQLITE_DONE) return Error(code, "cannot list users");
+  return out;
+}
+
+absl::StatusOr<std::vector<DayCount>> IncidentStore::PerDay(int64_t since_ms) {
+  Statement s(db_,
+              "SELECT time_ms / 86400000 AS day, action, COUNT(*) FROM "
+              "incidents WHERE time_ms >= ? GROUP BY day, action ORDER BY day");
+  s.Bind(since_ms);
+  std::vector<DayCount> out;
+  int code;
+  while ((code = s.Step()) == SQLITE_ROW) {
+    out.push_back({s.Int(0), s.Text(1), s.Int(2)});
+  }
+  if (code != SQLITE_DONE) return Error(code, "cannot count incidents per day");
+  return out;
+}
+
+absl::StatusOr<std::vector<NamedCount>> IncidentStore::TopDocuments(
+    int64_t since_ms, size_t n) {
+  Statement s(db_,
+              "SELECT m.document, COUNT(DISTINCT m.incident_id) AS c FROM "
+              "matches m JOIN incidents i ON i.id = m.incident_id WHERE "
+              "i.time_ms >= ? GROUP BY m.document ORDER BY c DESC, "
+              "m.document LIMIT ?");
+  s.Bind(since_ms).Bind(static_cast<int64_t>(n));
+  std::vector<NamedCount> out;
+  int code;
+  while ((code = s.Step()) == SQLITE_ROW) out.push_back({s.Text(0), s.Int(1)});
+  if (code != SQLITE_DONE) return Error(code, "cannot count documents");
+  return out;
+}
+
+absl::StatusOr<std::vector<NamedCount>> IncidentStore::TopSenders(
+    int64_t since_ms, size_t n) {
+  Statement s(db_,
+              "SELECT sender, COUNT(*) AS c FROM incidents WHERE time_ms >= ? "
+              "AND sender != '' GROUP BY sender ORDER BY c DESC, sender LIMIT ?");
+  s.Bind(since_ms).Bind(static_cast<int64_t>(n));
+  std::vector<NamedCount> out;
+  int code;
+  while ((code = s.Step()) == SQLITE_ROW) out.push_back({s.Text(0), s.Int(1)});
+  if (code != SQLITE_DONE) return Error(code, "cannot count senders");
+  return out;
+}
+
+absl::StatusOr<std::string> IncidentStore::IntegrityCheck() {
+  Statement s(db_, "PRAGMA integrity_check");
+  std::vector<std::string> lines;
+  int code;
+  while ((code = s.Step()) == SQLITE_ROW) lines.push_back(s.Text(0));
+  if (code != SQLITE_DONE) return Error(code, "integrity check failed to run");
+  return absl::StrJoin(lines, "; ");
+}
+
+}  // namespace leakhound

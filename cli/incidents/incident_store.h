@@ -1,0 +1,171 @@
+// IncidentStore: the incident desk's database, one SQLite file in WAL mode
+// (docs/storage_format.md, "The incident store"): incidents with their
+// matches, the review and mail actions taken on them, the console's users
+// and the audit trail of every review action. The one file that calls
+// SQLite. Created owner-only (0600); the schema is versioned with
+// PRAGMA user_version and migrated forward on open.
+//
+// Several processes may open one file at once (the milter writes, the
+// console and the CLI read and review): SQLite's locks order them, and a
+// writer waits up to the busy timeout, then gets Unavailable.
+//
+// Thread-safety: not thread-safe; one IncidentStore per thread, or a
+// mutex around it. Errors map to Status: busy or locked -> Unavailable,
+// disk full -> ResourceExhausted, a damaged file -> DataLoss, a file from
+// a newer leakhound -> FailedPrecondition.
+#ifndef LEAKHOUND_CLI_INCIDENTS_INCIDENT_STORE_H_
+#define LEAKHOUND_CLI_INCIDENTS_INCIDENT_STORE_H_
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "cli/incidents/incident.h"
+
+struct sqlite3;
+
+namespace leakhound {
+
+// PERSISTED (PRAGMA user_version): the schema version this build writes.
+inline constexpr int kIncidentSchemaVersion = 1;
+
+struct IncidentFilter {
+  int64_t since_ms = std::numeric_limits<int64_t>::min();  // time >= since
+  int64_t until_ms = std::numeric_limits<int64_t>::max();  // time < until
+  std::string status;    // "" any
+  std::string action;
+  std::string source;
+  std::string kind;
+  std::string sender;    // exact, without case
+  std::string document;  // external id matched
+  size_t limit = 50;     // newest first
+  size_t offset = 0;
+};
+
+// A console user. Role, PERSISTED: "viewer", "reviewer" or "admin".
+struct ConsoleUser {
+  std::string name;
+  std::string role;
+  std::string password_hash;  // crypto_pwhash_str's encoded string
+  int64_t created_ms = 0;
+};
+
+struct AuditEntry {
+  int64_t id = 0;
+  int64_t time_ms = 0;
+  std::string user;
+  std::string action;
+  int64_t incident_id = 0;  // 0: none
+  std::string detail;
+};
+
+struct DayCount {
+  int64_t day = 0;  // Unix day (ms / 86,400,000)
+  std::string action;
+  int64_t count = 0;
+};
+
+struct NamedCount {
+  std::string name;
+  int64_t count = 0;
+};
+
+class IncidentStore {
+ public:
+  struct Options {
+    // A missing file is created (else NotFound).
+    bool create = true;
+    // How long a statement waits for another process's lock.
+    int busy_timeout_ms = 5000;
+  };
+
+  // Opens (or creates) the store at `path`, migrating an older schema.
+  static absl::StatusOr<std::unique_ptr<IncidentStore>> Open(
+      const std::string& path, const Options& options);
+  static absl::StatusOr<std::unique_ptr<IncidentStore>> Open(
+      const std::string& path) {
+    return Open(path, Options());
+  }
+  ~IncidentStore();
+
+  IncidentStore(const IncidentStore&) = delete;
+  IncidentStore& operator=(const IncidentStore&) = delete;
+
+  const std::string& path() const { return path_; }
+
+  // Writes `incidents` in one transaction and sets their ids; all or none.
+  absl::Status Insert(std::span<Incident> incidents);
+
+  // Incidents matching `filter`, newest first, without their matches
+  // (documents is filled). At most filter.limit.
+  absl::StatusOr<std::vector<Incident>> List(const IncidentFilter& filter);
+  // How many incidents match `filter` (limit and offset ignored).
+  absl::StatusOr<int64_t> Count(const IncidentFilter& filter);
+
+  // Every incident matching `filter` (limit ignored), newest first, with
+  // its matches; stops at the first error `fn` returns.
+  absl::Status ForEach(const IncidentFilter& filter,
+                       const std::function<absl::Status(const Incident&)>& fn);
+
+  // One incident with its matches; NotFound.
+  absl::StatusOr<Incident> Get(int64_t id);
+
+  // Sets the review: status "confirmed", "false-positive" or "open"
+  // (InvalidArgument otherwise), note and reviewer; audited. NotFound.
+  absl::Status Resolve(int64_t id, const std::string& status,
+                       const std::string& note, const std::string& user);
+
+  // Records what was done with the held mail (mail_state) and audits it
+  // with `detail`. NotFound.
+  absl::Status SetMailState(int64_t id, const std::string& state,
+                            const std::string& user, const std::string& detail);
+
+  // Deletes incidents older than `before_ms` with their matches; audited.
+  // Returns how many.
+  absl::StatusOr<int64_t> Purge(int64_t before_ms, const std::string& user);
+
+  // Appends to the audit table.
+  absl::Status Audit(const std::string& user, const std::string& action,
+                     int64_t incident_id, const std::string& detail);
+  absl::StatusOr<std::vector<AuditEntry>> AuditTrail(int64_t incident_id,
+                                                     size_t limit);
+
+  // Users. PutUser creates or replaces; RemoveUser: NotFound.
+  absl::Status PutUser(const ConsoleUser& user);
+  absl::Status RemoveUser(const std::string& name);
+  absl::StatusOr<std::optional<ConsoleUser>> GetUser(const std::string& name);
+  absl::StatusOr<std::vector<ConsoleUser>> ListUsers();
+
+  // The dashboard's figures since `since_ms`.
+  absl::StatusOr<std::vector<DayCount>> PerDay(int64_t since_ms);
+  absl::StatusOr<std::vector<NamedCount>> TopDocuments(int64_t since_ms,
+                                                       size_t n);
+  absl::StatusOr<std::vector<NamedCount>> TopSenders(int64_t since_ms,
+                                                     size_t n);
+
+  // PRAGMA integrity_check: "ok" or SQLite's findings.
+  absl::StatusOr<std::string> IntegrityCheck();
+  int schema_version() const { return schema_version_; }
+
+ private:
+  IncidentStore(std::string path, sqlite3* db) : path_(std::move(path)), db_(db) {}
+  absl::Status Migrate();
+  absl::Status Exec(const char* sql);
+  absl::Status Error(int code, const char* what) const;
+  absl::Status LoadMatches(Incident& incident);
+
+  const std::string path_;
+  sqlite3* db_;  // owned
+  int schema_version_ = 0;
+};
+
+}  // namespace leakhound
+
+#endif  // LEAKHOUND_CLI_INCIDENTS_INCIDENT_STORE_H_

@@ -1,0 +1,146 @@
+#include "cli/incidents/incident_writer.h"
+
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+
+namespace leakhound {
+
+IncidentWriter::IncidentWriter(std::string path, const Options& options, Log log)
+    : path_(std::move(path)), options_(options), log_(std::move(log)) {
+  thread_ = std::thread([this] { Run(); });
+}
+
+IncidentWriter::~IncidentWriter() { Stop(5); }
+
+void IncidentWriter::NoteDrops(uint64_t n) {
+  counters_.dropped += n;
+  unlogged_drops_ += n;
+  const auto now = std::chrono::steady_clock::now();
+  if (now - last_drop_log_ >= std::chrono::seconds(kDropLogSeconds)) {
+    log_(absl::StrCat("incidents: dropped ", unlogged_drops_,
+                      " incident records (", counters_.dropped,
+                      " in all): the spool of ", options_.spool_capacity,
+                      " is full, the store at ", path_, " is not taking them"));
+    unlogged_drops_ = 0;
+    last_drop_log_ = now;
+  }
+}
+
+void IncidentWriter::Submit(Incident incident) {
+  std::lock_guard lock(mu_);
+  ++counters_.submitted;
+  if (stopping_ || spool_.size() >= options_.spool_capacity) {
+    NoteDrops(1);
+    return;
+  }
+  spool_.push_back(std::move(incident));
+  counters_.spooled = spool_.size();
+  cv_.notify_one();
+}
+
+void IncidentWriter::Stop(double seconds) {
+  {
+    std::lock_guard lock(mu_);
+    if (!stopping_) {
+      stopping_ = true;
+      stop_deadline_ =
+          std::chrono::steady_clock::now() +
+          std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+              std::chrono::duration<double>(seconds));
+    }
+    cv_.notify_all();
+  }
+  if (thread_.joinable()) thread_.join();
+}
+
+IncidentWriter::Counters IncidentWriter::counters() const {
+  std::lock_guard lock(mu_);
+  return counters_;
+}
+
+void IncidentWriter::Run() {
+  std::unique_ptr<IncidentStore> store;
+  int retry_ms = 0;  // 0: the last attempt succeeded
+  bool failing = false;
+  std::unique_lock lock(mu_);
+  for (;;) {
+    if (retry_ms > 0) {
+      // A pause after a failure; Stop cuts it short only at its deadline.
+      const auto until = std::min(
+          std::chrono::steady_clock::now() + std::chrono::milliseconds(retry_ms),
+          stopping_ ? stop_deadline_ : std::chrono::steady_clock::time_point::max());
+      cv_.wait_until(lock, until, [&] {
+        return stopping_ && std::chrono::steady_clock::now() >= stop_deadline_;
+      });
+    } else {
+      cv_.wait(lock, [&] { return !spool_.empty() || stopping_; });
+    }
+    if (stopping_ &&
+        (spool_.empty() || std::chrono::steady_clock::now() >= stop_deadline_)) {
+      break;
+    }
+    if (spool_.empty()) continue;
+    const auto n = static_cast<std::ptrdiff_t>(std::min(spool_.size(), options_.batch));
+    std::vector<Incident> batch(std::make_move_iterator(spool_.begin()),
+                                std::make_move_iterator(spool_.begin() + n));
+    spool_.erase(spool_.begin(), spool_.begin() + n);
+    lock.unlock();
+    absl::Status status;
+    if (store == nullptr) {
+      IncidentStore::Options open;
+      open.busy_timeout_ms = options_.busy_timeout_ms;
+      auto opened = IncidentStore::Open(path_, open);
+      if (opened.ok()) {
+        store = std::move(*opened);
+      } else {
+        status = opened.status();
+      }
+    }
+    if (store != nullptr) status = store->Insert(batch);
+    if (!status.ok() && !absl::IsUnavailable(status)) store.reset();
+    if (status.ok() && failing) {
+      log_(absl::StrCat("incidents: writing to ", path_, " again"));
+    } else if (!status.ok() && !failing) {
+      log_(absl::StrCat("incidents: cannot write (", status.message(),
+                        "); keeping the records and retrying"));
+    }
+    failing = !status.ok();
+    lock.lock();
+    if (status.ok()) {
+      counters_.written += batch.size();
+      retry_ms = 0;
+    } else {
+      ++counters_.failed_writes;
+      // Back at the front, in order; what no longer fits is dropped.
+      const size_t room = options_.spool_capacity > spool_.size()
+                              ? options_.spool_capacity - spool_.size()
+                              : 0;
+      const size_t kept = std::min(room, batch.size());
+      spool_.insert(spool_.begin(), std::make_move_iterator(batch.begin()),
+                    std::make_move_iterator(
+                        batch.begin() + static_cast<std::ptrdiff_t>(kept)));
+      if (kept < batch.size()) NoteDrops(batch.size() - kept);
+      retry_ms = retry_ms == 0 ? options_.min_retry_ms
+                               : std::min(retry_ms * 2, options_.max_retry_ms);
+    }
+    counters_.spooled = spool_.size();
+  }
+  if (!spool_.empty()) {
+    const uint64_t left = spool_.size();
+    spool_.clear();
+    counters_.spooled = 0;
+    counters_.dropped += left;
+    log_(absl::StrCat("incidents: stopped with ", left,
+                      " incident records unwritten (", counters_.dropped,
+                      " dropped in all)"));
+  } else if (unlogged_drops_ > 0) {
+    log_(absl::StrCat("incidents: dropped ", unlogged_drops_,
+                      " incident records (", counters_.dropped, " in all)"));
+  }
+  unlogged_drops_ = 0;
+}
+
+}  // namespace leakhound

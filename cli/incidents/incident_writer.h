@@ -1,0 +1,88 @@
+// IncidentWriter: records incidents without ever holding up the caller
+// (the milter's verdict): Submit queues an incident in a bounded
+// in-memory spool and returns; one writer thread stores the spool in
+// batched transactions. When the store is locked, full or broken, the
+// batch stays in the spool and is retried with a growing pause (the store
+// is reopened after an error that is not a lock). A full spool drops the
+// new incident; every drop is counted and logged (at most one line per
+// kDropLogSeconds). A process killed loses the spool's unwritten records,
+// never the store's consistency (SQLite's WAL).
+//
+// Thread-safety: Submit, counters and Stop may be called from any thread.
+#ifndef LEAKHOUND_CLI_INCIDENTS_INCIDENT_WRITER_H_
+#define LEAKHOUND_CLI_INCIDENTS_INCIDENT_WRITER_H_
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "cli/incidents/incident.h"
+#include "cli/incidents/incident_store.h"
+
+namespace leakhound {
+
+class IncidentWriter {
+ public:
+  struct Options {
+    size_t spool_capacity = 10'000;  // incidents waiting, at most
+    size_t batch = 256;              // incidents per transaction, at most
+    int busy_timeout_ms = 200;       // a locked store: retried after this
+    int min_retry_ms = 100;          // pause after a failed write, doubling
+    int max_retry_ms = 5000;
+  };
+  struct Counters {
+    uint64_t submitted = 0;
+    uint64_t written = 0;
+    uint64_t dropped = 0;        // spool full, or left at Stop
+    uint64_t failed_writes = 0;  // transactions that failed and were retried
+    size_t spooled = 0;          // waiting now
+  };
+  using Log = std::function<void(const std::string& line)>;
+
+  // Starts the writer thread; the store at `path` is opened (created) by
+  // it, and a failure to open is retried like a failed write. `log` is
+  // called from the writer thread and from Submit; it must be thread-safe.
+  IncidentWriter(std::string path, const Options& options, Log log);
+  ~IncidentWriter();  // Stop(5)
+
+  IncidentWriter(const IncidentWriter&) = delete;
+  IncidentWriter& operator=(const IncidentWriter&) = delete;
+
+  // Queues `incident`. Never waits for the store.
+  void Submit(Incident incident);
+
+  // Waits up to `seconds` for the spool to be written, then stops the
+  // thread; what is still spooled is counted as dropped and logged.
+  // Idempotent.
+  void Stop(double seconds);
+
+  Counters counters() const;
+
+  static constexpr int kDropLogSeconds = 10;
+
+ private:
+  void Run();
+  void NoteDrops(uint64_t n);  // REQUIRES: mu_ held
+
+  const std::string path_;
+  const Options options_;
+  const Log log_;
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<Incident> spool_;
+  Counters counters_;
+  bool stopping_ = false;
+  std::chrono::steady_clock::time_point stop_deadline_;
+  std::chrono::steady_clock::time_point last_drop_log_;
+  uint64_t unlogged_drops_ = 0;
+  std::thread thread_;
+};
+
+}  // namespace leakhound
+
+#endif  // LEAKHOUND_CLI_INCIDENTS_INCIDENT_WRITER_H_
