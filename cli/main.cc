@@ -9,6 +9,7 @@
 
 #include "cli/add_command.h"
 #include "cli/admin_commands.h"
+#include "cli/console_command.h"
 #include "cli/exit_codes.h"
 #include "cli/formats/ocr_engine.h"
 #include "cli/incidents_command.h"
@@ -38,6 +39,7 @@ constexpr char kUsage[] =
     "  milter    the mail-gateway daemon (Postfix and Sendmail milter)\n"
     "  incidents review what was caught: list, show, resolve, release, "
     "export, purge\n"
+    "  console   the incident desk's web console, and its users\n"
     "  shingle   print per-file word and fingerprint counts (diagnostics)\n"
     "The index is --index DIR or $LEAKHOUND_INDEX. Exit codes: 0 ok / no "
     "leak,\n"
@@ -64,6 +66,7 @@ constexpr Command kCommands[] = {
     {"scan", leakhound::RunScanCommand},
     {"milter", leakhound::RunMilterCommand},
     {"incidents", leakhound::RunIncidentsCommand},
+    {"console", leakhound::RunConsoleCommand},
     {"shingle", leakhound::RunShingleCommand},
 };
 

@@ -1,0 +1,93 @@
+// ConsolePages: the web console's HTML, rendered on the server and usable
+// without JavaScript (docs/console.md): login, the incident list with its
+// filters and paging, an incident with its passages highlighted in their
+// context, the protected documents, the dashboard, and a message page.
+// Every value from outside is escaped (html_text.h); every form that
+// changes state carries the session's CSRF token. No protected text is
+// ever shown: only the outbound snippets recorded with the incident.
+//
+// Thread-safety: pure functions of their arguments.
+#ifndef LEAKHOUND_CLI_CONSOLE_CONSOLE_PAGES_H_
+#define LEAKHOUND_CLI_CONSOLE_CONSOLE_PAGES_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "cli/incidents/incident.h"
+#include "cli/incidents/incident_store.h"
+
+namespace leakhound {
+
+// Roles, in increasing power. PERSISTED in the users table.
+inline constexpr const char* kRoles[] = {"viewer", "reviewer", "admin"};
+// Whether `role` has at least the power of `needed`.
+bool RoleAtLeast(const std::string& role, const std::string& needed);
+
+// Who is looking, for the header and the forms.
+struct PageContext {
+  std::string user;
+  std::string role;
+  std::string csrf;
+};
+
+struct IncidentListView {
+  // The filter as the user typed it (echoed in the form, in the links).
+  std::map<std::string, std::string> query;
+  std::vector<Incident> rows;
+  size_t page = 0;      // from 0
+  bool more = false;    // an older page exists
+};
+
+struct DocumentRow {
+  std::string id;
+  std::string source;
+  std::vector<std::string> labels;
+  uint64_t bytes = 0;
+  int64_t added_ms = 0;
+};
+
+struct DocumentsView {
+  std::string query;  // substring of the id or source
+  std::vector<DocumentRow> rows;
+  size_t matching = 0;
+  size_t total = 0;
+  uint64_t generation = 0;
+  size_t page = 0;
+  bool more = false;
+  bool index_available = true;
+};
+
+struct DashboardView {
+  int days = 30;
+  int64_t first_day = 0;  // Unix day of the first column
+  std::vector<DayCount> per_day;
+  std::vector<NamedCount> top_documents;
+  std::vector<NamedCount> top_senders;
+};
+
+inline constexpr size_t kIncidentsPerPage = 50;
+inline constexpr size_t kDocumentsPerPage = 100;
+
+std::string LoginPage(const std::string& csrf, const std::string& error,
+                      const std::string& next);
+std::string IncidentListPage(const PageContext& ctx, const IncidentListView& view);
+// `done`: the action just carried out ("resolved", "released", ...), shown
+// as a notice; "" for none.
+std::string IncidentPage(const PageContext& ctx, const Incident& incident,
+                         const std::vector<AuditEntry>& audit,
+                         const std::string& done);
+std::string DocumentsPage(const PageContext& ctx, const DocumentsView& view,
+                          const std::string& done);
+std::string DashboardPage(const PageContext& ctx, const DashboardView& view);
+// `ctx` may be null (not logged in).
+std::string MessagePage(const PageContext* ctx, const std::string& title,
+                        const std::string& message);
+
+// The console's style sheet (served at /console.css).
+extern const char kConsoleCss[];
+
+}  // namespace leakhound
+
+#endif  // LEAKHOUND_CLI_CONSOLE_CONSOLE_PAGES_H_

@@ -1,0 +1,571 @@
+// The one file that calls cpp-httplib.
+#include "cli/console/console_server.h"
+
+#include <httplib.h>
+
+#include <mutex>
+#include <optional>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "cli/console/console_pages.h"
+#include "cli/console/html_text.h"
+#include "cli/console/secrets.h"
+#include "cli/console/session_table.h"
+#include "cli/formats/extraction.h"
+#include "cli/incidents/incident_store.h"
+#include "cli/milter/index_holder.h"
+#include "engine/protected_index.h"
+
+namespace leakhound {
+namespace {
+
+constexpr char kSessionCookie[] = "lh_session";
+constexpr char kLoginCookie[] = "lh_login";  // the login form's CSRF token
+
+std::string CookieValue(const httplib::Request& req, const std::string& name) {
+  const std::string header = req.get_header_value("Cookie");
+  for (absl::string_view part : absl::StrSplit(header, ';')) {
+    part = absl::StripAsciiWhitespace(part);
+    if (absl::ConsumePrefix(&part, name + "=")) return std::string(part);
+  }
+  return "";
+}
+
+// A form field, from a urlencoded body or a multipart one.
+std::string Field(const httplib::Request& req, const std::string& name) {
+  if (req.has_param(name)) return req.get_param_value(name);
+  if (req.is_multipart_form_data() && req.has_file(name)) {
+    return req.get_file_value(name).content;
+  }
+  return "";
+}
+
+// Where to go after logging in: a path on this site only.
+std::string SafeNext(const std::string& next) {
+  if (next.empty() || next[0] != '/' || next.starts_with("//") ||
+      next.find('\\') != std::string::npos ||
+      next.find_first_of("\r\n") != std::string::npos) {
+    return "/incidents";
+  }
+  return next;
+}
+
+void SendHtml(httplib::Response& res, int status, const std::string& html) {
+  res.status = status;
+  res.set_content(html, "text/html; charset=utf-8");
+}
+
+int HttpStatusOf(const absl::Status& s) {
+  switch (s.code()) {
+    case absl::StatusCode::kNotFound: return 404;
+    case absl::StatusCode::kInvalidArgument: return 400;
+    case absl::StatusCode::kFailedPrecondition: return 409;
+    case absl::StatusCode::kUnavailable: return 503;
+    case absl::StatusCode::kPermissionDenied: return 403;
+    default: return 500;
+  }
+}
+
+}  // namespace
+
+struct ConsoleServer::Impl {
+  ConsoleOptions options;
+  ConsoleLog log;
+  std::unique_ptr<httplib::Server> server;
+  std::mutex store_mu;
+  std::unique_ptr<IncidentStore> store;  // guarded by store_mu
+  std::unique_ptr<IndexHolder> holder;   // null without --index
+  std::mutex index_write_mu;             // one console writer at a time
+  SessionTable sessions;
+  LoginLimiter limiter;
+  std::string dummy_hash;  // checked for unknown users: no timing oracle
+  bool tls = false;
+
+  explicit Impl(const ConsoleOptions& o) : options(o), sessions(o.idle_timeout) {}
+
+  std::string CookieAttributes() const {
+    return tls ? "; HttpOnly; SameSite=Strict; Secure" : "; HttpOnly; SameSite=Strict";
+  }
+
+  // The session of a request, or nullopt after answering it: a page is
+  // sent to the login form, anything else gets 401.
+  std::optional<ConsoleSession> Authenticate(const httplib::Request& req,
+                                             httplib::Response& res) {
+    auto session = sessions.Find(CookieValue(req, kSessionCookie), ConsoleClock::now());
+    if (session) return session;
+    if (req.method == "GET") {
+      res.set_redirect(absl::StrCat("/login?next=", Url(req.target)),
+                       303);
+    } else {
+      SendHtml(res, 401, MessagePage(nullptr, "Not logged in",
+                                     "Your session has ended. Log in again."));
+    }
+    return std::nullopt;
+  }
+
+  // For a POST: the session, its CSRF token checked, and its role at
+  // least `role`; else answers (401, 403) and returns nullopt.
+  std::optional<ConsoleSession> Authorize(const httplib::Request& req,
+                                          httplib::Response& res,
+                                          const std::string& role) {
+    auto session = Authenticate(req, res);
+    if (!session) return std::nullopt;
+    const PageContext ctx{session->user, session->role, session->csrf};
+    if (!TokensEqual(Field(req, "csrf"), session->csrf) || !SameOrigin(req)) {
+      SendHtml(res, 403, MessagePage(&ctx, "Refused",
+                                     "The form's security token is not this "
+                                     "session's. Reload the page and try again."));
+      return std::nullopt;
+    }
+    if (!RoleAtLeast(session->role, role)) {
+      SendHtml(res, 403, MessagePage(&ctx, "Not allowed",
+                                     absl::StrCat("This needs the ", role, " role.")));
+      return std::nullopt;
+    }
+    return session;
+  }
+
+  // A browser's Origin, when sent, must be this server.
+  static bool SameOrigin(const httplib::Request& req) {
+    const std::string origin = req.get_header_value("Origin");
+    if (origin.empty() || origin == "null") return origin.empty();
+    const size_t scheme = origin.find("://");
+    return scheme != std::string::npos &&
+           origin.substr(scheme + 3) == req.get_header_value("Host");
+  }
+
+  static PageContext Context(const ConsoleSession& s) {
+    return PageContext{s.user, s.role, s.csrf};
+  }
+
+  void Fail(httplib::Response& res, const ConsoleSession& s, const absl::Status& st) {
+    const PageContext ctx = Context(s);
+    SendHtml(res, HttpStatusOf(st), MessagePage(&ctx, "Could not do that",
+                                                std::string(st.message())));
+  }
+
+  void Routes();
+  void LoginGet(const httplib::Request& req, httplib::Response& res);
+  void LoginPost(const httplib::Request& req, httplib::Response& res);
+  void IncidentList(const httplib::Request& req, httplib::Response& res);
+  void IncidentShow(const httplib::Request& req, httplib::Response& res);
+  void IncidentAction(const httplib::Request& req, httplib::Response& res,
+                      const std::string& action);
+  void Documents(const httplib::Request& req, httplib::Response& res);
+  void DocumentChange(const httplib::Request& req, httplib::Response& res,
+                      bool add);
+  void Dashboard(const httplib::Request& req, httplib::Response& res);
+};
+
+void ConsoleServer::Impl::LoginGet(const httplib::Request& req,
+                                   httplib::Response& res) {
+  const std::string token = RandomToken();
+  res.set_header("Set-Cookie", absl::StrCat(kLoginCookie, "=", token,
+                                            "; Path=/login", CookieAttributes()));
+  SendHtml(res, 200, LoginPage(token, "", SafeNext(req.get_param_value("next"))));
+}
+
+void ConsoleServer::Impl::LoginPost(const httplib::Request& req,
+                                    httplib::Response& res) {
+  const std::string user = Field(req, "user");
+  const std::string next = SafeNext(Field(req, "next"));
+  const std::string cookie = CookieValue(req, kLoginCookie);
+  auto again = [&](int status, const std::string& error) {
+    const std::string token = RandomToken();
+    res.set_header("Set-Cookie", absl::StrCat(kLoginCookie, "=", token,
+                                              "; Path=/login", CookieAttributes()));
+    SendHtml(res, status, LoginPage(token, error, next));
+  };
+  if (cookie.empty() || !TokensEqual(Field(req, "csrf"), cookie) || !SameOrigin(req)) {
+    return again(403, "The login form expired. Try again.");
+  }
+  const auto now = ConsoleClock::now();
+  if (!limiter.Allowed(req.remote_addr, user, now)) {
+    log(absl::StrCat("login refused (rate limit): user '", user, "' from ",
+                     req.remote_addr));
+    return again(429, "Too many failed logins. Wait a few minutes.");
+  }
+  std::optional<ConsoleUser> found;
+  {
+    std::lock_guard lock(store_mu);
+    auto u = store->GetUser(user);
+    if (!u.ok()) return again(503, std::string(u.status().message()));
+    found = *u;
+  }
+  const bool ok = CheckPassword(Field(req, "password"),
+                                found ? found->password_hash : dummy_hash) &&
+                  found.has_value();
+  if (!ok) {
+    limiter.Failed(req.remote_addr, user, now);
+    std::lock_guard lock(store_mu);
+    store->Audit(user, "login failed", 0, req.remote_addr).IgnoreError();
+    return again(401, "Wrong user or password.");
+  }
+  limiter.Succeeded(user);
+  const ConsoleSession s = sessions.Create(found->name, found->role, now);
+  {
+    std::lock_guard lock(store_mu);
+    store->Audit(s.user, "login", 0, req.remote_addr).IgnoreError();
+  }
+  res.set_header("Set-Cookie",
+                 absl::StrCat(kSessionCookie, "=", s.id, "; Path=/", CookieAttributes()));
+  res.set_redirect(next, 303);
+}
+
+void ConsoleServer::Impl::IncidentList(const httplib::Request& req,
+                                       httplib::Response& res) {
+  auto s = Authenticate(req, res);
+  if (!s) return;
+  IncidentListView view;
+  for (const char* key : {"status", "action", "source", "kind", "sender",
+                          "document", "since", "until"}) {
+    const std::string v(absl::StripAsciiWhitespace(req.get_param_value(key)));
+    if (!v.empty()) view.query[key] = v;
+  }
+  IncidentFilter f;
+  f.status = view.query["status"];
+  f.action = view.query["action"];
+  f.source = view.query["source"];
+  f.kind = view.query["kind"];
+  f.sender = view.query["sender"];
+  f.document = view.query["document"];
+  const int64_t now = NowUnixMs();
+  for (auto [key, field] : {std::pair{"since", &f.since_ms}, std::pair{"until", &f.until_ms}}) {
+    if (view.query[key].empty()) continue;
+    auto t = ParseTimeBound(view.query[key], now);
+    if (!t.ok()) return Fail(res, *s, t.status());
+    *field = *t;
+  }
+  std::erase_if(view.query, [](const auto& kv) { return kv.second.empty(); });
+  size_t page = 0;
+  if (!absl::SimpleAtoi(req.get_param_value("page"), &page)) page = 0;
+  page = std::min<size_t>(page, 1'000'000);
+  view.page = page;
+  f.limit = kIncidentsPerPage + 1;
+  f.offset = page * kIncidentsPerPage;
+  {
+    std::lock_guard lock(store_mu);
+    auto rows = store->List(f);
+    if (!rows.ok()) return Fail(res, *s, rows.status());
+    view.rows = std::move(*rows);
+  }
+  view.more = view.rows.size() > kIncidentsPerPage;
+  if (view.more) view.rows.pop_back();
+  SendHtml(res, 200, IncidentListPage(Context(*s), view));
+}
+
+void ConsoleServer::Impl::IncidentShow(const httplib::Request& req,
+                                       httplib::Response& res) {
+  auto s = Authenticate(req, res);
+  if (!s) return;
+  int64_t id = 0;
+  if (!absl::SimpleAtoi(req.matches[1].str(), &id)) {
+    return Fail(res, *s, absl::NotFoundError("no such incident"));
+  }
+  std::lock_guard lock(store_mu);
+  auto incident = store->Get(id);
+  if (!incident.ok()) return Fail(res, *s, incident.status());
+  auto audit = store->AuditTrail(id, 50);
+  if (!audit.ok()) return Fail(res, *s, audit.status());
+  static constexpr std::pair<const char*, const char*> kDone[] = {
+      {"resolved", "Review saved."},
+      {"released", "The message was released to its recipients."},
+      {"deleted", "The held message was deleted."},
+      {"allowed", "The passage is allow-listed: it no longer counts as a leak."}};
+  std::string done;
+  for (const auto& [code, text] : kDone) {
+    if (req.get_param_value("done") == code) done = text;
+  }
+  SendHtml(res, 200, IncidentPage(Context(*s), *incident, *audit, done));
+}
+
+void ConsoleServer::Impl::IncidentAction(const httplib::Request& req,
+                                         httplib::Response& res,
+                                         const std::string& action) {
+  auto s = Authorize(req, res, "reviewer");
+  if (!s) return;
+  int64_t id = 0;
+  if (!absl::SimpleAtoi(req.matches[1].str(), &id)) {
+    return Fail(res, *s, absl::NotFoundError("no such incident"));
+  }
+  const std::string who = "console:" + s->user;
+  std::string done;
+  if (action == "resolve") {
+    std::lock_guard lock(store_mu);
+    absl::Status st = store->Resolve(id, Field(req, "status"), Field(req, "note"), who);
+    if (!st.ok()) return Fail(res, *s, st);
+    done = "resolved";
+  } else if (action == "release" || action == "delete-mail") {
+    std::lock_guard lock(store_mu);
+    auto r = ActOnHeldMail(*store, id, action == "release", who, options.held_mail);
+    if (!r.ok()) return Fail(res, *s, r.status());
+    done = action == "release" ? "released" : "deleted";
+  } else if (action == "allow") {
+    if (options.index_dir.empty()) {
+      return Fail(res, *s, absl::FailedPreconditionError(
+                               "the console was started without --index"));
+    }
+    size_t n = 0;
+    Incident incident;
+    {
+      std::lock_guard lock(store_mu);
+      auto got = store->Get(id);
+      if (!got.ok()) return Fail(res, *s, got.status());
+      incident = std::move(*got);
+    }
+    if (!absl::SimpleAtoi(Field(req, "match"), &n) || n >= incident.matches.size() ||
+        incident.matches[n].snippet.empty()) {
+      return Fail(res, *s, absl::InvalidArgumentError("no such passage"));
+    }
+    const IncidentMatch& m = incident.matches[n];
+    const std::string text =
+        m.snippet.substr(m.snippet_begin, m.snippet_end - m.snippet_begin);
+    const std::string name = absl::StrCat("incident-", id, "-", n);
+    std::lock_guard write(index_write_mu);
+    auto index = ProtectedIndex::Open(options.index_dir, OpenMode::kWrite);
+    if (!index.ok()) return Fail(res, *s, index.status());
+    auto added = (*index)->AddAllowed(name, absl::StrCat(who, " incident ", id), text);
+    if (!added.ok()) return Fail(res, *s, added.status());
+    index->reset();
+    std::lock_guard lock(store_mu);
+    store->Audit(who, "allow-list", id, absl::StrCat("passage ", n, " as '", name, "'"))
+        .IgnoreError();
+    done = "allowed";
+  }
+  log(absl::StrCat(who, ": ", action, " incident ", id));
+  res.set_redirect(absl::StrCat("/incidents/", id, "?done=", done), 303);
+}
+
+void ConsoleServer::Impl::Documents(const httplib::Request& req,
+                                    httplib::Response& res) {
+  auto s = Authenticate(req, res);
+  if (!s) return;
+  DocumentsView view;
+  view.query = std::string(absl::StripAsciiWhitespace(req.get_param_value("q")));
+  if (!absl::SimpleAtoi(req.get_param_value("page"), &view.page)) view.page = 0;
+  std::string done;
+  if (req.get_param_value("done") == "added") done = "The document is protected.";
+  if (req.get_param_value("done") == "removed") done = "The document is no longer protected.";
+  if (holder == nullptr) {
+    view.index_available = false;
+    return SendHtml(res, 200, DocumentsPage(Context(*s), view, done));
+  }
+  if (auto reloaded = holder->Reload(); !reloaded.ok()) {
+    log(absl::StrCat("index reload failed: ", reloaded.status().message()));
+  }
+  const IndexHolder::Snapshot snap = holder->Current();
+  view.generation = snap.generation;
+  const size_t first = view.page * kDocumentsPerPage;
+  absl::Status st = snap.index->ForEachDocument(
+      [&](uint32_t, const DocumentRecord& d) {
+        ++view.total;
+        if (!view.query.empty() &&
+            d.external_id.find(view.query) == std::string::npos &&
+            d.source.find(view.query) == std::string::npos) {
+          return absl::OkStatus();
+        }
+        if (view.matching >= first && view.rows.size() < kDocumentsPerPage) {
+          view.rows.push_back({d.external_id, d.source, d.labels, d.bytes, d.added_unix_ms});
+        }
+        ++view.matching;
+        return absl::OkStatus();
+      });
+  if (!st.ok()) return Fail(res, *s, st);
+  view.more = view.matching > first + view.rows.size();
+  SendHtml(res, 200, DocumentsPage(Context(*s), view, done));
+}
+
+void ConsoleServer::Impl::DocumentChange(const httplib::Request& req,
+                                         httplib::Response& res, bool add) {
+  auto s = Authorize(req, res, "admin");
+  if (!s) return;
+  if (options.index_dir.empty()) {
+    return Fail(res, *s, absl::FailedPreconditionError(
+                             "the console was started without --index"));
+  }
+  const std::string who = "console:" + s->user;
+  std::string id = std::string(absl::StripAsciiWhitespace(Field(req, "id")));
+  std::lock_guard write(index_write_mu);
+  if (add) {
+    if (!req.is_multipart_form_data() || !req.has_file("file")) {
+      return Fail(res, *s, absl::InvalidArgumentError("no file uploaded"));
+    }
+    const httplib::MultipartFormData file = req.get_file_value("file");
+    if (id.empty()) id = file.filename;
+    if (id.empty()) return Fail(res, *s, absl::InvalidArgumentError("no document id"));
+    auto text = ExtractBytes(file.filename, file.content, options.limits);
+    if (!text.ok()) return Fail(res, *s, text.status());
+    std::vector<std::string> labels;
+    for (absl::string_view l : absl::StrSplit(Field(req, "labels"), ',')) {
+      l = absl::StripAsciiWhitespace(l);
+      if (!l.empty()) labels.emplace_back(l);
+    }
+    const std::string joined = text->JoinedText();
+    auto index = ProtectedIndex::Open(options.index_dir, OpenMode::kWrite);
+    if (!index.ok()) return Fail(res, *s, index.status());
+    auto added = (*index)->Add(DocumentInput{
+        id, absl::StrCat("uploaded by ", who, ": ", file.filename), labels, joined});
+    if (!added.ok()) return Fail(res, *s, added.status());
+    if (added->outcome == AddOutcome::kDuplicateContent) {
+      return Fail(res, *s, absl::FailedPreconditionError(absl::StrCat(
+                               "this text is protected already, as '",
+                               added->existing_id, "'")));
+    }
+  } else {
+    auto index = ProtectedIndex::Open(options.index_dir, OpenMode::kWrite);
+    if (!index.ok()) return Fail(res, *s, index.status());
+    auto removed = (*index)->Remove(id);
+    if (!removed.ok()) return Fail(res, *s, removed.status());
+  }
+  {
+    std::lock_guard lock(store_mu);
+    store->Audit(who, add ? "protect document" : "unprotect document", 0, id)
+        .IgnoreError();
+  }
+  log(absl::StrCat(who, ": ", add ? "protected " : "removed ", id));
+  if (holder != nullptr) holder->Reload().IgnoreError();
+  res.set_redirect(add ? "/documents?done=added" : "/documents?done=removed", 303);
+}
+
+void ConsoleServer::Impl::Dashboard(const httplib::Request& req,
+                                    httplib::Response& res) {
+  auto s = Authenticate(req, res);
+  if (!s) return;
+  DashboardView view;
+  int days = 30;
+  if (absl::SimpleAtoi(req.get_param_value("days"), &days)) {
+    view.days = std::clamp(days, 1, 366);
+  }
+  view.first_day = NowUnixMs() / 86'400'000 - view.days + 1;
+  const int64_t since = view.first_day * 86'400'000;
+  std::lock_guard lock(store_mu);
+  auto per_day = store->PerDay(since);
+  auto documents = store->TopDocuments(since, 10);
+  auto senders = store->TopSenders(since, 10);
+  for (const absl::Status& st : {per_day.status(), documents.status(), senders.status()}) {
+    if (!st.ok()) return Fail(res, *s, st);
+  }
+  view.per_day = std::move(*per_day);
+  view.top_documents = std::move(*documents);
+  view.top_senders = std::move(*senders);
+  SendHtml(res, 200, DashboardPage(Context(*s), view));
+}
+
+void ConsoleServer::Impl::Routes() {
+  httplib::Server& svr = *server;
+  svr.set_payload_max_length(options.max_upload_bytes);
+  svr.set_post_routing_handler([this](const httplib::Request&, httplib::Response& res) {
+    res.set_header("Content-Security-Policy",
+                   "default-src 'none'; style-src 'self'; img-src 'self'; "
+                   "form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+    res.set_header("X-Content-Type-Options", "nosniff");
+    res.set_header("X-Frame-Options", "DENY");
+    res.set_header("Referrer-Policy", "no-referrer");
+    res.set_header("Cache-Control", "no-store");
+    if (tls) res.set_header("Strict-Transport-Security", "max-age=31536000");
+  });
+  svr.set_exception_handler([this](const httplib::Request& req, httplib::Response& res,
+                                   std::exception_ptr) {
+    log(absl::StrCat("internal error serving ", req.path));
+    SendHtml(res, 500, MessagePage(nullptr, "Error", "Internal error."));
+  });
+  svr.Get("/console.css", [](const httplib::Request&, httplib::Response& res) {
+    res.set_content(kConsoleCss, "text/css; charset=utf-8");
+  });
+  svr.Get("/", [](const httplib::Request&, httplib::Response& res) {
+    res.set_redirect("/incidents", 303);
+  });
+  svr.Get("/login", [this](const auto& q, auto& r) { LoginGet(q, r); });
+  svr.Post("/login", [this](const auto& q, auto& r) { LoginPost(q, r); });
+  svr.Post("/logout", [this](const httplib::Request& req, httplib::Response& res) {
+    auto s = Authorize(req, res, "viewer");
+    if (!s) return;
+    sessions.Erase(s->id);
+    {
+      std::lock_guard lock(store_mu);
+      store->Audit(s->user, "logout", 0, "").IgnoreError();
+    }
+    res.set_header("Set-Cookie", absl::StrCat(kSessionCookie, "=; Path=/; Max-Age=0",
+                                              CookieAttributes()));
+    res.set_redirect("/login", 303);
+  });
+  svr.Get("/incidents", [this](const auto& q, auto& r) { IncidentList(q, r); });
+  svr.Get(R"(/incidents/(\d+))", [this](const auto& q, auto& r) { IncidentShow(q, r); });
+  for (const char* action : {"resolve", "release", "delete-mail", "allow"}) {
+    svr.Post(absl::StrCat(R"(/incidents/(\d+)/)", action),
+             [this, a = std::string(action)](const auto& q, auto& r) {
+               IncidentAction(q, r, a);
+             });
+  }
+  svr.Get("/documents", [this](const auto& q, auto& r) { Documents(q, r); });
+  svr.Post("/documents/add", [this](const auto& q, auto& r) { DocumentChange(q, r, true); });
+  svr.Post("/documents/remove", [this](const auto& q, auto& r) { DocumentChange(q, r, false); });
+  svr.Get("/dashboard", [this](const auto& q, auto& r) { Dashboard(q, r); });
+}
+
+ConsoleServer::ConsoleServer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+ConsoleServer::~ConsoleServer() = default;
+
+absl::StatusOr<std::unique_ptr<ConsoleServer>> ConsoleServer::Create(
+    const ConsoleOptions& options, ConsoleLog log) {
+  auto impl = std::make_unique<Impl>(options);
+  impl->log = std::move(log);
+  auto store = IncidentStore::Open(options.incidents_path);
+  if (!store.ok()) return store.status();
+  impl->store = std::move(*store);
+  if (!options.index_dir.empty()) {
+    auto holder = IndexHolder::Open(options.index_dir);
+    if (!holder.ok()) return holder.status();
+    impl->holder = std::move(*holder);
+  }
+  auto dummy = HashPassword(RandomToken());
+  if (!dummy.ok()) return dummy.status();
+  impl->dummy_hash = *dummy;
+  if (options.tls_cert.empty() != options.tls_key.empty()) {
+    return absl::InvalidArgumentError("--tls-cert and --tls-key go together");
+  }
+  if (!options.tls_cert.empty()) {
+    auto ssl = std::make_unique<httplib::SSLServer>(options.tls_cert.c_str(),
+                                                    options.tls_key.c_str());
+    if (!ssl->is_valid()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "cannot load the TLS certificate ", options.tls_cert, " and key ",
+          options.tls_key));
+    }
+    impl->server = std::move(ssl);
+    impl->tls = true;
+  } else {
+    impl->server = std::make_unique<httplib::Server>();
+  }
+  impl->Routes();
+  return std::unique_ptr<ConsoleServer>(new ConsoleServer(std::move(impl)));
+}
+
+absl::StatusOr<int> ConsoleServer::Bind() {
+  const ConsoleOptions& o = impl_->options;
+  if (o.port == 0) {
+    const int port = impl_->server->bind_to_any_port(o.host);
+    if (port < 0) return absl::UnavailableError(absl::StrCat("cannot listen on ", o.host));
+    return port;
+  }
+  if (!impl_->server->bind_to_port(o.host, o.port)) {
+    return absl::UnavailableError(absl::StrCat(
+        "cannot listen on ", o.host, ":", o.port, " (in use, or no permission)"));
+  }
+  return o.port;
+}
+
+absl::Status ConsoleServer::Serve() {
+  if (!impl_->server->listen_after_bind()) {
+    return absl::InternalError("the HTTP server stopped with an error");
+  }
+  return absl::OkStatus();
+}
+
+void ConsoleServer::Stop() { impl_->server->stop(); }
+
+}  // namespace leakhound
