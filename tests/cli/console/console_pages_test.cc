@@ -1,0 +1,113 @@
+#include "cli/console/console_pages.h"
+
+#include <gtest/gtest.h>
+
+namespace leakhound {
+namespace {
+
+Incident Hostile() {
+  Incident i;
+  i.id = 42;
+  i.time_ms = 1795564800000;
+  i.source = "milter";
+  i.kind = "leak";
+  i.action = "quarantine";
+  i.mail_state = "held";
+  i.sender = "\"><img src=x onerror=alert(1)>@evil.test";
+  i.subject = "<script>alert('subject')</script>";
+  IncidentMatch m;
+  m.document = "memo<b>";
+  m.labels = {"<i>board</i>"};
+  m.snippet = "<script>before</script>LEAKED <b>TEXT</b><script>after</script>";
+  m.snippet_begin = 23;
+  m.snippet_end = 41;
+  i.matches = {m};
+  i.documents = {"memo<b>"};
+  return i;
+}
+
+const PageContext kReviewer{"rita", "reviewer", "tok123"};
+const PageContext kViewer{"vic", "viewer", "tok456"};
+
+TEST(ConsolePagesTest, AnIncidentsOutsideTextRendersInert) {
+  const std::string page = IncidentPage(kReviewer, Hostile(), {}, "");
+  EXPECT_EQ(page.find("<script"), std::string::npos);
+  EXPECT_EQ(page.find("<img"), std::string::npos);
+  EXPECT_EQ(page.find("<i>"), std::string::npos);
+  EXPECT_NE(page.find("&lt;script&gt;alert(&#39;subject&#39;)"), std::string::npos);
+  // The passage is marked, its own markup escaped inside the mark.
+  EXPECT_NE(page.find("<mark>LEAKED &lt;b&gt;TEXT&lt;/b&gt;</mark>"), std::string::npos);
+  const std::string list = IncidentListPage(kReviewer, {{}, {Hostile()}, 0, false});
+  EXPECT_EQ(list.find("<script"), std::string::npos);
+  EXPECT_EQ(list.find("<img"), std::string::npos);
+}
+
+TEST(ConsolePagesTest, ReviewFormsCarryTheCsrfTokenAndNeedTheReviewerRole) {
+  const std::string reviewer = IncidentPage(kReviewer, Hostile(), {}, "");
+  EXPECT_NE(reviewer.find("action=\"/incidents/42/resolve\""), std::string::npos);
+  EXPECT_NE(reviewer.find("action=\"/incidents/42/release\""), std::string::npos);
+  EXPECT_NE(reviewer.find("action=\"/incidents/42/allow\""), std::string::npos);
+  size_t forms = 0, tokens = 0;
+  for (size_t at = 0; (at = reviewer.find("method=\"post\"", at)) != std::string::npos; ++at) {
+    ++forms;
+  }
+  for (size_t at = 0; (at = reviewer.find("name=\"csrf\" value=\"tok123\"", at)) !=
+                      std::string::npos;
+       ++at) {
+    ++tokens;
+  }
+  EXPECT_EQ(forms, tokens);
+  const std::string viewer = IncidentPage(kViewer, Hostile(), {}, "");
+  EXPECT_EQ(viewer.find("/resolve"), std::string::npos);
+  EXPECT_EQ(viewer.find("/release"), std::string::npos);
+  EXPECT_EQ(viewer.find("/allow"), std::string::npos);
+}
+
+TEST(ConsolePagesTest, ListPagingKeepsTheFilterAndEscapesIt) {
+  IncidentListView view;
+  view.query = {{"sender", "a&b\"<x>"}, {"status", "open"}};
+  view.page = 1;
+  view.more = true;
+  const std::string page = IncidentListPage(kViewer, view);
+  EXPECT_NE(page.find("href=\"/incidents?sender=a%26b%22%3Cx%3E&amp;status=open\""),
+            std::string::npos);
+  EXPECT_NE(page.find("sender=a%26b%22%3Cx%3E&amp;status=open&amp;page=2"),
+            std::string::npos);
+  EXPECT_NE(page.find("value=\"a&amp;b&quot;&lt;x&gt;\""), std::string::npos);
+}
+
+TEST(ConsolePagesTest, TheDashboardDrawsEveryActionAndEscapesNames) {
+  DashboardView view;
+  view.days = 3;
+  view.first_day = 100;
+  view.per_day = {{100, "reject", 4}, {101, "quarantine", 2}, {102, "reject", 1}};
+  view.top_documents = {{"<doc>", 5}};
+  view.top_senders = {{"a@b.test", 7}};
+  const std::string page = DashboardPage(kViewer, view);
+  EXPECT_NE(page.find("7 incidents in the last 3 days"), std::string::npos);
+  EXPECT_NE(page.find("reject: 4"), std::string::npos);
+  EXPECT_NE(page.find("quarantine: 2"), std::string::npos);
+  EXPECT_NE(page.find("&lt;doc&gt;: 5"), std::string::npos);
+  EXPECT_EQ(page.find("<doc>"), std::string::npos);
+}
+
+TEST(ConsolePagesTest, OnlyAdminsSeeDocumentChanges) {
+  DocumentsView view;
+  view.rows = {{"memo", "/p/memo", {"board"}, 100, 0}};
+  view.total = view.matching = 1;
+  EXPECT_EQ(DocumentsPage(kReviewer, view, "").find("/documents/remove"), std::string::npos);
+  const std::string admin = DocumentsPage({"ada", "admin", "t"}, view, "");
+  EXPECT_NE(admin.find("/documents/remove"), std::string::npos);
+  EXPECT_NE(admin.find("/documents/add"), std::string::npos);
+}
+
+TEST(ConsolePagesTest, RolesRankViewerReviewerAdmin) {
+  EXPECT_TRUE(RoleAtLeast("admin", "reviewer"));
+  EXPECT_TRUE(RoleAtLeast("reviewer", "reviewer"));
+  EXPECT_FALSE(RoleAtLeast("viewer", "reviewer"));
+  EXPECT_FALSE(RoleAtLeast("root", "viewer"));
+  EXPECT_FALSE(RoleAtLeast("", "viewer"));
+}
+
+}  // namespace
+}  // namespace leakhound

@@ -1,0 +1,287 @@
+// IncidentStore on real SQLite files in a temp dir.
+#include "cli/incidents/incident_store.h"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <sys/stat.h>
+
+#include "tests/temp_dir.h"
+
+namespace leakhound {
+namespace {
+
+Incident MailLeak(int64_t time_ms, const std::string& sender,
+                  const std::string& document) {
+  Incident i;
+  i.time_ms = time_ms;
+  i.source = "milter";
+  i.kind = "leak";
+  i.action = "quarantine";
+  i.queue_id = "4ABC123";
+  i.sender = sender;
+  i.recipients = {"bob@example.test", "carol@example.test"};
+  i.subject = "Q3 <numbers>";
+  i.mail_state = "held";
+  IncidentMatch m;
+  m.document = document;
+  m.source = "/protected/" + document;
+  m.labels = {"finance", "board"};
+  m.byte_begin = 10;
+  m.byte_end = 40;
+  m.words = 25;
+  m.coverage = 0.25;
+  m.snippet = "before THE PASSAGE after";
+  m.snippet_begin = 7;
+  m.snippet_end = 18;
+  i.matches = {m};
+  return i;
+}
+
+class IncidentStoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto s = IncidentStore::Open(path_);
+    ASSERT_TRUE(s.ok()) << s.status();
+    store_ = std::move(*s);
+  }
+  TempDir dir_;
+  const std::string path_ = dir_.Sub("incidents");
+  std::unique_ptr<IncidentStore> store_;
+};
+
+TEST_F(IncidentStoreTest, AnIncidentReadsBackWithEveryFieldAndMatch) {
+  std::vector<Incident> batch = {MailLeak(1000, "alice@corp.test", "memo")};
+  batch[0].message_id = "<m1@corp.test>";
+  batch[0].client = "192.0.2.7";
+  ASSERT_TRUE(store_->Insert(batch).ok());
+  ASSERT_GT(batch[0].id, 0);
+  auto got = store_->Get(batch[0].id);
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_EQ(got->sender, "alice@corp.test");
+  EXPECT_EQ(got->recipients, batch[0].recipients);
+  EXPECT_EQ(got->subject, "Q3 <numbers>");
+  EXPECT_EQ(got->message_id, "<m1@corp.test>");
+  EXPECT_EQ(got->client, "192.0.2.7");
+  EXPECT_EQ(got->status, "open");
+  EXPECT_EQ(got->mail_state, "held");
+  EXPECT_EQ(got->documents, std::vector<std::string>{"memo"});
+  ASSERT_EQ(got->matches.size(), 1u);
+  const IncidentMatch& m = got->matches[0];
+  EXPECT_EQ(m.labels, (std::vector<std::string>{"finance", "board"}));
+  EXPECT_EQ(m.source, "/protected/memo");
+  EXPECT_EQ(m.words, 25u);
+  EXPECT_DOUBLE_EQ(m.coverage, 0.25);
+  EXPECT_EQ(m.snippet.substr(m.snippet_begin, m.snippet_end - m.snippet_begin),
+            "THE PASSAGE");
+}
+
+TEST_F(IncidentStoreTest, TheFileIsOwnerOnly) {
+  struct stat st {};
+  ASSERT_EQ(::stat(path_.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+}
+
+TEST_F(IncidentStoreTest, ListFiltersAndPagesNewestFirst) {
+  std::vector<Incident> batch;
+  for (int i = 0; i < 30; ++i) {
+    batch.push_back(MailLeak(1000 + i, i % 3 == 0 ? "eve@corp.test" : "alice@corp.test",
+                             i % 2 == 0 ? "memo" : "pricing"));
+  }
+  ASSERT_TRUE(store_->Insert(batch).ok());
+  IncidentFilter f;
+  f.limit = 5;
+  auto first = store_->List(f);
+  ASSERT_TRUE(first.ok());
+  ASSERT_EQ(first->size(), 5u);
+  EXPECT_EQ((*first)[0].time_ms, 1029);
+  EXPECT_TRUE((*first)[0].matches.empty());  // a list has documents only
+  EXPECT_EQ((*first)[0].documents, std::vector<std::string>{"pricing"});
+  f.offset = 25;
+  auto last = store_->List(f);
+  ASSERT_TRUE(last.ok());
+  EXPECT_EQ(last->back().time_ms, 1000);
+
+  IncidentFilter by;
+  by.sender = "EVE@corp.test";  // without case
+  by.document = "memo";
+  by.since_ms = 1006;
+  by.limit = 100;
+  auto some = store_->List(by);
+  ASSERT_TRUE(some.ok());
+  // i % 3 == 0 and i % 2 == 0 and i >= 6: 6, 12, 18, 24.
+  ASSERT_EQ(some->size(), 4u);
+  EXPECT_EQ(*store_->Count(by), 4);
+}
+
+TEST_F(IncidentStoreTest, ResolveRecordsTheReviewAndAuditsIt) {
+  std::vector<Incident> batch = {MailLeak(1, "a@b.test", "memo")};
+  ASSERT_TRUE(store_->Insert(batch).ok());
+  const int64_t id = batch[0].id;
+  EXPECT_TRUE(absl::IsInvalidArgument(store_->Resolve(id, "maybe", "", "u")));
+  EXPECT_TRUE(absl::IsNotFound(store_->Resolve(id + 1, "confirmed", "", "u")));
+  ASSERT_TRUE(store_->Resolve(id, "false-positive", "test data", "console:rita").ok());
+  auto got = store_->Get(id);
+  EXPECT_EQ(got->status, "false-positive");
+  EXPECT_EQ(got->note, "test data");
+  EXPECT_EQ(got->reviewed_by, "console:rita");
+  EXPECT_GT(got->reviewed_ms, 0);
+  auto audit = store_->AuditTrail(id, 10);
+  ASSERT_TRUE(audit.ok());
+  ASSERT_EQ(audit->size(), 1u);
+  EXPECT_EQ((*audit)[0].action, "resolve");
+  EXPECT_EQ((*audit)[0].user, "console:rita");
+  EXPECT_EQ((*audit)[0].detail, "false-positive: test data");
+}
+
+TEST_F(IncidentStoreTest, PurgeDeletesOnlyOlderIncidentsWithTheirMatches) {
+  std::vector<Incident> batch = {MailLeak(100, "a@b.test", "old"),
+                                 MailLeak(200, "a@b.test", "new")};
+  ASSERT_TRUE(store_->Insert(batch).ok());
+  auto n = store_->Purge(150, "cli:root");
+  ASSERT_TRUE(n.ok());
+  EXPECT_EQ(*n, 1);
+  EXPECT_TRUE(absl::IsNotFound(store_->Get(batch[0].id).status()));
+  EXPECT_TRUE(store_->Get(batch[1].id).ok());
+  IncidentFilter old;
+  old.document = "old";
+  EXPECT_EQ(*store_->Count(old), 0);
+  auto top = store_->TopDocuments(0, 10);
+  ASSERT_TRUE(top.ok());
+  ASSERT_EQ(top->size(), 1u);  // the old match went with its incident
+  EXPECT_EQ((*top)[0].name, "new");
+  EXPECT_EQ(*store_->IntegrityCheck(), "ok");
+}
+
+TEST_F(IncidentStoreTest, UsersAreStoredReplacedAndRemoved) {
+  ASSERT_TRUE(store_->PutUser({"rita", "reviewer", "$argon2id$x", 5}).ok());
+  ASSERT_TRUE(store_->PutUser({"rita", "admin", "$argon2id$y", 5}).ok());
+  auto got = store_->GetUser("rita");
+  ASSERT_TRUE(got.ok() && got->has_value());
+  EXPECT_EQ((*got)->role, "admin");
+  EXPECT_EQ((*got)->password_hash, "$argon2id$y");
+  EXPECT_TRUE(store_->RemoveUser("rita").ok());
+  EXPECT_TRUE(absl::IsNotFound(store_->RemoveUser("rita")));
+  EXPECT_FALSE(store_->GetUser("rita")->has_value());
+}
+
+TEST_F(IncidentStoreTest, DashboardCountsPerDayActionAndSender) {
+  std::vector<Incident> batch = {MailLeak(86'400'000 * 3 + 5, "a@b.test", "memo"),
+                                 MailLeak(86'400'000 * 3 + 9, "a@b.test", "memo"),
+                                 MailLeak(86'400'000 * 4, "c@d.test", "plan")};
+  batch[2].action = "reject";
+  ASSERT_TRUE(store_->Insert(batch).ok());
+  auto days = store_->PerDay(0);
+  ASSERT_TRUE(days.ok());
+  ASSERT_EQ(days->size(), 2u);
+  EXPECT_EQ((*days)[0].day, 3);
+  EXPECT_EQ((*days)[0].action, "quarantine");
+  EXPECT_EQ((*days)[0].count, 2);
+  EXPECT_EQ((*days)[1].action, "reject");
+  auto senders = store_->TopSenders(0, 1);
+  ASSERT_EQ(senders->size(), 1u);
+  EXPECT_EQ((*senders)[0].name, "a@b.test");
+  EXPECT_EQ((*senders)[0].count, 2);
+}
+
+TEST_F(IncidentStoreTest, ALockedStoreIsUnavailableAndTheBatchIsNotHalfWritten) {
+  sqlite3* other = nullptr;
+  ASSERT_EQ(sqlite3_open(path_.c_str(), &other), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(other, "BEGIN EXCLUSIVE", nullptr, nullptr, nullptr), SQLITE_OK);
+  IncidentStore::Options quick;
+  quick.busy_timeout_ms = 50;
+  auto second = IncidentStore::Open(path_, quick);
+  ASSERT_TRUE(second.ok()) << second.status();
+  std::vector<Incident> batch = {MailLeak(1, "a@b.test", "memo"),
+                                 MailLeak(2, "a@b.test", "memo")};
+  const absl::Status s = (*second)->Insert(batch);
+  EXPECT_TRUE(absl::IsUnavailable(s)) << s;
+  EXPECT_EQ(batch[0].id, 0);
+  ASSERT_EQ(sqlite3_exec(other, "ROLLBACK", nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(other);
+  EXPECT_EQ(*store_->Count(IncidentFilter{}), 0);
+  EXPECT_TRUE((*second)->Insert(batch).ok());
+  EXPECT_EQ(*store_->Count(IncidentFilter{}), 2);
+}
+
+TEST(IncidentStoreFormatTest, AVersionOneFileWrittenWithoutLeakhoundReads) {
+  // Pins the persisted schema (docs/storage_format.md): a file made by
+  // plain SQL with the documented version-1 tables is read as is.
+  TempDir dir;
+  const std::string path = dir.Sub("v1");
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  const char* sql =
+      "CREATE TABLE incidents (id INTEGER PRIMARY KEY, time_ms INTEGER NOT "
+      "NULL, source TEXT NOT NULL, kind TEXT NOT NULL, action TEXT NOT NULL, "
+      "queue_id TEXT NOT NULL DEFAULT '', message_id TEXT NOT NULL DEFAULT '', "
+      "sender TEXT NOT NULL DEFAULT '' COLLATE NOCASE, recipients TEXT NOT "
+      "NULL DEFAULT '', subject TEXT NOT NULL DEFAULT '', client TEXT NOT NULL "
+      "DEFAULT '', run_id TEXT NOT NULL DEFAULT '', file_path TEXT NOT NULL "
+      "DEFAULT '', file_size INTEGER NOT NULL DEFAULT 0, sha256 TEXT NOT NULL "
+      "DEFAULT '', detail TEXT NOT NULL DEFAULT '', documents TEXT NOT NULL "
+      "DEFAULT '', status TEXT NOT NULL DEFAULT 'open', note TEXT NOT NULL "
+      "DEFAULT '', reviewed_by TEXT NOT NULL DEFAULT '', reviewed_ms INTEGER "
+      "NOT NULL DEFAULT 0, mail_state TEXT NOT NULL DEFAULT '');"
+      "CREATE TABLE matches (incident_id INTEGER NOT NULL, ordinal INTEGER "
+      "NOT NULL, document TEXT NOT NULL, source TEXT NOT NULL, labels TEXT NOT "
+      "NULL, part TEXT NOT NULL, byte_begin INTEGER NOT NULL, byte_end INTEGER "
+      "NOT NULL, words INTEGER NOT NULL, coverage REAL NOT NULL, snippet TEXT "
+      "NOT NULL, snippet_begin INTEGER NOT NULL, snippet_end INTEGER NOT NULL, "
+      "PRIMARY KEY (incident_id, ordinal)) WITHOUT ROWID;"
+      "CREATE TABLE users (name TEXT PRIMARY KEY, role TEXT NOT NULL, "
+      "password_hash TEXT NOT NULL, created_ms INTEGER NOT NULL);"
+      "CREATE TABLE audit (id INTEGER PRIMARY KEY, time_ms INTEGER NOT NULL, "
+      "user TEXT NOT NULL, action TEXT NOT NULL, incident_id INTEGER NOT NULL, "
+      "detail TEXT NOT NULL);"
+      "INSERT INTO incidents (id, time_ms, source, kind, action, recipients, "
+      "documents, mail_state) VALUES (7, 1795564800000, 'milter', 'leak', "
+      "'quarantine', 'bob@x.test' || char(10) || 'carol@x.test', 'memo', "
+      "'held');"
+      "INSERT INTO matches VALUES (7, 0, 'memo', '/p/memo', 'a' || char(10) "
+      "|| 'b', 'report.docx', 5, 9, 22, 0.5, 'xxTEXTyy', 2, 6);"
+      "PRAGMA user_version = 1;";
+  ASSERT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(db);
+  auto store = IncidentStore::Open(path);
+  ASSERT_TRUE(store.ok()) << store.status();
+  EXPECT_EQ((*store)->schema_version(), 1);
+  auto i = (*store)->Get(7);
+  ASSERT_TRUE(i.ok()) << i.status();
+  EXPECT_EQ(i->recipients, (std::vector<std::string>{"bob@x.test", "carol@x.test"}));
+  ASSERT_EQ(i->matches.size(), 1u);
+  EXPECT_EQ(i->matches[0].labels, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(i->matches[0].part, "report.docx");
+  EXPECT_EQ(i->matches[0].snippet.substr(2, 4), "TEXT");
+}
+
+TEST(IncidentStoreFormatTest, AFileFromANewerLeakhoundIsRefused) {
+  TempDir dir;
+  const std::string path = dir.Sub("v9");
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, "PRAGMA user_version = 9", nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(db);
+  auto store = IncidentStore::Open(path);
+  EXPECT_TRUE(absl::IsFailedPrecondition(store.status())) << store.status();
+}
+
+TEST(IncidentStoreFormatTest, ANonDatabaseFileIsDataLossNotACrash) {
+  TempDir dir;
+  const std::string path = dir.Sub("junk");
+  FILE* f = std::fopen(path.c_str(), "wb");
+  for (int i = 0; i < 4096; ++i) std::fputc(i * 7 % 251, f);
+  std::fclose(f);
+  auto store = IncidentStore::Open(path);
+  EXPECT_TRUE(absl::IsDataLoss(store.status())) << store.status();
+}
+
+TEST(IncidentStoreFormatTest, AMissingFileIsNotFoundWithoutCreate) {
+  TempDir dir;
+  IncidentStore::Options o;
+  o.create = false;
+  EXPECT_TRUE(absl::IsNotFound(IncidentStore::Open(dir.Sub("none"), o).status()));
+}
+
+}  // namespace
+}  // namespace leakhound

@@ -1,0 +1,145 @@
+// IncidentWriter against a real SQLite file, held locked by a second
+// connection to stand for a busy or stuck store.
+#include "cli/incidents/incident_writer.h"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <chrono>
+#include <thread>
+
+#include "tests/temp_dir.h"
+
+namespace leakhound {
+namespace {
+
+Incident Leak(int64_t n) {
+  Incident i;
+  i.time_ms = n;
+  i.source = "milter";
+  i.kind = "leak";
+  i.action = "reject";
+  return i;
+}
+
+// Waits (bounded) until `predicate` holds.
+template <typename P>
+bool Eventually(P predicate) {
+  for (int i = 0; i < 1000; ++i) {
+    if (predicate()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return predicate();
+}
+
+class LockedStore {
+ public:
+  explicit LockedStore(const std::string& path) {
+    sqlite3_open(path.c_str(), &db_);
+    sqlite3_exec(db_, "PRAGMA journal_mode=WAL; BEGIN EXCLUSIVE", nullptr, nullptr,
+                 nullptr);
+  }
+  void Unlock() {
+    if (db_ == nullptr) return;
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    sqlite3_close(db_);
+    db_ = nullptr;
+  }
+  ~LockedStore() { Unlock(); }
+
+ private:
+  sqlite3* db_ = nullptr;
+};
+
+IncidentWriter::Options Quick(size_t capacity) {
+  IncidentWriter::Options o;
+  o.spool_capacity = capacity;
+  o.busy_timeout_ms = 20;
+  o.min_retry_ms = 10;
+  o.max_retry_ms = 50;
+  return o;
+}
+
+TEST(IncidentWriterTest, WritesEverySubmittedIncident) {
+  TempDir dir;
+  const std::string path = dir.Sub("incidents");
+  {
+    IncidentWriter writer(path, Quick(1000), [](const std::string&) {});
+    for (int i = 0; i < 600; ++i) writer.Submit(Leak(i));
+    writer.Stop(10);
+    const IncidentWriter::Counters c = writer.counters();
+    EXPECT_EQ(c.submitted, 600u);
+    EXPECT_EQ(c.written, 600u);
+    EXPECT_EQ(c.dropped, 0u);
+  }
+  auto store = IncidentStore::Open(path);
+  ASSERT_TRUE(store.ok());
+  EXPECT_EQ(*(*store)->Count(IncidentFilter{}), 600);
+}
+
+TEST(IncidentWriterTest, ALockedStoreKeepsRecordsSpooledUntilItIsFree) {
+  TempDir dir;
+  const std::string path = dir.Sub("incidents");
+  ASSERT_TRUE(IncidentStore::Open(path).ok());
+  LockedStore lock(path);
+  std::vector<std::string> lines;
+  std::mutex mu;
+  IncidentWriter writer(path, Quick(1000), [&](const std::string& l) {
+    std::lock_guard g(mu);
+    lines.push_back(l);
+  });
+  for (int i = 0; i < 50; ++i) writer.Submit(Leak(i));
+  ASSERT_TRUE(Eventually([&] { return writer.counters().failed_writes >= 2; }));
+  EXPECT_EQ(writer.counters().written, 0u);
+  EXPECT_EQ(writer.counters().spooled, 50u);
+  lock.Unlock();
+  ASSERT_TRUE(Eventually([&] { return writer.counters().written == 50; }));
+  EXPECT_EQ(writer.counters().dropped, 0u);
+  writer.Stop(5);
+  std::lock_guard g(mu);
+  ASSERT_GE(lines.size(), 2u);
+  EXPECT_NE(lines.front().find("cannot write"), std::string::npos) << lines.front();
+  EXPECT_NE(lines.back().find("again"), std::string::npos) << lines.back();
+}
+
+TEST(IncidentWriterTest, AFullSpoolDropsAndCountsWhatDoesNotFit) {
+  TempDir dir;
+  const std::string path = dir.Sub("incidents");
+  ASSERT_TRUE(IncidentStore::Open(path).ok());
+  LockedStore lock(path);
+  std::vector<std::string> lines;
+  std::mutex mu;
+  IncidentWriter writer(path, Quick(10), [&](const std::string& l) {
+    std::lock_guard g(mu);
+    lines.push_back(l);
+  });
+  for (int i = 0; i < 15; ++i) writer.Submit(Leak(i));
+  ASSERT_TRUE(Eventually([&] { return writer.counters().dropped == 5; }));
+  lock.Unlock();
+  ASSERT_TRUE(Eventually([&] { return writer.counters().written == 10; }));
+  writer.Stop(5);
+  EXPECT_EQ(writer.counters().dropped, 5u);
+  std::lock_guard g(mu);
+  bool logged = false;
+  for (const std::string& l : lines) logged |= l.find("dropped") != std::string::npos;
+  EXPECT_TRUE(logged);
+}
+
+TEST(IncidentWriterTest, StopOnAStuckStoreCountsTheUnwrittenAsDropped) {
+  TempDir dir;
+  const std::string path = dir.Sub("incidents");
+  ASSERT_TRUE(IncidentStore::Open(path).ok());
+  LockedStore lock(path);
+  IncidentWriter writer(path, Quick(100), [](const std::string&) {});
+  for (int i = 0; i < 7; ++i) writer.Submit(Leak(i));
+  writer.Stop(0.2);
+  const IncidentWriter::Counters c = writer.counters();
+  EXPECT_EQ(c.written, 0u);
+  EXPECT_EQ(c.dropped, 7u);
+  EXPECT_EQ(c.spooled, 0u);
+  writer.Submit(Leak(8));  // after Stop: counted, not kept
+  EXPECT_EQ(writer.counters().dropped, 8u);
+}
+
+}  // namespace
+}  // namespace leakhound
