@@ -464,7 +464,9 @@ void ConsoleServer::Impl::Routes() {
                    "form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
     res.set_header("X-Content-Type-Options", "nosniff");
     res.set_header("X-Frame-Options", "DENY");
-    res.set_header("Referrer-Policy", "no-referrer");
+    // same-origin, not no-referrer: under no-referrer Chromium sends
+    // "Origin: null" with a form, which SameOrigin refuses.
+    res.set_header("Referrer-Policy", "same-origin");
     res.set_header("Cache-Control", "no-store");
     if (tls) res.set_header("Strict-Transport-Security", "max-age=31536000");
   });

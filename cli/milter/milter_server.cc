@@ -137,6 +137,14 @@ std::string Bounded(std::string_view value) {
   return std::string(value.substr(0, cut));
 }
 
+// An envelope address as MTAs pass it ("<a@b>") without its brackets.
+std::string_view Unbracketed(std::string_view address) {
+  if (address.size() >= 2 && address.front() == '<' && address.back() == '>') {
+    address = address.substr(1, address.size() - 2);
+  }
+  return address;
+}
+
 std::string AddressText(const _SOCK_ADDR* address) {
   if (address == nullptr) return "";
   char text[INET6_ADDRSTRLEN] = "";
@@ -163,7 +171,7 @@ sfsistat OnEnvelopeFrom(SMFICTX* ctx, char** argv) {
   Session* s = Get(ctx);
   if (s == nullptr) return SMFIS_TEMPFAIL;
   s->Reset();
-  if (argv != nullptr && argv[0] != nullptr) s->sender = Bounded(argv[0]);
+  if (argv != nullptr && argv[0] != nullptr) s->sender = Bounded(Unbracketed(argv[0]));
   s->sender_allowed = argv != nullptr && argv[0] != nullptr &&
                       AddressAllowed(argv[0], g_state.policy->allow_senders);
   return SMFIS_CONTINUE;
@@ -174,7 +182,7 @@ sfsistat OnEnvelopeRecipient(SMFICTX* ctx, char** argv) {
   if (s == nullptr) return SMFIS_TEMPFAIL;
   ++s->recipients;
   if (argv != nullptr && argv[0] != nullptr && s->recipient_list.size() < 1000) {
-    s->recipient_list.push_back(Bounded(argv[0]));
+    s->recipient_list.push_back(Bounded(Unbracketed(argv[0])));
   }
   if (argv == nullptr || argv[0] == nullptr ||
       !AddressAllowed(argv[0], g_state.policy->allow_recipients)) {

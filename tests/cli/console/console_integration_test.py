@@ -1,0 +1,333 @@
+"""The incident desk end to end: a real Postfix on loopback ports hands
+mail to `leakhound milter --on-leak quarantine`, which records incidents in
+the SQLite store; `leakhound console` serves them; the HTTP-level checks
+(sessions, CSRF, roles, escaping, rate limit) use plain HTTP, and the walk
+a reviewer takes (login, list, filter, incident, false positive, release,
+logout) runs in Debian's Chromium through playwright-core (walk.mjs), after
+which Postfix must deliver the released message. Also the CLI: incidents
+list, show, export, delete-mail, purge, and scan --record.
+
+usage: console_integration_test.py LEAKHOUND SOURCE_DIR NODE_DIR [SHOTS_DIR]
+NODE_DIR gets playwright-core from npm (package-lock.json) on first use.
+Needs root (Postfix). Every process started is stopped by its pid.
+"""
+import csv
+import http.client
+import io
+import json
+import os
+import shutil
+import smtplib
+import subprocess
+import sys
+import tempfile
+import unittest
+import urllib.parse
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "milter"))
+from private_postfix import (DEADLINE, PrivatePostfix, free_port, listening,  # noqa: E402
+                             read, start_milter, stop_process, wait_for)
+
+LEAKHOUND = SOURCE = NODE_DIR = SHOTS = None
+PASSAGE = "Valuation. Our advisers value Calloway between 212 and 236 million"
+HOSTILE_SUBJECT = "<script>document.title='pwned'</script> Q3 board pack"
+
+
+class Client:
+    """HTTP with a cookie jar, no redirects followed."""
+
+    def __init__(self, port, source="127.0.0.1"):
+        self.port, self.source, self.cookies = port, source, {}
+
+    def request(self, method, path, fields=None, headers=None):
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=DEADLINE,
+                                          source_address=(self.source, 0))
+        h = dict(headers or {})
+        body = None
+        if fields is not None:
+            body = urllib.parse.urlencode(fields)
+            h["Content-Type"] = "application/x-www-form-urlencoded"
+        if self.cookies:
+            h["Cookie"] = "; ".join("%s=%s" % kv for kv in self.cookies.items())
+        conn.request(method, path, body=body, headers=h)
+        r = conn.getresponse()
+        data = r.read().decode("utf-8", "replace")
+        for value in r.headers.get_all("Set-Cookie") or []:
+            name, _, rest = value.partition("=")
+            self.cookies[name] = rest.split(";")[0]
+        conn.close()
+        return r.status, r.headers, data
+
+    def token(self, path):
+        status, _, page = self.request("GET", path)
+        assert status == 200, (status, path)
+        marker = 'name="csrf" value="'
+        at = page.index(marker) + len(marker)
+        return page[at:page.index('"', at)]
+
+    def login(self, user, password):
+        token = self.token("/login")
+        return self.request("POST", "/login", {"csrf": token, "user": user,
+                                               "password": password,
+                                               "next": "/incidents"})
+
+
+class ConsoleTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.mkdtemp(prefix="leakhound-console-")
+        cls.milter = cls.console = cls.postfix = None
+        try:
+            cls._start()
+        except BaseException:
+            cls.tearDownClass()
+            raise
+
+    @classmethod
+    def lh(cls, *args, stdin=None, check=True):
+        return subprocess.run([LEAKHOUND, *args], input=stdin, check=check,
+                              capture_output=True, text=True, timeout=120)
+
+    @classmethod
+    def _start(cls):
+        d = cls.dir
+        cls.index = os.path.join(d, "index")
+        cls.store = os.path.join(d, "incidents.db")
+        cls.lh("init", "--index", cls.index)
+        cls.lh("add", "--index", cls.index, os.path.join(SOURCE, "corpus/sample/protected"))
+        port = free_port()
+        cls.milter_log = os.path.join(d, "milter.log")
+        cls.milter = start_milter(LEAKHOUND, cls.index, port, cls.milter_log,
+                                  "--on-leak", "quarantine", "--incidents", cls.store,
+                                  "--reload-seconds", "0")
+        cls.postfix = PrivatePostfix(d, {"quarantine": port})
+        cls.postfix.start()
+        for name, role, password in (("rita", "reviewer", "rita-password-1"),
+                                     ("vic", "viewer", "vic-password-1"),
+                                     ("ada", "admin", "ada-password-1")):
+            cls.lh("console", "user", "add", name, "--role", role, "--incidents",
+                   cls.store, stdin=password + "\n")
+        board = read(os.path.join(SOURCE, "corpus/sample/outbound/email-board-leak.txt"))
+        cls.send("eve@corp.test", HOSTILE_SUBJECT,
+                 board + "\n<img src=x onerror=alert(1)>\n")
+        cls.send("alice@corp.test", "forwarded", board)
+        cls.send("mallory@corp.test", "to be deleted", board)
+        wait_for(lambda: len(cls.incidents()) == 3, "3 incidents recorded")
+        wait_for(lambda: len(cls.held()) == 3, "3 messages in the hold queue")
+        cls.by_sender = {i["sender"]: i for i in cls.incidents()}
+        # As recorded, before any test reviews or releases it.
+        cls.eve_recorded = json.loads(cls.lh(
+            "incidents", "show", str(cls.by_sender["eve@corp.test"]["id"]), "--json",
+            "--incidents", cls.store).stdout)
+        cls.http_port = free_port()
+        cls.console_log = os.path.join(d, "console.log")
+        with open(cls.console_log, "w") as log:
+            cls.console = subprocess.Popen(
+                [LEAKHOUND, "console", "--listen", "127.0.0.1:%d" % cls.http_port,
+                 "--index", cls.index, "--incidents", cls.store,
+                 "--postfix-config", cls.postfix.config],
+                stdout=subprocess.DEVNULL, stderr=log)
+        wait_for(lambda: listening(cls.http_port) or cls.console.poll() is not None,
+                 "the console")
+        if cls.console.poll() is not None:
+            raise AssertionError("console exited: " + read(cls.console_log))
+
+    @classmethod
+    def tearDownClass(cls):
+        if cls.console is not None:
+            stop_process(cls.console)
+        if cls.postfix is not None:
+            cls.postfix.stop()
+        if cls.milter is not None:
+            stop_process(cls.milter)
+        shutil.rmtree(cls.dir, ignore_errors=True)
+
+    @classmethod
+    def send(cls, sender, subject, body):
+        message = ("From: %s\r\nTo: bob@example.test\r\nSubject: %s\r\n"
+                   "Message-ID: <%s@corp.test>\r\n\r\n%s" % (
+                       sender, subject, sender.split("@")[0],
+                       body.replace("\n", "\r\n"))).encode()
+        with smtplib.SMTP("127.0.0.1", cls.postfix.smtp["quarantine"],
+                          timeout=DEADLINE) as s:
+            s.sendmail(sender, ["bob@example.test"], message)
+
+    @classmethod
+    def incidents(cls, *filters):
+        out = cls.lh("incidents", "list", "--json", "--incidents", cls.store, *filters,
+                     check=False)
+        if out.returncode != 0:
+            return []
+        return [json.loads(line) for line in out.stdout.splitlines()]
+
+    @classmethod
+    def held(cls):
+        return [q for q in cls.postfix.queue() if q.get("queue_name") == "hold"]
+
+    def incident(self, sender):
+        return json.loads(self.lh("incidents", "show", str(self.by_sender[sender]["id"]),
+                                  "--json", "--incidents", self.store).stdout)
+
+    # --- what the milter recorded ---------------------------------------------
+
+    def test_the_milter_records_the_mail_and_its_highlighted_passage(self):
+        i = self.eve_recorded
+        self.assertEqual(i["source"], "milter")
+        self.assertEqual(i["action"], "quarantine")
+        self.assertEqual(i["mail_state"], "held")
+        self.assertEqual(i["recipients"], ["bob@example.test"])
+        self.assertEqual(i["subject"], HOSTILE_SUBJECT)
+        self.assertEqual(i["message_id"], "<eve@corp.test>")
+        self.assertEqual(i["client"], "127.0.0.1")
+        self.assertEqual(len(i["queue_id"]), len(self.by_sender["alice@corp.test"]["queue_id"]))
+        m = i["matches"][0]
+        self.assertEqual(m["document"], "merger-memo.txt")
+        self.assertTrue(m["source"].endswith("corpus/sample/protected/merger-memo.txt"))
+        passage = m["snippet"].encode()[m["snippet_begin"]:m["snippet_end"]].decode()
+        self.assertIn(PASSAGE, " ".join(passage.split()))
+
+    def test_export_writes_every_incident_as_csv_and_jsonl(self):
+        rows = list(csv.reader(io.StringIO(self.lh(
+            "incidents", "export", "--format", "csv", "--incidents", self.store).stdout)))
+        self.assertEqual(rows[0][:3], ["id", "time_utc", "source"])
+        self.assertGreaterEqual(len(rows) - 1, 3)
+        lines = self.lh("incidents", "export", "--format", "jsonl", "--source", "milter",
+                        "--incidents", self.store).stdout.splitlines()
+        self.assertEqual(len(lines), 3)
+        self.assertTrue(all(json.loads(line)["matches"] for line in lines))
+
+    def test_cli_delete_mail_removes_the_held_message_and_records_it(self):
+        i = self.by_sender["mallory@corp.test"]
+        out = self.lh("incidents", "delete-mail", str(i["id"]), "--incidents",
+                      self.store, "--postfix-config", self.postfix.config)
+        self.assertIn("Deleted", out.stdout)
+        self.assertNotIn(i["queue_id"], [q["queue_id"] for q in self.postfix.queue()])
+        self.assertEqual(self.incident("mallory@corp.test")["mail_state"], "deleted")
+        again = self.lh("incidents", "delete-mail", str(i["id"]), "--incidents",
+                        self.store, "--postfix-config", self.postfix.config, check=False)
+        self.assertEqual(again.returncode, 2)
+        self.assertIn("not held", again.stderr)
+
+    def test_scan_record_writes_one_incident_per_leaking_file_under_a_run(self):
+        out = self.lh("scan", "--index", self.index, "--record", "--incidents",
+                      self.store, os.path.join(SOURCE, "corpus/sample/outbound"),
+                      check=False)
+        self.assertEqual(out.returncode, 1)
+        scans = self.incidents("--source", "scan", "--limit", "100")
+        self.assertEqual(len(scans), 5)
+        self.assertEqual(len({s["run_id"] for s in scans}), 1)
+        self.assertTrue(all(len(s["sha256"]) == 64 for s in scans))
+        self.assertIn(scans[0]["run_id"], out.stderr)
+
+    # --- HTTP: sessions, CSRF, roles, escaping ----------------------------------
+
+    def test_a_page_without_a_session_redirects_to_the_login_form(self):
+        status, headers, _ = Client(self.http_port).request("GET", "/incidents?status=open")
+        self.assertEqual(status, 303)
+        self.assertEqual(headers["Location"], "/login?next=%2Fincidents%3Fstatus%3Dopen")
+
+    def test_a_post_without_a_session_is_401_and_changes_nothing(self):
+        i = self.by_sender["alice@corp.test"]
+        status, _, _ = Client(self.http_port).request(
+            "POST", "/incidents/%d/resolve" % i["id"], {"status": "confirmed", "csrf": "x"})
+        self.assertEqual(status, 401)
+        self.assertEqual(self.incident("alice@corp.test")["status"], "open")
+
+    def test_a_wrong_or_cross_origin_csrf_token_is_403(self):
+        c = Client(self.http_port)
+        self.assertEqual(c.login("rita", "rita-password-1")[0], 303)
+        i = self.by_sender["alice@corp.test"]
+        path = "/incidents/%d/resolve" % i["id"]
+        status, _, _ = c.request("POST", path, {"status": "confirmed", "csrf": "0" * 64})
+        self.assertEqual(status, 403)
+        token = c.token("/incidents/%d" % i["id"])
+        status, _, _ = c.request("POST", path, {"status": "confirmed", "csrf": token},
+                                 {"Origin": "http://evil.test"})
+        self.assertEqual(status, 403)
+        self.assertEqual(self.incident("alice@corp.test")["status"], "open")
+        status, headers, _ = c.request("POST", path, {"status": "confirmed",
+                                                      "csrf": token})
+        self.assertEqual(status, 303)
+        self.assertEqual(self.incident("alice@corp.test")["status"], "confirmed")
+
+    def test_a_viewer_cannot_release_held_mail(self):
+        c = Client(self.http_port)
+        self.assertEqual(c.login("vic", "vic-password-1")[0], 303)
+        i = self.by_sender["alice@corp.test"]
+        page_token = c.token("/incidents/%d" % i["id"])
+        status, _, page = c.request("POST", "/incidents/%d/release" % i["id"],
+                                    {"csrf": page_token})
+        self.assertEqual(status, 403)
+        self.assertIn("reviewer role", page)
+        self.assertEqual(self.incident("alice@corp.test")["mail_state"], "held")
+        self.assertIn(i["queue_id"], [q["queue_id"] for q in self.held()])
+
+    def test_hostile_mail_renders_escaped(self):
+        c = Client(self.http_port)
+        c.login("vic", "vic-password-1")
+        for path in ("/incidents", "/incidents/%d" % self.by_sender["eve@corp.test"]["id"]):
+            status, _, page = c.request("GET", path)
+            self.assertEqual(status, 200)
+            self.assertNotIn("<script>document.title", page)
+            self.assertNotIn("<img src=x", page)
+            self.assertIn("&lt;script&gt;document.title=&#39;pwned&#39;", page)
+
+    def test_cookies_and_headers_protect_the_session(self):
+        c = Client(self.http_port)
+        status, headers, _ = c.login("vic", "vic-password-1")
+        self.assertEqual(status, 303)
+        cookie = [v for v in headers.get_all("Set-Cookie") if v.startswith("lh_session=")][0]
+        self.assertIn("HttpOnly", cookie)
+        self.assertIn("SameSite=Strict", cookie)
+        _, headers, _ = c.request("GET", "/incidents")
+        self.assertIn("default-src 'none'", headers["Content-Security-Policy"])
+        self.assertEqual(headers["X-Frame-Options"], "DENY")
+        self.assertEqual(headers["Cache-Control"], "no-store")
+
+    def test_repeated_wrong_passwords_are_rate_limited(self):
+        # From another loopback address: the limit is per client and user.
+        c = Client(self.http_port, source="127.0.0.2")
+        codes = [c.login("ada", "wrong-password")[0] for _ in range(6)]
+        self.assertEqual(codes, [401] * 5 + [429])
+        self.assertEqual(c.login("ada", "ada-password-1")[0], 429)
+
+    # --- the browser walk -------------------------------------------------------
+
+    def test_browser_walk_reviews_and_releases_and_postfix_delivers(self):
+        node_modules = os.path.join(NODE_DIR, "node_modules", "playwright-core")
+        if not os.path.isdir(node_modules):
+            os.makedirs(NODE_DIR, exist_ok=True)
+            here = os.path.dirname(os.path.abspath(__file__))
+            for f in ("package.json", "package-lock.json"):
+                shutil.copy(os.path.join(here, f), NODE_DIR)
+            subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=NODE_DIR,
+                           check=True, capture_output=True, timeout=300)
+        shots = SHOTS or os.path.join(self.dir, "shots")
+        os.makedirs(shots, exist_ok=True)
+        walk = os.path.join(os.path.dirname(os.path.abspath(__file__)), "walk.mjs")
+        env = dict(os.environ, NODE_PATH=os.path.join(NODE_DIR, "node_modules"))
+        # walk.mjs imports from NODE_DIR: run a copy there (ESM ignores NODE_PATH).
+        shutil.copy(walk, NODE_DIR)
+        out = subprocess.run(
+            ["node", os.path.join(NODE_DIR, "walk.mjs"), "http://127.0.0.1:%d" % self.http_port,
+             "rita", "rita-password-1", PASSAGE, shots],
+            capture_output=True, text=True, timeout=180, env=env)
+        self.assertEqual(out.returncode, 0, out.stderr + out.stdout)
+        seen = json.loads(out.stdout.strip().splitlines()[-1])
+        self.assertEqual(seen["status"], "false-positive")
+        self.assertEqual(seen["mail_state"], "released")
+        i = self.incident("eve@corp.test")
+        self.assertEqual(i["status"], "false-positive")
+        self.assertEqual(i["reviewed_by"], "console:rita")
+        self.assertEqual(i["mail_state"], "released")
+        # Postfix delivers what was released.
+        wait_for(lambda: any(b"<eve@corp.test>" in read(p, "rb")
+                             for p in self.postfix.delivered()),
+                 "delivery of the released message")
+        self.assertNotIn(i["queue_id"], [q["queue_id"] for q in self.held()])
+
+
+if __name__ == "__main__":
+    LEAKHOUND, SOURCE, NODE_DIR = sys.argv[1:4]
+    SHOTS = sys.argv[4] if len(sys.argv) > 4 else None
+    unittest.main(argv=sys.argv[:1], verbosity=2)
