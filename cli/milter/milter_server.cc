@@ -325,33 +325,8 @@ sfsistat OnEndOfMessage(SMFICTX* ctx) {
     }
   }
   const sfsistat answer = Act(ctx, action, v, why);
-  const double ms = std::chrono::duration<double, std::milli>(
-                        std::chrono::steady_clock::now() - start)
-                        .count();
-  std::string line = absl::StrFormat(
-      "queue_id=%s verdict=%s action=%s ms=%.2f scan_ms=%.2f wait_ms=%.2f "
-      "bytes=%d",
-      queue_id.empty() ? "-" : queue_id,
-      note.empty() ? VerdictName(v.kind) : "skipped", MilterActionName(action), ms,
-      v.milliseconds, wait_ms, s->message.size());
-  if (!note.empty()) absl::StrAppend(&line, " note=\"", note, "\"");
-  if (!v.documents.empty()) {
-    absl::StrAppend(&line, " documents=", absl::StrJoin(v.documents, ","));
-  }
-  if (!v.locations.empty()) {
-    absl::StrAppend(&line, " locations=", absl::StrJoin(v.locations, ","));
-  }
-  if (!v.parts.empty() && !(v.parts.size() == 1 && v.parts[0].empty())) {
-    absl::StrAppend(&line, " parts=", absl::StrJoin(v.parts, ","));
-  }
-  if (!v.unread.empty()) {
-    std::string unread = HeaderValue(v.unread);
-    std::replace(unread.begin(), unread.end(), '"', '\'');
-    absl::StrAppend(&line, " unread=\"", unread, "\"");
-  }
-  if (v.duplicate) absl::StrAppend(&line, " duplicate=yes");
-  if (!v.error.empty()) absl::StrAppend(&line, " error=\"", v.error, "\"");
-  g_state.log(line);
+  // The record is handed over before `ms` is taken: the time it costs is
+  // part of the milter's latency (docs/console.md, "Measured").
   const bool eventful = v.kind != MessageVerdict::Kind::kClean || !v.unread.empty();
   if (g_state.record && note.empty() && eventful) {
     Incident incident;
@@ -381,6 +356,33 @@ sfsistat OnEndOfMessage(SMFICTX* ctx) {
     }
     g_state.record(std::move(incident));
   }
+  const double ms = std::chrono::duration<double, std::milli>(
+                        std::chrono::steady_clock::now() - start)
+                        .count();
+  std::string line = absl::StrFormat(
+      "queue_id=%s verdict=%s action=%s ms=%.2f scan_ms=%.2f wait_ms=%.2f "
+      "bytes=%d",
+      queue_id.empty() ? "-" : queue_id,
+      note.empty() ? VerdictName(v.kind) : "skipped", MilterActionName(action), ms,
+      v.milliseconds, wait_ms, s->message.size());
+  if (!note.empty()) absl::StrAppend(&line, " note=\"", note, "\"");
+  if (!v.documents.empty()) {
+    absl::StrAppend(&line, " documents=", absl::StrJoin(v.documents, ","));
+  }
+  if (!v.locations.empty()) {
+    absl::StrAppend(&line, " locations=", absl::StrJoin(v.locations, ","));
+  }
+  if (!v.parts.empty() && !(v.parts.size() == 1 && v.parts[0].empty())) {
+    absl::StrAppend(&line, " parts=", absl::StrJoin(v.parts, ","));
+  }
+  if (!v.unread.empty()) {
+    std::string unread = HeaderValue(v.unread);
+    std::replace(unread.begin(), unread.end(), '"', '\'');
+    absl::StrAppend(&line, " unread=\"", unread, "\"");
+  }
+  if (v.duplicate) absl::StrAppend(&line, " duplicate=yes");
+  if (!v.error.empty()) absl::StrAppend(&line, " error=\"", v.error, "\"");
+  g_state.log(line);
   s->Reset();
   return answer;
 }

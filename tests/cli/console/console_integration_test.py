@@ -195,6 +195,8 @@ class ConsoleTest(unittest.TestCase):
                         "--incidents", self.store).stdout.splitlines()
         self.assertEqual(len(lines), 3)
         self.assertTrue(all(json.loads(line)["matches"] for line in lines))
+        purge = self.lh("incidents", "purge", "--older-than", "3650d", "--incidents", self.store)
+        self.assertIn("purged 0 incidents", purge.stdout)
 
     def test_cli_delete_mail_removes_the_held_message_and_records_it(self):
         i = self.by_sender["mallory@corp.test"]
@@ -290,6 +292,94 @@ class ConsoleTest(unittest.TestCase):
         codes = [c.login("ada", "wrong-password")[0] for _ in range(6)]
         self.assertEqual(codes, [401] * 5 + [429])
         self.assertEqual(c.login("ada", "ada-password-1")[0], 429)
+
+    def test_an_admin_protects_an_uploaded_document_and_removes_it(self):
+        text = ("The Harrow Lane depot lease runs until March 2031 at 41,200 euros a "
+                "month, indexed to consumer prices, with a break clause after the "
+                "fifth year that the landlord has agreed not to advertise to other "
+                "tenants of the estate under any circumstances.\n")
+        viewer = Client(self.http_port)
+        viewer.login("vic", "vic-password-1")
+        token = viewer.token("/documents")
+        self.assertEqual(self.upload(viewer, token, "lease.txt", text)[0], 403)
+        admin = Client(self.http_port)
+        self.assertEqual(admin.login("ada", "ada-password-1")[0], 303)
+        status, headers, _ = self.upload(admin, admin.token("/documents"), "lease.txt", text)
+        self.assertEqual(status, 303)
+        self.assertEqual(headers["Location"], "/documents?done=added")
+        _, _, page = admin.request("GET", "/documents?q=lease")
+        self.assertIn("lease.txt", page)
+        self.assertIn("uploaded by console:ada", page)
+        probe = os.path.join(self.dir, "probe.txt")
+        with open(probe, "w") as f:
+            f.write("Forwarding this: " + text)
+        self.assertEqual(self.lh("scan", "--index", self.index, probe, check=False).returncode, 1)
+        status, _, _ = admin.request("POST", "/documents/remove",
+                                     {"csrf": admin.token("/documents"), "id": "lease.txt"})
+        self.assertEqual(status, 303)
+        self.assertEqual(self.lh("scan", "--index", self.index, probe, check=False).returncode, 0)
+
+    @staticmethod
+    def upload(client, token, name, text):
+        boundary = "lhboundary"
+        parts = []
+        for field, value in (("csrf", token), ("id", ""), ("labels", "legal, estates")):
+            parts.append('--%s\r\nContent-Disposition: form-data; name="%s"\r\n\r\n%s\r\n'
+                         % (boundary, field, value))
+        parts.append('--%s\r\nContent-Disposition: form-data; name="file"; filename="%s"\r\n'
+                     'Content-Type: text/plain\r\n\r\n%s\r\n--%s--\r\n'
+                     % (boundary, name, text, boundary))
+        body = "".join(parts).encode()
+        conn = http.client.HTTPConnection("127.0.0.1", client.port, timeout=DEADLINE)
+        conn.request("POST", "/documents/add", body=body, headers={
+            "Content-Type": "multipart/form-data; boundary=" + boundary,
+            "Cookie": "; ".join("%s=%s" % kv for kv in client.cookies.items())})
+        r = conn.getresponse()
+        r.read()
+        conn.close()
+        return r.status, r.headers, None
+
+    def test_tls_console_serves_https_with_secure_cookies(self):
+        cert, key = os.path.join(self.dir, "cert.pem"), os.path.join(self.dir, "key.pem")
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes",
+                        "-subj", "/CN=127.0.0.1", "-days", "1", "-keyout", key,
+                        "-out", cert], check=True, capture_output=True, timeout=60)
+        port = free_port()
+        proc = subprocess.Popen([LEAKHOUND, "console", "--listen", "127.0.0.1:%d" % port,
+                                 "--incidents", self.store, "--tls-cert", cert,
+                                 "--tls-key", key],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            wait_for(lambda: listening(port), "the TLS console")
+            import ssl
+            context = ssl.create_default_context(cafile=cert)
+            context.check_hostname = False
+            conn = http.client.HTTPSConnection("127.0.0.1", port, timeout=DEADLINE,
+                                               context=context)
+            conn.request("GET", "/login")
+            r = conn.getresponse()
+            r.read()
+            self.assertEqual(r.status, 200)
+            self.assertIn("Secure", r.headers["Set-Cookie"])
+            self.assertIn("max-age", r.headers["Strict-Transport-Security"])
+            conn.close()
+        finally:
+            stop_process(proc)
+
+    def test_zz_a_reviewer_allow_lists_a_passage_and_it_stops_counting(self):
+        # Last: the allow-list changes what the other tests' scans find.
+        i = self.by_sender["alice@corp.test"]
+        c = Client(self.http_port)
+        c.login("rita", "rita-password-1")
+        status, headers, _ = c.request("POST", "/incidents/%d/allow" % i["id"],
+                                       {"csrf": c.token("/incidents/%d" % i["id"]),
+                                        "match": "0"})
+        self.assertEqual(status, 303)
+        self.assertIn("done=allowed", headers["Location"])
+        listed = self.lh("allow", "list", "--index", self.index).stdout
+        self.assertIn("incident-%d-0" % i["id"], listed)
+        leak = os.path.join(SOURCE, "corpus/sample/outbound/email-board-leak.txt")
+        self.assertEqual(self.lh("scan", "--index", self.index, leak, check=False).returncode, 0)
 
     # --- the browser walk -------------------------------------------------------
 

@@ -50,6 +50,34 @@ class MessageVerdictTest : public ::testing::Test {
   std::unique_ptr<DuplicateCache> cache_;
 };
 
+TEST_F(MessageVerdictTest, EvidenceKeepsThePassageInItsSnippetOrOnlyItsOffsets) {
+  const std::string mail = Sample("outbound/email-board-leak.txt");
+  const MessageScanner none(holder_.get(), nullptr, ScanOptions{}, {});
+  EXPECT_TRUE(none.Scan(mail).evidence.empty());
+
+  const MessageScanner snippets(holder_.get(), nullptr, ScanOptions{}, {},
+                                Evidence::kSnippets);
+  const MessageVerdict v = snippets.Scan(mail);
+  ASSERT_EQ(v.kind, MessageVerdict::Kind::kLeak);
+  ASSERT_FALSE(v.evidence.empty());
+  const IncidentMatch& e = v.evidence[0];
+  EXPECT_EQ(e.document, "merger-memo.txt");
+  EXPECT_EQ(e.source, "merger-memo.txt");  // as added in SetUp
+  EXPECT_GE(e.words, 22u);
+  EXPECT_GT(e.byte_end, e.byte_begin);
+  const std::string passage = e.snippet.substr(e.snippet_begin, e.snippet_end - e.snippet_begin);
+  EXPECT_NE(passage.find("Our advisers value Calloway"), std::string::npos) << passage;
+  EXPECT_EQ(passage.size(), e.byte_end - e.byte_begin);
+
+  const MessageScanner offsets(holder_.get(), nullptr, ScanOptions{}, {},
+                               Evidence::kOffsets);
+  const MessageVerdict o = offsets.Scan(mail);
+  ASSERT_EQ(o.evidence.size(), v.evidence.size());
+  EXPECT_TRUE(o.evidence[0].snippet.empty());
+  EXPECT_EQ(o.evidence[0].byte_begin, e.byte_begin);
+  EXPECT_EQ(o.evidence[0].byte_end, e.byte_end);
+}
+
 TEST_F(MessageVerdictTest, LeaksInTheBodyAndInAnAttachmentAreFound) {
   const MessageScanner scanner(holder_.get(), nullptr, ScanOptions{}, {});
   MessageVerdict body = scanner.Scan(Sample("outbound/email-board-leak.txt"));
