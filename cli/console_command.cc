@@ -56,7 +56,7 @@ absl::StatusOr<std::string> ReadPassword(const CommandLine& line) {
       return absl::NotFoundError(absl::StrCat("cannot read ", *file));
     }
   } else if (::isatty(STDIN_FILENO) == 1) {
-    termios old {};
+    termios old{};
     ::tcgetattr(STDIN_FILENO, &old);
     termios quiet = old;
     quiet.c_lflag &= ~static_cast<tcflag_t>(ECHO);
@@ -84,7 +84,8 @@ int RunUserCommand(const CommandLine& line) {
   auto path = line.IncidentsPath();
   if (!path.ok()) return ReportError("console", path.status());
   if (!*path) {
-    return ReportError("console", absl::InvalidArgumentError("--incidents off: no store"));
+    return ReportError("console",
+                       absl::InvalidArgumentError("--incidents off: no store"));
   }
   auto store = IncidentStore::Open(**path);
   if (!store.ok()) return ReportError("console", store.status());
@@ -99,8 +100,8 @@ int RunUserCommand(const CommandLine& line) {
     return kExitOk;
   }
   if (args.size() != 3) {
-    return ReportError("console", absl::InvalidArgumentError(
-                                      absl::StrCat("user ", action, " takes one NAME")));
+    return ReportError("console", absl::InvalidArgumentError(absl::StrCat(
+                                      "user ", action, " takes one NAME")));
   }
   const std::string& name = args[2];
   if (action == "remove") {
@@ -111,21 +112,23 @@ int RunUserCommand(const CommandLine& line) {
     return kExitOk;
   }
   if (action != "add" && action != "passwd") {
-    return ReportError("console", absl::InvalidArgumentError(
-                                      absl::StrCat("unknown user action '", action, "'")));
+    return ReportError("console", absl::InvalidArgumentError(absl::StrCat(
+                                      "unknown user action '", action, "'")));
   }
   auto existing = (*store)->GetUser(name);
   if (!existing.ok()) return ReportError("console", existing.status());
   ConsoleUser user;
   if (action == "add") {
     if (*existing) {
-      return ReportError("console", absl::AlreadyExistsError(absl::StrCat(
-                                        "user ", name, " exists (use passwd)")));
+      return ReportError(
+          "console", absl::AlreadyExistsError(
+                         absl::StrCat("user ", name, " exists (use passwd)")));
     }
     if (name.empty() || name.size() > 64 ||
         name.find_first_of(" \t\r\n") != std::string::npos) {
-      return ReportError("console", absl::InvalidArgumentError(
-                                        "a user name is 1 to 64 characters without spaces"));
+      return ReportError(
+          "console", absl::InvalidArgumentError(
+                         "a user name is 1 to 64 characters without spaces"));
     }
     const std::string role = line.Value("role").value_or("");
     if (!RoleAtLeast(role, "viewer")) {
@@ -135,7 +138,8 @@ int RunUserCommand(const CommandLine& line) {
     user = ConsoleUser{name, role, "", NowUnixMs()};
   } else {
     if (!*existing) {
-      return ReportError("console", absl::NotFoundError(absl::StrCat("no user ", name)));
+      return ReportError("console",
+                         absl::NotFoundError(absl::StrCat("no user ", name)));
     }
     user = **existing;
     if (auto role = line.Value("role")) {
@@ -152,8 +156,9 @@ int RunUserCommand(const CommandLine& line) {
   if (!hash.ok()) return ReportError("console", hash.status());
   user.password_hash = *hash;
   absl::Status s = (*store)->PutUser(user);
-  if (s.ok()) s = (*store)->Audit("cli", action == "add" ? "add user" : "set password", 0,
-                                  absl::StrCat(name, " (", user.role, ")"));
+  if (s.ok())
+    s = (*store)->Audit("cli", action == "add" ? "add user" : "set password", 0,
+                        absl::StrCat(name, " (", user.role, ")"));
   if (!s.ok()) return ReportError("console", s);
   std::printf("%s user %s (%s)\n", action == "add" ? "added" : "updated",
               name.c_str(), user.role.c_str());
@@ -174,8 +179,9 @@ int RunConsoleCommand(int argc, char** argv) {
   if (!line) return exit;
   if (!line->args().empty()) {
     if (line->args()[0] != "user") {
-      return ReportError("console", absl::InvalidArgumentError(absl::StrCat(
-                                        "unknown action '", line->args()[0], "'")));
+      return ReportError("console",
+                         absl::InvalidArgumentError(absl::StrCat(
+                             "unknown action '", line->args()[0], "'")));
     }
     return RunUserCommand(*line);
   }
@@ -185,8 +191,9 @@ int RunConsoleCommand(int argc, char** argv) {
   if (colon == std::string::npos ||
       !absl::SimpleAtoi(listen.substr(colon + 1), &options.port) ||
       options.port < 0 || options.port > 65535) {
-    return ReportError("console", absl::InvalidArgumentError(
-                                      absl::StrCat("--listen wants HOST:PORT, not '", listen, "'")));
+    return ReportError("console",
+                       absl::InvalidArgumentError(absl::StrCat(
+                           "--listen wants HOST:PORT, not '", listen, "'")));
   }
   options.host = listen.substr(0, colon);
   if (options.host.size() > 2 && options.host.front() == '[') {
@@ -195,11 +202,13 @@ int RunConsoleCommand(int argc, char** argv) {
   auto idle = line->Unsigned("idle-minutes", 30, 1, 7 * 24 * 60);
   auto limits = FileLimits(*line);
   auto path = line->IncidentsPath();
-  for (const absl::Status& s : {idle.status(), limits.status(), path.status()}) {
+  for (const absl::Status& s :
+       {idle.status(), limits.status(), path.status()}) {
     if (!s.ok()) return ReportError("console", s);
   }
   if (!*path) {
-    return ReportError("console", absl::InvalidArgumentError("--incidents off: no store"));
+    return ReportError("console",
+                       absl::InvalidArgumentError("--incidents off: no store"));
   }
   options.incidents_path = **path;
   options.index_dir = line->Value("index").value_or("");
@@ -233,16 +242,17 @@ int RunConsoleCommand(int argc, char** argv) {
     auto store = IncidentStore::Open(options.incidents_path);
     if (store.ok()) {
       if (auto users = (*store)->ListUsers(); users.ok() && users->empty()) {
-        log("no users yet: add one with 'leakhound console user add NAME --role admin'");
+        log("no users yet: add one with 'leakhound console user add NAME "
+            "--role admin'");
       }
     }
   }
   const std::optional<std::string> pidfile = line->Value("pidfile");
   if (pidfile) std::ofstream(*pidfile) << ::getpid() << "\n";
-  log(absl::StrCat("listening on ", options.tls_cert.empty() ? "http" : "https",
-                   "://", options.host, ":", *port, ", incidents ",
-                   options.incidents_path,
-                   options.index_dir.empty() ? "" : ", index " + options.index_dir));
+  log(absl::StrCat(
+      "listening on ", options.tls_cert.empty() ? "http" : "https", "://",
+      options.host, ":", *port, ", incidents ", options.incidents_path,
+      options.index_dir.empty() ? "" : ", index " + options.index_dir));
   absl::Status served;
   std::thread thread([&] { served = (*server)->Serve(); });
   int sig = 0;

@@ -97,8 +97,8 @@ absl::StatusOr<IncidentFilter> FilterOf(const CommandLine& line, int64_t now) {
 
 absl::StatusOr<int64_t> IdOperand(const ActionArguments& action) {
   int64_t id = 0;
-  if (action.operands.size() != 1 || !absl::SimpleAtoi(action.operands[0], &id) ||
-      id <= 0) {
+  if (action.operands.size() != 1 ||
+      !absl::SimpleAtoi(action.operands[0], &id) || id <= 0) {
     return absl::InvalidArgumentError(
         absl::StrCat("incidents ", action.action, " takes one incident id"));
   }
@@ -149,7 +149,8 @@ void PrintShow(const Incident& i) {
       std::printf("    ...%s>>>%s<<<%s...\n",
                   std::string(s.substr(0, m.snippet_begin)).c_str(),
                   std::string(s.substr(m.snippet_begin,
-                                       m.snippet_end - m.snippet_begin)).c_str(),
+                                       m.snippet_end - m.snippet_begin))
+                      .c_str(),
                   std::string(s.substr(m.snippet_end)).c_str());
     }
   }
@@ -177,11 +178,15 @@ std::string IncidentJson(const Incident& i) {
       ",\"message_id\":", JsonString(i.message_id),
       ",\"sender\":", JsonString(i.sender),
       ",\"recipients\":", JsonStrings(i.recipients),
-      ",\"subject\":", JsonString(i.subject), ",\"client\":", JsonString(i.client),
-      ",\"run_id\":", JsonString(i.run_id), ",\"file\":", JsonString(i.file_path),
-      ",\"size\":", i.file_size, ",\"sha256\":", JsonString(i.sha256),
-      ",\"detail\":", JsonString(i.detail), ",\"documents\":", JsonStrings(i.documents),
-      ",\"note\":", JsonString(i.note), ",\"reviewed_by\":", JsonString(i.reviewed_by),
+      ",\"subject\":", JsonString(i.subject),
+      ",\"client\":", JsonString(i.client),
+      ",\"run_id\":", JsonString(i.run_id),
+      ",\"file\":", JsonString(i.file_path), ",\"size\":", i.file_size,
+      ",\"sha256\":", JsonString(i.sha256),
+      ",\"detail\":", JsonString(i.detail),
+      ",\"documents\":", JsonStrings(i.documents),
+      ",\"note\":", JsonString(i.note),
+      ",\"reviewed_by\":", JsonString(i.reviewed_by),
       ",\"reviewed_ms\":", i.reviewed_ms);
   if (!i.matches.empty()) {
     std::vector<std::string> matches;
@@ -192,9 +197,8 @@ std::string IncidentJson(const Incident& i) {
           ",\"part\":", JsonString(m.part), ",\"byte_begin\":", m.byte_begin,
           ",\"byte_end\":", m.byte_end, ",\"words\":", m.words,
           ",\"coverage\":", absl::StrFormat("%.4f", m.coverage),
-          ",\"snippet\":", JsonString(m.snippet),
-          ",\"snippet_begin\":", m.snippet_begin,
-          ",\"snippet_end\":", m.snippet_end, "}"));
+          ",\"snippet\":", JsonString(m.snippet), ",\"snippet_begin\":",
+          m.snippet_begin, ",\"snippet_end\":", m.snippet_end, "}"));
     }
     absl::StrAppend(&out, ",\"matches\":[", absl::StrJoin(matches, ","), "]");
   }
@@ -243,9 +247,10 @@ int RunIncidentsCommand(int argc, char** argv) {
           std::printf("%s\n", IncidentJson(i).c_str());
         } else {
           std::printf("%-8lld %-19s %-6s %-6s %-10s %-14s %-28s %s\n",
-                      static_cast<long long>(i.id), FormatTime(i.time_ms).c_str(),
-                      i.source.c_str(), i.kind.c_str(), i.action.c_str(),
-                      i.status.c_str(), Origin(i).c_str(),
+                      static_cast<long long>(i.id),
+                      FormatTime(i.time_ms).c_str(), i.source.c_str(),
+                      i.kind.c_str(), i.action.c_str(), i.status.c_str(),
+                      Origin(i).c_str(),
                       absl::StrJoin(i.documents, ",").c_str());
         }
       }
@@ -253,8 +258,9 @@ int RunIncidentsCommand(int argc, char** argv) {
     }
     const std::string format = line->Value("format").value_or("");
     if (format != "csv" && format != "jsonl") {
-      return ReportError("incidents", absl::InvalidArgumentError(
-                                          "export needs --format csv or jsonl"));
+      return ReportError(
+          "incidents",
+          absl::InvalidArgumentError("export needs --format csv or jsonl"));
     }
     if (format == "csv") {
       std::printf(
@@ -266,12 +272,27 @@ int RunIncidentsCommand(int argc, char** argv) {
       if (format == "jsonl") {
         std::printf("%s\n", IncidentJson(i).c_str());
       } else {
-        std::vector<std::string> cells = {
-            absl::StrCat(i.id), FormatTime(i.time_ms), i.source, i.kind,
-            i.action, i.status, i.mail_state, i.queue_id, i.message_id,
-            i.sender, absl::StrJoin(i.recipients, " "), i.subject, i.client,
-            i.run_id, i.file_path, absl::StrCat(i.file_size), i.sha256,
-            absl::StrJoin(i.documents, " "), i.detail, i.note, i.reviewed_by};
+        std::vector<std::string> cells = {absl::StrCat(i.id),
+                                          FormatTime(i.time_ms),
+                                          i.source,
+                                          i.kind,
+                                          i.action,
+                                          i.status,
+                                          i.mail_state,
+                                          i.queue_id,
+                                          i.message_id,
+                                          i.sender,
+                                          absl::StrJoin(i.recipients, " "),
+                                          i.subject,
+                                          i.client,
+                                          i.run_id,
+                                          i.file_path,
+                                          absl::StrCat(i.file_size),
+                                          i.sha256,
+                                          absl::StrJoin(i.documents, " "),
+                                          i.detail,
+                                          i.note,
+                                          i.reviewed_by};
         for (std::string& c : cells) c = CsvField(c);
         std::printf("%s\n", absl::StrJoin(cells, ",").c_str());
       }
@@ -283,8 +304,9 @@ int RunIncidentsCommand(int argc, char** argv) {
   if (verb == "purge") {
     auto age = line->Value("older-than");
     if (!age) {
-      return ReportError("incidents", absl::InvalidArgumentError(
-                                          "purge needs --older-than AGE (90d)"));
+      return ReportError(
+          "incidents",
+          absl::InvalidArgumentError("purge needs --older-than AGE (90d)"));
     }
     auto before = ParseTimeBound(*age, now);
     if (!before.ok()) return ReportError("incidents", before.status());
@@ -309,21 +331,25 @@ int RunIncidentsCommand(int argc, char** argv) {
   if (verb == "resolve") {
     auto as = line->Value("as");
     if (!as) {
-      return ReportError("incidents", absl::InvalidArgumentError(
-                                          "resolve needs --as confirmed or false-positive"));
+      return ReportError("incidents",
+                         absl::InvalidArgumentError(
+                             "resolve needs --as confirmed or false-positive"));
     }
-    absl::Status s = (*store)->Resolve(*id, *as, line->Value("note").value_or(""),
-                                       CliUser());
+    absl::Status s = (*store)->Resolve(
+        *id, *as, line->Value("note").value_or(""), CliUser());
     if (!s.ok()) return ReportError("incidents", s);
-    std::printf("incident %lld: %s\n", static_cast<long long>(*id), as->c_str());
+    std::printf("incident %lld: %s\n", static_cast<long long>(*id),
+                as->c_str());
     return kExitOk;
   }
   if (verb == "release" || verb == "delete-mail") {
     HeldMailOptions options;
     options.postfix_config = line->Value("postfix-config").value_or("");
-    auto done = ActOnHeldMail(**store, *id, verb == "release", CliUser(), options);
+    auto done =
+        ActOnHeldMail(**store, *id, verb == "release", CliUser(), options);
     if (!done.ok()) return ReportError("incidents", done.status());
-    std::printf("incident %lld: %s\n", static_cast<long long>(*id), done->c_str());
+    std::printf("incident %lld: %s\n", static_cast<long long>(*id),
+                done->c_str());
     return kExitOk;
   }
   return ReportError("incidents", absl::InvalidArgumentError(absl::StrCat(

@@ -16,7 +16,9 @@ std::string Layout(const PageContext* ctx, const std::string& title,
   std::string out = absl::StrCat(
       "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
       "<meta name=\"viewport\" content=\"width=device-width\">"
-      "<title>", Html(title), " - leakhound</title>"
+      "<title>",
+      Html(title),
+      " - leakhound</title>"
       "<link rel=\"stylesheet\" href=\"/console.css\"></head><body><header>"
       "<a class=\"brand\" href=\"/incidents\">leakhound</a>");
   if (ctx != nullptr) {
@@ -24,9 +26,11 @@ std::string Layout(const PageContext* ctx, const std::string& title,
         &out,
         "<nav><a href=\"/incidents\">Incidents</a><a href=\"/dashboard\">"
         "Dashboard</a><a href=\"/documents\">Protected documents</a></nav>"
-        "<span class=\"who\">", Html(ctx->user), " (", Html(ctx->role),
+        "<span class=\"who\">",
+        Html(ctx->user), " (", Html(ctx->role),
         ")</span><form class=\"inline\" method=\"post\" action=\"/logout\">"
-        "<input type=\"hidden\" name=\"csrf\" value=\"", Html(ctx->csrf),
+        "<input type=\"hidden\" name=\"csrf\" value=\"",
+        Html(ctx->csrf),
         "\"><button id=\"logout\" type=\"submit\">Log out</button></form>");
   }
   absl::StrAppend(&out, "</header><main><h1>", Html(title), "</h1>", body,
@@ -70,7 +74,9 @@ std::string Origin(const Incident& i) {
   return i.source == "scan" ? i.file_path : i.sender;
 }
 
-std::string DayText(int64_t day) { return FormatTime(day * 86'400'000).substr(0, 10); }
+std::string DayText(int64_t day) {
+  return FormatTime(day * 86'400'000).substr(0, 10);
+}
 
 }  // namespace
 
@@ -89,13 +95,18 @@ std::string LoginPage(const std::string& csrf, const std::string& error,
                       const std::string& next) {
   std::string body;
   if (!error.empty()) {
-    absl::StrAppend(&body, "<p class=\"error\" role=\"alert\">", Html(error), "</p>");
+    absl::StrAppend(&body, "<p class=\"error\" role=\"alert\">", Html(error),
+                    "</p>");
   }
   absl::StrAppend(
       &body,
       "<form method=\"post\" action=\"/login\" class=\"login\">"
-      "<input type=\"hidden\" name=\"csrf\" value=\"", Html(csrf), "\">"
-      "<input type=\"hidden\" name=\"next\" value=\"", Html(next), "\">"
+      "<input type=\"hidden\" name=\"csrf\" value=\"",
+      Html(csrf),
+      "\">"
+      "<input type=\"hidden\" name=\"next\" value=\"",
+      Html(next),
+      "\">"
       "<label>User <input name=\"user\" id=\"user\" autocomplete=\"username\" "
       "required></label><label>Password <input name=\"password\" "
       "id=\"password\" type=\"password\" autocomplete=\"current-password\" "
@@ -104,25 +115,34 @@ std::string LoginPage(const std::string& csrf, const std::string& error,
   return Layout(nullptr, "Log in", body);
 }
 
-std::string IncidentListPage(const PageContext& ctx, const IncidentListView& view) {
+std::string IncidentListPage(const PageContext& ctx,
+                             const IncidentListView& view) {
   const auto& q = view.query;
   std::string body = absl::StrCat(
       "<form method=\"get\" action=\"/incidents\" class=\"filters\">"
-      "<label>Status ", Select("status", Get(q, "status"),
-                               {"open", "confirmed", "false-positive"}),
+      "<label>Status ",
+      Select("status", Get(q, "status"),
+             {"open", "confirmed", "false-positive"}),
       "</label><label>Action ",
       Select("action", Get(q, "action"),
              {"reject", "quarantine", "tag", "accept", "tempfail", "reported"}),
-      "</label><label>Source ", Select("source", Get(q, "source"), {"milter", "scan"}),
-      "</label><label>Kind ", Select("kind", Get(q, "kind"), {"leak", "error", "unread"}),
+      "</label><label>Source ",
+      Select("source", Get(q, "source"), {"milter", "scan"}),
+      "</label><label>Kind ",
+      Select("kind", Get(q, "kind"), {"leak", "error", "unread"}),
       "</label><label>Sender <input name=\"sender\" id=\"f-sender\" value=\"",
-      Html(Get(q, "sender")), "\"></label><label>Document <input "
-      "name=\"document\" id=\"f-document\" value=\"", Html(Get(q, "document")),
+      Html(Get(q, "sender")),
+      "\"></label><label>Document <input "
+      "name=\"document\" id=\"f-document\" value=\"",
+      Html(Get(q, "document")),
       "\"></label><label>Since <input name=\"since\" id=\"f-since\" "
-      "placeholder=\"7d or 2026-11-01\" value=\"", Html(Get(q, "since")),
+      "placeholder=\"7d or 2026-11-01\" value=\"",
+      Html(Get(q, "since")),
       "\"></label><label>Until <input name=\"until\" id=\"f-until\" value=\"",
-      Html(Get(q, "until")), "\"></label><button id=\"filter\" "
-      "type=\"submit\">Filter</button> <a href=\"/incidents\">clear</a></form>");
+      Html(Get(q, "until")),
+      "\"></label><button id=\"filter\" "
+      "type=\"submit\">Filter</button> <a "
+      "href=\"/incidents\">clear</a></form>");
   if (view.rows.empty()) {
     body += "<p class=\"empty\">No incidents match.</p>";
   } else {
@@ -135,11 +155,11 @@ std::string IncidentListPage(const PageContext& ctx, const IncidentListView& vie
     for (const Incident& i : view.rows) {
       absl::StrAppend(
           &body, "<tr><td><a class=\"incident-link\" href=\"/incidents/", i.id,
-          "\">", i.id, "</a></td><td>", Html(FormatTime(i.time_ms)), "</td><td>",
-          Html(i.source), "</td><td>", Html(i.kind), "</td><td>", Html(i.action),
-          "</td><td class=\"status-", Html(i.status), "\">", Html(i.status),
-          "</td><td>", Html(i.mail_state), "</td><td>", Html(Origin(i)),
-          "</td><td>", Html(i.subject), "</td><td>",
+          "\">", i.id, "</a></td><td>", Html(FormatTime(i.time_ms)),
+          "</td><td>", Html(i.source), "</td><td>", Html(i.kind), "</td><td>",
+          Html(i.action), "</td><td class=\"status-", Html(i.status), "\">",
+          Html(i.status), "</td><td>", Html(i.mail_state), "</td><td>",
+          Html(Origin(i)), "</td><td>", Html(i.subject), "</td><td>",
           Html(absl::StrJoin(i.documents, ", ")), "</td></tr>");
     }
     body += "</tbody></table>";
@@ -147,7 +167,8 @@ std::string IncidentListPage(const PageContext& ctx, const IncidentListView& vie
   body += "<p class=\"paging\">";
   if (view.page > 0) {
     absl::StrAppend(&body, "<a rel=\"prev\" href=\"/incidents",
-                    Html(QueryString(q, view.page - 1)), "\">&larr; newer</a> ");
+                    Html(QueryString(q, view.page - 1)),
+                    "\">&larr; newer</a> ");
   }
   absl::StrAppend(&body, "page ", view.page + 1);
   if (view.more) {
@@ -169,17 +190,19 @@ std::string IncidentPage(const PageContext& ctx, const Incident& i,
   body += "<table class=\"fields\">";
   auto row = [&](const char* name, const std::string& value) {
     if (!value.empty()) {
-      absl::StrAppend(&body, "<tr><th>", name, "</th><td>", Html(value), "</td></tr>");
+      absl::StrAppend(&body, "<tr><th>", name, "</th><td>", Html(value),
+                      "</td></tr>");
     }
   };
   row("Time (UTC)", FormatTime(i.time_ms));
   row("Source", i.source);
   row("Kind", i.kind);
   row("Action", i.action);
-  absl::StrAppend(&body, "<tr><th>Status</th><td id=\"status\">", Html(i.status),
-                  "</td></tr>");
+  absl::StrAppend(&body, "<tr><th>Status</th><td id=\"status\">",
+                  Html(i.status), "</td></tr>");
   absl::StrAppend(&body, "<tr><th>Mail</th><td id=\"mail-state\">",
-                  Html(i.mail_state.empty() ? "-" : i.mail_state), "</td></tr>");
+                  Html(i.mail_state.empty() ? "-" : i.mail_state),
+                  "</td></tr>");
   row("Queue id", i.queue_id);
   row("Message-ID", i.message_id);
   row("From", i.sender);
@@ -193,7 +216,8 @@ std::string IncidentPage(const PageContext& ctx, const Incident& i,
   row("Detail", i.detail);
   row("Note", i.note);
   if (!i.reviewed_by.empty()) {
-    row("Reviewed", absl::StrCat(i.reviewed_by, ", ", FormatTime(i.reviewed_ms)));
+    row("Reviewed",
+        absl::StrCat(i.reviewed_by, ", ", FormatTime(i.reviewed_ms)));
   }
   body += "</table>";
 
@@ -208,7 +232,8 @@ std::string IncidentPage(const PageContext& ctx, const Incident& i,
                       absl::StrFormat("%.0f", 100 * m.coverage),
                       " % of the document");
     }
-    if (!m.source.empty()) absl::StrAppend(&body, "; protected from ", Html(m.source));
+    if (!m.source.empty())
+      absl::StrAppend(&body, "; protected from ", Html(m.source));
     if (!m.labels.empty()) {
       absl::StrAppend(&body, "; labels ", Html(absl::StrJoin(m.labels, ", ")));
     }
@@ -220,7 +245,8 @@ std::string IncidentPage(const PageContext& ctx, const Incident& i,
           Html(s.substr(0, m.snippet_begin)), "<mark>",
           Html(s.substr(m.snippet_begin, m.snippet_end - m.snippet_begin)),
           "</mark>", Html(s.substr(m.snippet_end)), "</blockquote>");
-      if (RoleAtLeast(ctx.role, "reviewer") && !m.document.starts_with("location ")) {
+      if (RoleAtLeast(ctx.role, "reviewer") &&
+          !m.document.starts_with("location ")) {
         absl::StrAppend(
             &body, "<form method=\"post\" action=\"/incidents/", i.id,
             "/allow\" class=\"inline\">", CsrfField(ctx),
@@ -237,25 +263,27 @@ std::string IncidentPage(const PageContext& ctx, const Incident& i,
 
   if (RoleAtLeast(ctx.role, "reviewer")) {
     absl::StrAppend(
-        &body, "<h2>Review</h2><form method=\"post\" action=\"/incidents/", i.id,
-        "/resolve\" class=\"review\">", CsrfField(ctx),
+        &body, "<h2>Review</h2><form method=\"post\" action=\"/incidents/",
+        i.id, "/resolve\" class=\"review\">", CsrfField(ctx),
         "<label>Verdict <select name=\"status\" id=\"resolve-status\">");
     for (const char* s : {"confirmed", "false-positive", "open"}) {
-      absl::StrAppend(&body, "<option", i.status == s ? " selected" : "", ">", s,
-                      "</option>");
+      absl::StrAppend(&body, "<option", i.status == s ? " selected" : "", ">",
+                      s, "</option>");
     }
     absl::StrAppend(&body,
                     "</select></label><label>Note <input name=\"note\" "
-                    "id=\"resolve-note\" value=\"", Html(i.note),
+                    "id=\"resolve-note\" value=\"",
+                    Html(i.note),
                     "\"></label><button id=\"resolve\" type=\"submit\">Save"
                     "</button></form>");
     if (i.mail_state == "held") {
       absl::StrAppend(
-          &body, "<h2>Held message</h2><form method=\"post\" action=\"/incidents/",
+          &body,
+          "<h2>Held message</h2><form method=\"post\" action=\"/incidents/",
           i.id, "/release\" class=\"inline\">", CsrfField(ctx),
           "<button id=\"release\" type=\"submit\">Release and deliver</button>"
-          "</form> <form method=\"post\" action=\"/incidents/", i.id,
-          "/delete-mail\" class=\"inline\">", CsrfField(ctx),
+          "</form> <form method=\"post\" action=\"/incidents/",
+          i.id, "/delete-mail\" class=\"inline\">", CsrfField(ctx),
           "<button id=\"delete-mail\" type=\"submit\">Delete</button></form>");
     }
   }
@@ -275,39 +303,47 @@ std::string DocumentsPage(const PageContext& ctx, const DocumentsView& view,
                           const std::string& done) {
   std::string body;
   if (!done.empty()) {
-    absl::StrAppend(&body, "<p class=\"notice\" role=\"status\">", Html(done), "</p>");
+    absl::StrAppend(&body, "<p class=\"notice\" role=\"status\">", Html(done),
+                    "</p>");
   }
   if (!view.index_available) {
     body += "<p class=\"error\">The console was started without --index.</p>";
     return Layout(&ctx, "Protected documents", body);
   }
-  absl::StrAppend(&body, "<p>", view.total, " documents protected, index generation ",
-                  view.generation, ".</p><form method=\"get\" action=\"/documents\">"
+  absl::StrAppend(&body, "<p>", view.total,
+                  " documents protected, index generation ", view.generation,
+                  ".</p><form method=\"get\" action=\"/documents\">"
                   "<label>Search <input name=\"q\" id=\"doc-search\" value=\"",
-                  Html(view.query), "\"></label><button type=\"submit\">Search"
+                  Html(view.query),
+                  "\"></label><button type=\"submit\">Search"
                   "</button></form>");
   if (RoleAtLeast(ctx.role, "admin")) {
     absl::StrAppend(
         &body,
         "<form method=\"post\" action=\"/documents/add\" "
-        "enctype=\"multipart/form-data\" class=\"upload\">", CsrfField(ctx),
+        "enctype=\"multipart/form-data\" class=\"upload\">",
+        CsrfField(ctx),
         "<label>File <input type=\"file\" name=\"file\" required></label>"
         "<label>Id <input name=\"id\" placeholder=\"the file's name\"></label>"
         "<label>Labels <input name=\"labels\" placeholder=\"a, b\"></label>"
         "<button type=\"submit\">Protect</button></form>");
   }
-  absl::StrAppend(&body, "<p>", view.matching, " match.</p><table "
+  absl::StrAppend(&body, "<p>", view.matching,
+                  " match.</p><table "
                   "class=\"documents\"><thead><tr><th>Id</th><th>Source</th>"
                   "<th>Labels</th><th>Bytes</th><th>Added (UTC)</th>",
                   RoleAtLeast(ctx.role, "admin") ? "<th></th>" : "",
                   "</tr></thead><tbody>");
   for (const DocumentRow& d : view.rows) {
     absl::StrAppend(&body, "<tr><td>", Html(d.id), "</td><td>", Html(d.source),
-                    "</td><td>", Html(absl::StrJoin(d.labels, ", ")), "</td><td>",
-                    d.bytes, "</td><td>", Html(FormatTime(d.added_ms)), "</td>");
+                    "</td><td>", Html(absl::StrJoin(d.labels, ", ")),
+                    "</td><td>", d.bytes, "</td><td>",
+                    Html(FormatTime(d.added_ms)), "</td>");
     if (RoleAtLeast(ctx.role, "admin")) {
-      absl::StrAppend(&body, "<td><form method=\"post\" action=\"/documents/remove\" "
-                      "class=\"inline\">", CsrfField(ctx),
+      absl::StrAppend(&body,
+                      "<td><form method=\"post\" action=\"/documents/remove\" "
+                      "class=\"inline\">",
+                      CsrfField(ctx),
                       "<input type=\"hidden\" name=\"id\" value=\"", Html(d.id),
                       "\"><button type=\"submit\">Remove</button></form></td>");
     }
@@ -316,43 +352,52 @@ std::string DocumentsPage(const PageContext& ctx, const DocumentsView& view,
   body += "</tbody></table><p class=\"paging\">";
   std::map<std::string, std::string> q = {{"q", view.query}};
   if (view.page > 0) {
-    absl::StrAppend(&body, "<a href=\"/documents", Html(QueryString(q, view.page - 1)),
+    absl::StrAppend(&body, "<a href=\"/documents",
+                    Html(QueryString(q, view.page - 1)),
                     "\">&larr; previous</a> ");
   }
   absl::StrAppend(&body, "page ", view.page + 1);
   if (view.more) {
-    absl::StrAppend(&body, " <a href=\"/documents", Html(QueryString(q, view.page + 1)),
-                    "\">next &rarr;</a>");
+    absl::StrAppend(&body, " <a href=\"/documents",
+                    Html(QueryString(q, view.page + 1)), "\">next &rarr;</a>");
   }
   body += "</p>";
   return Layout(&ctx, "Protected documents", body);
 }
 
 std::string DashboardPage(const PageContext& ctx, const DashboardView& view) {
-  static constexpr struct { const char* action; const char* color; } kPalette[] = {
-      {"reject", "#c0392b"}, {"quarantine", "#e67e22"}, {"tag", "#f1c40f"},
-      {"accept", "#7f8c8d"}, {"tempfail", "#8e44ad"}, {"reported", "#2980b9"}};
+  static constexpr struct {
+    const char* action;
+    const char* color;
+  } kPalette[] = {{"reject", "#c0392b"},   {"quarantine", "#e67e22"},
+                  {"tag", "#f1c40f"},      {"accept", "#7f8c8d"},
+                  {"tempfail", "#8e44ad"}, {"reported", "#2980b9"}};
   std::vector<std::string> columns;
-  for (int d = 0; d < view.days; ++d) columns.push_back(DayText(view.first_day + d));
+  for (int d = 0; d < view.days; ++d)
+    columns.push_back(DayText(view.first_day + d));
   std::vector<ChartSeries> series;
   for (const auto& p : kPalette) {
-    series.push_back({p.action, p.color, std::vector<int64_t>(columns.size(), 0)});
+    series.push_back(
+        {p.action, p.color, std::vector<int64_t>(columns.size(), 0)});
   }
   int64_t total = 0;
   for (const DayCount& c : view.per_day) {
     const int64_t col = c.day - view.first_day;
     if (col < 0 || col >= view.days) continue;
-    auto it = std::find_if(series.begin(), series.end(),
-                           [&](const ChartSeries& s) { return s.name == c.action; });
+    auto it =
+        std::find_if(series.begin(), series.end(),
+                     [&](const ChartSeries& s) { return s.name == c.action; });
     if (it == series.end()) {
-      series.push_back({c.action, "#555", std::vector<int64_t>(columns.size(), 0)});
+      series.push_back(
+          {c.action, "#555", std::vector<int64_t>(columns.size(), 0)});
       it = series.end() - 1;
     }
     it->values[static_cast<size_t>(col)] += c.count;
     total += c.count;
   }
   std::erase_if(series, [](const ChartSeries& s) {
-    return std::all_of(s.values.begin(), s.values.end(), [](int64_t v) { return v == 0; });
+    return std::all_of(s.values.begin(), s.values.end(),
+                       [](int64_t v) { return v == 0; });
   });
   auto pairs = [](const std::vector<NamedCount>& v) {
     std::vector<std::pair<std::string, int64_t>> out;
@@ -361,9 +406,9 @@ std::string DashboardPage(const PageContext& ctx, const DashboardView& view) {
   };
   std::string body = absl::StrCat(
       "<form method=\"get\" action=\"/dashboard\"><label>Days <input "
-      "name=\"days\" type=\"number\" min=\"1\" max=\"366\" value=\"", view.days,
-      "\"></label><button type=\"submit\">Show</button></form><p>", total,
-      " incidents in the last ", view.days, " days.</p>",
+      "name=\"days\" type=\"number\" min=\"1\" max=\"366\" value=\"",
+      view.days, "\"></label><button type=\"submit\">Show</button></form><p>",
+      total, " incidents in the last ", view.days, " days.</p>",
       StackedBarChart("Incidents per day, by action", columns, series),
       RankingChart("Top protected documents", pairs(view.top_documents)),
       RankingChart("Top senders", pairs(view.top_senders)));
@@ -372,9 +417,10 @@ std::string DashboardPage(const PageContext& ctx, const DashboardView& view) {
 
 std::string MessagePage(const PageContext* ctx, const std::string& title,
                         const std::string& message) {
-  return Layout(ctx, title,
-                absl::StrCat("<p class=\"error\" role=\"alert\">", Html(message),
-                             "</p><p><a href=\"/incidents\">Incidents</a></p>"));
+  return Layout(
+      ctx, title,
+      absl::StrCat("<p class=\"error\" role=\"alert\">", Html(message),
+                   "</p><p><a href=\"/incidents\">Incidents</a></p>"));
 }
 
 const char kConsoleCss[] = R"css(

@@ -36,8 +36,8 @@ struct IncidentListView {
   // The filter as the user typed it (echoed in the form, in the links).
   std::map<std::string, std::string> query;
   std::vector<Incident> rows;
-  size_t page = 0;      // from 0
-  bool more = false;    // an older page exists
+  size_t page = 0;    // from 0
+  bool more = false;  // an older page exists
 };
 
 struct DocumentRow {
@@ -72,7 +72,8 @@ inline constexpr size_t kDocumentsPerPage = 100;
 
 std::string LoginPage(const std::string& csrf, const std::string& error,
                       const std::string& next);
-std::string IncidentListPage(const PageContext& ctx, const IncidentListView& view);
+std::string IncidentListPage(const PageContext& ctx,
+                             const IncidentListView& view);
 // `done`: the action just carried out ("resolved", "released", ...), shown
 // as a notice; "" for none.
 std::string IncidentPage(const PageContext& ctx, const Incident& incident,

@@ -61,12 +61,18 @@ void SendHtml(httplib::Response& res, int status, const std::string& html) {
 
 int HttpStatusOf(const absl::Status& s) {
   switch (s.code()) {
-    case absl::StatusCode::kNotFound: return 404;
-    case absl::StatusCode::kInvalidArgument: return 400;
-    case absl::StatusCode::kFailedPrecondition: return 409;
-    case absl::StatusCode::kUnavailable: return 503;
-    case absl::StatusCode::kPermissionDenied: return 403;
-    default: return 500;
+    case absl::StatusCode::kNotFound:
+      return 404;
+    case absl::StatusCode::kInvalidArgument:
+      return 400;
+    case absl::StatusCode::kFailedPrecondition:
+      return 409;
+    case absl::StatusCode::kUnavailable:
+      return 503;
+    case absl::StatusCode::kPermissionDenied:
+      return 403;
+    default:
+      return 500;
   }
 }
 
@@ -85,24 +91,27 @@ struct ConsoleServer::Impl {
   std::string dummy_hash;  // checked for unknown users: no timing oracle
   bool tls = false;
 
-  explicit Impl(const ConsoleOptions& o) : options(o), sessions(o.idle_timeout) {}
+  explicit Impl(const ConsoleOptions& o)
+      : options(o), sessions(o.idle_timeout) {}
 
   std::string CookieAttributes() const {
-    return tls ? "; HttpOnly; SameSite=Strict; Secure" : "; HttpOnly; SameSite=Strict";
+    return tls ? "; HttpOnly; SameSite=Strict; Secure"
+               : "; HttpOnly; SameSite=Strict";
   }
 
   // The session of a request, or nullopt after answering it: a page is
   // sent to the login form, anything else gets 401.
   std::optional<ConsoleSession> Authenticate(const httplib::Request& req,
                                              httplib::Response& res) {
-    auto session = sessions.Find(CookieValue(req, kSessionCookie), ConsoleClock::now());
+    auto session =
+        sessions.Find(CookieValue(req, kSessionCookie), ConsoleClock::now());
     if (session) return session;
     if (req.method == "GET") {
-      res.set_redirect(absl::StrCat("/login?next=", Url(req.target)),
-                       303);
+      res.set_redirect(absl::StrCat("/login?next=", Url(req.target)), 303);
     } else {
-      SendHtml(res, 401, MessagePage(nullptr, "Not logged in",
-                                     "Your session has ended. Log in again."));
+      SendHtml(res, 401,
+               MessagePage(nullptr, "Not logged in",
+                           "Your session has ended. Log in again."));
     }
     return std::nullopt;
   }
@@ -116,14 +125,16 @@ struct ConsoleServer::Impl {
     if (!session) return std::nullopt;
     const PageContext ctx{session->user, session->role, session->csrf};
     if (!TokensEqual(Field(req, "csrf"), session->csrf) || !SameOrigin(req)) {
-      SendHtml(res, 403, MessagePage(&ctx, "Refused",
-                                     "The form's security token is not this "
-                                     "session's. Reload the page and try again."));
+      SendHtml(res, 403,
+               MessagePage(&ctx, "Refused",
+                           "The form's security token is not this "
+                           "session's. Reload the page and try again."));
       return std::nullopt;
     }
     if (!RoleAtLeast(session->role, role)) {
-      SendHtml(res, 403, MessagePage(&ctx, "Not allowed",
-                                     absl::StrCat("This needs the ", role, " role.")));
+      SendHtml(res, 403,
+               MessagePage(&ctx, "Not allowed",
+                           absl::StrCat("This needs the ", role, " role.")));
       return std::nullopt;
     }
     return session;
@@ -142,10 +153,11 @@ struct ConsoleServer::Impl {
     return PageContext{s.user, s.role, s.csrf};
   }
 
-  void Fail(httplib::Response& res, const ConsoleSession& s, const absl::Status& st) {
+  void Fail(httplib::Response& res, const ConsoleSession& s,
+            const absl::Status& st) {
     const PageContext ctx = Context(s);
-    SendHtml(res, HttpStatusOf(st), MessagePage(&ctx, "Could not do that",
-                                                std::string(st.message())));
+    SendHtml(res, HttpStatusOf(st),
+             MessagePage(&ctx, "Could not do that", std::string(st.message())));
   }
 
   void Routes();
@@ -164,9 +176,11 @@ struct ConsoleServer::Impl {
 void ConsoleServer::Impl::LoginGet(const httplib::Request& req,
                                    httplib::Response& res) {
   const std::string token = RandomToken();
-  res.set_header("Set-Cookie", absl::StrCat(kLoginCookie, "=", token,
-                                            "; Path=/login", CookieAttributes()));
-  SendHtml(res, 200, LoginPage(token, "", SafeNext(req.get_param_value("next"))));
+  res.set_header("Set-Cookie",
+                 absl::StrCat(kLoginCookie, "=", token, "; Path=/login",
+                              CookieAttributes()));
+  SendHtml(res, 200,
+           LoginPage(token, "", SafeNext(req.get_param_value("next"))));
 }
 
 void ConsoleServer::Impl::LoginPost(const httplib::Request& req,
@@ -176,11 +190,13 @@ void ConsoleServer::Impl::LoginPost(const httplib::Request& req,
   const std::string cookie = CookieValue(req, kLoginCookie);
   auto again = [&](int status, const std::string& error) {
     const std::string token = RandomToken();
-    res.set_header("Set-Cookie", absl::StrCat(kLoginCookie, "=", token,
-                                              "; Path=/login", CookieAttributes()));
+    res.set_header("Set-Cookie",
+                   absl::StrCat(kLoginCookie, "=", token, "; Path=/login",
+                                CookieAttributes()));
     SendHtml(res, status, LoginPage(token, error, next));
   };
-  if (cookie.empty() || !TokensEqual(Field(req, "csrf"), cookie) || !SameOrigin(req)) {
+  if (cookie.empty() || !TokensEqual(Field(req, "csrf"), cookie) ||
+      !SameOrigin(req)) {
     return again(403, "The login form expired. Try again.");
   }
   const auto now = ConsoleClock::now();
@@ -211,8 +227,8 @@ void ConsoleServer::Impl::LoginPost(const httplib::Request& req,
     std::lock_guard lock(store_mu);
     store->Audit(s.user, "login", 0, req.remote_addr).IgnoreError();
   }
-  res.set_header("Set-Cookie",
-                 absl::StrCat(kSessionCookie, "=", s.id, "; Path=/", CookieAttributes()));
+  res.set_header("Set-Cookie", absl::StrCat(kSessionCookie, "=", s.id,
+                                            "; Path=/", CookieAttributes()));
   res.set_redirect(next, 303);
 }
 
@@ -234,7 +250,8 @@ void ConsoleServer::Impl::IncidentList(const httplib::Request& req,
   f.sender = view.query["sender"];
   f.document = view.query["document"];
   const int64_t now = NowUnixMs();
-  for (auto [key, field] : {std::pair{"since", &f.since_ms}, std::pair{"until", &f.until_ms}}) {
+  for (auto [key, field] :
+       {std::pair{"since", &f.since_ms}, std::pair{"until", &f.until_ms}}) {
     if (view.query[key].empty()) continue;
     auto t = ParseTimeBound(view.query[key], now);
     if (!t.ok()) return Fail(res, *s, t.status());
@@ -275,7 +292,8 @@ void ConsoleServer::Impl::IncidentShow(const httplib::Request& req,
       {"resolved", "Review saved."},
       {"released", "The message was released to its recipients."},
       {"deleted", "The held message was deleted."},
-      {"allowed", "The passage is allow-listed: it no longer counts as a leak."}};
+      {"allowed",
+       "The passage is allow-listed: it no longer counts as a leak."}};
   std::string done;
   for (const auto& [code, text] : kDone) {
     if (req.get_param_value("done") == code) done = text;
@@ -296,18 +314,21 @@ void ConsoleServer::Impl::IncidentAction(const httplib::Request& req,
   std::string done;
   if (action == "resolve") {
     std::lock_guard lock(store_mu);
-    absl::Status st = store->Resolve(id, Field(req, "status"), Field(req, "note"), who);
+    absl::Status st =
+        store->Resolve(id, Field(req, "status"), Field(req, "note"), who);
     if (!st.ok()) return Fail(res, *s, st);
     done = "resolved";
   } else if (action == "release" || action == "delete-mail") {
     std::lock_guard lock(store_mu);
-    auto r = ActOnHeldMail(*store, id, action == "release", who, options.held_mail);
+    auto r =
+        ActOnHeldMail(*store, id, action == "release", who, options.held_mail);
     if (!r.ok()) return Fail(res, *s, r.status());
     done = action == "release" ? "released" : "deleted";
   } else if (action == "allow") {
     if (options.index_dir.empty()) {
-      return Fail(res, *s, absl::FailedPreconditionError(
-                               "the console was started without --index"));
+      return Fail(res, *s,
+                  absl::FailedPreconditionError(
+                      "the console was started without --index"));
     }
     size_t n = 0;
     Incident incident;
@@ -317,8 +338,8 @@ void ConsoleServer::Impl::IncidentAction(const httplib::Request& req,
       if (!got.ok()) return Fail(res, *s, got.status());
       incident = std::move(*got);
     }
-    if (!absl::SimpleAtoi(Field(req, "match"), &n) || n >= incident.matches.size() ||
-        incident.matches[n].snippet.empty()) {
+    if (!absl::SimpleAtoi(Field(req, "match"), &n) ||
+        n >= incident.matches.size() || incident.matches[n].snippet.empty()) {
       return Fail(res, *s, absl::InvalidArgumentError("no such passage"));
     }
     const IncidentMatch& m = incident.matches[n];
@@ -328,11 +349,14 @@ void ConsoleServer::Impl::IncidentAction(const httplib::Request& req,
     std::lock_guard write(index_write_mu);
     auto index = ProtectedIndex::Open(options.index_dir, OpenMode::kWrite);
     if (!index.ok()) return Fail(res, *s, index.status());
-    auto added = (*index)->AddAllowed(name, absl::StrCat(who, " incident ", id), text);
+    auto added =
+        (*index)->AddAllowed(name, absl::StrCat(who, " incident ", id), text);
     if (!added.ok()) return Fail(res, *s, added.status());
     index->reset();
     std::lock_guard lock(store_mu);
-    store->Audit(who, "allow-list", id, absl::StrCat("passage ", n, " as '", name, "'"))
+    store
+        ->Audit(who, "allow-list", id,
+                absl::StrCat("passage ", n, " as '", name, "'"))
         .IgnoreError();
     done = "allowed";
   }
@@ -345,11 +369,14 @@ void ConsoleServer::Impl::Documents(const httplib::Request& req,
   auto s = Authenticate(req, res);
   if (!s) return;
   DocumentsView view;
-  view.query = std::string(absl::StripAsciiWhitespace(req.get_param_value("q")));
+  view.query =
+      std::string(absl::StripAsciiWhitespace(req.get_param_value("q")));
   if (!absl::SimpleAtoi(req.get_param_value("page"), &view.page)) view.page = 0;
   std::string done;
-  if (req.get_param_value("done") == "added") done = "The document is protected.";
-  if (req.get_param_value("done") == "removed") done = "The document is no longer protected.";
+  if (req.get_param_value("done") == "added")
+    done = "The document is protected.";
+  if (req.get_param_value("done") == "removed")
+    done = "The document is no longer protected.";
   if (holder == nullptr) {
     view.index_available = false;
     return SendHtml(res, 200, DocumentsPage(Context(*s), view, done));
@@ -360,8 +387,8 @@ void ConsoleServer::Impl::Documents(const httplib::Request& req,
   const IndexHolder::Snapshot snap = holder->Current();
   view.generation = snap.generation;
   const size_t first = view.page * kDocumentsPerPage;
-  absl::Status st = snap.index->ForEachDocument(
-      [&](uint32_t, const DocumentRecord& d) {
+  absl::Status st =
+      snap.index->ForEachDocument([&](uint32_t, const DocumentRecord& d) {
         ++view.total;
         if (!view.query.empty() &&
             d.external_id.find(view.query) == std::string::npos &&
@@ -369,7 +396,8 @@ void ConsoleServer::Impl::Documents(const httplib::Request& req,
           return absl::OkStatus();
         }
         if (view.matching >= first && view.rows.size() < kDocumentsPerPage) {
-          view.rows.push_back({d.external_id, d.source, d.labels, d.bytes, d.added_unix_ms});
+          view.rows.push_back(
+              {d.external_id, d.source, d.labels, d.bytes, d.added_unix_ms});
         }
         ++view.matching;
         return absl::OkStatus();
@@ -384,8 +412,9 @@ void ConsoleServer::Impl::DocumentChange(const httplib::Request& req,
   auto s = Authorize(req, res, "admin");
   if (!s) return;
   if (options.index_dir.empty()) {
-    return Fail(res, *s, absl::FailedPreconditionError(
-                             "the console was started without --index"));
+    return Fail(res, *s,
+                absl::FailedPreconditionError(
+                    "the console was started without --index"));
   }
   const std::string who = "console:" + s->user;
   std::string id = std::string(absl::StripAsciiWhitespace(Field(req, "id")));
@@ -396,7 +425,8 @@ void ConsoleServer::Impl::DocumentChange(const httplib::Request& req,
     }
     const httplib::MultipartFormData file = req.get_file_value("file");
     if (id.empty()) id = file.filename;
-    if (id.empty()) return Fail(res, *s, absl::InvalidArgumentError("no document id"));
+    if (id.empty())
+      return Fail(res, *s, absl::InvalidArgumentError("no document id"));
     auto text = ExtractBytes(file.filename, file.content, options.limits);
     if (!text.ok()) return Fail(res, *s, text.status());
     std::vector<std::string> labels;
@@ -408,12 +438,14 @@ void ConsoleServer::Impl::DocumentChange(const httplib::Request& req,
     auto index = ProtectedIndex::Open(options.index_dir, OpenMode::kWrite);
     if (!index.ok()) return Fail(res, *s, index.status());
     auto added = (*index)->Add(DocumentInput{
-        id, absl::StrCat("uploaded by ", who, ": ", file.filename), labels, joined});
+        id, absl::StrCat("uploaded by ", who, ": ", file.filename), labels,
+        joined});
     if (!added.ok()) return Fail(res, *s, added.status());
     if (added->outcome == AddOutcome::kDuplicateContent) {
-      return Fail(res, *s, absl::FailedPreconditionError(absl::StrCat(
-                               "this text is protected already, as '",
-                               added->existing_id, "'")));
+      return Fail(res, *s,
+                  absl::FailedPreconditionError(
+                      absl::StrCat("this text is protected already, as '",
+                                   added->existing_id, "'")));
     }
   } else {
     auto index = ProtectedIndex::Open(options.index_dir, OpenMode::kWrite);
@@ -428,7 +460,8 @@ void ConsoleServer::Impl::DocumentChange(const httplib::Request& req,
   }
   log(absl::StrCat(who, ": ", add ? "protected " : "removed ", id));
   if (holder != nullptr) holder->Reload().IgnoreError();
-  res.set_redirect(add ? "/documents?done=added" : "/documents?done=removed", 303);
+  res.set_redirect(add ? "/documents?done=added" : "/documents?done=removed",
+                   303);
 }
 
 void ConsoleServer::Impl::Dashboard(const httplib::Request& req,
@@ -446,7 +479,8 @@ void ConsoleServer::Impl::Dashboard(const httplib::Request& req,
   auto per_day = store->PerDay(since);
   auto documents = store->TopDocuments(since, 10);
   auto senders = store->TopSenders(since, 10);
-  for (const absl::Status& st : {per_day.status(), documents.status(), senders.status()}) {
+  for (const absl::Status& st :
+       {per_day.status(), documents.status(), senders.status()}) {
     if (!st.ok()) return Fail(res, *s, st);
   }
   view.per_day = std::move(*per_day);
@@ -458,20 +492,23 @@ void ConsoleServer::Impl::Dashboard(const httplib::Request& req,
 void ConsoleServer::Impl::Routes() {
   httplib::Server& svr = *server;
   svr.set_payload_max_length(options.max_upload_bytes);
-  svr.set_post_routing_handler([this](const httplib::Request&, httplib::Response& res) {
-    res.set_header("Content-Security-Policy",
-                   "default-src 'none'; style-src 'self'; img-src 'self'; "
-                   "form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
-    res.set_header("X-Content-Type-Options", "nosniff");
-    res.set_header("X-Frame-Options", "DENY");
-    // same-origin, not no-referrer: under no-referrer Chromium sends
-    // "Origin: null" with a form, which SameOrigin refuses.
-    res.set_header("Referrer-Policy", "same-origin");
-    res.set_header("Cache-Control", "no-store");
-    if (tls) res.set_header("Strict-Transport-Security", "max-age=31536000");
-  });
-  svr.set_exception_handler([this](const httplib::Request& req, httplib::Response& res,
-                                   std::exception_ptr) {
+  svr.set_post_routing_handler(
+      [this](const httplib::Request&, httplib::Response& res) {
+        res.set_header(
+            "Content-Security-Policy",
+            "default-src 'none'; style-src 'self'; img-src 'self'; "
+            "form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+        res.set_header("X-Content-Type-Options", "nosniff");
+        res.set_header("X-Frame-Options", "DENY");
+        // same-origin, not no-referrer: under no-referrer Chromium sends
+        // "Origin: null" with a form, which SameOrigin refuses.
+        res.set_header("Referrer-Policy", "same-origin");
+        res.set_header("Cache-Control", "no-store");
+        if (tls)
+          res.set_header("Strict-Transport-Security", "max-age=31536000");
+      });
+  svr.set_exception_handler([this](const httplib::Request& req,
+                                   httplib::Response& res, std::exception_ptr) {
     log(absl::StrCat("internal error serving ", req.path));
     SendHtml(res, 500, MessagePage(nullptr, "Error", "Internal error."));
   });
@@ -483,20 +520,23 @@ void ConsoleServer::Impl::Routes() {
   });
   svr.Get("/login", [this](const auto& q, auto& r) { LoginGet(q, r); });
   svr.Post("/login", [this](const auto& q, auto& r) { LoginPost(q, r); });
-  svr.Post("/logout", [this](const httplib::Request& req, httplib::Response& res) {
-    auto s = Authorize(req, res, "viewer");
-    if (!s) return;
-    sessions.Erase(s->id);
-    {
-      std::lock_guard lock(store_mu);
-      store->Audit(s->user, "logout", 0, "").IgnoreError();
-    }
-    res.set_header("Set-Cookie", absl::StrCat(kSessionCookie, "=; Path=/; Max-Age=0",
-                                              CookieAttributes()));
-    res.set_redirect("/login", 303);
-  });
+  svr.Post("/logout",
+           [this](const httplib::Request& req, httplib::Response& res) {
+             auto s = Authorize(req, res, "viewer");
+             if (!s) return;
+             sessions.Erase(s->id);
+             {
+               std::lock_guard lock(store_mu);
+               store->Audit(s->user, "logout", 0, "").IgnoreError();
+             }
+             res.set_header("Set-Cookie",
+                            absl::StrCat(kSessionCookie, "=; Path=/; Max-Age=0",
+                                         CookieAttributes()));
+             res.set_redirect("/login", 303);
+           });
   svr.Get("/incidents", [this](const auto& q, auto& r) { IncidentList(q, r); });
-  svr.Get(R"(/incidents/(\d+))", [this](const auto& q, auto& r) { IncidentShow(q, r); });
+  svr.Get(R"(/incidents/(\d+))",
+          [this](const auto& q, auto& r) { IncidentShow(q, r); });
   for (const char* action : {"resolve", "release", "delete-mail", "allow"}) {
     svr.Post(absl::StrCat(R"(/incidents/(\d+)/)", action),
              [this, a = std::string(action)](const auto& q, auto& r) {
@@ -504,12 +544,15 @@ void ConsoleServer::Impl::Routes() {
              });
   }
   svr.Get("/documents", [this](const auto& q, auto& r) { Documents(q, r); });
-  svr.Post("/documents/add", [this](const auto& q, auto& r) { DocumentChange(q, r, true); });
-  svr.Post("/documents/remove", [this](const auto& q, auto& r) { DocumentChange(q, r, false); });
+  svr.Post("/documents/add",
+           [this](const auto& q, auto& r) { DocumentChange(q, r, true); });
+  svr.Post("/documents/remove",
+           [this](const auto& q, auto& r) { DocumentChange(q, r, false); });
   svr.Get("/dashboard", [this](const auto& q, auto& r) { Dashboard(q, r); });
 }
 
-ConsoleServer::ConsoleServer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+ConsoleServer::ConsoleServer(std::unique_ptr<Impl> impl)
+    : impl_(std::move(impl)) {}
 ConsoleServer::~ConsoleServer() = default;
 
 absl::StatusOr<std::unique_ptr<ConsoleServer>> ConsoleServer::Create(
@@ -534,9 +577,9 @@ absl::StatusOr<std::unique_ptr<ConsoleServer>> ConsoleServer::Create(
     auto ssl = std::make_unique<httplib::SSLServer>(options.tls_cert.c_str(),
                                                     options.tls_key.c_str());
     if (!ssl->is_valid()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "cannot load the TLS certificate ", options.tls_cert, " and key ",
-          options.tls_key));
+      return absl::InvalidArgumentError(
+          absl::StrCat("cannot load the TLS certificate ", options.tls_cert,
+                       " and key ", options.tls_key));
     }
     impl->server = std::move(ssl);
     impl->tls = true;
@@ -551,12 +594,14 @@ absl::StatusOr<int> ConsoleServer::Bind() {
   const ConsoleOptions& o = impl_->options;
   if (o.port == 0) {
     const int port = impl_->server->bind_to_any_port(o.host);
-    if (port < 0) return absl::UnavailableError(absl::StrCat("cannot listen on ", o.host));
+    if (port < 0)
+      return absl::UnavailableError(absl::StrCat("cannot listen on ", o.host));
     return port;
   }
   if (!impl_->server->bind_to_port(o.host, o.port)) {
-    return absl::UnavailableError(absl::StrCat(
-        "cannot listen on ", o.host, ":", o.port, " (in use, or no permission)"));
+    return absl::UnavailableError(absl::StrCat("cannot listen on ", o.host, ":",
+                                               o.port,
+                                               " (in use, or no permission)"));
   }
   return o.port;
 }

@@ -27,7 +27,7 @@ namespace leakhound {
 
 struct ConsoleOptions {
   std::string host = "127.0.0.1";
-  int port = 8080;  // 0: any free port (Bind returns it)
+  int port = 8080;       // 0: any free port (Bind returns it)
   std::string tls_cert;  // both or neither: HTTPS
   std::string tls_key;
   std::string index_dir;  // "": no documents page, no allow-listing

@@ -12,11 +12,21 @@ std::string Html(std::string_view text) {
   out.reserve(valid.size() + valid.size() / 8);
   for (char c : valid) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
       default:
         // Control characters other than tab and newlines are dropped.
         if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' &&

@@ -12,7 +12,8 @@ namespace {
 void InitSecrets() {
   static std::once_flag once;
   std::call_once(once, [] {
-    if (sodium_init() < 0) std::abort();  // no randomness source: unsafe to go on
+    if (sodium_init() < 0)
+      std::abort();  // no randomness source: unsafe to go on
   });
 }
 

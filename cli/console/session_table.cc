@@ -80,7 +80,8 @@ void LoginLimiter::Failed(const std::string& client, const std::string& user,
   if (failures_.size() > 100'000) {
     // A flood of names: drop what has expired, then everything.
     for (auto it = failures_.begin(); it != failures_.end();) {
-      it = now - it->second.first > kWindow ? failures_.erase(it) : std::next(it);
+      it = now - it->second.first > kWindow ? failures_.erase(it)
+                                            : std::next(it);
     }
     if (failures_.size() > 100'000) failures_.clear();
   }

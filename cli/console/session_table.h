@@ -20,7 +20,7 @@ namespace leakhound {
 using ConsoleClock = std::chrono::steady_clock;
 
 struct ConsoleSession {
-  std::string id;    // the cookie's value (RandomToken)
+  std::string id;  // the cookie's value (RandomToken)
   std::string user;
   std::string role;  // "viewer", "reviewer" or "admin"
   std::string csrf;  // every state-changing request carries it

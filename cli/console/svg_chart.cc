@@ -11,7 +11,8 @@ namespace leakhound {
 std::string StackedBarChart(const std::string& title,
                             const std::vector<std::string>& columns,
                             const std::vector<ChartSeries>& series) {
-  constexpr int kWidth = 760, kHeight = 240, kLeft = 48, kBottom = 40, kTop = 28;
+  constexpr int kWidth = 760, kHeight = 240, kLeft = 48, kBottom = 40,
+                kTop = 28;
   const int plot_height = kHeight - kBottom - kTop;
   int64_t top = 1;
   for (size_t c = 0; c < columns.size(); ++c) {
@@ -19,8 +20,10 @@ std::string StackedBarChart(const std::string& title,
     for (const ChartSeries& s : series) sum += s.values[c];
     top = std::max(top, sum);
   }
-  const double step =
-      columns.empty() ? 0 : static_cast<double>(kWidth - kLeft - 8) / static_cast<double>(columns.size());
+  const double step = columns.empty()
+                          ? 0
+                          : static_cast<double>(kWidth - kLeft - 8) /
+                                static_cast<double>(columns.size());
   std::string out = absl::StrFormat(
       "<svg class=\"chart\" role=\"img\" viewBox=\"0 0 %d %d\" width=\"%d\" "
       "height=\"%d\" xmlns=\"http://www.w3.org/2000/svg\"><title>%s</title>"
@@ -44,19 +47,21 @@ std::string StackedBarChart(const std::string& title,
     for (const ChartSeries& s : series) {
       if (s.values[c] == 0) continue;
       const double h = static_cast<double>(plot_height) *
-                       static_cast<double>(s.values[c]) / static_cast<double>(top);
+                       static_cast<double>(s.values[c]) /
+                       static_cast<double>(top);
       y -= h;
       absl::StrAppendFormat(
           &out,
           "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
           "fill=\"%s\"><title>%s %s: %d</title></rect>",
-          x, y, w, h, Html(s.color), Html(columns[c]), Html(s.name), s.values[c]);
+          x, y, w, h, Html(s.color), Html(columns[c]), Html(s.name),
+          s.values[c]);
     }
     // Every seventh column (and the last) is labelled.
     if (c % 7 == 0 || c + 1 == columns.size()) {
-      absl::StrAppendFormat(&out,
-                            "<text x=\"%.1f\" y=\"%d\" class=\"axis\">%s</text>",
-                            x, kTop + plot_height + 14, Html(columns[c]));
+      absl::StrAppendFormat(
+          &out, "<text x=\"%.1f\" y=\"%d\" class=\"axis\">%s</text>", x,
+          kTop + plot_height + 14, Html(columns[c]));
     }
   }
   for (size_t i = 0; i < series.size(); ++i) {
@@ -72,12 +77,14 @@ std::string StackedBarChart(const std::string& title,
   return out + "</svg>";
 }
 
-std::string RankingChart(const std::string& title,
-                         const std::vector<std::pair<std::string, int64_t>>& rows) {
+std::string RankingChart(
+    const std::string& title,
+    const std::vector<std::pair<std::string, int64_t>>& rows) {
   constexpr int kWidth = 760, kRow = 22, kLabel = 300;
   int64_t top = 1;
   for (const auto& [name, count] : rows) top = std::max(top, count);
-  const int height = 28 + kRow * static_cast<int>(std::max<size_t>(1, rows.size()));
+  const int height =
+      28 + kRow * static_cast<int>(std::max<size_t>(1, rows.size()));
   std::string out = absl::StrFormat(
       "<svg class=\"chart\" role=\"img\" viewBox=\"0 0 %d %d\" width=\"%d\" "
       "height=\"%d\" xmlns=\"http://www.w3.org/2000/svg\"><title>%s</title>"
@@ -88,7 +95,8 @@ std::string RankingChart(const std::string& title,
   }
   int y = 28;
   for (const auto& [name, count] : rows) {
-    const std::string shown = name.size() > 44 ? name.substr(0, 41) + "..." : name;
+    const std::string shown =
+        name.size() > 44 ? name.substr(0, 41) + "..." : name;
     const double w = static_cast<double>(kWidth - kLabel - 60) *
                      static_cast<double>(count) / static_cast<double>(top);
     absl::StrAppendFormat(

@@ -15,8 +15,8 @@ namespace leakhound {
 
 struct ChartSeries {
   std::string name;
-  std::string color;             // a CSS color, from the caller's palette
-  std::vector<int64_t> values;   // one per column
+  std::string color;            // a CSS color, from the caller's palette
+  std::vector<int64_t> values;  // one per column
 };
 
 // One column per `columns` label, each the stack of the series' values
@@ -27,8 +27,9 @@ std::string StackedBarChart(const std::string& title,
                             const std::vector<ChartSeries>& series);
 
 // One bar per (name, count), longest first as given.
-std::string RankingChart(const std::string& title,
-                         const std::vector<std::pair<std::string, int64_t>>& rows);
+std::string RankingChart(
+    const std::string& title,
+    const std::vector<std::pair<std::string, int64_t>>& rows);
 
 }  // namespace leakhound
 

@@ -34,7 +34,8 @@ absl::StatusOr<Ran> Run(const std::vector<std::string>& argv) {
   posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], 2);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
   std::vector<char*> args;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  for (const std::string& a : argv)
+    args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   pid_t pid = 0;
   const int spawned =
@@ -43,22 +44,25 @@ absl::StatusOr<Ran> Run(const std::vector<std::string>& argv) {
   ::close(pipe_fds[1]);
   if (spawned != 0) {
     ::close(pipe_fds[0]);
-    return absl::InternalError(absl::StrCat("cannot run ", argv[0], ": ",
-                                            std::strerror(spawned)));
+    return absl::InternalError(
+        absl::StrCat("cannot run ", argv[0], ": ", std::strerror(spawned)));
   }
   Ran ran;
   char buffer[4096];
   ssize_t n;
   while ((n = ::read(pipe_fds[0], buffer, sizeof buffer)) > 0 ||
          (n < 0 && errno == EINTR)) {
-    if (n > 0 && ran.output.size() < 65536) ran.output.append(buffer, static_cast<size_t>(n));
+    if (n > 0 && ran.output.size() < 65536)
+      ran.output.append(buffer, static_cast<size_t>(n));
   }
   ::close(pipe_fds[0]);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
-  ran.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  while (!ran.output.empty() && std::isspace(static_cast<unsigned char>(ran.output.back()))) {
+  ran.exit_code =
+      WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  while (!ran.output.empty() &&
+         std::isspace(static_cast<unsigned char>(ran.output.back()))) {
     ran.output.pop_back();
   }
   return ran;
@@ -66,7 +70,8 @@ absl::StatusOr<Ran> Run(const std::vector<std::string>& argv) {
 
 absl::Status CheckQueueId(const std::string& queue_id) {
   bool ok = !queue_id.empty() && queue_id.size() <= 64;
-  for (char c : queue_id) ok = ok && std::isalnum(static_cast<unsigned char>(c));
+  for (char c : queue_id)
+    ok = ok && std::isalnum(static_cast<unsigned char>(c));
   if (!ok) {
     return absl::InvalidArgumentError(
         absl::StrCat("'", queue_id, "' is not a Postfix queue id"));
@@ -96,14 +101,14 @@ absl::StatusOr<std::string> Postsuper(const std::string& queue_id,
   auto ran = Run(argv);
   if (!ran.ok()) return ran.status();
   if (ran->exit_code != 0) {
-    return absl::InternalError(absl::StrCat(
-        "postsuper ", flag, " ", queue_id, " failed (exit ", ran->exit_code,
-        "): ", ran->output));
+    return absl::InternalError(absl::StrCat("postsuper ", flag, " ", queue_id,
+                                            " failed (exit ", ran->exit_code,
+                                            "): ", ran->output));
   }
   if (!absl::StrContains(ran->output, done)) {
-    return absl::NotFoundError(absl::StrCat(
-        "Postfix holds no message ", queue_id,
-        " (already released or deleted, or expired)"));
+    return absl::NotFoundError(
+        absl::StrCat("Postfix holds no message ", queue_id,
+                     " (already released or deleted, or expired)"));
   }
   return std::string(absl::StripPrefix(ran->output, "postsuper: "));
 }
@@ -147,13 +152,14 @@ absl::StatusOr<std::string> ActOnHeldMail(IncidentStore& store, int64_t id,
                       : DeleteHeldMail(incident->queue_id, options);
   const char* verb = release ? "release" : "delete";
   if (!done.ok()) {
-    store.Audit(user, absl::StrCat("mail ", verb, " failed"), id,
-                std::string(done.status().message()))
+    store
+        .Audit(user, absl::StrCat("mail ", verb, " failed"), id,
+               std::string(done.status().message()))
         .IgnoreError();
     return done.status();
   }
-  if (absl::Status s = store.SetMailState(id, release ? "released" : "deleted",
-                                          user, *done);
+  if (absl::Status s =
+          store.SetMailState(id, release ? "released" : "deleted", user, *done);
       !s.ok()) {
     return s;
   }

@@ -16,7 +16,7 @@
 namespace leakhound {
 
 struct HeldMailOptions {
-  std::string postfix_config;  // postsuper -c DIR; "" for the default
+  std::string postfix_config;      // postsuper -c DIR; "" for the default
   std::string sbin = "/usr/sbin";  // where postsuper and postqueue are
 };
 

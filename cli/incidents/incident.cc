@@ -43,7 +43,8 @@ void FillSnippet(std::string_view text, uint32_t begin, uint32_t end,
   std::string out(text.substr(from, begin - from));
   match->snippet_begin = static_cast<uint32_t>(out.size());
   const bool cut = end - begin > kSnippetPassage;
-  const size_t passage_end = cut ? BackToBoundary(text, begin + kSnippetPassage) : end;
+  const size_t passage_end =
+      cut ? BackToBoundary(text, begin + kSnippetPassage) : end;
   out.append(text.substr(begin, passage_end - begin));
   match->snippet_end = static_cast<uint32_t>(out.size());
   if (cut) {
@@ -58,21 +59,25 @@ void FillSnippet(std::string_view text, uint32_t begin, uint32_t end,
 absl::StatusOr<int64_t> ParseTimeBound(std::string_view text, int64_t now_ms) {
   const std::string s(text);
   auto bad = [&] {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "bad time '", s,
-        "' (an age such as 90d, 12h, 30m, or a date 2026-11-25 or "
-        "2026-11-25T14:30:00, UTC)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("bad time '", s,
+                     "' (an age such as 90d, 12h, 30m, or a date 2026-11-25 or "
+                     "2026-11-25T14:30:00, UTC)"));
   };
   if (s.empty()) return bad();
   const char unit = s.back();
-  static constexpr struct { char unit; int64_t ms; } kUnits[] = {
-      {'s', 1000}, {'m', 60'000}, {'h', 3'600'000}, {'d', 86'400'000},
-      {'w', 604'800'000}};
+  static constexpr struct {
+    char unit;
+    int64_t ms;
+  } kUnits[] = {{'s', 1000},
+                {'m', 60'000},
+                {'h', 3'600'000},
+                {'d', 86'400'000},
+                {'w', 604'800'000}};
   for (const auto& u : kUnits) {
     if (unit != u.unit) continue;
     uint64_t n = 0;
-    if (!absl::SimpleAtoi(s.substr(0, s.size() - 1), &n) ||
-        n > 100'000'000) {
+    if (!absl::SimpleAtoi(s.substr(0, s.size() - 1), &n) || n > 100'000'000) {
       return bad();
     }
     return now_ms - static_cast<int64_t>(n) * u.ms;

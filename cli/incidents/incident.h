@@ -23,7 +23,7 @@ struct IncidentMatch {
                          // protected location "location PREFIX"
   std::string source;    // the path it was added from
   std::vector<std::string> labels;
-  std::string part;      // "" (the message body or file) or a part path
+  std::string part;         // "" (the message body or file) or a part path
   uint32_t byte_begin = 0;  // the passage in the part's extracted text
   uint32_t byte_end = 0;
   uint32_t words = 0;
@@ -40,12 +40,12 @@ struct IncidentMatch {
 // "confirmed" or "false-positive"; mail_state "", "held", "released" or
 // "deleted".
 struct Incident {
-  int64_t id = 0;        // assigned by the store
-  int64_t time_ms = 0;   // Unix ms
+  int64_t id = 0;       // assigned by the store
+  int64_t time_ms = 0;  // Unix ms
   std::string source;
   std::string kind;
-  std::string action;    // what the gateway did (reject, quarantine, ...),
-                         // "reported" for a scan
+  std::string action;  // what the gateway did (reject, quarantine, ...),
+                       // "reported" for a scan
   // Mail.
   std::string queue_id;
   std::string message_id;

@@ -13,7 +13,8 @@ void AppendEvidence(const ProtectedIndex& index, std::string_view part,
   base.document = match.external_id;
   base.part = std::string(part);
   base.coverage = match.coverage_of_source;
-  if (auto record = index.store().ReadDocument(match.doc); record.ok() && *record) {
+  if (auto record = index.store().ReadDocument(match.doc);
+      record.ok() && *record) {
     base.source = (*record)->source;
     base.labels = (*record)->labels;
   }

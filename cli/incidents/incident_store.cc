@@ -16,6 +16,63 @@
 #include "absl/strings/str_split.h"
 
 namespace leakhound {
+
+// A prepared statement (declared in the header for IncidentStore's
+// private helpers); binds by position from 1.
+class SqlStatement {
+ public:
+  SqlStatement(sqlite3* db, const std::string& sql) : db_(db) {
+    code_ = sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt_, nullptr);
+  }
+  ~SqlStatement() { sqlite3_finalize(stmt_); }
+  SqlStatement(const SqlStatement&) = delete;
+  SqlStatement& operator=(const SqlStatement&) = delete;
+
+  int code() const { return code_; }
+  SqlStatement& Bind(int64_t v) {
+    Note(sqlite3_bind_int64(stmt_, ++next_, v));
+    return *this;
+  }
+  SqlStatement& Bind(double v) {
+    Note(sqlite3_bind_double(stmt_, ++next_, v));
+    return *this;
+  }
+  SqlStatement& Bind(std::string_view v) {
+    Note(sqlite3_bind_text(stmt_, ++next_, v.data(), static_cast<int>(v.size()),
+                           SQLITE_TRANSIENT));
+    return *this;
+  }
+  // SQLITE_ROW, SQLITE_DONE or an error code.
+  int Step() {
+    if (code_ != SQLITE_OK) return code_;
+    return sqlite3_step(stmt_);
+  }
+  void Reset() {
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+    next_ = 0;
+  }
+  int64_t Int(int col) const { return sqlite3_column_int64(stmt_, col); }
+  double Real(int col) const { return sqlite3_column_double(stmt_, col); }
+  std::string Text(int col) const {
+    const auto* p = sqlite3_column_text(stmt_, col);
+    return p != nullptr
+               ? std::string(
+                     reinterpret_cast<const char*>(p),
+                     static_cast<size_t>(sqlite3_column_bytes(stmt_, col)))
+               : std::string();
+  }
+
+ private:
+  void Note(int code) {
+    if (code_ == SQLITE_OK && code != SQLITE_OK) code_ = code;
+  }
+  sqlite3* db_;
+  sqlite3_stmt* stmt_ = nullptr;
+  int code_ = SQLITE_OK;
+  int next_ = 0;
+};
+
 namespace {
 
 // PERSISTED: migrations_[v] takes the schema from version v to v + 1.
@@ -106,59 +163,6 @@ absl::Status StatusOf(int code, std::string_view path, std::string_view what,
   }
 }
 
-// A prepared statement; binds by position from 1.
-class Statement {
- public:
-  Statement(sqlite3* db, const std::string& sql) : db_(db) {
-    code_ = sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt_, nullptr);
-  }
-  ~Statement() { sqlite3_finalize(stmt_); }
-  Statement(const Statement&) = delete;
-  Statement& operator=(const Statement&) = delete;
-
-  int code() const { return code_; }
-  Statement& Bind(int64_t v) {
-    Note(sqlite3_bind_int64(stmt_, ++next_, v));
-    return *this;
-  }
-  Statement& Bind(double v) {
-    Note(sqlite3_bind_double(stmt_, ++next_, v));
-    return *this;
-  }
-  Statement& Bind(std::string_view v) {
-    Note(sqlite3_bind_text(stmt_, ++next_, v.data(), static_cast<int>(v.size()),
-                           SQLITE_TRANSIENT));
-    return *this;
-  }
-  // SQLITE_ROW, SQLITE_DONE or an error code.
-  int Step() {
-    if (code_ != SQLITE_OK) return code_;
-    return sqlite3_step(stmt_);
-  }
-  void Reset() {
-    sqlite3_reset(stmt_);
-    sqlite3_clear_bindings(stmt_);
-    next_ = 0;
-  }
-  int64_t Int(int col) const { return sqlite3_column_int64(stmt_, col); }
-  double Real(int col) const { return sqlite3_column_double(stmt_, col); }
-  std::string Text(int col) const {
-    const auto* p = sqlite3_column_text(stmt_, col);
-    return p != nullptr ? std::string(reinterpret_cast<const char*>(p),
-                                      static_cast<size_t>(sqlite3_column_bytes(stmt_, col)))
-                        : std::string();
-  }
-
- private:
-  void Note(int code) {
-    if (code_ == SQLITE_OK && code != SQLITE_OK) code_ = code;
-  }
-  sqlite3* db_;
-  sqlite3_stmt* stmt_ = nullptr;
-  int code_ = SQLITE_OK;
-  int next_ = 0;
-};
-
 std::vector<std::string> SplitList(const std::string& joined) {
   if (joined.empty()) return {};
   return absl::StrSplit(joined, kListSeparator);
@@ -192,14 +196,15 @@ Where WhereOf(const IncidentFilter& f) {
   equal("kind", f.kind);
   equal("sender", f.sender);
   if (!f.document.empty()) {
-    terms.push_back("id IN (SELECT incident_id FROM matches WHERE document = ?)");
+    terms.push_back(
+        "id IN (SELECT incident_id FROM matches WHERE document = ?)");
     w.values.emplace_back(f.document);
   }
   if (!terms.empty()) w.sql = " WHERE " + absl::StrJoin(terms, " AND ");
   return w;
 }
 
-void BindWhere(Statement& s, const Where& w) {
+void BindWhere(SqlStatement& s, const Where& w) {
   for (const auto& v : w.values) {
     if (const auto* i = std::get_if<int64_t>(&v)) {
       s.Bind(*i);
@@ -214,7 +219,7 @@ constexpr char kColumns[] =
     "recipients, subject, client, run_id, file_path, file_size, sha256, "
     "detail, documents, status, note, reviewed_by, reviewed_ms, mail_state";
 
-Incident ReadIncident(const Statement& s) {
+Incident ReadIncident(const SqlStatement& s) {
   Incident i;
   i.id = s.Int(0);
   i.time_ms = s.Int(1);
@@ -255,14 +260,16 @@ absl::StatusOr<std::unique_ptr<IncidentStore>> IncidentStore::Open(
     }
     ::close(fd);
   } else if (::access(path.c_str(), F_OK) != 0) {
-    return absl::NotFoundError(absl::StrCat("incidents ", path, ": no such file"));
+    return absl::NotFoundError(
+        absl::StrCat("incidents ", path, ": no such file"));
   }
   sqlite3* db = nullptr;
   const int code = sqlite3_open_v2(
       path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr);
   if (code != SQLITE_OK) {
-    absl::Status status = StatusOf(code, path, "cannot open",
-                                   db != nullptr ? sqlite3_errmsg(db) : nullptr);
+    absl::Status status =
+        StatusOf(code, path, "cannot open",
+                 db != nullptr ? sqlite3_errmsg(db) : nullptr);
     sqlite3_close(db);
     return status;
   }
@@ -272,8 +279,10 @@ absl::StatusOr<std::unique_ptr<IncidentStore>> IncidentStore::Open(
   // WAL: readers never block the writer; synchronous=NORMAL is durable
   // against a process crash (the WAL is in the OS), and loses at most the
   // last transactions on power loss, never consistency.
-  if (absl::Status s = store->Exec("PRAGMA journal_mode=WAL;"); !s.ok()) return s;
-  if (absl::Status s = store->Exec("PRAGMA synchronous=NORMAL;"); !s.ok()) return s;
+  if (absl::Status s = store->Exec("PRAGMA journal_mode=WAL;"); !s.ok())
+    return s;
+  if (absl::Status s = store->Exec("PRAGMA synchronous=NORMAL;"); !s.ok())
+    return s;
   if (absl::Status s = store->Migrate(); !s.ok()) return s;
   return store;
 }
@@ -294,19 +303,20 @@ absl::Status IncidentStore::Exec(const char* sql) {
 }
 
 absl::Status IncidentStore::Migrate() {
-  Statement version(db_, "PRAGMA user_version");
-  if (version.Step() != SQLITE_ROW) return Error(version.code(), "cannot read the schema version");
+  SqlStatement version(db_, "PRAGMA user_version");
+  if (version.Step() != SQLITE_ROW)
+    return Error(version.code(), "cannot read the schema version");
   schema_version_ = static_cast<int>(version.Int(0));
   if (schema_version_ > kIncidentSchemaVersion) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "incidents ", path_, ": schema version ", schema_version_,
-        " is newer than this leakhound's (", kIncidentSchemaVersion,
-        "); upgrade leakhound"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("incidents ", path_, ": schema version ", schema_version_,
+                     " is newer than this leakhound's (",
+                     kIncidentSchemaVersion, "); upgrade leakhound"));
   }
   while (schema_version_ < kIncidentSchemaVersion) {
     // BEGIN IMMEDIATE: two processes opening a new file migrate it once.
     if (absl::Status s = Exec("BEGIN IMMEDIATE"); !s.ok()) return s;
-    Statement again(db_, "PRAGMA user_version");
+    SqlStatement again(db_, "PRAGMA user_version");
     if (again.Step() != SQLITE_ROW) {
       Exec("ROLLBACK").IgnoreError();
       return Error(again.code(), "cannot read the schema version");
@@ -317,7 +327,8 @@ absl::Status IncidentStore::Migrate() {
     }
     absl::Status s = Exec(kMigrations[schema_version_]);
     if (s.ok()) {
-      s = Exec(absl::StrCat("PRAGMA user_version = ", schema_version_ + 1).c_str());
+      s = Exec(
+          absl::StrCat("PRAGMA user_version = ", schema_version_ + 1).c_str());
     }
     if (!s.ok()) {
       Exec("ROLLBACK").IgnoreError();
@@ -329,66 +340,109 @@ absl::Status IncidentStore::Migrate() {
   return absl::OkStatus();
 }
 
-absl::Status IncidentStore::Insert(std::span<Incident> incidents) {
+absl::Status IncidentStore::UpdatedOne(SqlStatement& update, int64_t id) {
+  if (const int code = update.Step(); code != SQLITE_DONE) {
+    return Error(code, "cannot update an incident");
+  }
+  if (sqlite3_changes(db_) == 0) {
+    return absl::NotFoundError(absl::StrCat("no incident ", id));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status IncidentStore::InTransaction(
+    const std::function<absl::Status()>& body) {
   if (absl::Status s = Exec("BEGIN IMMEDIATE"); !s.ok()) return s;
-  auto fail = [&](absl::Status status) {
-    Exec("ROLLBACK").IgnoreError();
+  absl::Status s = body();
+  if (s.ok()) s = Exec("COMMIT");
+  if (!s.ok()) Exec("ROLLBACK").IgnoreError();
+  return s;
+}
+
+absl::Status IncidentStore::Insert(std::span<Incident> incidents) {
+  absl::Status s = InTransaction([&] { return InsertAll(incidents); });
+  if (!s.ok()) {
     for (Incident& i : incidents) i.id = 0;
-    return status;
-  };
-  Statement add(db_, absl::StrCat(
-                         "INSERT INTO incidents (time_ms, source, kind, action, "
-                         "queue_id, message_id, sender, recipients, subject, "
-                         "client, run_id, file_path, file_size, sha256, detail, "
-                         "documents, status, note, reviewed_by, reviewed_ms, "
-                         "mail_state) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-                         "?,?,?,?)"));
-  Statement match(db_,
-                  "INSERT INTO matches (incident_id, ordinal, document, source, "
-                  "labels, part, byte_begin, byte_end, words, coverage, snippet, "
-                  "snippet_begin, snippet_end) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
-  if (add.code() != SQLITE_OK) return fail(Error(add.code(), "cannot prepare"));
-  if (match.code() != SQLITE_OK) return fail(Error(match.code(), "cannot prepare"));
+  }
+  return s;
+}
+
+absl::Status IncidentStore::InsertAll(std::span<Incident> incidents) {
+  SqlStatement add(db_,
+                   "INSERT INTO incidents (time_ms, source, kind, action, "
+                   "queue_id, message_id, sender, recipients, subject, client, "
+                   "run_id, file_path, file_size, sha256, detail, documents, "
+                   "status, note, reviewed_by, reviewed_ms, mail_state) VALUES "
+                   "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+  SqlStatement match(
+      db_,
+      "INSERT INTO matches (incident_id, ordinal, document, source, "
+      "labels, part, byte_begin, byte_end, words, coverage, snippet, "
+      "snippet_begin, snippet_end) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
+  if (add.code() != SQLITE_OK) return Error(add.code(), "cannot prepare");
+  if (match.code() != SQLITE_OK) return Error(match.code(), "cannot prepare");
   const std::string separator(1, kListSeparator);
   for (Incident& i : incidents) {
     if (i.documents.empty()) i.documents = DistinctDocuments(i.matches);
     add.Reset();
-    add.Bind(i.time_ms).Bind(i.source).Bind(i.kind).Bind(i.action)
-        .Bind(i.queue_id).Bind(i.message_id).Bind(i.sender)
-        .Bind(absl::StrJoin(i.recipients, separator)).Bind(i.subject)
-        .Bind(i.client).Bind(i.run_id).Bind(i.file_path)
-        .Bind(static_cast<int64_t>(i.file_size)).Bind(i.sha256).Bind(i.detail)
-        .Bind(absl::StrJoin(i.documents, separator)).Bind(i.status).Bind(i.note)
-        .Bind(i.reviewed_by).Bind(i.reviewed_ms).Bind(i.mail_state);
+    add.Bind(i.time_ms)
+        .Bind(i.source)
+        .Bind(i.kind)
+        .Bind(i.action)
+        .Bind(i.queue_id)
+        .Bind(i.message_id)
+        .Bind(i.sender)
+        .Bind(absl::StrJoin(i.recipients, separator))
+        .Bind(i.subject)
+        .Bind(i.client)
+        .Bind(i.run_id)
+        .Bind(i.file_path)
+        .Bind(static_cast<int64_t>(i.file_size))
+        .Bind(i.sha256)
+        .Bind(i.detail)
+        .Bind(absl::StrJoin(i.documents, separator))
+        .Bind(i.status)
+        .Bind(i.note)
+        .Bind(i.reviewed_by)
+        .Bind(i.reviewed_ms)
+        .Bind(i.mail_state);
     if (const int code = add.Step(); code != SQLITE_DONE) {
-      return fail(Error(code, "cannot insert an incident"));
+      return Error(code, "cannot insert an incident");
     }
     i.id = sqlite3_last_insert_rowid(db_);
     int64_t ordinal = 0;
     for (const IncidentMatch& m : i.matches) {
       match.Reset();
-      match.Bind(i.id).Bind(ordinal++).Bind(m.document).Bind(m.source)
-          .Bind(absl::StrJoin(m.labels, separator)).Bind(m.part)
-          .Bind(int64_t{m.byte_begin}).Bind(int64_t{m.byte_end})
-          .Bind(int64_t{m.words}).Bind(m.coverage).Bind(m.snippet)
-          .Bind(int64_t{m.snippet_begin}).Bind(int64_t{m.snippet_end});
+      match.Bind(i.id)
+          .Bind(ordinal++)
+          .Bind(m.document)
+          .Bind(m.source)
+          .Bind(absl::StrJoin(m.labels, separator))
+          .Bind(m.part)
+          .Bind(int64_t{m.byte_begin})
+          .Bind(int64_t{m.byte_end})
+          .Bind(int64_t{m.words})
+          .Bind(m.coverage)
+          .Bind(m.snippet)
+          .Bind(int64_t{m.snippet_begin})
+          .Bind(int64_t{m.snippet_end});
       if (const int code = match.Step(); code != SQLITE_DONE) {
-        return fail(Error(code, "cannot insert a match"));
+        return Error(code, "cannot insert a match");
       }
     }
   }
-  if (absl::Status s = Exec("COMMIT"); !s.ok()) return fail(s);
   return absl::OkStatus();
 }
 
 absl::StatusOr<std::vector<Incident>> IncidentStore::List(
     const IncidentFilter& filter) {
   const Where where = WhereOf(filter);
-  Statement s(db_, absl::StrCat("SELECT ", kColumns, " FROM incidents",
-                                where.sql,
-                                " ORDER BY time_ms DESC, id DESC LIMIT ? OFFSET ?"));
+  SqlStatement s(
+      db_, absl::StrCat("SELECT ", kColumns, " FROM incidents", where.sql,
+                        " ORDER BY time_ms DESC, id DESC LIMIT ? OFFSET ?"));
   BindWhere(s, where);
-  s.Bind(static_cast<int64_t>(filter.limit)).Bind(static_cast<int64_t>(filter.offset));
+  s.Bind(static_cast<int64_t>(filter.limit))
+      .Bind(static_cast<int64_t>(filter.offset));
   std::vector<Incident> out;
   int code;
   while ((code = s.Step()) == SQLITE_ROW) out.push_back(ReadIncident(s));
@@ -398,7 +452,8 @@ absl::StatusOr<std::vector<Incident>> IncidentStore::List(
 
 absl::StatusOr<int64_t> IncidentStore::Count(const IncidentFilter& filter) {
   const Where where = WhereOf(filter);
-  Statement s(db_, absl::StrCat("SELECT COUNT(*) FROM incidents", where.sql));
+  SqlStatement s(db_,
+                 absl::StrCat("SELECT COUNT(*) FROM incidents", where.sql));
   BindWhere(s, where);
   if (const int code = s.Step(); code != SQLITE_ROW) {
     return Error(code, "cannot count incidents");
@@ -407,10 +462,10 @@ absl::StatusOr<int64_t> IncidentStore::Count(const IncidentFilter& filter) {
 }
 
 absl::Status IncidentStore::LoadMatches(Incident& incident) {
-  Statement s(db_,
-              "SELECT document, source, labels, part, byte_begin, byte_end, "
-              "words, coverage, snippet, snippet_begin, snippet_end FROM "
-              "matches WHERE incident_id = ? ORDER BY ordinal");
+  SqlStatement s(db_,
+                 "SELECT document, source, labels, part, byte_begin, byte_end, "
+                 "words, coverage, snippet, snippet_begin, snippet_end FROM "
+                 "matches WHERE incident_id = ? ORDER BY ordinal");
   s.Bind(incident.id);
   int code;
   while ((code = s.Step()) == SQLITE_ROW) {
@@ -427,7 +482,8 @@ absl::Status IncidentStore::LoadMatches(Incident& incident) {
     m.snippet_begin = static_cast<uint32_t>(s.Int(9));
     m.snippet_end = static_cast<uint32_t>(s.Int(10));
     // A damaged row must not index outside its snippet.
-    if (m.snippet_end > m.snippet.size()) m.snippet_end = static_cast<uint32_t>(m.snippet.size());
+    if (m.snippet_end > m.snippet.size())
+      m.snippet_end = static_cast<uint32_t>(m.snippet.size());
     if (m.snippet_begin > m.snippet_end) m.snippet_begin = m.snippet_end;
     incident.matches.push_back(std::move(m));
   }
@@ -439,8 +495,9 @@ absl::Status IncidentStore::ForEach(
     const IncidentFilter& filter,
     const std::function<absl::Status(const Incident&)>& fn) {
   const Where where = WhereOf(filter);
-  Statement s(db_, absl::StrCat("SELECT ", kColumns, " FROM incidents",
-                                where.sql, " ORDER BY time_ms DESC, id DESC"));
+  SqlStatement s(db_,
+                 absl::StrCat("SELECT ", kColumns, " FROM incidents", where.sql,
+                              " ORDER BY time_ms DESC, id DESC"));
   BindWhere(s, where);
   int code;
   while ((code = s.Step()) == SQLITE_ROW) {
@@ -453,7 +510,8 @@ absl::Status IncidentStore::ForEach(
 }
 
 absl::StatusOr<Incident> IncidentStore::Get(int64_t id) {
-  Statement s(db_, absl::StrCat("SELECT ", kColumns, " FROM incidents WHERE id = ?"));
+  SqlStatement s(
+      db_, absl::StrCat("SELECT ", kColumns, " FROM incidents WHERE id = ?"));
   s.Bind(id);
   const int code = s.Step();
   if (code == SQLITE_DONE) {
@@ -472,85 +530,59 @@ absl::Status IncidentStore::Resolve(int64_t id, const std::string& status,
     return absl::InvalidArgumentError(absl::StrCat(
         "bad status '", status, "' (confirmed, false-positive or open)"));
   }
-  if (absl::Status s = Exec("BEGIN IMMEDIATE"); !s.ok()) return s;
-  Statement s(db_,
-              "UPDATE incidents SET status = ?, note = ?, reviewed_by = ?, "
-              "reviewed_ms = ? WHERE id = ?");
-  s.Bind(status).Bind(note).Bind(user).Bind(NowUnixMs()).Bind(id);
-  if (const int code = s.Step(); code != SQLITE_DONE) {
-    Exec("ROLLBACK").IgnoreError();
-    return Error(code, "cannot update an incident");
-  }
-  if (sqlite3_changes(db_) == 0) {
-    Exec("ROLLBACK").IgnoreError();
-    return absl::NotFoundError(absl::StrCat("no incident ", id));
-  }
-  absl::Status a = Audit(user, "resolve", id,
-                         note.empty() ? status : absl::StrCat(status, ": ", note));
-  if (!a.ok()) {
-    Exec("ROLLBACK").IgnoreError();
-    return a;
-  }
-  return Exec("COMMIT");
+  return InTransaction([&]() -> absl::Status {
+    SqlStatement s(
+        db_,
+        "UPDATE incidents SET status = ?, note = ?, reviewed_by = ?, "
+        "reviewed_ms = ? WHERE id = ?");
+    s.Bind(status).Bind(note).Bind(user).Bind(NowUnixMs()).Bind(id);
+    if (absl::Status st = UpdatedOne(s, id); !st.ok()) return st;
+    return Audit(user, "resolve", id,
+                 note.empty() ? status : absl::StrCat(status, ": ", note));
+  });
 }
 
 absl::Status IncidentStore::SetMailState(int64_t id, const std::string& state,
                                          const std::string& user,
                                          const std::string& detail) {
-  if (absl::Status s = Exec("BEGIN IMMEDIATE"); !s.ok()) return s;
-  Statement s(db_, "UPDATE incidents SET mail_state = ? WHERE id = ?");
-  s.Bind(state).Bind(id);
-  if (const int code = s.Step(); code != SQLITE_DONE) {
-    Exec("ROLLBACK").IgnoreError();
-    return Error(code, "cannot update an incident");
-  }
-  if (sqlite3_changes(db_) == 0) {
-    Exec("ROLLBACK").IgnoreError();
-    return absl::NotFoundError(absl::StrCat("no incident ", id));
-  }
-  if (absl::Status a = Audit(user, "mail " + state, id, detail); !a.ok()) {
-    Exec("ROLLBACK").IgnoreError();
-    return a;
-  }
-  return Exec("COMMIT");
+  return InTransaction([&]() -> absl::Status {
+    SqlStatement s(db_, "UPDATE incidents SET mail_state = ? WHERE id = ?");
+    s.Bind(state).Bind(id);
+    if (absl::Status st = UpdatedOne(s, id); !st.ok()) return st;
+    return Audit(user, "mail " + state, id, detail);
+  });
 }
 
 absl::StatusOr<int64_t> IncidentStore::Purge(int64_t before_ms,
                                              const std::string& user) {
-  if (absl::Status s = Exec("BEGIN IMMEDIATE"); !s.ok()) return s;
-  Statement m(db_,
-              "DELETE FROM matches WHERE incident_id IN (SELECT id FROM "
-              "incidents WHERE time_ms < ?)");
-  m.Bind(before_ms);
-  Statement i(db_, "DELETE FROM incidents WHERE time_ms < ?");
-  i.Bind(before_ms);
-  int code = m.Step();
   int64_t deleted = 0;
-  if (code == SQLITE_DONE) {
-    code = i.Step();
+  absl::Status s = InTransaction([&]() -> absl::Status {
+    SqlStatement m(db_,
+                   "DELETE FROM matches WHERE incident_id IN (SELECT id FROM "
+                   "incidents WHERE time_ms < ?)");
+    m.Bind(before_ms);
+    SqlStatement i(db_, "DELETE FROM incidents WHERE time_ms < ?");
+    i.Bind(before_ms);
+    int code = m.Step();
+    if (code == SQLITE_DONE) code = i.Step();
+    if (code != SQLITE_DONE) return Error(code, "cannot purge");
     deleted = sqlite3_changes(db_);
-  }
-  if (code != SQLITE_DONE) {
-    Exec("ROLLBACK").IgnoreError();
-    return Error(code, "cannot purge");
-  }
-  if (absl::Status a = Audit(user, "purge", 0,
-                             absl::StrCat(deleted, " incidents before ",
-                                          FormatTime(before_ms)));
-      !a.ok()) {
-    Exec("ROLLBACK").IgnoreError();
-    return a;
-  }
-  if (absl::Status c = Exec("COMMIT"); !c.ok()) return c;
+    return Audit(
+        user, "purge", 0,
+        absl::StrCat(deleted, " incidents before ", FormatTime(before_ms)));
+  });
+  if (!s.ok()) return s;
   return deleted;
 }
 
 absl::Status IncidentStore::Audit(const std::string& user,
-                                  const std::string& action, int64_t incident_id,
+                                  const std::string& action,
+                                  int64_t incident_id,
                                   const std::string& detail) {
-  Statement s(db_,
-              "INSERT INTO audit (time_ms, user, action, incident_id, detail) "
-              "VALUES (?,?,?,?,?)");
+  SqlStatement s(
+      db_,
+      "INSERT INTO audit (time_ms, user, action, incident_id, detail) "
+      "VALUES (?,?,?,?,?)");
   s.Bind(NowUnixMs()).Bind(user).Bind(action).Bind(incident_id).Bind(detail);
   if (const int code = s.Step(); code != SQLITE_DONE) {
     return Error(code, "cannot write the audit trail");
@@ -560,24 +592,29 @@ absl::Status IncidentStore::Audit(const std::string& user,
 
 absl::StatusOr<std::vector<AuditEntry>> IncidentStore::AuditTrail(
     int64_t incident_id, size_t limit) {
-  Statement s(db_,
-              "SELECT id, time_ms, user, action, incident_id, detail FROM audit "
-              "WHERE incident_id = ? ORDER BY id DESC LIMIT ?");
+  SqlStatement s(
+      db_,
+      "SELECT id, time_ms, user, action, incident_id, detail FROM audit "
+      "WHERE incident_id = ? ORDER BY id DESC LIMIT ?");
   s.Bind(incident_id).Bind(static_cast<int64_t>(limit));
   std::vector<AuditEntry> out;
   int code;
   while ((code = s.Step()) == SQLITE_ROW) {
-    out.push_back({s.Int(0), s.Int(1), s.Text(2), s.Text(3), s.Int(4), s.Text(5)});
+    out.push_back(
+        {s.Int(0), s.Int(1), s.Text(2), s.Text(3), s.Int(4), s.Text(5)});
   }
   if (code != SQLITE_DONE) return Error(code, "cannot read the audit trail");
   return out;
 }
 
 absl::Status IncidentStore::PutUser(const ConsoleUser& user) {
-  Statement s(db_,
-              "INSERT OR REPLACE INTO users (name, role, password_hash, "
-              "created_ms) VALUES (?,?,?,?)");
-  s.Bind(user.name).Bind(user.role).Bind(user.password_hash).Bind(user.created_ms);
+  SqlStatement s(db_,
+                 "INSERT OR REPLACE INTO users (name, role, password_hash, "
+                 "created_ms) VALUES (?,?,?,?)");
+  s.Bind(user.name)
+      .Bind(user.role)
+      .Bind(user.password_hash)
+      .Bind(user.created_ms);
   if (const int code = s.Step(); code != SQLITE_DONE) {
     return Error(code, "cannot write a user");
   }
@@ -585,7 +622,7 @@ absl::Status IncidentStore::PutUser(const ConsoleUser& user) {
 }
 
 absl::Status IncidentStore::RemoveUser(const std::string& name) {
-  Statement s(db_, "DELETE FROM users WHERE name = ?");
+  SqlStatement s(db_, "DELETE FROM users WHERE name = ?");
   s.Bind(name);
   if (const int code = s.Step(); code != SQLITE_DONE) {
     return Error(code, "cannot remove a user");
@@ -598,9 +635,10 @@ absl::Status IncidentStore::RemoveUser(const std::string& name) {
 
 absl::StatusOr<std::optional<ConsoleUser>> IncidentStore::GetUser(
     const std::string& name) {
-  Statement s(db_,
-              "SELECT name, role, password_hash, created_ms FROM users WHERE "
-              "name = ?");
+  SqlStatement s(
+      db_,
+      "SELECT name, role, password_hash, created_ms FROM users WHERE "
+      "name = ?");
   s.Bind(name);
   const int code = s.Step();
   if (code == SQLITE_DONE) return std::nullopt;
@@ -609,9 +647,10 @@ absl::StatusOr<std::optional<ConsoleUser>> IncidentStore::GetUser(
 }
 
 absl::StatusOr<std::vector<ConsoleUser>> IncidentStore::ListUsers() {
-  Statement s(db_,
-              "SELECT name, role, password_hash, created_ms FROM users ORDER "
-              "BY name");
+  SqlStatement s(
+      db_,
+      "SELECT name, role, password_hash, created_ms FROM users ORDER "
+      "BY name");
   std::vector<ConsoleUser> out;
   int code;
   while ((code = s.Step()) == SQLITE_ROW) {
@@ -622,9 +661,10 @@ absl::StatusOr<std::vector<ConsoleUser>> IncidentStore::ListUsers() {
 }
 
 absl::StatusOr<std::vector<DayCount>> IncidentStore::PerDay(int64_t since_ms) {
-  Statement s(db_,
-              "SELECT time_ms / 86400000 AS day, action, COUNT(*) FROM "
-              "incidents WHERE time_ms >= ? GROUP BY day, action ORDER BY day");
+  SqlStatement s(
+      db_,
+      "SELECT time_ms / 86400000 AS day, action, COUNT(*) FROM "
+      "incidents WHERE time_ms >= ? GROUP BY day, action ORDER BY day");
   s.Bind(since_ms);
   std::vector<DayCount> out;
   int code;
@@ -635,36 +675,36 @@ absl::StatusOr<std::vector<DayCount>> IncidentStore::PerDay(int64_t since_ms) {
   return out;
 }
 
-absl::StatusOr<std::vector<NamedCount>> IncidentStore::TopDocuments(
-    int64_t since_ms, size_t n) {
-  Statement s(db_,
-              "SELECT m.document, COUNT(DISTINCT m.incident_id) AS c FROM "
-              "matches m JOIN incidents i ON i.id = m.incident_id WHERE "
-              "i.time_ms >= ? GROUP BY m.document ORDER BY c DESC, "
-              "m.document LIMIT ?");
+absl::StatusOr<std::vector<NamedCount>> IncidentStore::NamedCounts(
+    const char* sql, int64_t since_ms, size_t n) {
+  SqlStatement s(db_, sql);
   s.Bind(since_ms).Bind(static_cast<int64_t>(n));
   std::vector<NamedCount> out;
   int code;
   while ((code = s.Step()) == SQLITE_ROW) out.push_back({s.Text(0), s.Int(1)});
-  if (code != SQLITE_DONE) return Error(code, "cannot count documents");
+  if (code != SQLITE_DONE) return Error(code, "cannot count incidents");
   return out;
+}
+
+absl::StatusOr<std::vector<NamedCount>> IncidentStore::TopDocuments(
+    int64_t since_ms, size_t n) {
+  return NamedCounts(
+      "SELECT m.document, COUNT(DISTINCT m.incident_id) AS c FROM matches m "
+      "JOIN incidents i ON i.id = m.incident_id WHERE i.time_ms >= ? GROUP BY "
+      "m.document ORDER BY c DESC, m.document LIMIT ?",
+      since_ms, n);
 }
 
 absl::StatusOr<std::vector<NamedCount>> IncidentStore::TopSenders(
     int64_t since_ms, size_t n) {
-  Statement s(db_,
-              "SELECT sender, COUNT(*) AS c FROM incidents WHERE time_ms >= ? "
-              "AND sender != '' GROUP BY sender ORDER BY c DESC, sender LIMIT ?");
-  s.Bind(since_ms).Bind(static_cast<int64_t>(n));
-  std::vector<NamedCount> out;
-  int code;
-  while ((code = s.Step()) == SQLITE_ROW) out.push_back({s.Text(0), s.Int(1)});
-  if (code != SQLITE_DONE) return Error(code, "cannot count senders");
-  return out;
+  return NamedCounts(
+      "SELECT sender, COUNT(*) AS c FROM incidents WHERE time_ms >= ? AND "
+      "sender != '' GROUP BY sender ORDER BY c DESC, sender LIMIT ?",
+      since_ms, n);
 }
 
 absl::StatusOr<std::string> IncidentStore::IntegrityCheck() {
-  Statement s(db_, "PRAGMA integrity_check");
+  SqlStatement s(db_, "PRAGMA integrity_check");
   std::vector<std::string> lines;
   int code;
   while ((code = s.Step()) == SQLITE_ROW) lines.push_back(s.Text(0));

@@ -33,13 +33,15 @@ struct sqlite3;
 
 namespace leakhound {
 
+class SqlStatement;  // incident_store.cc's prepared statement
+
 // PERSISTED (PRAGMA user_version): the schema version this build writes.
 inline constexpr int kIncidentSchemaVersion = 1;
 
 struct IncidentFilter {
   int64_t since_ms = std::numeric_limits<int64_t>::min();  // time >= since
   int64_t until_ms = std::numeric_limits<int64_t>::max();  // time < until
-  std::string status;    // "" any
+  std::string status;                                      // "" any
   std::string action;
   std::string source;
   std::string kind;
@@ -155,11 +157,20 @@ class IncidentStore {
   int schema_version() const { return schema_version_; }
 
  private:
-  IncidentStore(std::string path, sqlite3* db) : path_(std::move(path)), db_(db) {}
+  IncidentStore(std::string path, sqlite3* db)
+      : path_(std::move(path)), db_(db) {}
   absl::Status Migrate();
   absl::Status Exec(const char* sql);
   absl::Status Error(int code, const char* what) const;
   absl::Status LoadMatches(Incident& incident);
+  // Runs `body` inside BEGIN IMMEDIATE ... COMMIT; rolls back on error.
+  absl::Status InTransaction(const std::function<absl::Status()>& body);
+  absl::Status InsertAll(std::span<Incident> incidents);
+  // Steps an UPDATE of incident `id`: NotFound when it changed no row.
+  absl::Status UpdatedOne(SqlStatement& update, int64_t id);
+  absl::StatusOr<std::vector<NamedCount>> NamedCounts(const char* sql,
+                                                      int64_t since_ms,
+                                                      size_t n);
 
   const std::string path_;
   sqlite3* db_;  // owned

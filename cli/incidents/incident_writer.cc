@@ -8,7 +8,8 @@
 
 namespace leakhound {
 
-IncidentWriter::IncidentWriter(std::string path, const Options& options, Log log)
+IncidentWriter::IncidentWriter(std::string path, const Options& options,
+                               Log log)
     : path_(std::move(path)), options_(options), log_(std::move(log)) {
   thread_ = std::thread([this] { Run(); });
 }
@@ -69,21 +70,24 @@ void IncidentWriter::Run() {
   for (;;) {
     if (retry_ms > 0) {
       // A pause after a failure; Stop cuts it short only at its deadline.
-      const auto until = std::min(
-          std::chrono::steady_clock::now() + std::chrono::milliseconds(retry_ms),
-          stopping_ ? stop_deadline_ : std::chrono::steady_clock::time_point::max());
+      const auto until =
+          std::min(std::chrono::steady_clock::now() +
+                       std::chrono::milliseconds(retry_ms),
+                   stopping_ ? stop_deadline_
+                             : std::chrono::steady_clock::time_point::max());
       cv_.wait_until(lock, until, [&] {
         return stopping_ && std::chrono::steady_clock::now() >= stop_deadline_;
       });
     } else {
       cv_.wait(lock, [&] { return !spool_.empty() || stopping_; });
     }
-    if (stopping_ &&
-        (spool_.empty() || std::chrono::steady_clock::now() >= stop_deadline_)) {
+    if (stopping_ && (spool_.empty() ||
+                      std::chrono::steady_clock::now() >= stop_deadline_)) {
       break;
     }
     if (spool_.empty()) continue;
-    const auto n = static_cast<std::ptrdiff_t>(std::min(spool_.size(), options_.batch));
+    const auto n =
+        static_cast<std::ptrdiff_t>(std::min(spool_.size(), options_.batch));
     std::vector<Incident> batch(std::make_move_iterator(spool_.begin()),
                                 std::make_move_iterator(spool_.begin() + n));
     spool_.erase(spool_.begin(), spool_.begin() + n);
@@ -120,8 +124,8 @@ void IncidentWriter::Run() {
                               : 0;
       const size_t kept = std::min(room, batch.size());
       spool_.insert(spool_.begin(), std::make_move_iterator(batch.begin()),
-                    std::make_move_iterator(
-                        batch.begin() + static_cast<std::ptrdiff_t>(kept)));
+                    std::make_move_iterator(batch.begin() +
+                                            static_cast<std::ptrdiff_t>(kept)));
       if (kept < batch.size()) NoteDrops(batch.size() - kept);
       retry_ms = retry_ms == 0 ? options_.min_retry_ms
                                : std::min(retry_ms * 2, options_.max_retry_ms);

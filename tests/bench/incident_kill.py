@@ -2,13 +2,15 @@
 """SIGKILL of the milter while it records incidents (docs/console.md,
 "Measured"): a private Postfix (loopback only) hands leaking mail from
 several SMTP sessions to `leakhound milter --incidents FILE`; the daemon
-is killed with SIGKILL at a random moment --kills times and restarted.
+is killed with SIGKILL --kills times, each time within 50 ms after it
+judged a random 1 to 8 leaks since its start (so while its writer is
+busy), and restarted.
 After every kill, SQLite's PRAGMA integrity_check must say ok, and the
 records lost are counted by queue id: leaks the daemon logged (it logs a
 verdict after handing its record to the writer's spool) whose incident is
 not in the store.
 
-  incident_kill.py LEAKHOUND SOURCE_DIR WORK_DIR [--kills 100] [--sessions 4]
+  incident_kill.py LEAKHOUND SOURCE_DIR WORK_DIR [--kills 100] [--sessions 8]
 
 Needs root (Postfix). Stops every process it started.
 """
@@ -35,7 +37,7 @@ def main():
     ap.add_argument("source")
     ap.add_argument("work")
     ap.add_argument("--kills", type=int, default=100)
-    ap.add_argument("--sessions", type=int, default=4)
+    ap.add_argument("--sessions", type=int, default=8)
     args = ap.parse_args()
     rng = random.Random(1)
     work = os.path.abspath(args.work)
@@ -57,19 +59,25 @@ def main():
     stop = threading.Event()
     milter = None
     results = {"checks": [], "lost": []}
+    uptime = 0.0
     logged_ids = set()
 
     def sender():
+        # A refused message keeps the session; a deferred one (the daemon
+        # down: Postfix's milter_default_action) opens a new one, since
+        # smtpd keeps a failed milter failed for the rest of its session.
         while not stop.is_set():
             try:
                 with smtplib.SMTP("127.0.0.1", postfix.smtp["gateway"], timeout=30) as s:
                     while not stop.is_set():
                         try:
                             s.sendmail("k@corp.test", ["x@example.test"], message)
-                        except smtplib.SMTPResponseException:
-                            s.rset()  # refused or deferred: send the next
+                        except smtplib.SMTPResponseException as e:
+                            if e.smtp_code != 550:
+                                break
+                            s.rset()
             except (OSError, smtplib.SMTPException):
-                time.sleep(0.05)
+                time.sleep(0.02)
     threads = [threading.Thread(target=sender) for _ in range(args.sessions)]
     try:
         for t in threads:
@@ -79,7 +87,15 @@ def main():
             milter = start_milter(args.leakhound, index, port, log, "--on-leak",
                                   "reject", "--incidents", store, "--duplicate-window",
                                   "0", "--reload-seconds", "0")
-            time.sleep(rng.uniform(0.3, 1.5))
+            # Killed while recording: once this run has judged a random 1 to
+            # 8 leaks (at most 5 s), within 50 ms of the last.
+            want = rng.randint(1, 8)
+            started = time.monotonic()
+            while time.monotonic() - started < 5 and sum(
+                    1 for line in read(log).splitlines() if " verdict=leak " in line) < want:
+                time.sleep(0.005)
+            time.sleep(rng.uniform(0, 0.05))
+            uptime += time.monotonic() - started
             milter.kill()
             milter.wait()
             milter = None
@@ -105,6 +121,7 @@ def main():
     lost = results["lost"]
     print("| measure | value |\n|---|---:|")
     print("| SIGKILLs | %d |" % args.kills)
+    print("| leaks judged per second of daemon uptime | %.0f |" % (len(logged_ids) / uptime))
     print("| integrity_check not ok after a kill | %d |" % len(bad))
     print("| leaks judged (logged) / incidents stored | %d / %d |"
           % (len(logged_ids), len(stored_ids)))

@@ -29,12 +29,14 @@ std::string Slurp(const std::string& path) {
 }
 
 std::string Sample(const std::string& relative) {
-  return Slurp(std::string(LEAKHOUND_SOURCE_DIR) + "/corpus/sample/" + relative);
+  return Slurp(std::string(LEAKHOUND_SOURCE_DIR) + "/corpus/sample/" +
+               relative);
 }
 
 std::string TempDirectory() {
-  std::string tmpl = (std::filesystem::temp_directory_path() /
-                      "leakhound-bench-XXXXXX").string();
+  std::string tmpl =
+      (std::filesystem::temp_directory_path() / "leakhound-bench-XXXXXX")
+          .string();
   if (::mkdtemp(tmpl.data()) == nullptr) std::abort();
   return tmpl;
 }
@@ -44,10 +46,13 @@ IndexHolder& Holder() {
     const std::string dir = TempDirectory() + "/index";
     auto writer = ProtectedIndex::Create(dir, IndexOptions{});
     if (!writer.ok()) std::abort();
-    for (const char* doc : {"merger-memo.txt", "incident-report.txt", "pricing-2027.txt",
-                            "supplier-contract-zh.txt", "research-plan-ja.txt"}) {
+    for (const char* doc :
+         {"merger-memo.txt", "incident-report.txt", "pricing-2027.txt",
+          "supplier-contract-zh.txt", "research-plan-ja.txt"}) {
       const std::string text = Sample(std::string("protected/") + doc);
-      if (!(*writer)->Add(DocumentInput{doc, doc, {"confidential"}, text}).ok()) {
+      if (!(*writer)
+               ->Add(DocumentInput{doc, doc, {"confidential"}, text})
+               .ok()) {
         std::abort();
       }
     }
@@ -69,13 +74,18 @@ void BM_ScanLeakingMail(benchmark::State& state) {
   size_t kept = 0;
   for (auto _ : state) {
     MessageVerdict v = scanner.Scan(mail);
-    if (v.kind != MessageVerdict::Kind::kLeak) state.SkipWithError("not a leak");
+    if (v.kind != MessageVerdict::Kind::kLeak)
+      state.SkipWithError("not a leak");
     kept = v.evidence.size();
     benchmark::DoNotOptimize(v);
   }
   state.counters["evidence"] = static_cast<double>(kept);
 }
-BENCHMARK(BM_ScanLeakingMail)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_ScanLeakingMail)
+    ->Arg(0)
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kMicrosecond);
 
 // A milter leak record: three passages with full snippets.
 Incident Typical() {

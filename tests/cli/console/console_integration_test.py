@@ -186,13 +186,40 @@ class ConsoleTest(unittest.TestCase):
         passage = m["snippet"].encode()[m["snippet_begin"]:m["snippet_end"]].decode()
         self.assertIn(PASSAGE, " ".join(passage.split()))
 
+    def test_errors_and_unread_parts_are_recorded_too(self):
+        with smtplib.SMTP("127.0.0.1", self.postfix.smtp["quarantine"], timeout=DEADLINE) as s:
+            broken = (b"From: oscar@corp.test\r\nTo: bob@example.test\r\nSubject: broken\r\n"
+                      b"MIME-Version: 1.0\r\nContent-Type: multipart/mixed\r\n\r\nno boundary\r\n")
+            with self.assertRaises(smtplib.SMTPDataError) as refused:
+                s.sendmail("oscar@corp.test", ["bob@example.test"], broken)
+            self.assertEqual(refused.exception.smtp_code, 451)
+        blob = ("From: olga@corp.test\r\nTo: bob@example.test\r\nSubject: data\r\n"
+                "MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n"
+                "--b\r\nContent-Type: text/plain\r\n\r\nThe data is attached.\r\n"
+                "--b\r\nContent-Type: application/octet-stream\r\n"
+                "Content-Disposition: attachment; filename=blob.bin\r\n"
+                "Content-Transfer-Encoding: base64\r\n\r\n"
+                "3q2+78r+ur4AAQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHw==\r\n--b--\r\n")
+        with smtplib.SMTP("127.0.0.1", self.postfix.smtp["quarantine"], timeout=DEADLINE) as s:
+            s.sendmail("olga@corp.test", ["bob@example.test"], blob.encode())
+        wait_for(lambda: self.incidents("--kind", "error") and self.incidents("--kind", "unread"),
+                 "the error and the unread part recorded")
+        error = self.incidents("--kind", "error")[0]
+        self.assertEqual(error["sender"], "oscar@corp.test")
+        self.assertEqual(error["action"], "tempfail")
+        self.assertIn("boundary", error["detail"])
+        unread = self.incidents("--kind", "unread")[0]
+        self.assertEqual(unread["sender"], "olga@corp.test")
+        self.assertEqual(unread["action"], "tag")
+        self.assertIn("blob.bin", unread["detail"])
+
     def test_export_writes_every_incident_as_csv_and_jsonl(self):
         rows = list(csv.reader(io.StringIO(self.lh(
             "incidents", "export", "--format", "csv", "--incidents", self.store).stdout)))
         self.assertEqual(rows[0][:3], ["id", "time_utc", "source"])
         self.assertGreaterEqual(len(rows) - 1, 3)
         lines = self.lh("incidents", "export", "--format", "jsonl", "--source", "milter",
-                        "--incidents", self.store).stdout.splitlines()
+                        "--kind", "leak", "--incidents", self.store).stdout.splitlines()
         self.assertEqual(len(lines), 3)
         self.assertTrue(all(json.loads(line)["matches"] for line in lines))
         purge = self.lh("incidents", "purge", "--older-than", "3650d", "--incidents", self.store)

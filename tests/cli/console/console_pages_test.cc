@@ -34,25 +34,31 @@ TEST(ConsolePagesTest, AnIncidentsOutsideTextRendersInert) {
   EXPECT_EQ(page.find("<script"), std::string::npos);
   EXPECT_EQ(page.find("<img"), std::string::npos);
   EXPECT_EQ(page.find("<i>"), std::string::npos);
-  EXPECT_NE(page.find("&lt;script&gt;alert(&#39;subject&#39;)"), std::string::npos);
+  EXPECT_NE(page.find("&lt;script&gt;alert(&#39;subject&#39;)"),
+            std::string::npos);
   // The passage is marked, its own markup escaped inside the mark.
-  EXPECT_NE(page.find("<mark>LEAKED &lt;b&gt;TEXT&lt;/b&gt;</mark>"), std::string::npos);
-  const std::string list = IncidentListPage(kReviewer, {{}, {Hostile()}, 0, false});
+  EXPECT_NE(page.find("<mark>LEAKED &lt;b&gt;TEXT&lt;/b&gt;</mark>"),
+            std::string::npos);
+  const std::string list =
+      IncidentListPage(kReviewer, {{}, {Hostile()}, 0, false});
   EXPECT_EQ(list.find("<script"), std::string::npos);
   EXPECT_EQ(list.find("<img"), std::string::npos);
 }
 
 TEST(ConsolePagesTest, ReviewFormsCarryTheCsrfTokenAndNeedTheReviewerRole) {
   const std::string reviewer = IncidentPage(kReviewer, Hostile(), {}, "");
-  EXPECT_NE(reviewer.find("action=\"/incidents/42/resolve\""), std::string::npos);
-  EXPECT_NE(reviewer.find("action=\"/incidents/42/release\""), std::string::npos);
+  EXPECT_NE(reviewer.find("action=\"/incidents/42/resolve\""),
+            std::string::npos);
+  EXPECT_NE(reviewer.find("action=\"/incidents/42/release\""),
+            std::string::npos);
   EXPECT_NE(reviewer.find("action=\"/incidents/42/allow\""), std::string::npos);
   size_t forms = 0, tokens = 0;
-  for (size_t at = 0; (at = reviewer.find("method=\"post\"", at)) != std::string::npos; ++at) {
+  for (size_t at = 0;
+       (at = reviewer.find("method=\"post\"", at)) != std::string::npos; ++at) {
     ++forms;
   }
-  for (size_t at = 0; (at = reviewer.find("name=\"csrf\" value=\"tok123\"", at)) !=
-                      std::string::npos;
+  for (size_t at = 0; (at = reviewer.find("name=\"csrf\" value=\"tok123\"",
+                                          at)) != std::string::npos;
        ++at) {
     ++tokens;
   }
@@ -69,8 +75,9 @@ TEST(ConsolePagesTest, ListPagingKeepsTheFilterAndEscapesIt) {
   view.page = 1;
   view.more = true;
   const std::string page = IncidentListPage(kViewer, view);
-  EXPECT_NE(page.find("href=\"/incidents?sender=a%26b%22%3Cx%3E&amp;status=open\""),
-            std::string::npos);
+  EXPECT_NE(
+      page.find("href=\"/incidents?sender=a%26b%22%3Cx%3E&amp;status=open\""),
+      std::string::npos);
   EXPECT_NE(page.find("sender=a%26b%22%3Cx%3E&amp;status=open&amp;page=2"),
             std::string::npos);
   EXPECT_NE(page.find("value=\"a&amp;b&quot;&lt;x&gt;\""), std::string::npos);
@@ -80,7 +87,8 @@ TEST(ConsolePagesTest, TheDashboardDrawsEveryActionAndEscapesNames) {
   DashboardView view;
   view.days = 3;
   view.first_day = 100;
-  view.per_day = {{100, "reject", 4}, {101, "quarantine", 2}, {102, "reject", 1}};
+  view.per_day = {
+      {100, "reject", 4}, {101, "quarantine", 2}, {102, "reject", 1}};
   view.top_documents = {{"<doc>", 5}};
   view.top_senders = {{"a@b.test", 7}};
   const std::string page = DashboardPage(kViewer, view);
@@ -95,7 +103,8 @@ TEST(ConsolePagesTest, OnlyAdminsSeeDocumentChanges) {
   DocumentsView view;
   view.rows = {{"memo", "/p/memo", {"board"}, 100, 0}};
   view.total = view.matching = 1;
-  EXPECT_EQ(DocumentsPage(kReviewer, view, "").find("/documents/remove"), std::string::npos);
+  EXPECT_EQ(DocumentsPage(kReviewer, view, "").find("/documents/remove"),
+            std::string::npos);
   const std::string admin = DocumentsPage({"ada", "admin", "t"}, view, "");
   EXPECT_NE(admin.find("/documents/remove"), std::string::npos);
   EXPECT_NE(admin.find("/documents/add"), std::string::npos);

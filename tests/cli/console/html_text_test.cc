@@ -6,12 +6,16 @@ namespace leakhound {
 namespace {
 
 TEST(HtmlTextTest, MarkupCharactersAreEscaped) {
-  EXPECT_EQ(Html("<script>alert('x')</script> & \"q\""),
-            "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;q&quot;");
+  EXPECT_EQ(
+      Html("<script>alert('x')</script> & \"q\""),
+      "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;q&quot;");
 }
 
 TEST(HtmlTextTest, IllFormedUtf8AndControlCharactersDoNotPassThrough) {
-  EXPECT_EQ(Html("a\xFF" "b"), "a\xEF\xBF\xBD" "b");
+  EXPECT_EQ(Html("a\xFF"
+                 "b"),
+            "a\xEF\xBF\xBD"
+            "b");
   EXPECT_EQ(Html(std::string("a\0b\x1b[31m", 8)), "ab[31m");
   EXPECT_EQ(Html("line\nnext\ttab"), "line\nnext\ttab");
 }

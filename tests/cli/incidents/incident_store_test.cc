@@ -84,7 +84,8 @@ TEST_F(IncidentStoreTest, TheFileIsOwnerOnly) {
 TEST_F(IncidentStoreTest, ListFiltersAndPagesNewestFirst) {
   std::vector<Incident> batch;
   for (int i = 0; i < 30; ++i) {
-    batch.push_back(MailLeak(1000 + i, i % 3 == 0 ? "eve@corp.test" : "alice@corp.test",
+    batch.push_back(MailLeak(1000 + i,
+                             i % 3 == 0 ? "eve@corp.test" : "alice@corp.test",
                              i % 2 == 0 ? "memo" : "pricing"));
   }
   ASSERT_TRUE(store_->Insert(batch).ok());
@@ -119,7 +120,8 @@ TEST_F(IncidentStoreTest, ResolveRecordsTheReviewAndAuditsIt) {
   const int64_t id = batch[0].id;
   EXPECT_TRUE(absl::IsInvalidArgument(store_->Resolve(id, "maybe", "", "u")));
   EXPECT_TRUE(absl::IsNotFound(store_->Resolve(id + 1, "confirmed", "", "u")));
-  ASSERT_TRUE(store_->Resolve(id, "false-positive", "test data", "console:rita").ok());
+  ASSERT_TRUE(
+      store_->Resolve(id, "false-positive", "test data", "console:rita").ok());
   auto got = store_->Get(id);
   EXPECT_EQ(got->status, "false-positive");
   EXPECT_EQ(got->note, "test data");
@@ -165,9 +167,10 @@ TEST_F(IncidentStoreTest, UsersAreStoredReplacedAndRemoved) {
 }
 
 TEST_F(IncidentStoreTest, DashboardCountsPerDayActionAndSender) {
-  std::vector<Incident> batch = {MailLeak(86'400'000 * 3 + 5, "a@b.test", "memo"),
-                                 MailLeak(86'400'000 * 3 + 9, "a@b.test", "memo"),
-                                 MailLeak(86'400'000 * 4, "c@d.test", "plan")};
+  std::vector<Incident> batch = {
+      MailLeak(86'400'000 * 3 + 5, "a@b.test", "memo"),
+      MailLeak(86'400'000 * 3 + 9, "a@b.test", "memo"),
+      MailLeak(86'400'000 * 4, "c@d.test", "plan")};
   batch[2].action = "reject";
   ASSERT_TRUE(store_->Insert(batch).ok());
   auto days = store_->PerDay(0);
@@ -183,10 +186,12 @@ TEST_F(IncidentStoreTest, DashboardCountsPerDayActionAndSender) {
   EXPECT_EQ((*senders)[0].count, 2);
 }
 
-TEST_F(IncidentStoreTest, ALockedStoreIsUnavailableAndTheBatchIsNotHalfWritten) {
+TEST_F(IncidentStoreTest,
+       ALockedStoreIsUnavailableAndTheBatchIsNotHalfWritten) {
   sqlite3* other = nullptr;
   ASSERT_EQ(sqlite3_open(path_.c_str(), &other), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(other, "BEGIN EXCLUSIVE", nullptr, nullptr, nullptr), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(other, "BEGIN EXCLUSIVE", nullptr, nullptr, nullptr),
+            SQLITE_OK);
   IncidentStore::Options quick;
   quick.busy_timeout_ms = 50;
   auto second = IncidentStore::Open(path_, quick);
@@ -196,7 +201,8 @@ TEST_F(IncidentStoreTest, ALockedStoreIsUnavailableAndTheBatchIsNotHalfWritten) 
   const absl::Status s = (*second)->Insert(batch);
   EXPECT_TRUE(absl::IsUnavailable(s)) << s;
   EXPECT_EQ(batch[0].id, 0);
-  ASSERT_EQ(sqlite3_exec(other, "ROLLBACK", nullptr, nullptr, nullptr), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(other, "ROLLBACK", nullptr, nullptr, nullptr),
+            SQLITE_OK);
   sqlite3_close(other);
   EXPECT_EQ(*store_->Count(IncidentFilter{}), 0);
   EXPECT_TRUE((*second)->Insert(batch).ok());
@@ -247,7 +253,8 @@ TEST(IncidentStoreFormatTest, AVersionOneFileWrittenWithoutLeakhoundReads) {
   EXPECT_EQ((*store)->schema_version(), 1);
   auto i = (*store)->Get(7);
   ASSERT_TRUE(i.ok()) << i.status();
-  EXPECT_EQ(i->recipients, (std::vector<std::string>{"bob@x.test", "carol@x.test"}));
+  EXPECT_EQ(i->recipients,
+            (std::vector<std::string>{"bob@x.test", "carol@x.test"}));
   ASSERT_EQ(i->matches.size(), 1u);
   EXPECT_EQ(i->matches[0].labels, (std::vector<std::string>{"a", "b"}));
   EXPECT_EQ(i->matches[0].part, "report.docx");
@@ -259,8 +266,9 @@ TEST(IncidentStoreFormatTest, AFileFromANewerLeakhoundIsRefused) {
   const std::string path = dir.Sub("v9");
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(db, "PRAGMA user_version = 9", nullptr, nullptr, nullptr),
-            SQLITE_OK);
+  ASSERT_EQ(
+      sqlite3_exec(db, "PRAGMA user_version = 9", nullptr, nullptr, nullptr),
+      SQLITE_OK);
   sqlite3_close(db);
   auto store = IncidentStore::Open(path);
   EXPECT_TRUE(absl::IsFailedPrecondition(store.status())) << store.status();
@@ -280,7 +288,8 @@ TEST(IncidentStoreFormatTest, AMissingFileIsNotFoundWithoutCreate) {
   TempDir dir;
   IncidentStore::Options o;
   o.create = false;
-  EXPECT_TRUE(absl::IsNotFound(IncidentStore::Open(dir.Sub("none"), o).status()));
+  EXPECT_TRUE(
+      absl::IsNotFound(IncidentStore::Open(dir.Sub("none"), o).status()));
 }
 
 }  // namespace

@@ -6,12 +6,15 @@ namespace leakhound {
 namespace {
 
 TEST(FillSnippetTest, KeepsContextEitherSideAndMarksThePassage) {
-  const std::string before(300, 'a'), passage = "the leaked words", after(300, 'z');
+  const std::string before(300, 'a'), passage = "the leaked words",
+                                      after(300, 'z');
   const std::string text = before + passage + after;
   IncidentMatch m;
   FillSnippet(text, 300, 300 + static_cast<uint32_t>(passage.size()), &m);
-  EXPECT_EQ(m.snippet.size(), kSnippetContext + passage.size() + kSnippetContext);
-  EXPECT_EQ(m.snippet.substr(m.snippet_begin, m.snippet_end - m.snippet_begin), passage);
+  EXPECT_EQ(m.snippet.size(),
+            kSnippetContext + passage.size() + kSnippetContext);
+  EXPECT_EQ(m.snippet.substr(m.snippet_begin, m.snippet_end - m.snippet_begin),
+            passage);
   EXPECT_EQ(m.snippet_begin, kSnippetContext);
 }
 
@@ -45,8 +48,10 @@ TEST(ParseTimeBoundTest, AgesCountBackFromNow) {
 
 TEST(ParseTimeBoundTest, DatesAreUtc) {
   EXPECT_EQ(*ParseTimeBound("2026-11-25", 0), 1795564800000LL);
-  EXPECT_EQ(*ParseTimeBound("2026-11-25T14:30:00", 0), 1795564800000LL + 52'200'000);
-  EXPECT_EQ(*ParseTimeBound("2026-11-25T14:30:00Z", 0), 1795564800000LL + 52'200'000);
+  EXPECT_EQ(*ParseTimeBound("2026-11-25T14:30:00", 0),
+            1795564800000LL + 52'200'000);
+  EXPECT_EQ(*ParseTimeBound("2026-11-25T14:30:00Z", 0),
+            1795564800000LL + 52'200'000);
   EXPECT_EQ(FormatTime(1795564800000LL + 52'200'000), "2026-11-25 14:30:00");
 }
 

@@ -36,8 +36,8 @@ class LockedStore {
  public:
   explicit LockedStore(const std::string& path) {
     sqlite3_open(path.c_str(), &db_);
-    sqlite3_exec(db_, "PRAGMA journal_mode=WAL; BEGIN EXCLUSIVE", nullptr, nullptr,
-                 nullptr);
+    sqlite3_exec(db_, "PRAGMA journal_mode=WAL; BEGIN EXCLUSIVE", nullptr,
+                 nullptr, nullptr);
   }
   void Unlock() {
     if (db_ == nullptr) return;
@@ -98,7 +98,8 @@ TEST(IncidentWriterTest, ALockedStoreKeepsRecordsSpooledUntilItIsFree) {
   writer.Stop(5);
   std::lock_guard g(mu);
   ASSERT_GE(lines.size(), 2u);
-  EXPECT_NE(lines.front().find("cannot write"), std::string::npos) << lines.front();
+  EXPECT_NE(lines.front().find("cannot write"), std::string::npos)
+      << lines.front();
   EXPECT_NE(lines.back().find("again"), std::string::npos) << lines.back();
 }
 
@@ -121,7 +122,8 @@ TEST(IncidentWriterTest, AFullSpoolDropsAndCountsWhatDoesNotFit) {
   EXPECT_EQ(writer.counters().dropped, 5u);
   std::lock_guard g(mu);
   bool logged = false;
-  for (const std::string& l : lines) logged |= l.find("dropped") != std::string::npos;
+  for (const std::string& l : lines)
+    logged |= l.find("dropped") != std::string::npos;
   EXPECT_TRUE(logged);
 }
 
