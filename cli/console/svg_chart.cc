@@ -57,8 +57,9 @@ std::string StackedBarChart(const std::string& title,
           x, y, w, h, Html(s.color), Html(columns[c]), Html(s.name),
           s.values[c]);
     }
-    // Every seventh column (and the last) is labelled.
-    if (c % 7 == 0 || c + 1 == columns.size()) {
+    // Every seventh column, and the last unless it would overlap the
+    // previous label.
+    if ((c % 7 == 0 && columns.size() - c > 3) || c + 1 == columns.size()) {
       absl::StrAppendFormat(
           &out, "<text x=\"%.1f\" y=\"%d\" class=\"axis\">%s</text>", x,
           kTop + plot_height + 14, Html(columns[c]));
