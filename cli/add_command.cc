@@ -123,6 +123,14 @@ int RunAddCommand(int argc, char** argv) {
   auto files = CollectInputs(*line);
   if (!files.ok()) return ReportError("add", files.status());
   const std::optional<std::string> id = line->Value("id");
+  // Standard input has no name: an id of "-" would make a second piped add
+  // replace the first.
+  for (const InputFile& f : *files) {
+    if (f.path == "-" && !id) {
+      return UsageError("add", absl::InvalidArgumentError(
+                                   "standard input (-) needs --id ID"));
+    }
+  }
   if (id && (files->size() != 1 || line->args().size() != 1 ||
              files->front().id != line->args().front())) {
     return ReportError("add", absl::InvalidArgumentError(
@@ -257,9 +265,9 @@ int RunAddCommand(int argc, char** argv) {
   commit();
   progress.Clear();
   if (files->size() > 1) {
-    std::printf("%zu added, %zu replaced, %zu unchanged, %zu duplicates, "
-                "%zu failed\n",
-                counts[0], counts[1], counts[2], counts[3], failed);
+    std::printf("%zu added, %zu replaced, %zu unchanged, %s, %zu failed\n",
+                counts[0], counts[1], counts[2],
+                Plural(counts[3], "duplicate").c_str(), failed);
   }
   return exit;
 }
@@ -285,7 +293,7 @@ int RunAllowCommand(int argc, char** argv) {
   int exit = kExitOk;
   auto line = ParseCommandLine("allow", argc, argv, kAllSpecs, kAllowUsage, &exit);
   if (!line) return exit;
-  auto split = SplitAction(*line, kAllowUsage);
+  auto split = SplitAction("allow", *line);
   if (!split) return kExitError;
   const auto& [action, operands] = *split;
   if (action == "list") {
@@ -308,10 +316,9 @@ int RunAllowCommand(int argc, char** argv) {
     return s.ok() ? kExitOk : ReportError("allow", s);
   }
   if (action != "add" && action != "remove") {
-    ReportError("allow", absl::InvalidArgumentError(absl::StrCat(
-                             "unknown action '", action,
-                             "' (add, remove or list)")));
-    std::fputs(kAllowUsage, stderr);
+    UsageError("allow", absl::InvalidArgumentError(absl::StrCat(
+                            "unknown action '", action,
+                            "' (add, remove or list)")));
     return kExitError;
   }
   if (operands.empty()) {

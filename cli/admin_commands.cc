@@ -83,6 +83,7 @@ int RunInitCommand(int argc, char** argv) {
   int exit = kExitOk;
   auto line = ParseCommandLine("init", argc, argv, kSpecs, InitUsage(), &exit);
   if (!line) return exit;
+  if (absl::Status s = NoArguments(*line); !s.ok()) return UsageError("init", s);
   if (!line->args().empty()) {
     ReportError("init", absl::InvalidArgumentError("init takes no paths"));
     return kExitError;
@@ -152,8 +153,7 @@ int RunRemoveCommand(int argc, char** argv) {
   auto line = ParseCommandLine("remove", argc, argv, kSpecs, kRemoveUsage, &exit);
   if (!line) return exit;
   if (line->args().empty()) {
-    ReportError("remove", absl::InvalidArgumentError("no document id given"));
-    std::fputs(kRemoveUsage, stderr);
+    UsageError("remove", absl::InvalidArgumentError("no document id given"));
     return kExitError;
   }
   auto index = OpenIndex(*line, OpenMode::kWrite);
@@ -182,8 +182,8 @@ int RunRemoveCommand(int argc, char** argv) {
                                         : std::string(),
                                     " were not removed")));
     }
-    std::printf("removed %s (%u rows rebuilt, %u freed)\n", id.c_str(),
-                stats->rows_rebuilt(), stats->rows_freed);
+    std::printf("removed %s (%s rebuilt, %u freed)\n", id.c_str(),
+                Plural(stats->rows_rebuilt(), "row").c_str(), stats->rows_freed);
   }
   return exit;
 }
@@ -202,6 +202,7 @@ int RunListCommand(int argc, char** argv) {
   int exit = kExitOk;
   auto line = ParseCommandLine("list", argc, argv, kSpecs, kListUsage, &exit);
   if (!line) return exit;
+  if (absl::Status s = NoArguments(*line); !s.ok()) return UsageError("list", s);
   auto index = OpenIndex(*line, OpenMode::kRead);
   if (!index.ok()) return ReportError("list", index.status());
   const bool json = line->Has("json");
@@ -249,6 +250,7 @@ int RunStatsCommand(int argc, char** argv) {
   int exit = kExitOk;
   auto line = ParseCommandLine("stats", argc, argv, kSpecs, kStatsUsage, &exit);
   if (!line) return exit;
+  if (absl::Status s = NoArguments(*line); !s.ok()) return UsageError("stats", s);
   auto index = OpenIndex(*line, OpenMode::kRead);
   if (!index.ok()) return ReportError("stats", index.status());
   const ProtectedIndex& ix = **index;
@@ -353,13 +355,14 @@ int RunCompactCommand(int argc, char** argv) {
   int exit = kExitOk;
   auto line = ParseCommandLine("compact", argc, argv, kSpecs, kCompactUsage, &exit);
   if (!line) return exit;
+  if (absl::Status s = NoArguments(*line); !s.ok()) return UsageError("compact", s);
   auto index = OpenIndex(*line, OpenMode::kWrite);
   if (!index.ok()) return ReportError("compact", index.status());
   const uint64_t before = (*index)->store().DiskBytes();
   auto stats = (*index)->Compact();
   if (!stats.ok()) return ReportError("compact", stats.status());
-  std::printf("compacted: %u rows rebuilt, %u freed; disk %.1f MB -> %.1f MB\n",
-              stats->rows_rebuilt(), stats->rows_freed,
+  std::printf("compacted: %s rebuilt, %u freed; disk %.1f MB -> %.1f MB\n",
+              Plural(stats->rows_rebuilt(), "row").c_str(), stats->rows_freed,
               static_cast<double>(before) / 1e6,
               static_cast<double>((*index)->store().DiskBytes()) / 1e6);
   return kExitOk;
@@ -422,6 +425,7 @@ int RunVerifyCommand(int argc, char** argv) {
   int exit = kExitOk;
   auto line = ParseCommandLine("verify", argc, argv, kSpecs, kVerifyUsage, &exit);
   if (!line) return exit;
+  if (absl::Status s = NoArguments(*line); !s.ok()) return UsageError("verify", s);
   auto index = OpenIndex(*line, OpenMode::kRead);
   if (!index.ok()) return ReportError("verify", index.status());
   auto report = (*index)->Verify();
@@ -456,7 +460,7 @@ int RunLocationsCommand(int argc, char** argv) {
   auto line = ParseCommandLine("locations", argc, argv, kSpecs,
                                kLocationsUsage, &exit);
   if (!line) return exit;
-  auto split = SplitAction(*line, kLocationsUsage);
+  auto split = SplitAction("locations", *line);
   if (!split) return kExitError;
   const auto& [action, operands] = *split;
   if (action == "list") {
@@ -478,10 +482,9 @@ int RunLocationsCommand(int argc, char** argv) {
     return kExitOk;
   }
   if (action != "add" && action != "remove") {
-    ReportError("locations", absl::InvalidArgumentError(absl::StrCat(
-                                 "unknown action '", action,
-                                 "' (add, remove or list)")));
-    std::fputs(kLocationsUsage, stderr);
+    UsageError("locations", absl::InvalidArgumentError(absl::StrCat(
+                                "unknown action '", action,
+                                "' (add, remove or list)")));
     return kExitError;
   }
   if (operands.empty()) {

@@ -1,11 +1,15 @@
 #include "cli/command_line.h"
 
 #include <getopt.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
+#include <string_view>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "cli/exit_codes.h"
@@ -13,17 +17,36 @@
 
 namespace leakhound {
 
+char ShortOptionOf(const char* name) {
+  static constexpr std::pair<const char*, char> kShort[] = {
+      {"index", 'd'}, {"threads", 'j'}, {"quiet", 'q'},
+      {"leaks-only", 'i'}, {"recursive", 'r'}};
+  for (const auto& [long_name, letter] : kShort) {
+    if (std::string_view(name) == long_name) return letter;
+  }
+  return 0;
+}
+
 absl::StatusOr<CommandLine> CommandLine::Parse(
     int argc, char** argv, std::span<const OptionSpec> specs) {
   // Option codes start above every character code getopt returns itself
-  // (1 for an argument, '?' for an error).
+  // (1 for an argument, '?' for an error, a letter for a short option).
   constexpr int kFirstCode = 256;
   std::vector<option> longs;
+  // "-": arguments come back in order as code 1, so options may follow
+  // paths, and "-" (standard input) stays an argument.
+  std::string shorts = "-h";
+  std::map<int, size_t> by_letter;
   for (size_t i = 0; i < specs.size(); ++i) {
     longs.push_back(option{specs[i].name,
                            specs[i].takes_value ? required_argument
                                                 : no_argument,
                            nullptr, kFirstCode + static_cast<int>(i)});
+    if (const char letter = ShortOptionOf(specs[i].name); letter != 0) {
+      by_letter[letter] = i;
+      shorts += letter;
+      if (specs[i].takes_value) shorts += ':';
+    }
   }
   const int help_code = kFirstCode + static_cast<int>(specs.size());
   longs.push_back(option{"help", no_argument, nullptr, help_code});
@@ -32,23 +55,42 @@ absl::StatusOr<CommandLine> CommandLine::Parse(
   CommandLine out;
   optind = 0;  // full reinitialization (GNU)
   opterr = 0;
-  // Optstring "-": arguments come back in order as code 1, so options may
-  // follow paths, and "-" (standard input) stays an argument.
-  for (int c; (c = getopt_long(argc, argv, "-", longs.data(), nullptr)) != -1;) {
+  for (int c; (c = getopt_long(argc, argv, shorts.c_str(), longs.data(),
+                               nullptr)) != -1;) {
     if (c == 1) {  // an argument, in order
       out.args_.push_back(optarg);
-    } else if (c == help_code) {
+    } else if (c == help_code || c == 'h') {
       out.values_["help"].push_back("");
     } else if (c >= kFirstCode && c < help_code) {
       const OptionSpec& spec = specs[static_cast<size_t>(c - kFirstCode)];
       out.values_[spec.name].push_back(spec.takes_value ? optarg : "");
+    } else if (c != '?' && by_letter.contains(c)) {
+      const OptionSpec& spec = specs[by_letter[c]];
+      out.values_[spec.name].push_back(spec.takes_value ? optarg : "");
     } else {
-      const char* bad = argv[optind - 1];
-      if (c == ':' || (c == '?' && optopt != 0)) {
+      // '?': getopt's optopt tells an unknown option (0 for a long one, its
+      // letter for a short one) from a known one used wrongly.
+      const std::string bad = argv[optind - 1];
+      if (optopt >= kFirstCode && optopt < help_code) {
+        const OptionSpec& spec = specs[static_cast<size_t>(optopt - kFirstCode)];
         return absl::InvalidArgumentError(
-            absl::StrCat("option ", bad, " needs a value"));
+            spec.takes_value
+                ? absl::StrCat("option --", spec.name, " needs a value")
+                : absl::StrCat("option --", spec.name, " takes no value"));
       }
-      return absl::InvalidArgumentError(absl::StrCat("unknown option ", bad));
+      if (optopt == help_code) {
+        return absl::InvalidArgumentError("option --help takes no value");
+      }
+      if (optopt > 0 && optopt < kFirstCode && by_letter.contains(optopt)) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "option -", std::string(1, static_cast<char>(optopt)), " needs a value"));
+      }
+      if (optopt > 0 && optopt < kFirstCode) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "unknown option -", std::string(1, static_cast<char>(optopt))));
+      }
+      return absl::InvalidArgumentError(absl::StrCat(
+          "unknown option ", bad.substr(0, bad.find('='))));
     }
   }
   for (int i = optind; i < argc; ++i) out.args_.push_back(argv[i]);
@@ -136,9 +178,7 @@ std::optional<CommandLine> ParseCommandLine(const char* command, int argc,
                                             const char* usage, int* exit) {
   auto line = CommandLine::Parse(argc, argv, specs);
   if (!line.ok()) {
-    ReportError(command, line.status());
-    std::fputs(usage, stderr);
-    *exit = kExitError;
+    *exit = UsageError(command, line.status());
     return std::nullopt;
   }
   if (line->help()) {
@@ -200,10 +240,10 @@ absl::StatusOr<ScanOptions> MatchRuleOptions(const CommandLine& line) {
   return options;
 }
 
-std::optional<ActionArguments> SplitAction(const CommandLine& line,
-                                           const char* usage) {
+std::optional<ActionArguments> SplitAction(const char* command,
+                                           const CommandLine& line) {
   if (line.args().empty()) {
-    std::fputs(usage, stderr);
+    UsageError(command, absl::InvalidArgumentError("no action given"));
     return std::nullopt;
   }
   return ActionArguments{line.args().front(),
@@ -267,6 +307,30 @@ absl::StatusOr<std::unique_ptr<ProtectedIndex>> OpenIndex(
   auto dir = line.IndexDir();
   if (!dir.ok()) return dir.status();
   return ProtectedIndex::Open(*dir, mode);
+}
+
+std::string Plural(uint64_t count, std::string_view noun) {
+  return absl::StrCat(count, " ", std::string(noun), count == 1 ? "" : "s");
+}
+
+absl::StatusOr<bool> UseColor(const CommandLine& line) {
+  const std::string when = line.Value("color").value_or("auto");
+  if (when == "always") return true;
+  if (when == "never") return false;
+  if (when != "auto") {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--color wants auto, always or never, not '", when, "'"));
+  }
+  const char* no_color = std::getenv("NO_COLOR");
+  const char* term = std::getenv("TERM");
+  return ::isatty(STDOUT_FILENO) == 1 && (no_color == nullptr || *no_color == '\0') &&
+         (term == nullptr || std::string_view(term) != "dumb");
+}
+
+absl::Status NoArguments(const CommandLine& line) {
+  if (line.args().empty()) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat("unexpected argument '", line.args().front(), "'"));
 }
 
 absl::StatusOr<bool> OnOff(const CommandLine& line, const std::string& name,

@@ -28,6 +28,12 @@ struct OptionSpec {
   bool takes_value;
 };
 
+// The short forms, the same in every command that has the long option
+// (clamscan's and ripgrep's letters where they have one): -h --help
+// (always), -d --index (clamscan's database), -j --threads, -q --quiet,
+// -i --leaks-only (clamscan's --infected), -r --recursive.
+char ShortOptionOf(const char* name);
+
 class CommandLine {
  public:
   // Parses argv[1..argc) (argv[0] is the subcommand's name). Returns
@@ -65,8 +71,8 @@ class CommandLine {
 
 // Parses argv for subcommand `command`. On --help prints `usage` on
 // standard output and sets *exit to kExitOk; on a usage error prints the
-// error and `usage` on standard error and sets *exit to kExitError; in both
-// cases returns nullopt.
+// error and where to find help (UsageError) and sets *exit to kExitError;
+// in both cases returns nullopt.
 std::optional<CommandLine> ParseCommandLine(const char* command, int argc,
                                             char** argv,
                                             std::span<const OptionSpec> specs,
@@ -108,14 +114,26 @@ absl::StatusOr<ExtractionLimits> FileLimits(const CommandLine& line);
 
 // A command with actions (`allow add ...`, `locations list`): the action is
 // the first argument (options may come before or after it), the operands
-// the rest. Without any argument: prints `usage` on standard error and
-// returns nullopt.
+// the rest. Without any argument: reports a usage error and returns
+// nullopt.
 struct ActionArguments {
   std::string action;
   std::vector<std::string> operands;
 };
-std::optional<ActionArguments> SplitAction(const CommandLine& line,
-                                           const char* usage);
+std::optional<ActionArguments> SplitAction(const char* command,
+                                           const CommandLine& line);
+
+// For commands that take no arguments: InvalidArgument naming the first
+// one given ("unexpected argument 'x'").
+absl::Status NoArguments(const CommandLine& line);
+
+// "1 file", "2 files": `count` and `noun`, with an "s" unless count is 1.
+std::string Plural(uint64_t count, std::string_view noun);
+
+// Whether to color standard output: --color always or never, else (auto)
+// when it is a terminal, NO_COLOR is unset or empty and TERM is not
+// "dumb". InvalidArgument for another --color value.
+absl::StatusOr<bool> UseColor(const CommandLine& line);
 
 // An option that is "on" or "off" (`fallback` when absent);
 // InvalidArgument otherwise.

@@ -78,8 +78,8 @@ absl::StatusOr<std::string> ReadPassword(const CommandLine& line) {
 int RunUserCommand(const CommandLine& line) {
   const std::vector<std::string>& args = line.args();
   if (args.size() < 2) {
-    std::fputs(kUsage, stderr);
-    return kExitError;
+    return UsageError("console", absl::InvalidArgumentError(
+                                     "user needs an action: add, passwd, remove or list"));
   }
   auto path = line.IncidentsPath();
   if (!path.ok()) return ReportError("console", path.status());

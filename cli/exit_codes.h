@@ -29,6 +29,16 @@ inline int ReportError(std::string_view command, const absl::Status& status,
   return kExitError;
 }
 
+// A usage error: ReportError's line, then where the options are
+// ("Try 'leakhound COMMAND --help'."), not the whole help text. Returns
+// kExitError.
+inline int UsageError(std::string_view command, const absl::Status& status) {
+  ReportError(command, status);
+  std::fprintf(stderr, "Try 'leakhound %s --help' for the options.\n",
+               std::string(command).c_str());
+  return kExitError;
+}
+
 }  // namespace leakhound
 
 #endif  // LEAKHOUND_CLI_EXIT_CODES_H_

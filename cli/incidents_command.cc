@@ -216,7 +216,7 @@ int RunIncidentsCommand(int argc, char** argv) {
   int exit = kExitOk;
   auto line = ParseCommandLine("incidents", argc, argv, kSpecs, kUsage, &exit);
   if (!line) return exit;
-  auto action = SplitAction(*line, kUsage);
+  auto action = SplitAction("incidents", *line);
   if (!action) return kExitError;
   auto path = line->IncidentsPath();
   if (!path.ok()) return ReportError("incidents", path.status());

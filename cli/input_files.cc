@@ -58,8 +58,10 @@ std::vector<InputFile> ShardOf(std::vector<InputFile> files, uint32_t shard,
 }
 
 absl::StatusOr<std::vector<InputFile>> ExpandInputs(
-    const std::vector<std::string>& args, bool follow_symlinks) {
+    const std::vector<std::string>& args, bool follow_symlinks,
+    size_t* skipped_links) {
   std::vector<InputFile> files;
+  if (skipped_links != nullptr) *skipped_links = 0;
   for (const std::string& arg : args) {
     if (arg == "-") {
       files.push_back({arg, arg});
@@ -90,7 +92,10 @@ absl::StatusOr<std::vector<InputFile>> ExpandInputs(
     for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
       if (ec) return ErrnoStatus(ec.value(), arg);
       const bool link = it->is_symlink(ec);
-      if (link && !follow_symlinks) continue;
+      if (link && !follow_symlinks) {
+        if (skipped_links != nullptr) ++*skipped_links;
+        continue;
+      }
       if (it->is_directory(ec)) {
         if (!first_visit(it->path())) it.disable_recursion_pending();
         continue;

@@ -35,9 +35,11 @@ struct InputFile {
 // once, so a link cycle ends. "-" is kept as is (standard input), and so is
 // an argument that is not a directory or cannot be examined (reading it
 // reports why). Returns an error ("DIR: reason") only when a directory
-// cannot be walked.
+// cannot be walked. `skipped_links`, when given, is set to the number of
+// symlinks skipped.
 absl::StatusOr<std::vector<InputFile>> ExpandInputs(
-    const std::vector<std::string>& args, bool follow_symlinks = false);
+    const std::vector<std::string>& args, bool follow_symlinks = false,
+    size_t* skipped_links = nullptr);
 
 // One shard of `files` for a scan split over `shards` machines (`scan
 // --shard I/N`): the files whose path's FNV-1a hash is `shard` modulo

@@ -17,6 +17,7 @@
 #include "cli/rekey_command.h"
 #include "cli/scan_command.h"
 #include "cli/shingle_command.h"
+#include "cli/version_command.h"
 
 namespace {
 
@@ -41,6 +42,8 @@ constexpr char kUsage[] =
     "export, purge\n"
     "  console   the incident desk's web console, and its users\n"
     "  shingle   print per-file word and fingerprint counts (diagnostics)\n"
+    "  version   the release, format versions and library versions (also "
+    "--version, -V)\n"
     "The index is --index DIR or $LEAKHOUND_INDEX. Exit codes: 0 ok / no "
     "leak,\n"
     "1 leak found (verify: damage found), 2 error.\n"
@@ -68,6 +71,7 @@ constexpr Command kCommands[] = {
     {"incidents", leakhound::RunIncidentsCommand},
     {"console", leakhound::RunConsoleCommand},
     {"shingle", leakhound::RunShingleCommand},
+    {"version", leakhound::RunVersionCommand},
 };
 
 }  // namespace
@@ -84,13 +88,20 @@ int main(int argc, char** argv) {
     return leakhound::kExitError;
   }
   const char* command = argv[1];
-  if (std::strcmp(command, "--help") == 0 || std::strcmp(command, "help") == 0) {
+  if (std::strcmp(command, "--version") == 0 || std::strcmp(command, "-V") == 0) {
+    return leakhound::RunVersionCommand(argc - 1, argv + 1);
+  }
+  if (std::strcmp(command, "--help") == 0 || std::strcmp(command, "-h") == 0 ||
+      std::strcmp(command, "help") == 0) {
     std::fputs(kUsage, stdout);
     return leakhound::kExitOk;
   }
   for (const Command& c : kCommands) {
     if (std::strcmp(command, c.name) == 0) return c.run(argc - 1, argv + 1);
   }
-  std::fprintf(stderr, "leakhound: unknown command '%s'\n%s", command, kUsage);
+  std::fprintf(stderr,
+               "leakhound: unknown command '%s'\nTry 'leakhound --help' for the "
+               "commands.\n",
+               command);
   return leakhound::kExitError;
 }

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <fstream>
 #include <mutex>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -87,8 +88,10 @@ const char* MilterUsage() {
 }
 
 // Options of a --config file, as "--name=value" arguments (placed before
-// the command line's, so that the command line wins).
-absl::StatusOr<std::vector<std::string>> ConfigArguments(const std::string& path) {
+// the command line's, so that the command line wins). Each name is checked
+// against `specs` here, so that a mistake is reported as FILE:LINE.
+absl::StatusOr<std::vector<std::string>> ConfigArguments(
+    const std::string& path, std::span<const OptionSpec> specs) {
   std::ifstream in(path);
   if (!in) return absl::NotFoundError(absl::StrCat("cannot read config ", path));
   std::vector<std::string> out;
@@ -109,6 +112,22 @@ absl::StatusOr<std::vector<std::string>> ConfigArguments(const std::string& path
     if (name.empty() || name == "config") {
       return absl::InvalidArgumentError(
           absl::StrCat(path, ":", n, ": expected 'name = value'"));
+    }
+    const OptionSpec* spec = nullptr;
+    for (const OptionSpec& s : specs) {
+      if (name == s.name) spec = &s;
+    }
+    if (spec == nullptr) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ":", n, ": unknown option '", name, "'"));
+    }
+    if (spec->takes_value && value.empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ":", n, ": '", name, "' needs a value"));
+    }
+    if (!spec->takes_value && !value.empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ":", n, ": '", name, "' takes no value"));
     }
     out.push_back(value.empty() ? absl::StrCat("--", name)
                                 : absl::StrCat("--", name, "=", value));
@@ -165,7 +184,7 @@ int RunMilterCommand(int argc, char** argv) {
   // A config file's options go first, so the command line overrides them.
   std::vector<std::string> args = {argv[0]};
   if (auto config = first->Value("config")) {
-    auto from_file = ConfigArguments(*config);
+    auto from_file = ConfigArguments(*config, kAllSpecs);
     if (!from_file.ok()) return ReportError("milter", from_file.status());
     args.insert(args.end(), from_file->begin(), from_file->end());
   }
@@ -225,9 +244,7 @@ int RunMilterCommand(int argc, char** argv) {
   policy.allow_recipients = line->Values("allow-recipient");
   const std::optional<std::string> socket = line->Value("socket");
   if (!socket) {
-    ReportError("milter", absl::InvalidArgumentError("no --socket given"));
-    std::fputs(MilterUsage(), stderr);
-    return kExitError;
+    return UsageError("milter", absl::InvalidArgumentError("no --socket given"));
   }
   auto dir = line->IndexDir();
   if (!dir.ok()) return ReportError("milter", dir.status());

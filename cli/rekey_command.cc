@@ -75,6 +75,7 @@ int RunRekeyCommand(int argc, char** argv) {
   int exit = kExitOk;
   auto line = ParseCommandLine("rekey", argc, argv, kAllSpecs, kRekeyUsage, &exit);
   if (!line) return exit;
+  if (absl::Status s = NoArguments(*line); !s.ok()) return UsageError("rekey", s);
   if (!line->args().empty()) {
     return ReportError("rekey", absl::InvalidArgumentError("rekey takes no paths"));
   }

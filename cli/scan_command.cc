@@ -74,6 +74,17 @@ const char* ScanUsage() {
     "                       inside directories, error for files named; "
     "encrypted\n"
     "                       files are always errors)\n"
+    "  -q, --quiet          print nothing; the exit code tells (errors "
+    "still go to\n"
+    "                       standard error)\n"
+    "  -i, --leaks-only     print only the files that leak or fail\n"
+    "  --color WHEN         auto (default: a terminal, unless NO_COLOR is "
+    "set or\n"
+    "                       TERM=dumb), always or never\n"
+    "  -r, --recursive      accepted for habit: directories are always "
+    "walked\n"
+    "  With no PATH and standard input not a terminal, standard input is "
+    "scanned.\n"
     "  --record             write one incident per leaking file to the "
     "incident store,\n"
     "                       under one scan-run id (docs/console.md)\n"
@@ -228,7 +239,9 @@ int RunScanCommand(int argc, char** argv) {
       {"threads", true},      {"min-words", true},
       {"min-coverage", true}, {"boilerplate-docs", true},
       {"follow-symlinks", false}, {"shard", true}, {"on-unreadable", true},
-      {"record", false},       {"incidents", true}, {"store-snippets", true}};
+      {"record", false},       {"incidents", true}, {"store-snippets", true},
+      {"quiet", false},        {"leaks-only", false}, {"color", true},
+      {"recursive", false}};
   static constexpr auto kAllSpecs = WithLimitOptions(kSpecs);
   int exit = kExitOk;
   auto line = ParseCommandLine("scan", argc, argv, kAllSpecs, ScanUsage(), &exit);
@@ -270,11 +283,17 @@ int RunScanCommand(int argc, char** argv) {
     store = std::move(*opened);
     run_id = ScanRunId();
   }
-  if (line->args().empty()) {
-    ReportError("scan", absl::InvalidArgumentError("no files given"));
-    std::fputs(ScanUsage(), stderr);
-    return kExitError;
+  std::vector<std::string> paths = line->args();
+  if (paths.empty()) {
+    // ripgrep's habit: piped text is what to scan.
+    if (::isatty(STDIN_FILENO) == 1) {
+      return UsageError("scan", absl::InvalidArgumentError(
+                                    "no files given (and standard input is a terminal)"));
+    }
+    paths.push_back("-");
   }
+  auto color = UseColor(*line);
+  if (!color.ok()) return UsageError("scan", color.status());
   uint32_t shard = 0, shards = 1;
   if (auto spec = line->Value("shard")) {
     const std::vector<std::string> parts = absl::StrSplit(*spec, '/');
@@ -285,7 +304,8 @@ int RunScanCommand(int argc, char** argv) {
                                      *spec, "'")));
     }
   }
-  auto files = ExpandInputs(line->args(), line->Has("follow-symlinks"));
+  size_t skipped_links = 0;
+  auto files = ExpandInputs(paths, line->Has("follow-symlinks"), &skipped_links);
   if (!files.ok()) return ReportError("scan", files.status());
   if (shards > 1) *files = ShardOf(std::move(*files), shard, shards);
   auto index = OpenIndex(*line, OpenMode::kRead);
@@ -302,7 +322,8 @@ int RunScanCommand(int argc, char** argv) {
 
   const bool json = line->Has("json");
   const bool list_candidates = line->Has("candidates");
-  const bool color = !json && ::isatty(STDOUT_FILENO) == 1;
+  const bool quiet = line->Has("quiet");
+  const bool leaks_only = line->Has("leaks-only");
   ProgressBar progress(files->size(), TotalSize(*files));
   size_t leaks = 0, errors = 0;
   uint64_t candidates = 0, dropped = 0, allowed = 0, boilerplate_shingles = 0,
@@ -318,10 +339,15 @@ int RunScanCommand(int argc, char** argv) {
       },
       [&](size_t i, FileOutcome o) {
         progress.Clear();
-        const std::string text =
-            json ? FormatJson(o, list_candidates) + "\n" : FormatHuman(o, color);
-        std::fwrite(text.data(), 1, text.size(), stdout);
-        std::fflush(stdout);
+        const bool shown = !quiet && (!leaks_only || o.leak() || !o.error.ok());
+        if (shown) {
+          const std::string text = json ? FormatJson(o, list_candidates) + "\n"
+                                        : FormatHuman(o, !json && *color);
+          std::fwrite(text.data(), 1, text.size(), stdout);
+          std::fflush(stdout);
+        } else if (quiet && !o.error.ok()) {
+          ReportError("scan", o.error, o.path);
+        }
         if (!o.error.ok()) ++errors;
         if (o.leak()) ++leaks;
         if (store != nullptr && o.leak()) {
@@ -345,18 +371,19 @@ int RunScanCommand(int argc, char** argv) {
                    recorded.size(), store->path().c_str(), run_id.c_str());
     }
   }
-  if (files->size() > 1 || !json) {
-    std::fprintf(summary_out,
-                 "%s%zu files scanned: %zu leaked, %zu clean, %zu errors; "
-                 "%llu candidate documents, %llu dropped by verification; "
-                 "%llu allow-listed fingerprints and %llu boilerplate "
-                 "shingles ignored\n",
-                 json ? "leakhound scan: " : "", files->size(), leaks,
-                 files->size() - leaks - errors, errors,
-                 static_cast<unsigned long long>(candidates),
-                 static_cast<unsigned long long>(dropped),
-                 static_cast<unsigned long long>(allowed),
-                 static_cast<unsigned long long>(boilerplate_shingles));
+  if (!quiet && (files->size() > 1 || !json || skipped_links > 0)) {
+    std::string summary = absl::StrCat(
+        json ? "leakhound scan: " : "", Plural(files->size(), "file"), " scanned: ",
+        leaks, " leaked, ", files->size() - leaks - errors, " clean, ",
+        Plural(errors, "error"), "; ", Plural(candidates, "candidate document"),
+        ", ", dropped, " dropped by verification; ",
+        Plural(allowed, "allow-listed fingerprint"), " and ",
+        Plural(boilerplate_shingles, "boilerplate shingle"), " ignored");
+    if (skipped_links > 0) {
+      absl::StrAppend(&summary, "; ", Plural(skipped_links, "symlink"),
+                      " skipped (--follow-symlinks follows them)");
+    }
+    std::fprintf(summary_out, "%s\n", summary.c_str());
   }
   if (errors > 0) return kExitError;
   return leaks > 0 ? kExitLeak : kExitOk;

@@ -1,3 +1,4 @@
+#include "absl/strings/str_cat.h"
 #include "cli/shingle_command.h"
 
 #include <getopt.h>
@@ -67,13 +68,12 @@ int RunShingleCommand(int argc, char** argv) {
         std::fputs(kUsage, stdout);
         return kExitOk;
       default:
-        std::fputs(kUsage, stderr);
-        return kExitError;
+        return UsageError("shingle", absl::InvalidArgumentError(absl::StrCat(
+                                         "unknown option ", argv[optind - 1])));
     }
   }
   if (optind >= argc) {
-    std::fputs(kUsage, stderr);
-    return kExitError;
+    return UsageError("shingle", absl::InvalidArgumentError("no files given"));
   }
   std::vector<std::string> args(argv + optind, argv + argc);
 

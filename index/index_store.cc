@@ -21,6 +21,7 @@
 #include "index/key_format.h"
 #include "index/record_codec.h"
 #include "index/writer_lock.h"
+#include "rocksdb/version.h"
 #include "rocksdb/cache.h"
 #include "rocksdb/db.h"
 #include "rocksdb/env.h"
@@ -797,5 +798,7 @@ uint64_t IndexStore::DiskBytes() const {
   }
   return total;
 }
+
+std::string RocksDbVersion() { return rocksdb::GetRocksVersionAsString(true); }
 
 }  // namespace leakhound

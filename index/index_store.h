@@ -193,6 +193,9 @@ class IndexStore {
   std::unique_ptr<Impl> impl_;
 };
 
+// The RocksDB library version, e.g. "7.8.3" (for `leakhound --version`).
+std::string RocksDbVersion();
+
 }  // namespace leakhound
 
 #endif  // LEAKHOUND_INDEX_INDEX_STORE_H_

@@ -159,4 +159,6 @@ ShingledText Shingler::FromTokens(std::string_view utf8) {
   return result;
 }
 
+std::string IcuVersion() { return U_ICU_VERSION; }
+
 }  // namespace leakhound

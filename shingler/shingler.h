@@ -113,6 +113,9 @@ class Shingler {
   std::vector<uint64_t> le_hashes_;  // scratch: token hashes, little-endian
 };
 
+// The ICU library version, e.g. "72.1" (for `leakhound --version`).
+std::string IcuVersion();
+
 }  // namespace leakhound
 
 #endif  // LEAKHOUND_SHINGLER_SHINGLER_H_

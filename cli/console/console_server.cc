@@ -615,4 +615,6 @@ absl::Status ConsoleServer::Serve() {
 
 void ConsoleServer::Stop() { impl_->server->stop(); }
 
+std::string HttpLibraryVersion() { return CPPHTTPLIB_VERSION; }
+
 }  // namespace leakhound

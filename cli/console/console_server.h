@@ -61,6 +61,9 @@ class ConsoleServer {
   std::unique_ptr<Impl> impl_;
 };
 
+// The cpp-httplib version (for `leakhound --version`).
+std::string HttpLibraryVersion();
+
 }  // namespace leakhound
 
 #endif  // LEAKHOUND_CLI_CONSOLE_CONSOLE_SERVER_H_

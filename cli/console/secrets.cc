@@ -53,4 +53,6 @@ bool TokensEqual(std::string_view a, std::string_view b) {
          sodium_memcmp(a.data(), b.data(), a.size()) == 0;
 }
 
+std::string SodiumVersion() { return sodium_version_string(); }
+
 }  // namespace leakhound

@@ -31,6 +31,9 @@ std::string RandomToken();
 // differ.
 bool TokensEqual(std::string_view a, std::string_view b);
 
+// The libsodium version (for `leakhound --version`).
+std::string SodiumVersion();
+
 }  // namespace leakhound
 
 #endif  // LEAKHOUND_CLI_CONSOLE_SECRETS_H_

@@ -129,4 +129,9 @@ absl::Status ForEachMember(
   }
 }
 
+std::string LibarchiveVersion() {
+  std::string v = archive_version_string();  // "libarchive 3.6.2"
+  return v.substr(v.find(' ') + 1);
+}
+
 }  // namespace leakhound

@@ -70,6 +70,9 @@ absl::Status ForEachMember(
     const std::function<absl::Status(std::string name, std::string data)>&
         visit);
 
+// The libarchive version (for `leakhound --version`).
+std::string LibarchiveVersion();
+
 }  // namespace leakhound
 
 #endif  // LEAKHOUND_CLI_FORMATS_ARCHIVE_READER_H_

@@ -275,4 +275,9 @@ absl::Status MimeExtractor::Extract(std::string_view bytes,
   }
 }
 
+std::string GmimeVersion() {
+  return absl::StrCat(gmime_major_version, ".", gmime_minor_version, ".",
+                      gmime_micro_version);
+}
+
 }  // namespace leakhound

@@ -35,6 +35,9 @@ class MimeExtractor : public TextExtractor {
   const Input input_;
 };
 
+// The GMime version (for `leakhound --version`).
+std::string GmimeVersion();
+
 }  // namespace leakhound
 
 #endif  // LEAKHOUND_CLI_FORMATS_MIME_EXTRACTOR_H_

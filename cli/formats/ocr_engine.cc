@@ -210,4 +210,6 @@ absl::StatusOr<std::string> RecognizeGrayPixels(const uint8_t* pixels,
   return Recognize(api.get(), what, settings);
 }
 
+std::string TesseractVersion() { return tesseract::TessBaseAPI::Version(); }
+
 }  // namespace leakhound

@@ -82,6 +82,9 @@ absl::StatusOr<std::string> RecognizeGrayPixels(const uint8_t* pixels,
                                                 std::string_view what,
                                                 const OcrSettings& settings);
 
+// The Tesseract version (for `leakhound --version`).
+std::string TesseractVersion();
+
 }  // namespace leakhound
 
 #endif  // LEAKHOUND_CLI_FORMATS_OCR_ENGINE_H_

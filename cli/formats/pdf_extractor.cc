@@ -7,6 +7,7 @@
 #include <poppler/cpp/poppler-image.h>
 #include <poppler/cpp/poppler-page-renderer.h>
 #include <poppler/cpp/poppler-page.h>
+#include <poppler/cpp/poppler-version.h>
 
 #include <climits>
 #include <cmath>
@@ -182,5 +183,7 @@ absl::Status PdfExtractor::Extract(std::string_view bytes,
   }
   return absl::OkStatus();
 }
+
+std::string PopplerVersion() { return poppler::version_string(); }
 
 }  // namespace leakhound

@@ -25,6 +25,9 @@ class PdfExtractor : public TextExtractor {
                        ExtractionSink& sink) const override;
 };
 
+// The poppler version (for `leakhound --version`).
+std::string PopplerVersion();
+
 }  // namespace leakhound
 
 #endif  // LEAKHOUND_CLI_FORMATS_PDF_EXTRACTOR_H_

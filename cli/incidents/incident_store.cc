@@ -712,4 +712,6 @@ absl::StatusOr<std::string> IncidentStore::IntegrityCheck() {
   return absl::StrJoin(lines, "; ");
 }
 
+std::string SqliteVersion() { return sqlite3_libversion(); }
+
 }  // namespace leakhound

@@ -177,6 +177,9 @@ class IncidentStore {
   int schema_version_ = 0;
 };
 
+// The SQLite library version (for `leakhound --version`).
+std::string SqliteVersion();
+
 }  // namespace leakhound
 
 #endif  // LEAKHOUND_CLI_INCIDENTS_INCIDENT_STORE_H_

@@ -85,6 +85,19 @@ TEST_F(AddCommandTest, IdNeedsExactlyOneFile) {
   EXPECT_EQ(List().size(), 0u);
 }
 
+TEST_F(AddCommandTest, StandardInputNeedsAnIdSoASecondPipeCannotReplaceTheFirst) {
+  RunOptions piped;
+  piped.stdin_text = SlurpFile(SamplePath("protected/merger-memo.txt"));
+  RunResult bare = Run({"add", "-"}, piped);
+  EXPECT_EQ(bare.exit, 2);
+  EXPECT_THAT(bare.err, HasSubstr("standard input (-) needs --id ID"));
+  EXPECT_EQ(List().size(), 0u);
+  RunResult named = Run({"add", "--id", "memo", "-"}, piped);
+  EXPECT_EQ(named.exit, 0) << named.err;
+  ASSERT_EQ(List().size(), 1u);
+  EXPECT_EQ(List()[0]["id"], "memo");
+}
+
 TEST_F(AddCommandTest, HelpStatesTheFileSizeLimitInForce) {
   RunResult help = RunLeakhound({"add", "--help"});
   EXPECT_EQ(help.exit, 0);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "index/index_store.h"
@@ -42,6 +43,21 @@ TEST(AdminCommandsTest, StatsNamesTheGenerationThatEveryChangeIncrements) {
   EXPECT_EQ(generation(), 2);
   EXPECT_THAT(RunLeakhound({"stats", "--index", index}).out,
               HasSubstr("generation         2"));
+}
+
+TEST(AdminCommandsTest, CommandsWithoutOperandsRefuseStrayArguments) {
+  TempDir tmp;
+  const std::string index = tmp.Sub("index");
+  ASSERT_EQ(RunLeakhound({"init", "--index", index}).exit, 0);
+  for (const char* command : {"list", "stats", "verify", "compact"}) {
+    RunResult r = RunLeakhound({command, "--index", index, "extra"});
+    EXPECT_EQ(r.exit, 2) << command;
+    EXPECT_EQ(r.err, absl::StrCat("leakhound ", command,
+                                  ": unexpected argument 'extra'\nTry 'leakhound ",
+                                  command, " --help' for the options.\n"));
+  }
+  RunResult short_index = RunLeakhound({"list", "-d", index});
+  EXPECT_EQ(short_index.exit, 0) << short_index.err;
 }
 
 TEST(AdminCommandsTest, InitRecordsItsOptionsAndRefusesAnExistingIndex) {

@@ -35,6 +35,15 @@ TEST(MilterCommandTest, ConfigFileOptionsAreCheckedAndTheCommandLineWins) {
   RunResult malformed = RunLeakhound({"milter", "--config", config});
   EXPECT_EQ(malformed.exit, 2);
   EXPECT_THAT(malformed.err, HasSubstr(config + ":1: expected 'name = value'"));
+
+  // A misspelt or misused option is named with its file and line.
+  std::ofstream(config) << "on-leak = reject\nbogus = 1\n";
+  RunResult unknown = RunLeakhound({"milter", "--config", config});
+  EXPECT_EQ(unknown.exit, 2);
+  EXPECT_THAT(unknown.err, HasSubstr(config + ":2: unknown option 'bogus'"));
+  std::ofstream(config) << "\n\nshow-matches = yes\n";
+  RunResult flag = RunLeakhound({"milter", "--config", config});
+  EXPECT_THAT(flag.err, HasSubstr(config + ":3: 'show-matches' takes no value"));
 }
 
 TEST(MilterCommandTest, SocketIsRequiredAndHelpListsTheActions) {

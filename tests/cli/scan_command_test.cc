@@ -410,14 +410,20 @@ TEST_F(ScanCommandTest, UnreadableFileIsReportedAndOthersScanned) {
   EXPECT_EQ(lines[1]["verdict"], "leak");
 }
 
-TEST_F(ScanCommandTest, UsageErrorsExit2WithTheReason) {
+TEST_F(ScanCommandTest, UsageErrorsExit2WithOneLineAndWhereHelpIs) {
   RunResult unknown = Scan({"--bogus", "x"});
   EXPECT_EQ(unknown.exit, 2);
-  EXPECT_THAT(unknown.err, HasSubstr("unknown option --bogus"));
-  RunResult nothing = Scan({});
-  EXPECT_EQ(nothing.exit, 2);
-  EXPECT_THAT(nothing.err, HasSubstr("no files given"));
-  RunResult help = Scan({"--help"});
+  EXPECT_EQ(unknown.err,
+            "leakhound scan: unknown option --bogus\n"
+            "Try 'leakhound scan --help' for the options.\n");
+  EXPECT_THAT(Scan({"-z", "x"}).err, HasSubstr("unknown option -z\n"));
+  EXPECT_THAT(Scan({"--json=yes", "x"}).err,
+              HasSubstr("option --json takes no value\n"));
+  EXPECT_THAT(Scan({"x", "--threads"}).err, HasSubstr("option --threads needs a value\n"));
+  EXPECT_THAT(Scan({"x", "-j"}).err, HasSubstr("option -j needs a value\n"));
+  EXPECT_THAT(Scan({"--color", "sometimes", "x"}).err,
+              HasSubstr("--color wants auto, always or never"));
+  RunResult help = Scan({"-h"});
   EXPECT_EQ(help.exit, 0);
   EXPECT_THAT(help.out, HasSubstr("usage: leakhound scan"));
   EXPECT_THAT(help.out,
@@ -425,6 +431,52 @@ TEST_F(ScanCommandTest, UsageErrorsExit2WithTheReason) {
                         "member unpacked (default " +
                         std::to_string(ExtractionLimits{}.max_input_bytes) +
                         ")"));
+}
+
+TEST_F(ScanCommandTest, PipedTextIsScannedWhenNoPathIsGiven) {
+  RunOptions piped;
+  piped.stdin_text = SlurpFile(SamplePath("outbound/email-board-leak.txt"));
+  RunResult r = Scan({"--json"}, piped);
+  EXPECT_EQ(r.exit, 1) << r.err;
+  std::vector<Json> lines = JsonLines(r.out);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0]["path"], "-");
+  EXPECT_EQ(lines[0]["verdict"], "leak");
+}
+
+TEST_F(ScanCommandTest, ShortOptionsQuietAndLeaksOnlyFollowClamscanAndRipgrep) {
+  const std::string outbound = SamplePath("outbound");
+  RunResult quiet = RunLeakhound({"scan", "-q", "-d", index_, "-j", "2", outbound});
+  EXPECT_EQ(quiet.exit, 1);
+  EXPECT_EQ(quiet.out, "");
+  RunResult leaks = RunLeakhound({"scan", "-i", "-r", "--index", index_, "--json", outbound});
+  EXPECT_EQ(leaks.exit, 1);
+  std::vector<Json> lines = JsonLines(leaks.out);
+  EXPECT_EQ(lines.size(), 5u);  // of 7 files, 2 clean
+  for (const Json& l : lines) EXPECT_EQ(l["verdict"], "leak");
+  EXPECT_THAT(leaks.err, HasSubstr("7 files scanned: 5 leaked, 2 clean, 0 errors"));
+}
+
+TEST_F(ScanCommandTest, ColorIsForTerminalsUnlessAskedFor) {
+  const std::string leak = SamplePath("outbound/email-board-leak.txt");
+  EXPECT_THAT(Scan({"--color", "always", leak}).out, HasSubstr("\033["));
+  EXPECT_THAT(Scan({"--color", "never", leak}).out, Not(HasSubstr("\033[")));
+  RunOptions no_color;
+  no_color.env = {{"NO_COLOR", "1"}};
+  EXPECT_THAT(Scan({leak}, no_color).out, Not(HasSubstr("\033[")));
+}
+
+TEST_F(ScanCommandTest, SkippedSymlinksAreCountedAndCountsArePlural) {
+  const std::string dir = tmp_.Sub("links");
+  ASSERT_EQ(::mkdir(dir.c_str(), 0700), 0);
+  ASSERT_EQ(::symlink(SamplePath("outbound/email-board-leak.txt").c_str(),
+                      (dir + "/leak.txt").c_str()), 0);
+  RunResult r = Scan({dir});
+  EXPECT_EQ(r.exit, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("0 files scanned"));
+  EXPECT_THAT(r.out, HasSubstr("1 symlink skipped (--follow-symlinks follows them)"));
+  RunResult one = Scan({SamplePath("outbound/email-board-leak.txt")});
+  EXPECT_THAT(one.out, HasSubstr("1 file scanned: 1 leaked, 0 clean, 0 errors"));
 }
 
 // A real mail with the leak inside a .docx attachment and a zip holding it

@@ -1,0 +1,38 @@
+#include "cli/version_command.h"
+
+#include <cstdio>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "cli/console/console_server.h"
+#include "cli/console/secrets.h"
+#include "cli/exit_codes.h"
+#include "cli/formats/archive_reader.h"
+#include "cli/formats/mime_extractor.h"
+#include "cli/formats/ocr_engine.h"
+#include "cli/formats/pdf_extractor.h"
+#include "cli/incidents/incident_store.h"
+#include "index/index_store.h"
+#include "index/key_format.h"
+#include "shingler/shingler.h"
+
+namespace leakhound {
+
+int RunVersionCommand(int argc, char** /*argv*/) {
+  if (argc > 1) {
+    return UsageError("version", absl::InvalidArgumentError("takes no arguments"));
+  }
+  std::printf("leakhound %s\n", LEAKHOUND_VERSION);
+  std::printf("storage format %u, shingler version %u, incident store schema %d\n",
+              kFormatVersion, kShinglerVersion, kIncidentSchemaVersion);
+  const std::string libraries = absl::StrCat(
+      "ICU ", IcuVersion(), " (Unicode ", UnicodeVersion(), "), RocksDB ",
+      RocksDbVersion(), ", SQLite ", SqliteVersion(), ", GMime ", GmimeVersion(),
+      ", poppler ", PopplerVersion(), ", libarchive ", LibarchiveVersion(),
+      ", Tesseract ", TesseractVersion(), ", libsodium ", SodiumVersion(),
+      ", cpp-httplib ", HttpLibraryVersion());
+  std::printf("%s\n", libraries.c_str());
+  return kExitOk;
+}
+
+}  // namespace leakhound
