@@ -17,6 +17,7 @@
 #include "cli/rekey_command.h"
 #include "cli/scan_command.h"
 #include "cli/shingle_command.h"
+#include "cli/sync_command.h"
 #include "cli/version_command.h"
 
 namespace {
@@ -27,6 +28,7 @@ constexpr char kUsage[] =
     "  init      create an index\n"
     "  add       protect files (directories recursively)\n"
     "  remove    stop protecting documents, by id\n"
+    "  sync      make the documents protected from folders equal to them\n"
     "  list      list the protected documents\n"
     "  stats     size, row fill, memory and disk use of an index\n"
     "  compact   repack under-filled rows and compact the files\n"
@@ -57,6 +59,7 @@ struct Command {
 constexpr Command kCommands[] = {
     {"init", leakhound::RunInitCommand},
     {"add", leakhound::RunAddCommand},
+    {"sync", leakhound::RunSyncCommand},
     {"remove", leakhound::RunRemoveCommand},
     {"list", leakhound::RunListCommand},
     {"stats", leakhound::RunStatsCommand},
