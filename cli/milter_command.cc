@@ -27,6 +27,8 @@
 #include "cli/milter/duplicate_cache.h"
 #include "cli/milter/index_holder.h"
 #include "cli/milter/message_verdict.h"
+#include "cli/milter/metrics_server.h"
+#include "cli/milter/milter_metrics.h"
 #include "cli/milter/milter_server.h"
 
 namespace leakhound {
@@ -82,6 +84,8 @@ const char* MilterUsage() {
       "(default on)\n"
       "  --incident-spool N     records waiting for the store, at most "
       "(default 10000)\n"
+      "  --metrics HOST:PORT    serve Prometheus metrics at /metrics there "
+      "(e.g. 127.0.0.1:9527)\n"
       "  --min-words, --min-coverage, --boilerplate-docs: as for scan\n",
       LimitOptionsUsage());
   return usage.c_str();
@@ -176,7 +180,8 @@ int RunMilterCommand(int argc, char** argv) {
       {"reload-seconds", true}, {"duplicate-window", true},
       {"min-words", true},      {"min-coverage", true},
       {"boilerplate-docs", true}, {"incidents", true},
-      {"store-snippets", true},   {"incident-spool", true}};
+      {"store-snippets", true},   {"incident-spool", true},
+      {"metrics", true}};
   static constexpr auto kAllSpecs = WithLimitOptions(kSpecs);
   int exit = kExitOk;
   auto first = ParseCommandLine("milter", argc, argv, kAllSpecs, MilterUsage(), &exit);
@@ -320,15 +325,50 @@ int RunMilterCommand(int argc, char** argv) {
                           *snippets ? "" : " (offsets only, no snippets)"));
   }
 
+  // Metrics: the counters are the server's; the gauges are read at each
+  // scrape from their owners.
+  MilterMetrics metrics;
+  std::atomic<int64_t> last_reload_ns{
+      std::chrono::steady_clock::now().time_since_epoch().count()};
+  std::unique_ptr<MetricsServer> metrics_server;
+  if (auto address = line->Value("metrics")) {
+    auto started = MetricsServer::Start(*address, [&] {
+      MilterMetrics::Gauges g;
+      const IndexHolder::Snapshot snapshot = (*holder)->Current();
+      g.index_generation = snapshot.generation;
+      g.index_documents = snapshot.index->matrix().documents();
+      g.seconds_since_reload =
+          static_cast<double>(std::chrono::steady_clock::now().time_since_epoch().count() -
+                              last_reload_ns.load()) / 1e9;
+      if (cache != nullptr) {
+        const DuplicateCache::Stats s = cache->stats();
+        g.duplicate_lookups = s.lookups;
+        g.duplicate_hits = s.hits;
+      }
+      if (writer != nullptr) {
+        const IncidentWriter::Counters c = writer->counters();
+        g.incidents_written = c.written;
+        g.incidents_dropped = c.dropped;
+      }
+      return metrics.Render(g);
+    });
+    if (!started.ok()) return ReportError("milter", started.status());
+    metrics_server = std::move(*started);
+    log_line(absl::StrCat("metrics at http://", *address, "/metrics"));
+  }
+
   std::atomic<bool> served{false};
   absl::Status serve_status;
   std::thread server([&] {
-    serve_status = ServeMilter(*socket, policy, &scanner, log_line, record);
+    serve_status = ServeMilter(*socket, policy, &scanner, log_line, record, &metrics);
     served = true;
   });
 
   auto reload_index = [&](const char* why) {
     auto changed = (*holder)->Reload();
+    if (changed.ok()) {
+      last_reload_ns = std::chrono::steady_clock::now().time_since_epoch().count();
+    }
     if (!changed.ok()) {
       log_line(absl::StrCat("reload failed (", why, "): ", changed.status().message()));
     } else if (*changed) {

@@ -16,6 +16,7 @@ packages=(
   libicu-dev libboost-serialization-dev libxxhash-dev librocksdb-dev
   libabsl-dev libssl-dev libxml2-dev libgtest-dev libgmock-dev libbenchmark-dev
   nlohmann-json3-dev libsqlite3-dev libsodium-dev libcpp-httplib-dev sqlite3
+  libmicrohttpd-dev python3-prometheus-client
   libmagic-dev libarchive-dev libpoppler-cpp-dev libgmime-3.0-dev
   libgsf-1-dev libtesseract-dev libleptonica-dev tesseract-ocr-eng
   tesseract-ocr-chi-sim

@@ -73,6 +73,7 @@ struct ServerState {
   const MessageScanner* scanner = nullptr;
   MilterLog log;
   IncidentSink record;
+  MilterMetrics* metrics = nullptr;
   std::unique_ptr<FifoSlots> slots;
   std::atomic<uint32_t> sessions{0};
 };
@@ -116,6 +117,8 @@ struct Session {
     message.append(bytes);
   }
 };
+
+constexpr char kNoSlotError[] = "no scanning slot free in time";
 
 Session* Get(SMFICTX* ctx) { return static_cast<Session*>(smfi_getpriv(ctx)); }
 
@@ -303,7 +306,7 @@ sfsistat OnEndOfMessage(SMFICTX* ctx) {
   } else if (!g_state.slots->Acquire(
                  std::chrono::duration<double>(p.max_wait_seconds))) {
     v.kind = MessageVerdict::Kind::kError;
-    v.error = "no scanning slot free in time";
+    v.error = kNoSlotError;
     action = p.on_error;
     why = "Message could not be checked for protected content";
   } else {
@@ -359,6 +362,24 @@ sfsistat OnEndOfMessage(SMFICTX* ctx) {
   const double ms = std::chrono::duration<double, std::milli>(
                         std::chrono::steady_clock::now() - start)
                         .count();
+  if (g_state.metrics != nullptr) {
+    g_state.metrics->CountMessage(note.empty() ? VerdictName(v.kind) : "skipped",
+                                  MilterActionName(action), wait_ms / 1000,
+                                  v.milliseconds / 1000, s->message.size());
+    if (v.kind == MessageVerdict::Kind::kError) {
+      g_state.metrics->CountError(s->oversized ? "oversize"
+                                  : v.error == kNoSlotError ? "no_slot"
+                                                            : "unreadable");
+    }
+    for (const std::string& part : v.unread) {
+      // "name (class)": the class is in the last parentheses.
+      const size_t open = part.rfind('(');
+      g_state.metrics->CountUnread(
+          open == std::string::npos || part.back() != ')'
+              ? "unknown"
+              : std::string_view(part).substr(open + 1, part.size() - open - 2));
+    }
+  }
   std::string line = absl::StrFormat(
       "queue_id=%s verdict=%s action=%s ms=%.2f scan_ms=%.2f wait_ms=%.2f "
       "bytes=%d",
@@ -451,9 +472,10 @@ bool AddressAllowed(std::string_view address,
 
 absl::Status ServeMilter(const std::string& socket, const MilterPolicy& policy,
                          const MessageScanner* scanner, MilterLog log,
-                         IncidentSink record) {
+                         IncidentSink record, MilterMetrics* metrics) {
   g_state.policy = &policy;
   g_state.record = std::move(record);
+  g_state.metrics = metrics;
   g_state.scanner = scanner;
   g_state.log = std::move(log);
   g_state.slots =

@@ -20,6 +20,7 @@
 #include "absl/status/statusor.h"
 #include "cli/incidents/incident.h"
 #include "cli/milter/message_verdict.h"
+#include "cli/milter/milter_metrics.h"
 
 namespace leakhound {
 
@@ -69,10 +70,12 @@ using IncidentSink = std::function<void(Incident incident)>;
 // unix:/path; a unix socket is created mode 0660 after removing a stale
 // one) and serves until RequestStop. `scanner` must outlive the call.
 // Errors: the socket cannot be opened, or libmilter failed.
-// `record` may be empty: nothing recorded.
+// `record` may be empty: nothing recorded. `metrics` may be null; else it
+// must outlive the call, and counts every message answered.
 absl::Status ServeMilter(const std::string& socket, const MilterPolicy& policy,
                          const MessageScanner* scanner, MilterLog log,
-                         IncidentSink record = nullptr);
+                         IncidentSink record = nullptr,
+                         MilterMetrics* metrics = nullptr);
 
 // Makes ServeMilter stop accepting connections and return; sessions in
 // flight go on (wait for ActiveSessions() to reach 0).

@@ -63,8 +63,10 @@ class PostfixMilterTest(unittest.TestCase):
         run("init", "--index", cls.index)
         run("add", "--index", cls.index,
             os.path.join(SOURCE, "corpus/sample/protected"))
+        cls.metrics_port = free_port()
         policies = {
-            "reject": ["--on-leak", "reject", "--show-matches"],
+            "reject": ["--on-leak", "reject", "--show-matches", "--metrics",
+                       "127.0.0.1:%d" % cls.metrics_port],
             "quarantine": ["--on-leak", "quarantine"],
             "tag": ["--on-leak", "tag", "--status-header"],
         }
@@ -278,6 +280,38 @@ class PostfixMilterTest(unittest.TestCase):
         code, text_reply = self.send("reject", message)
         self.assertEqual(code, 550)
         self.assertIn("relocation-plan.txt", text_reply)
+
+    def test_zy_metrics_count_what_the_daemon_logged(self):
+        # Near the end: the reject daemon has judged the other tests' mail.
+        # Parsed with prometheus_client's own parser (Debian's
+        # python3-prometheus-client).
+        from prometheus_client.parser import text_string_to_metric_families
+        import urllib.request
+        self.assertEqual(self.send("reject", self.sample("email-board-leak.txt"))[0], 550)
+        with urllib.request.urlopen("http://127.0.0.1:%d/metrics" % self.metrics_port,
+                                    timeout=DEADLINE) as r:
+            self.assertIn("version=0.0.4", r.headers["Content-Type"])
+            families = {f.name: f for f in text_string_to_metric_families(r.read().decode())}
+        logged = {}
+        for line in self.milter_log("reject").splitlines():
+            if " verdict=" in line and "queue_id=" in line:
+                fields = dict(f.split("=", 1) for f in line.split() if "=" in f)
+                key = (fields["verdict"], fields["action"])
+                logged[key] = logged.get(key, 0) + 1
+        counted = {(s.labels["verdict"], s.labels["action"]): s.value
+                   for s in families["leakhound_milter_messages"].samples}
+        self.assertEqual(counted, logged)
+        self.assertGreaterEqual(counted[("leak", "reject")], 2)
+        scan = [s for s in families["leakhound_milter_scan_seconds"].samples
+                if s.name.endswith("_count")][0]
+        self.assertEqual(scan.value, sum(logged.values()))
+        docs = families["leakhound_index_documents"].samples[0].value
+        self.assertGreaterEqual(docs, 5)
+        self.assertGreater(families["leakhound_index_generation"].samples[0].value, 0)
+        with self.assertRaises(urllib.error.HTTPError) as missing:
+            urllib.request.urlopen("http://127.0.0.1:%d/other" % self.metrics_port,
+                                   timeout=DEADLINE)
+        self.assertEqual(missing.exception.code, 404)
 
     def test_zz_sigterm_stops_the_daemon_and_removes_its_pidfile(self):
         # Runs last (unittest orders tests by name): it stops the tag milter.
