@@ -1,28 +1,38 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages leakhound needs to build and test, and only
-# those that are missing. Idempotent; runs `apt-get update` at most once.
-# Usage (as root): bash cmake/install_deps.sh [--plots]
-# LibreOffice (headless), pandoc, libgsf's gsf tool and poppler's pdftoppm
-# are the tests' producers of real legacy Office, RTF, EPUB, Outlook and
-# scanned-page files (corpus/make_formats.py, tests/cli/formats/).
-# The real-text corpora (Python, Linux, PostgreSQL and Perl documentation,
-# English and Chinese manual pages, groff to render them) are always installed: the evaluation's small configuration
-# runs in the test suite. --plots also installs gnuplot for the evaluation
-# report's figures.
+# Installs the Debian 12 packages leakhound needs, and only those that are
+# missing. Idempotent; runs `apt-get update` at most once.
+# Usage (as root): bash cmake/install_deps.sh [--test] [--plots]
+#   (none)   what building and running leakhound need: the compiler and
+#            build tools, the libraries, Tesseract's English and Chinese
+#            data (OCR is on by default).
+#   --test   also what the tests need: GoogleTest and Google Benchmark,
+#            clang for the fuzzers, Postfix (its own instance on loopback
+#            ports; the system's stays off), Chromium and npm for the
+#            console's browser test, LibreOffice (headless), pandoc, libgsf's
+#            gsf tool and poppler's pdftoppm as the producers of real legacy
+#            Office, RTF, EPUB, Outlook and scanned-page files
+#            (corpus/make_formats.py, tests/cli/formats/), and the real-text
+#            corpora of the evaluation's small configuration (Python, Linux,
+#            PostgreSQL and Perl documentation, English and Chinese manual
+#            pages, groff to render them).
+#   --plots  also gnuplot, for the evaluation report's figures.
 set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config
   libicu-dev libboost-serialization-dev libxxhash-dev librocksdb-dev
-  libabsl-dev libssl-dev libxml2-dev libgtest-dev libgmock-dev libbenchmark-dev
-  nlohmann-json3-dev libsqlite3-dev libsodium-dev libcpp-httplib-dev sqlite3
-  libmicrohttpd-dev python3-prometheus-client
+  libabsl-dev libssl-dev libxml2-dev
+  libsqlite3-dev libsodium-dev libcpp-httplib-dev libmicrohttpd-dev
   libmagic-dev libarchive-dev libpoppler-cpp-dev libgmime-3.0-dev
   libgsf-1-dev libtesseract-dev libleptonica-dev tesseract-ocr-eng
-  tesseract-ocr-chi-sim
+  tesseract-ocr-chi-sim libmilter-dev
+)
+test_packages=(
+  libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev sqlite3
+  python3-prometheus-client
   python3-docx python3-openpyxl python3-odf python3-gi python3-gi-cairo
   python3-cairo gir1.2-pango-1.0 fonts-dejavu-core fonts-wqy-microhei qpdf
-  clang-14 libclang-rt-14-dev libmilter-dev postfix python3-distributed
+  clang-14 libclang-rt-14-dev postfix python3-distributed
   python3.11-doc manpages-zh linux-doc-6.1 postgresql-doc-15 perl-doc
   manpages manpages-dev icu-devtools groff-base coreutils grep sed gzip diffutils
   findutils
@@ -30,14 +40,19 @@ packages=(
   pandoc libgsf-bin poppler-utils
   chromium
 )
-# The console's browser test drives Debian's Chromium with playwright-core
-# from npm (tests/cli/console/). A machine with its own Node.js keeps it.
-if ! command -v npm >/dev/null 2>&1; then
-  packages+=(nodejs npm)
-fi
-if [[ "${1:-}" == "--plots" ]]; then
-  packages+=(gnuplot-nox)
-fi
+for arg in "$@"; do
+  case "$arg" in
+    --test) packages+=("${test_packages[@]}")
+      # The console's browser test drives Debian's Chromium with
+      # playwright-core from npm (tests/cli/console/). A machine with its
+      # own Node.js keeps it.
+      if ! command -v npm >/dev/null 2>&1; then
+        packages+=(nodejs npm)
+      fi ;;
+    --plots) packages+=(gnuplot-nox) ;;
+    *) echo "install_deps: unknown option $arg (--test, --plots)" >&2; exit 2 ;;
+  esac
+done
 
 missing=()
 for p in "${packages[@]}"; do

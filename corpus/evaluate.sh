@@ -9,7 +9,7 @@ set -euo pipefail
 out=${1:-build/evaluation}
 config=${2:-full}
 seed=${3:-1}
-bash cmake/install_deps.sh --plots
+bash cmake/install_deps.sh --test --plots
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build --target leakhound-eval leakhound
 bash corpus/prepare_corpora.sh build/eval-corpus

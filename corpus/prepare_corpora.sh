@@ -39,7 +39,7 @@ prepare() {
 }
 require() {
   if [[ ! -e "$1" ]]; then
-    echo "prepare_corpora: $1 is missing; run cmake/install_deps.sh" >&2
+    echo "prepare_corpora: $1 is missing; run cmake/install_deps.sh --test" >&2
     exit 1
   fi
 }

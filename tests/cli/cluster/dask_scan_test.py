@@ -11,7 +11,7 @@ SIGKILL mid-run. Every process it started is stopped by its pid.
 
   dask_scan_test.py LEAKHOUND_BINARY SOURCE_DIR
 
-Needs python3-distributed (cmake/install_deps.sh installs it).
+Needs python3-distributed (cmake/install_deps.sh --test installs it).
 """
 import json
 import os

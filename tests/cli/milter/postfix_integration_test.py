@@ -17,7 +17,7 @@ Every process it started is stopped by its pid.
   postfix_integration_test.py LEAKHOUND_BINARY SOURCE_DIR
 
 Needs root (Postfix's master) and the postfix package
-(cmake/install_deps.sh installs it).
+(cmake/install_deps.sh --test installs it).
 """
 import email
 import email.message

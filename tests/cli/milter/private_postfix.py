@@ -2,7 +2,7 @@
 configuration, queue and mailbox directories under one directory, smtpd
 listeners on loopback ports only (each with its own milter), delivery of
 every recipient of example.test to one maildir, no systemd. Needs root
-and the postfix package (cmake/install_deps.sh installs it).
+and the postfix package (cmake/install_deps.sh --test installs it).
 
     pf = PrivatePostfix(directory, {"reject": milter_port, "down": unused})
     pf.start(); port = pf.smtp["reject"]; ...; pf.stop()
