@@ -30,6 +30,7 @@
 #include "cli/milter/metrics_server.h"
 #include "cli/milter/milter_metrics.h"
 #include "cli/milter/milter_server.h"
+#include "cli/milter/service_notifier.h"
 
 namespace leakhound {
 namespace {
@@ -364,6 +365,11 @@ int RunMilterCommand(int argc, char** argv) {
     served = true;
   });
 
+  // systemd (Type=notify): ready once the server thread listens, watchdog
+  // pings from this loop, which turns every 200 ms.
+  ServiceNotifier notifier;
+  bool ready = false;
+
   auto reload_index = [&](const char* why) {
     auto changed = (*holder)->Reload();
     if (changed.ok()) {
@@ -382,6 +388,11 @@ int RunMilterCommand(int argc, char** argv) {
   auto next_reload = Clock::now() + period;
   bool stop = false;
   while (!stop && !served) {
+    if (!ready && MilterListening()) {
+      notifier.Ready(absl::StrCat("serving generation ", (*holder)->Current().generation));
+      ready = true;
+    }
+    notifier.MaybePing();
     pollfd pfd{g_signal_pipe[0], POLLIN, 0};
     if (::poll(&pfd, 1, 200) > 0) {
       char sig = 0;
@@ -399,6 +410,7 @@ int RunMilterCommand(int argc, char** argv) {
       next_reload = Clock::now() + period;
     }
   }
+  notifier.Stopping();
   RequestMilterStop();
   server.join();
   // Messages in flight finish (each is bounded by --max-seconds and

@@ -25,7 +25,7 @@ packages=(
   libsqlite3-dev libsodium-dev libcpp-httplib-dev libmicrohttpd-dev
   libmagic-dev libarchive-dev libpoppler-cpp-dev libgmime-3.0-dev
   libgsf-1-dev libtesseract-dev libleptonica-dev tesseract-ocr-eng
-  tesseract-ocr-chi-sim libmilter-dev
+  tesseract-ocr-chi-sim libmilter-dev libsystemd-dev
 )
 test_packages=(
   libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev sqlite3
@@ -38,7 +38,7 @@ test_packages=(
   findutils
   libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui
   pandoc libgsf-bin poppler-utils
-  chromium
+  chromium lintian
 )
 for arg in "$@"; do
   case "$arg" in

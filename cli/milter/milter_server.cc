@@ -76,6 +76,7 @@ struct ServerState {
   MilterMetrics* metrics = nullptr;
   std::unique_ptr<FifoSlots> slots;
   std::atomic<uint32_t> sessions{0};
+  std::atomic<bool> listening{false};
 };
 ServerState g_state;
 
@@ -510,6 +511,7 @@ absl::Status ServeMilter(const std::string& socket, const MilterPolicy& policy,
     return absl::UnavailableError(
         absl::StrCat("cannot listen on ", socket, " (in use, or no permission)"));
   }
+  g_state.listening = true;
   if (smfi_main() == MI_FAILURE) {
     return absl::InternalError("libmilter: smfi_main failed");
   }
@@ -519,5 +521,7 @@ absl::Status ServeMilter(const std::string& socket, const MilterPolicy& policy,
 void RequestMilterStop() { smfi_stop(); }
 
 uint32_t ActiveSessions() { return g_state.sessions.load(); }
+
+bool MilterListening() { return g_state.listening.load(); }
 
 }  // namespace leakhound

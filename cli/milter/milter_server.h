@@ -81,6 +81,8 @@ absl::Status ServeMilter(const std::string& socket, const MilterPolicy& policy,
 // flight go on (wait for ActiveSessions() to reach 0).
 void RequestMilterStop();
 uint32_t ActiveSessions();
+// Whether ServeMilter has its socket open (the daemon is ready to serve).
+bool MilterListening();
 
 // Whether `address` (with or without <>) matches an allow-list entry.
 bool AddressAllowed(std::string_view address,

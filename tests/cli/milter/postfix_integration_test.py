@@ -281,6 +281,34 @@ class PostfixMilterTest(unittest.TestCase):
         self.assertEqual(code, 550)
         self.assertIn("relocation-plan.txt", text_reply)
 
+    def test_systemd_hears_ready_watchdog_and_stopping(self):
+        # What Type=notify and WatchdogSec need, without systemd: the
+        # daemon's datagrams on a socket of ours ($NOTIFY_SOCKET).
+        import socket as sockets
+        path = os.path.join(self.dir, "notify.sock")
+        listener = sockets.socket(sockets.AF_UNIX, sockets.SOCK_DGRAM)
+        listener.bind(path)
+        listener.settimeout(DEADLINE)
+        port = free_port()
+        env = dict(os.environ, NOTIFY_SOCKET=path, WATCHDOG_USEC="400000")
+        proc = subprocess.Popen(
+            [LEAKHOUND, "milter", "--index", self.index, "--socket",
+             "inet:%d@127.0.0.1" % port, "--incidents", "off"],
+            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            seen = []
+            while not any("WATCHDOG=1" in m for m in seen):
+                seen.append(listener.recv(4096).decode())
+            self.assertIn("READY=1", seen[0])
+            self.assertIn("STATUS=serving generation", seen[0])
+            proc.send_signal(signal.SIGTERM)
+            while not any("STOPPING=1" in m for m in seen):
+                seen.append(listener.recv(4096).decode())
+            self.assertEqual(proc.wait(timeout=DEADLINE), 0)
+        finally:
+            stop_process(proc)
+            listener.close()
+
     def test_zy_metrics_count_what_the_daemon_logged(self):
         # Near the end: the reject daemon has judged the other tests' mail.
         # Parsed with prometheus_client's own parser (Debian's

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# The Debian package (cmake/LeakhoundPackaging.cmake) end to end, on this
+# machine: CPack builds it from the build tree, lintian finds no error, it
+# installs with dpkg -i, its units pass `systemd-analyze verify`, `man
+# leakhound` renders, the installed command runs, postinst made the user
+# and its private state directory; then it is purged again.
+#   package_test.sh BUILD_DIR
+# Needs root. Exit 77 (skipped) when a leakhound package is installed
+# already: the test never touches an installation it did not make.
+set -euo pipefail
+build=$(cd "$1" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+if dpkg-query -W -f='${Status}' leakhound 2>/dev/null | grep -q "install ok installed"; then
+  echo "package_test: a leakhound package is installed already; not touching it"
+  exit 77
+fi
+state_existed=no
+[[ -e /var/lib/leakhound ]] && state_existed=yes
+
+cpack --config "$build/CPackConfig.cmake" -G DEB -B "$work" >/dev/null
+deb=$(ls "$work"/leakhound_*.deb)
+echo "package_test: built $(basename "$deb")"
+
+set +e
+findings=$(lintian --fail-on error "$deb" 2>&1)
+rc=$?
+set -e
+grep -v "^running with root" <<<"$findings" || true
+if ((rc != 0)); then echo "package_test: lintian reports errors" >&2; exit 1; fi
+echo "package_test: lintian: no errors"
+
+cleanup() {
+  if [[ $state_existed == yes ]]; then dpkg -r leakhound >/dev/null || true
+  else dpkg --purge leakhound >/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+dpkg -i "$deb" >/dev/null
+echo "package_test: installed"
+
+/usr/bin/leakhound --version | head -1
+getent passwd leakhound >/dev/null
+[[ $(stat -c '%a %U' /var/lib/leakhound) == "700 leakhound" ]] || {
+  echo "package_test: /var/lib/leakhound is $(stat -c '%a %U' /var/lib/leakhound)" >&2; exit 1; }
+grep -qx /etc/leakhound/milter.conf /var/lib/dpkg/info/leakhound.conffiles
+man -P cat leakhound 2>/dev/null | grep -q "find passages of protected documents"
+man -P cat 5 leakhound.conf 2>/dev/null | grep -q "options of the leakhound"
+echo "package_test: man pages render"
+systemd-analyze verify /lib/systemd/system/leakhound-milter.service \
+  /lib/systemd/system/leakhound-console.service \
+  /lib/systemd/system/leakhound-sync.service \
+  /lib/systemd/system/leakhound-sync.timer
+echo "package_test: systemd-analyze verify: clean"
+bash -c 'source /usr/share/bash-completion/bash_completion 2>/dev/null;
+  source /usr/share/bash-completion/completions/leakhound; complete -p leakhound' >/dev/null
+echo "package_test: ok"
