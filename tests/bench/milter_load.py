@@ -340,9 +340,26 @@ def main():
                 for i, (data, _, size) in enumerate(messages)]
 
     milter_port = free_port()
+    metrics_port = free_port()
     log = os.path.join(work, "milter.log")
     milter = start_milter(args.leakhound, index, milter_port, log,
-                          "--reload-seconds", "3600", *args.milter_flags.split())
+                          "--reload-seconds", "3600", "--metrics",
+                          "127.0.0.1:%d" % metrics_port, *args.milter_flags.split())
+    scrapes = []  # (monotonic time, {(verdict, action): count})
+
+    def scrape():
+        """The daemon's /metrics, parsed with prometheus_client."""
+        from prometheus_client.parser import text_string_to_metric_families
+        import urllib.request
+        with urllib.request.urlopen("http://127.0.0.1:%d/metrics" % metrics_port,
+                                    timeout=30) as r:
+            text = r.read().decode()
+        counts = {}
+        for family in text_string_to_metric_families(text):
+            if family.name == "leakhound_milter_messages":
+                for s in family.samples:
+                    counts[(s.labels["verdict"], s.labels["action"])] = s.value
+        scrapes.append((time.monotonic(), counts))
     postfix = PrivatePostfix(work, {"gateway": milter_port})
     results = [None] * len(messages)
     memory = []
@@ -358,6 +375,10 @@ def main():
             while not stop_sampling.is_set():
                 memory.append((time.monotonic(), rss_kb(milter.pid),
                                open_fds(milter.pid)))
+                try:
+                    scrape()  # Prometheus's view of the run, every sample
+                except OSError:
+                    pass
                 if soak:  # count and delete what was delivered
                     for path in postfix.delivered():
                         try:
@@ -505,6 +526,7 @@ def main():
             time.sleep(6)
         stop_sampling.set()
         sampler.join()
+        scrape()  # the last, after the queue drained
         if soak:
             soak_ok = report_soak(args, memory, start, seconds, sent_count[0], wrong[0],
                         accepted[0], deleted[0] + len(postfix.delivered()))
@@ -560,6 +582,15 @@ def main():
     print("| leaks passed | %d |" % leaks_passed)
     print("| clean messages refused | %d |" % clean_blocked)
     print("| milter verdicts logged | %d |" % len(all_ms))
+    if scrapes and not args.kills:
+        final = scrapes[-1][1]
+        accepted_m = sum(v for (verdict, action), v in final.items() if action == "accept")
+        rejected_m = sum(v for (verdict, action), v in final.items() if action == "reject")
+        print("| /metrics scraped during the run | %d times |" % len(scrapes))
+        print("| /metrics accept / reject against the run's delivered / refused "
+              "550 | %d / %d against %d / %d |" % (
+                  accepted_m, rejected_m, delivered,
+                  sum(1 for r in results if r == 550)))
     print("| added latency, all messages: median / p99 | %.2f / %.2f ms |"
           % (statistics.median(all_ms), q(all_ms, 0.99)))
     print("| of which waiting for a scanning slot: median / p99 | %.2f / %.2f ms |"
