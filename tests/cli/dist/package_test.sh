@@ -4,11 +4,15 @@
 # installs with dpkg -i, its units pass `systemd-analyze verify`, `man
 # leakhound` renders, the installed command runs, postinst made the user
 # and its private state directory; then it is purged again.
-#   package_test.sh BUILD_DIR
+#   package_test.sh BUILD_DIR SOURCE_DIR
+# The packaged milter then runs exactly as its unit's ExecStart, as the
+# unit's user, behind a private Postfix: a leak is refused, clean mail
+# delivered (packaged_milter_check.py).
 # Needs root. Exit 77 (skipped) when a leakhound package is installed
 # already: the test never touches an installation it did not make.
 set -euo pipefail
 build=$(cd "$1" && pwd)
+source=$(cd "$2" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -55,4 +59,23 @@ systemd-analyze verify /lib/systemd/system/leakhound-milter.service \
 echo "package_test: systemd-analyze verify: clean"
 bash -c 'source /usr/share/bash-completion/bash_completion 2>/dev/null;
   source /usr/share/bash-completion/completions/leakhound; complete -p leakhound' >/dev/null
+# The milter as its unit runs it: ExecStart's command line, as User=, on
+# an index the leakhound user made of the sample documents.
+samples="$work/protected"
+mkdir -m 755 "$samples" && cp "$source"/corpus/sample/protected/* "$samples"/ && chmod 644 "$samples"/*
+chmod 755 "$work"
+runuser -u leakhound -- /usr/bin/leakhound init --index /var/lib/leakhound/index >/dev/null
+runuser -u leakhound -- /usr/bin/leakhound add --index /var/lib/leakhound/index "$samples" >/dev/null
+exec_start=$(sed -n 's/^ExecStart=//p' /lib/systemd/system/leakhound-milter.service)
+port=$(sed -n 's/^socket = inet:\([0-9]*\)@.*/\1/p' /etc/leakhound/milter.conf)
+runuser -u leakhound -- $exec_start &
+milter=$!
+stop_milter() { kill "$milter" 2>/dev/null || true; wait "$milter" 2>/dev/null || true; }
+trap 'stop_milter; cleanup' EXIT
+for _ in $(seq 100); do
+  (exec 3<>/dev/tcp/127.0.0.1/"$port") 2>/dev/null && break
+  sleep 0.1
+done
+/usr/bin/python3 "$source/tests/cli/dist/packaged_milter_check.py" "$source" "$port"
+stop_milter
 echo "package_test: ok"
