@@ -51,6 +51,25 @@ class LockedStore {
   sqlite3* db_ = nullptr;
 };
 
+// The writer's log lines, collected from its thread.
+class LogLines {
+ public:
+  IncidentWriter::Log Sink() {
+    return [this](const std::string& line) {
+      std::lock_guard g(mu_);
+      lines_.push_back(line);
+    };
+  }
+  std::vector<std::string> Lines() {
+    std::lock_guard g(mu_);
+    return lines_;
+  }
+
+ private:
+  std::mutex mu_;
+  std::vector<std::string> lines_;
+};
+
 IncidentWriter::Options Quick(size_t capacity) {
   IncidentWriter::Options o;
   o.spool_capacity = capacity;
@@ -82,12 +101,8 @@ TEST(IncidentWriterTest, ALockedStoreKeepsRecordsSpooledUntilItIsFree) {
   const std::string path = dir.Sub("incidents");
   ASSERT_TRUE(IncidentStore::Open(path).ok());
   LockedStore lock(path);
-  std::vector<std::string> lines;
-  std::mutex mu;
-  IncidentWriter writer(path, Quick(1000), [&](const std::string& l) {
-    std::lock_guard g(mu);
-    lines.push_back(l);
-  });
+  LogLines log;
+  IncidentWriter writer(path, Quick(1000), log.Sink());
   for (int i = 0; i < 50; ++i) writer.Submit(Leak(i));
   ASSERT_TRUE(Eventually([&] { return writer.counters().failed_writes >= 2; }));
   EXPECT_EQ(writer.counters().written, 0u);
@@ -96,7 +111,7 @@ TEST(IncidentWriterTest, ALockedStoreKeepsRecordsSpooledUntilItIsFree) {
   ASSERT_TRUE(Eventually([&] { return writer.counters().written == 50; }));
   EXPECT_EQ(writer.counters().dropped, 0u);
   writer.Stop(5);
-  std::lock_guard g(mu);
+  const std::vector<std::string> lines = log.Lines();
   ASSERT_GE(lines.size(), 2u);
   EXPECT_NE(lines.front().find("cannot write"), std::string::npos)
       << lines.front();
@@ -108,22 +123,18 @@ TEST(IncidentWriterTest, AFullSpoolDropsAndCountsWhatDoesNotFit) {
   const std::string path = dir.Sub("incidents");
   ASSERT_TRUE(IncidentStore::Open(path).ok());
   LockedStore lock(path);
-  std::vector<std::string> lines;
-  std::mutex mu;
-  IncidentWriter writer(path, Quick(10), [&](const std::string& l) {
-    std::lock_guard g(mu);
-    lines.push_back(l);
-  });
+  LogLines log;
+  IncidentWriter writer(path, Quick(10), log.Sink());
   for (int i = 0; i < 15; ++i) writer.Submit(Leak(i));
   ASSERT_TRUE(Eventually([&] { return writer.counters().dropped == 5; }));
   lock.Unlock();
   ASSERT_TRUE(Eventually([&] { return writer.counters().written == 10; }));
   writer.Stop(5);
   EXPECT_EQ(writer.counters().dropped, 5u);
-  std::lock_guard g(mu);
   bool logged = false;
-  for (const std::string& l : lines)
+  for (const std::string& l : log.Lines()) {
     logged |= l.find("dropped") != std::string::npos;
+  }
   EXPECT_TRUE(logged);
 }
 
