@@ -18,7 +18,7 @@
 
 #include "absl/status/statusor.h"
 #include "cli/formats/text_extractor.h"
-#include "engine/leak_scanner.h"
+#include "engine/scan/leak_scanner.h"
 #include "engine/protected_index.h"
 
 namespace leakhound {

@@ -23,7 +23,7 @@
 #include "cli/progress_bar.h"
 #include "cli/scan_output.h"
 #include "engine/content_digest.h"
-#include "engine/leak_scanner.h"
+#include "engine/scan/leak_scanner.h"
 
 namespace leakhound {
 namespace {

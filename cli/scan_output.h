@@ -15,7 +15,7 @@
 
 #include "absl/status/status.h"
 #include "cli/formats/extraction.h"
-#include "engine/leak_scanner.h"
+#include "engine/scan/leak_scanner.h"
 
 namespace leakhound {
 

@@ -9,7 +9,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "engine/pseudo_matrix.h"
+#include "engine/filter/pseudo_matrix.h"
 
 namespace leakhound {
 namespace {

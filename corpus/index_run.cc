@@ -5,7 +5,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "cli/formats/extraction.h"
-#include "engine/leak_scanner.h"
+#include "engine/scan/leak_scanner.h"
 
 namespace leakhound {
 namespace {

@@ -22,8 +22,8 @@
 #include "absl/status/statusor.h"
 #include "corpus/document_pool.h"
 #include "corpus/test_set.h"
-#include "engine/leak_scanner.h"
-#include "engine/passage_matcher.h"
+#include "engine/scan/leak_scanner.h"
+#include "engine/scan/passage_matcher.h"
 #include "engine/protected_index.h"
 
 namespace leakhound {

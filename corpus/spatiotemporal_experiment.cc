@@ -27,8 +27,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "engine/seeded_bloom_filter.h"
-#include "engine/spatial_bloom_filter.h"
+#include "corpus/filters/seeded_bloom_filter.h"
+#include "corpus/filters/spatial_bloom_filter.h"
 
 namespace leakhound {
 namespace {

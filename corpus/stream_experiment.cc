@@ -27,8 +27,8 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "engine/decaying_bloom_filter.h"
-#include "engine/skip_bloom_filter.h"
+#include "corpus/filters/decaying_bloom_filter.h"
+#include "engine/filter/skip_bloom_filter.h"
 
 namespace leakhound {
 namespace {

@@ -33,7 +33,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "engine/multi_layer_bloom_filter.h"
+#include "engine/filter/multi_layer_bloom_filter.h"
 
 namespace leakhound {
 namespace {

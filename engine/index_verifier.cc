@@ -9,9 +9,9 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
-#include "engine/bloom_geometry.h"
+#include "engine/filter/bloom_geometry.h"
 #include "engine/protected_index.h"
-#include "engine/pseudo_matrix.h"
+#include "engine/filter/pseudo_matrix.h"
 
 namespace leakhound {
 namespace {

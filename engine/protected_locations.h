@@ -19,7 +19,7 @@
 // covers ".../finance" and ".../finance/q3", not ".../finance-public".
 //
 // Membership of each of a found location's prefixes is answered first by a
-// multi-layer Bloom filter (seed 000; engine/multi_layer_bloom_filter.h)
+// multi-layer Bloom filter (seed 000; engine/filter/multi_layer_bloom_filter.h)
 // over the keys' segments, then confirmed exactly against the keys, so a
 // finding is never a filter false positive.
 //
@@ -34,7 +34,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
-#include "engine/multi_layer_bloom_filter.h"
+#include "engine/filter/multi_layer_bloom_filter.h"
 
 namespace leakhound {
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "cli/incidents/incident.h"
-#include "engine/leak_scanner.h"
+#include "engine/scan/leak_scanner.h"
 #include "engine/protected_index.h"
 
 namespace leakhound {

@@ -4,7 +4,7 @@
 // (part names and texts) and the index generation it was scanned against
 // (a reload makes earlier verdicts stale).
 //
-// A SKIP Bloom filter (engine/skip_bloom_filter.h: no false negatives over
+// A SKIP Bloom filter (engine/filter/skip_bloom_filter.h: no false negatives over
 // its window of recent messages) answers "maybe seen" first; a verdict is
 // reused only after an exact lookup of the digest in the last `window`
 // entries confirms it, so the filter's false positives cost a lookup,
@@ -23,7 +23,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "cli/milter/message_verdict.h"
-#include "engine/skip_bloom_filter.h"
+#include "engine/filter/skip_bloom_filter.h"
 
 namespace leakhound {
 

@@ -22,7 +22,7 @@
 
 #include "cli/formats/text_extractor.h"
 #include "cli/incidents/incident.h"
-#include "engine/leak_scanner.h"
+#include "engine/scan/leak_scanner.h"
 
 namespace leakhound {
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
-#include "engine/passage_matcher.h"
+#include "engine/scan/passage_matcher.h"
 
 namespace leakhound {
 namespace {

@@ -26,10 +26,10 @@
 #include <utility>
 #include <vector>
 
-#include "engine/bloom_geometry.h"
-#include "engine/matrix_bytes.h"
-#include "engine/pseudo_matrix.h"
-#include "engine/row_matrix.h"
+#include "engine/filter/bloom_geometry.h"
+#include "engine/filter/matrix_bytes.h"
+#include "engine/filter/pseudo_matrix.h"
+#include "engine/filter/row_matrix.h"
 
 namespace leakhound {
 namespace {

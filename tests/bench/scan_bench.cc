@@ -29,7 +29,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/leak_scanner.h"
+#include "engine/scan/leak_scanner.h"
 #include "engine/protected_index.h"
 
 namespace leakhound {

@@ -30,7 +30,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/leak_scanner.h"
+#include "engine/scan/leak_scanner.h"
 #include "engine/protected_index.h"
 #include "shingler/fingerprint_key.h"
 

@@ -14,7 +14,7 @@
 #include <thread>
 #include <vector>
 
-#include "engine/leak_scanner.h"
+#include "engine/scan/leak_scanner.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "index/index_batch.h"

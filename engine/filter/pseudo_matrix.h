@@ -1,0 +1,274 @@
+// PseudoMatrix: the pseudo-matrix Bloom filter (PMBF) of Butakov, "Using
+// Bloom filters in data leak protection applications", section 3, in memory.
+//
+// d rows, each a Bloom filter of the same m bits (BloomGeometry). Documents
+// are packed into rows: in the default mode a document is appended to the
+// open row until the row reaches its fill limit and continues in the next
+// row(s) (the paper's Fig. 1). A row index records, per row, which
+// documents it holds and which range of each document's fingerprint list.
+// Baseline modes for experiments: one document per row, truncated at the
+// fill limit (the matrix Bloom filter, MBF), and one single classic filter
+// (no localization: every document is a candidate of every hit).
+//
+// Queries count, per row, the query fingerprints whose k bits are all set
+// (default), or the paper's popcount(query filter AND row). A document is a
+// candidate when the summed count of its rows is significant against the
+// chance hits expected from the rows' actual fill (chance_threshold.h), at
+// a family-wise false-alarm probability, and at least a minimum count,
+// either over the whole query or within one window of consecutive query
+// fingerprints (membership scoring).
+//
+// The matrix does not keep fingerprints: removal and compaction rebuild
+// rows from fingerprints the caller supplies (the index stores them).
+//
+// Thread-safety: const methods may run concurrently with each other; a
+// mutating method needs exclusive access (the index serializes writers).
+#ifndef LEAKHOUND_ENGINE_FILTER_PSEUDO_MATRIX_H_
+#define LEAKHOUND_ENGINE_FILTER_PSEUDO_MATRIX_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/statusor.h"
+#include "engine/filter/bloom_geometry.h"
+#include "engine/filter/row_groups.h"
+#include "engine/filter/row_matrix.h"
+
+namespace leakhound {
+
+using DocId = uint32_t;
+
+// Persisted in the index metadata: do not renumber.
+enum class PackingMode : uint8_t {
+  kPseudoMatrix = 0,      // several documents per row, long ones span rows
+  kOneDocumentPerRow = 1, // MBF: one document per row, truncated
+  kSingleFilter = 2,      // one classic Bloom filter, no localization
+};
+
+enum class MatrixLayout : uint8_t { kBitSliced = 0, kRowMajor = 1 };
+
+enum class ScoringMode : uint8_t {
+  kMembership = 0,   // query fingerprints with all k bits set in the row
+  kAndPopcount = 1,  // popcount(query filter AND row), the paper's score
+};
+
+struct PseudoMatrixOptions {
+  FilterParams filter;
+  PackingMode packing = PackingMode::kPseudoMatrix;
+  MatrixLayout layout = MatrixLayout::kBitSliced;
+  // G > 0 adds a second level (row_groups.h): rows G at a time merged into
+  // one filter, counted first, so that a membership query reads rows only
+  // in groups whose counts are significant. Every document whose shared
+  // fingerprints alone are significant is still found, and every
+  // candidate is one of the one-level query with the same count; at twice
+  // the memory; the query's cost grows with d / G plus the groups it descends
+  // into. REQUIRES: 0 or a multiple of 64 with G * m < 2^32. Not yet
+  // persisted by the index (docs/engine.md, "Row groups").
+  uint32_t group_rows = 0;
+};
+
+// Fingerprint range [begin, end) of a document's list stored in a row.
+struct Segment {
+  DocId doc;
+  uint32_t begin;
+  uint32_t end;
+  bool operator==(const Segment&) const = default;
+};
+
+struct RowInfo {
+  std::vector<Segment> segments;  // in insertion order
+  uint32_t fingerprints = 0;      // sum of segment lengths
+  uint32_t bits_set = 0;          // popcount of the row
+};
+
+// PERSISTED (StateRecord::rows_digest, docs/storage_format.md): a digest of
+// one row, 0 for a row without segments: Fmix64 chained over the row's id,
+// each segment's document, begin and end, the fingerprint and set-bit
+// counts.
+uint64_t RowHash(uint32_t row, const RowInfo& info);
+// PERSISTED: the digest of a row table: kRowsDigestSeed XOR every row's
+// RowHash. Never 0 but by a 2^-64 chance (0 means "not recorded"). With
+// `hashes`, also sets (*hashes)[r] to row r's RowHash.
+inline constexpr uint64_t kRowsDigestSeed = 0x6c65616b686f756eull;
+uint64_t RowsDigest(std::span<const RowInfo> rows,
+                    std::vector<uint64_t>* hashes = nullptr);
+
+struct QueryOptions {
+  ScoringMode scoring = ScoringMode::kMembership;
+  // Probability that any document of the index becomes a candidate by
+  // chance, over all tests of one query (Bonferroni). Range (0, 1).
+  double family_false_alarm = 1e-6;
+  // A candidate needs at least this many hits whatever the statistics say.
+  uint32_t min_count = 3;
+  // Membership scoring also tests windows of this many consecutive query
+  // fingerprints (overlapping by half; the caller passes fingerprints in
+  // text order), so a short passage inside a long text stands out against
+  // the chance hits of its window instead of the whole text's. Every
+  // window is one more test of the Bonferroni family. 0 turns windows off.
+  // Ignored by kAndPopcount.
+  uint32_t window = 256;
+  // With row groups: false runs the one-level query instead (for
+  // comparing the two on one matrix).
+  bool use_groups = true;
+  // The two-level query reads rows in at most this share of the 64-row
+  // blocks; a query that would read more runs as one level, which streams
+  // the slices and is then cheaper (measured: docs/engine.md, "Row
+  // groups"). 1 always takes the two-level path.
+  double max_block_share = 0.125;
+};
+
+struct Candidate {
+  DocId doc;
+  uint32_t count;      // hits summed over the document's rows
+  double expected;     // chance hits expected over those rows
+  uint32_t threshold;  // the count that was needed
+};
+
+struct QueryResult {
+  std::vector<Candidate> candidates;  // by decreasing count - expected
+  uint32_t candidate_rows = 0;        // rows whose own test passed
+  uint32_t tests = 0;                 // the Bonferroni family size
+  uint32_t groups_descended = 0;      // row groups found significant
+  bool two_level = false;             // answered by the two-level path
+};
+
+// The fingerprint list the caller added for a document, unchanged.
+using FingerprintSource = std::function<std::span<const uint64_t>(DocId)>;
+
+struct RebuildStats {
+  std::vector<uint32_t> rows;  // rows cleared and refilled (freed included)
+  uint32_t rows_freed = 0;     // of those, rows left empty and reusable
+  uint32_t rows_rebuilt() const { return static_cast<uint32_t>(rows.size()); }
+};
+
+class PseudoMatrix {
+ public:
+  // Returns InvalidArgument for out-of-range filter parameters.
+  static absl::StatusOr<std::unique_ptr<PseudoMatrix>> Create(
+      const PseudoMatrixOptions& options);
+
+  // Rebuilds a matrix from its persisted row index: `rows[r]` for every
+  // row r (a row without segments is free) and the open row (-1: none).
+  // The bits start clear; load them with LoadRowBits (and LoadGroupBits). Returns
+  // InvalidArgument for bad parameters or an inconsistent row index
+  // (segments out of order, open row out of range).
+  static absl::StatusOr<std::unique_ptr<PseudoMatrix>> Restore(
+      const PseudoMatrixOptions& options, std::vector<RowInfo> rows,
+      int64_t open_row);
+  // ORs the bits of rows [first, first + count), in RowMatrix::SetRows
+  // format. No per-bit work: 64x64 transposes for the sliced layout.
+  // REQUIRES: first + count <= rows().size().
+  void LoadRowBits(uint32_t first, uint32_t count,
+                   std::span<const uint64_t> words);
+  // Copies `row`'s bits, RowMatrix::GetRow format.
+  void RowBits(uint32_t row, std::span<uint64_t> words) const {
+    matrix_->GetRow(row, words);
+  }
+  // The same for the group filters of a matrix with row groups: Restore
+  // leaves them clear and computes everything else about the groups from
+  // the row index. REQUIRES: row groups; first + count <= groups; words in
+  // SetRows format for G * m bits a group.
+  void LoadGroupBits(uint32_t first, uint32_t count,
+                     std::span<const uint64_t> words);
+  // Copies group g's filter. REQUIRES: row groups; g < groups.
+  void GroupBits(uint32_t g, std::span<uint64_t> words) const;
+
+  // Inserts a document's fingerprints (duplicates count toward capacity;
+  // callers pass distinct fingerprints). Returns how many were stored: all,
+  // except in kOneDocumentPerRow mode where the list is cut at the fill
+  // limit. REQUIRES: `doc` not present; fingerprints.size() < 2^32.
+  uint32_t Add(DocId doc, std::span<const uint64_t> fingerprints);
+
+  // Removes a document by rebuilding only the rows that hold it from the
+  // fingerprints of the other documents in those rows. Row groups' filters
+  // keep its fingerprints (a superset is still correct; Compact rebuilds
+  // them). Returns NotFound for an unknown document. REQUIRES: `source`
+  // returns the list of every document in the document's rows.
+  absl::StatusOr<RebuildStats> Remove(DocId doc,
+                                      const FingerprintSource& source);
+
+  // Repacks the rows filled below `underfill` x fill limit into as few rows
+  // as possible (the others are untouched), and rebuilds the filters of
+  // their row groups. Freed rows are reused by later additions. Only
+  // meaningful in kPseudoMatrix mode (no-op otherwise). REQUIRES: `source`
+  // returns the list of every document in GroupRows(UnderfilledRows()).
+  RebuildStats Compact(const FingerprintSource& source,
+                       double underfill = 0.5);
+
+  // The rows Compact would rebuild: the rows in use filled below
+  // `underfill` x fill limit, if there are at least two (else none: one
+  // row cannot be packed tighter).
+  std::vector<uint32_t> UnderfilledRows(double underfill) const;
+
+  // Candidates of a query: the documents whose rows' count, over the whole
+  // query or in one window, is significant (see the file comment). With
+  // row groups, membership queries take the two-level path (see
+  // PseudoMatrixOptions::group_rows for what it guarantees).
+  QueryResult Query(std::span<const uint64_t> fingerprints,
+                    const QueryOptions& options) const;
+
+  const BloomGeometry& geometry() const { return geometry_; }
+  const PseudoMatrixOptions& options() const { return options_; }
+  const std::vector<RowInfo>& rows() const { return rows_; }
+  // The row the next document is appended to; -1 if none.
+  int64_t open_row() const { return open_row_; }
+  const RowMatrix& matrix() const { return *matrix_; }
+  // The rows whose documents rebuilding the groups of `rows` reads: every
+  // row of their groups (just `rows` without groups). Sorted, distinct.
+  std::vector<uint32_t> GroupRows(std::span<const uint32_t> rows) const;
+  // Rows holding `doc`, in list order; empty if unknown.
+  std::span<const uint32_t> RowsOf(DocId doc) const;
+  size_t documents() const { return doc_rows_.size(); }
+  // Rows holding at least one document.
+  uint32_t rows_in_use() const { return rows_in_use_; }
+  // Heap bytes: the bits plus the row and document indexes.
+  size_t MemoryBytes() const;
+
+ private:
+  PseudoMatrix(const PseudoMatrixOptions& options,
+               const BloomGeometry& geometry,
+               std::unique_ptr<RowMatrix> matrix);
+
+  // Inserts fingerprints[begin, end) of `doc` into `row`.
+  void Insert(uint32_t row, DocId doc, std::span<const uint64_t> fingerprints,
+              uint32_t begin, uint32_t end);
+  // Packs fingerprints[begin, end) of `doc` from the open row on.
+  void Pack(DocId doc, std::span<const uint64_t> fingerprints, uint32_t begin,
+            uint32_t end);
+  uint32_t TakeRow();  // a free row, or a new one
+  void ClearRow(uint32_t row);
+  // Brings the row groups up to date after a mutation: rebuilds the
+  // filters of cleared_groups_ from `source` (REQUIRES: non-null if there
+  // are any) and recomputes the values of touched groups.
+  void RefreshGroups(const FingerprintSource* source);
+  // Whether `doc`'s rows lie in more than one group (for cross_group_).
+  void UpdateCrossGroup(DocId doc);
+
+  const PseudoMatrixOptions options_;
+  const BloomGeometry geometry_;
+  std::unique_ptr<RowMatrix> matrix_;
+  std::vector<RowInfo> rows_;
+  absl::flat_hash_map<DocId, std::vector<uint32_t>> doc_rows_;
+  std::vector<uint32_t> free_rows_;  // empty rows to reuse, as a stack
+  int64_t open_row_ = -1;            // the row appended to; -1 if none
+  uint32_t rows_in_use_ = 0;  // rows holding a segment
+  // Documents in more than one row (doc_rows_ size > 1), kept in step with
+  // doc_rows_ so that neither Add nor Query walks every document.
+  absl::flat_hash_set<DocId> spanning_;
+  // The second level, if options_.group_rows > 0.
+  std::unique_ptr<RowGroups> groups_;
+  std::vector<uint32_t> touched_groups_;  // values to recompute
+  std::vector<uint32_t> cleared_groups_;  // filters to rebuild (Compact)
+  // Documents whose rows lie in more than one group: tested on the sum of
+  // their groups' counts.
+  absl::flat_hash_set<DocId> cross_group_;
+};
+
+}  // namespace leakhound
+
+#endif  // LEAKHOUND_ENGINE_FILTER_PSEUDO_MATRIX_H_

@@ -1,0 +1,110 @@
+// LeakScanner: answers "does this text contain passages of protected
+// documents, and of which ones?" for one text at a time.
+//
+//  1. Shingle the text with the index's key and options.
+//  2. Filter stage: query the pseudo-matrix with the text's distinct
+//     fingerprints minus the allow-listed and boilerplate ones (held by
+//     more than ScanOptions::boilerplate_documents documents); candidate
+//     documents come back with their statistical evidence.
+//  3. Second stage, per candidate: read its stored shingles, chain those
+//     the text shares into passages (passage_matcher.h), the same
+//     fingerprints left out, and measure coverage both ways. A candidate is
+//     a match when its largest group of passages covers at least min_words
+//     words or the passages cover at least min_coverage of it; the others
+//     are the filter's false candidates, counted and dropped.
+//
+// Thread-safety: a LeakScanner is not thread-safe (it owns a Shingler); use
+// one per thread. Many scanners may share one ProtectedIndex, which must
+// outlive them and must not be changed or refreshed while they scan.
+#ifndef LEAKHOUND_ENGINE_SCAN_LEAK_SCANNER_H_
+#define LEAKHOUND_ENGINE_SCAN_LEAK_SCANNER_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "engine/scan/passage_matcher.h"
+#include "engine/protected_index.h"
+#include "engine/filter/pseudo_matrix.h"
+#include "shingler/shingler.h"
+
+namespace leakhound {
+
+struct ScanOptions {
+  // A group of passages with at least this many words inside their matched
+  // shingles makes a match (LargestGroupWords: passages adjacent in the
+  // scanned text from one stretch of the source, in any order; a passage
+  // alone is a group; Passage::covered_words: the gaps a chain bridged do
+  // not count). Range [1, 10000]; the command line allows [10, 10000]. The
+  // default is measured (docs/results.md, "Choosing min_words").
+  uint32_t min_words = 22;
+  // Or passages covering at least this share of the protected document's
+  // words. Range (0, 1].
+  double min_coverage = 0.5;
+  // Fingerprints held by more than this many protected documents are
+  // boilerplate: left out of the filter query and the comparison; 0 turns
+  // the rule off.
+  uint32_t boilerplate_documents = 10;
+  QueryOptions query;
+};
+
+struct DocumentMatch {
+  uint32_t doc = 0;
+  std::string external_id;
+  // Words of the scanned text inside the passages.
+  uint32_t matched_words = 0;
+  // Share of the protected document's tokens inside the passages' source
+  // ranges, and share of the scanned text's words inside the passages.
+  double coverage_of_source = 0;
+  double coverage_of_scanned = 0;
+  uint32_t longest_passage_words = 0;
+  uint32_t longest_covered_words = 0;  // most Passage::covered_words
+  uint32_t group_words = 0;  // LargestGroupWords of the passages
+  std::vector<Passage> passages;  // in scanned-text order
+};
+
+struct ScanReport {
+  uint32_t words = 0;       // of the scanned text
+  std::vector<DocId> candidates;  // documents the filter stage proposed
+  uint32_t false_candidates = 0;  // of those, dropped by the second stage
+  // Distinct scanned fingerprints ignored as allow-listed, and scanned
+  // shingles ignored as boilerplate (in neither the filter query nor the
+  // comparison).
+  uint32_t allowed_fingerprints = 0;
+  uint32_t boilerplate_shingles = 0;
+  std::vector<DocumentMatch> matches;  // by decreasing matched_words
+  // URLs and paths under a protected location, in text order.
+  std::vector<LocationFinding> locations;
+  // Wall time of the three steps, in nanoseconds.
+  uint64_t shingle_ns = 0;
+  uint64_t filter_ns = 0;
+  uint64_t verify_ns = 0;  // the second stage
+};
+
+class LeakScanner {
+ public:
+  // InvalidArgument for options out of range. `index` must outlive the
+  // scanner.
+  static absl::StatusOr<std::unique_ptr<LeakScanner>> Create(
+      const ProtectedIndex& index, const ScanOptions& options);
+
+  // Scans UTF-8 text (invalid sequences read as U+FFFD). Errors: those of
+  // Shingler::Shingle, and index read errors.
+  absl::StatusOr<ScanReport> Scan(std::string_view utf8);
+
+ private:
+  LeakScanner(const ProtectedIndex& index, const ScanOptions& options,
+              std::unique_ptr<Shingler> shingler);
+
+  const ProtectedIndex& index_;
+  const ScanOptions options_;
+  const PassageOptions passage_options_;
+  std::unique_ptr<Shingler> shingler_;
+};
+
+}  // namespace leakhound
+
+#endif  // LEAKHOUND_ENGINE_SCAN_LEAK_SCANNER_H_

@@ -1,0 +1,241 @@
+#include "engine/scan/passage_matcher.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <limits>
+#include <utility>
+#include <vector>
+
+namespace leakhound {
+
+ScannedText::ScannedText(ShingledText text) : text_(std::move(text)) {
+  const auto n = static_cast<uint32_t>(text_.shingles.size());
+  // Pass 1: distinct fingerprints in order of first occurrence, and how
+  // many shingles of each take part (at most kMaxRepeats).
+  id_of_.reserve(n);
+  std::vector<uint32_t> id(n);
+  std::vector<uint32_t> count;
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint64_t fp = text_.shingles[i].fingerprint;
+    auto [it, inserted] =
+        id_of_.try_emplace(fp, static_cast<uint32_t>(distinct_.size()));
+    if (inserted) {
+      distinct_.push_back(fp);
+      count.push_back(0);
+    }
+    id[i] = it->second;
+    if (count[it->second] < kMaxRepeats) ++count[it->second];
+  }
+  // Pass 2: the shingle indexes, grouped by fingerprint, in text order.
+  begin_.resize(distinct_.size() + 1);
+  for (size_t d = 0; d < distinct_.size(); ++d) begin_[d + 1] = begin_[d] + count[d];
+  shingle_index_.resize(begin_.back());
+  std::vector<uint32_t> filled(begin_.begin(), begin_.end() - 1);
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint32_t d = id[i];
+    if (filled[d] < begin_[d + 1]) shingle_index_[filled[d]++] = i;
+  }
+  // 2^bits >= 64 * distinct, between 2^12 and 2^26 bits (8 MB).
+  unsigned bits = 12;
+  while (bits < 26 && (uint64_t{1} << bits) < 64 * distinct_.size()) ++bits;
+  shift_ = 64 - bits;
+  present_.assign(size_t{1} << (bits - 6), 0);
+  for (uint64_t fp : distinct_) {
+    const uint64_t bit = fp >> shift_;
+    present_[bit >> 6] |= uint64_t{1} << (bit & 63);
+  }
+}
+
+std::span<const uint32_t> ScannedText::Lookup(uint64_t fingerprint) const {
+  auto it = id_of_.find(fingerprint);
+  if (it == id_of_.end()) return {};
+  const uint32_t d = it->second;
+  return std::span<const uint32_t>(shingle_index_.data() + begin_[d],
+                                   begin_[d + 1] - begin_[d]);
+}
+
+PassageOptions PassageOptionsFor(const ShinglerOptions& options) {
+  const auto shingle_tokens = static_cast<uint32_t>(options.shingle_words) *
+                              static_cast<uint32_t>(options.cjk_chars_per_word);
+  PassageOptions out;
+  out.max_gap_tokens =
+      2 * shingle_tokens + static_cast<uint32_t>(options.winnow_window);
+  out.max_drift_tokens = static_cast<uint32_t>(options.shingle_words);
+  out.max_group_gap_tokens =
+      shingle_tokens + static_cast<uint32_t>(options.winnow_window);
+  out.max_group_slack_tokens = shingle_tokens;
+  return out;
+}
+
+namespace {
+
+struct Pair {
+  uint32_t scanned;  // index into the scanned shingles
+  uint32_t source;   // index into the source occurrences
+};
+
+struct Chain {
+  Passage passage;
+  uint32_t last_token;  // token_begin of the last scanned shingle
+  int64_t last_diagonal;
+  // Union of the chained shingles' scanned tokens: its end and its weight
+  // (ShingledText::word_units). Shingles come in token_begin order.
+  uint32_t covered_end;
+  uint64_t covered_units;
+};
+
+int64_t Diagonal(const Shingle& s, const Occurrence& o) {
+  return int64_t{o.token_begin} - int64_t{s.token_begin};
+}
+
+}  // namespace
+
+std::vector<Passage> MatchPassages(
+    const ScannedText& scanned, std::span<const Occurrence> source,
+    const std::function<bool(uint64_t)>& suppressed,
+    const PassageOptions& options) {
+  std::vector<Passage> out;
+  const std::vector<Shingle>& shingles = scanned.text().shingles;
+
+  // Every (scanned shingle, source occurrence) with one fingerprint, each
+  // fingerprint's source occurrences capped like the scanned ones.
+  std::vector<Pair> pairs;
+  absl::flat_hash_map<uint64_t, uint32_t> source_repeats;
+  for (uint32_t j = 0; j < source.size(); ++j) {
+    const uint64_t fp = source[j].fingerprint;
+    std::span<const uint32_t> hits = scanned.ShinglesWith(fp);
+    if (hits.empty() || (suppressed && suppressed(fp))) continue;
+    if (++source_repeats[fp] > ScannedText::kMaxRepeats) continue;
+    for (uint32_t i : hits) pairs.push_back(Pair{i, j});
+  }
+  std::sort(pairs.begin(), pairs.end(), [&](const Pair& a, const Pair& b) {
+    const uint32_t ta = shingles[a.scanned].token_begin;
+    const uint32_t tb = shingles[b.scanned].token_begin;
+    if (ta != tb) return ta < tb;
+    return source[a.source].token_begin < source[b.source].token_begin;
+  });
+
+  const std::vector<uint32_t>& units = scanned.text().word_units;
+  // Greedy chaining in scanned order: each pair extends the open chain
+  // whose diagonal it continues best, or starts a new one.
+  std::vector<Chain> open, done;
+  for (const Pair& p : pairs) {
+    const Shingle& s = shingles[p.scanned];
+    const Occurrence& o = source[p.source];
+    const int64_t diagonal = Diagonal(s, o);
+    // Retire chains the gap can no longer bridge.
+    auto stale = std::partition(open.begin(), open.end(), [&](const Chain& c) {
+      return s.token_begin - c.last_token <= options.max_gap_tokens;
+    });
+    done.insert(done.end(), stale, open.end());
+    open.erase(stale, open.end());
+
+    Chain* best = nullptr;
+    int64_t best_drift = std::numeric_limits<int64_t>::max();
+    for (Chain& c : open) {
+      if (c.last_token >= s.token_begin) continue;  // one pair per step
+      const int64_t drift = std::llabs(diagonal - c.last_diagonal);
+      if (drift <= int64_t{options.max_drift_tokens} && drift < best_drift) {
+        best = &c;
+        best_drift = drift;
+      }
+    }
+    if (best == nullptr) {
+      Passage fresh{s.token_begin,    s.token_end,    s.byte_begin,
+                    s.byte_end,       o.token_begin,  o.token_end,
+                    o.byte_begin,     o.byte_end,     1,
+                    0};
+      open.push_back(Chain{fresh, s.token_begin, diagonal, s.token_end,
+                           units[s.token_end] - units[s.token_begin]});
+      continue;
+    }
+    Passage& q = best->passage;
+    q.token_end = std::max(q.token_end, s.token_end);
+    q.byte_end = std::max(q.byte_end, s.byte_end);
+    q.source_token_begin = std::min(q.source_token_begin, o.token_begin);
+    q.source_token_end = std::max(q.source_token_end, o.token_end);
+    q.source_byte_begin = std::min(q.source_byte_begin, o.byte_begin);
+    q.source_byte_end = std::max(q.source_byte_end, o.byte_end);
+    ++q.shingles;
+    best->last_token = s.token_begin;
+    best->last_diagonal = diagonal;
+    if (s.token_end > best->covered_end) {
+      best->covered_units += units[s.token_end] -
+                             units[std::max(s.token_begin, best->covered_end)];
+      best->covered_end = s.token_end;
+    }
+  }
+  done.insert(done.end(), open.begin(), open.end());
+
+  // Text order, longer first at equal starts; a passage ending no later
+  // than one kept before it lies inside that one and is dropped.
+  std::sort(done.begin(), done.end(), [](const Chain& a, const Chain& b) {
+    if (a.passage.token_begin != b.passage.token_begin) {
+      return a.passage.token_begin < b.passage.token_begin;
+    }
+    if (a.passage.token_end != b.passage.token_end) {
+      return a.passage.token_end > b.passage.token_end;
+    }
+    return a.passage.shingles > b.passage.shingles;
+  });
+  uint32_t reach = 0;
+  for (const Chain& c : done) {
+    if (!out.empty() && c.passage.token_end <= reach) continue;
+    out.push_back(c.passage);
+    Passage& kept = out.back();
+    kept.words = scanned.text().Words(kept.token_begin, kept.token_end);
+    kept.covered_words = static_cast<uint32_t>(
+        c.covered_units / scanned.text().units_per_word);
+    reach = std::max(reach, c.passage.token_end);
+  }
+  return out;
+}
+
+double SourceCoverage(std::span<const Passage> passages,
+                      uint32_t source_tokens) {
+  if (source_tokens == 0) return 0;
+  std::vector<std::pair<uint32_t, uint32_t>> spans;
+  spans.reserve(passages.size());
+  for (const Passage& p : passages) {
+    spans.emplace_back(p.source_token_begin, p.source_token_end);
+  }
+  const uint64_t covered = UnionMeasure(
+      std::move(spans), [](uint32_t b, uint32_t e) { return e - b; });
+  return static_cast<double>(covered) / source_tokens;
+}
+
+uint32_t LargestGroupWords(std::span<const Passage> passages,
+                           const PassageOptions& options) {
+  // Every run of passages starting at each passage is tried: a run's prefix
+  // may span a gap of the source that a later passage fills (the second
+  // sentence of three, moved last), so growing one run greedily and
+  // restarting where its prefix fails would miss whole groups.
+  uint64_t largest = 0;
+  for (size_t i = 0; i < passages.size(); ++i) {
+    Passage group = passages[i];
+    uint64_t words = group.covered_words;
+    largest = std::max(largest, words);
+    const size_t last = std::min(passages.size(), i + kMaxGroupPassages);
+    for (size_t j = i + 1; j < last; ++j) {
+      const Passage& p = passages[j];
+      if (p.token_begin > group.token_end + options.max_group_gap_tokens) break;
+      // Only the part past the run's end adds words.
+      const uint32_t from =
+          std::clamp(group.token_end, p.token_begin, p.token_end);
+      words += uint64_t{p.covered_words} * (p.token_end - from) /
+               std::max<uint32_t>(1, p.token_end - p.token_begin);
+      group.token_end = std::max(group.token_end, p.token_end);
+      group.source_token_begin =
+          std::min(group.source_token_begin, p.source_token_begin);
+      group.source_token_end =
+          std::max(group.source_token_end, p.source_token_end);
+      if (group.source_token_end - group.source_token_begin <=
+          group.token_end - group.token_begin + options.max_group_slack_tokens) {
+        largest = std::max(largest, words);
+      }
+    }
+  }
+  return static_cast<uint32_t>(largest);
+}
+
+}  // namespace leakhound

@@ -1,0 +1,166 @@
+// PassageMatcher: the exact comparison of the second stage. Given a scanned
+// text's shingles and one protected document's stored shingles
+// (Occurrences), it finds the shingles they share and chains them into
+// passages: runs of scanned shingles, in text order, whose source
+// positions follow along the same diagonal (source token - scanned token)
+// within a drift, with gaps of unmatched shingles (a substituted word, an
+// inserted one) bridged up to a limit. The filter never enters: this is
+// exact on fingerprints, so its only error is a 64-bit collision.
+//
+// Thread-safety: ScannedText is immutable after construction and may be
+// shared by threads; MatchPassages is a pure function.
+#ifndef LEAKHOUND_ENGINE_SCAN_PASSAGE_MATCHER_H_
+#define LEAKHOUND_ENGINE_SCAN_PASSAGE_MATCHER_H_
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "index/records.h"
+#include "shingler/shingler.h"
+
+namespace leakhound {
+
+// A scanned text's shingles with an index from fingerprint to shingles.
+class ScannedText {
+ public:
+  // At most this many shingles per fingerprint take part in matching (a
+  // line repeated a thousand times must not make a million pairs).
+  static constexpr size_t kMaxRepeats = 16;
+
+  explicit ScannedText(ShingledText text);
+
+  const ShingledText& text() const { return text_; }
+  // Indexes into text().shingles of the shingles with `fingerprint`, in
+  // text order, at most kMaxRepeats; empty if none. Most calls ask for
+  // fingerprints the text lacks (a candidate's whole list is probed), and
+  // a bit array answers most of those without touching the map.
+  std::span<const uint32_t> ShinglesWith(uint64_t fingerprint) const {
+    const uint64_t bit = fingerprint >> shift_;
+    if (((present_[bit >> 6] >> (bit & 63)) & 1) == 0) return {};
+    return Lookup(fingerprint);
+  }
+  // The distinct fingerprints, in order of first occurrence.
+  const std::vector<uint64_t>& distinct() const { return distinct_; }
+
+ private:
+  std::span<const uint32_t> Lookup(uint64_t fingerprint) const;
+
+  ShingledText text_;
+  // Fingerprint -> its index in distinct_. The shingles of distinct
+  // fingerprint d are shingle_index_[begin_[d], begin_[d + 1]): one flat
+  // array instead of a vector per fingerprint (a 100 KB text has some
+  // 15,000 distinct fingerprints, and their allocations were half of a
+  // large file's scan time).
+  absl::flat_hash_map<uint64_t, uint32_t> id_of_;
+  std::vector<uint32_t> begin_;
+  std::vector<uint32_t> shingle_index_;
+  std::vector<uint64_t> distinct_;
+  // Bit (fingerprint >> shift_) is set for every fingerprint of the text:
+  // at least 64 bits per distinct fingerprint, so a fingerprint the text
+  // lacks passes with probability under 1/64 (fingerprints are keyed
+  // hashes, uniform in their top bits).
+  std::vector<uint64_t> present_;
+  unsigned shift_ = 52;
+};
+
+struct PassageOptions {
+  // Largest step, in scanned tokens, between the starts of two consecutive
+  // matched shingles of one passage.
+  uint32_t max_gap_tokens = 10;
+  // Largest change of the diagonal (source token - scanned token) between
+  // two consecutive matched shingles of one passage.
+  uint32_t max_drift_tokens = 5;
+  // Passage groups (LargestGroupWords): the most tokens between two
+  // passages that follow each other in the scanned text, and the most
+  // tokens by which a group's source ranges may span more than its scanned
+  // span.
+  uint32_t max_group_gap_tokens = 3;
+  uint32_t max_group_slack_tokens = 10;
+};
+
+// The gap and drift for text shingled with `options`: a substituted token
+// removes the shingles covering it, so the gap must exceed one shingle's
+// tokens, and winnowing thins the survivors by up to its window. A group
+// may skip one shingle's tokens of its source stretch, and as many (plus
+// the winnowing window) between two of its passages in the scanned text: a
+// sentence too short to hold a shingle of its own, which sits in both.
+PassageOptions PassageOptionsFor(const ShinglerOptions& options);
+
+struct Passage {
+  // Scanned text: tokens [token_begin, token_end), bytes [byte_begin,
+  // byte_end).
+  uint32_t token_begin = 0;
+  uint32_t token_end = 0;
+  uint32_t byte_begin = 0;
+  uint32_t byte_end = 0;
+  // Protected document: the smallest token and byte ranges holding every
+  // source shingle of the passage.
+  uint32_t source_token_begin = 0;
+  uint32_t source_token_end = 0;
+  uint32_t source_byte_begin = 0;
+  uint32_t source_byte_end = 0;
+  uint32_t shingles = 0;  // matched shingle pairs chained into it
+  uint32_t words = 0;     // words of the scanned span (ShingledText::Words)
+  // Words of the scanned span inside its matched shingles: the span less
+  // the gaps the chain bridged (<= words).
+  uint32_t covered_words = 0;
+  bool operator==(const Passage&) const = default;
+};
+
+// The passages `scanned` shares with `source`, in scanned-text order; a
+// passage whose scanned span lies inside another's (the same text matching
+// a repeated source part) is dropped.
+// REQUIRES: `source` in stored order (ascending token_begin).
+// `suppressed` (may be empty) names fingerprints that must not count
+// (allow-listed, boilerplate).
+std::vector<Passage> MatchPassages(
+    const ScannedText& scanned, std::span<const Occurrence> source,
+    const std::function<bool(uint64_t)>& suppressed,
+    const PassageOptions& options);
+
+// The measure of the union of [begin, end) spans, where `measure(b, e)` is
+// additive over adjacent spans (a length, a word count).
+template <typename Measure>
+uint64_t UnionMeasure(std::vector<std::pair<uint32_t, uint32_t>> spans,
+                      const Measure& measure) {
+  std::sort(spans.begin(), spans.end());
+  uint64_t total = 0;
+  uint32_t reach = 0;
+  for (auto [begin, end] : spans) {
+    begin = std::max(begin, reach);
+    if (end > begin) {
+      total += measure(begin, end);
+      reach = end;
+    }
+  }
+  return total;
+}
+
+// The share of a source of `source_tokens` tokens inside the union of the
+// source ranges of `passages` (0 for an empty source): the coverage the
+// match rule's min_coverage is compared with.
+double SourceCoverage(std::span<const Passage> passages,
+                      uint32_t source_tokens);
+
+// The covered words of the largest group of `passages`: a run of passages
+// that follow each other in the scanned text, at most max_group_gap_tokens
+// apart, and come from one stretch of the source in any order (their
+// source ranges together span at most the run's scanned span plus
+// max_group_slack_tokens): the sentences of one excerpt reordered, each
+// its own passage. A passage alone is a group; a passage overlapping the
+// run's scanned end adds only the share of its covered words past it. Runs
+// of up to kMaxGroupPassages passages are tried from every passage
+// (quadratic in that bound).
+// REQUIRES: `passages` in scanned-text order, as MatchPassages returns them.
+inline constexpr size_t kMaxGroupPassages = 256;
+uint32_t LargestGroupWords(std::span<const Passage> passages,
+                           const PassageOptions& options);
+
+}  // namespace leakhound
+
+#endif  // LEAKHOUND_ENGINE_SCAN_PASSAGE_MATCHER_H_

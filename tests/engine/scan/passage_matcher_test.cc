@@ -1,0 +1,235 @@
+#include "engine/scan/passage_matcher.h"
+
+#include <array>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace leakhound {
+namespace {
+
+constexpr char kSource[] =
+    "The committee reviewed the supplier audit in March and found that three "
+    "of the eleven warehouses stored customer records on unencrypted "
+    "laptops. The remediation plan assigns each site manager a deadline of "
+    "thirty days to replace the devices, and the security office will "
+    "inspect every site again before the end of the second quarter. Budget "
+    "for the replacement comes from the operations reserve, not from the "
+    "regional allocations.";
+
+class PassageMatcherTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::array<uint8_t, 32> key{};
+    key[0] = 7;
+    auto shingler = Shingler::Create({}, *FingerprintKey::FromBytes(key));
+    ASSERT_TRUE(shingler.ok());
+    shingler_ = std::move(*shingler);
+    SetSource(kSource);
+  }
+
+  void SetSource(const std::string& text) {
+    auto shingled = shingler_->Shingle(text);
+    ASSERT_TRUE(shingled.ok());
+    source_.clear();
+    for (const Shingle& s : shingled->shingles) {
+      source_.push_back(Occurrence{s.fingerprint, s.token_begin, s.token_end,
+                                   s.byte_begin, s.byte_end});
+    }
+  }
+
+  std::vector<Passage> Match(const std::string& scanned,
+                     const std::function<bool(uint64_t)>& suppressed = {}) {
+    ScannedText text(*shingler_->Shingle(scanned));
+    return MatchPassages(text, source_, suppressed,
+                         PassageOptionsFor(shingler_->options()));
+  }
+
+  uint32_t GroupWords(const std::vector<Passage>& m) const {
+    return LargestGroupWords(m,
+                             PassageOptionsFor(shingler_->options()));
+  }
+
+  std::unique_ptr<Shingler> shingler_;
+  std::vector<Occurrence> source_;
+};
+
+TEST_F(PassageMatcherTest, VerbatimExcerptIsOnePassageWithBothSidesOffsets) {
+  const std::string excerpt =
+      "The remediation plan assigns each site manager a deadline of thirty "
+      "days to replace the devices";
+  const std::string host = "Hi all, quick update before the call. " + excerpt +
+                           ". See you on Monday, Dana.";
+  std::vector<Passage> m = Match(host);
+  ASSERT_EQ(m.size(), 1u);
+  const Passage& p = m[0];
+  EXPECT_EQ(host.substr(p.byte_begin, p.byte_end - p.byte_begin), excerpt);
+  EXPECT_EQ(std::string(kSource).substr(p.source_byte_begin,
+                                        p.source_byte_end - p.source_byte_begin),
+            excerpt);
+  EXPECT_EQ(p.words, 16u);
+  EXPECT_EQ(p.covered_words, 16u);  // verbatim: every word in a shingle
+  EXPECT_EQ(p.source_token_end - p.source_token_begin, 16u);
+}
+
+TEST_F(PassageMatcherTest, SubstitutedWordIsBridgedInsideOnePassage) {
+  std::vector<Passage> m = Match(
+      "found that three of the eleven depots stored customer records on "
+      "unencrypted laptops. The remediation plan assigns");
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m[0].words, 17u);
+  // "depots" is in no matched shingle: the span counts it, coverage not.
+  EXPECT_EQ(m[0].covered_words, 16u);
+}
+
+TEST_F(PassageMatcherTest, BridgedGapsDoNotCountAsCoveredWords) {
+  // Two 5-word runs of the source 9 words apart on one diagonal: one
+  // passage spanning 19 words, of which only the 10 copied are covered.
+  std::vector<Passage> m = Match(
+      "three of the eleven warehouses alpha bravo charlie delta echo foxtrot "
+      "golf hotel india laptops. The remediation plan assigns");
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m[0].words, 19u);
+  EXPECT_EQ(m[0].covered_words, 10u);
+}
+
+TEST_F(PassageMatcherTest, DistantExcerptsAreSeparatePassagesInTextOrder) {
+  std::vector<Passage> m = Match(
+      "Budget for the replacement comes from the operations reserve. Nothing "
+      "else to report from the team this week, except that we moved desks "
+      "again and the coffee machine is still broken on the third floor. The "
+      "committee reviewed the supplier audit in March and found that three");
+  ASSERT_EQ(m.size(), 2u);
+  EXPECT_LT(m[0].token_end, m[1].token_begin);
+  EXPECT_GT(m[0].source_token_begin, m[1].source_token_end);
+}
+
+TEST_F(PassageMatcherTest, SuppressedFingerprintsNeverFormPassages) {
+  const std::string text =
+      "the security office will inspect every site again before the end";
+  ASSERT_EQ(Match(text).size(), 1u);
+  EXPECT_EQ(Match(text)[0].covered_words, 11u);
+  EXPECT_THAT(Match(text, [](uint64_t) { return true; }),
+              ::testing::IsEmpty());
+}
+
+TEST_F(PassageMatcherTest, RepeatedSourceTextGivesOnePassagePerScannedSpan) {
+  SetSource(std::string(kSource) + " " + kSource);
+  std::vector<Passage> m = Match(
+      "inspect every site again before the end of the second quarter");
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m[0].words, 11u);
+}
+
+TEST_F(PassageMatcherTest, UnrelatedTextHasNoPassages) {
+  std::vector<Passage> m = Match(
+      "Our team shipped the new onboarding flow and the dashboard loads "
+      "twice as fast since the cache landed.");
+  EXPECT_THAT(m, ::testing::IsEmpty());
+}
+
+TEST_F(PassageMatcherTest, ReorderedSentencesFormOneGroup) {
+  // The end of the first sentence and the start of the second, swapped:
+  // two passages (12 and 6 words), one group of 18.
+  std::vector<Passage> m = Match(
+      "Notes: The remediation plan assigns each site manager a deadline of "
+      "thirty days stored customer records on unencrypted laptops. Bye.");
+  ASSERT_EQ(m.size(), 2u);
+  EXPECT_EQ(m[0].covered_words, 12u);
+  EXPECT_EQ(m[1].covered_words, 6u);
+  EXPECT_EQ(GroupWords(m), 18u);
+}
+
+TEST_F(PassageMatcherTest, PassagesApartInTheTextAreNotOneGroup) {
+  std::vector<Passage> m = Match(
+      "The remediation plan assigns each site manager a deadline of thirty "
+      "days, and in other news the canteen reopens next week with a new "
+      "menu. stored customer records on unencrypted laptops.");
+  ASSERT_EQ(m.size(), 2u);
+  EXPECT_EQ(GroupWords(m), 12u);
+}
+
+TEST_F(PassageMatcherTest,
+       AdjacentPassagesFromDistantSourcePartsAreNotOneGroup) {
+  // The last sentence's start, then the first sentence's start: adjacent
+  // here, 50 tokens apart in the source.
+  std::vector<Passage> m = Match(
+      "Budget for the replacement comes from the operations reserve The "
+      "committee reviewed the supplier audit in March");
+  ASSERT_EQ(m.size(), 2u);
+  EXPECT_EQ(GroupWords(m), 9u);
+}
+
+TEST(LargestGroupWordsTest, OverlappingPassageAddsOnlyItsPartPastTheGroup) {
+  Passage a, b;
+  a.token_begin = 0, a.token_end = 20, a.covered_words = 20;
+  a.source_token_begin = 100, a.source_token_end = 120;
+  b.token_begin = 15, b.token_end = 30, b.covered_words = 15;
+  b.source_token_begin = 80, b.source_token_end = 95;
+  const std::vector<Passage> passages = {a, b};
+  // Scanned span 30, source span 40 <= 30 + slack 10: one group, and b
+  // adds the 10 of its 15 tokens past a's end.
+  EXPECT_EQ(LargestGroupWords(passages, PassageOptions{}), 30u);
+  PassageOptions tight;
+  tight.max_group_slack_tokens = 9;
+  EXPECT_EQ(LargestGroupWords(passages, tight), 20u);
+  EXPECT_EQ(LargestGroupWords({}, PassageOptions{}), 0u);
+}
+
+TEST(LargestGroupWordsTest, ARunIsOneGroupWhenALaterPassageFillsItsSourceGap) {
+  // Three sentences of one stretch (source 8-20, 20-32, 30-38), sent in the
+  // order first, third, second: the first two alone span 30 source tokens
+  // for 18 scanned (more than the slack), the three together 30 for 30.
+  // From the 10,000-document evaluation: group 20 (the last two) instead
+  // of 30.
+  Passage a, b, c;
+  a.token_begin = 76, a.token_end = 88, a.covered_words = 12;
+  a.source_token_begin = 8, a.source_token_end = 20;
+  b.token_begin = 86, b.token_end = 94, b.covered_words = 8;
+  b.source_token_begin = 30, b.source_token_end = 38;
+  c.token_begin = 94, c.token_end = 106, c.covered_words = 12;
+  c.source_token_begin = 20, c.source_token_end = 32;
+  EXPECT_EQ(LargestGroupWords(std::vector<Passage>{a, b, c}, PassageOptions{}),
+            30u);  // 12 + 6 of b past a + 12
+  // A passage from elsewhere in the source does not join.
+  c.source_token_begin = 500, c.source_token_end = 512;
+  EXPECT_EQ(LargestGroupWords(std::vector<Passage>{a, b, c}, PassageOptions{}),
+            12u);
+}
+
+TEST(ScannedTextTest, RepeatedFingerprintsAreCappedAndDistinctKeepsOrder) {
+  std::array<uint8_t, 32> key{};
+  auto shingler = Shingler::Create({}, *FingerprintKey::FromBytes(key));
+  std::string text;
+  for (int i = 0; i < 40; ++i) text += "one two three four five ";
+  ScannedText scanned(*(*shingler)->Shingle(text));
+  ASSERT_EQ(scanned.distinct().size(), 5u);  // five rotations of the line
+  EXPECT_EQ(scanned.ShinglesWith(scanned.distinct()[0]).size(),
+            ScannedText::kMaxRepeats);
+  EXPECT_THAT(scanned.ShinglesWith(12345), ::testing::IsEmpty());
+}
+
+TEST(ScannedTextTest, EveryFingerprintOfALargeTextIsFoundAndNoOther) {
+  // Enough distinct fingerprints to size the bit array past its minimum.
+  std::mt19937_64 rng(3);
+  ShingledText text;
+  for (uint32_t i = 0; i < 10000; ++i) {
+    text.shingles.push_back(Shingle{rng(), i, i + 1, i, i + 5});
+  }
+  text.token_count = 10004;
+  text.word_units.resize(text.token_count + 1);
+  const ScannedText scanned(text);
+  for (uint32_t i = 0; i < 10000; ++i) {
+    ASSERT_THAT(scanned.ShinglesWith(text.shingles[i].fingerprint),
+                ::testing::ElementsAre(i));
+  }
+  for (int i = 0; i < 100000; ++i) {
+    ASSERT_THAT(scanned.ShinglesWith(rng()), ::testing::IsEmpty());
+  }
+}
+
+}  // namespace
+}  // namespace leakhound
