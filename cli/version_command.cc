@@ -12,7 +12,7 @@
 #include "cli/formats/ocr_engine.h"
 #include "cli/formats/pdf_extractor.h"
 #include "cli/incidents/incident_store.h"
-#include "index/index_store.h"
+#include "index/rocks_database.h"
 #include "index/key_format.h"
 #include "shingler/shingler.h"
 

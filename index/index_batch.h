@@ -21,7 +21,7 @@ namespace leakhound {
 
 class IndexBatch {
  public:
-  // Not persisted: IndexStore maps each to its column family name.
+  // Not persisted: RocksDatabase maps each to its column family name.
   enum class Family : uint8_t {
     kMeta,
     kDocuments,

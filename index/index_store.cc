@@ -8,8 +8,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
-#include <cstdarg>
-#include <cstdio>
 #include <filesystem>
 #include <optional>
 #include <system_error>
@@ -17,133 +15,15 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "index/faulty_file_system.h"
 #include "index/key_format.h"
 #include "index/record_codec.h"
+#include "index/rocks_database.h"
 #include "index/writer_lock.h"
-#include "rocksdb/version.h"
-#include "rocksdb/cache.h"
-#include "rocksdb/db.h"
-#include "rocksdb/env.h"
-#include "rocksdb/filter_policy.h"
-#include "rocksdb/options.h"
-#include "rocksdb/slice.h"
-#include "rocksdb/table.h"
-#include "rocksdb/utilities/checkpoint.h"
-#include "rocksdb/write_batch.h"
 
 namespace leakhound {
 namespace {
 
 namespace fs = std::filesystem;
-
-// RocksDB's info log, appended with write(2) whose failures are ignored.
-// RocksDB's own file logger asserts when it writes again after a failed
-// write: with the disk full, its error handler's next log line aborted the
-// whole process (Debian's RocksDB 7.8 keeps its assertions; fixed upstream
-// in 9.1). A log line must never cost the operation. The file is mode 0600
-// and restarted when it passes kMaxInfoLogBytes at open (one old copy).
-class InfoLog final : public rocksdb::Logger {
- public:
-  static constexpr off_t kMaxInfoLogBytes = off_t{4} << 20;
-
-  explicit InfoLog(const std::string& path)
-      : rocksdb::Logger(rocksdb::InfoLogLevel::INFO_LEVEL) {
-    struct stat st {};
-    if (::stat(path.c_str(), &st) == 0 && st.st_size > kMaxInfoLogBytes) {
-      (void)::rename(path.c_str(), (path + ".old").c_str());
-    }
-    fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-  }
-  ~InfoLog() override {
-    if (fd_ >= 0) ::close(fd_);
-  }
-
-  using rocksdb::Logger::Logv;
-  void Logv(const char* format, va_list ap) override {
-    if (fd_ < 0) return;
-    char line[1024];
-    const auto now = std::chrono::system_clock::now().time_since_epoch();
-    int n = std::snprintf(
-        line, sizeof line, "%lld ",
-        static_cast<long long>(
-            std::chrono::duration_cast<std::chrono::milliseconds>(now).count()));
-    if (n < 0) return;
-    const int body = std::vsnprintf(line + n, sizeof line - static_cast<size_t>(n) - 1,
-                                    format, ap);
-    if (body < 0) return;
-    size_t len = std::min(sizeof line - 2, static_cast<size_t>(n + body));
-    line[len++] = '\n';
-    (void)!::write(fd_, line, len);  // a lost log line is not an error
-  }
-
- private:
-  int fd_ = -1;
-};
-
-// The one place RocksDB's errors become absl::Status.
-absl::Status FromRocks(const rocksdb::Status& s, std::string_view what) {
-  if (s.ok()) return absl::OkStatus();
-  const std::string msg = absl::StrCat(std::string(what), ": ", s.ToString());
-  if (s.IsNotFound()) return absl::NotFoundError(msg);
-  if (s.IsCorruption()) return absl::DataLossError(msg);
-  if (s.IsIOError() && s.subcode() == rocksdb::Status::kNoSpace) {
-    return absl::ResourceExhaustedError(msg);
-  }
-  // RocksDB's own words ("Compaction too large: ") do not say why: its
-  // compaction found too little free space for the files it would write.
-  if (s.IsCompactionTooLarge()) {
-    return absl::ResourceExhaustedError(absl::StrCat(
-        std::string(what), ": No space left on device for the compacted files (RocksDB: ",
-        s.ToString(), ")"));
-  }
-  if (s.IsBusy() || s.IsTimedOut() || s.IsTryAgain()) {
-    return absl::UnavailableError(msg);
-  }
-  if (s.IsInvalidArgument()) return absl::InvalidArgumentError(msg);
-  return absl::InternalError(msg);
-}
-
-// PERSISTED order: Family values index this array.
-constexpr std::string_view kFamilies[] = {
-    kMetaFamily,         kDocumentsFamily, kExternalIdsFamily, kDigestsFamily,
-    kFingerprintsFamily, kRowsFamily,      kRowBitsFamily, kGroupBitsFamily,
-    kAllowFamily,        kCountsFamily,    kSharedCountsFamily, kLocationsFamily,
-};
-constexpr size_t kFamilyCount = std::size(kFamilies);
-
-// Read-ahead of whole-family scans (Impl::ForEach).
-constexpr size_t kScanReadahead = size_t{4} << 20;
-
-std::vector<rocksdb::ColumnFamilyDescriptor> Descriptors() {
-  std::vector<rocksdb::ColumnFamilyDescriptor> out;
-  out.emplace_back(rocksdb::kDefaultColumnFamilyName,
-                   rocksdb::ColumnFamilyOptions());
-  for (std::string_view name : kFamilies) {
-    rocksdb::ColumnFamilyOptions cf;
-    // Row and group bits (about half set), fingerprints and count buckets
-    // (keyed hashes) do not compress; the other records are small.
-    if (name == kRowBitsFamily || name == kGroupBitsFamily ||
-        name == kFingerprintsFamily ||
-        name == kCountsFamily || name == kSharedCountsFamily) {
-      cf.compression = rocksdb::kNoCompression;
-    }
-    out.emplace_back(std::string(name), cf);
-  }
-  return out;
-}
-
-// The writer's database options.
-rocksdb::DBOptions WriterOptions() {
-  rocksdb::DBOptions options;
-  // Every flush writes all families' memtables in one MANIFEST record. A
-  // reader opening while the writer flushed families one by one (at close,
-  // after `leakhound add`) saw the last commit's state record but not its
-  // documents and rows: a consistent-looking view of the generation before,
-  // labelled with the new one, which it then kept (IndexHolderTest).
-  options.atomic_flush = true;
-  return options;
-}
 
 absl::Status WriteKeyFile(const std::string& path, std::string_view key) {
   const int fd =
@@ -194,123 +74,8 @@ absl::StatusOr<std::string> ReadKeyFile(const std::string& path) {
 
 }  // namespace
 
-class IndexStore::Impl {
- public:
-  ~Impl() { CloseDatabase(); }
-
-  // Closes RocksDB (a writer flushes first); the writer lock stays held
-  // until the object is destroyed.
-  void CloseDatabase() {
-    if (db_ == nullptr) return;
-    if (lock_ != nullptr) {
-      // A writer leaves its memtables flushed to table files, so readers
-      // opening later need not replay the write-ahead log. Best effort:
-      // the log is durable either way.
-      std::vector<rocksdb::ColumnFamilyHandle*> families(
-          handles_.begin() + 1, handles_.end());
-      (void)db_->Flush(rocksdb::FlushOptions(), families);
-    }
-    for (auto* h : handles_) db_->DestroyColumnFamilyHandle(h);
-    handles_.clear();
-    delete db_;
-    db_ = nullptr;
-    if (!secondary_dir_.empty()) {
-      std::error_code ignored;
-      fs::remove_all(secondary_dir_, ignored);
-    }
-  }
-
-  rocksdb::ColumnFamilyHandle* family(IndexBatch::Family f) const {
-    return handles_[1 + static_cast<size_t>(f)];
-  }
-
-  absl::StatusOr<std::optional<std::string>> Get(IndexBatch::Family f,
-                                                 std::string_view key) const {
-    std::string value;
-    const rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), family(f),
-                                       rocksdb::Slice(key), &value);
-    if (s.IsNotFound()) return std::nullopt;
-    if (!s.ok()) return FromRocks(s, "cannot read the index");
-    return value;
-  }
-
-  absl::Status ForEach(
-      IndexBatch::Family f,
-      const std::function<absl::Status(std::string_view, std::string_view)>&
-          fn) const {
-    // A whole-family scan (open reads every row's bits): a writer reads
-    // table files with pread, so read ahead in large reads (readers map the
-    // files; see Open); and keep the blocks out of the block cache, which
-    // serves the point reads.
-    rocksdb::ReadOptions options;
-    options.readahead_size = kScanReadahead;
-    options.fill_cache = false;
-    std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(options, family(f)));
-    for (it->SeekToFirst(); it->Valid(); it->Next()) {
-      const rocksdb::Slice k = it->key(), v = it->value();
-      absl::Status s = fn(std::string_view(k.data(), k.size()),
-                          std::string_view(v.data(), v.size()));
-      if (!s.ok()) return s;
-    }
-    return FromRocks(it->status(), "cannot read the index");
-  }
-
-  // With `faults`, runs the database opened with `options` on a faulty
-  // file system (faulty_file_system.h); without, changes nothing.
-  void UseFaults(IoFaults* faults, rocksdb::DBOptions& options) {
-    if (faults == nullptr) return;
-    env_ = NewFaultyEnv(*faults);
-    options.env = env_.get();
-  }
-
-  // The faulty file system's Env when opened with IoFaults; declared
-  // before db_, so it outlives the database (CloseDatabase runs first).
-  std::unique_ptr<rocksdb::Env> env_;
-  rocksdb::DB* db_ = nullptr;
-  std::vector<rocksdb::ColumnFamilyHandle*> handles_;
-  std::unique_ptr<WriterLock> lock_;
-  std::string secondary_dir_;  // readers' own RocksDB info directory
-};
-
-// Opens `impl` as a secondary instance of the database in `dir`, with its
-// own RocksDB info directory under $TMPDIR; with `meta_only`, of the meta
-// family alone (the probe that reads the state's generation).
-absl::Status IndexStore::OpenReader(const std::string& dir, Impl& impl,
-                                   IoFaults* faults, bool meta_only) {
-  rocksdb::DBOptions options;
-  impl.UseFaults(faults, options);
-  // A secondary instance keeps every table file open (required), so the
-  // writer deleting a compacted file never pulls data from under it.
-  options.max_open_files = -1;
-  // Scans look up many scattered keys (document frequencies, fingerprint
-  // lists): reading table files through mmap spares a pread per block.
-  // Not under injected faults, which see reads only through the file
-  // system (so a fault test can fail every read of an open or a load).
-  options.allow_mmap_reads = faults == nullptr;
-  // But not advised random: open reads every row's bits in one pass, and
-  // with MADV_RANDOM each page faulted in alone (a cold open ran at 45 MB/s
-  // against 1.8 GB/s for reading the files whole; BM_OpenRows).
-  options.advise_random_on_open = false;
-  std::error_code ec;
-  const fs::path tmpl = fs::temp_directory_path(ec) / "leakhound-reader-XXXXXX";
-  std::string path = tmpl.string();
-  if (::mkdtemp(path.data()) == nullptr) {
-    return absl::ErrnoToStatus(errno, "cannot create a reader directory");
-  }
-  impl.secondary_dir_ = path;
-  options.info_log = std::make_shared<InfoLog>(path + "/LOG");
-  std::vector<rocksdb::ColumnFamilyDescriptor> families = Descriptors();
-  // The default family, then kMeta (Family value 0): Impl::family holds.
-  static_assert(static_cast<int>(IndexBatch::Family::kMeta) == 0);
-  if (meta_only) families.resize(2);
-  return FromRocks(
-      rocksdb::DB::OpenAsSecondary(options, dir + "/db", path, families,
-                                   &impl.handles_, &impl.db_),
-      absl::StrCat("cannot open index ", dir));
-}
-
 IndexStore::IndexStore(std::string dir, Mode mode)
-    : dir_(std::move(dir)), mode_(mode), impl_(std::make_unique<Impl>()) {}
+    : dir_(std::move(dir)), mode_(mode) {}
 
 IndexStore::~IndexStore() = default;
 
@@ -335,22 +100,15 @@ absl::StatusOr<std::unique_ptr<IndexStore>> IndexStore::Create(
   absl::Status s = WriteKeyFile(dir + "/key", key);
   if (!s.ok()) return s;
 
-  rocksdb::DBOptions options = WriterOptions();
-  options.create_if_missing = true;
-  options.create_missing_column_families = true;
-  options.error_if_exists = true;
   if (::mkdir((dir + "/db").c_str(), 0700) != 0 && errno != EEXIST) {
     return absl::ErrnoToStatus(errno, "cannot create " + dir + "/db");
   }
-  options.info_log = std::make_shared<InfoLog>(dir + "/db/LOG");
   auto store = std::unique_ptr<IndexStore>(new IndexStore(dir, Mode::kWriter));
-  store->impl_->lock_ = std::move(*lock);
-  store->impl_->UseFaults(faults, options);
-  s = FromRocks(rocksdb::DB::Open(options, dir + "/db", Descriptors(),
-                                  &store->impl_->handles_,
-                                  &store->impl_->db_),
-                "cannot create the index database");
-  if (!s.ok()) return s;
+  store->lock_ = std::move(*lock);
+  auto db = RocksDatabase::OpenWriter(dir + "/db", /*create=*/true, faults,
+                                      "cannot create the index database");
+  if (!db.ok()) return db.status();
+  store->db_ = std::move(*db);
   metadata.format_version = kFormatVersion;
   if (metadata.created_unix_ms == 0) {
     metadata.created_unix_ms =
@@ -388,44 +146,36 @@ absl::StatusOr<std::unique_ptr<IndexStore>> IndexStore::Open(
   if (mode == Mode::kWriter) {
     auto lock = WriterLock::Acquire(dir);
     if (!lock.ok()) return lock.status();
-    store->impl_->lock_ = std::move(*lock);
+    store->lock_ = std::move(*lock);
   }
   auto key = ReadKeyFile(dir + "/key");
   if (!key.ok()) return key.status();
   store->key_ = std::move(*key);
 
   store->faults_ = faults;
-  rocksdb::DBOptions options =
-      mode == Mode::kWriter ? WriterOptions() : rocksdb::DBOptions();
-  if (mode == Mode::kWriter) store->impl_->UseFaults(faults, options);
+  const std::string what = absl::StrCat("cannot open index ", dir);
   // An index of an older storage format lacks column families this one
   // has: say so rather than let RocksDB refuse in its own words.
-  std::vector<std::string> existing;
-  rocksdb::Status rs =
-      rocksdb::DB::ListColumnFamilies(options, dir + "/db", &existing);
-  if (!rs.ok()) return FromRocks(rs, absl::StrCat("cannot open index ", dir));
-  for (std::string_view name : kFamilies) {
-    if (std::find(existing.begin(), existing.end(), name) == existing.end()) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "index ", dir, " has an older storage format (no '",
-          std::string(name), "' family; this leakhound writes format ",
-          kFormatVersion, "); create a new index and add the documents again"));
-    }
+  auto missing = RocksDatabase::MissingFamily(
+      dir + "/db", mode == Mode::kWriter, faults, what);
+  if (!missing.ok()) return missing.status();
+  if (missing->has_value()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "index ", dir, " has an older storage format (no '", **missing,
+        "' family; this leakhound writes format ", kFormatVersion,
+        "); create a new index and add the documents again"));
   }
-  if (mode == Mode::kWriter) {
-    options.info_log = std::make_shared<InfoLog>(dir + "/db/LOG");
-    rs = rocksdb::DB::Open(options, dir + "/db", Descriptors(),
-                           &store->impl_->handles_, &store->impl_->db_);
-  }
-  absl::Status s =
-      mode == Mode::kWriter
-          ? FromRocks(rs, absl::StrCat("cannot open index ", dir))
-          : OpenReader(dir, *store->impl_, faults, /*meta_only=*/false);
-  if (!s.ok()) return s;
+  auto db = mode == Mode::kWriter
+                ? RocksDatabase::OpenWriter(dir + "/db", /*create=*/false,
+                                            faults, what)
+                : RocksDatabase::OpenReader(dir + "/db", faults,
+                                            /*meta_only=*/false, what);
+  if (!db.ok()) return db.status();
+  store->db_ = std::move(*db);
 
-  auto meta = store->impl_->Get(IndexBatch::Family::kMeta, kMetadataKey);
+  auto meta = store->db_->Get(IndexBatch::Family::kMeta, kMetadataKey);
   if (!meta.ok()) return meta.status();
-  auto state = store->impl_->Get(IndexBatch::Family::kMeta, kStateKey);
+  auto state = store->db_->Get(IndexBatch::Family::kMeta, kStateKey);
   if (!state.ok()) return state.status();
   if (!meta->has_value() || !state->has_value()) {
     return absl::DataLossError(absl::StrCat(
@@ -434,7 +184,7 @@ absl::StatusOr<std::unique_ptr<IndexStore>> IndexStore::Open(
   }
   // The format version is the first field of every version of the metadata
   // record; check it before trusting the rest.
-  s = DecodeRecord(**meta, &store->metadata_);
+  absl::Status s = DecodeRecord(**meta, &store->metadata_);
   if (s.ok() && store->metadata_.format_version != kFormatVersion) {
     s = absl::FailedPreconditionError("");
   }
@@ -449,7 +199,7 @@ absl::StatusOr<std::unique_ptr<IndexStore>> IndexStore::Open(
   return store;
 }
 
-void IndexStore::CloseDatabase() { impl_->CloseDatabase(); }
+void IndexStore::CloseDatabase() { db_->Close(); }
 
 bool IndexStore::Replaced() const {
   struct stat db_stat {};
@@ -477,10 +227,11 @@ absl::StatusOr<uint64_t> IndexStore::CommittedGeneration() const {
   // until the next write (facebook/rocksdb issues 14444, 15051): after
   // `leakhound add` (commit, then flush on close) it read the previous
   // generation.
-  Impl probe;
-  s = OpenReader(dir_, probe, faults_, /*meta_only=*/true);
-  if (!s.ok()) return s;
-  auto bytes = probe.Get(IndexBatch::Family::kMeta, kStateKey);
+  auto probe = RocksDatabase::OpenReader(dir_ + "/db", faults_,
+                                         /*meta_only=*/true,
+                                         absl::StrCat("cannot open index ", dir_));
+  if (!probe.ok()) return probe.status();
+  auto bytes = (*probe)->Get(IndexBatch::Family::kMeta, kStateKey);
   if (!bytes.ok()) return bytes.status();
   if (!bytes->has_value()) return absl::DataLossError("index has no state");
   StateRecord state;
@@ -498,15 +249,16 @@ absl::Status IndexStore::Reopen() {
   // writer has since flushed (facebook/rocksdb issue 14444): a reader saw
   // documents whose rows it did not see. A fresh instance reads the
   // database as of its open (ProtectedIndex still checks what it loads).
-  auto fresh = std::make_unique<Impl>();
-  s = OpenReader(dir_, *fresh, faults_, /*meta_only=*/false);
-  if (!s.ok()) return s;  // the old view stays
-  impl_ = std::move(fresh);
+  auto fresh = RocksDatabase::OpenReader(dir_ + "/db", faults_,
+                                         /*meta_only=*/false,
+                                         absl::StrCat("cannot open index ", dir_));
+  if (!fresh.ok()) return fresh.status();  // the old view stays
+  db_ = std::move(*fresh);
   return absl::OkStatus();
 }
 
 namespace {
-// The record read by Impl::Get, decoded; nullopt when the key is absent.
+// The record read by RocksDatabase::Get, decoded; nullopt when the key is absent.
 template <class Record>
 absl::StatusOr<std::optional<Record>> RecordValue(
     absl::StatusOr<std::optional<std::string>> bytes) {
@@ -521,7 +273,7 @@ absl::StatusOr<std::optional<Record>> RecordValue(
 
 absl::StatusOr<StateRecord> IndexStore::ReadState() const {
   auto state = RecordValue<StateRecord>(
-      impl_->Get(IndexBatch::Family::kMeta, kStateKey));
+      db_->Get(IndexBatch::Family::kMeta, kStateKey));
   if (!state.ok()) return state.status();
   if (!state->has_value()) return absl::DataLossError("index has no state");
   return **state;
@@ -530,7 +282,7 @@ absl::StatusOr<StateRecord> IndexStore::ReadState() const {
 absl::StatusOr<std::optional<DocumentRecord>> IndexStore::ReadDocument(
     uint32_t id) const {
   return RecordValue<DocumentRecord>(
-      impl_->Get(IndexBatch::Family::kDocuments, EncodeId(id)));
+      db_->Get(IndexBatch::Family::kDocuments, EncodeId(id)));
 }
 
 namespace {
@@ -546,18 +298,18 @@ absl::StatusOr<std::optional<uint32_t>> IdValue(
 
 absl::StatusOr<std::optional<uint32_t>> IndexStore::FindExternalId(
     std::string_view external_id) const {
-  return IdValue(impl_->Get(IndexBatch::Family::kExternalIds, external_id));
+  return IdValue(db_->Get(IndexBatch::Family::kExternalIds, external_id));
 }
 
 absl::StatusOr<std::optional<uint32_t>> IndexStore::FindDigest(
     std::string_view digest) const {
-  return IdValue(impl_->Get(IndexBatch::Family::kDigests, digest));
+  return IdValue(db_->Get(IndexBatch::Family::kDigests, digest));
 }
 
 absl::StatusOr<FingerprintsRecord> IndexStore::ReadFingerprints(
     uint32_t id) const {
   auto record = RecordValue<FingerprintsRecord>(
-      impl_->Get(IndexBatch::Family::kFingerprints, EncodeId(id)));
+      db_->Get(IndexBatch::Family::kFingerprints, EncodeId(id)));
   if (!record.ok()) return record.status();
   if (!record->has_value()) {
     return absl::NotFoundError(
@@ -568,12 +320,12 @@ absl::StatusOr<FingerprintsRecord> IndexStore::ReadFingerprints(
 
 absl::StatusOr<std::optional<std::string>> IndexStore::ReadRowBits(
     uint32_t row) const {
-  return impl_->Get(IndexBatch::Family::kRowBits, EncodeId(row));
+  return db_->Get(IndexBatch::Family::kRowBits, EncodeId(row));
 }
 
 absl::StatusOr<std::optional<std::string>> IndexStore::ReadGroupBits(
     uint32_t group) const {
-  return impl_->Get(IndexBatch::Family::kGroupBits, EncodeId(group));
+  return db_->Get(IndexBatch::Family::kGroupBits, EncodeId(group));
 }
 
 namespace {
@@ -594,12 +346,12 @@ std::function<absl::Status(std::string_view, std::string_view)> Decoding(
 absl::Status IndexStore::ForEachDocument(
     const std::function<absl::Status(uint32_t, const DocumentRecord&)>& fn)
     const {
-  return impl_->ForEach(IndexBatch::Family::kDocuments, Decoding(fn));
+  return db_->ForEach(IndexBatch::Family::kDocuments, Decoding(fn));
 }
 
 absl::Status IndexStore::ForEachRow(
     const std::function<absl::Status(uint32_t, const RowRecord&)>& fn) const {
-  return impl_->ForEach(IndexBatch::Family::kRows, Decoding(fn));
+  return db_->ForEach(IndexBatch::Family::kRows, Decoding(fn));
 }
 
 absl::Status IndexStore::ForEachRowBits(
@@ -615,7 +367,7 @@ absl::Status IndexStore::ForEachGroupBits(
 absl::Status IndexStore::ForEachBits(
     IndexBatch::Family family,
     const std::function<absl::Status(uint32_t, std::string_view)>& fn) const {
-  return impl_->ForEach(family,
+  return db_->ForEach(family,
                         [&fn](std::string_view key, std::string_view value) {
                           auto id = DecodeId(key);
                           if (!id) {
@@ -639,12 +391,12 @@ std::function<absl::Status(std::string_view, std::string_view)> IdValues(
 
 absl::Status IndexStore::ForEachExternalId(
     const std::function<absl::Status(std::string_view, uint32_t)>& fn) const {
-  return impl_->ForEach(IndexBatch::Family::kExternalIds, IdValues(fn));
+  return db_->ForEach(IndexBatch::Family::kExternalIds, IdValues(fn));
 }
 
 absl::Status IndexStore::ForEachDigest(
     const std::function<absl::Status(std::string_view, uint32_t)>& fn) const {
-  return impl_->ForEach(IndexBatch::Family::kDigests, IdValues(fn));
+  return db_->ForEach(IndexBatch::Family::kDigests, IdValues(fn));
 }
 
 absl::StatusOr<std::vector<CountBucketRecord>> IndexStore::ReadCountBuckets(
@@ -652,21 +404,12 @@ absl::StatusOr<std::vector<CountBucketRecord>> IndexStore::ReadCountBuckets(
   std::vector<std::string> keys;
   keys.reserve(buckets.size());
   for (uint32_t b : buckets) keys.push_back(EncodeCountBucket(b));
-  std::vector<rocksdb::Slice> slices(keys.begin(), keys.end());
-  std::vector<rocksdb::PinnableSlice> values(keys.size());
-  std::vector<rocksdb::Status> statuses(keys.size());
-  impl_->db_->MultiGet(rocksdb::ReadOptions(),
-                       impl_->family(IndexBatch::Family::kCounts),
-                       slices.size(), slices.data(), values.data(),
-                       statuses.data(), /*sorted_input=*/false);
+  auto values = db_->MultiGet(IndexBatch::Family::kCounts, keys);
+  if (!values.ok()) return values.status();
   std::vector<CountBucketRecord> out(keys.size());
   for (size_t i = 0; i < keys.size(); ++i) {
-    if (statuses[i].IsNotFound()) continue;
-    if (!statuses[i].ok()) {
-      return FromRocks(statuses[i], "cannot read the index");
-    }
-    absl::Status s = DecodeRecord(
-        std::string_view(values[i].data(), values[i].size()), &out[i]);
+    if (!(*values)[i].has_value()) continue;
+    absl::Status s = DecodeRecord(*(*values)[i], &out[i]);
     if (!s.ok()) return s;
   }
   return out;
@@ -676,7 +419,7 @@ absl::Status IndexStore::ForEachCountBucket(
     CountTable table,
     const std::function<absl::Status(uint32_t, const CountBucketRecord&)>& fn)
     const {
-  return impl_->ForEach(
+  return db_->ForEach(
       table == CountTable::kAll ? IndexBatch::Family::kCounts
                                 : IndexBatch::Family::kSharedCounts,
       [&fn](std::string_view key, std::string_view value) {
@@ -692,13 +435,13 @@ absl::Status IndexStore::ForEachCountBucket(
 absl::StatusOr<std::optional<AllowRecord>> IndexStore::ReadAllowEntry(
     std::string_view name) const {
   return RecordValue<AllowRecord>(
-      impl_->Get(IndexBatch::Family::kAllow, name));
+      db_->Get(IndexBatch::Family::kAllow, name));
 }
 
 absl::Status IndexStore::ForEachAllowEntry(
     const std::function<absl::Status(std::string_view, const AllowRecord&)>&
         fn) const {
-  return impl_->ForEach(IndexBatch::Family::kAllow,
+  return db_->ForEach(IndexBatch::Family::kAllow,
                         [&fn](std::string_view key, std::string_view value) {
                           AllowRecord record;
                           absl::Status s = DecodeRecord(value, &record);
@@ -710,7 +453,7 @@ absl::Status IndexStore::ForEachAllowEntry(
 absl::Status IndexStore::ForEachLocation(
     const std::function<absl::Status(std::string_view,
                                      const LocationRecord&)>& fn) const {
-  return impl_->ForEach(IndexBatch::Family::kLocations,
+  return db_->ForEach(IndexBatch::Family::kLocations,
                         [&fn](std::string_view key, std::string_view value) {
                           LocationRecord record;
                           absl::Status s = DecodeRecord(value, &record);
@@ -723,34 +466,14 @@ absl::Status IndexStore::Commit(const IndexBatch& batch) {
   if (mode_ != Mode::kWriter) {
     return absl::FailedPreconditionError("index is open read-only");
   }
-  rocksdb::WriteBatch wb;
-  for (const IndexBatch::Op& op : batch.ops()) {
-    rocksdb::ColumnFamilyHandle* cf = impl_->family(op.family);
-    const rocksdb::Slice key(op.key);
-    const rocksdb::Status s =
-        op.value ? wb.Put(cf, key, rocksdb::Slice(*op.value))
-                 : wb.Delete(cf, key);
-    if (!s.ok()) return FromRocks(s, "cannot build the index write");
-  }
-  rocksdb::WriteOptions options;
-  options.sync = true;
-  return FromRocks(impl_->db_->Write(options, &wb),
-                   "cannot write the index");
+  return db_->Write(batch);
 }
 
 absl::Status IndexStore::CompactStorage() {
   if (mode_ != Mode::kWriter) {
     return absl::FailedPreconditionError("index is open read-only");
   }
-  rocksdb::CompactRangeOptions options;
-  for (size_t i = 1; i <= kFamilyCount; ++i) {
-    absl::Status s = FromRocks(
-        impl_->db_->CompactRange(options, impl_->handles_[i], nullptr,
-                                 nullptr),
-        "cannot compact the index database");
-    if (!s.ok()) return s;
-  }
-  return absl::OkStatus();
+  return db_->CompactAll();
 }
 
 absl::Status IndexStore::Snapshot(const std::string& out_dir) const {
@@ -767,14 +490,7 @@ absl::Status IndexStore::Snapshot(const std::string& out_dir) const {
   if (::mkdir(partial.c_str(), 0700) != 0) {
     return absl::ErrnoToStatus(errno, "cannot create " + partial);
   }
-  rocksdb::Checkpoint* raw = nullptr;
-  absl::Status s = FromRocks(rocksdb::Checkpoint::Create(impl_->db_, &raw),
-                             "cannot snapshot the index");
-  std::unique_ptr<rocksdb::Checkpoint> checkpoint(raw);
-  if (s.ok()) {
-    s = FromRocks(checkpoint->CreateCheckpoint(partial + "/db"),
-                  "cannot snapshot the index");
-  }
+  absl::Status s = db_->Checkpoint(partial + "/db");
   if (s.ok()) s = WriteKeyFile(partial + "/key", key_);
   if (s.ok()) s = SyncDirectory(partial);
   if (s.ok() && ::rename(partial.c_str(), out_dir.c_str()) != 0) {
@@ -798,7 +514,5 @@ uint64_t IndexStore::DiskBytes() const {
   }
   return total;
 }
-
-std::string RocksDbVersion() { return rocksdb::GetRocksVersionAsString(true); }
 
 }  // namespace leakhound

@@ -33,6 +33,9 @@
 
 namespace leakhound {
 
+class RocksDatabase;  // rocks_database.h
+class WriterLock;     // writer_lock.h
+
 class IndexStore {
  public:
   enum class Mode { kWriter, kReader };
@@ -170,11 +173,6 @@ class IndexStore {
   // destruction is allowed.
   void CloseDatabase();
 
-  class Impl;  // RocksDB state, defined in index_store.cc
-  // Opens `impl` as a secondary instance of `dir`'s database.
-  static absl::Status OpenReader(const std::string& dir, Impl& impl,
-                                 IoFaults* faults, bool meta_only);
-
  private:
   IndexStore(std::string dir, Mode mode);
 
@@ -190,11 +188,10 @@ class IndexStore {
   IoFaults* faults_ = nullptr;  // not owned; null but in fault tests
   MetadataRecord metadata_;
   std::string key_;
-  std::unique_ptr<Impl> impl_;
+  // A writer's lock, held until destruction (after the database closes).
+  std::unique_ptr<WriterLock> lock_;
+  std::unique_ptr<RocksDatabase> db_;
 };
-
-// The RocksDB library version, e.g. "7.8.3" (for `leakhound --version`).
-std::string RocksDbVersion();
 
 }  // namespace leakhound
 
