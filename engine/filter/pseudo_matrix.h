@@ -36,12 +36,13 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "engine/filter/bloom_geometry.h"
+#include "engine/filter/candidate_picker.h"
+#include "engine/filter/query_windows.h"
 #include "engine/filter/row_groups.h"
 #include "engine/filter/row_matrix.h"
+#include "engine/filter/row_table.h"
 
 namespace leakhound {
-
-using DocId = uint32_t;
 
 // Persisted in the index metadata: do not renumber.
 enum class PackingMode : uint8_t {
@@ -51,11 +52,6 @@ enum class PackingMode : uint8_t {
 };
 
 enum class MatrixLayout : uint8_t { kBitSliced = 0, kRowMajor = 1 };
-
-enum class ScoringMode : uint8_t {
-  kMembership = 0,   // query fingerprints with all k bits set in the row
-  kAndPopcount = 1,  // popcount(query filter AND row), the paper's score
-};
 
 struct PseudoMatrixOptions {
   FilterParams filter;
@@ -70,71 +66,6 @@ struct PseudoMatrixOptions {
   // into. REQUIRES: 0 or a multiple of 64 with G * m < 2^32. Not yet
   // persisted by the index (docs/engine.md, "Row groups").
   uint32_t group_rows = 0;
-};
-
-// Fingerprint range [begin, end) of a document's list stored in a row.
-struct Segment {
-  DocId doc;
-  uint32_t begin;
-  uint32_t end;
-  bool operator==(const Segment&) const = default;
-};
-
-struct RowInfo {
-  std::vector<Segment> segments;  // in insertion order
-  uint32_t fingerprints = 0;      // sum of segment lengths
-  uint32_t bits_set = 0;          // popcount of the row
-};
-
-// PERSISTED (StateRecord::rows_digest, docs/storage_format.md): a digest of
-// one row, 0 for a row without segments: Fmix64 chained over the row's id,
-// each segment's document, begin and end, the fingerprint and set-bit
-// counts.
-uint64_t RowHash(uint32_t row, const RowInfo& info);
-// PERSISTED: the digest of a row table: kRowsDigestSeed XOR every row's
-// RowHash. Never 0 but by a 2^-64 chance (0 means "not recorded"). With
-// `hashes`, also sets (*hashes)[r] to row r's RowHash.
-inline constexpr uint64_t kRowsDigestSeed = 0x6c65616b686f756eull;
-uint64_t RowsDigest(std::span<const RowInfo> rows,
-                    std::vector<uint64_t>* hashes = nullptr);
-
-struct QueryOptions {
-  ScoringMode scoring = ScoringMode::kMembership;
-  // Probability that any document of the index becomes a candidate by
-  // chance, over all tests of one query (Bonferroni). Range (0, 1).
-  double family_false_alarm = 1e-6;
-  // A candidate needs at least this many hits whatever the statistics say.
-  uint32_t min_count = 3;
-  // Membership scoring also tests windows of this many consecutive query
-  // fingerprints (overlapping by half; the caller passes fingerprints in
-  // text order), so a short passage inside a long text stands out against
-  // the chance hits of its window instead of the whole text's. Every
-  // window is one more test of the Bonferroni family. 0 turns windows off.
-  // Ignored by kAndPopcount.
-  uint32_t window = 256;
-  // With row groups: false runs the one-level query instead (for
-  // comparing the two on one matrix).
-  bool use_groups = true;
-  // The two-level query reads rows in at most this share of the 64-row
-  // blocks; a query that would read more runs as one level, which streams
-  // the slices and is then cheaper (measured: docs/engine.md, "Row
-  // groups"). 1 always takes the two-level path.
-  double max_block_share = 0.125;
-};
-
-struct Candidate {
-  DocId doc;
-  uint32_t count;      // hits summed over the document's rows
-  double expected;     // chance hits expected over those rows
-  uint32_t threshold;  // the count that was needed
-};
-
-struct QueryResult {
-  std::vector<Candidate> candidates;  // by decreasing count - expected
-  uint32_t candidate_rows = 0;        // rows whose own test passed
-  uint32_t tests = 0;                 // the Bonferroni family size
-  uint32_t groups_descended = 0;      // row groups found significant
-  bool two_level = false;             // answered by the two-level path
 };
 
 // The fingerprint list the caller added for a document, unchanged.
@@ -248,6 +179,27 @@ class PseudoMatrix {
   void RefreshGroups(const FingerprintSource* source);
   // Whether `doc`'s rows lie in more than one group (for cross_group_).
   void UpdateCrossGroup(DocId doc);
+
+  // The query's steps (pseudo_matrix_query.cc). Both paths count the
+  // memberships (membership_counter.h), compute the evidence per row and
+  // window and pick the candidates (candidate_picker.h) into `result`.
+  // Every row in the matrix, one level:
+  void QueryOneLevel(std::span<const uint64_t> fingerprints,
+                     const QueryWindows& windows, const QueryOptions& options,
+                     double alpha, QueryResult& result) const;
+  // Rows only in the row groups whose counts are significant; returns
+  // false, having picked nothing, when that would read more than
+  // options.max_block_share of the row blocks. REQUIRES: row groups,
+  // membership scoring.
+  bool QueryTwoLevel(std::span<const uint64_t> fingerprints,
+                     const QueryWindows& windows, const QueryOptions& options,
+                     double alpha, QueryResult& result) const;
+  // The two-level query's first level: for each row group, whether to
+  // read its rows (see pseudo_matrix_query.cc for what it guarantees).
+  std::vector<char> GroupsToDescend(std::span<const uint64_t> fingerprints,
+                                    const QueryWindows& windows,
+                                    const QueryOptions& options,
+                                    double log_alpha) const;
 
   const PseudoMatrixOptions options_;
   const BloomGeometry geometry_;

@@ -1,0 +1,127 @@
+// How a pseudo-matrix query is tested: its options, its cut into windows
+// of consecutive fingerprints, and the statistical test of one set of
+// rows' hits over the whole query and in each window.
+//
+// A query of `size` fingerprints is cut into half windows ("chunks");
+// window w is chunks w and w + 1, so windows overlap by half. A set of
+// rows (one document's) has evidence when its hits over the whole query,
+// or in one window, are significant against the chance hits its rows' fill
+// predicts (chance_threshold.h).
+//
+// Thread-safety: QueryWindows is immutable after construction; its const
+// methods may run concurrently.
+#ifndef LEAKHOUND_ENGINE_FILTER_QUERY_WINDOWS_H_
+#define LEAKHOUND_ENGINE_FILTER_QUERY_WINDOWS_H_
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+
+#include "engine/filter/chance_threshold.h"
+
+namespace leakhound {
+
+enum class ScoringMode : uint8_t {
+  kMembership = 0,   // query fingerprints with all k bits set in the row
+  kAndPopcount = 1,  // popcount(query filter AND row), the paper's score
+};
+
+struct QueryOptions {
+  ScoringMode scoring = ScoringMode::kMembership;
+  // Probability that any document of the index becomes a candidate by
+  // chance, over all tests of one query (Bonferroni). Range (0, 1).
+  double family_false_alarm = 1e-6;
+  // A candidate needs at least this many hits whatever the statistics say.
+  uint32_t min_count = 3;
+  // Membership scoring also tests windows of this many consecutive query
+  // fingerprints (overlapping by half; the caller passes fingerprints in
+  // text order), so a short passage inside a long text stands out against
+  // the chance hits of its window instead of the whole text's. Every
+  // window is one more test of the Bonferroni family. 0 turns windows off.
+  // Ignored by kAndPopcount.
+  uint32_t window = 256;
+  // With row groups: false runs the one-level query instead (for
+  // comparing the two on one matrix).
+  bool use_groups = true;
+  // The two-level query reads rows in at most this share of the 64-row
+  // blocks; a query that would read more runs as one level, which streams
+  // the slices and is then cheaper (measured: docs/engine.md, "Row
+  // groups"). 1 always takes the two-level path.
+  double max_block_share = 0.125;
+};
+
+// What made a set of rows significant: its hits and the chance hits
+// expected, over the whole query or in its fullest significant window.
+struct Significance {
+  uint32_t count;
+  double expected;
+};
+
+// Chance that one fingerprint hits a row with `bits_set` of m bits set:
+// f^k (membership) or f (AND-popcount).
+double ChancePerTrial(uint32_t bits_set, double m, uint32_t k,
+                      ScoringMode scoring);
+
+class QueryWindows {
+ public:
+  // A query of `size` fingerprints. `options` must outlive this object.
+  // Windows apply to membership scoring with options.window >= 2 and a
+  // query longer than one window; otherwise there is one chunk and no
+  // window.
+  QueryWindows(size_t size, const QueryOptions& options);
+
+  size_t chunks() const { return chunks_; }
+  size_t windows() const { return windows_; }
+  // Chunk c is fingerprints [ChunkBegin(c), ChunkEnd(c)).
+  size_t ChunkBegin(size_t c) const { return c * half_; }
+  size_t ChunkEnd(size_t c) const { return std::min(size_, (c + 1) * half_); }
+
+  // The evidence of a set of rows, tested at log_alpha: `sum` hits over
+  // the whole query of `trials` trials at chance `p` per trial, and
+  // window_hits(w) hits in window w (called only for w < windows()). The
+  // whole query's if significant, else the fullest significant window's;
+  // nullopt if none. Either needs at least options.min_count hits.
+  template <typename WindowHits>
+  std::optional<Significance> Test(double log_alpha, uint32_t sum, double p,
+                               double trials, WindowHits window_hits) const {
+    if (Significant(sum, trials * p, log_alpha)) {
+      return Significance{sum, trials * p};
+    }
+    if (sum < options_.min_count || windows_ == 0) return std::nullopt;
+    // Every window but the last has the same trials, so the same
+    // significance threshold: testing the fullest of them decides them all.
+    uint32_t fullest = 0;
+    for (size_t w = 0; w + 1 < windows_; ++w) {
+      fullest = std::max(fullest, window_hits(w));
+    }
+    if (windows_ > 1 && Significant(fullest, WindowTrials(0) * p, log_alpha)) {
+      return Significance{fullest, WindowTrials(0) * p};
+    }
+    const size_t last = windows_ - 1;
+    const uint32_t in_last = window_hits(last);
+    if (Significant(in_last, WindowTrials(last) * p, log_alpha)) {
+      return Significance{in_last, WindowTrials(last) * p};
+    }
+    return std::nullopt;
+  }
+
+ private:
+  bool Significant(uint32_t count, double lambda, double log_alpha) const {
+    return count >= options_.min_count &&
+           IsSignificant(lambda, count, log_alpha);
+  }
+  double WindowTrials(size_t w) const {
+    return static_cast<double>(std::min(size_, (w + 2) * half_) - w * half_);
+  }
+
+  const size_t size_;
+  const QueryOptions& options_;
+  size_t half_;
+  size_t chunks_;
+  size_t windows_;
+};
+
+}  // namespace leakhound
+
+#endif  // LEAKHOUND_ENGINE_FILTER_QUERY_WINDOWS_H_
