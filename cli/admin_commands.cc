@@ -14,6 +14,7 @@
 #include "cli/command_line.h"
 #include "cli/exit_codes.h"
 #include "cli/json_text.h"
+#include "engine/index_verifier.h"
 #include "engine/protected_index.h"
 
 namespace leakhound {
@@ -428,7 +429,7 @@ int RunVerifyCommand(int argc, char** argv) {
   if (absl::Status s = NoArguments(*line); !s.ok()) return UsageError("verify", s);
   auto index = OpenIndex(*line, OpenMode::kRead);
   if (!index.ok()) return ReportError("verify", index.status());
-  auto report = (*index)->Verify();
+  auto report = VerifyIndex((*index)->store());
   if (!report.ok()) return ReportError("verify", report.status());
   for (const std::string& p : report->problems) {
     std::printf("problem: %s\n", p.c_str());

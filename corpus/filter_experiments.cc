@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "engine/filter/pseudo_matrix.h"
+#include "engine/matrix_records.h"
 
 namespace leakhound {
 namespace {

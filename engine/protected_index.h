@@ -33,7 +33,6 @@
 #include "engine/filter/bloom_geometry.h"
 #include "engine/document_cache.h"
 #include "engine/document_frequency.h"
-#include "engine/index_verifier.h"
 #include "engine/protected_locations.h"
 #include "engine/filter/pseudo_matrix.h"
 #include "index/index_batch.h"
@@ -203,11 +202,6 @@ class ProtectedIndex {
   // it does not refer to the index.
   absl::StatusOr<std::unique_ptr<Shingler>> NewShingler() const;
 
-  // Checks every invariant of what is on disk (documents, id maps, rows,
-  // row bits against a rebuild from the fingerprint lists). Changes
-  // nothing. An error status means the check itself could not run.
-  absl::StatusOr<VerifyReport> Verify() const;
-
   // Reader: reads the writer's committed generation and, when it is not
   // the one loaded, opens a fresh view and loads it; returns whether it
   // did. After an error, what is in memory may be neither view: the next
@@ -271,10 +265,20 @@ class ProtectedIndex {
   // Commits the change with the next generation and reloads the locations.
   absl::Status CommitLocationChange(IndexBatch& batch);
   absl::Status CheckWritable() const;
-  // Adds the rows to the batch as the matrix holds them now.
-  void PutRows(const std::vector<uint32_t>& rows, IndexBatch& batch) const;
-  // Writes the filters of the row groups of `rows` (none without groups).
-  void PutGroups(const std::vector<uint32_t>& rows, IndexBatch& batch) const;
+  // What Stage finds in the store for a document.
+  struct StagePlan {
+    std::optional<AddResult> done;  // set: stage nothing, return this
+    std::optional<DocId> old_id;    // set: the document it replaces
+    DocumentRecord old;             // old_id's record
+  };
+  // Everything Stage reads before it changes anything: a document with
+  // this id and content (kUnchanged) or this content under another id
+  // (kDuplicateContent), or the document it replaces, after committing
+  // what is pending. Errors: store reads, ids used up, a list too long.
+  absl::StatusOr<StagePlan> PlanStage(const PreparedDocument& document);
+  // Adds the record, list and id maps of document `id`, just added to the
+  // matrix with `fingerprints` fingerprints, to the pending batch.
+  void PendDocument(DocId id, uint32_t fingerprints, PreparedDocument document);
   // Load; a reader also checks that its view is one state of the index
   // (ViewIsWhole) and, if not, reopens the store and loads again: up to 20
   // times, or 3 while the committed generation does not move. A view
@@ -287,8 +291,6 @@ class ProtectedIndex {
   // rows changed since the last whole view). Remembers the row hashes of
   // a whole view. Errors: store reads.
   absl::StatusOr<bool> ViewIsWhole();
-  // Loads the stored group filters into `matrix` (Load).
-  absl::Status LoadGroupBits(PseudoMatrix& matrix) const;
   // Commits batch + the next state; on failure the object turns read-only.
   absl::Status CommitWithState(IndexBatch& batch, uint32_t next_doc_id);
 
@@ -317,13 +319,6 @@ class ProtectedIndex {
   bool broken_ = false;
   bool rebuild_only_ = false;  // opened with OpenMode::kRebuild
 };
-
-// A stored row record as the matrix holds it.
-RowInfo RowInfoOf(const RowRecord& record);
-
-// The filter's fingerprint list of a document: its distinct fingerprints in
-// order of first occurrence.
-std::vector<uint64_t> DistinctFingerprints(const FingerprintsRecord& record);
 
 }  // namespace leakhound
 

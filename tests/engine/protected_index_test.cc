@@ -21,9 +21,11 @@
 
 #include "gmock/gmock.h"
 #include "engine/content_digest.h"
+#include "engine/index_verifier.h"
 #include "gtest/gtest.h"
 #include "index/io_faults.h"
 #include "shingler/shingler.h"
+#include "tests/engine/real_documents.h"
 #include "tests/temp_dir.h"
 
 namespace leakhound {
@@ -32,65 +34,6 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
-
-struct TextDoc {
-  std::string id;
-  std::string text;
-};
-
-std::string ReadAll(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// Real text: the sample corpus's protected documents whole, and the
-// paragraphs (of at least 9 words) of the project's own docs, so there are
-// many documents of paper-like, very unequal lengths.
-const std::vector<TextDoc>& RealDocuments() {
-  static const std::vector<TextDoc> docs = [] {
-    std::vector<TextDoc> out;
-    const fs::path root(LEAKHOUND_SOURCE_DIR);
-    std::vector<fs::path> protected_files;
-    for (const auto& e : fs::directory_iterator(root / "corpus/sample/protected")) {
-      protected_files.push_back(e.path());
-    }
-    std::sort(protected_files.begin(), protected_files.end());
-    for (const auto& p : protected_files) {
-      out.push_back({p.filename().string(), ReadAll(p)});
-    }
-    for (const char* name : {"README.md", "docs/architecture.md", "docs/cli.md",
-                             "docs/engine.md", "docs/shingler.md"}) {
-      std::istringstream in(ReadAll(root / name));
-      std::string line, para;
-      int n = 0;
-      auto flush = [&] {
-        if (std::count(para.begin(), para.end(), ' ') >= 8) {
-          out.push_back({std::string(name) + "#" + std::to_string(n++), para});
-        }
-        para.clear();
-      };
-      while (std::getline(in, line)) {
-        if (line.empty()) {
-          flush();
-        } else {
-          para += line + "\n";
-        }
-      }
-      flush();
-    }
-    return out;
-  }();
-  return docs;
-}
-
-// Small rows, so that documents share rows and long ones span several.
-IndexOptions SmallRows() {
-  IndexOptions o;
-  o.filter = {1e-3, 96, 1.0};
-  return o;
-}
 
 std::vector<uint64_t> FingerprintsOf(const ProtectedIndex& index,
                                      const std::string& text) {
@@ -124,23 +67,9 @@ std::set<std::string> CandidateIds(const ProtectedIndex& index,
 }
 
 std::vector<std::string> Problems(const ProtectedIndex& index) {
-  auto report = index.Verify();
+  auto report = VerifyIndex(index.store());
   EXPECT_TRUE(report.ok()) << report.status();
   return report.ok() ? report->problems : std::vector<std::string>{"error"};
-}
-
-// verify's report on the index in `dir`, opened as a reader: its problems,
-// one per line.
-std::string StoredProblems(const std::string& dir) {
-  auto store = IndexStore::Open(dir, IndexStore::Mode::kReader);
-  EXPECT_TRUE(store.ok()) << store.status();
-  if (!store.ok()) return "cannot open";
-  auto report = VerifyIndex(**store);
-  EXPECT_TRUE(report.ok()) << report.status();
-  if (!report.ok()) return "cannot verify";
-  std::string all;
-  for (const std::string& p : report->problems) all += p + "\n";
-  return all;
 }
 
 // Rows, segments and bits of two filters are identical.
@@ -168,23 +97,6 @@ void ExpectSameFilter(const PseudoMatrix& a, const PseudoMatrix& b) {
     b.GroupBits(g, gb);
     EXPECT_EQ(ga, gb) << "group " << g;
   }
-}
-
-absl::StatusOr<AddResult> AddDoc(ProtectedIndex& index, const TextDoc& d) {
-  return index.Add(DocumentInput{d.id, "test/" + d.id, {}, d.text});
-}
-
-// A new index in `dir` holding the first `count` real documents.
-absl::StatusOr<std::unique_ptr<ProtectedIndex>> CreateWith(
-    const std::string& dir, size_t count) {
-  auto index = ProtectedIndex::Create(dir, SmallRows());
-  if (!index.ok()) return index.status();
-  const auto& docs = RealDocuments();
-  for (size_t i = 0; i < std::min(count, docs.size()); ++i) {
-    auto added = AddDoc(**index, docs[i]);
-    if (!added.ok()) return added.status();
-  }
-  return index;
 }
 
 TEST(ProtectedIndexTest, ReopenedIndexHasTheSameFilterAndFindsDocuments) {
@@ -440,31 +352,6 @@ TEST(ProtectedIndexTest, DocumentFrequenciesFollowAddReplaceAndRemove) {
   EXPECT_THAT(Problems(**index), IsEmpty());
 }
 
-TEST(ProtectedIndexTest, VerifyReportsAWrongDocumentFrequency) {
-  TempDir tmp;
-  const std::string dir = tmp.Sub("idx");
-  {
-    ASSERT_TRUE(CreateWith(dir, 3).ok());
-  }
-  auto store = IndexStore::Open(dir, IndexStore::Mode::kWriter);
-  ASSERT_TRUE(store.ok());
-  // A fingerprint no document holds, added to its bucket.
-  const std::vector<uint32_t> bucket = {CountBucketOf(12345)};
-  auto read = (*store)->ReadCountBuckets(bucket);
-  ASSERT_TRUE(read.ok());
-  CountBucketRecord record{{FingerprintCount{12345, 1}}};  // ascending: smallest
-  const auto& rest = read->front().entries;
-  record.entries.insert(record.entries.end(), rest.begin(), rest.end());
-  IndexBatch batch;
-  batch.PutCountBucket(CountTable::kAll, bucket[0], record);
-  ASSERT_TRUE((*store)->Commit(batch).ok());
-  auto report = VerifyIndex(**store);
-  ASSERT_TRUE(report.ok());
-  ASSERT_EQ(report->problems.size(), 1u);
-  EXPECT_THAT(report->problems[0],
-              HasSubstr("1 fingerprints have a wrong document frequency"));
-}
-
 TEST(ProtectedIndexTest, AllowListedFingerprintsAreKnownToWriterAndReaders) {
   TempDir tmp;
   const std::string dir = tmp.Sub("idx");
@@ -568,38 +455,6 @@ TEST(ProtectedIndexTest, IndexFilesHoldNoProtectedPlaintext) {
   EXPECT_GT(probes, 50);
 }
 
-TEST(ProtectedIndexTest, VerifyReportsTamperedRowBitsAndCounts) {
-  TempDir tmp;
-  const std::string dir = tmp.Sub("idx");
-  {
-    ASSERT_TRUE(CreateWith(dir, 20).ok());
-  }
-  {
-    auto store = IndexStore::Open(dir, IndexStore::Mode::kWriter);
-    ASSERT_TRUE(store.ok());
-    auto bits = (*store)->ReadRowBits(1);
-    ASSERT_TRUE(bits.ok() && bits->has_value());
-    std::string flipped = **bits;
-    flipped[3] = static_cast<char>(flipped[3] ^ 0x10);
-    RowRecord row;
-    ASSERT_TRUE((*store)
-                    ->ForEachRow([&](uint32_t id, const RowRecord& r) {
-                      if (id == 1) row = r;
-                      return absl::OkStatus();
-                    })
-                    .ok());
-    row.fingerprints += 1;
-    IndexBatch batch;
-    batch.PutRow(1, row, flipped);
-    ASSERT_TRUE((*store)->Commit(batch).ok());
-  }
-  const std::string all = StoredProblems(dir);
-  EXPECT_THAT(all, HasSubstr("row 1 bits differ"));
-  EXPECT_THAT(all, HasSubstr("row 1 records"));
-  EXPECT_THAT(all, HasSubstr("row 1 counts"));
-  EXPECT_THAT(all, HasSubstr("the state's rows digest is not the row table's"));
-}
-
 // Row groups of 64 rows (several groups at this row size): what a reader
 // opens equals the writer's filter, groups included, after removals and a
 // compaction; queries through the groups find every findable document and
@@ -635,31 +490,6 @@ TEST(ProtectedIndexTest, RowGroupsPersistThroughRemovalAndCompaction) {
     ++checked;
   }
   EXPECT_GT(checked, 20u);
-}
-
-TEST(ProtectedIndexTest, VerifyReportsAGroupLackingItsRowsFingerprints) {
-  TempDir tmp;
-  const std::string dir = tmp.Sub("idx");
-  {
-    IndexOptions options = SmallRows();
-    options.group_rows = 64;
-    auto index = ProtectedIndex::Create(dir, options);
-    ASSERT_TRUE(index.ok());
-    for (size_t i = 0; i < 20; ++i) {
-      ASSERT_TRUE(AddDoc(**index, RealDocuments()[i]).ok());
-    }
-  }
-  {
-    auto store = IndexStore::Open(dir, IndexStore::Mode::kWriter);
-    ASSERT_TRUE(store.ok());
-    auto bits = (*store)->ReadGroupBits(0);
-    ASSERT_TRUE(bits.ok() && bits->has_value());
-    IndexBatch batch;
-    batch.PutGroupBits(0, std::string((*bits)->size(), '\0'));
-    ASSERT_TRUE((*store)->Commit(batch).ok());
-  }
-  const std::string all = StoredProblems(dir);
-  EXPECT_THAT(all, HasSubstr("row group 0 lacks"));
 }
 
 // A reader whose view stays torn while the files do not change (damage,

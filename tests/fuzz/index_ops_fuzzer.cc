@@ -30,8 +30,9 @@
 #include <string>
 #include <vector>
 
-#include "engine/scan/leak_scanner.h"
+#include "engine/index_verifier.h"
 #include "engine/protected_index.h"
+#include "engine/scan/leak_scanner.h"
 #include "shingler/fingerprint_key.h"
 
 namespace leakhound {
@@ -261,7 +262,7 @@ void Run(FuzzedDataProvider& in, const std::string& dir) {
       case 6: {  // reopen, then verify
         index.reset();
         index = Must(ProtectedIndex::Open(dir, OpenMode::kWrite), "reopen");
-        const VerifyReport report = Must(index->Verify(), "verify");
+        const VerifyReport report = Must(VerifyIndex(index->store()), "verify");
         Check(report.problems.empty(),
               "verify: " + (report.problems.empty() ? std::string()
                                                     : report.problems[0]));

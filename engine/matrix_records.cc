@@ -1,0 +1,243 @@
+#include "engine/matrix_records.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+
+namespace leakhound {
+
+// Row bits are persisted as little-endian words and loaded by memcpy.
+static_assert(std::endian::native == std::endian::little,
+              "the index stores row bits little-endian");
+
+namespace {
+
+absl::Status Damaged(const IndexStore& store, const char* what,
+                     uint32_t id) {
+  return absl::DataLossError(absl::StrCat("index ", store.dir(),
+                                          " has damaged bits for ", what, " ",
+                                          id, "; run leakhound verify"));
+}
+
+// Loads every row's stored bits into `matrix`, whose row table is loaded.
+absl::Status LoadRowBits(const IndexStore& store, PseudoMatrix& matrix) {
+  // Bits arrive in row order; load them kLoadRows at a time: a bit-sliced
+  // matrix then fills whole 64-byte lines of each slice (512 rows) while
+  // they are in cache; 64 rows at a time wrote 8 bytes per slice and missed
+  // the cache on every slice, 60 % of an open.
+  constexpr uint32_t kLoadRows = 512;
+  const auto row_count = static_cast<uint32_t>(matrix.rows().size());
+  const uint32_t row_words = RowWords(matrix.geometry().bits);
+  const size_t row_bytes = size_t{row_words} * 8;
+  std::vector<uint64_t> group(size_t{kLoadRows} * row_words);
+  int64_t group_first = -1;
+  auto flush = [&]() {
+    if (group_first < 0) return;
+    const auto first = static_cast<uint32_t>(group_first);
+    const uint32_t count = std::min<uint32_t>(kLoadRows, row_count - first);
+    matrix.LoadRowBits(
+        first, count,
+        std::span<const uint64_t>(group.data(), size_t{count} * row_words));
+    std::fill(group.begin(), group.end(), 0);
+  };
+  absl::Status s = store.ForEachRowBits([&](uint32_t row, std::string_view bits) {
+    // The row record counts the row's set bits: bits of another length or
+    // count are damaged, or (a reader) from another state of the index.
+    uint32_t popcount = 0;
+    for (size_t i = 0; i + 8 <= bits.size(); i += 8) {
+      uint64_t w;
+      std::memcpy(&w, bits.data() + i, 8);
+      popcount += static_cast<uint32_t>(std::popcount(w));
+    }
+    if (row >= row_count || bits.size() != row_bytes ||
+        popcount != matrix.rows()[row].bits_set) {
+      return Damaged(store, "row", row);
+    }
+    const int64_t first = row / kLoadRows * kLoadRows;
+    if (first != group_first) {
+      flush();
+      group_first = first;
+    }
+    std::memcpy(group.data() + size_t{row - static_cast<uint32_t>(first)} *
+                                   row_words,
+                bits.data(), row_bytes);
+    return absl::OkStatus();
+  });
+  if (!s.ok()) return s;
+  flush();
+  return absl::OkStatus();
+}
+
+// Loads the stored group filters into `matrix` (none without row groups).
+absl::Status LoadGroupBits(const IndexStore& store, PseudoMatrix& matrix) {
+  const uint32_t per = matrix.options().group_rows;
+  if (per == 0) return absl::OkStatus();
+  const auto groups =
+      static_cast<uint32_t>((matrix.rows().size() + per - 1) / per);
+  const size_t words = RowWords(per * matrix.geometry().bits);
+  // 64 groups at a time: the sliced layout transposes 64 rows at once.
+  constexpr uint32_t kLoadGroups = 64;
+  std::vector<uint64_t> batch;
+  int64_t batch_first = -1;
+  auto flush = [&]() {
+    if (batch_first < 0) return;
+    const auto first = static_cast<uint32_t>(batch_first);
+    const uint32_t count = std::min(kLoadGroups, groups - first);
+    matrix.LoadGroupBits(first, count,
+                         std::span<const uint64_t>(batch.data(), count * words));
+  };
+  absl::Status s = store.ForEachGroupBits([&](uint32_t g, std::string_view bits) {
+    if (g >= groups || bits.size() != words * 8) {
+      return Damaged(store, "row group", g);
+    }
+    const int64_t first = g / kLoadGroups * kLoadGroups;
+    if (first != batch_first) {
+      flush();
+      batch_first = first;
+      batch.assign(
+          std::min<size_t>(kLoadGroups, groups - static_cast<uint32_t>(first)) *
+              words,
+          0);
+    }
+    std::memcpy(batch.data() + size_t{g - static_cast<uint32_t>(first)} * words,
+                bits.data(), bits.size());
+    return absl::OkStatus();
+  });
+  if (!s.ok()) return s;
+  flush();
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+RowInfo RowInfoOf(const RowRecord& record) {
+  RowInfo info;
+  info.segments.reserve(record.segments.size());
+  for (const SegmentRecord& seg : record.segments) {
+    info.segments.push_back(Segment{seg.doc, seg.begin, seg.end});
+  }
+  info.fingerprints = record.fingerprints;
+  info.bits_set = record.bits_set;
+  return info;
+}
+
+std::vector<uint64_t> DistinctFingerprints(const FingerprintsRecord& record) {
+  std::vector<uint64_t> out;
+  out.reserve(record.occurrences.size());
+  absl::flat_hash_set<uint64_t> seen;
+  seen.reserve(record.occurrences.size());
+  for (const Occurrence& o : record.occurrences) {
+    if (seen.insert(o.fingerprint).second) out.push_back(o.fingerprint);
+  }
+  return out;
+}
+
+PseudoMatrixOptions MatrixOptionsOf(const MetadataRecord& metadata) {
+  PseudoMatrixOptions o;
+  o.filter = {metadata.fpr, metadata.row_capacity, metadata.fill};
+  o.packing = static_cast<PackingMode>(metadata.packing);
+  o.group_rows = metadata.group_rows;
+  return o;
+}
+
+absl::StatusOr<std::unique_ptr<PseudoMatrix>> LoadMatrix(
+    const IndexStore& store, const StateRecord& state) {
+  std::vector<RowInfo> rows;
+  absl::Status s =
+      store.ForEachRow([&rows](uint32_t id, const RowRecord& record) {
+        if (id >= rows.size()) rows.resize(size_t{id} + 1);
+        rows[id] = RowInfoOf(record);
+        return absl::OkStatus();
+      });
+  if (!s.ok()) return s;
+  auto matrix = PseudoMatrix::Restore(MatrixOptionsOf(store.metadata()),
+                                      std::move(rows), state.open_row);
+  if (!matrix.ok()) {
+    return absl::DataLossError(absl::StrCat(
+        "index ", store.dir(), " has an inconsistent row table (",
+        matrix.status().message(), "); run leakhound verify"));
+  }
+  s = LoadRowBits(store, **matrix);
+  if (!s.ok()) return s;
+  s = LoadGroupBits(store, **matrix);
+  if (!s.ok()) return s;
+  return matrix;
+}
+
+void PutRows(const PseudoMatrix& matrix, std::span<const uint32_t> rows,
+             IndexBatch& batch) {
+  std::vector<uint64_t> words(RowWords(matrix.geometry().bits));
+  for (uint32_t row : rows) {
+    const RowInfo& info = matrix.rows()[row];
+    RowRecord record;
+    for (const Segment& s : info.segments) {
+      record.segments.push_back(SegmentRecord{s.doc, s.begin, s.end});
+    }
+    record.fingerprints = info.fingerprints;
+    record.bits_set = info.bits_set;
+    std::string bits;
+    if (!info.segments.empty()) {
+      matrix.RowBits(row, words);
+      bits.assign(reinterpret_cast<const char*>(words.data()),
+                  words.size() * 8);
+    }
+    batch.PutRow(row, record, std::move(bits));
+  }
+}
+
+void PutGroups(const PseudoMatrix& matrix, std::span<const uint32_t> rows,
+               IndexBatch& batch) {
+  const uint32_t per = matrix.options().group_rows;
+  if (per == 0) return;
+  std::vector<uint32_t> groups;
+  for (uint32_t row : rows) groups.push_back(row / per);
+  std::sort(groups.begin(), groups.end());
+  groups.erase(std::unique(groups.begin(), groups.end()), groups.end());
+  std::vector<uint64_t> words(RowWords(per * matrix.geometry().bits));
+  for (uint32_t g : groups) {
+    bool in_use = false;
+    for (uint32_t r = g * per; r < (g + 1) * per && r < matrix.rows().size();
+         ++r) {
+      in_use |= !matrix.rows()[r].segments.empty();
+    }
+    std::string bits;
+    if (in_use) {
+      matrix.GroupBits(g, words);
+      bits.assign(reinterpret_cast<const char*>(words.data()), words.size() * 8);
+    }
+    batch.PutGroupBits(g, std::move(bits));
+  }
+}
+
+absl::Status ListCache::Load(DocId doc) {
+  if (lists_.contains(doc)) return absl::OkStatus();
+  auto record = store_.ReadFingerprints(doc);
+  if (!record.ok()) return record.status();
+  lists_[doc] = DistinctFingerprints(*record);
+  return absl::OkStatus();
+}
+
+absl::Status ListCache::LoadRows(const PseudoMatrix& matrix,
+                                 std::span<const uint32_t> rows, DocId skip) {
+  for (uint32_t row : rows) {
+    for (const Segment& s : matrix.rows()[row].segments) {
+      if (s.doc == skip) continue;
+      absl::Status status = Load(s.doc);
+      if (!status.ok()) return status;
+    }
+  }
+  return absl::OkStatus();
+}
+
+FingerprintSource ListCache::Source() const {
+  return [this](DocId doc) -> std::span<const uint64_t> {
+    return lists_.at(doc);
+  };
+}
+
+}  // namespace leakhound

@@ -1,0 +1,78 @@
+// The pseudo-matrix as the index store holds it: row records to the row
+// table and back, the row and group bits loaded from the store and written
+// into a batch, and the distinct fingerprint lists of stored documents
+// that removal, compaction and the verifier rebuild rows from.
+//
+// Thread-safety: the functions only read their arguments (but `batch` and
+// the matrix being loaded); a ListCache is not thread-safe.
+#ifndef LEAKHOUND_ENGINE_MATRIX_RECORDS_H_
+#define LEAKHOUND_ENGINE_MATRIX_RECORDS_H_
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "engine/filter/pseudo_matrix.h"
+#include "index/index_batch.h"
+#include "index/index_store.h"
+#include "index/records.h"
+
+namespace leakhound {
+
+// A stored row record as the matrix holds it.
+RowInfo RowInfoOf(const RowRecord& record);
+
+// The filter's fingerprint list of a document: its distinct fingerprints in
+// order of first occurrence.
+std::vector<uint64_t> DistinctFingerprints(const FingerprintsRecord& record);
+
+// The matrix options an index was created with.
+PseudoMatrixOptions MatrixOptionsOf(const MetadataRecord& metadata);
+
+// Words of one row of `bits` bits, as stored.
+inline uint32_t RowWords(uint32_t bits) { return (bits + 63) / 64; }
+
+// The matrix `store` holds, whose open row `state` records: the row table,
+// then every row's bits and every row group's filter, each checked against
+// the row table (length, popcount). DataLoss naming the damage, or store
+// read errors.
+absl::StatusOr<std::unique_ptr<PseudoMatrix>> LoadMatrix(
+    const IndexStore& store, const StateRecord& state);
+
+// Adds `rows` to `batch` as `matrix` holds them now: record and bits (no
+// bits for a row without documents).
+void PutRows(const PseudoMatrix& matrix, std::span<const uint32_t> rows,
+             IndexBatch& batch);
+// Adds the filters of the row groups of `rows` (none without row groups;
+// empty for a group without documents).
+void PutGroups(const PseudoMatrix& matrix, std::span<const uint32_t> rows,
+               IndexBatch& batch);
+
+// Distinct fingerprint lists of the documents one operation needs, loaded
+// from the store before the operation mutates anything (a FingerprintSource
+// cannot fail). `store` must outlive the cache.
+class ListCache {
+ public:
+  explicit ListCache(const IndexStore& store) : store_(store) {}
+
+  absl::Status Load(DocId doc);
+  // Loads every document with a segment in `rows` of `matrix`, except
+  // `skip`.
+  absl::Status LoadRows(const PseudoMatrix& matrix,
+                        std::span<const uint32_t> rows, DocId skip);
+  // The lists loaded. REQUIRES: every document asked for was loaded; the
+  // cache outlives the source.
+  FingerprintSource Source() const;
+
+ private:
+  const IndexStore& store_;
+  absl::flat_hash_map<DocId, std::vector<uint64_t>> lists_;
+};
+
+}  // namespace leakhound
+
+#endif  // LEAKHOUND_ENGINE_MATRIX_RECORDS_H_
