@@ -49,26 +49,25 @@ void DocumentFrequency::Apply(std::span<const uint64_t> added,
   for (uint64_t fp : removed) changes_.push_back({fp, -1});
 }
 
-absl::Status DocumentFrequency::Flush(IndexBatch& batch) {
+std::vector<DocumentFrequency::Change> DocumentFrequency::NetChanges(
+    std::vector<Change> recorded) {
   // Sorted by fingerprint: partitioned by bucket (a counting sort on the
   // top bits, linear), then each bucket's few changes sorted.
-  std::vector<Change> changes(changes_.size());
-  {
-    constexpr uint32_t kBuckets = CountBuckets(CountTable::kAll);
-    std::vector<uint32_t> start(size_t{kBuckets} + 1, 0);
-    for (const Change& c : changes_) ++start[CountBucketOf(c.fingerprint) + 1];
-    for (uint32_t b = 0; b < kBuckets; ++b) start[b + 1] += start[b];
-    std::vector<uint32_t> next(start.begin(), start.end() - 1);
-    for (const Change& c : changes_) {
-      changes[next[CountBucketOf(c.fingerprint)]++] = c;
-    }
-    for (uint32_t b = 0; b < kBuckets; ++b) {
-      std::sort(changes.begin() + start[b], changes.begin() + start[b + 1],
-                [](const Change& x, const Change& y) {
-                  return x.fingerprint < y.fingerprint;
-                });
-    }
-    changes_ = {};
+  std::vector<Change> changes(recorded.size());
+  constexpr uint32_t kBuckets = CountBuckets(CountTable::kAll);
+  std::vector<uint32_t> start(size_t{kBuckets} + 1, 0);
+  for (const Change& c : recorded) ++start[CountBucketOf(c.fingerprint) + 1];
+  for (uint32_t b = 0; b < kBuckets; ++b) start[b + 1] += start[b];
+  std::vector<uint32_t> next(start.begin(), start.end() - 1);
+  for (const Change& c : recorded) {
+    changes[next[CountBucketOf(c.fingerprint)]++] = c;
+  }
+  recorded = {};
+  for (uint32_t b = 0; b < kBuckets; ++b) {
+    std::sort(changes.begin() + start[b], changes.begin() + start[b + 1],
+              [](const Change& x, const Change& y) {
+                return x.fingerprint < y.fingerprint;
+              });
   }
   // One change per fingerprint, the deltas summed; zero sums dropped.
   size_t kept = 0;
@@ -86,7 +85,10 @@ absl::Status DocumentFrequency::Flush(IndexBatch& batch) {
     i = j;
   }
   changes.resize(kept);
+  return changes;
+}
 
+absl::Status DocumentFrequency::ReadBuckets(std::span<const Change> changes) {
   // Sorted by fingerprint, the changes are grouped by bucket.
   std::vector<uint32_t> missing;
   for (const Change& c : changes) {
@@ -119,9 +121,68 @@ absl::Status DocumentFrequency::Flush(IndexBatch& batch) {
           "verify");
     }
   }
+  return absl::OkStatus();
+}
 
-  // Merge each bucket's changes into it and write it.
+void DocumentFrequency::MergeBucket(uint32_t bucket,
+                                    std::span<const Change> changes,
+                                    std::vector<bool>& shared_dirty,
+                                    IndexBatch& batch) {
+  CountBucketRecord& record = buckets_.at(bucket);
+  std::vector<FingerprintCount>& entries = record.entries;
   std::vector<FingerprintCount> merged;
+  merged.reserve(entries.size() + changes.size());
+  size_t e = 0;
+  for (const Change& c : changes) {
+    while (e < entries.size() && entries[e].fingerprint < c.fingerprint) {
+      merged.push_back(entries[e++]);
+    }
+    uint32_t before = 0;
+    if (e < entries.size() && entries[e].fingerprint == c.fingerprint) {
+      before = entries[e++].documents;
+    }
+    const auto after = static_cast<uint32_t>(int64_t{before} + c.delta);
+    if (after > 0) merged.push_back({c.fingerprint, after});
+    if (before >= 2 || after >= 2) {
+      shared_dirty[CountBucketOf(c.fingerprint, CountTable::kShared)] = true;
+      if (after >= 2) {
+        shared_[c.fingerprint] = after;
+      } else {
+        shared_.erase(c.fingerprint);
+      }
+    }
+  }
+  merged.insert(merged.end(), entries.begin() + static_cast<ptrdiff_t>(e),
+                entries.end());
+  entries.swap(merged);
+  batch.PutCountBucket(CountTable::kAll, bucket, record);
+}
+
+void DocumentFrequency::PutSharedBuckets(const std::vector<bool>& dirty,
+                                         IndexBatch& batch) const {
+  if (std::find(dirty.begin(), dirty.end(), true) == dirty.end()) return;
+  std::vector<CountBucketRecord> shared(dirty.size());
+  for (const auto& [fp, documents] : shared_) {
+    const uint32_t b = CountBucketOf(fp, CountTable::kShared);
+    if (dirty[b]) shared[b].entries.push_back({fp, documents});
+  }
+  for (uint32_t b = 0; b < shared.size(); ++b) {
+    if (!dirty[b]) continue;
+    std::sort(shared[b].entries.begin(), shared[b].entries.end(),
+              [](const FingerprintCount& x, const FingerprintCount& y) {
+                return x.fingerprint < y.fingerprint;
+              });
+    batch.PutCountBucket(CountTable::kShared, b, shared[b]);
+  }
+}
+
+absl::Status DocumentFrequency::Flush(IndexBatch& batch) {
+  const std::vector<Change> changes = NetChanges(std::move(changes_));
+  changes_ = {};
+  absl::Status s = ReadBuckets(changes);
+  if (!s.ok()) return s;
+  // Merge each bucket's changes into it and write it; sorted by
+  // fingerprint, the changes come bucket after bucket.
   std::vector<bool> shared_dirty(CountBuckets(CountTable::kShared), false);
   for (size_t i = 0; i < changes.size();) {
     const uint32_t bucket = CountBucketOf(changes[i].fingerprint);
@@ -130,55 +191,13 @@ absl::Status DocumentFrequency::Flush(IndexBatch& batch) {
            CountBucketOf(changes[j].fingerprint) == bucket) {
       ++j;
     }
-    CountBucketRecord& record = buckets_.at(bucket);
-    std::vector<FingerprintCount>& entries = record.entries;
-    merged.clear();
-    merged.reserve(entries.size() + (j - i));
-    size_t e = 0;
-    for (size_t k = i; k < j; ++k) {
-      const Change& c = changes[k];
-      while (e < entries.size() && entries[e].fingerprint < c.fingerprint) {
-        merged.push_back(entries[e++]);
-      }
-      uint32_t before = 0;
-      if (e < entries.size() && entries[e].fingerprint == c.fingerprint) {
-        before = entries[e++].documents;
-      }
-      const auto after = static_cast<uint32_t>(int64_t{before} + c.delta);
-      if (after > 0) merged.push_back({c.fingerprint, after});
-      if (before >= 2 || after >= 2) {
-        shared_dirty[CountBucketOf(c.fingerprint, CountTable::kShared)] = true;
-        if (after >= 2) {
-          shared_[c.fingerprint] = after;
-        } else {
-          shared_.erase(c.fingerprint);
-        }
-      }
-    }
-    merged.insert(merged.end(), entries.begin() + static_cast<ptrdiff_t>(e),
-                  entries.end());
-    entries.swap(merged);
-    batch.PutCountBucket(CountTable::kAll, bucket, record);
+    MergeBucket(bucket, std::span<const Change>(changes).subspan(i, j - i),
+                shared_dirty, batch);
     i = j;
   }
   // The shared buckets that changed, rebuilt from memory (one pass over
   // the shared fingerprints).
-  if (std::find(shared_dirty.begin(), shared_dirty.end(), true) !=
-      shared_dirty.end()) {
-    std::vector<CountBucketRecord> shared(shared_dirty.size());
-    for (const auto& [fp, documents] : shared_) {
-      const uint32_t b = CountBucketOf(fp, CountTable::kShared);
-      if (shared_dirty[b]) shared[b].entries.push_back({fp, documents});
-    }
-    for (uint32_t b = 0; b < shared.size(); ++b) {
-      if (!shared_dirty[b]) continue;
-      std::sort(shared[b].entries.begin(), shared[b].entries.end(),
-                [](const FingerprintCount& x, const FingerprintCount& y) {
-                  return x.fingerprint < y.fingerprint;
-                });
-      batch.PutCountBucket(CountTable::kShared, b, shared[b]);
-    }
-  }
+  PutSharedBuckets(shared_dirty, batch);
   return absl::OkStatus();
 }
 

@@ -72,6 +72,22 @@ class DocumentFrequency {
     int32_t delta;
   };
   std::vector<Change> changes_;  // recorded by Apply
+
+  // Flush's steps. The recorded changes sorted by fingerprint, one per
+  // fingerprint with the deltas summed, zero sums dropped.
+  static std::vector<Change> NetChanges(std::vector<Change> recorded);
+  // Reads the full table's buckets `changes` touch that are not in memory
+  // yet; DataLoss if a change would take a count below zero. REQUIRES:
+  // `changes` as NetChanges returns them.
+  absl::Status ReadBuckets(std::span<const Change> changes);
+  // Merges `changes`, all of `bucket`, into it and puts it in `batch`;
+  // updates the shared counts and marks the shared buckets they change.
+  // REQUIRES: ReadBuckets succeeded for them.
+  void MergeBucket(uint32_t bucket, std::span<const Change> changes,
+                   std::vector<bool>& shared_dirty, IndexBatch& batch);
+  // Puts the shared buckets marked `dirty`, rebuilt from the shared counts.
+  void PutSharedBuckets(const std::vector<bool>& dirty,
+                        IndexBatch& batch) const;
 };
 
 }  // namespace leakhound

@@ -89,71 +89,87 @@ ProtectedLocations::ProtectedLocations(std::vector<std::string> keys)
   }
 }
 
-absl::StatusOr<std::string> ProtectedLocations::Normalize(
-    std::string_view location) {
-  std::string_view s = Trimmed(location);
+namespace {
+
+// A location cut into the mark its key starts with ("//" for a host or
+// server, "/" for an absolute path, none for a drive) and the body whose
+// segments follow it.
+struct MarkedBody {
   std::string mark;
-  std::string_view body;
-  std::string host_and_path;  // body's storage when the host is cut out
+  std::string body;
+};
+
+// scheme://[user@]host[:port]/path, or file:///path. REQUIRES: `s` has a
+// scheme ending at scheme_end.
+absl::StatusOr<MarkedBody> SplitUrl(std::string_view s, size_t scheme_end) {
+  std::string_view rest = s.substr(scheme_end + 3);
+  std::string scheme(s.substr(0, scheme_end));
+  absl::AsciiStrToLower(&scheme);
+  if (scheme == "file" && rest.starts_with("/")) {
+    return MarkedBody{"/", std::string(rest)};
+  }
+  const size_t host_end = std::min(rest.find_first_of("/\\?#"), rest.size());
+  std::string_view host = rest.substr(0, host_end);
+  if (const size_t at = host.rfind('@'); at != std::string_view::npos) {
+    host.remove_prefix(at + 1);  // user:password@
+  }
+  if (const size_t colon = host.rfind(':');
+      colon != std::string_view::npos && host.find(']') == std::string_view::npos) {
+    host = host.substr(0, colon);  // :port
+  }
+  if (host.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("'", std::string(s), "' has no host"));
+  }
+  std::string host_and_path(host);
+  host_and_path.append(rest.substr(host_end));
+  return MarkedBody{"//", std::move(host_and_path)};
+}
+
+// A URL, a UNC path (\\server\share, //server/share), a drive path, an
+// absolute path or host.domain/path; InvalidArgument for anything else.
+absl::StatusOr<MarkedBody> SplitLocation(std::string_view s) {
   const size_t scheme_end = s.find("://");
   const bool has_scheme =
       scheme_end != std::string_view::npos && scheme_end > 0 &&
       absl::ascii_isalpha(static_cast<unsigned char>(s[0])) &&
       std::all_of(s.begin(), s.begin() + static_cast<ptrdiff_t>(scheme_end),
                   IsSchemeChar);
-  if (has_scheme) {
-    std::string_view rest = s.substr(scheme_end + 3);
-    std::string scheme(s.substr(0, scheme_end));
-    absl::AsciiStrToLower(&scheme);
-    if (scheme == "file" &&
-        rest.starts_with("/")) {
-      mark = "/";
-      body = rest;
-    } else {
-      mark = "//";
-      const size_t host_end = std::min(rest.find_first_of("/\\?#"), rest.size());
-      std::string_view host = rest.substr(0, host_end);
-      if (const size_t at = host.rfind('@'); at != std::string_view::npos) {
-        host.remove_prefix(at + 1);  // user:password@
-      }
-      if (const size_t colon = host.rfind(':');
-          colon != std::string_view::npos && host.find(']') == std::string_view::npos) {
-        host = host.substr(0, colon);  // :port
-      }
-      if (host.empty()) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("'", std::string(s), "' has no host"));
-      }
-      host_and_path = std::string(host);
-      host_and_path.append(rest.substr(host_end));
-      body = host_and_path;
-    }
-  } else if (s.starts_with("\\\\") || s.starts_with("//")) {
-    mark = "//";
-    body = s.substr(2);
+  if (has_scheme) return SplitUrl(s, scheme_end);
+  if (s.starts_with("\\\\") || s.starts_with("//")) {
+    std::string_view body = s.substr(2);
     if (body.empty() || body[0] == '/' || body[0] == '\\') {
       return absl::InvalidArgumentError(
           absl::StrCat("'", std::string(s), "' has no server name"));
     }
-  } else if (s.size() >= 2 && absl::ascii_isalpha(static_cast<unsigned char>(s[0])) &&
-             s[1] == ':' && (s.size() == 2 || s[2] == '\\' || s[2] == '/')) {
-    body = s;  // c:\dir, or c: (the key of "c:/"; fuzzing found it)
-  } else if (s.starts_with("/")) {
-    mark = "/";
-    body = s;
-  } else {
-    const size_t first_end = std::min(s.find_first_of("/\\"), s.size());
-    if (first_end == s.size() ||
-        s.substr(0, first_end).find('.') == std::string_view::npos) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "'", std::string(s),
-          "' is not a URL, a UNC path, an absolute path or host.domain/path"));
-    }
-    mark = "//";
-    body = s;
+    return MarkedBody{"//", std::string(body)};
   }
+  if (s.size() >= 2 && absl::ascii_isalpha(static_cast<unsigned char>(s[0])) &&
+      s[1] == ':' && (s.size() == 2 || s[2] == '\\' || s[2] == '/')) {
+    // c:\dir, or c: (the key of "c:/"; fuzzing found it)
+    return MarkedBody{"", std::string(s)};
+  }
+  if (s.starts_with("/")) return MarkedBody{"/", std::string(s)};
+  const size_t first_end = std::min(s.find_first_of("/\\"), s.size());
+  if (first_end == s.size() ||
+      s.substr(0, first_end).find('.') == std::string_view::npos) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "'", std::string(s),
+        "' is not a URL, a UNC path, an absolute path or host.domain/path"));
+  }
+  return MarkedBody{"//", std::string(s)};
+}
+
+}  // namespace
+
+absl::StatusOr<std::string> ProtectedLocations::Normalize(
+    std::string_view location) {
+  const std::string_view s = Trimmed(location);
+  auto split = SplitLocation(s);
+  if (!split.ok()) return split.status();
+  std::string_view body = split->body;
   body = body.substr(0, std::min(body.find_first_of("?#"), body.size()));
-  std::string key = mark;
+  std::string key = std::move(split->mark);
   size_t segments = 0;
   size_t from = 0;
   while (from <= body.size()) {

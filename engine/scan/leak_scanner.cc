@@ -40,6 +40,98 @@ LeakScanner::LeakScanner(const ProtectedIndex& index,
       passage_options_(PassageOptionsFor(index.shingler_options())),
       shingler_(std::move(shingler)) {}
 
+LeakScanner::FilterQuery LeakScanner::BuildQuery(const ScannedText& scanned,
+                                                 ScanReport& report) const {
+  // Allow-listed fingerprints and boilerplate ones (held by more than
+  // boilerplate_documents protected documents: the shared counts in
+  // memory) count neither in the filter stage nor in the second; left in
+  // the query, boilerplate would make every row holding a document of the
+  // same template a candidate.
+  FilterQuery out;
+  const bool has_allow_list = index_.allowed_fingerprints() > 0;
+  std::vector<uint64_t>& query = out.fingerprints;
+  query.reserve(scanned.distinct().size());
+  for (uint64_t fp : scanned.distinct()) {
+    if (has_allow_list && index_.IsAllowed(fp)) {
+      ++report.allowed_fingerprints;
+    } else {
+      query.push_back(fp);
+    }
+  }
+  const DocumentFrequency& frequency = index_.frequency();
+  if (options_.boilerplate_documents == 0 || query.empty() ||
+      frequency.shared_size() == 0) {
+    return out;
+  }
+  size_t kept = 0;
+  for (size_t i = 0; i < query.size(); ++i) {
+    if (frequency.SharedCount(query[i]) > options_.boilerplate_documents) {
+      out.boilerplate.insert(query[i]);
+    } else {
+      query[kept++] = query[i];
+    }
+  }
+  query.resize(kept);
+  if (!out.boilerplate.empty()) {
+    for (const Shingle& s : scanned.text().shingles) {
+      report.boilerplate_shingles += out.boilerplate.contains(s.fingerprint);
+    }
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<LeakScanner::Loaded>> LeakScanner::LoadCandidates(
+    const QueryResult& filtered) const {
+  std::vector<Loaded> loaded;
+  loaded.reserve(filtered.candidates.size());
+  for (const Candidate& c : filtered.candidates) {
+    auto stored = index_.ReadStoredDocument(c.doc);
+    if (absl::IsNotFound(stored.status())) {
+      return absl::DataLossError(absl::StrCat(
+          "the filter names document ", c.doc,
+          " which the index does not hold; run leakhound verify"));
+    }
+    if (!stored.ok()) return stored.status();
+    loaded.emplace_back(c.doc, std::move(*stored));
+  }
+  return loaded;
+}
+
+DocumentMatch LeakScanner::Compare(
+    DocId doc, const StoredDocument& stored, const ScannedText& scanned,
+    uint32_t words,
+    const std::function<bool(uint64_t)>& suppressed) const {
+  const ShingledText& text = scanned.text();
+  std::vector<Passage> found = MatchPassages(
+      scanned, stored.list.occurrences, suppressed, passage_options_);
+  DocumentMatch match;
+  match.doc = doc;
+  match.external_id = stored.external_id;
+  uint32_t source_tokens = 0;
+  for (const Occurrence& o : stored.list.occurrences) {
+    source_tokens = std::max(source_tokens, o.token_end);
+  }
+  std::vector<std::pair<uint32_t, uint32_t>> scanned_spans;
+  for (const Passage& p : found) {
+    scanned_spans.emplace_back(p.token_begin, p.token_end);
+    match.longest_passage_words = std::max(match.longest_passage_words, p.words);
+    match.longest_covered_words =
+        std::max(match.longest_covered_words, p.covered_words);
+  }
+  match.coverage_of_source = SourceCoverage(found, source_tokens);
+  const uint64_t scanned_units = UnionMeasure(
+      std::move(scanned_spans), [&text](uint32_t b, uint32_t e) {
+        return text.word_units[e] - text.word_units[b];
+      });
+  match.matched_words =
+      static_cast<uint32_t>(scanned_units / text.units_per_word);
+  match.coverage_of_scanned =
+      words == 0 ? 0 : static_cast<double>(match.matched_words) / words;
+  match.group_words = LargestGroupWords(found, passage_options_);
+  match.passages = std::move(found);
+  return match;
+}
+
 absl::StatusOr<ScanReport> LeakScanner::Scan(std::string_view utf8) {
   auto start = std::chrono::steady_clock::now();
   auto shingled = shingler_->Shingle(utf8);
@@ -52,42 +144,11 @@ absl::StatusOr<ScanReport> LeakScanner::Scan(std::string_view utf8) {
   report.shingle_ns = NanosSince(start);
   start = std::chrono::steady_clock::now();
 
-  // Filter stage. Allow-listed fingerprints and boilerplate ones (held by
-  // more than boilerplate_documents protected documents: the shared counts
-  // in memory) count neither here nor in the second
-  // stage; left in the query, boilerplate would make every row holding a
-  // document of the same template a candidate.
-  const bool has_allow_list = index_.allowed_fingerprints() > 0;
-  std::vector<uint64_t> query;
-  query.reserve(scanned.distinct().size());
-  for (uint64_t fp : scanned.distinct()) {
-    if (has_allow_list && index_.IsAllowed(fp)) {
-      ++report.allowed_fingerprints;
-    } else {
-      query.push_back(fp);
-    }
-  }
-  absl::flat_hash_set<uint64_t> boilerplate;
-  const DocumentFrequency& frequency = index_.frequency();
-  if (options_.boilerplate_documents > 0 && !query.empty() &&
-      frequency.shared_size() > 0) {
-    size_t kept = 0;
-    for (size_t i = 0; i < query.size(); ++i) {
-      if (frequency.SharedCount(query[i]) > options_.boilerplate_documents) {
-        boilerplate.insert(query[i]);
-      } else {
-        query[kept++] = query[i];
-      }
-    }
-    query.resize(kept);
-    if (!boilerplate.empty()) {
-      for (const Shingle& s : text.shingles) {
-        report.boilerplate_shingles += boilerplate.contains(s.fingerprint);
-      }
-    }
-  }
-  if (query.empty()) return report;
-  const QueryResult filtered = index_.matrix().Query(query, options_.query);
+  // Filter stage.
+  const FilterQuery query = BuildQuery(scanned, report);
+  if (query.fingerprints.empty()) return report;
+  const QueryResult filtered =
+      index_.matrix().Query(query.fingerprints, options_.query);
   for (const Candidate& c : filtered.candidates) {
     report.candidates.push_back(c.doc);
   }
@@ -96,54 +157,16 @@ absl::StatusOr<ScanReport> LeakScanner::Scan(std::string_view utf8) {
   if (filtered.candidates.empty()) return report;
 
   // Second stage: each candidate's stored shingles against the text's.
-  std::vector<std::pair<DocId, std::shared_ptr<const StoredDocument>>> loaded;
-  loaded.reserve(filtered.candidates.size());
-  for (const Candidate& c : filtered.candidates) {
-    auto stored = index_.ReadStoredDocument(c.doc);
-    if (absl::IsNotFound(stored.status())) {
-      return absl::DataLossError(absl::StrCat(
-          "the filter names document ", c.doc,
-          " which the index does not hold; run leakhound verify"));
-    }
-    if (!stored.ok()) return stored.status();
-    loaded.emplace_back(c.doc, std::move(*stored));
-  }
+  auto loaded = LoadCandidates(filtered);
+  if (!loaded.ok()) return loaded.status();
+  const bool has_allow_list = index_.allowed_fingerprints() > 0;
   auto suppressed = [&](uint64_t fp) {
-    return (!boilerplate.empty() && boilerplate.contains(fp)) ||
+    return (!query.boilerplate.empty() && query.boilerplate.contains(fp)) ||
            (has_allow_list && index_.IsAllowed(fp));
   };
-
-  for (const auto& [doc, stored] : loaded) {
-    std::vector<Passage> found = MatchPassages(
-        scanned, stored->list.occurrences, suppressed, passage_options_);
-    DocumentMatch match;
-    match.doc = doc;
-    match.external_id = stored->external_id;
-    uint32_t source_tokens = 0;
-    for (const Occurrence& o : stored->list.occurrences) {
-      source_tokens = std::max(source_tokens, o.token_end);
-    }
-    std::vector<std::pair<uint32_t, uint32_t>> scanned_spans;
-    for (const Passage& p : found) {
-      scanned_spans.emplace_back(p.token_begin, p.token_end);
-      match.longest_passage_words =
-          std::max(match.longest_passage_words, p.words);
-      match.longest_covered_words =
-          std::max(match.longest_covered_words, p.covered_words);
-    }
-    match.coverage_of_source = SourceCoverage(found, source_tokens);
-    const uint64_t scanned_units = UnionMeasure(
-        std::move(scanned_spans), [&text](uint32_t b, uint32_t e) {
-          return text.word_units[e] - text.word_units[b];
-        });
-    match.matched_words =
-        static_cast<uint32_t>(scanned_units / text.units_per_word);
-    match.coverage_of_scanned =
-        report.words == 0
-            ? 0
-            : static_cast<double>(match.matched_words) / report.words;
-    match.group_words = LargestGroupWords(found, passage_options_);
-    match.passages = std::move(found);
+  for (const auto& [doc, stored] : *loaded) {
+    DocumentMatch match = Compare(doc, *stored, scanned, report.words,
+                                  suppressed);
     if (match.group_words >= options_.min_words ||
         match.coverage_of_source >= options_.min_coverage) {
       report.matches.push_back(std::move(match));

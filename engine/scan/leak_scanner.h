@@ -20,11 +20,13 @@
 #define LEAKHOUND_ENGINE_SCAN_LEAK_SCANNER_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "engine/scan/passage_matcher.h"
 #include "engine/protected_index.h"
@@ -98,6 +100,27 @@ class LeakScanner {
  private:
   LeakScanner(const ProtectedIndex& index, const ScanOptions& options,
               std::unique_ptr<Shingler> shingler);
+
+  // The filter stage's query: the text's distinct fingerprints but the
+  // allow-listed and the boilerplate ones, which the second stage ignores
+  // too.
+  struct FilterQuery {
+    std::vector<uint64_t> fingerprints;
+    absl::flat_hash_set<uint64_t> boilerplate;
+  };
+  // Counts what it leaves out in `report`.
+  FilterQuery BuildQuery(const ScannedText& scanned, ScanReport& report) const;
+  // The stored record and list of each candidate, in candidate order.
+  // DataLoss for a candidate the index does not hold; store read errors.
+  using Loaded = std::pair<DocId, std::shared_ptr<const StoredDocument>>;
+  absl::StatusOr<std::vector<Loaded>> LoadCandidates(
+      const QueryResult& filtered) const;
+  // The second stage for one candidate: its passages in the scanned text
+  // (of `words` words) and their coverage both ways, `suppressed`
+  // fingerprints left out.
+  DocumentMatch Compare(DocId doc, const StoredDocument& stored,
+                        const ScannedText& scanned, uint32_t words,
+                        const std::function<bool(uint64_t)>& suppressed) const;
 
   const ProtectedIndex& index_;
   const ScanOptions options_;

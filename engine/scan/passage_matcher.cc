@@ -88,17 +88,13 @@ int64_t Diagonal(const Shingle& s, const Occurrence& o) {
   return int64_t{o.token_begin} - int64_t{s.token_begin};
 }
 
-}  // namespace
-
-std::vector<Passage> MatchPassages(
-    const ScannedText& scanned, std::span<const Occurrence> source,
-    const std::function<bool(uint64_t)>& suppressed,
-    const PassageOptions& options) {
-  std::vector<Passage> out;
+// Every (scanned shingle, source occurrence) with one fingerprint, each
+// fingerprint's source occurrences capped like the scanned ones, in
+// scanned order (then source order).
+std::vector<Pair> SharedPairs(const ScannedText& scanned,
+                              std::span<const Occurrence> source,
+                              const std::function<bool(uint64_t)>& suppressed) {
   const std::vector<Shingle>& shingles = scanned.text().shingles;
-
-  // Every (scanned shingle, source occurrence) with one fingerprint, each
-  // fingerprint's source occurrences capped like the scanned ones.
   std::vector<Pair> pairs;
   absl::flat_hash_map<uint64_t, uint32_t> source_repeats;
   for (uint32_t j = 0; j < source.size(); ++j) {
@@ -114,10 +110,48 @@ std::vector<Passage> MatchPassages(
     if (ta != tb) return ta < tb;
     return source[a.source].token_begin < source[b.source].token_begin;
   });
+  return pairs;
+}
 
+// A chain of one pair.
+Chain StartChain(const Shingle& s, const Occurrence& o,
+                 const std::vector<uint32_t>& units) {
+  Passage fresh{s.token_begin,   s.token_end,   s.byte_begin, s.byte_end,
+                o.token_begin,   o.token_end,   o.byte_begin, o.byte_end,
+                1,               0};
+  return Chain{fresh, s.token_begin, Diagonal(s, o), s.token_end,
+               units[s.token_end] - units[s.token_begin]};
+}
+
+// Chain `c` continued by the pair (s, o).
+void ExtendChain(Chain& c, const Shingle& s, const Occurrence& o,
+                 const std::vector<uint32_t>& units) {
+  Passage& q = c.passage;
+  q.token_end = std::max(q.token_end, s.token_end);
+  q.byte_end = std::max(q.byte_end, s.byte_end);
+  q.source_token_begin = std::min(q.source_token_begin, o.token_begin);
+  q.source_token_end = std::max(q.source_token_end, o.token_end);
+  q.source_byte_begin = std::min(q.source_byte_begin, o.byte_begin);
+  q.source_byte_end = std::max(q.source_byte_end, o.byte_end);
+  ++q.shingles;
+  c.last_token = s.token_begin;
+  c.last_diagonal = Diagonal(s, o);
+  if (s.token_end > c.covered_end) {
+    c.covered_units +=
+        units[s.token_end] - units[std::max(s.token_begin, c.covered_end)];
+    c.covered_end = s.token_end;
+  }
+}
+
+// Greedy chaining in scanned order: each pair extends the open chain
+// whose diagonal it continues best, or starts a new one. Returns every
+// chain.
+std::vector<Chain> ChainPairs(const ScannedText& scanned,
+                              std::span<const Occurrence> source,
+                              std::span<const Pair> pairs,
+                              const PassageOptions& options) {
+  const std::vector<Shingle>& shingles = scanned.text().shingles;
   const std::vector<uint32_t>& units = scanned.text().word_units;
-  // Greedy chaining in scanned order: each pair extends the open chain
-  // whose diagonal it continues best, or starts a new one.
   std::vector<Chain> open, done;
   for (const Pair& p : pairs) {
     const Shingle& s = shingles[p.scanned];
@@ -141,35 +175,21 @@ std::vector<Passage> MatchPassages(
       }
     }
     if (best == nullptr) {
-      Passage fresh{s.token_begin,    s.token_end,    s.byte_begin,
-                    s.byte_end,       o.token_begin,  o.token_end,
-                    o.byte_begin,     o.byte_end,     1,
-                    0};
-      open.push_back(Chain{fresh, s.token_begin, diagonal, s.token_end,
-                           units[s.token_end] - units[s.token_begin]});
-      continue;
-    }
-    Passage& q = best->passage;
-    q.token_end = std::max(q.token_end, s.token_end);
-    q.byte_end = std::max(q.byte_end, s.byte_end);
-    q.source_token_begin = std::min(q.source_token_begin, o.token_begin);
-    q.source_token_end = std::max(q.source_token_end, o.token_end);
-    q.source_byte_begin = std::min(q.source_byte_begin, o.byte_begin);
-    q.source_byte_end = std::max(q.source_byte_end, o.byte_end);
-    ++q.shingles;
-    best->last_token = s.token_begin;
-    best->last_diagonal = diagonal;
-    if (s.token_end > best->covered_end) {
-      best->covered_units += units[s.token_end] -
-                             units[std::max(s.token_begin, best->covered_end)];
-      best->covered_end = s.token_end;
+      open.push_back(StartChain(s, o, units));
+    } else {
+      ExtendChain(*best, s, o, units);
     }
   }
   done.insert(done.end(), open.begin(), open.end());
+  return done;
+}
 
-  // Text order, longer first at equal starts; a passage ending no later
-  // than one kept before it lies inside that one and is dropped.
-  std::sort(done.begin(), done.end(), [](const Chain& a, const Chain& b) {
+// The chains' passages in text order, longer first at equal starts; a
+// passage ending no later than one kept before it lies inside that one and
+// is dropped.
+std::vector<Passage> OutermostPassages(const ScannedText& scanned,
+                                       std::vector<Chain> chains) {
+  std::sort(chains.begin(), chains.end(), [](const Chain& a, const Chain& b) {
     if (a.passage.token_begin != b.passage.token_begin) {
       return a.passage.token_begin < b.passage.token_begin;
     }
@@ -178,8 +198,9 @@ std::vector<Passage> MatchPassages(
     }
     return a.passage.shingles > b.passage.shingles;
   });
+  std::vector<Passage> out;
   uint32_t reach = 0;
-  for (const Chain& c : done) {
+  for (const Chain& c : chains) {
     if (!out.empty() && c.passage.token_end <= reach) continue;
     out.push_back(c.passage);
     Passage& kept = out.back();
@@ -189,6 +210,17 @@ std::vector<Passage> MatchPassages(
     reach = std::max(reach, c.passage.token_end);
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<Passage> MatchPassages(
+    const ScannedText& scanned, std::span<const Occurrence> source,
+    const std::function<bool(uint64_t)>& suppressed,
+    const PassageOptions& options) {
+  const std::vector<Pair> pairs = SharedPairs(scanned, source, suppressed);
+  return OutermostPassages(scanned,
+                           ChainPairs(scanned, source, pairs, options));
 }
 
 double SourceCoverage(std::span<const Passage> passages,
