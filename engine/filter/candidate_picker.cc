@@ -19,6 +19,17 @@ RowEvidence::RowEvidence(const QueryWindows& windows, const RowCounts& counts,
       log_alpha_(log_alpha) {}
 
 std::optional<Significance> RowEvidence::Of(std::span<const uint32_t> rows) const {
+  const size_t stride = counts_.slots();
+  const uint32_t* chunks = counts_.chunks.data();
+  if (rows.size() == 1) {  // most tests: a row on its own
+    const uint32_t r = rows[0];
+    const size_t slot = counts_.Slot(r);
+    const uint32_t* in_slot = chunks + slot;
+    return windows_.Test(
+        log_alpha_, counts_.whole[slot],
+        ChancePerTrial(rows_[r].bits_set, m_, k_, scoring_), counts_.trials,
+        [&](size_t w) { return in_slot[w * stride] + in_slot[(w + 1) * stride]; });
+  }
   uint32_t sum = 0;
   double p = 0;
   for (uint32_t r : rows) {

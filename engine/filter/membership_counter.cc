@@ -26,8 +26,7 @@ void CountRange(const RowMatrix& matrix, const BloomGeometry& geometry,
 
 }  // namespace
 
-size_t RowCounts::Slot(uint32_t row) const {
-  if (blocks.empty()) return row;
+size_t RowCounts::BlockSlot(uint32_t row) const {
   return static_cast<size_t>(
              std::lower_bound(blocks.begin(), blocks.end(), row / 64) -
              blocks.begin()) * 64 + row % 64;

@@ -31,7 +31,11 @@ struct RowCounts {
 
   size_t slots() const { return whole.size(); }
   // REQUIRES: `row` was counted.
-  size_t Slot(uint32_t row) const;
+  size_t Slot(uint32_t row) const {
+    return blocks.empty() ? row : BlockSlot(row);
+  }
+  // Slot when rows were counted by blocks (a binary search of blocks).
+  size_t BlockSlot(uint32_t row) const;
   uint32_t Whole(uint32_t row) const { return whole[Slot(row)]; }
   // Hits of `row` in window w (chunks w and w + 1).
   // REQUIRES: w + 1 < number of chunks.

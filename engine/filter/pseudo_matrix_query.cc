@@ -42,8 +42,12 @@ void PseudoMatrix::QueryOneLevel(std::span<const uint64_t> fingerprints,
   const RowEvidence evidence(windows, counts, rows_, geometry_,
                              options.scoring, std::log(alpha));
   CandidatePicker picker(result, alpha, options.min_count, spanning_);
-  for (uint32_t r = 0; r < matrix_->rows(); ++r) {
-    if (counts.whole[r] == 0 || rows_[r].segments.empty()) continue;
+  // A row with fewer hits than the minimum count has no evidence: it is
+  // not asked.
+  const uint32_t least = std::max(options.min_count, 1u);
+  const uint32_t d = matrix_->rows();
+  for (uint32_t r = 0; r < d; ++r) {
+    if (counts.whole[r] < least || rows_[r].segments.empty()) continue;
     picker.PickRow(r, rows_[r], evidence);
   }
   for (DocId doc : spanning_) {
@@ -103,7 +107,10 @@ std::vector<char> PseudoMatrix::GroupsToDescend(
   };
   std::vector<char> descend(ng, 0);
   for (uint32_t g = 0; g < ng; ++g) {
-    if (groups_->min_bits(g) == RowGroups::kNoRowsInUse) continue;
+    if (group_counts[g] == 0 ||
+        groups_->min_bits(g) == RowGroups::kNoRowsInUse) {
+      continue;
+    }
     const uint32_t one[] = {g};
     descend[g] = significant(one, group_chance(g));
   }
@@ -170,10 +177,11 @@ bool PseudoMatrix::QueryTwoLevel(std::span<const uint64_t> fingerprints,
   const RowEvidence evidence(windows, counts, rows_, geometry_,
                              options.scoring, log_alpha);
   CandidatePicker picker(result, alpha, options.min_count, spanning_);
+  const uint32_t least = std::max(options.min_count, 1u);
   for (uint32_t g = 0; g < groups_->groups(); ++g) {
     if (!descend[g]) continue;
     for (uint32_t r = g * per; r < (g + 1) * per && r < d; ++r) {
-      if (counts.Whole(r) == 0 || rows_[r].segments.empty()) continue;
+      if (counts.Whole(r) < least || rows_[r].segments.empty()) continue;
       picker.PickRow(r, rows_[r], evidence);
     }
   }

@@ -2,16 +2,6 @@
 
 namespace leakhound {
 
-double ChancePerTrial(uint32_t bits_set, double m, uint32_t k,
-                      ScoringMode scoring) {
-  const double f = bits_set / m;
-  double chance = f;
-  if (scoring == ScoringMode::kMembership) {
-    for (uint32_t j = 1; j < k; ++j) chance *= f;
-  }
-  return chance;
-}
-
 QueryWindows::QueryWindows(size_t size, const QueryOptions& options)
     : size_(size), options_(options) {
   const bool windowed = options.scoring == ScoringMode::kMembership &&

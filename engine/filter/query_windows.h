@@ -60,8 +60,15 @@ struct Significance {
 
 // Chance that one fingerprint hits a row with `bits_set` of m bits set:
 // f^k (membership) or f (AND-popcount).
-double ChancePerTrial(uint32_t bits_set, double m, uint32_t k,
-                      ScoringMode scoring);
+inline double ChancePerTrial(uint32_t bits_set, double m, uint32_t k,
+                             ScoringMode scoring) {
+  const double f = bits_set / m;
+  double chance = f;
+  if (scoring == ScoringMode::kMembership) {
+    for (uint32_t j = 1; j < k; ++j) chance *= f;
+  }
+  return chance;
+}
 
 class QueryWindows {
  public:
