@@ -24,11 +24,14 @@ std::optional<Significance> RowEvidence::Of(std::span<const uint32_t> rows) cons
   if (rows.size() == 1) {  // most tests: a row on its own
     const uint32_t r = rows[0];
     const size_t slot = counts_.Slot(r);
-    const uint32_t* in_slot = chunks + slot;
+    // Chunks are read only when the query has windows (else `chunks` is
+    // null).
     return windows_.Test(
         log_alpha_, counts_.whole[slot],
         ChancePerTrial(rows_[r].bits_set, m_, k_, scoring_), counts_.trials,
-        [&](size_t w) { return in_slot[w * stride] + in_slot[(w + 1) * stride]; });
+        [&](size_t w) {
+          return chunks[w * stride + slot] + chunks[(w + 1) * stride + slot];
+        });
   }
   uint32_t sum = 0;
   double p = 0;
