@@ -96,8 +96,7 @@ absl::Status Verifier::Run() {
   doc_frequency_ = {};
   CheckAllowList();
   const MetadataRecord& meta = store_.metadata();
-  auto geometry = BloomGeometry::FromParams(
-      FilterParams{meta.fpr, meta.row_capacity, meta.fill});
+  auto geometry = BloomGeometry::FromParams(MatrixOptionsOf(meta).filter);
   if (!geometry.ok()) return geometry.status();
   absl::Status s = CheckRowBits(*geometry);
   if (!s.ok()) return s;
@@ -357,7 +356,7 @@ absl::Status Verifier::CheckGroupBits(const BloomGeometry& geometry) {
   const uint32_t per = store_.metadata().group_rows;
   BloomGeometry group_geometry = geometry;
   group_geometry.bits = per * geometry.bits;
-  const size_t group_words = (size_t{group_geometry.bits} + 63) / 64;
+  const size_t group_words = RowWords(group_geometry.bits);
   std::vector<uint64_t> group_bits(group_words);
   const uint32_t row_count = rows_.empty() ? 0 : rows_.rbegin()->first + 1;
   const uint32_t groups = (row_count + per - 1) / per;
