@@ -53,7 +53,7 @@ const char* InitUsage() {
     "[--fill F]\n"
     "                      [--shingle-words W] [--winnow W] "
     "[--packing pmbf|mbf|single]\n"
-    "                      [--row-groups G]\n"
+    "                      [--row-groups G] [--filter-winnow W]\n"
     "  Creates an empty index in DIR (which must not exist or be empty).\n"
     "  --fpr P            false-positive rate of one fingerprint against a "
     "full row (default 0.001)\n"
@@ -63,6 +63,12 @@ const char* InitUsage() {
     "1.0)\n"
     "  --shingle-words W  words per shingle (default 5)\n"
     "  --winnow W         winnowing window in shingles, 0 = off (default 0)\n"
+    "  --filter-winnow W  the filter holds only the fingerprints winnowing "
+    "selects with\n"
+    "                     window W (the second stage still compares every "
+    "shingle);\n"
+    "                     0 = every fingerprint (default ",
+    kDefaultFilterWinnowWindow, ")\n"
     "  --packing MODE     pmbf (default), mbf (one document per row) or "
     "single (one filter)\n"
     "  --row-groups G     rows per group of the filter's second level, a "
@@ -80,7 +86,7 @@ int RunInitCommand(int argc, char** argv) {
       {"index", true},         {"fpr", true},    {"row-capacity", true},
       {"fill", true},          {"shingle-words", true},
       {"winnow", true},        {"packing", true},
-      {"row-groups", true}};
+      {"row-groups", true},    {"filter-winnow", true}};
   int exit = kExitOk;
   auto line = ParseCommandLine("init", argc, argv, kSpecs, InitUsage(), &exit);
   if (!line) return exit;
@@ -99,9 +105,12 @@ int RunInitCommand(int argc, char** argv) {
   auto words = line->Unsigned("shingle-words", 5, 1, 64);
   auto winnow = line->Unsigned("winnow", 0, 0, 1024);
   auto groups = line->Unsigned("row-groups", 0, 0, 65536);
+  auto filter_winnow =
+      line->Unsigned("filter-winnow", kDefaultFilterWinnowWindow, 0, 1024);
   for (const absl::Status& s : {fpr.status(), capacity.status(),
                                 fill.status(), words.status(),
-                                winnow.status(), groups.status()}) {
+                                winnow.status(), groups.status(),
+                                filter_winnow.status()}) {
     if (!s.ok()) return ReportError("init", s);
   }
   if (*groups % 64 != 0) {
@@ -112,6 +121,7 @@ int RunInitCommand(int argc, char** argv) {
   options.filter = {*fpr, static_cast<uint32_t>(*capacity), *fill};
   options.shingler.shingle_words = static_cast<int>(*words);
   options.shingler.winnow_window = static_cast<int>(*winnow);
+  options.shingler.filter_winnow_window = static_cast<int>(*filter_winnow);
   const std::string packing = line->Value("packing").value_or("pmbf");
   if (packing == "pmbf") {
     options.packing = PackingMode::kPseudoMatrix;
@@ -128,11 +138,15 @@ int RunInitCommand(int argc, char** argv) {
   const MetadataRecord& m = (*index)->metadata();
   std::printf(
       "created index %s: %u bits and %u hashes per row of %u fingerprints "
-      "(fpr %g, fill %g, %s), %u-word shingles%s%s\n",
+      "(fpr %g, fill %g, %s), %u-word shingles%s%s%s\n",
       dir->c_str(), m.bits, m.hashes, m.row_capacity, m.fpr, m.fill,
       PackingName(m.packing), m.shingle_words,
       m.winnow_window > 1
           ? absl::StrCat(", winnowing window ", m.winnow_window).c_str()
+          : "",
+      m.filter_winnow_window > 1
+          ? absl::StrCat(", filter winnowing window ", m.filter_winnow_window)
+                .c_str()
           : "",
       m.group_rows > 0
           ? absl::StrCat(", row groups of ", m.group_rows).c_str()
@@ -301,7 +315,8 @@ int RunStatsCommand(int argc, char** argv) {
         "\"memory_bytes\":%llu,\"disk_bytes\":%llu,\"allow_entries\":%u,"
         "\"allow_fingerprints\":%llu,\"fpr\":%g,\"row_capacity\":%u,"
         "\"fill\":%g,\"bits\":%u,\"hashes\":%u,\"packing\":%s,"
-        "\"shingle_words\":%u,\"winnow\":%u,\"group_rows\":%u,"
+        "\"shingle_words\":%u,\"winnow\":%u,\"filter_winnow\":%u,"
+        "\"group_rows\":%u,"
         "\"format_version\":%u,\"shingler_version\":%u,\"generation\":%llu}\n",
         matrix.documents(), static_cast<unsigned long long>(shingles),
         static_cast<unsigned long long>(stored), matrix.rows().size(), in_use,
@@ -310,7 +325,8 @@ int RunStatsCommand(int argc, char** argv) {
         static_cast<unsigned long long>(disk), allow_entries,
         static_cast<unsigned long long>(allow_fps), m.fpr, m.row_capacity,
         m.fill, m.bits, m.hashes, JsonString(PackingName(m.packing)).c_str(),
-        m.shingle_words, m.winnow_window, m.group_rows, m.format_version,
+        m.shingle_words, m.winnow_window, m.filter_winnow_window,
+        m.group_rows, m.format_version,
         m.shingler_version, static_cast<unsigned long long>(ix.generation()));
     return kExitOk;
   }
@@ -337,9 +353,11 @@ int RunStatsCommand(int argc, char** argv) {
   std::printf("allow-list         %u entries, %llu fingerprints\n",
               allow_entries, static_cast<unsigned long long>(allow_fps));
   std::printf("parameters         fpr %g, row capacity %u, fill %g, %s, "
-              "%u-word shingles, winnow %u, row groups of %u\n",
+              "%u-word shingles, winnow %u, filter winnow %u, row groups "
+              "of %u\n",
               m.fpr, m.row_capacity, m.fill, PackingName(m.packing),
-              m.shingle_words, m.winnow_window, m.group_rows);
+              m.shingle_words, m.winnow_window, m.filter_winnow_window,
+              m.group_rows);
   return kExitOk;
 }
 

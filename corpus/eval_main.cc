@@ -3,13 +3,18 @@
 // writes a report with its data and plot scripts.
 //
 //   leakhound-eval --corpus DIR --out DIR [--config small|full] [--seed N]
-//                  [--label TEXT] [--assert-floors]
+//                  [--label TEXT] [--assert-floors] [--winnow W]
+//                  [--filter-winnow W] [--fpr P] [--row-capacity N]
+//                  [--detection-only]
 //
 // DIR for --corpus is what corpus/prepare_corpora.sh prepared. --out is
 // created; OUT/report.md is the report, OUT/*.dat and OUT/plots.gp its
 // figures (corpus/evaluate.sh runs gnuplot), OUT/set the generated outbound
 // documents with truth.tsv, OUT/indexes the indexes built. With
 // --assert-floors the exit code is 1 when a regression floor is not met.
+// --winnow, --filter-winnow, --fpr and --row-capacity set the indexes'
+// parameters (defaults: the product's); --detection-only skips the format variants and the
+// sweeps, to compare index settings' detection and cost.
 #include <getopt.h>
 #include <unistd.h>
 
@@ -53,6 +58,14 @@ struct EvalConfig {
   // (kOcrVariantFormats: about 1.5 s a page on one core).
   size_t legacy_sample_every = 2;
   size_t ocr_sample_every = 8;
+  // The indexes' shingler and filter (--winnow, --fpr); the key is the
+  // evaluation's.
+  IndexOptions index;
+  // --detection-only: the main index and the text scans only (no format
+  // variants, no sweeps), for comparing index settings' detection.
+  bool detection_only = false;
+  // The filter stage's options (--query-window, --family-false-alarm).
+  QueryOptions query;
 };
 
 EvalConfig ConfigNamed(const std::string& name) {
@@ -245,13 +258,16 @@ int Run(const std::string& corpus, const std::string& out_dir,
   }
   say(absl::StrCat("test set: ", set->cases.size(), " outbound documents"));
 
-  const FilterParams defaults;
+  const FilterParams defaults = config.index.filter;
   auto key = EvaluationKey(seed);
   if (!key.ok()) return fail(key.status());
+  IndexOptions options = config.index;
+  options.key = *key;
   auto built = BuildIndex(pool->protected_docs, pool->protected_docs.size(),
-                          defaults, *key,
+                          options,
                           (fs::path(out_dir) / "indexes" / "main").string());
   if (!built.ok()) return fail(built.status());
+  built->query = config.query;
   say(absl::StrFormat("index: %d documents in %.1f s", built->documents,
                       built->build_seconds));
   std::vector<const OutboundCase*> all;
@@ -290,25 +306,31 @@ int Run(const std::string& corpus, const std::string& out_dir,
   }
 
   const MatchRule rule;
-  auto formats = RunFormatVariants(*set, *results, *built, rule,
-                                   (fs::path(out_dir) / "set").string(),
-                                   config.format_sample_every,
-                                   kVariantFormats, "Formats");
-  if (!formats.ok()) return fail(formats.status());
-  say("format variants scanned");
-  auto legacy = RunFormatVariants(*set, *results, *built, rule,
-                                  (fs::path(out_dir) / "set").string(),
-                                  config.legacy_sample_every,
-                                  kLegacyVariantFormats,
-                                  "Legacy formats (LibreOffice, pandoc)");
-  if (!legacy.ok()) return fail(legacy.status());
-  say("legacy format variants scanned");
-  auto ocr = RunFormatVariants(*set, *results, *built, rule,
-                               (fs::path(out_dir) / "set").string(),
-                               config.ocr_sample_every, kOcrVariantFormats,
-                               "Page images read by OCR");
-  if (!ocr.ok()) return fail(ocr.status());
-  say("OCR variants scanned");
+  // Skipped with --detection-only: empty runs, and no floors of theirs.
+  FormatRun formats, legacy, ocr;
+  if (!config.detection_only) {
+    auto run = RunFormatVariants(*set, *results, *built, rule,
+                                 (fs::path(out_dir) / "set").string(),
+                                 config.format_sample_every, kVariantFormats,
+                                 "Formats");
+    if (!run.ok()) return fail(run.status());
+    formats = std::move(*run);
+    say("format variants scanned");
+    run = RunFormatVariants(*set, *results, *built, rule,
+                            (fs::path(out_dir) / "set").string(),
+                            config.legacy_sample_every, kLegacyVariantFormats,
+                            "Legacy formats (LibreOffice, pandoc)");
+    if (!run.ok()) return fail(run.status());
+    legacy = std::move(*run);
+    say("legacy format variants scanned");
+    run = RunFormatVariants(*set, *results, *built, rule,
+                            (fs::path(out_dir) / "set").string(),
+                            config.ocr_sample_every, kOcrVariantFormats,
+                            "Page images read by OCR");
+    if (!run.ok()) return fail(run.status());
+    ocr = std::move(*run);
+    say("OCR variants scanned");
+  }
   ReportSection detection = DetectionSection(*set, *results, rule, allowed);
   const DetectionSummary summary = Summarize(*set, *results, rule);
 
@@ -316,13 +338,15 @@ int Run(const std::string& corpus, const std::string& out_dir,
   const std::vector<const OutboundCase*> sample = Sample(*set, config.sweep_sample);
   std::vector<SweepPoint> capacity_points;
   for (uint32_t n : kRowCapacities) {
-    FilterParams params = defaults;
-    params.row_capacity = n;
+    if (config.detection_only) break;
+    IndexOptions params = options;
+    params.filter.row_capacity = n;
     auto b = BuildIndex(pool->protected_docs, pool->protected_docs.size(),
-                        params, *key,
+                        params,
                         (fs::path(out_dir) / "indexes" / absl::StrCat("n", n))
                             .string());
     if (!b.ok()) return fail(b.status());
+    b->query = config.query;
     auto p = Measure(absl::StrCat("n = ", n), std::move(*b), sample);
     if (!p.ok()) return fail(p.status());
     capacity_points.push_back(std::move(*p));
@@ -331,13 +355,15 @@ int Run(const std::string& corpus, const std::string& out_dir,
   std::vector<SweepPoint> size_points;
   std::string latency_dat = "# protected_MB median_ms p99_ms documents\n";
   for (double share : {0.125, 0.25, 0.5, 1.0}) {
+    if (config.detection_only) break;
     const auto count = static_cast<size_t>(
         share * static_cast<double>(pool->protected_docs.size()));
-    auto b = BuildIndex(pool->protected_docs, count, defaults, *key,
+    auto b = BuildIndex(pool->protected_docs, count, options,
                         (fs::path(out_dir) / "indexes" /
                          absl::StrCat("share", static_cast<int>(share * 1000)))
                             .string());
     if (!b.ok()) return fail(b.status());
+    b->query = config.query;
     auto p = Measure(absl::StrFormat("%.1f %% of the documents", 100 * share),
                      std::move(*b), sample);
     if (!p.ok()) return fail(p.status());
@@ -395,22 +421,25 @@ int Run(const std::string& corpus, const std::string& out_dir,
       set->excerpts_left_boilerplate,
       " stayed so after every attempt and were used as drawn.\n\n");
   md += detection.markdown;
-  md += formats->section.markdown;
-  md += legacy->section.markdown;
-  md += ocr->section.markdown;
+  md += formats.section.markdown;
+  md += legacy.section.markdown;
+  md += ocr.section.markdown;
   const BuiltIndex& b = *built;
   const double mb = static_cast<double>(b.protected_bytes) / 1e6;
   absl::StrAppend(
       &md, "## Index cost\n\n",
       absl::StrFormat(
           "Building the index of %d documents (%.1f MB of text, %d "
-          "fingerprints) on one thread, staged and committed in one batch "
+          "fingerprints in the filter; p = %g, n = %d, winnowing window %d, "
+          "filter winnowing window %d) on one thread, staged and committed in one batch "
           "(`ProtectedIndex::Stage`, `Commit`): %.1f s, %.2f MB/s. Filter in "
           "RAM: %.1f MB (%.2f MB per protected MB, %.1f bits per "
           "fingerprint). On disk (RocksDB, fingerprint lists included): "
           "%.1f MB (%.2f MB per protected MB, %.1f bytes per "
           "fingerprint).\n\n",
-          b.documents, mb, b.fingerprints, b.build_seconds,
+          b.documents, mb, b.fingerprints, defaults.fpr,
+          defaults.row_capacity, config.index.shingler.winnow_window,
+          config.index.shingler.filter_winnow_window, b.build_seconds,
           mb / b.build_seconds,
           static_cast<double>(b.index->matrix().MemoryBytes()) / 1e6,
           static_cast<double>(b.index->matrix().MemoryBytes()) / 1e6 / mb,
@@ -419,56 +448,60 @@ int Run(const std::string& corpus, const std::string& out_dir,
           static_cast<double>(b.disk_bytes) / 1e6,
           static_cast<double>(b.disk_bytes) / 1e6 / mb,
           static_cast<double>(b.disk_bytes) / static_cast<double>(b.fingerprints)));
-  absl::StrAppend(
-      &md, "### Row capacity at equal memory\n\n",
-      absl::StrFormat(
-          "Indexes of every protected document at p = %g (so the same bits "
-          "per fingerprint) and row capacities %s; %d outbound documents "
-          "(every k-th of the set) scanned on each.\n\n",
-          defaults.fpr, absl::StrJoin(kRowCapacities, ", "), sample.size()),
-      kCostHeader);
-  const SweepPoint* fastest = &capacity_points[0];
-  for (const SweepPoint& p : capacity_points) {
-    md += CostLine(p);
-    if (p.latency.mean < fastest->latency.mean) fastest = &p;
+  if (!capacity_points.empty()) {
+    absl::StrAppend(
+        &md, "### Row capacity at equal memory\n\n",
+        absl::StrFormat(
+            "Indexes of every protected document at p = %g (so the same bits "
+            "per fingerprint) and row capacities %s; %d outbound documents "
+            "(every k-th of the set) scanned on each.\n\n",
+            defaults.fpr, absl::StrJoin(kRowCapacities, ", "), sample.size()),
+        kCostHeader);
+    const SweepPoint* fastest = &capacity_points[0];
+    for (const SweepPoint& p : capacity_points) {
+      md += CostLine(p);
+      if (p.latency.mean < fastest->latency.mean) fastest = &p;
+    }
+    absl::StrAppend(&md, "\nLowest mean latency: ", fastest->label,
+                    absl::StrFormat(" (%.2f ms).\n\n", fastest->latency.mean),
+                    "### Latency against corpus size\n\n", kCostHeader);
+    for (const SweepPoint& p : size_points) md += CostLine(p);
+    absl::StrAppend(&md, "\n![Latency against corpus size](latency_vs_corpus.png)\n\n");
   }
-  absl::StrAppend(&md, "\nLowest mean latency: ", fastest->label,
-                  absl::StrFormat(" (%.2f ms).\n\n", fastest->latency.mean),
-                  "### Latency against corpus size\n\n", kCostHeader);
-  for (const SweepPoint& p : size_points) md += CostLine(p);
-  absl::StrAppend(&md, "\n![Latency against corpus size](latency_vs_corpus.png)\n\n");
   md += filter->section.markdown;
 
   std::vector<Floor> floors = Floors(summary);
-  floors.push_back({"formats: largest 30+ word recall drop below text (pp)",
-                    formats->summary.worst_recall_gap_pp, false, 5});
-  floors.push_back({"formats: negatives flagged only in a format",
-                    static_cast<double>(formats->summary.new_false_alarms),
-                    false, 0});
-  floors.push_back({"formats: scan errors",
-                    static_cast<double>(formats->summary.scan_errors), false,
-                    0});
-  floors.push_back({"legacy formats: largest 30+ word recall drop below "
-                    "text (pp)",
-                    legacy->summary.worst_recall_gap_pp, false, 5});
-  floors.push_back({"legacy formats: negatives flagged only in a format",
-                    static_cast<double>(legacy->summary.new_false_alarms),
-                    false, 0});
-  floors.push_back({"legacy formats: scan errors",
-                    static_cast<double>(legacy->summary.scan_errors), false,
-                    0});
-  // OCR: the targets of issue 31 (docs/evaluation.md), 95 % English and
-  // 90 % Chinese, as floors a few points lower: the small configuration
-  // reads about 30 documents.
-  floors.push_back({"OCR: lowest English 30+ word recall (%)",
-                    ocr->summary.lowest_english_30, true, 90});
-  floors.push_back({"OCR: lowest Chinese 30+ word recall (%)",
-                    ocr->summary.lowest_chinese_30, true, 85});
-  floors.push_back({"OCR: negatives flagged only in page images",
-                    static_cast<double>(ocr->summary.new_false_alarms), false,
-                    0});
-  floors.push_back({"OCR: scan errors",
-                    static_cast<double>(ocr->summary.scan_errors), false, 0});
+  if (!config.detection_only) {
+    floors.push_back({"formats: largest 30+ word recall drop below text (pp)",
+                      formats.summary.worst_recall_gap_pp, false, 5});
+    floors.push_back({"formats: negatives flagged only in a format",
+                      static_cast<double>(formats.summary.new_false_alarms),
+                      false, 0});
+    floors.push_back({"formats: scan errors",
+                      static_cast<double>(formats.summary.scan_errors), false,
+                      0});
+    floors.push_back({"legacy formats: largest 30+ word recall drop below "
+                      "text (pp)",
+                      legacy.summary.worst_recall_gap_pp, false, 5});
+    floors.push_back({"legacy formats: negatives flagged only in a format",
+                      static_cast<double>(legacy.summary.new_false_alarms),
+                      false, 0});
+    floors.push_back({"legacy formats: scan errors",
+                      static_cast<double>(legacy.summary.scan_errors), false,
+                      0});
+    // OCR: the targets of issue 31 (docs/evaluation.md), 95 % English and
+    // 90 % Chinese, as floors a few points lower: the small configuration
+    // reads about 30 documents.
+    floors.push_back({"OCR: lowest English 30+ word recall (%)",
+                      ocr.summary.lowest_english_30, true, 90});
+    floors.push_back({"OCR: lowest Chinese 30+ word recall (%)",
+                      ocr.summary.lowest_chinese_30, true, 85});
+    floors.push_back({"OCR: negatives flagged only in page images",
+                      static_cast<double>(ocr.summary.new_false_alarms), false,
+                      0});
+    floors.push_back({"OCR: scan errors",
+                      static_cast<double>(ocr.summary.scan_errors), false, 0});
+  }
   absl::StrAppend(&md, "## Regression floors (`--assert-floors`)\n\n"
                        "| measure | value | floor | met |\n|---|---:|---:|---|\n");
   bool all_met = true;
@@ -536,6 +569,9 @@ int main(int argc, char** argv) {
   std::string corpus, out, config = "full", label = "unknown";
   uint64_t seed = 1;
   bool assert_floors = false;
+  leakhound::IndexOptions index;
+  leakhound::QueryOptions eval_query;
+  bool detection_only = false;
   static const option kOptions[] = {
       {"corpus", required_argument, nullptr, 'c'},
       {"out", required_argument, nullptr, 'o'},
@@ -543,11 +579,19 @@ int main(int argc, char** argv) {
       {"seed", required_argument, nullptr, 's'},
       {"label", required_argument, nullptr, 'l'},
       {"assert-floors", no_argument, nullptr, 'a'},
+      {"winnow", required_argument, nullptr, 'w'},
+      {"filter-winnow", required_argument, nullptr, 'F'},
+      {"row-capacity", required_argument, nullptr, 'n'},
+      {"query-window", required_argument, nullptr, 'W'},
+      {"family-false-alarm", required_argument, nullptr, 'A'},
+      {"fpr", required_argument, nullptr, 'p'},
+      {"detection-only", no_argument, nullptr, 'd'},
       {"help", no_argument, nullptr, 'h'},
       {nullptr, 0, nullptr, 0}};
   constexpr char kUsage[] =
       "usage: leakhound-eval --corpus DIR --out DIR [--config small|full] "
-      "[--seed N] [--label TEXT] [--assert-floors]\n";
+      "[--seed N] [--label TEXT] [--assert-floors] [--winnow W] "
+      "[--filter-winnow W] [--fpr P] [--row-capacity N] [--detection-only]\n";
   int opt;
   while ((opt = getopt_long(argc, argv, "", kOptions, nullptr)) != -1) {
     switch (opt) {
@@ -557,6 +601,21 @@ int main(int argc, char** argv) {
       case 's': seed = std::strtoull(optarg, nullptr, 10); break;
       case 'l': label = optarg; break;
       case 'a': assert_floors = true; break;
+      case 'w': index.shingler.winnow_window = std::atoi(optarg); break;
+      case 'F':
+        index.shingler.filter_winnow_window = std::atoi(optarg);
+        break;
+      case 'W':
+        eval_query.window =
+            static_cast<uint32_t>(std::strtoul(optarg, nullptr, 10));
+        break;
+      case 'A': eval_query.family_false_alarm = std::strtod(optarg, nullptr); break;
+      case 'n':
+        index.filter.row_capacity =
+            static_cast<uint32_t>(std::strtoul(optarg, nullptr, 10));
+        break;
+      case 'p': index.filter.fpr = std::strtod(optarg, nullptr); break;
+      case 'd': detection_only = true; break;
       case 'h': std::cout << kUsage; return 0;
       default: std::cerr << kUsage; return 2;
     }
@@ -566,6 +625,9 @@ int main(int argc, char** argv) {
     std::cerr << kUsage;
     return 2;
   }
-  return leakhound::Run(corpus, out, leakhound::ConfigNamed(config), seed,
-                        label, assert_floors);
+  leakhound::EvalConfig eval = leakhound::ConfigNamed(config);
+  eval.index = index;
+  eval.detection_only = detection_only;
+  eval.query = eval_query;
+  return leakhound::Run(corpus, out, eval, seed, label, assert_floors);
 }

@@ -26,12 +26,8 @@ uint64_t DirectoryBytes(const std::string& dir) {
 }  // namespace
 
 absl::StatusOr<BuiltIndex> BuildIndex(const std::vector<PoolDocument>& docs,
-                                      size_t count, const FilterParams& filter,
-                                      const FingerprintKey& key,
+                                      size_t count, const IndexOptions& options,
                                       const std::string& dir) {
-  IndexOptions options;
-  options.filter = filter;
-  options.key = key;
   BuiltIndex built;
   built.dir = dir;
   const auto start = std::chrono::steady_clock::now();
@@ -78,6 +74,7 @@ absl::StatusOr<BuiltIndex> BuildIndex(const std::vector<PoolDocument>& docs,
 absl::StatusOr<std::vector<CaseResult>> ScanCases(
     const BuiltIndex& built, const std::vector<const OutboundCase*>& cases) {
   ScanOptions options;
+  options.query = built.query;
   options.min_words = 1;
   options.min_coverage = 1e-9;
   auto scanner = LeakScanner::Create(*built.index, options);

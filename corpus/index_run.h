@@ -37,14 +37,15 @@ struct BuiltIndex {
   uint64_t fingerprints = 0;     // distinct per document, summed
   uint64_t disk_bytes = 0;       // of the index directory after the build
   absl::flat_hash_map<DocId, std::string> ids;  // DocId -> document id
+  QueryOptions query;  // the filter stage's options of ScanCases
 };
 
-// Builds an index of docs[0, count) in `dir` (must not exist) with this
-// fingerprint key, then closes and opens it again (the build time includes
-// both).
+// Builds an index of docs[0, count) in `dir` (must not exist) with these
+// options (their key set: runs repeat bit for bit), then closes and opens
+// it again (the build time includes both).
+// REQUIRES: options.key is set.
 absl::StatusOr<BuiltIndex> BuildIndex(const std::vector<PoolDocument>& docs,
-                                      size_t count, const FilterParams& filter,
-                                      const FingerprintKey& key,
+                                      size_t count, const IndexOptions& options,
                                       const std::string& dir);
 
 struct CaseResult {

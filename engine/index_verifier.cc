@@ -214,12 +214,14 @@ void Verifier::CheckDocument(uint32_t id, const DocumentRecord& d) {
                   " shingles but its list has ", list->occurrences.size());
   }
   std::vector<uint64_t> distinct = DistinctFingerprints(*list);
+  std::vector<uint64_t> filter =
+      FilterFingerprints(*list, store_.metadata().filter_winnow_window);
   const bool truncates = static_cast<PackingMode>(store_.metadata().packing) ==
                          PackingMode::kOneDocumentPerRow;
-  if (truncates ? distinct.size() < d.fingerprints
-                : distinct.size() != d.fingerprints) {
+  if (truncates ? filter.size() < d.fingerprints
+                : filter.size() != d.fingerprints) {
     problems_.Add("document ", id, " records ", d.fingerprints,
-                  " fingerprints but its list has ", distinct.size());
+                  " fingerprints but its list has ", filter.size());
   }
   auto segs = segments_of_[id];
   std::sort(segs.begin(), segs.end(), [](const auto& a, const auto& b) {
@@ -247,7 +249,7 @@ void Verifier::CheckDocument(uint32_t id, const DocumentRecord& d) {
                   "holding it");
   }
   for (uint64_t fp : distinct) ++doc_frequency_[fp];
-  lists_[id] = std::move(distinct);
+  lists_[id] = std::move(filter);
   // Bound the memory of the check: lists are reloaded per row if evicted.
   if (lists_.size() > 4096) lists_.clear();
 }
@@ -313,7 +315,8 @@ absl::Status Verifier::CheckRowBits(const BloomGeometry& geometry) {
           complete = false;
           continue;
         }
-        lists_[seg.doc] = DistinctFingerprints(*list);
+        lists_[seg.doc] =
+            FilterFingerprints(*list, store_.metadata().filter_winnow_window);
       }
       const std::vector<uint64_t>& list = lists_[seg.doc];
       for (uint32_t i = seg.begin; i < seg.end && i < list.size(); ++i) {

@@ -8,6 +8,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "shingler/winnower.h"
 
 namespace leakhound {
 
@@ -137,6 +138,16 @@ std::vector<uint64_t> DistinctFingerprints(const FingerprintsRecord& record) {
   return out;
 }
 
+std::vector<uint64_t> FilterFingerprints(const FingerprintsRecord& record,
+                                         uint32_t filter_winnow_window) {
+  if (filter_winnow_window <= 1) return DistinctFingerprints(record);
+  std::vector<uint64_t> in_order(record.occurrences.size());
+  for (size_t i = 0; i < in_order.size(); ++i) {
+    in_order[i] = record.occurrences[i].fingerprint;
+  }
+  return WinnowedDistinct(in_order, filter_winnow_window);
+}
+
 PseudoMatrixOptions MatrixOptionsOf(const MetadataRecord& metadata) {
   PseudoMatrixOptions o;
   o.filter = {metadata.fpr, metadata.row_capacity, metadata.fill};
@@ -218,7 +229,8 @@ absl::Status ListCache::Load(DocId doc) {
   if (lists_.contains(doc)) return absl::OkStatus();
   auto record = store_.ReadFingerprints(doc);
   if (!record.ok()) return record.status();
-  lists_[doc] = DistinctFingerprints(*record);
+  lists_[doc] =
+      FilterFingerprints(*record, store_.metadata().filter_winnow_window);
   return absl::OkStatus();
 }
 

@@ -26,9 +26,15 @@ namespace leakhound {
 // A stored row record as the matrix holds it.
 RowInfo RowInfoOf(const RowRecord& record);
 
-// The filter's fingerprint list of a document: its distinct fingerprints in
-// order of first occurrence.
+// A document's distinct fingerprints in order of first occurrence: what its
+// document frequencies count.
 std::vector<uint64_t> DistinctFingerprints(const FingerprintsRecord& record);
+
+// The filter's fingerprint list of a document: WinnowedDistinct of its
+// list with the index's `filter_winnow_window` (MetadataRecord); the
+// distinct fingerprints for a window of 0 or 1.
+std::vector<uint64_t> FilterFingerprints(const FingerprintsRecord& record,
+                                         uint32_t filter_winnow_window);
 
 // The matrix options an index was created with.
 PseudoMatrixOptions MatrixOptionsOf(const MetadataRecord& metadata);

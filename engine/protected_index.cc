@@ -31,6 +31,7 @@ absl::StatusOr<std::unique_ptr<Shingler>> StoredShingler(
   options.shingle_words = static_cast<int>(meta.shingle_words);
   options.cjk_chars_per_word = static_cast<int>(meta.cjk_chars_per_word);
   options.winnow_window = static_cast<int>(meta.winnow_window);
+  options.filter_winnow_window = static_cast<int>(meta.filter_winnow_window);
   return Shingler::Create(options, *key);
 }
 
@@ -60,6 +61,8 @@ absl::StatusOr<std::unique_ptr<ProtectedIndex>> ProtectedIndex::Create(
   meta.cjk_chars_per_word =
       static_cast<uint32_t>(options.shingler.cjk_chars_per_word);
   meta.winnow_window = static_cast<uint32_t>(options.shingler.winnow_window);
+  meta.filter_winnow_window =
+      static_cast<uint32_t>(options.shingler.filter_winnow_window);
   meta.fpr = options.filter.fpr;
   meta.row_capacity = options.filter.row_capacity;
   meta.fill = options.filter.fill;

@@ -92,6 +92,7 @@ struct PreparedDocument {
   uint64_t bytes = 0;  // of the text
   uint32_t occurrences = 0;        // shingles of the text
   std::vector<uint64_t> distinct;  // DistinctFingerprints of its list
+  std::vector<uint64_t> filter;    // FilterFingerprints of its list
   std::string encoded_list;        // its FingerprintsRecord, encoded
   // When it was added (Unix ms); 0: when it is staged. A rebuild (`rekey`)
   // keeps the original time.

@@ -85,6 +85,8 @@ absl::StatusOr<PreparedDocument> ProtectedIndex::Prepare(
   out.occurrences = static_cast<uint32_t>(list.occurrences.size());
   out.encoded_list = EncodeRecord(list);
   out.distinct = DistinctFingerprints(list);
+  out.filter = FilterFingerprints(
+      list, static_cast<uint32_t>(shingler.options().filter_winnow_window));
   return out;
 }
 
@@ -203,7 +205,7 @@ absl::StatusOr<AddResult> ProtectedIndex::Stage(PreparedDocument document) {
   }
   frequency_->Apply(document.distinct, old_distinct);
   const DocId id = pending_next_id_++;
-  result.fingerprints = matrix_->Add(id, document.distinct);
+  result.fingerprints = matrix_->Add(id, document.filter);
   std::span<const uint32_t> rows = matrix_->RowsOf(id);
   touched.insert(rows.begin(), rows.end());
   pending_rows_.insert(touched.begin(), touched.end());

@@ -21,7 +21,7 @@
 
 // PERSISTED: class versions. Bump one when its struct gains a field, and
 // read the field only when `version` is at least the new value.
-BOOST_CLASS_VERSION(leakhound::MetadataRecord, 2)
+BOOST_CLASS_VERSION(leakhound::MetadataRecord, 3)
 BOOST_CLASS_VERSION(leakhound::StateRecord, 2)
 BOOST_CLASS_VERSION(leakhound::DocumentRecord, 1)
 BOOST_CLASS_VERSION(leakhound::FingerprintsRecord, 1)
@@ -299,12 +299,13 @@ namespace boost::serialization {
 
 template <class Archive>
 void serialize(Archive& ar, leakhound::MetadataRecord& r, unsigned version) {
-  leakhound::RequireVersion(version, 2);
+  leakhound::RequireVersion(version, 3);
   ar & r.format_version & r.shingler_version & r.unicode_version;
   ar & r.shingle_words & r.cjk_chars_per_word & r.winnow_window;
   ar & r.fpr & r.row_capacity & r.fill & r.bits & r.hashes & r.packing;
   ar & r.created_unix_ms;
   if (version >= 2) ar & r.group_rows;
+  if (version >= 3) ar & r.filter_winnow_window;
 }
 
 template <class Archive>

@@ -38,6 +38,11 @@ struct MetadataRecord {
   // Rows per row group (the engine's second filter level); 0: none. Class
   // version 2.
   uint32_t group_rows = 0;
+  // The filter's winnowing window (ShinglerOptions::filter_winnow_window):
+  // the rows hold only the fingerprints of the shingles winnowing selects
+  // from each list; 0 or 1: every fingerprint. Class version 3; 0 in
+  // records of version 2 and below.
+  uint32_t filter_winnow_window = 0;
   bool operator==(const MetadataRecord&) const = default;
 };
 

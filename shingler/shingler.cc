@@ -54,6 +54,11 @@ absl::StatusOr<std::unique_ptr<Shingler>> Shingler::Create(
       !s.ok()) {
     return s;
   }
+  if (auto s = CheckRange("filter winnowing window",
+                          options.filter_winnow_window, 0, 1024);
+      !s.ok()) {
+    return s;
+  }
   auto tokenizer = Tokenizer::Create();
   if (!tokenizer.ok()) return tokenizer.status();
   return std::unique_ptr<Shingler>(

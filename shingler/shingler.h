@@ -47,6 +47,10 @@ inline constexpr uint32_t kShinglerVersion = 3;
 // The Unicode version of the ICU data the normalization uses, e.g. "15.0".
 std::string UnicodeVersion();
 
+// The filter's winnowing window of new indexes (measured: docs/scale.md,
+// "The filter's sample").
+inline constexpr int kDefaultFilterWinnowWindow = 0;
+
 struct ShinglerOptions {
   // w: words per shingle. Valid range [1, 64].
   int shingle_words = 5;
@@ -54,6 +58,12 @@ struct ShinglerOptions {
   int cjk_chars_per_word = 2;
   // W: winnowing window in shingles; 0 or 1 keeps every shingle. [0, 1024].
   int winnow_window = 0;
+  // The filter's sample: the filter holds only the fingerprints of the
+  // shingles winnowing selects with this window (WinnowedDistinct), while
+  // the list kept for the second stage holds every shingle. 0 or 1: the
+  // filter holds every fingerprint. [0, 1024]. The shingler itself does not
+  // use it; indexes record it (MetadataRecord::filter_winnow_window).
+  int filter_winnow_window = kDefaultFilterWinnowWindow;
 };
 
 struct Shingle {

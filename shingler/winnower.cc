@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <deque>
 
+#include "absl/container/flat_hash_set.h"
+
 namespace leakhound {
 
 std::vector<size_t> WinnowPositions(std::span<const uint64_t> fingerprints,
@@ -33,6 +35,26 @@ std::vector<size_t> WinnowPositions(std::span<const uint64_t> fingerprints,
     }
   }
   return selected;
+}
+
+std::vector<uint64_t> WinnowedDistinct(std::span<const uint64_t> fingerprints,
+                                       size_t window) {
+  std::vector<uint64_t> out;
+  absl::flat_hash_set<uint64_t> seen;
+  auto keep = [&](uint64_t fp) {
+    if (seen.insert(fp).second) out.push_back(fp);
+  };
+  if (window <= 1) {
+    out.reserve(fingerprints.size());
+    seen.reserve(fingerprints.size());
+    for (uint64_t fp : fingerprints) keep(fp);
+    return out;
+  }
+  const std::vector<size_t> positions = WinnowPositions(fingerprints, window);
+  out.reserve(positions.size());
+  seen.reserve(positions.size());
+  for (size_t i : positions) keep(fingerprints[i]);
+  return out;
 }
 
 }  // namespace leakhound

@@ -24,6 +24,12 @@ namespace leakhound {
 std::vector<size_t> WinnowPositions(std::span<const uint64_t> fingerprints,
                                     size_t window);
 
+// The distinct fingerprints at WinnowPositions(fingerprints, window), in
+// order of first occurrence: what a filter sampled by winnowing holds of a
+// text (every distinct fingerprint for window <= 1). O(n) expected time.
+std::vector<uint64_t> WinnowedDistinct(std::span<const uint64_t> fingerprints,
+                                       size_t window);
+
 }  // namespace leakhound
 
 #endif  // LEAKHOUND_SHINGLER_WINNOWER_H_

@@ -5,9 +5,13 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "shingler/winnower.h"
 
 namespace leakhound {
 namespace {
+
+// The smallest query window of a filter sampled by winnowing.
+constexpr uint32_t kMinSampledWindow = 16;
 
 uint64_t NanosSince(std::chrono::steady_clock::time_point start) {
   return static_cast<uint64_t>(
@@ -28,8 +32,17 @@ absl::StatusOr<std::unique_ptr<LeakScanner>> LeakScanner::Create(
   }
   auto shingler = index.NewShingler();
   if (!shingler.ok()) return shingler.status();
+  // A filter sampled by winnowing holds about 2/(W+1) of each text's
+  // fingerprints: the query's windows shrink by as much, so that a window
+  // spans as much text as it does in an index of every fingerprint.
+  ScanOptions scaled = options;
+  const uint32_t w = index.metadata().filter_winnow_window;
+  if (w > 1 && scaled.query.window >= 2) {
+    scaled.query.window = std::max<uint32_t>(
+        kMinSampledWindow, scaled.query.window * 2 / (w + 1));
+  }
   return std::unique_ptr<LeakScanner>(
-      new LeakScanner(index, options, std::move(*shingler)));
+      new LeakScanner(index, scaled, std::move(*shingler)));
 }
 
 LeakScanner::LeakScanner(const ProtectedIndex& index,
@@ -49,29 +62,41 @@ LeakScanner::FilterQuery LeakScanner::BuildQuery(const ScannedText& scanned,
   // same template a candidate.
   FilterQuery out;
   const bool has_allow_list = index_.allowed_fingerprints() > 0;
+  const DocumentFrequency& frequency = index_.frequency();
+  const bool boilerplate_rule = options_.boilerplate_documents > 0 &&
+                                frequency.shared_size() > 0;
+  // Rows of an index with a filter winnowing window hold only the
+  // fingerprints winnowing selects from each document; the query is the
+  // same selection of the scanned text (so a shared run selects the same
+  // fingerprints on both sides), while suppression covers every
+  // fingerprint, because the second stage compares every shingle.
+  const uint32_t window = index_.metadata().filter_winnow_window;
   std::vector<uint64_t>& query = out.fingerprints;
   query.reserve(scanned.distinct().size());
   for (uint64_t fp : scanned.distinct()) {
     if (has_allow_list && index_.IsAllowed(fp)) {
       ++report.allowed_fingerprints;
-    } else {
+    } else if (boilerplate_rule &&
+               frequency.SharedCount(fp) > options_.boilerplate_documents) {
+      out.boilerplate.insert(fp);
+    } else if (window <= 1) {
       query.push_back(fp);
     }
   }
-  const DocumentFrequency& frequency = index_.frequency();
-  if (options_.boilerplate_documents == 0 || query.empty() ||
-      frequency.shared_size() == 0) {
-    return out;
-  }
-  size_t kept = 0;
-  for (size_t i = 0; i < query.size(); ++i) {
-    if (frequency.SharedCount(query[i]) > options_.boilerplate_documents) {
-      out.boilerplate.insert(query[i]);
-    } else {
-      query[kept++] = query[i];
+  if (window > 1) {
+    std::vector<uint64_t> in_order;
+    in_order.reserve(scanned.text().shingles.size());
+    for (const Shingle& s : scanned.text().shingles) {
+      in_order.push_back(s.fingerprint);
+    }
+    for (uint64_t fp : WinnowedDistinct(in_order, window)) {
+      if ((has_allow_list && index_.IsAllowed(fp)) ||
+          out.boilerplate.contains(fp)) {
+        continue;
+      }
+      query.push_back(fp);
     }
   }
-  query.resize(kept);
   if (!out.boilerplate.empty()) {
     for (const Shingle& s : scanned.text().shingles) {
       report.boilerplate_shingles += out.boilerplate.contains(s.fingerprint);

@@ -89,7 +89,9 @@ struct ScanReport {
 class LeakScanner {
  public:
   // InvalidArgument for options out of range. `index` must outlive the
-  // scanner.
+  // scanner. On an index whose filter is sampled by winnowing (window W,
+  // MetadataRecord::filter_winnow_window) options.query.window is scaled
+  // by 2/(W+1), at least 16, so a window spans the same text.
   static absl::StatusOr<std::unique_ptr<LeakScanner>> Create(
       const ProtectedIndex& index, const ScanOptions& options);
 

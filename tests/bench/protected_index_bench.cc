@@ -206,29 +206,23 @@ std::string NewEmptyIndex(uint32_t* bits) {
   return tmpl;
 }
 
+std::string SyntheticIndex(uint32_t documents, bool digest_recorded,
+                           uint32_t per_row);
+
+// Documents per row of BM_OpenRows: a row of n = 4,096 fingerprints holds
+// about 6 documents of 5 KB of text (700 fingerprints each).
+constexpr uint32_t kOpenRowsPerRow = 6;
+
 void BM_OpenRows(benchmark::State& state) {
   const auto rows = static_cast<uint32_t>(state.range(0));
-  uint32_t bits = 0;
-  const std::string tmpl = NewEmptyIndex(&bits);
+  const std::string tmpl =
+      SyntheticIndex(rows * kOpenRowsPerRow, true, kOpenRowsPerRow);
   const std::string dir = tmpl + "/idx";
+  uint32_t bits = 0;
   {
-    auto store = IndexStore::Open(dir, IndexStore::Mode::kWriter);
+    auto store = IndexStore::Open(dir, IndexStore::Mode::kReader);
     if (!store.ok()) std::abort();
-    std::mt19937_64 rng(rows);
-    std::string words(size_t{(bits + 63) / 64} * 8, '\0');
-    for (uint32_t first = 0; first < rows; first += 64) {
-      IndexBatch batch;
-      for (uint32_t r = first; r < std::min(rows, first + 64); ++r) {
-        for (size_t i = 0; i + 8 <= words.size(); i += 8) {
-          const uint64_t w = rng();
-          std::memcpy(words.data() + i, &w, 8);
-        }
-        RowRecord record{{SegmentRecord{r, 0, 16384}}, 16384, 0};
-        batch.PutRow(r, record, words);
-      }
-      batch.PutState(StateRecord{rows, 1, -1});
-      if (!(*store)->Commit(batch).ok()) std::abort();
-    }
+    bits = (*store)->metadata().bits;
   }
   // A writer's close leaves table files; the reads below see them all.
   double bits_bytes = 0;
@@ -294,28 +288,29 @@ uint64_t PutSyntheticRow(IndexBatch& batch, std::mt19937_64& rng, uint32_t bits,
 }
 
 // An index of `documents` documents written straight through IndexStore,
-// 64 to a row (the row table, document records and id maps a reader loads
-// and checks; empty fingerprint lists), its state with the rows digest
-// (or, without `digest`, as a leakhound before StateRecord v2 wrote it).
-// Returns the temporary directory holding DIR/idx.
+// `per_row` to a row (the row table, document records and id maps a reader
+// loads and checks; empty fingerprint lists), its state with the rows
+// digest (or, without `digest`, as a leakhound before StateRecord v2 wrote
+// it). Returns the temporary directory holding DIR/idx.
 constexpr uint32_t kSyntheticPerRow = 64;
-std::string SyntheticIndex(uint32_t documents, bool digest_recorded) {
+std::string SyntheticIndex(uint32_t documents, bool digest_recorded,
+                           uint32_t per_row = kSyntheticPerRow) {
   uint32_t bits = 0;
   const std::string tmpl = NewEmptyIndex(&bits);
   const std::string dir = tmpl + "/idx";
   auto store = IndexStore::Open(dir, IndexStore::Mode::kWriter);
   if (!store.ok()) std::abort();
-  const uint32_t rows = (documents + kSyntheticPerRow - 1) / kSyntheticPerRow;
+  const uint32_t rows = (documents + per_row - 1) / per_row;
   std::mt19937_64 rng(documents);
   uint64_t digest = kRowsDigestSeed;
   for (uint32_t row = 0; row < rows; row += 16) {
     IndexBatch batch;
     for (uint32_t r = row; r < std::min(rows, row + 16); ++r) {
-      const uint32_t first = r * kSyntheticPerRow;
+      const uint32_t first = r * per_row;
       digest ^= PutSyntheticRow(batch, rng, bits, r, first,
-                                std::min(documents - first, kSyntheticPerRow));
+                                std::min(documents - first, per_row));
     }
-    batch.PutState(StateRecord{std::min(documents, (row + 16) * kSyntheticPerRow),
+    batch.PutState(StateRecord{std::min(documents, (row + 16) * per_row),
                                row + 1, -1, digest_recorded ? digest : 0});
     if (!(*store)->Commit(batch).ok()) std::abort();
   }

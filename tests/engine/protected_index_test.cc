@@ -25,6 +25,7 @@
 #include "gtest/gtest.h"
 #include "index/io_faults.h"
 #include "shingler/shingler.h"
+#include "shingler/winnower.h"
 #include "tests/engine/real_documents.h"
 #include "tests/temp_dir.h"
 
@@ -490,6 +491,45 @@ TEST(ProtectedIndexTest, RowGroupsPersistThroughRemovalAndCompaction) {
     ++checked;
   }
   EXPECT_GT(checked, 20u);
+}
+
+// With a filter winnowing window the rows hold each document's winnowed
+// sample, and removal, compaction and a reader's load all derive the same
+// sample from the stored lists (which keep every shingle).
+TEST(ProtectedIndexTest, AFilterWinnowingWindowSamplesEveryDocumentTheSameWay) {
+  TempDir tmp;
+  const std::string dir = tmp.Sub("idx");
+  IndexOptions options = SmallRows();
+  options.shingler.filter_winnow_window = 4;
+  auto index = ProtectedIndex::Create(dir, options);
+  ASSERT_TRUE(index.ok()) << index.status();
+  const auto& docs = RealDocuments();
+  auto shingler = (*index)->NewShingler();
+  ASSERT_TRUE(shingler.ok());
+  uint64_t sampled = 0, distinct = 0;
+  for (const TextDoc& d : docs) {
+    auto added = AddDoc(**index, d);
+    ASSERT_TRUE(added.ok()) << added.status();
+    auto shingled = (*shingler)->Shingle(d.text);
+    std::vector<uint64_t> in_order;
+    for (const Shingle& s : shingled->shingles) in_order.push_back(s.fingerprint);
+    EXPECT_EQ(added->fingerprints, WinnowedDistinct(in_order, 4).size())
+        << d.id;
+    sampled += added->fingerprints;
+    distinct += FingerprintsOf(**index, d.text).size();
+  }
+  // Window 4 keeps about 2/5 of the shingles.
+  EXPECT_LT(sampled, distinct / 2);
+  EXPECT_GT(sampled, distinct / 4);
+  for (size_t i = 0; i < docs.size(); i += 3) {
+    ASSERT_TRUE((*index)->Remove(docs[i].id).ok());
+  }
+  ASSERT_TRUE((*index)->Compact().ok());
+  EXPECT_THAT(Problems(**index), IsEmpty());
+  auto reader = ProtectedIndex::Open(dir, OpenMode::kRead);
+  ASSERT_TRUE(reader.ok()) << reader.status();
+  EXPECT_EQ((*reader)->metadata().filter_winnow_window, 4u);
+  ExpectSameFilter((*index)->matrix(), (*reader)->matrix());
 }
 
 // A reader whose view stays torn while the files do not change (damage,

@@ -28,6 +28,7 @@ MetadataRecord SampleMetadata() {
   r.packing = 0;
   r.created_unix_ms = 1795000000000;
   r.group_rows = 256;
+  r.filter_winnow_window = 4;
   return r;
 }
 
@@ -104,9 +105,9 @@ TEST(RecordCodecTest, EveryRecordRoundTrips) {
 // is a storage format change (bump kFormatVersion or a class version).
 TEST(RecordCodecTest, SerializedBytesArePinned) {
   EXPECT_EQ(absl::BytesToHexString(EncodeRecord(SampleMetadata())),
-            "00020000000100000001000000040000000000000031352e300500000002"
+            "00030000000100000001000000040000000000000031352e300500000002"
             "00000000000000fca9f1d24d62503f00400000000000000000f03f329803"
-            "000a00000000005e56eea101000000010000");
+            "000a00000000005e56eea10100000001000004000000");
   EXPECT_EQ(absl::BytesToHexString(
                 EncodeRecord(StateRecord{42, 7, 3, 0x0102030405060708})),
             "00020000002a000000070000000000000003000000000000000807060504030201");
@@ -181,6 +182,21 @@ TEST(RecordCodecTest, MetadataVersionOneDecodesWithoutRowGroups) {
   ASSERT_TRUE(DecodeRecord(v1, &decoded).ok());
   MetadataRecord expected = SampleMetadata();
   expected.group_rows = 0;
+  expected.filter_winnow_window = 0;
+  EXPECT_EQ(decoded, expected);
+}
+
+// A version-2 metadata record (before the filter's winnowing window)
+// decodes with every fingerprint in the filter (window 0).
+TEST(RecordCodecTest, MetadataVersionTwoDecodesWithAFilterOfEveryFingerprint) {
+  const std::string v2 = absl::HexStringToBytes(
+      "00020000000100000001000000040000000000000031352e300500000002"
+      "00000000000000fca9f1d24d62503f00400000000000000000f03f329803"
+      "000a00000000005e56eea101000000010000");
+  MetadataRecord decoded;
+  ASSERT_TRUE(DecodeRecord(v2, &decoded).ok());
+  MetadataRecord expected = SampleMetadata();
+  expected.filter_winnow_window = 0;
   EXPECT_EQ(decoded, expected);
 }
 

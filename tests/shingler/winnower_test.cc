@@ -47,6 +47,16 @@ TEST(WinnowerTest, SequenceShorterThanWindowSelectsItsMinimum) {
   EXPECT_THAT(WinnowPositions(f, 10), ElementsAre(1));
 }
 
+TEST(WinnowerTest, WinnowedDistinctKeepsEachSelectedValueOnceInFirstOrder) {
+  // The paper's sequence: positions 3, 6, 8, 11, 15 hold 17, 17, 8, 39, 17.
+  std::vector<uint64_t> f = {77, 74, 42, 17, 98, 50, 17, 98, 8, 88, 67, 39,
+                             77, 74, 42, 17, 98};
+  EXPECT_THAT(WinnowedDistinct(f, 4), ElementsAre(17, 8, 39));
+  EXPECT_THAT(WinnowedDistinct(std::vector<uint64_t>{5, 3, 5, 9}, 1),
+              ElementsAre(5, 3, 9));
+  EXPECT_TRUE(WinnowedDistinct({}, 4).empty());
+}
+
 TEST(WinnowerTest, AnySharedRunOfWindowLengthSharesASelection) {
   std::mt19937_64 rng(42);
   for (int iter = 0; iter < 2000; ++iter) {

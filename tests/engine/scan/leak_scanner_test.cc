@@ -32,8 +32,17 @@ const char* const kProtected[] = {
 
 class LeakScannerTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    auto index = ProtectedIndex::Create(tmp_.Sub("idx"), IndexOptions{});
+  void SetUp() override { Open(0); }
+
+  // A fresh index of the protected samples whose filter holds the
+  // fingerprints winnowing selects with `filter_winnow_window`.
+  void Open(int filter_winnow_window) {
+    index_.reset();
+    texts_.clear();
+    IndexOptions options;
+    options.shingler.filter_winnow_window = filter_winnow_window;
+    auto index = ProtectedIndex::Create(
+        tmp_.Sub("idx" + std::to_string(filter_winnow_window)), options);
     ASSERT_TRUE(index.ok()) << index.status();
     index_ = std::move(*index);
     for (const char* name : kProtected) {
@@ -225,6 +234,44 @@ TEST_F(LeakScannerTest, TextInManyDocumentsIsBoilerplate) {
                "for approximately 148,000 customers in the European region.",
            on);
   EXPECT_THAT(Ids(r), ElementsAre("incident-report.txt"));
+}
+
+// A filter holding a winnowed sample (window 4) still finds the sample
+// leaks, whose passages run to 40 words and more, and no clean file; the
+// second stage compares every shingle.
+TEST_F(LeakScannerTest, ASampledFilterFindsTheSampleLeaks) {
+  Open(4);
+  EXPECT_THAT(Ids(Scan(ReadSample("outbound/email-board-leak.txt"))),
+              ElementsAre("merger-memo.txt"));
+  EXPECT_THAT(Ids(Scan(ReadSample("outbound/wechat-zh-leak.txt"))),
+              ElementsAre("supplier-contract-zh.txt"));
+  EXPECT_THAT(Ids(Scan(ReadSample("outbound/support-reply-clean.txt"))),
+              IsEmpty());
+  EXPECT_THAT(Ids(Scan(ReadSample("outbound/newsletter-ja-clean.txt"))),
+              IsEmpty());
+}
+
+// With a sampled filter, boilerplate is still found among every shingle of
+// the text, not only the sampled ones: none counts in the second stage.
+TEST_F(LeakScannerTest, ASampledFilterSuppressesBoilerplateOutsideItsSample) {
+  Open(4);
+  const std::string header =
+      "Copyright Example Industries. All rights reserved. Distribution of "
+      "this document outside the company requires written approval from the "
+      "legal department.";
+  for (int i = 0; i < 4; ++i) {
+    ASSERT_TRUE(Protect("form-" + std::to_string(i),
+                        header + "\nForm " + std::to_string(i) +
+                            " collects the quarterly figures of region " +
+                            std::to_string(i * 7) + " for the controller."));
+  }
+  ScanOptions on;
+  on.boilerplate_documents = 3;
+  ScanReport r = Scan(header, on);
+  EXPECT_THAT(r.matches, IsEmpty());
+  EXPECT_THAT(r.candidates, IsEmpty());
+  // Every shingle of the header, not the 2/5 the filter samples.
+  EXPECT_GT(r.boilerplate_shingles, 15u);
 }
 
 TEST_F(LeakScannerTest, OptionsOutOfRangeAreRefused) {
