@@ -355,8 +355,9 @@ absl::Status IndexStore::ForEachRow(
 }
 
 absl::Status IndexStore::ForEachRowBits(
-    const std::function<absl::Status(uint32_t, std::string_view)>& fn) const {
-  return ForEachBits(IndexBatch::Family::kRowBits, fn);
+    const std::function<absl::Status(uint32_t, std::string_view)>& fn,
+    uint32_t first, uint32_t end) const {
+  return ForEachBits(IndexBatch::Family::kRowBits, fn, first, end);
 }
 
 absl::Status IndexStore::ForEachGroupBits(
@@ -366,16 +367,20 @@ absl::Status IndexStore::ForEachGroupBits(
 
 absl::Status IndexStore::ForEachBits(
     IndexBatch::Family family,
-    const std::function<absl::Status(uint32_t, std::string_view)>& fn) const {
-  return db_->ForEach(family,
-                        [&fn](std::string_view key, std::string_view value) {
-                          auto id = DecodeId(key);
-                          if (!id) {
-                            return absl::DataLossError(
-                                "corrupt key in the index");
-                          }
-                          return fn(*id, value);
-                        });
+    const std::function<absl::Status(uint32_t, std::string_view)>& fn,
+    uint32_t first, uint32_t end) const {
+  // From the very first key when first is 0, so that a corrupt key sorting
+  // before every id is still seen.
+  const std::string from = first == 0 ? std::string() : EncodeId(first);
+  const std::string to = end == 0 ? std::string() : EncodeId(end);
+  return db_->ForEach(
+      family,
+      [&fn](std::string_view key, std::string_view value) {
+        auto id = DecodeId(key);
+        if (!id) return absl::DataLossError("corrupt key in the index");
+        return fn(*id, value);
+      },
+      from, to);
 }
 
 namespace {

@@ -111,10 +111,11 @@ class IndexStore {
   absl::Status ForEachRow(
       const std::function<absl::Status(uint32_t, const RowRecord&)>& fn)
       const;
-  // `bits` is valid only during the call.
+  // `bits` is valid only during the call. Rows [first, end) only (end 0:
+  // to the last); calls for disjoint ranges may run on several threads.
   absl::Status ForEachRowBits(
-      const std::function<absl::Status(uint32_t, std::string_view bits)>& fn)
-      const;
+      const std::function<absl::Status(uint32_t, std::string_view bits)>& fn,
+      uint32_t first = 0, uint32_t end = 0) const;
   // The same for the row groups' filters.
   absl::Status ForEachGroupBits(
       const std::function<absl::Status(uint32_t, std::string_view bits)>& fn)
@@ -179,8 +180,8 @@ class IndexStore {
   absl::Status CheckNotReplaced() const;
   absl::Status ForEachBits(
       IndexBatch::Family family,
-      const std::function<absl::Status(uint32_t, std::string_view bits)>& fn)
-      const;
+      const std::function<absl::Status(uint32_t, std::string_view bits)>& fn,
+      uint32_t first = 0, uint32_t end = 0) const;
 
   const std::string dir_;
   const Mode mode_;

@@ -294,8 +294,8 @@ absl::StatusOr<std::vector<std::optional<std::string>>> RocksDatabase::MultiGet(
 
 absl::Status RocksDatabase::ForEach(
     IndexBatch::Family family,
-    const std::function<absl::Status(std::string_view, std::string_view)>& fn)
-    const {
+    const std::function<absl::Status(std::string_view, std::string_view)>& fn,
+    std::string_view from, std::string_view to) const {
   // A whole-family scan (open reads every row's bits): a writer reads
   // table files with pread, so read ahead in large reads (readers map the
   // files; see OpenReader); and keep the blocks out of the block cache,
@@ -303,9 +303,12 @@ absl::Status RocksDatabase::ForEach(
   rocksdb::ReadOptions options;
   options.readahead_size = kScanReadahead;
   options.fill_cache = false;
+  const rocksdb::Slice upper(to.data(), to.size());
+  if (!to.empty()) options.iterate_upper_bound = &upper;
   std::unique_ptr<rocksdb::Iterator> it(
       handles_->db->NewIterator(options, handles_->family(family)));
-  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+  for (it->Seek(rocksdb::Slice(from.data(), from.size())); it->Valid();
+       it->Next()) {
     const rocksdb::Slice k = it->key(), v = it->value();
     absl::Status s = fn(std::string_view(k.data(), k.size()),
                         std::string_view(v.data(), v.size()));

@@ -64,13 +64,16 @@ class RocksDatabase {
   // The values of `keys` in one batched read, nullopt for those absent.
   absl::StatusOr<std::vector<std::optional<std::string>>> MultiGet(
       IndexBatch::Family family, std::span<const std::string> keys) const;
-  // Calls fn(key, value) for every entry of `family` in key order; stops
-  // at (and returns) fn's first error. Reads ahead in large reads and
-  // keeps the blocks out of the block cache.
+  // Calls fn(key, value) for every entry of `family` in key order whose
+  // key is in [from, to) (an empty `to`: no upper bound); stops at (and
+  // returns) fn's first error. Reads ahead in large reads and keeps the
+  // blocks out of the block cache. Safe to call from several threads at
+  // once (RocksDB's reads are).
   absl::Status ForEach(
       IndexBatch::Family family,
       const std::function<absl::Status(std::string_view, std::string_view)>&
-          fn) const;
+          fn,
+      std::string_view from = {}, std::string_view to = {}) const;
   // Applies `batch` atomically, synced. REQUIRES: a writer.
   absl::Status Write(const IndexBatch& batch);
   // Compacts every family's files. REQUIRES: a writer.

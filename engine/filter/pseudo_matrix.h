@@ -93,6 +93,8 @@ class PseudoMatrix {
       int64_t open_row);
   // ORs the bits of rows [first, first + count), in RowMatrix::SetRows
   // format. No per-bit work: 64x64 transposes for the sliced layout.
+  // Calls for disjoint ranges whose bounds are multiples of 64 write
+  // disjoint bytes and may run concurrently (nothing else may).
   // REQUIRES: first + count <= rows().size().
   void LoadRowBits(uint32_t first, uint32_t count,
                    std::span<const uint64_t> words);

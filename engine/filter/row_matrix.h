@@ -47,6 +47,8 @@ class RowMatrix {
   // ceil(bits() / 64) words each, row after row, bit b of a row in word
   // b / 64 at bit b % 64 (bits past bits() ignored). The bulk load for
   // opening a stored index: 64x64 block transposes, no per-bit work.
+  // Calls for disjoint ranges whose bounds are multiples of 64 write
+  // disjoint bytes and may run concurrently.
   // REQUIRES: first + count <= rows(), words.size() == count * row words.
   virtual void SetRows(uint32_t first, uint32_t count,
                        std::span<const uint64_t> words) = 0;

@@ -129,5 +129,61 @@ TEST(MatrixRecordsTest, BitsThatDisagreeWithTheRowRecordAreDataLoss) {
   EXPECT_THAT(loaded.status().message(), HasSubstr("damaged bits for row 0"));
 }
 
+// From 8,192 rows on, LoadMatrix loads the bits on two threads, each half
+// of the rows: every row loads back as written, and damage in the second
+// half is found as in the first.
+TEST(MatrixRecordsTest, ManyRowsLoadOnTwoThreadsAsWrittenAndDamageIsFound) {
+  TempDir tmp;
+  PseudoMatrixOptions options;
+  options.filter = {1e-3, 64, 1.0};
+  auto matrix = *PseudoMatrix::Create(options);
+  std::mt19937_64 rng(11);
+  std::vector<uint64_t> fps(64);
+  for (DocId d = 0; d < 8300; ++d) {
+    for (uint64_t& f : fps) f = rng();
+    matrix->Add(d, fps);
+  }
+  ASSERT_GE(matrix->rows().size(), 8300u);
+  auto store = NewStore(tmp.Sub("idx"), options);
+  std::vector<uint32_t> all(matrix->rows().size());
+  for (uint32_t r = 0; r < all.size(); ++r) all[r] = r;
+  IndexBatch batch;
+  PutRows(*matrix, all, batch);
+  StateRecord state;
+  state.open_row = matrix->open_row();
+  batch.PutState(state);
+  ASSERT_TRUE(store->Commit(batch).ok());
+  auto loaded = LoadMatrix(*store, state);
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  std::vector<uint64_t> a(RowWords(matrix->geometry().bits)), b(a.size());
+  size_t differing = 0;
+  for (uint32_t r = 0; r < all.size(); ++r) {
+    matrix->RowBits(r, a);
+    (*loaded)->RowBits(r, b);
+    differing += a != b;
+  }
+  EXPECT_EQ(differing, 0u);
+
+  const uint32_t late = static_cast<uint32_t>(all.size()) - 5;
+  auto bits = store->ReadRowBits(late);
+  ASSERT_TRUE(bits.ok() && bits->has_value());
+  std::string flipped = **bits;
+  flipped[0] = static_cast<char>(flipped[0] ^ 1);
+  RowRecord record;
+  for (const Segment& seg : matrix->rows()[late].segments) {
+    record.segments.push_back(SegmentRecord{seg.doc, seg.begin, seg.end});
+  }
+  record.fingerprints = matrix->rows()[late].fingerprints;
+  record.bits_set = matrix->rows()[late].bits_set;
+  IndexBatch damage;
+  damage.PutRow(late, record, flipped);
+  ASSERT_TRUE(store->Commit(damage).ok());
+  loaded = LoadMatrix(*store, state);
+  ASSERT_FALSE(loaded.ok());
+  EXPECT_EQ(loaded.status().code(), absl::StatusCode::kDataLoss);
+  EXPECT_THAT(loaded.status().message(),
+              HasSubstr("damaged bits for row " + std::to_string(late)));
+}
+
 }  // namespace
 }  // namespace leakhound

@@ -493,6 +493,30 @@ TEST(ProtectedIndexTest, RowGroupsPersistThroughRemovalAndCompaction) {
   EXPECT_GT(checked, 20u);
 }
 
+// The first view's check reads the external ids and the documents in two
+// scans: a document whose external id does not map back to it is refused
+// as a torn (or damaged) view, as when every id was looked up one by one.
+TEST(ProtectedIndexTest, AReaderRefusesADocumentWhoseIdDoesNotMapBack) {
+  TempDir tmp;
+  const std::string dir = tmp.Sub("idx");
+  ASSERT_TRUE(CreateWith(dir, 10).ok());
+  {
+    auto store = IndexStore::Open(dir, IndexStore::Mode::kWriter);
+    ASSERT_TRUE(store.ok());
+    auto record = (*store)->ReadDocument(3);
+    ASSERT_TRUE(record.ok() && record->has_value());
+    DocumentRecord renamed = **record;
+    renamed.external_id = "a name no id entry has";
+    IndexBatch batch;
+    batch.PutDocumentRecord(3, renamed);
+    ASSERT_TRUE((*store)->Commit(batch).ok());
+  }
+  auto reader = ProtectedIndex::Open(dir, OpenMode::kRead);
+  ASSERT_FALSE(reader.ok());
+  EXPECT_EQ(reader.status().code(), absl::StatusCode::kDataLoss);
+  EXPECT_THAT(reader.status().message(), HasSubstr("run leakhound verify"));
+}
+
 // With a filter winnowing window the rows hold each document's winnowed
 // sample, and removal, compaction and a reader's load all derive the same
 // sample from the stored lists (which keep every shingle).
