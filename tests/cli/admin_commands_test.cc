@@ -66,8 +66,9 @@ TEST(AdminCommandsTest, InitRecordsItsOptionsAndRefusesAnExistingIndex) {
   RunResult init = RunLeakhound({"init", "--index", index, "--fpr", "0.01",
                                  "--row-capacity", "4096", "--fill", "0.5",
                                  "--shingle-words", "6", "--packing", "mbf",
-                                 "--row-groups", "128"});
+                                 "--row-groups", "128", "--filter-winnow", "4"});
   ASSERT_EQ(init.exit, 0) << init.err;
+  EXPECT_THAT(init.out, HasSubstr("filter winnowing window 4"));
   RunResult stats = RunLeakhound({"stats", "--index", index, "--json"});
   ASSERT_EQ(stats.exit, 0) << stats.err;
   Json j = Json::parse(stats.out);
@@ -78,6 +79,7 @@ TEST(AdminCommandsTest, InitRecordsItsOptionsAndRefusesAnExistingIndex) {
   EXPECT_EQ(j["packing"], "mbf");
   EXPECT_EQ(j["documents"], 0);
   EXPECT_EQ(j["group_rows"], 128);
+  EXPECT_EQ(j["filter_winnow"], 4);
 
   RunResult again = RunLeakhound({"init", "--index", index});
   EXPECT_EQ(again.exit, 2);

@@ -553,6 +553,8 @@ TEST(ProtectedIndexTest, AFilterWinnowingWindowSamplesEveryDocumentTheSameWay) {
   auto reader = ProtectedIndex::Open(dir, OpenMode::kRead);
   ASSERT_TRUE(reader.ok()) << reader.status();
   EXPECT_EQ((*reader)->metadata().filter_winnow_window, 4u);
+  // What `leakhound rekey` creates the rebuilt index with.
+  EXPECT_EQ((*reader)->options().shingler.filter_winnow_window, 4);
   ExpectSameFilter((*index)->matrix(), (*reader)->matrix());
 }
 
