@@ -5,6 +5,7 @@
 //   leakhound-eval --corpus DIR --out DIR [--config small|full] [--seed N]
 //                  [--label TEXT] [--assert-floors] [--winnow W]
 //                  [--filter-winnow W] [--fpr P] [--row-capacity N]
+//                  [--query-window N] [--family-false-alarm A]
 //                  [--detection-only]
 //
 // DIR for --corpus is what corpus/prepare_corpora.sh prepared. --out is
@@ -13,8 +14,9 @@
 // documents with truth.tsv, OUT/indexes the indexes built. With
 // --assert-floors the exit code is 1 when a regression floor is not met.
 // --winnow, --filter-winnow, --fpr and --row-capacity set the indexes'
-// parameters (defaults: the product's); --detection-only skips the format variants and the
-// sweeps, to compare index settings' detection and cost.
+// parameters, --query-window and --family-false-alarm the filter stage's
+// (defaults: the product's); --detection-only skips the format variants
+// and the sweeps, to compare settings' detection and cost.
 #include <getopt.h>
 #include <unistd.h>
 
@@ -58,8 +60,8 @@ struct EvalConfig {
   // (kOcrVariantFormats: about 1.5 s a page on one core).
   size_t legacy_sample_every = 2;
   size_t ocr_sample_every = 8;
-  // The indexes' shingler and filter (--winnow, --fpr); the key is the
-  // evaluation's.
+  // The indexes' shingler and filter (--winnow, --filter-winnow, --fpr,
+  // --row-capacity); the key is the evaluation's.
   IndexOptions index;
   // --detection-only: the main index and the text scans only (no format
   // variants, no sweeps), for comparing index settings' detection.
@@ -591,7 +593,8 @@ int main(int argc, char** argv) {
   constexpr char kUsage[] =
       "usage: leakhound-eval --corpus DIR --out DIR [--config small|full] "
       "[--seed N] [--label TEXT] [--assert-floors] [--winnow W] "
-      "[--filter-winnow W] [--fpr P] [--row-capacity N] [--detection-only]\n";
+      "[--filter-winnow W] [--fpr P] [--row-capacity N] [--query-window N] "
+      "[--family-false-alarm A] [--detection-only]\n";
   int opt;
   while ((opt = getopt_long(argc, argv, "", kOptions, nullptr)) != -1) {
     switch (opt) {

@@ -26,7 +26,6 @@ absl::Status Damaged(const IndexStore& store, const char* what,
                                           id, "; run leakhound verify"));
 }
 
-// Loads every row's stored bits into `matrix`, whose row table is loaded.
 // The set bits of a stored row. Multiversioned like AndPopcount
 // (row_major_matrix.cc): Debian builds for baseline x86-64, where
 // std::popcount is a slow bit trick (4 % of an open of 1 GB of rows).
@@ -94,6 +93,7 @@ absl::Status LoadRowBitRange(const IndexStore& store, PseudoMatrix& matrix,
 // rows (the bits of 1 GB of rows took 1.4 s on one thread).
 constexpr uint32_t kParallelLoadRows = 8192;
 
+// Loads every row's stored bits into `matrix`, whose row table is loaded.
 absl::Status LoadRowBits(const IndexStore& store, PseudoMatrix& matrix) {
   const auto row_count = static_cast<uint32_t>(matrix.rows().size());
   if (row_count < kParallelLoadRows) {
