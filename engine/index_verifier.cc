@@ -213,9 +213,8 @@ void Verifier::CheckDocument(uint32_t id, const DocumentRecord& d) {
     problems_.Add("document ", id, " records ", d.occurrences,
                   " shingles but its list has ", list->occurrences.size());
   }
-  std::vector<uint64_t> distinct = DistinctFingerprints(*list);
-  std::vector<uint64_t> filter =
-      FilterFingerprints(*list, store_.metadata().filter_winnow_window);
+  auto [distinct, filter] =
+      ListsOf(*list, store_.metadata().filter_winnow_window);
   const bool truncates = static_cast<PackingMode>(store_.metadata().packing) ==
                          PackingMode::kOneDocumentPerRow;
   if (truncates ? filter.size() < d.fingerprints

@@ -184,6 +184,16 @@ std::vector<uint64_t> FilterFingerprints(const FingerprintsRecord& record,
   return WinnowedDistinct(in_order, filter_winnow_window);
 }
 
+DocumentLists ListsOf(const FingerprintsRecord& record,
+                      uint32_t filter_winnow_window) {
+  DocumentLists lists;
+  lists.distinct = DistinctFingerprints(record);
+  lists.filter = filter_winnow_window <= 1
+                     ? lists.distinct
+                     : FilterFingerprints(record, filter_winnow_window);
+  return lists;
+}
+
 PseudoMatrixOptions MatrixOptionsOf(const MetadataRecord& metadata) {
   PseudoMatrixOptions o;
   o.filter = {metadata.fpr, metadata.row_capacity, metadata.fill};

@@ -36,6 +36,16 @@ std::vector<uint64_t> DistinctFingerprints(const FingerprintsRecord& record);
 std::vector<uint64_t> FilterFingerprints(const FingerprintsRecord& record,
                                          uint32_t filter_winnow_window);
 
+// Both of a document's lists, for callers that need both: the filter's is
+// a copy of the distinct one, not computed again, when the window keeps
+// every fingerprint.
+struct DocumentLists {
+  std::vector<uint64_t> distinct;  // DistinctFingerprints
+  std::vector<uint64_t> filter;    // FilterFingerprints
+};
+DocumentLists ListsOf(const FingerprintsRecord& record,
+                      uint32_t filter_winnow_window);
+
 // The matrix options an index was created with.
 PseudoMatrixOptions MatrixOptionsOf(const MetadataRecord& metadata);
 

@@ -84,9 +84,10 @@ absl::StatusOr<PreparedDocument> ProtectedIndex::Prepare(
   }
   out.occurrences = static_cast<uint32_t>(list.occurrences.size());
   out.encoded_list = EncodeRecord(list);
-  out.distinct = DistinctFingerprints(list);
-  out.filter = FilterFingerprints(
+  DocumentLists lists = ListsOf(
       list, static_cast<uint32_t>(shingler.options().filter_winnow_window));
+  out.distinct = std::move(lists.distinct);
+  out.filter = std::move(lists.filter);
   return out;
 }
 
