@@ -27,6 +27,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -310,28 +311,29 @@ int Run(const std::string& corpus, const std::string& out_dir,
   const MatchRule rule;
   // Skipped with --detection-only: empty runs, and no floors of theirs.
   FormatRun formats, legacy, ocr;
-  if (!config.detection_only) {
+  const struct {
+    size_t sample_every;
+    std::span<const char* const> formats;
+    const char* title;
+    const char* done;
+    FormatRun* out;
+  } variant_runs[] = {
+      {config.format_sample_every, kVariantFormats, "Formats",
+       "format variants scanned", &formats},
+      {config.legacy_sample_every, kLegacyVariantFormats,
+       "Legacy formats (LibreOffice, pandoc)",
+       "legacy format variants scanned", &legacy},
+      {config.ocr_sample_every, kOcrVariantFormats, "Page images read by OCR",
+       "OCR variants scanned", &ocr},
+  };
+  for (const auto& v : variant_runs) {
+    if (config.detection_only) break;
     auto run = RunFormatVariants(*set, *results, *built, rule,
                                  (fs::path(out_dir) / "set").string(),
-                                 config.format_sample_every, kVariantFormats,
-                                 "Formats");
+                                 v.sample_every, v.formats, v.title);
     if (!run.ok()) return fail(run.status());
-    formats = std::move(*run);
-    say("format variants scanned");
-    run = RunFormatVariants(*set, *results, *built, rule,
-                            (fs::path(out_dir) / "set").string(),
-                            config.legacy_sample_every, kLegacyVariantFormats,
-                            "Legacy formats (LibreOffice, pandoc)");
-    if (!run.ok()) return fail(run.status());
-    legacy = std::move(*run);
-    say("legacy format variants scanned");
-    run = RunFormatVariants(*set, *results, *built, rule,
-                            (fs::path(out_dir) / "set").string(),
-                            config.ocr_sample_every, kOcrVariantFormats,
-                            "Page images read by OCR");
-    if (!run.ok()) return fail(run.status());
-    ocr = std::move(*run);
-    say("OCR variants scanned");
+    *v.out = std::move(*run);
+    say(v.done);
   }
   ReportSection detection = DetectionSection(*set, *results, rule, allowed);
   const DetectionSummary summary = Summarize(*set, *results, rule);

@@ -52,6 +52,40 @@ std::unique_ptr<IndexStore> NewStore(const std::string& dir,
   return std::move(*store);
 }
 
+// Writes every row of `matrix` (and its groups, if it has them) and the
+// state naming its open row, in one commit; returns that state.
+StateRecord CommitEveryRow(const PseudoMatrix& matrix, IndexStore& store) {
+  std::vector<uint32_t> all(matrix.rows().size());
+  for (uint32_t r = 0; r < all.size(); ++r) all[r] = r;
+  IndexBatch batch;
+  PutRows(matrix, all, batch);
+  PutGroups(matrix, all, batch);
+  StateRecord state;
+  state.open_row = matrix.open_row();
+  batch.PutState(state);
+  EXPECT_TRUE(store.Commit(batch).ok());
+  return state;
+}
+
+// Stores `row` again with its record unchanged and the first bit of its
+// stored bits flipped, so that they disagree with the record's count.
+void FlipFirstStoredBit(const PseudoMatrix& matrix, IndexStore& store,
+                        uint32_t row) {
+  auto bits = store.ReadRowBits(row);
+  ASSERT_TRUE(bits.ok() && bits->has_value());
+  std::string flipped = **bits;
+  flipped[0] = static_cast<char>(flipped[0] ^ 1);
+  RowRecord record;
+  for (const Segment& seg : matrix.rows()[row].segments) {
+    record.segments.push_back(SegmentRecord{seg.doc, seg.begin, seg.end});
+  }
+  record.fingerprints = matrix.rows()[row].fingerprints;
+  record.bits_set = matrix.rows()[row].bits_set;
+  IndexBatch damage;
+  damage.PutRow(row, record, flipped);
+  ASSERT_TRUE(store.Commit(damage).ok());
+}
+
 // Rows and groups written with PutRows and PutGroups load back equal.
 TEST(MatrixRecordsTest, PutRowsAndGroupsLoadBackTheSameMatrix) {
   TempDir tmp;
@@ -68,21 +102,13 @@ TEST(MatrixRecordsTest, PutRowsAndGroupsLoadBackTheSameMatrix) {
   }
   ASSERT_GT(matrix->rows().size(), 64u);  // two groups
   auto store = NewStore(tmp.Sub("idx"), options);
-  std::vector<uint32_t> all(matrix->rows().size());
-  for (uint32_t r = 0; r < all.size(); ++r) all[r] = r;
-  IndexBatch batch;
-  PutRows(*matrix, all, batch);
-  PutGroups(*matrix, all, batch);
-  StateRecord state;
-  state.open_row = matrix->open_row();
-  batch.PutState(state);
-  ASSERT_TRUE(store->Commit(batch).ok());
+  const StateRecord state = CommitEveryRow(*matrix, *store);
 
   auto loaded = LoadMatrix(*store, state);
   ASSERT_TRUE(loaded.ok()) << loaded.status();
   ASSERT_EQ((*loaded)->rows().size(), matrix->rows().size());
   std::vector<uint64_t> a(RowWords(matrix->geometry().bits)), b(a.size());
-  for (uint32_t r = 0; r < all.size(); ++r) {
+  for (uint32_t r = 0; r < matrix->rows().size(); ++r) {
     EXPECT_EQ((*loaded)->rows()[r].segments, matrix->rows()[r].segments);
     matrix->RowBits(r, a);
     (*loaded)->RowBits(r, b);
@@ -108,21 +134,8 @@ TEST(MatrixRecordsTest, BitsThatDisagreeWithTheRowRecordAreDataLoss) {
   for (uint64_t& f : fps) f = rng();
   matrix->Add(0, fps);
   auto store = NewStore(tmp.Sub("idx"), options);
-  IndexBatch batch;
-  const uint32_t rows[] = {0};
-  PutRows(*matrix, rows, batch);
-  ASSERT_TRUE(store->Commit(batch).ok());
-  auto bits = store->ReadRowBits(0);
-  ASSERT_TRUE(bits.ok() && bits->has_value());
-  std::string flipped = **bits;
-  flipped[0] = static_cast<char>(flipped[0] ^ 1);
-  RowRecord record;
-  record.segments = {SegmentRecord{0, 0, 30}};
-  record.fingerprints = 30;
-  record.bits_set = matrix->rows()[0].bits_set;
-  IndexBatch damage;
-  damage.PutRow(0, record, flipped);
-  ASSERT_TRUE(store->Commit(damage).ok());
+  CommitEveryRow(*matrix, *store);
+  FlipFirstStoredBit(*matrix, *store, 0);
   auto loaded = LoadMatrix(*store, StateRecord{});
   ASSERT_FALSE(loaded.ok());
   EXPECT_EQ(loaded.status().code(), absl::StatusCode::kDataLoss);
@@ -145,39 +158,21 @@ TEST(MatrixRecordsTest, ManyRowsLoadOnTwoThreadsAsWrittenAndDamageIsFound) {
   }
   ASSERT_GE(matrix->rows().size(), 8300u);
   auto store = NewStore(tmp.Sub("idx"), options);
-  std::vector<uint32_t> all(matrix->rows().size());
-  for (uint32_t r = 0; r < all.size(); ++r) all[r] = r;
-  IndexBatch batch;
-  PutRows(*matrix, all, batch);
-  StateRecord state;
-  state.open_row = matrix->open_row();
-  batch.PutState(state);
-  ASSERT_TRUE(store->Commit(batch).ok());
+  const StateRecord state = CommitEveryRow(*matrix, *store);
   auto loaded = LoadMatrix(*store, state);
   ASSERT_TRUE(loaded.ok()) << loaded.status();
   std::vector<uint64_t> a(RowWords(matrix->geometry().bits)), b(a.size());
   size_t differing = 0;
-  for (uint32_t r = 0; r < all.size(); ++r) {
+  const auto rows = static_cast<uint32_t>(matrix->rows().size());
+  for (uint32_t r = 0; r < rows; ++r) {
     matrix->RowBits(r, a);
     (*loaded)->RowBits(r, b);
     differing += a != b;
   }
   EXPECT_EQ(differing, 0u);
 
-  const uint32_t late = static_cast<uint32_t>(all.size()) - 5;
-  auto bits = store->ReadRowBits(late);
-  ASSERT_TRUE(bits.ok() && bits->has_value());
-  std::string flipped = **bits;
-  flipped[0] = static_cast<char>(flipped[0] ^ 1);
-  RowRecord record;
-  for (const Segment& seg : matrix->rows()[late].segments) {
-    record.segments.push_back(SegmentRecord{seg.doc, seg.begin, seg.end});
-  }
-  record.fingerprints = matrix->rows()[late].fingerprints;
-  record.bits_set = matrix->rows()[late].bits_set;
-  IndexBatch damage;
-  damage.PutRow(late, record, flipped);
-  ASSERT_TRUE(store->Commit(damage).ok());
+  const uint32_t late = rows - 5;
+  FlipFirstStoredBit(*matrix, *store, late);
   loaded = LoadMatrix(*store, state);
   ASSERT_FALSE(loaded.ok());
   EXPECT_EQ(loaded.status().code(), absl::StatusCode::kDataLoss);

@@ -456,6 +456,25 @@ TEST(ProtectedIndexTest, IndexFilesHoldNoProtectedPlaintext) {
   EXPECT_GT(probes, 50);
 }
 
+// Removes every third of the real documents (0, 3, 6, ...) from `index`
+// and compacts it; the index must then verify clean, and a reader opened on
+// `dir` must hold the writer's filter. Returns that reader (null if it
+// failed to open).
+std::unique_ptr<ProtectedIndex> RemoveEveryThirdAndReopen(
+    ProtectedIndex& index, const std::string& dir) {
+  const auto& docs = RealDocuments();
+  for (size_t i = 0; i < docs.size(); i += 3) {
+    EXPECT_TRUE(index.Remove(docs[i].id).ok()) << docs[i].id;
+  }
+  EXPECT_TRUE(index.Compact().ok());
+  EXPECT_THAT(Problems(index), IsEmpty());
+  auto reader = ProtectedIndex::Open(dir, OpenMode::kRead);
+  EXPECT_TRUE(reader.ok()) << reader.status();
+  if (!reader.ok()) return nullptr;
+  ExpectSameFilter(index.matrix(), (*reader)->matrix());
+  return std::move(*reader);
+}
+
 // Row groups of 64 rows (several groups at this row size): what a reader
 // opens equals the writer's filter, groups included, after removals and a
 // compaction; queries through the groups find every findable document and
@@ -470,23 +489,17 @@ TEST(ProtectedIndexTest, RowGroupsPersistThroughRemovalAndCompaction) {
   const auto& docs = RealDocuments();
   for (const TextDoc& d : docs) ASSERT_TRUE(AddDoc(**index, d).ok());
   ASSERT_GT((*index)->matrix().rows().size(), 2u * 64);  // three groups
-  for (size_t i = 0; i < docs.size(); i += 3) {
-    ASSERT_TRUE((*index)->Remove(docs[i].id).ok());
-  }
-  ASSERT_TRUE((*index)->Compact().ok());
-  EXPECT_THAT(Problems(**index), IsEmpty());
-  auto reader = ProtectedIndex::Open(dir, OpenMode::kRead);
-  ASSERT_TRUE(reader.ok()) << reader.status();
-  ExpectSameFilter((*index)->matrix(), (*reader)->matrix());
+  auto reader = RemoveEveryThirdAndReopen(**index, dir);
+  ASSERT_NE(reader, nullptr);
   QueryOptions one_level;
   one_level.use_groups = false;
   size_t checked = 0;
   for (size_t i = 1; i < docs.size(); i += 3) {
-    if (!Findable(**reader, docs[i])) continue;
-    const std::vector<uint64_t> fps = FingerprintsOf(**reader, docs[i].text);
-    EXPECT_TRUE(CandidateIds(**reader, docs[i].text).contains(docs[i].id));
-    const QueryResult a = (*reader)->matrix().Query(fps, {});
-    const QueryResult b = (*reader)->matrix().Query(fps, one_level);
+    if (!Findable(*reader, docs[i])) continue;
+    const std::vector<uint64_t> fps = FingerprintsOf(*reader, docs[i].text);
+    EXPECT_TRUE(CandidateIds(*reader, docs[i].text).contains(docs[i].id));
+    const QueryResult a = reader->matrix().Query(fps, {});
+    const QueryResult b = reader->matrix().Query(fps, one_level);
     ASSERT_EQ(a.candidates.size(), b.candidates.size()) << docs[i].id;
     ++checked;
   }
@@ -545,17 +558,11 @@ TEST(ProtectedIndexTest, AFilterWinnowingWindowSamplesEveryDocumentTheSameWay) {
   // Window 4 keeps about 2/5 of the shingles.
   EXPECT_LT(sampled, distinct / 2);
   EXPECT_GT(sampled, distinct / 4);
-  for (size_t i = 0; i < docs.size(); i += 3) {
-    ASSERT_TRUE((*index)->Remove(docs[i].id).ok());
-  }
-  ASSERT_TRUE((*index)->Compact().ok());
-  EXPECT_THAT(Problems(**index), IsEmpty());
-  auto reader = ProtectedIndex::Open(dir, OpenMode::kRead);
-  ASSERT_TRUE(reader.ok()) << reader.status();
-  EXPECT_EQ((*reader)->metadata().filter_winnow_window, 4u);
+  auto reader = RemoveEveryThirdAndReopen(**index, dir);
+  ASSERT_NE(reader, nullptr);
+  EXPECT_EQ(reader->metadata().filter_winnow_window, 4u);
   // What `leakhound rekey` creates the rebuilt index with.
-  EXPECT_EQ((*reader)->options().shingler.filter_winnow_window, 4);
-  ExpectSameFilter((*index)->matrix(), (*reader)->matrix());
+  EXPECT_EQ(reader->options().shingler.filter_winnow_window, 4);
 }
 
 // A reader whose view stays torn while the files do not change (damage,

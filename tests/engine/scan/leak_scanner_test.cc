@@ -57,6 +57,22 @@ class LeakScannerTest : public ::testing::Test {
     return added.ok();
   }
 
+  // Protects four forms that open with the same copyright header, and
+  // returns the header.
+  std::string ProtectFormsSharingAHeader() {
+    const std::string header =
+        "Copyright Example Industries. All rights reserved. Distribution of "
+        "this document outside the company requires written approval from "
+        "the legal department.";
+    for (int i = 0; i < 4; ++i) {
+      EXPECT_TRUE(Protect("form-" + std::to_string(i),
+                          header + "\nForm " + std::to_string(i) +
+                              " collects the quarterly figures of region " +
+                              std::to_string(i * 7) + " for the controller."));
+    }
+    return header;
+  }
+
   ScanReport Scan(const std::string& text, ScanOptions options = {}) {
     auto scanner = LeakScanner::Create(*index_, options);
     EXPECT_TRUE(scanner.ok()) << scanner.status();
@@ -207,16 +223,7 @@ TEST_F(LeakScannerTest, AllowListedTextNeverCounts) {
 }
 
 TEST_F(LeakScannerTest, TextInManyDocumentsIsBoilerplate) {
-  const std::string header =
-      "Copyright Example Industries. All rights reserved. Distribution of "
-      "this document outside the company requires written approval from the "
-      "legal department.";
-  for (int i = 0; i < 4; ++i) {
-    ASSERT_TRUE(Protect("form-" + std::to_string(i),
-                        header + "\nForm " + std::to_string(i) +
-                            " collects the quarterly figures of region " +
-                            std::to_string(i * 7) + " for the controller."));
-  }
+  const std::string header = ProtectFormsSharingAHeader();
   ScanOptions off;
   off.boilerplate_documents = 0;
   EXPECT_EQ(Scan(header, off).matches.size(), 4u);
@@ -255,16 +262,7 @@ TEST_F(LeakScannerTest, ASampledFilterFindsTheSampleLeaks) {
 // the text, not only the sampled ones: none counts in the second stage.
 TEST_F(LeakScannerTest, ASampledFilterSuppressesBoilerplateOutsideItsSample) {
   Open(4);
-  const std::string header =
-      "Copyright Example Industries. All rights reserved. Distribution of "
-      "this document outside the company requires written approval from the "
-      "legal department.";
-  for (int i = 0; i < 4; ++i) {
-    ASSERT_TRUE(Protect("form-" + std::to_string(i),
-                        header + "\nForm " + std::to_string(i) +
-                            " collects the quarterly figures of region " +
-                            std::to_string(i * 7) + " for the controller."));
-  }
+  const std::string header = ProtectFormsSharingAHeader();
   ScanOptions on;
   on.boilerplate_documents = 3;
   ScanReport r = Scan(header, on);
