@@ -19,18 +19,16 @@ RowEvidence::RowEvidence(const QueryWindows& windows, const RowCounts& counts,
       log_alpha_(log_alpha) {}
 
 std::optional<Significance> RowEvidence::Of(std::span<const uint32_t> rows) const {
-  const size_t stride = counts_.slots();
-  const uint32_t* chunks = counts_.chunks.data();
   if (rows.size() == 1) {  // most tests: a row on its own
     const uint32_t r = rows[0];
     const size_t slot = counts_.Slot(r);
-    // Chunks are read only when the query has windows (else `chunks` is
-    // null).
-    return windows_.Test(
+    return windows_.TestPeaks(
         log_alpha_, counts_.whole[slot],
         ChancePerTrial(rows_[r].bits_set, m_, k_, scoring_), counts_.trials,
-        [&](size_t w) {
-          return chunks[w * stride + slot] + chunks[(w + 1) * stride + slot];
+        [&] {
+          return QueryWindows::WindowPeaks{
+              counts_.fullest[slot],
+              counts_.InWindow(windows_.windows() - 1, r)};
         });
   }
   uint32_t sum = 0;
@@ -39,10 +37,27 @@ std::optional<Significance> RowEvidence::Of(std::span<const uint32_t> rows) cons
     sum += counts_.Whole(r);
     p += ChancePerTrial(rows_[r].bits_set, m_, k_, scoring_);
   }
-  return windows_.Test(log_alpha_, sum, p, counts_.trials, [&](size_t w) {
-    uint32_t hits = 0;
-    for (uint32_t r : rows) hits += counts_.InWindow(w, r);
-    return hits;
+  return windows_.TestPeaks(log_alpha_, sum, p, counts_.trials, [&] {
+    const size_t last = windows_.windows() - 1;
+    QueryWindows::WindowPeaks peaks;
+    // The rows' own fullest windows, summed, bound the fullest window of
+    // the rows together: when the bound is not significant, neither is
+    // the window (the usual case, and the walk over every window of every
+    // row is skipped).
+    for (uint32_t r : rows) {
+      peaks.fullest += counts_.fullest[counts_.Slot(r)];
+      peaks.last += counts_.InWindow(last, r);
+    }
+    if (!windows_.WindowSignificant(peaks.fullest, p, log_alpha_)) {
+      return peaks;
+    }
+    peaks.fullest = 0;
+    for (size_t w = 0; w < last; ++w) {
+      uint32_t hits = 0;
+      for (uint32_t r : rows) hits += counts_.InWindow(w, r);
+      peaks.fullest = std::max(peaks.fullest, hits);
+    }
+    return peaks;
   });
 }
 

@@ -50,13 +50,22 @@ RowCounts CountMemberships(const RowMatrix& matrix,
     return counts;
   }
   counts.chunks.assign(windows.chunks() * slots, 0);
+  counts.fullest.assign(slots, 0);
   for (size_t c = 0; c < windows.chunks(); ++c) {
-    const std::span<uint32_t> out(counts.chunks.data() + c * slots, slots);
+    uint32_t* out = counts.chunks.data() + c * slots;
     CountRange(matrix, geometry,
                fingerprints.subspan(windows.ChunkBegin(c),
                                     windows.ChunkEnd(c) - windows.ChunkBegin(c)),
-               counts.blocks, out, positions);
+               counts.blocks, std::span<uint32_t>(out, slots), positions);
     for (size_t i = 0; i < slots; ++i) counts.whole[i] += out[i];
+    // Window c - 1 (chunks c - 1 and c) counts toward the fullest unless
+    // it is the last.
+    if (c >= 1 && c < windows.windows()) {
+      const uint32_t* before = out - slots;
+      for (size_t i = 0; i < slots; ++i) {
+        counts.fullest[i] = std::max(counts.fullest[i], before[i] + out[i]);
+      }
+    }
   }
   return counts;
 }

@@ -27,6 +27,10 @@ struct RowCounts {
   // Hits of chunk c in slot i at chunks[c * slots() + i]; empty when the
   // query has no windows.
   std::vector<uint32_t> chunks;
+  // Per slot, the hits of its fullest window but the last
+  // (QueryWindows::WindowPeaks), gathered while counting so a row's test
+  // does not walk its chunks; empty when the query has no windows.
+  std::vector<uint32_t> fullest;
   double trials = 0;  // the query's trials (fingerprints, or filter bits)
 
   size_t slots() const { return whole.size(); }

@@ -84,6 +84,15 @@ class QueryWindows {
   size_t ChunkBegin(size_t c) const { return c * half_; }
   size_t ChunkEnd(size_t c) const { return std::min(size_, (c + 1) * half_); }
 
+  // What the windows' test needs of a set of rows: the hits of its
+  // fullest window but the last (every window but the last has the same
+  // trials, so the same threshold: the fullest decides them all), and the
+  // hits of the last.
+  struct WindowPeaks {
+    uint32_t fullest = 0;
+    uint32_t last = 0;
+  };
+
   // The evidence of a set of rows, tested at log_alpha: `sum` hits over
   // the whole query of `trials` trials at chance `p` per trial, and
   // window_hits(w) hits in window w (called only for w < windows()). The
@@ -91,26 +100,42 @@ class QueryWindows {
   // nullopt if none. Either needs at least options.min_count hits.
   template <typename WindowHits>
   std::optional<Significance> Test(double log_alpha, uint32_t sum, double p,
-                               double trials, WindowHits window_hits) const {
+                                   double trials, WindowHits window_hits) const {
+    return TestPeaks(log_alpha, sum, p, trials, [&] {
+      WindowPeaks peaks;
+      for (size_t w = 0; w + 1 < windows_; ++w) {
+        peaks.fullest = std::max(peaks.fullest, window_hits(w));
+      }
+      peaks.last = window_hits(windows_ - 1);
+      return peaks;
+    });
+  }
+
+  // As Test, with peaks() returning the rows' WindowPeaks (called only
+  // when the windows are tested, and then once).
+  template <typename Peaks>
+  std::optional<Significance> TestPeaks(double log_alpha, uint32_t sum,
+                                        double p, double trials,
+                                        Peaks peaks) const {
     if (Significant(sum, trials * p, log_alpha)) {
       return Significance{sum, trials * p};
     }
     if (sum < options_.min_count || windows_ == 0) return std::nullopt;
-    // Every window but the last has the same trials, so the same
-    // significance threshold: testing the fullest of them decides them all.
-    uint32_t fullest = 0;
-    for (size_t w = 0; w + 1 < windows_; ++w) {
-      fullest = std::max(fullest, window_hits(w));
-    }
-    if (windows_ > 1 && Significant(fullest, WindowTrials(0) * p, log_alpha)) {
-      return Significance{fullest, WindowTrials(0) * p};
+    const WindowPeaks w = peaks();
+    if (WindowSignificant(w.fullest, p, log_alpha)) {
+      return Significance{w.fullest, WindowTrials(0) * p};
     }
     const size_t last = windows_ - 1;
-    const uint32_t in_last = window_hits(last);
-    if (Significant(in_last, WindowTrials(last) * p, log_alpha)) {
-      return Significance{in_last, WindowTrials(last) * p};
+    if (Significant(w.last, WindowTrials(last) * p, log_alpha)) {
+      return Significance{w.last, WindowTrials(last) * p};
     }
     return std::nullopt;
+  }
+
+  // Whether `hits` in a window but the last are significant at chance `p`
+  // per trial (false when there is no such window).
+  bool WindowSignificant(uint32_t hits, double p, double log_alpha) const {
+    return windows_ > 1 && Significant(hits, WindowTrials(0) * p, log_alpha);
   }
 
  private:

@@ -1,5 +1,6 @@
 #include "engine/filter/membership_counter.h"
 
+#include <algorithm>
 #include <memory>
 #include <random>
 #include <vector>
@@ -69,6 +70,40 @@ TEST(MembershipCounterTest, BlocksAndChunksCountWhatTheWholeCountCounts) {
     }
     EXPECT_EQ(by_chunk, all.Whole(r)) << "row " << r;
   }
+}
+
+TEST(MembershipCounterTest, FullestIsTheLargestWindowButTheLast) {
+  Filled f;
+  QueryOptions options;
+  options.window = 8;
+  // Rows 0-29's fingerprints, 400 of no row, then rows 70-99's: windows
+  // with hits and without, the last window with hits of its own (it is
+  // left out of the fullest), rows with hits in both counted blocks.
+  std::vector<uint64_t> query(f.fps.begin(), f.fps.begin() + 300);
+  for (uint64_t i = 0; i < 400; ++i) query.push_back(i * 0x9E3779B97F4A7C15u);
+  query.insert(query.end(), f.fps.begin() + 700, f.fps.begin() + 1000);
+  const QueryWindows windows(query.size(), options);
+  ASSERT_GT(windows.windows(), 2u);
+  const RowCounts all =
+      CountMemberships(*f.matrix, f.geometry, query, windows, {});
+  const RowCounts some =
+      CountMemberships(*f.matrix, f.geometry, query, windows, {1, 3});
+  uint32_t any = 0;
+  for (uint32_t r = 0; r < 200; ++r) {
+    uint32_t fullest = 0;
+    for (size_t w = 0; w + 1 < windows.windows(); ++w) {
+      fullest = std::max(fullest, all.InWindow(w, r));
+    }
+    EXPECT_EQ(all.fullest[all.Slot(r)], fullest) << "row " << r;
+    if (r >= 64 && r < 128) {
+      EXPECT_EQ(some.fullest[some.Slot(r)], fullest) << "row " << r;
+    }
+    any = std::max(any, fullest);
+  }
+  EXPECT_GT(any, 0u);
+  // Row 99's last fingerprints lie in the last window only.
+  const size_t last = windows.windows() - 1;
+  EXPECT_GT(all.InWindow(last, 99), all.fullest[99]);
 }
 
 }  // namespace

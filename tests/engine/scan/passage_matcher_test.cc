@@ -1,6 +1,7 @@
 #include "engine/scan/passage_matcher.h"
 
 #include <array>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -228,6 +229,37 @@ TEST(ScannedTextTest, EveryFingerprintOfALargeTextIsFoundAndNoOther) {
   }
   for (int i = 0; i < 100000; ++i) {
     ASSERT_THAT(scanned.ShinglesWith(rng()), ::testing::IsEmpty());
+  }
+}
+
+TEST(ScannedTextTest, InterleavedRepeatsKeepTextOrderAndFirstOccurrence) {
+  // 30,000 shingles drawn from 2,000 fingerprints, some sharing their top
+  // 22 bits (the radix sort's passes), in random order.
+  std::mt19937_64 rng(7);
+  std::vector<uint64_t> pool;
+  for (int i = 0; i < 1000; ++i) {
+    const uint64_t fp = rng();
+    pool.push_back(fp);
+    pool.push_back(fp ^ (rng() >> 22));  // same top 22 bits
+  }
+  ShingledText text;
+  for (uint32_t i = 0; i < 30000; ++i) {
+    text.shingles.push_back(Shingle{pool[rng() % pool.size()], i, i + 1, i,
+                                    i + 5});
+  }
+  text.token_count = 30004;
+  text.word_units.resize(text.token_count + 1);
+  const ScannedText scanned(text);
+  std::vector<uint64_t> distinct;
+  std::map<uint64_t, std::vector<uint32_t>> where;
+  for (uint32_t i = 0; i < text.shingles.size(); ++i) {
+    const uint64_t fp = text.shingles[i].fingerprint;
+    if (where[fp].empty()) distinct.push_back(fp);
+    if (where[fp].size() < ScannedText::kMaxRepeats) where[fp].push_back(i);
+  }
+  EXPECT_EQ(scanned.distinct(), distinct);
+  for (const auto& [fp, shingles] : where) {
+    ASSERT_THAT(scanned.ShinglesWith(fp), ::testing::ElementsAreArray(shingles));
   }
 }
 
