@@ -229,14 +229,17 @@ absl::StatusOr<ScanOptions> MatchRuleOptions(const CommandLine& line) {
       line.Double("min-coverage", d.min_coverage * 100, 0.001, 100);
   auto boilerplate = line.Unsigned("boilerplate-docs",
                                    d.boilerplate_documents, 0, 1u << 31);
-  for (const absl::Status& s :
-       {min_words.status(), min_coverage.status(), boilerplate.status()}) {
+  auto distinctive = line.Unsigned("min-distinctive-words",
+                                   d.min_distinctive_words, 0, 10000);
+  for (const absl::Status& s : {min_words.status(), min_coverage.status(),
+                                boilerplate.status(), distinctive.status()}) {
     if (!s.ok()) return s;
   }
   ScanOptions options;
   options.min_words = static_cast<uint32_t>(*min_words);
   options.min_coverage = *min_coverage / 100;
   options.boilerplate_documents = static_cast<uint32_t>(*boilerplate);
+  options.min_distinctive_words = static_cast<uint32_t>(*distinctive);
   return options;
 }
 

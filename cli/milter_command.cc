@@ -87,7 +87,8 @@ const char* MilterUsage() {
       "(default 10000)\n"
       "  --metrics HOST:PORT    serve Prometheus metrics at /metrics there "
       "(e.g. 127.0.0.1:9527)\n"
-      "  --min-words, --min-coverage, --boilerplate-docs: as for scan\n",
+      "  --min-words, --min-coverage, --boilerplate-docs,\n"
+      "  --min-distinctive-words: as for scan\n",
       LimitOptionsUsage());
   return usage.c_str();
 }
@@ -180,7 +181,8 @@ int RunMilterCommand(int argc, char** argv) {
       {"allow-sender", true},   {"allow-recipient", true},
       {"reload-seconds", true}, {"duplicate-window", true},
       {"min-words", true},      {"min-coverage", true},
-      {"boilerplate-docs", true}, {"incidents", true},
+      {"boilerplate-docs", true}, {"min-distinctive-words", true},
+      {"incidents", true},
       {"store-snippets", true},   {"incident-spool", true},
       {"metrics", true}};
   static constexpr auto kAllSpecs = WithLimitOptions(kSpecs);

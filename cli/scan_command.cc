@@ -34,7 +34,9 @@ const char* ScanUsage() {
     "usage: leakhound scan --index DIR [--json [--candidates]] [--threads N] "
     "[--min-words N]"
     "\n                      [--min-coverage PCT] [--boilerplate-docs N] "
-    "[--follow-symlinks]\n"
+    "[--min-distinctive-words N]\n"
+    "                      [--follow-symlinks]"
+    "\n"
     "                      [--shard I/N] [LIMITS] PATH...\n"
     "  Scans files, directories (recursively) and '-' (standard input) for "
     "passages\n"
@@ -59,6 +61,11 @@ const char* ScanUsage() {
     "counts\n"
     "                       (default ", ScanOptions{}.boilerplate_documents,
     "; 0 turns this off)\n"
+    "  --min-distinctive-words N\n"
+    "                       a leak also needs N words in text that at most ",
+    ScanOptions{}.distinctive_documents, "\n"
+    "                       protected documents share (default ",
+    ScanOptions{}.min_distinctive_words, ": off)\n"
     "  --follow-symlinks    inside directories, scan what symlinks point to "
     "(default:\n"
     "                       skip them; each directory is walked once)\n"
@@ -238,6 +245,7 @@ int RunScanCommand(int argc, char** argv) {
       {"index", true},        {"json", false},      {"candidates", false},
       {"threads", true},      {"min-words", true},
       {"min-coverage", true}, {"boilerplate-docs", true},
+      {"min-distinctive-words", true},
       {"follow-symlinks", false}, {"shard", true}, {"on-unreadable", true},
       {"record", false},       {"incidents", true}, {"store-snippets", true},
       {"quiet", false},        {"leaks-only", false}, {"color", true},

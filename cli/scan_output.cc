@@ -149,6 +149,7 @@ std::string FormatJson(const FileOutcome& o, bool candidates) {
                       ",\"coverage_of_scanned\":",
                       absl::StrFormat("%.4f", m.coverage_of_scanned),
                       ",\"group_words\":", m.group_words,
+                      ",\"distinctive_words\":", m.distinctive_words,
                       ",\"passages\":[");
       first_match = false;
       for (size_t j = 0; j < m.passages.size(); ++j) {

@@ -6,7 +6,8 @@
 //                  [--label TEXT] [--assert-floors] [--winnow W]
 //                  [--filter-winnow W] [--fpr P] [--row-capacity N]
 //                  [--query-window N] [--family-false-alarm A]
-//                  [--detection-only]
+//                  [--boilerplate-docs N] [--min-distinctive-words N]
+//                  [--distinctive-docs N] [--detection-only]
 //
 // DIR for --corpus is what corpus/prepare_corpora.sh prepared. --out is
 // created; OUT/report.md is the report, OUT/*.dat and OUT/plots.gp its
@@ -14,8 +15,9 @@
 // documents with truth.tsv, OUT/indexes the indexes built. With
 // --assert-floors the exit code is 1 when a regression floor is not met.
 // --winnow, --filter-winnow, --fpr and --row-capacity set the indexes'
-// parameters, --query-window and --family-false-alarm the filter stage's
-// (defaults: the product's); --detection-only skips the format variants
+// parameters, --query-window and --family-false-alarm the filter stage's,
+// --boilerplate-docs, --min-distinctive-words and --distinctive-docs the
+// scan's (`scan`'s options of the same names; defaults: the product's); --detection-only skips the format variants
 // and the sweeps, to compare settings' detection and cost.
 #include <getopt.h>
 #include <unistd.h>
@@ -67,8 +69,9 @@ struct EvalConfig {
   // --detection-only: the main index and the text scans only (no format
   // variants, no sweeps), for comparing index settings' detection.
   bool detection_only = false;
-  // The filter stage's options (--query-window, --family-false-alarm).
-  QueryOptions query;
+  // The scan's options (--query-window, --family-false-alarm,
+  // --boilerplate-docs).
+  ScanOptions scan;
 };
 
 EvalConfig ConfigNamed(const std::string& name) {
@@ -270,7 +273,7 @@ int Run(const std::string& corpus, const std::string& out_dir,
                           options,
                           (fs::path(out_dir) / "indexes" / "main").string());
   if (!built.ok()) return fail(built.status());
-  built->query = config.query;
+  built->scan = config.scan;
   say(absl::StrFormat("index: %d documents in %.1f s", built->documents,
                       built->build_seconds));
   std::vector<const OutboundCase*> all;
@@ -308,7 +311,8 @@ int Run(const std::string& corpus, const std::string& out_dir,
     }
   }
 
-  const MatchRule rule;
+  MatchRule rule;
+  rule.min_distinctive_words = config.scan.min_distinctive_words;
   // Skipped with --detection-only: empty runs, and no floors of theirs.
   FormatRun formats, legacy, ocr;
   const struct {
@@ -350,7 +354,7 @@ int Run(const std::string& corpus, const std::string& out_dir,
                         (fs::path(out_dir) / "indexes" / absl::StrCat("n", n))
                             .string());
     if (!b.ok()) return fail(b.status());
-    b->query = config.query;
+    b->scan = config.scan;
     auto p = Measure(absl::StrCat("n = ", n), std::move(*b), sample);
     if (!p.ok()) return fail(p.status());
     capacity_points.push_back(std::move(*p));
@@ -367,7 +371,7 @@ int Run(const std::string& corpus, const std::string& out_dir,
                          absl::StrCat("share", static_cast<int>(share * 1000)))
                             .string());
     if (!b.ok()) return fail(b.status());
-    b->query = config.query;
+    b->scan = config.scan;
     auto p = Measure(absl::StrFormat("%.1f %% of the documents", 100 * share),
                      std::move(*b), sample);
     if (!p.ok()) return fail(p.status());
@@ -526,7 +530,7 @@ int Run(const std::string& corpus, const std::string& out_dir,
   std::string per_case =
       "file\terror\tlatency_ms\tcandidates\tmatches (id:longest "
       "passage words:its covered words:largest group's covered words:"
-      "coverage of source:passages, "
+      "coverage of source:distinctive words:passages, "
       "comma-separated, each as covered words@scanned tokens/source tokens, "
       "e.g. 12@40-55/300-315)\n";
   for (size_t i = 0; i < set->cases.size(); ++i) {
@@ -538,6 +542,7 @@ int Run(const std::string& corpus, const std::string& out_dir,
       absl::StrAppend(&per_case, m.external_id, ":", m.longest_passage_words, ":",
                       m.longest_covered_words, ":", m.group_words, ":",
                       absl::StrFormat("%.3f", m.coverage_of_source), ":",
+                      m.distinctive_words, ":",
                       absl::StrJoin(m.passages, ",",
                                     [](std::string* out, const Passage& p) {
                                       absl::StrAppend(
@@ -574,7 +579,7 @@ int main(int argc, char** argv) {
   uint64_t seed = 1;
   bool assert_floors = false;
   leakhound::IndexOptions index;
-  leakhound::QueryOptions eval_query;
+  leakhound::ScanOptions eval_scan;
   bool detection_only = false;
   static const option kOptions[] = {
       {"corpus", required_argument, nullptr, 'c'},
@@ -588,6 +593,9 @@ int main(int argc, char** argv) {
       {"row-capacity", required_argument, nullptr, 'n'},
       {"query-window", required_argument, nullptr, 'W'},
       {"family-false-alarm", required_argument, nullptr, 'A'},
+      {"boilerplate-docs", required_argument, nullptr, 'B'},
+      {"min-distinctive-words", required_argument, nullptr, 'D'},
+      {"distinctive-docs", required_argument, nullptr, 'E'},
       {"fpr", required_argument, nullptr, 'p'},
       {"detection-only", no_argument, nullptr, 'd'},
       {"help", no_argument, nullptr, 'h'},
@@ -596,7 +604,9 @@ int main(int argc, char** argv) {
       "usage: leakhound-eval --corpus DIR --out DIR [--config small|full] "
       "[--seed N] [--label TEXT] [--assert-floors] [--winnow W] "
       "[--filter-winnow W] [--fpr P] [--row-capacity N] [--query-window N] "
-      "[--family-false-alarm A] [--detection-only]\n";
+      "[--family-false-alarm A] [--boilerplate-docs N] "
+      "[--min-distinctive-words N] [--distinctive-docs N] "
+      "[--detection-only]\n";
   int opt;
   while ((opt = getopt_long(argc, argv, "", kOptions, nullptr)) != -1) {
     switch (opt) {
@@ -611,10 +621,24 @@ int main(int argc, char** argv) {
         index.shingler.filter_winnow_window = std::atoi(optarg);
         break;
       case 'W':
-        eval_query.window =
+        eval_scan.query.window =
             static_cast<uint32_t>(std::strtoul(optarg, nullptr, 10));
         break;
-      case 'A': eval_query.family_false_alarm = std::strtod(optarg, nullptr); break;
+      case 'A':
+        eval_scan.query.family_false_alarm = std::strtod(optarg, nullptr);
+        break;
+      case 'B':
+        eval_scan.boilerplate_documents =
+            static_cast<uint32_t>(std::strtoul(optarg, nullptr, 10));
+        break;
+      case 'D':
+        eval_scan.min_distinctive_words =
+            static_cast<uint32_t>(std::strtoul(optarg, nullptr, 10));
+        break;
+      case 'E':
+        eval_scan.distinctive_documents =
+            static_cast<uint32_t>(std::strtoul(optarg, nullptr, 10));
+        break;
       case 'n':
         index.filter.row_capacity =
             static_cast<uint32_t>(std::strtoul(optarg, nullptr, 10));
@@ -633,6 +657,6 @@ int main(int argc, char** argv) {
   leakhound::EvalConfig eval = leakhound::ConfigNamed(config);
   eval.index = index;
   eval.detection_only = detection_only;
-  eval.query = eval_query;
+  eval.scan = eval_scan;
   return leakhound::Run(corpus, out, eval, seed, label, assert_floors);
 }

@@ -73,10 +73,10 @@ absl::StatusOr<BuiltIndex> BuildIndex(const std::vector<PoolDocument>& docs,
 
 absl::StatusOr<std::vector<CaseResult>> ScanCases(
     const BuiltIndex& built, const std::vector<const OutboundCase*>& cases) {
-  ScanOptions options;
-  options.query = built.query;
+  ScanOptions options = built.scan;
   options.min_words = 1;
   options.min_coverage = 1e-9;
+  options.min_distinctive_words = 0;
   auto scanner = LeakScanner::Create(*built.index, options);
   if (!scanner.ok()) return scanner.status();
   std::vector<CaseResult> results;

@@ -37,7 +37,9 @@ struct BuiltIndex {
   uint64_t fingerprints = 0;     // distinct per document, summed
   uint64_t disk_bytes = 0;       // of the index directory after the build
   absl::flat_hash_map<DocId, std::string> ids;  // DocId -> document id
-  QueryOptions query;  // the filter stage's options of ScanCases
+  // ScanCases' options; it reports every candidate with a passage
+  // (min_words and min_coverage are its own).
+  ScanOptions scan;
 };
 
 // Builds an index of docs[0, count) in `dir` (must not exist) with these
@@ -74,13 +76,15 @@ enum class WordCount : uint8_t {
 struct MatchRule {
   uint32_t min_words = ScanOptions{}.min_words;
   double min_coverage = ScanOptions{}.min_coverage;
+  uint32_t min_distinctive_words = ScanOptions{}.min_distinctive_words;
   WordCount count = WordCount::kGroup;
   bool Matches(const DocumentMatch& m) const {
     const uint32_t words = count == WordCount::kSpan ? m.longest_passage_words
                            : count == WordCount::kCovered
                                ? m.longest_covered_words
                                : m.group_words;
-    return words >= min_words || m.coverage_of_source >= min_coverage;
+    return (words >= min_words || m.coverage_of_source >= min_coverage) &&
+           m.distinctive_words >= min_distinctive_words;
   }
 };
 

@@ -42,7 +42,9 @@ namespace leakhound {
 // 2: markup residue read as spaces, traditional Han folded to simplified.
 // 3: Greek and Cyrillic twins of Latin capitals folded as those capitals;
 //    a run of one-character tokens weighs as CJK characters.
-inline constexpr uint32_t kShinglerVersion = 3;
+// 4: marks inside a whitespace-delimited run no longer split or change a
+//    word token (tokenizer.h, steps 4 and 5).
+inline constexpr uint32_t kShinglerVersion = 4;
 
 // The Unicode version of the ICU data the normalization uses, e.g. "15.0".
 std::string UnicodeVersion();

@@ -76,6 +76,27 @@ bool IsPerCharacter(UChar32 c) {
          uscript_hasScript(c, USCRIPT_HANGUL);
 }
 
+// A mark that ICU's word rules keep inside a word between letters or
+// digits ("don't", "e.g", "3.14", "1,000"): dropped from the token's text,
+// like the marks between the words a token joins (JoinsPending).
+bool IsMidWordMark(UChar32 c) {
+  if (c < 128) {  // the ASCII characters of those classes
+    return c == '.' || c == '\'' || c == ',' || c == ';' || c == ':' ||
+           c == '"';
+  }
+  if (u_isalnum(c)) return false;
+  switch (u_getIntPropertyValue(c, UCHAR_WORD_BREAK)) {
+    case U_WB_MIDLETTER:
+    case U_WB_MIDNUM:
+    case U_WB_MIDNUMLET:
+    case U_WB_SINGLE_QUOTE:
+    case U_WB_DOUBLE_QUOTE:
+      return true;
+    default:
+      return false;
+  }
+}
+
 bool IsCombining(UChar32 c) {
   int32_t gcb = u_getIntPropertyValue(c, UCHAR_GRAPHEME_CLUSTER_BREAK);
   return gcb == U_GCB_EXTEND || gcb == U_GCB_SPACING_MARK;
@@ -99,6 +120,14 @@ struct Tokenizer::Impl {
   std::string normalized;
   std::string unmarked;  // the input with its markup residue blanked
   std::vector<std::string>* collect = nullptr;  // NormalizedTokens only
+  // The text being tokenized (its markup residue blanked), for the marks
+  // between two words (JoinsPending).
+  std::string_view source;
+  // The word token being built (step 5): its range so far and its text,
+  // hashed when the next token does not join it (Flush).
+  bool pending = false;
+  Token pending_token{};
+  std::string pending_text;
   bool use_cache = false;  // the fast path only; the reference stays plain
   // Hash of each single-code-point token seen (nullopt: normalizes to "").
   static constexpr size_t kMaxCachedCodePoints = 1 << 16;
@@ -153,6 +182,22 @@ struct Tokenizer::Impl {
     token = std::move(out);
   }
 
+  // Removes the mid-word marks of `token` (step 4), copying it only when
+  // it has some.
+  static void StripMidWordMarks(icu::UnicodeString& token) {
+    int32_t i = 0;
+    for (; i < token.length(); i = token.moveIndex32(i, 1)) {
+      if (IsMidWordMark(token.char32At(i))) break;
+    }
+    if (i == token.length()) return;
+    icu::UnicodeString kept = token.tempSubStringBetween(0, i);
+    for (; i < token.length(); i = token.moveIndex32(i, 1)) {
+      const UChar32 c = token.char32At(i);
+      if (!IsMidWordMark(c)) kept.append(c);
+    }
+    token = std::move(kept);
+  }
+
   // Normalizes text16[p, q) into `normalized` (UTF-8); a per-character
   // token's Han character is simplified first, another token's Latin
   // capitals' twins become Latin capitals (UntwinLatinCapitals).
@@ -162,6 +207,7 @@ struct Tokenizer::Impl {
     if (per_character) {
       simplified->transliterate(token);
     } else {
+      StripMidWordMarks(token);
       UntwinLatinCapitals(token);
     }
     icu::UnicodeString folded = nfkc_casefold->normalize(token, status);
@@ -176,9 +222,65 @@ struct Tokenizer::Impl {
     result.toUTF8String(normalized);
   }
 
+  // Whether only marks lie between the pending token and a word starting
+  // at input byte `begin`: some bytes, none of them whitespace.
+  bool JoinsPending(uint32_t begin) const {
+    if (!pending || begin <= pending_token.byte_end) return false;
+    const auto* s = reinterpret_cast<const uint8_t*>(source.data());
+    int32_t i = static_cast<int32_t>(pending_token.byte_end);
+    const auto end = static_cast<int32_t>(begin);
+    while (i < end) {
+      if (s[i] < 128) {
+        if (IsAsciiSpace(s[i++])) return false;
+        continue;
+      }
+      UChar32 c;
+      U8_NEXT_OR_FFFD(s, i, end, c);
+      if (u_isUWhiteSpace(c)) return false;
+    }
+    return true;
+  }
+
+  // Starts a text: nothing pending.
+  void Begin(std::string_view text) {
+    source = text;
+    pending = false;
+  }
+
+  // Hashes and appends the pending token, if any.
+  void Flush(std::vector<Token>* out) {
+    if (!pending) return;
+    pending = false;
+    pending_token.hash = XXH3_64bits(pending_text.data(), pending_text.size());
+    out->push_back(pending_token);
+    if (collect != nullptr) collect->push_back(pending_text);
+  }
+
+  // A word starting at input byte `begin`: it joins the pending token
+  // (JoinsPending), or the pending token is flushed and it starts a new
+  // one. The caller then appends its text to pending_text and sets
+  // pending_token.byte_end.
+  void StartOrJoin(uint32_t begin, std::vector<Token>* out) {
+    if (JoinsPending(begin)) return;
+    Flush(out);
+    pending = true;
+    pending_token = Token{0, begin, begin, false};
+    pending_text.clear();
+  }
+
   void Emit(int32_t p, int32_t q, bool per_character, std::vector<Token>* out) {
-    const Token token{0, unit_begin[static_cast<size_t>(p)],
-                      unit_end[static_cast<size_t>(q - 1)], per_character};
+    const uint32_t begin = unit_begin[static_cast<size_t>(p)];
+    const uint32_t end = unit_end[static_cast<size_t>(q - 1)];
+    if (!per_character) {
+      Normalize(p, q);
+      if (normalized.empty()) return;
+      StartOrJoin(begin, out);
+      pending_text += normalized;
+      pending_token.byte_end = end;
+      return;
+    }
+    Flush(out);
+    const Token token{0, begin, end, true};
     // A lone code point's hash depends on nothing else: cache it (CJK text
     // is almost all such tokens, and normalization dominates its cost).
     const UChar32 c = text16.char32At(p);
@@ -302,28 +404,26 @@ struct Tokenizer::Impl {
       }
       // ICU gives a lone "_" no word status, but "__" is a word.
       if (only_underscores && i - start == 1) continue;
-      out->push_back(Token{HashAsciiToken(s + start, i - start),
-                           static_cast<uint32_t>(start),
-                           static_cast<uint32_t>(i), false});
+      StartOrJoin(static_cast<uint32_t>(start), out);
+      AppendAsciiFold(s + start, i - start);
+      pending_token.byte_end = static_cast<uint32_t>(i);
     }
   }
 
-  // XXH3 of the folded form of the ASCII token bytes[0, size).
-  uint64_t HashAsciiToken(const uint8_t* bytes, size_t size) {
-    constexpr size_t kStackBytes = 128;
-    char stack[kStackBytes * 4];
-    char* folded = stack;
-    if (size > kStackBytes) {
-      normalized.resize(size * 4);
-      folded = normalized.data();
-    }
-    size_t n = 0;
+  // Appends the folded form of the ASCII word bytes[0, size) to
+  // pending_text, without its mid-word marks (. ' , ;, whose folds are
+  // empty).
+  void AppendAsciiFold(const uint8_t* bytes, size_t size) {
+    // Room for every fold's 4 bytes, copied whole and counted by size.
+    size_t n = pending_text.size();
+    pending_text.resize(n + 4 * size);
+    char* folded = pending_text.data();
     for (size_t k = 0; k < size; ++k) {
       const AsciiFold& f = ascii_fold[bytes[k]];
       std::memcpy(folded + n, f.bytes, sizeof(f.bytes));
       n += f.size;
     }
-    return XXH3_64bits(folded, n);
+    pending_text.resize(n);
   }
 };
 
@@ -340,12 +440,14 @@ absl::StatusOr<std::unique_ptr<Tokenizer>> Tokenizer::Create() {
     return absl::InternalError(
         absl::StrCat("ICU initialization failed: ", u_errorName(status)));
   }
-  // Fold table for ASCII word characters, computed by the reference path so
+  // Fold table for ASCII word characters (not the mid-word marks, which
+  // tokens drop), computed by the reference path so
   // the two cannot drift apart. Every fold must stay ASCII (no composition
   // across characters), which holds for ICU 72's data; check it.
+  // The mid-word marks keep an empty fold.
   for (int c = 0; c < 128; ++c) {
     AsciiClass cls = kAsciiClass[static_cast<size_t>(c)];
-    if (cls == kOther || cls == kSpace) continue;
+    if (cls != kLetter && cls != kDigit && cls != kUnderscore) continue;
     impl->text16 = icu::UnicodeString(static_cast<UChar32>(c));
     impl->unit_begin.assign(1, 0);
     impl->unit_end.assign(1, 1);
@@ -373,7 +475,9 @@ void Tokenizer::TokenizeReference(std::string_view input,
   out->clear();
   impl_->use_cache = false;
   const std::string_view utf8 = BlankMarkupResidue(input, &impl_->unmarked);
+  impl_->Begin(utf8);
   impl_->IcuChunk(utf8, 0, utf8.size(), out);
+  impl_->Flush(out);
 }
 
 std::vector<std::string> Tokenizer::NormalizedTokens(std::string_view input) {
@@ -382,7 +486,9 @@ std::vector<std::string> Tokenizer::NormalizedTokens(std::string_view input) {
   impl_->collect = &texts;
   impl_->use_cache = false;
   const std::string_view utf8 = BlankMarkupResidue(input, &impl_->unmarked);
+  impl_->Begin(utf8);
   impl_->IcuChunk(utf8, 0, utf8.size(), &tokens);
+  impl_->Flush(&tokens);
   impl_->collect = nullptr;
   return texts;
 }
@@ -391,6 +497,7 @@ void Tokenizer::Tokenize(std::string_view input, std::vector<Token>* out) {
   out->clear();
   impl_->use_cache = true;
   const std::string_view utf8 = BlankMarkupResidue(input, &impl_->unmarked);
+  impl_->Begin(utf8);
   const auto* s = reinterpret_cast<const uint8_t*>(utf8.data());
   const size_t n = utf8.size();
   size_t pos = 0;
@@ -400,7 +507,7 @@ void Tokenizer::Tokenize(std::string_view input, std::vector<Token>* out) {
     while (non_ascii < n && s[non_ascii] < 128) ++non_ascii;
     if (non_ascii == n) {
       impl_->AsciiChunk(utf8, pos, n, out);
-      return;
+      break;
     }
     size_t boundary = non_ascii;
     while (boundary > pos && !IsAsciiSpace(s[boundary - 1])) --boundary;
@@ -428,6 +535,7 @@ void Tokenizer::Tokenize(std::string_view input, std::vector<Token>* out) {
     impl_->IcuChunk(utf8, boundary, end, out);
     pos = end;
   }
+  impl_->Flush(out);
 }
 
 }  // namespace leakhound

@@ -14,7 +14,17 @@
 //  4. Each token is normalized as NFKC_Casefold(skeleton(NFKC_Casefold(t)))
 //     where skeleton is Unicode TS #39 (ICU uspoof): fullwidth forms, case,
 //     and cross-script look-alikes (Cyrillic 'а', Greek 'ο', ...) fold to one
-//     form. The token's hash is XXH3-64 (unkeyed) of the normalized UTF-8.
+//     form. A word token (not per character) first loses the marks ICU keeps
+//     inside words (Word_Break MidLetter, MidNum, MidNumLet, Single_Quote,
+//     Double_Quote: "don't" is "dont", "3.14" is "314").
+//  5. Word tokens with only marks between them (some characters, none of
+//     them White_Space) join into one token, their normalized texts
+//     concatenated: "single.thread", "single-thread", "single,thread" and
+//     "singlethread" are one token "singlethread", and "chmod(2)" is
+//     "chmod2", so deleting or replacing a mark inside a whitespace-
+//     delimited run changes nothing. Its byte range runs from the first
+//     word's first byte to the last's last. Per-character tokens never join.
+//     The token's hash is XXH3-64 (unkeyed) of the normalized UTF-8.
 //
 // The fast path (Tokenize) handles pure-ASCII runs with a table-driven
 // implementation of the same rules and hands every whitespace-delimited run

@@ -30,6 +30,12 @@ absl::StatusOr<std::unique_ptr<LeakScanner>> LeakScanner::Create(
   if (!(options.min_coverage > 0 && options.min_coverage <= 1)) {
     return absl::InvalidArgumentError("min_coverage must be in (0, 1]");
   }
+  if (options.distinctive_documents < 1 ||
+      options.min_distinctive_words > 10000) {
+    return absl::InvalidArgumentError(
+        "distinctive_documents must be at least 1 and min_distinctive_words "
+        "at most 10000");
+  }
   auto shingler = index.NewShingler();
   if (!shingler.ok()) return shingler.status();
   // A filter sampled by winnowing holds about 2/(W+1) of each text's
@@ -157,6 +163,30 @@ DocumentMatch LeakScanner::Compare(
   return match;
 }
 
+uint32_t LeakScanner::DistinctiveWords(
+    const StoredDocument& stored, const ScannedText& scanned,
+    const std::function<bool(uint64_t)>& suppressed) const {
+  const DocumentFrequency& frequency = index_.frequency();
+  const ShingledText& text = scanned.text();
+  std::vector<std::pair<uint32_t, uint32_t>> spans;
+  for (const Occurrence& o : stored.list.occurrences) {
+    const std::span<const uint32_t> hits = scanned.ShinglesWith(o.fingerprint);
+    if (hits.empty() || suppressed(o.fingerprint) ||
+        frequency.SharedCount(o.fingerprint) > options_.distinctive_documents) {
+      continue;
+    }
+    for (uint32_t i : hits) {
+      spans.emplace_back(text.shingles[i].token_begin,
+                         text.shingles[i].token_end);
+    }
+  }
+  const uint64_t units =
+      UnionMeasure(std::move(spans), [&text](uint32_t b, uint32_t e) {
+        return text.word_units[e] - text.word_units[b];
+      });
+  return static_cast<uint32_t>(units / text.units_per_word);
+}
+
 absl::StatusOr<ScanReport> LeakScanner::Scan(std::string_view utf8) {
   auto start = std::chrono::steady_clock::now();
   auto shingled = shingler_->Shingle(utf8);
@@ -194,10 +224,13 @@ absl::StatusOr<ScanReport> LeakScanner::Scan(std::string_view utf8) {
                                   suppressed);
     if (match.group_words >= options_.min_words ||
         match.coverage_of_source >= options_.min_coverage) {
-      report.matches.push_back(std::move(match));
-    } else {
-      ++report.false_candidates;
+      match.distinctive_words = DistinctiveWords(*stored, scanned, suppressed);
+      if (match.distinctive_words >= options_.min_distinctive_words) {
+        report.matches.push_back(std::move(match));
+        continue;
+      }
     }
+    ++report.false_candidates;
   }
   std::stable_sort(report.matches.begin(), report.matches.end(),
                    [](const DocumentMatch& a, const DocumentMatch& b) {

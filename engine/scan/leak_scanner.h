@@ -10,8 +10,10 @@
 //     the text shares into passages (passage_matcher.h), the same
 //     fingerprints left out, and measure coverage both ways. A candidate is
 //     a match when its largest group of passages covers at least min_words
-//     words or the passages cover at least min_coverage of it; the others
-//     are the filter's false candidates, counted and dropped.
+//     words or the passages cover at least min_coverage of it, and at
+//     least min_distinctive_words of the text's words lie in shingles it
+//     shares with few documents; the others are the filter's false
+//     candidates, counted and dropped.
 //
 // Thread-safety: a LeakScanner is not thread-safe (it owns a Shingler); use
 // one per thread. Many scanners may share one ProtectedIndex, which must
@@ -50,6 +52,18 @@ struct ScanOptions {
   // boilerplate: left out of the filter query and the comparison; 0 turns
   // the rule off.
   uint32_t boilerplate_documents = 10;
+  // A shingle held by at most this many protected documents is
+  // distinctive; text shared by more is boilerplate to the next rule,
+  // however few its documents (a template of three, a table repeated
+  // across a manual's pages). Range [1, 2^31].
+  uint32_t distinctive_documents = 2;
+  // A match also needs at least this many words of the scanned text inside
+  // distinctive shingles it shares with the document
+  // (DocumentMatch::distinctive_words), so text that only boilerplate
+  // shares with it raises nothing; 0 turns the rule off. Range
+  // [0, 10000]. Off by default: measured, it costs recall where protected
+  // documents come in families (docs/results.md, issue 37).
+  uint32_t min_distinctive_words = 0;
   QueryOptions query;
 };
 
@@ -65,6 +79,10 @@ struct DocumentMatch {
   uint32_t longest_passage_words = 0;
   uint32_t longest_covered_words = 0;  // most Passage::covered_words
   uint32_t group_words = 0;  // LargestGroupWords of the passages
+  // Words of the scanned text inside the shingles it shares with the
+  // document that are distinctive (ScanOptions::distinctive_documents),
+  // allow-listed and boilerplate ones left out. Computed for matches only.
+  uint32_t distinctive_words = 0;
   std::vector<Passage> passages;  // in scanned-text order
 };
 
@@ -123,6 +141,10 @@ class LeakScanner {
   DocumentMatch Compare(DocId doc, const StoredDocument& stored,
                         const ScannedText& scanned, uint32_t words,
                         const std::function<bool(uint64_t)>& suppressed) const;
+  // DocumentMatch::distinctive_words of `stored` in `scanned`.
+  uint32_t DistinctiveWords(
+      const StoredDocument& stored, const ScannedText& scanned,
+      const std::function<bool(uint64_t)>& suppressed) const;
 
   const ProtectedIndex& index_;
   const ScanOptions options_;

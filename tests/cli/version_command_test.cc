@@ -13,7 +13,7 @@ TEST(VersionCommandTest, VersionNamesTheFormatsAndLibraries) {
     RunResult r = RunLeakhound({flag});
     EXPECT_EQ(r.exit, 0) << flag;
     EXPECT_THAT(r.out, HasSubstr("leakhound 0."));
-    EXPECT_THAT(r.out, HasSubstr("storage format 5, shingler version 3, incident store schema 1"));
+    EXPECT_THAT(r.out, HasSubstr("storage format 5, shingler version 4, incident store schema 1"));
     EXPECT_THAT(r.out, HasSubstr("RocksDB "));
     EXPECT_THAT(r.out, HasSubstr("SQLite 3."));
   }

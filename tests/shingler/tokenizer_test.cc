@@ -101,10 +101,44 @@ TEST_F(TokenizerTest, PunctuationWhitespaceAndLineBreaksNeverMatter) {
   EXPECT_EQ(Hashes("> the quick\n> brown fox\n> jumps"), expected);
 }
 
-TEST_F(TokenizerTest, WordInternalPunctuationFollowsIcuRules) {
+TEST_F(TokenizerTest, MarksInsideAWhitespaceDelimitedRunDoNotSplitIt) {
   EXPECT_THAT(Norm("don't e.g. 3.14 1,000 a;b x:y a_b _ __ j.doe@example.com"),
-              ElementsAre("don't", "e.g", "3.l4", "l,ooo", "a", "b", "x", "y",
-                          "a_b", "j.doe@exarnple.corn"));
+              ElementsAre("dont", "eg", "3l4", "looo", "ab", "xy", "a_b",
+                          "jdoe@exarnplecorn"));
+  // A mark deleted or replaced by another leaves the token as it was.
+  const auto single = Hashes("a single.thread runs");
+  for (const char* variant :
+       {"a singlethread runs", "a single-thread runs", "a single,thread runs",
+        "a single(thread runs", "a single'thread runs", "a single:thread runs",
+        "a single\"thread runs", "a single—thread runs"}) {
+    EXPECT_EQ(Hashes(variant), single) << variant;
+    EXPECT_EQ(Fast(variant), Reference(variant)) << variant;
+  }
+  EXPECT_EQ(Hashes("see chmod(2) now"), Hashes("see chmod2) now"));
+  // Marks ICU keeps inside non-ASCII words go too (Hebrew gershayim, the
+  // fullwidth full stop).
+  EXPECT_EQ(Hashes("צה\"ל"), Hashes("צהל"));
+  EXPECT_EQ(Hashes("single．thread"), Hashes("singlethread"));
+  EXPECT_EQ(Hashes("https://example.com/a?b=1"), Hashes("https//example-com/a?b1"));
+  // Whitespace, ASCII or not, still separates words.
+  EXPECT_THAT(Norm("single. thread"), ElementsAre("single", "thread"));
+  EXPECT_THAT(Norm("single.\u00A0thread single.\u3000thread"),
+              ElementsAre("single", "thread", "single", "thread"));
+}
+
+TEST_F(TokenizerTest, AJoinedTokenSpansItsWordsAndCharactersNeverJoin) {
+  const std::string text = "go (single.thread) 中、文 abc、def";
+  auto tokens = Fast(text);
+  EXPECT_EQ(tokens, Reference(text));
+  ASSERT_EQ(tokens.size(), 5u);
+  auto slice = [&](const Token& t) {
+    return text.substr(t.byte_begin, t.byte_end - t.byte_begin);
+  };
+  EXPECT_EQ(slice(tokens[1]), "single.thread");
+  EXPECT_TRUE(tokens[2].per_character);
+  EXPECT_TRUE(tokens[3].per_character);
+  EXPECT_EQ(slice(tokens[4]), "abc、def");
+  EXPECT_FALSE(tokens[4].per_character);
 }
 
 // Rich text pasted as plain text (markup_residue.h): tags and emphasis

@@ -117,9 +117,11 @@ TEST_F(LeakScannerTest, QuotedRewrappedParagraphIsOnePassageWithCoverage) {
   EXPECT_TRUE(passage.ends_with("walk-away price of 241 million\n> dollars"))
       << passage;
   EXPECT_EQ(p.words, m.matched_words);
-  EXPECT_GE(m.matched_words, 60u);
-  // The memo has 383 words; the quote is about a sixth of it.
-  EXPECT_NEAR(m.coverage_of_source, double(m.matched_words) / 383, 0.02);
+  // The quote's 58 words, each whitespace-delimited run one word
+  // ("walk-away" is one).
+  EXPECT_GE(m.matched_words, 58u);
+  // The memo has 382 words; the quote is about a sixth of it.
+  EXPECT_NEAR(m.coverage_of_source, double(m.matched_words) / 382, 0.02);
   EXPECT_NEAR(m.coverage_of_scanned, double(m.matched_words) / r.words, 1e-9);
   const std::string& memo = texts_[1];
   EXPECT_EQ(memo.substr(p.source_byte_begin, 10), "Valuation.");
@@ -241,6 +243,29 @@ TEST_F(LeakScannerTest, TextInManyDocumentsIsBoilerplate) {
                "for approximately 148,000 customers in the European region.",
            on);
   EXPECT_THAT(Ids(r), ElementsAre("incident-report.txt"));
+}
+
+TEST_F(LeakScannerTest, TextSharedOnlyAsBoilerplateRaisesNothingUnderTheDistinctiveRule) {
+  const std::string header = ProtectFormsSharingAHeader();  // 4 documents
+  ScanReport r = Scan(header);  // the rule is off by default
+  ASSERT_EQ(r.matches.size(), 4u);
+  for (const DocumentMatch& m : r.matches) EXPECT_EQ(m.distinctive_words, 0u);
+  ScanOptions on;
+  on.min_distinctive_words = 5;  // distinctive: in at most 2 documents
+  r = Scan(header, on);
+  EXPECT_THAT(r.matches, IsEmpty());
+  EXPECT_GE(r.false_candidates, 4u);  // the four forms among them
+  // Beside the header, a passage of one document is still a leak, with
+  // its own words distinctive.
+  r = Scan(header +
+               "\nThe exports contain support ticket text, customer names, "
+               "email addresses and the last four digits of payment cards "
+               "for approximately 148,000 customers in the European region.",
+           on);
+  ASSERT_THAT(Ids(r), ElementsAre("incident-report.txt"));
+  EXPECT_GE(r.matches[0].distinctive_words, 20u);
+  on.distinctive_documents = 4;  // the header's documents count as few
+  EXPECT_EQ(Scan(header, on).matches.size(), 4u);
 }
 
 // A filter holding a winnowed sample (window 4) still finds the sample
