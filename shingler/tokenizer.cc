@@ -9,6 +9,7 @@
 #include <unicode/uspoof.h>
 #include <unicode/utf8.h>
 
+#include <algorithm>
 #include <array>
 #include <optional>
 #include <cstring>
@@ -227,16 +228,20 @@ struct Tokenizer::Impl {
   bool JoinsPending(uint32_t begin) const {
     if (!pending || begin <= pending_token.byte_end) return false;
     const auto* s = reinterpret_cast<const uint8_t*>(source.data());
-    int32_t i = static_cast<int32_t>(pending_token.byte_end);
-    const auto end = static_cast<int32_t>(begin);
-    while (i < end) {
+    size_t i = pending_token.byte_end;
+    while (i < begin) {
       if (s[i] < 128) {
         if (IsAsciiSpace(s[i++])) return false;
         continue;
       }
+      // One code point, decoded from at most 4 bytes (offsets may pass
+      // 2^31; ICU's macros index with int32_t).
+      int32_t k = 0;
+      const auto length = static_cast<int32_t>(std::min<size_t>(begin - i, 4));
       UChar32 c;
-      U8_NEXT_OR_FFFD(s, i, end, c);
+      U8_NEXT_OR_FFFD(s + i, k, length, c);
       if (u_isUWhiteSpace(c)) return false;
+      i += static_cast<size_t>(k);
     }
     return true;
   }
@@ -440,11 +445,10 @@ absl::StatusOr<std::unique_ptr<Tokenizer>> Tokenizer::Create() {
     return absl::InternalError(
         absl::StrCat("ICU initialization failed: ", u_errorName(status)));
   }
-  // Fold table for ASCII word characters (not the mid-word marks, which
-  // tokens drop), computed by the reference path so
+  // Fold table for ASCII word characters, computed by the reference path so
   // the two cannot drift apart. Every fold must stay ASCII (no composition
-  // across characters), which holds for ICU 72's data; check it.
-  // The mid-word marks keep an empty fold.
+  // across characters), which holds for ICU 72's data; check it. The
+  // mid-word marks keep an empty fold: tokens drop them.
   for (int c = 0; c < 128; ++c) {
     AsciiClass cls = kAsciiClass[static_cast<size_t>(c)];
     if (cls != kLetter && cls != kDigit && cls != kUnderscore) continue;
