@@ -607,6 +607,9 @@ int main(int argc, char** argv) {
       "[--family-false-alarm A] [--boilerplate-docs N] "
       "[--min-distinctive-words N] [--distinctive-docs N] "
       "[--detection-only]\n";
+  auto unsigned_arg = [] {
+    return static_cast<uint32_t>(std::strtoul(optarg, nullptr, 10));
+  };
   int opt;
   while ((opt = getopt_long(argc, argv, "", kOptions, nullptr)) != -1) {
     switch (opt) {
@@ -620,29 +623,14 @@ int main(int argc, char** argv) {
       case 'F':
         index.shingler.filter_winnow_window = std::atoi(optarg);
         break;
-      case 'W':
-        eval_scan.query.window =
-            static_cast<uint32_t>(std::strtoul(optarg, nullptr, 10));
-        break;
+      case 'W': eval_scan.query.window = unsigned_arg(); break;
       case 'A':
         eval_scan.query.family_false_alarm = std::strtod(optarg, nullptr);
         break;
-      case 'B':
-        eval_scan.boilerplate_documents =
-            static_cast<uint32_t>(std::strtoul(optarg, nullptr, 10));
-        break;
-      case 'D':
-        eval_scan.min_distinctive_words =
-            static_cast<uint32_t>(std::strtoul(optarg, nullptr, 10));
-        break;
-      case 'E':
-        eval_scan.distinctive_documents =
-            static_cast<uint32_t>(std::strtoul(optarg, nullptr, 10));
-        break;
-      case 'n':
-        index.filter.row_capacity =
-            static_cast<uint32_t>(std::strtoul(optarg, nullptr, 10));
-        break;
+      case 'B': eval_scan.boilerplate_documents = unsigned_arg(); break;
+      case 'D': eval_scan.min_distinctive_words = unsigned_arg(); break;
+      case 'E': eval_scan.distinctive_documents = unsigned_arg(); break;
+      case 'n': index.filter.row_capacity = unsigned_arg(); break;
       case 'p': index.filter.fpr = std::strtod(optarg, nullptr); break;
       case 'd': detection_only = true; break;
       case 'h': std::cout << kUsage; return 0;

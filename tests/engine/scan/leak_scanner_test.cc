@@ -26,6 +26,12 @@ std::string ReadSample(const std::string& relative) {
   return ss.str();
 }
 
+// A sentence of incident-report.txt (27 words): a leak on its own.
+constexpr char kIncidentPassage[] =
+    "The exports contain support ticket text, customer names, email "
+    "addresses and the last four digits of payment cards for approximately "
+    "148,000 customers in the European region.";
+
 const char* const kProtected[] = {
     "incident-report.txt", "merger-memo.txt", "pricing-2027.txt",
     "research-plan-ja.txt", "supplier-contract-zh.txt"};
@@ -237,10 +243,7 @@ TEST_F(LeakScannerTest, TextInManyDocumentsIsBoilerplate) {
   EXPECT_THAT(r.candidates, IsEmpty());
   EXPECT_GT(r.boilerplate_shingles, 15u);
   // Beside boilerplate, a leak is still found.
-  r = Scan(header +
-               "\nThe exports contain support ticket text, customer names, "
-               "email addresses and the last four digits of payment cards "
-               "for approximately 148,000 customers in the European region.",
+  r = Scan(header + "\n" + kIncidentPassage,
            on);
   EXPECT_THAT(Ids(r), ElementsAre("incident-report.txt"));
 }
@@ -257,10 +260,7 @@ TEST_F(LeakScannerTest, TextSharedOnlyAsBoilerplateRaisesNothingUnderTheDistinct
   EXPECT_GE(r.false_candidates, 4u);  // the four forms among them
   // Beside the header, a passage of one document is still a leak, with
   // its own words distinctive.
-  r = Scan(header +
-               "\nThe exports contain support ticket text, customer names, "
-               "email addresses and the last four digits of payment cards "
-               "for approximately 148,000 customers in the European region.",
+  r = Scan(header + "\n" + kIncidentPassage,
            on);
   ASSERT_THAT(Ids(r), ElementsAre("incident-report.txt"));
   EXPECT_GE(r.matches[0].distinctive_words, 20u);
