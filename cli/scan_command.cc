@@ -53,8 +53,8 @@ const char* ScanUsage() {
     "stretch\n"
     "                       of a document, of N words is a leak (default ",
     ScanOptions{}.min_words, ", at least 10;\n"
-    "                       words of its matched shingles: bridged gaps do "
-    "not count)\n"
+    "                       words copied or substituted one for one; other "
+    "gaps do not count)\n"
     "  --min-coverage PCT   so is sharing PCT percent of a document "
     "(default ", ScanOptions{}.min_coverage * 100, ")\n"
     "  --boilerplate-docs N text in more than N protected documents never "

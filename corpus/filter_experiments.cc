@@ -306,8 +306,10 @@ absl::StatusOr<FilterExperimentResults> RunFilterExperiments(
       "a (document, protected document) candidate pair that is not a true "
       "source; a false negative is a (document, true source) pair the "
       "filter does not name. The paper's numbers are for PAN'09 with its "
-      "own threshold; ours use the calibrated threshold "
-      "(family-wise false alarm 1e-6, at least 3 hits).\n\n",
+      "own threshold; ours use the calibrated threshold (family-wise "
+      "false alarm ", QueryOptions{}.family_false_alarm, ", at least ",
+      QueryOptions{}.min_count, " hits, windows of ", QueryOptions{}.window,
+      " fingerprints).\n\n",
       "| scoring | | MBF (document in one row) | PMBF, rows filled 100 % | "
       "PMBF, rows filled 50 % |\n|---|---|---:|---:|---:|\n",
       "| paper (AND-popcount) | false positives | 301,977 (~1 %) | | 9,322 "

@@ -31,7 +31,7 @@ struct QueryOptions {
   ScoringMode scoring = ScoringMode::kMembership;
   // Probability that any document of the index becomes a candidate by
   // chance, over all tests of one query (Bonferroni). Range (0, 1).
-  double family_false_alarm = 1e-6;
+  double family_false_alarm = 1e-3;
   // A candidate needs at least this many hits whatever the statistics say.
   uint32_t min_count = 3;
   // Membership scoring also tests windows of this many consecutive query

@@ -114,6 +114,8 @@ PassageOptions PassageOptionsFor(const ShinglerOptions& options) {
   PassageOptions out;
   out.max_gap_tokens =
       2 * shingle_tokens + static_cast<uint32_t>(options.winnow_window);
+  out.max_aligned_gap_tokens =
+      3 * shingle_tokens + static_cast<uint32_t>(options.winnow_window);
   out.max_drift_tokens = static_cast<uint32_t>(options.shingle_words);
   out.max_group_gap_tokens =
       shingle_tokens + static_cast<uint32_t>(options.winnow_window);
@@ -188,11 +190,16 @@ void ExtendChain(Chain& c, const Shingle& s, const Occurrence& o,
   q.source_byte_begin = std::min(q.source_byte_begin, o.byte_begin);
   q.source_byte_end = std::max(q.source_byte_end, o.byte_end);
   ++q.shingles;
+  // On the chain's own diagonal, the scanned tokens between the covered
+  // part and this shingle face as many source tokens: words substituted
+  // one for one, which count as covered.
+  const bool aligned = Diagonal(s, o) == c.last_diagonal;
   c.last_token = s.token_begin;
   c.last_diagonal = Diagonal(s, o);
   if (s.token_end > c.covered_end) {
-    c.covered_units +=
-        units[s.token_end] - units[std::max(s.token_begin, c.covered_end)];
+    const uint32_t from =
+        aligned ? c.covered_end : std::max(s.token_begin, c.covered_end);
+    c.covered_units += units[s.token_end] - units[from];
     c.covered_end = s.token_end;
   }
 }
@@ -207,13 +214,15 @@ std::vector<Chain> ChainPairs(const ScannedText& scanned,
   const std::vector<Shingle>& shingles = scanned.text().shingles;
   const std::vector<uint32_t>& units = scanned.text().word_units;
   std::vector<Chain> open, done;
+  const uint32_t reach =
+      std::max(options.max_gap_tokens, options.max_aligned_gap_tokens);
   for (const Pair& p : pairs) {
     const Shingle& s = shingles[p.scanned];
     const Occurrence& o = source[p.source];
     const int64_t diagonal = Diagonal(s, o);
     // Retire chains the gap can no longer bridge.
     auto stale = std::partition(open.begin(), open.end(), [&](const Chain& c) {
-      return s.token_begin - c.last_token <= options.max_gap_tokens;
+      return s.token_begin - c.last_token <= reach;
     });
     done.insert(done.end(), stale, open.end());
     open.erase(stale, open.end());
@@ -223,6 +232,9 @@ std::vector<Chain> ChainPairs(const ScannedText& scanned,
     for (Chain& c : open) {
       if (c.last_token >= s.token_begin) continue;  // one pair per step
       const int64_t drift = std::llabs(diagonal - c.last_diagonal);
+      const uint32_t gap = drift == 0 ? options.max_aligned_gap_tokens
+                                      : options.max_gap_tokens;
+      if (s.token_begin - c.last_token > gap) continue;
       if (drift <= int64_t{options.max_drift_tokens} && drift < best_drift) {
         best = &c;
         best_drift = drift;

@@ -75,6 +75,10 @@ struct PassageOptions {
   // Largest step, in scanned tokens, between the starts of two consecutive
   // matched shingles of one passage.
   uint32_t max_gap_tokens = 10;
+  // The same between two shingles on one diagonal: the scanned tokens
+  // between them face as many source tokens (words substituted one for
+  // one), and count as covered.
+  uint32_t max_aligned_gap_tokens = 15;
   // Largest change of the diagonal (source token - scanned token) between
   // two consecutive matched shingles of one passage.
   uint32_t max_drift_tokens = 5;
@@ -88,7 +92,9 @@ struct PassageOptions {
 
 // The gap and drift for text shingled with `options`: a substituted token
 // removes the shingles covering it, so the gap must exceed one shingle's
-// tokens, and winnowing thins the survivors by up to its window. A group
+// tokens, and winnowing thins the survivors by up to its window. On one
+// diagonal the gap is one shingle's tokens more: 15 % of words substituted
+// often leave two substitutions within a shingle of each other (issue 37). A group
 // may skip one shingle's tokens of its source stretch, and as many (plus
 // the winnowing window) between two of its passages in the scanned text: a
 // sentence too short to hold a shingle of its own, which sits in both.
@@ -109,8 +115,9 @@ struct Passage {
   uint32_t source_byte_end = 0;
   uint32_t shingles = 0;  // matched shingle pairs chained into it
   uint32_t words = 0;     // words of the scanned span (ShingledText::Words)
-  // Words of the scanned span inside its matched shingles: the span less
-  // the gaps the chain bridged (<= words).
+  // Words of the scanned span inside its matched shingles or between two
+  // of them on one diagonal (as many words on both sides: substituted one
+  // for one): the span less the other gaps the chain bridged (<= words).
   uint32_t covered_words = 0;
   bool operator==(const Passage&) const = default;
 };

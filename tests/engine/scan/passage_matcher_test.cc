@@ -82,8 +82,49 @@ TEST_F(PassageMatcherTest, SubstitutedWordIsBridgedInsideOnePassage) {
       "unencrypted laptops. The remediation plan assigns");
   ASSERT_EQ(m.size(), 1u);
   EXPECT_EQ(m[0].words, 17u);
-  // "depots" is in no matched shingle: the span counts it, coverage not.
-  EXPECT_EQ(m[0].covered_words, 16u);
+  // "depots" is in no matched shingle, but it faces "warehouses" on the
+  // passage's diagonal: a word substituted for one counts as covered.
+  EXPECT_EQ(m[0].covered_words, 17u);
+}
+
+TEST_F(PassageMatcherTest, SubstitutionsBridgeFartherThanInsertions) {
+  // Source tokens 0-31 with tokens 11, 16, 21 and 26 replaced: no shingle
+  // starting at 7-26 survives, so the matched ones start at 0-6 and 27,
+  // 21 tokens apart: past max_gap_tokens (2 * 5 words * 2 CJK characters
+  // per word = 20), within max_aligned_gap_tokens (30) since the diagonal
+  // holds, and the words between face as many source words.
+  const PassageOptions options = PassageOptionsFor(shingler_->options());
+  ASSERT_EQ(options.max_gap_tokens, 20u);
+  ASSERT_EQ(options.max_aligned_gap_tokens, 30u);
+  std::vector<Passage> m = Match(
+      "The committee reviewed the supplier audit in March and found that "
+      "seven of the eleven warehouses kept customer records on unencrypted "
+      "tablets. The remediation plan assigns one site manager a deadline of");
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m[0].words, 32u);
+  EXPECT_EQ(m[0].covered_words, 32u);
+  // One word inserted ("safely"): the last shingle is 22 tokens on and off
+  // the diagonal by one, so only max_gap_tokens applies and it splits.
+  m = Match(
+      "The committee reviewed the supplier audit in March and found that "
+      "seven of the eleven warehouses kept safely customer records on "
+      "unencrypted tablets. The remediation plan assigns one site manager a "
+      "deadline of");
+  ASSERT_EQ(m.size(), 2u);
+  EXPECT_EQ(m[0].covered_words, 11u);
+  EXPECT_EQ(m[1].covered_words, 5u);
+}
+
+TEST_F(PassageMatcherTest, GapsOffTheDiagonalDoNotCountAsCoveredWords) {
+  // Five source words replaced by three: the diagonal moves by two, the
+  // chain bridges the step, but the three words face no source words
+  // one for one and are not covered.
+  std::vector<Passage> m = Match(
+      "three of the eleven warehouses alpha bravo charlie laptops. The "
+      "remediation plan assigns each");
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m[0].words, 14u);
+  EXPECT_EQ(m[0].covered_words, 11u);
 }
 
 TEST_F(PassageMatcherTest, BridgedGapsDoNotCountAsCoveredWords) {
