@@ -3,8 +3,9 @@
 // writes a report with its data and plot scripts.
 //
 //   leakhound-eval --corpus DIR --out DIR [--config small|full] [--seed N]
-//                  [--label TEXT] [--assert-floors] [--winnow W]
-//                  [--filter-winnow W] [--fpr P] [--row-capacity N]
+//                  [--label TEXT] [--assert-floors] [--shingle-words N]
+//                  [--winnow W] [--filter-winnow W] [--fpr P]
+//                  [--row-capacity N]
 //                  [--query-window N] [--family-false-alarm A]
 //                  [--boilerplate-docs N] [--min-distinctive-words N]
 //                  [--distinctive-docs N] [--detection-only]
@@ -14,7 +15,8 @@
 // figures (corpus/evaluate.sh runs gnuplot), OUT/set the generated outbound
 // documents with truth.tsv, OUT/indexes the indexes built. With
 // --assert-floors the exit code is 1 when a regression floor is not met.
-// --winnow, --filter-winnow, --fpr and --row-capacity set the indexes'
+// --shingle-words, --winnow, --filter-winnow, --fpr and --row-capacity set
+// the indexes'
 // parameters, --query-window and --family-false-alarm the filter stage's,
 // --boilerplate-docs, --min-distinctive-words and --distinctive-docs the
 // scan's (`scan`'s options of the same names; defaults: the product's); --detection-only skips the format variants
@@ -63,8 +65,8 @@ struct EvalConfig {
   // (kOcrVariantFormats: about 1.5 s a page on one core).
   size_t legacy_sample_every = 2;
   size_t ocr_sample_every = 8;
-  // The indexes' shingler and filter (--winnow, --filter-winnow, --fpr,
-  // --row-capacity); the key is the evaluation's.
+  // The indexes' shingler and filter (--shingle-words, --winnow,
+  // --filter-winnow, --fpr, --row-capacity); the key is the evaluation's.
   IndexOptions index;
   // --detection-only: the main index and the text scans only (no format
   // variants, no sweeps), for comparing index settings' detection.
@@ -315,26 +317,32 @@ int Run(const std::string& corpus, const std::string& out_dir,
   rule.min_distinctive_words = config.scan.min_distinctive_words;
   // Skipped with --detection-only: empty runs, and no floors of theirs.
   FormatRun formats, legacy, ocr;
+  // A page image holds at most 16 KiB of text: about 12 pages at 150 dpi
+  // stacked (Cairo's images end at 32,767 pixels, 18 pages; the product
+  // refuses images over 40 megapixels by default, 18 pages too).
+  constexpr size_t kMaxOcrTextBytes = 16 * 1024;
   const struct {
     size_t sample_every;
+    size_t max_text_bytes;
     std::span<const char* const> formats;
     const char* title;
     const char* done;
     FormatRun* out;
   } variant_runs[] = {
-      {config.format_sample_every, kVariantFormats, "Formats",
+      {config.format_sample_every, 0, kVariantFormats, "Formats",
        "format variants scanned", &formats},
-      {config.legacy_sample_every, kLegacyVariantFormats,
+      {config.legacy_sample_every, 0, kLegacyVariantFormats,
        "Legacy formats (LibreOffice, pandoc)",
        "legacy format variants scanned", &legacy},
-      {config.ocr_sample_every, kOcrVariantFormats, "Page images read by OCR",
-       "OCR variants scanned", &ocr},
+      {config.ocr_sample_every, kMaxOcrTextBytes, kOcrVariantFormats,
+       "Page images read by OCR", "OCR variants scanned", &ocr},
   };
   for (const auto& v : variant_runs) {
     if (config.detection_only) break;
     auto run = RunFormatVariants(*set, *results, *built, rule,
                                  (fs::path(out_dir) / "set").string(),
-                                 v.sample_every, v.formats, v.title);
+                                 v.sample_every, v.max_text_bytes, v.formats,
+                                 v.title);
     if (!run.ok()) return fail(run.status());
     *v.out = std::move(*run);
     say(v.done);
@@ -588,6 +596,7 @@ int main(int argc, char** argv) {
       {"seed", required_argument, nullptr, 's'},
       {"label", required_argument, nullptr, 'l'},
       {"assert-floors", no_argument, nullptr, 'a'},
+      {"shingle-words", required_argument, nullptr, 'S'},
       {"winnow", required_argument, nullptr, 'w'},
       {"filter-winnow", required_argument, nullptr, 'F'},
       {"row-capacity", required_argument, nullptr, 'n'},
@@ -602,7 +611,8 @@ int main(int argc, char** argv) {
       {nullptr, 0, nullptr, 0}};
   constexpr char kUsage[] =
       "usage: leakhound-eval --corpus DIR --out DIR [--config small|full] "
-      "[--seed N] [--label TEXT] [--assert-floors] [--winnow W] "
+      "[--seed N] [--label TEXT] [--assert-floors] [--shingle-words N] "
+      "[--winnow W] "
       "[--filter-winnow W] [--fpr P] [--row-capacity N] [--query-window N] "
       "[--family-false-alarm A] [--boilerplate-docs N] "
       "[--min-distinctive-words N] [--distinctive-docs N] "
@@ -619,6 +629,7 @@ int main(int argc, char** argv) {
       case 's': seed = std::strtoull(optarg, nullptr, 10); break;
       case 'l': label = optarg; break;
       case 'a': assert_floors = true; break;
+      case 'S': index.shingler.shingle_words = std::atoi(optarg); break;
       case 'w': index.shingler.winnow_window = std::atoi(optarg); break;
       case 'F':
         index.shingler.filter_winnow_window = std::atoi(optarg);

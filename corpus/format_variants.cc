@@ -130,13 +130,15 @@ absl::Status Produce(const std::vector<std::string>& lines,
 absl::StatusOr<FormatRun> RunFormatVariants(
     const TestSet& set, const std::vector<CaseResult>& text_results,
     const BuiltIndex& built, const MatchRule& rule, const std::string& set_dir,
-    size_t sample_every, std::span<const char* const> formats,
-    const std::string& title) {
+    size_t sample_every, size_t max_text_bytes,
+    std::span<const char* const> formats, const std::string& title) {
   namespace fs = std::filesystem;
   std::vector<size_t> chosen;
   size_t seen = 0;
   for (size_t i = 0; i < set.cases.size(); ++i) {
-    if (Chosen(set.cases[i]) && seen++ % sample_every == 0) chosen.push_back(i);
+    const OutboundCase& c = set.cases[i];
+    if (max_text_bytes != 0 && c.bytes.size() > max_text_bytes) continue;
+    if (Chosen(c) && seen++ % sample_every == 0) chosen.push_back(i);
   }
   std::vector<const CaseResult*> text_scans;
   for (size_t i : chosen) text_scans.push_back(&text_results[i]);
@@ -198,7 +200,7 @@ absl::StatusOr<FormatRun> RunFormatVariants(
       "## ", title, "\n\n",
       absl::StrFormat(
           "The same %d outbound documents (every %d-th of the `size` and "
-          "`chinese` groups and of the clean-host and held-out negatives) "
+          "`chinese` groups and of the clean-host and held-out negatives%s) "
           "written in every format leakhound reads by "
           "`corpus/make_formats.py` (python3-docx with runs split every 7 "
           "characters, so inside words; openpyxl with 8 words per cell; "
@@ -216,7 +218,10 @@ absl::StatusOr<FormatRun> RunFormatVariants(
           "rule; the last column is the format's pooled 30+ word recall "
           "(English every obfuscation but substitute_15, and Chinese) minus "
           "the text recall of the same documents.\n\n",
-          chosen.size(), sample_every),
+          chosen.size(), sample_every,
+          max_text_bytes == 0
+              ? std::string()
+              : absl::StrCat(", of at most ", max_text_bytes, " bytes")),
       table,
       absl::StrFormat(
           "\nLargest recall drop below text: %.1f percentage points "

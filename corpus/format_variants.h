@@ -63,13 +63,15 @@ struct FormatRun {
 // Writes the variants in `formats` under set_dir/formats/<format>/
 // (set_dir holds outbound/ as WriteTestSet wrote it), scans them against
 // `built`, and reports them under the heading `title`. `text_results` are
-// the scans of set.cases. Errors: the producer failed, or an index read
-// error.
+// the scans of set.cases. Every sample_every-th eligible case is written:
+// a positive of the size or chinese group, a clean host or a held-out
+// document, of at most max_text_bytes (0: any size). Errors: the producer
+// failed, or an index read error.
 absl::StatusOr<FormatRun> RunFormatVariants(
     const TestSet& set, const std::vector<CaseResult>& text_results,
     const BuiltIndex& built, const MatchRule& rule, const std::string& set_dir,
-    size_t sample_every, std::span<const char* const> formats,
-    const std::string& title);
+    size_t sample_every, size_t max_text_bytes,
+    std::span<const char* const> formats, const std::string& title);
 
 }  // namespace leakhound
 
