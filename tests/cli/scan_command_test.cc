@@ -235,6 +235,62 @@ TEST_F(ScanCommandTest, MinWordsDecidesShortPassages) {
   EXPECT_THAT(low.err, HasSubstr("--min-words must be a whole number from 10"));
 }
 
+TEST_F(ScanCommandTest, MinDistinctiveWordsIgnoresTextOnlyATemplateShares) {
+  // Three protected forms share a 40-word header; each has its own body.
+  const std::string header =
+      "Regional procurement office, form revision eleven. Complete every "
+      "field in block capitals, attach the signed approval of your cost "
+      "centre manager, and return the form to the procurement desk no later "
+      "than five working days before the order date stated below.";
+  const std::string forms = tmp_.Sub("forms");
+  std::filesystem::create_directories(forms);
+  const char* bodies[] = {
+      "Laboratory glassware for the Lisbon site: forty beakers, twelve "
+      "burettes and a replacement fume cupboard sash, delivered to the "
+      "north loading bay before the spring inventory count begins.",
+      "Fleet tyres for the Rotterdam depot: sixty winter tyres for the "
+      "delivery vans, fitted on site by the contractor during the two "
+      "night shifts agreed with the depot supervisor in October.",
+      "Office furniture for the Tallinn branch: eighteen height adjustable "
+      "desks and matching chairs, assembled by the supplier and checked by "
+      "facilities before the new analysts arrive in January."};
+  for (int i = 0; i < 3; ++i) {
+    std::ofstream(forms + "/form-" + std::to_string(i) + ".txt")
+        << header << "\n\n" << bodies[i] << "\n";
+  }
+  RunResult add = RunLeakhound({"add", "--index", index_, forms});
+  ASSERT_EQ(add.exit, 0) << add.err;
+
+  // The header alone matches all three, with no distinctive word.
+  const std::string copy = Write("header.txt", "Hi,\n\n" + header + "\n");
+  RunResult r = Scan({"--json", copy});
+  ASSERT_EQ(r.exit, 1) << r.err;
+  Json record = JsonLines(r.out).at(0);
+  ASSERT_EQ(record["matches"].size(), 3u);
+  for (const Json& m : record["matches"]) {
+    EXPECT_EQ(m["distinctive_words"], 0) << m.dump();
+  }
+  // Under the rule it is no leak.
+  r = Scan({"--json", "--min-distinctive-words", "5", copy});
+  EXPECT_EQ(r.exit, 0) << r.out;
+  EXPECT_TRUE(JsonLines(r.out).at(0)["matches"].empty());
+  // The header and one form's body: that form only, its body distinctive.
+  const std::string leak =
+      Write("leak.txt", header + "\n\n" + std::string(bodies[1]) + "\n");
+  r = Scan({"--json", "--min-distinctive-words", "5", leak});
+  ASSERT_EQ(r.exit, 1) << r.err;
+  record = JsonLines(r.out).at(0);
+  ASSERT_EQ(record["matches"].size(), 1u);
+  EXPECT_THAT(record["matches"][0]["doc_id"].get<std::string>(),
+              HasSubstr("form-1.txt"));
+  EXPECT_GE(record["matches"][0]["distinctive_words"].get<int>(), 25);
+  // Out of range: a usage error.
+  RunResult bad = Scan({"--min-distinctive-words", "10001", copy});
+  EXPECT_EQ(bad.exit, 2);
+  EXPECT_THAT(bad.err, HasSubstr("--min-distinctive-words must be a whole "
+                                 "number from 0 to 10000"));
+}
+
 TEST_F(ScanCommandTest, ThreadsDoNotChangeResultsOrOrder) {
   RunResult one = Scan({"--json", "--threads", "1", SamplePath("outbound"),
                         SamplePath("protected")});
