@@ -16,11 +16,11 @@
 // documents with truth.tsv, OUT/indexes the indexes built. With
 // --assert-floors the exit code is 1 when a regression floor is not met.
 // --shingle-words, --winnow, --filter-winnow, --fpr and --row-capacity set
-// the indexes'
-// parameters, --query-window and --family-false-alarm the filter stage's,
-// --boilerplate-docs, --min-distinctive-words and --distinctive-docs the
-// scan's (`scan`'s options of the same names; defaults: the product's); --detection-only skips the format variants
-// and the sweeps, to compare settings' detection and cost.
+// the indexes' parameters, --query-window and --family-false-alarm the
+// filter stage's, --boilerplate-docs, --min-distinctive-words and
+// --distinctive-docs the scan's (`scan`'s options of the same names;
+// defaults: the product's); --detection-only skips the format variants and
+// the sweeps, to compare settings' detection and cost.
 #include <getopt.h>
 #include <unistd.h>
 
@@ -612,8 +612,8 @@ int main(int argc, char** argv) {
   constexpr char kUsage[] =
       "usage: leakhound-eval --corpus DIR --out DIR [--config small|full] "
       "[--seed N] [--label TEXT] [--assert-floors] [--shingle-words N] "
-      "[--winnow W] "
-      "[--filter-winnow W] [--fpr P] [--row-capacity N] [--query-window N] "
+      "[--winnow W] [--filter-winnow W] [--fpr P] [--row-capacity N] "
+      "[--query-window N] "
       "[--family-false-alarm A] [--boilerplate-docs N] "
       "[--min-distinctive-words N] [--distinctive-docs N] "
       "[--detection-only]\n";

@@ -42,8 +42,9 @@ struct ScanOptions {
   // match (LargestGroupWords: passages adjacent in the scanned text from
   // one stretch of the source, in any order; a passage alone is a group;
   // Passage::covered_words: words of matched shingles and words substituted
-  // one for one between them; other gaps a chain bridged do not count). Range [1, 10000]; the command line allows [10, 10000]. The
-  // default is measured (docs/results.md, "Choosing min_words").
+  // one for one between them; other gaps a chain bridged do not count).
+  // Range [1, 10000]; the command line allows [10, 10000]. The default is
+  // measured (docs/results.md, "Choosing min_words").
   uint32_t min_words = 22;
   // Or passages covering at least this share of the protected document's
   // words. Range (0, 1].

@@ -94,10 +94,11 @@ struct PassageOptions {
 // removes the shingles covering it, so the gap must exceed one shingle's
 // tokens, and winnowing thins the survivors by up to its window. On one
 // diagonal the gap is one shingle's tokens more: 15 % of words substituted
-// often leave two substitutions within a shingle of each other (issue 37). A group
-// may skip one shingle's tokens of its source stretch, and as many (plus
-// the winnowing window) between two of its passages in the scanned text: a
-// sentence too short to hold a shingle of its own, which sits in both.
+// often leave two substitutions within a shingle of each other (issue
+// 37). A group may skip one shingle's tokens of its source stretch, and
+// as many (plus the winnowing window) between two of its passages in the
+// scanned text: a sentence too short to hold a shingle of its own, which
+// sits in both.
 PassageOptions PassageOptionsFor(const ShinglerOptions& options);
 
 struct Passage {
