@@ -116,9 +116,11 @@ std::vector<Floor> Floors(const DetectionSummary& s) {
       {"scan errors", static_cast<double>(s.scan_errors), false, 0},
   };
   for (const auto& [name, recall] : s.obfuscation_recall_30) {
-    if (name == "substitute_15") continue;
+    // 15 % of words replaced: 87 % in the full run since issue 37 (78 %
+    // before), its target 90 %.
+    const double floor = name == "substitute_15" ? 0.75 : 0.85;
     floors.push_back({absl::StrCat(name, " recall, 30+ words"), recall, true,
-                      0.85});
+                      floor});
   }
   return floors;
 }
