@@ -202,6 +202,9 @@ absl::StatusOr<AddResult> ProtectedIndex::Stage(PreparedDocument document) {
     }
     touched.insert(removed->rows.begin(), removed->rows.end());
     pending_.DeleteDocument(*plan->old_id, plan->old);
+    // The text it had is pending too: staged again (under any id), it
+    // commits first and is then no longer a duplicate.
+    pending_digests_.insert(plan->old.digest);
     result.outcome = AddOutcome::kReplaced;
   }
   frequency_->Apply(document.distinct, old_distinct);

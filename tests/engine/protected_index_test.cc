@@ -693,6 +693,29 @@ TEST(ProtectedIndexTest, RepeatedIdOrTextInABatchCommitsTheBatchFirst) {
   EXPECT_THAT(Problems(**index), IsEmpty());
 }
 
+TEST(ProtectedIndexTest, TextReplacedAwayInABatchCanBeStagedUnderAnotherId) {
+  TempDir tmp;
+  auto index = ProtectedIndex::Create(tmp.Sub("idx"), SmallRows());
+  ASSERT_TRUE(index.ok());
+  const auto& docs = RealDocuments();
+  ASSERT_TRUE(AddDoc(**index, docs[0]).ok());
+  // In one batch, docs[0]'s id gets docs[1]'s text and its old text moves
+  // to a new id (a file renamed and another written in its place).
+  TextDoc changed{docs[0].id, docs[1].text};
+  auto replaced = (*index)->Stage(Prepared(**index, changed));
+  ASSERT_TRUE(replaced.ok()) << replaced.status();
+  EXPECT_EQ(replaced->outcome, AddOutcome::kReplaced);
+  TextDoc moved{"moved", docs[0].text};
+  auto added = (*index)->Stage(Prepared(**index, moved));
+  ASSERT_TRUE(added.ok()) << added.status();
+  EXPECT_EQ(added->outcome, AddOutcome::kAdded);
+  ASSERT_TRUE((*index)->Commit().ok());
+  EXPECT_EQ((*index)->matrix().documents(), 2u);
+  EXPECT_TRUE(CandidateIds(**index, docs[0].text).contains("moved"));
+  EXPECT_TRUE(CandidateIds(**index, docs[1].text).contains(docs[0].id));
+  EXPECT_THAT(Problems(**index), IsEmpty());
+}
+
 TEST(ProtectedIndexTest, DestroyingAWriterDropsWhatIsStaged) {
   TempDir tmp;
   const std::string dir = tmp.Sub("idx");
