@@ -8,7 +8,8 @@
 //                  [--row-capacity N]
 //                  [--query-window N] [--family-false-alarm A]
 //                  [--boilerplate-docs N] [--min-distinctive-words N]
-//                  [--distinctive-docs N] [--detection-only]
+//                  [--distinctive-docs N] [--word-checks]
+//                  [--detection-only]
 //
 // DIR for --corpus is what corpus/prepare_corpora.sh prepared. --out is
 // created; OUT/report.md is the report, OUT/*.dat and OUT/plots.gp its
@@ -17,10 +18,10 @@
 // --assert-floors the exit code is 1 when a regression floor is not met.
 // --shingle-words, --winnow, --filter-winnow, --fpr and --row-capacity set
 // the indexes' parameters, --query-window and --family-false-alarm the
-// filter stage's, --boilerplate-docs, --min-distinctive-words and
-// --distinctive-docs the scan's (`scan`'s options of the same names;
-// defaults: the product's); --detection-only skips the format variants and
-// the sweeps, to compare settings' detection and cost.
+// filter stage's, --boilerplate-docs, --min-distinctive-words,
+// --distinctive-docs and --word-checks the scan's (`scan`'s options of the same
+// names; defaults: the product's); --detection-only skips the format variants
+// and the sweeps, to compare settings' detection and cost.
 #include <getopt.h>
 #include <unistd.h>
 
@@ -607,6 +608,7 @@ int main(int argc, char** argv) {
       {"boilerplate-docs", required_argument, nullptr, 'B'},
       {"min-distinctive-words", required_argument, nullptr, 'D'},
       {"distinctive-docs", required_argument, nullptr, 'E'},
+      {"word-checks", no_argument, nullptr, 'K'},
       {"fpr", required_argument, nullptr, 'p'},
       {"detection-only", no_argument, nullptr, 'd'},
       {"help", no_argument, nullptr, 'h'},
@@ -617,7 +619,7 @@ int main(int argc, char** argv) {
       "[--winnow W] [--filter-winnow W] [--fpr P] [--row-capacity N] "
       "[--query-window N] "
       "[--family-false-alarm A] [--boilerplate-docs N] "
-      "[--min-distinctive-words N] [--distinctive-docs N] "
+      "[--min-distinctive-words N] [--distinctive-docs N] [--word-checks] "
       "[--detection-only]\n";
   auto unsigned_arg = [] {
     return static_cast<uint32_t>(std::strtoul(optarg, nullptr, 10));
@@ -643,6 +645,9 @@ int main(int argc, char** argv) {
       case 'B': eval_scan.boilerplate_documents = unsigned_arg(); break;
       case 'D': eval_scan.min_distinctive_words = unsigned_arg(); break;
       case 'E': eval_scan.distinctive_documents = unsigned_arg(); break;
+      case 'K':
+        eval_scan.word_checks = true;
+        break;
       case 'n': index.filter.row_capacity = unsigned_arg(); break;
       case 'p': index.filter.fpr = std::strtod(optarg, nullptr); break;
       case 'd': detection_only = true; break;

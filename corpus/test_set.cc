@@ -333,8 +333,8 @@ absl::StatusOr<bool> Generator::NearCopy(std::string_view text) {
       occurrences.push_back(
           {s.fingerprint, s.token_begin, s.token_end, s.byte_begin, s.byte_end});
     }
-    const std::vector<Passage> passages =
-        MatchPassages(scanned, occurrences, common, options);
+    const std::vector<Passage> passages = MatchPassages(
+        scanned, occurrences, /*source_checks=*/"", common, options);
     if (LargestGroupWords(passages, options) >= rule.min_words ||
         SourceCoverage(passages, source->token_count) >= rule.min_coverage) {
       return true;

@@ -9,7 +9,8 @@ namespace {
 
 size_t ApproximateBytes(const StoredDocument& d) {
   return sizeof(StoredDocument) +
-         d.list.occurrences.size() * sizeof(Occurrence) + d.external_id.size();
+         d.list.occurrences.size() * sizeof(Occurrence) +
+         d.list.word_checks.size() + d.external_id.size();
 }
 
 }  // namespace

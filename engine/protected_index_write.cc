@@ -82,6 +82,8 @@ absl::StatusOr<PreparedDocument> ProtectedIndex::Prepare(
                                           sh.token_end, sh.byte_begin,
                                           sh.byte_end});
   }
+  list.word_checks.assign(shingled->word_checks.begin(),
+                          shingled->word_checks.end());
   out.occurrences = static_cast<uint32_t>(list.occurrences.size());
   out.encoded_list = EncodeRecord(list);
   DocumentLists lists = ListsOf(

@@ -24,7 +24,7 @@
 BOOST_CLASS_VERSION(leakhound::MetadataRecord, 3)
 BOOST_CLASS_VERSION(leakhound::StateRecord, 2)
 BOOST_CLASS_VERSION(leakhound::DocumentRecord, 1)
-BOOST_CLASS_VERSION(leakhound::FingerprintsRecord, 1)
+BOOST_CLASS_VERSION(leakhound::FingerprintsRecord, 2)
 BOOST_CLASS_VERSION(leakhound::SegmentRecord, 1)
 BOOST_CLASS_VERSION(leakhound::RowRecord, 1)
 BOOST_CLASS_VERSION(leakhound::AllowRecord, 1)
@@ -354,16 +354,18 @@ void save(Archive& ar, const leakhound::FingerprintsRecord& r,
           unsigned /*version*/) {
   const uint64_t count = r.occurrences.size();
   const std::string blob = leakhound::EncodeOccurrences(r.occurrences);
-  ar & count & blob;
+  ar& count& blob& r.word_checks;
 }
 
 template <class Archive>
 void load(Archive& ar, leakhound::FingerprintsRecord& r, unsigned version) {
-  leakhound::RequireVersion(version, 1);
+  leakhound::RequireVersion(version, 2);
   uint64_t count = 0;
   std::string blob;
   ar & count & blob;
   r.occurrences = leakhound::DecodeOccurrences(blob, count);
+  r.word_checks.clear();
+  if (version >= 2) ar& r.word_checks;
 }
 
 template <class Archive>

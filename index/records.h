@@ -86,6 +86,9 @@ struct Occurrence {
 // derived from it: the distinct fingerprints in order of first occurrence.
 struct FingerprintsRecord {
   std::vector<Occurrence> occurrences;
+  // One keyed check byte per token of the text (ShingledText::word_checks),
+  // from record version 2; empty in lists written before it.
+  std::string word_checks;
   bool operator==(const FingerprintsRecord&) const = default;
 };
 

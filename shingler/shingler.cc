@@ -126,6 +126,14 @@ ShingledText Shingler::FromTokens(std::string_view utf8) {
 
   le_hashes_.resize(n);
   for (size_t i = 0; i < n; ++i) le_hashes_[i] = ToLittleEndian(tokens_[i].hash);
+  result.word_checks.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t in[2] = {le_hashes_[i], ToLittleEndian(kWordCheckDomain)};
+    result.word_checks[i] = static_cast<uint8_t>(
+        XXH3_64bits_withSecret(in, sizeof(in), key_.secret().data(),
+                               key_.secret().size()) >>
+        56);
+  }
 
   const unsigned target =
       static_cast<unsigned>(options_.shingle_words) * word_weight;

@@ -16,6 +16,12 @@
 // the little-endian bytes of its tokens' hashes. Persisted fingerprints
 // depend on every step: any change is a shingler version change.
 //
+// Word check of a token = the top byte of XXH3-64 with the same secret over
+// the little-endian bytes of its hash and of kWordCheckDomain: one keyed
+// byte per token, with which the second stage extends a passage word by
+// word past its outermost shingles (PERSISTED in FingerprintsRecord
+// version 2; a change to it is a shingler version change).
+//
 // Optional winnowing (winnow_window W > 1) keeps only the shingles chosen by
 // WinnowPositions; see winnower.h for the guarantee.
 //
@@ -45,6 +51,10 @@ namespace leakhound {
 // 4: marks inside a whitespace-delimited run no longer split or change a
 //    word token (tokenizer.h, steps 4 and 5).
 inline constexpr uint32_t kShinglerVersion = 4;
+
+// PERSISTED: hashed after a token's hash for its word check, so that a
+// word check is not the top byte of a one-word shingle's fingerprint.
+inline constexpr uint64_t kWordCheckDomain = 0x6b63656863647277;  // "wrdcheck"
 
 // The Unicode version of the ICU data the normalization uses, e.g. "15.0".
 std::string UnicodeVersion();
@@ -87,6 +97,9 @@ struct ShingledText {
   // Size token_count + 1.
   std::vector<uint32_t> word_units;
   uint32_t units_per_word = 1;
+  // word_checks[t]: token t's word check (see the file comment). Size
+  // token_count.
+  std::vector<uint8_t> word_checks;
 
   // Words in tokens [begin, end), CJK characters and runs of one-character
   // tokens counted as words of cjk_chars_per_word characters, rounded down.

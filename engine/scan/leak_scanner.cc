@@ -134,11 +134,14 @@ DocumentMatch LeakScanner::Compare(
     const std::function<bool(uint64_t)>& suppressed) const {
   const ShingledText& text = scanned.text();
   std::vector<Passage> found = MatchPassages(
-      scanned, stored.list.occurrences, suppressed, passage_options_);
+      scanned, stored.list.occurrences,
+      options_.word_checks ? std::string_view(stored.list.word_checks)
+                           : std::string_view(),
+      suppressed, passage_options_);
   DocumentMatch match;
   match.doc = doc;
   match.external_id = stored.external_id;
-  uint32_t source_tokens = 0;
+  auto source_tokens = static_cast<uint32_t>(stored.list.word_checks.size());
   for (const Occurrence& o : stored.list.occurrences) {
     source_tokens = std::max(source_tokens, o.token_end);
   }

@@ -65,6 +65,12 @@ struct ScanOptions {
   // [0, 10000]. Off by default: measured, it costs recall where protected
   // documents come in families (docs/results.md, issue 37).
   uint32_t min_distinctive_words = 0;
+  // Passages grow past substituted words at their ends by the documents'
+  // word checks (MatchPassages; lists written since FingerprintsRecord
+  // version 2). Off by default: measured, it finds 15 %-reworded 30-word
+  // excerpts 1.5 times as often and flags templated text of other
+  // documents too (docs/results.md, issue 37).
+  bool word_checks = false;
   QueryOptions query;
 };
 

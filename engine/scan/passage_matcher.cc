@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <limits>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -120,6 +121,8 @@ PassageOptions PassageOptionsFor(const ShinglerOptions& options) {
   out.max_group_gap_tokens =
       shingle_tokens + static_cast<uint32_t>(options.winnow_window);
   out.max_group_slack_tokens = shingle_tokens;
+  out.max_check_skip_tokens = static_cast<uint32_t>(options.cjk_chars_per_word);
+  out.min_check_run_tokens = out.max_check_skip_tokens;
   return out;
 }
 
@@ -133,6 +136,7 @@ struct Pair {
 struct Chain {
   Passage passage;
   uint32_t last_token;  // token_begin of the last scanned shingle
+  int64_t first_diagonal;
   int64_t last_diagonal;
   // Union of the chained shingles' scanned tokens: its end and its weight
   // (ShingledText::word_units). Shingles come in token_begin order.
@@ -175,8 +179,9 @@ Chain StartChain(const Shingle& s, const Occurrence& o,
   Passage fresh{s.token_begin,   s.token_end,   s.byte_begin, s.byte_end,
                 o.token_begin,   o.token_end,   o.byte_begin, o.byte_end,
                 1,               0};
-  return Chain{fresh, s.token_begin, Diagonal(s, o), s.token_end,
-               units[s.token_end] - units[s.token_begin]};
+  return Chain{fresh,          s.token_begin,
+               Diagonal(s, o), Diagonal(s, o),
+               s.token_end,    units[s.token_end] - units[s.token_begin]};
 }
 
 // Chain `c` continued by the pair (s, o).
@@ -250,6 +255,134 @@ std::vector<Chain> ChainPairs(const ScannedText& scanned,
   return done;
 }
 
+// The byte where token `t` begins (`end` false) or ends (`end` true),
+// read off `items` (shingles or occurrences, ascending token_begin, so
+// also ascending token_end): kept as `fallback` when no item starts (ends)
+// at that token, as under winnowing.
+template <typename Item>
+uint32_t TokenByte(std::span<const Item> items, uint32_t t, bool end,
+                   uint32_t fallback) {
+  if (!end) {
+    auto it = std::lower_bound(
+        items.begin(), items.end(), t,
+        [](const Item& x, uint32_t v) { return x.token_begin < v; });
+    return it != items.end() && it->token_begin == t ? it->byte_begin
+                                                     : fallback;
+  }
+  auto it = std::lower_bound(
+      items.begin(), items.end(), t + 1,
+      [](const Item& x, uint32_t v) { return x.token_end < v; });
+  return it != items.end() && it->token_end == t + 1 ? it->byte_end : fallback;
+}
+
+// Grows chain `c` past its ends along its diagonals while the word checks
+// agree (PassageOptions::max_check_skip_tokens), never into a token of a
+// suppressed scanned shingle.
+class CheckExtender {
+ public:
+  CheckExtender(const ScannedText& scanned, std::span<const Occurrence> source,
+                std::string_view source_checks,
+                const std::function<bool(uint64_t)>& suppressed,
+                const PassageOptions& options)
+      : text_(scanned.text()),
+        source_(source),
+        source_checks_(source_checks),
+        suppressed_(suppressed),
+        options_(options) {}
+
+  void Extend(Chain& c) const {
+    Passage& q = c.passage;
+    const std::vector<uint32_t>& units = text_.word_units;
+    const uint32_t begin = Reach(q.token_begin, c.first_diagonal, -1);
+    const uint32_t end = Reach(q.token_end, c.last_diagonal, +1);
+    if (begin < q.token_begin) {
+      c.covered_units += units[q.token_begin] - units[begin];
+      q.byte_begin =
+          TokenByte<Shingle>(text_.shingles, begin, false, q.byte_begin);
+      const auto source_begin =
+          static_cast<uint32_t>(int64_t{begin} + c.first_diagonal);
+      q.source_byte_begin =
+          std::min(q.source_byte_begin,
+                   TokenByte<Occurrence>(source_, source_begin, false,
+                                         q.source_byte_begin));
+      q.source_token_begin = std::min(q.source_token_begin, source_begin);
+      q.token_begin = begin;
+    }
+    if (end > q.token_end) {
+      c.covered_units += units[end] - units[q.token_end];
+      q.byte_end =
+          TokenByte<Shingle>(text_.shingles, end - 1, true, q.byte_end);
+      const auto source_end =
+          static_cast<uint32_t>(int64_t{end} + c.last_diagonal);
+      q.source_byte_end = std::max(
+          q.source_byte_end, TokenByte<Occurrence>(source_, source_end - 1,
+                                                   true, q.source_byte_end));
+      q.source_token_end = std::max(q.source_token_end, source_end);
+      q.token_end = end;
+    }
+  }
+
+ private:
+  // Whether scanned token t (facing source token t + diagonal) may be
+  // compared: both exist and no suppressed shingle holds t.
+  bool Usable(int64_t t, int64_t diagonal) const {
+    const int64_t s = t + diagonal;
+    if (t < 0 || t >= int64_t{text_.token_count} || s < 0 ||
+        s >= static_cast<int64_t>(source_checks_.size())) {
+      return false;
+    }
+    if (!suppressed_) return true;
+    const std::vector<Shingle>& shingles = text_.shingles;
+    auto it = std::upper_bound(
+        shingles.begin(), shingles.end(), static_cast<uint32_t>(t),
+        [](uint32_t v, const Shingle& x) { return v < x.token_begin; });
+    // Shingles ending at or before t end the walk: token_end ascends with
+    // token_begin.
+    while (it != shingles.begin()) {
+      --it;
+      if (it->token_end <= t) break;
+      if (suppressed_(it->fingerprint)) return false;
+    }
+    return true;
+  }
+
+  bool Agrees(int64_t t, int64_t diagonal) const {
+    return static_cast<uint8_t>(
+               source_checks_[static_cast<size_t>(t + diagonal)]) ==
+           text_.word_checks[static_cast<size_t>(t)];
+  }
+
+  // The new end of a passage whose end (`step` +1) or first token (`step`
+  // -1) is `edge`: a token index for the begin, one past it for the end.
+  uint32_t Reach(uint32_t edge, int64_t diagonal, int step) const {
+    int64_t accepted = step > 0 ? int64_t{edge} - 1 : edge;  // last kept
+    for (;;) {
+      int64_t t = accepted + step;
+      uint32_t skipped = 0;
+      while (Usable(t, diagonal) && !Agrees(t, diagonal) &&
+             skipped <= options_.max_check_skip_tokens) {
+        ++skipped;
+        t += step;
+      }
+      if (skipped > options_.max_check_skip_tokens) break;
+      uint32_t run = 0;
+      while (Usable(t, diagonal) && Agrees(t, diagonal)) {
+        ++run;
+        t += step;
+      }
+      if (run < options_.min_check_run_tokens) break;
+      accepted = t - step;
+    }
+    return static_cast<uint32_t>(step > 0 ? accepted + 1 : accepted);
+  }
+
+  const ShingledText& text_;
+  std::span<const Occurrence> source_;
+  std::string_view source_checks_;
+  const std::function<bool(uint64_t)>& suppressed_;
+  const PassageOptions& options_;
+};
+
 // The chains' passages in text order, longer first at equal starts; a
 // passage ending no later than one kept before it lies inside that one and
 // is dropped.
@@ -282,11 +415,18 @@ std::vector<Passage> OutermostPassages(const ScannedText& scanned,
 
 std::vector<Passage> MatchPassages(
     const ScannedText& scanned, std::span<const Occurrence> source,
+    std::string_view source_checks,
     const std::function<bool(uint64_t)>& suppressed,
     const PassageOptions& options) {
   const std::vector<Pair> pairs = SharedPairs(scanned, source, suppressed);
-  return OutermostPassages(scanned,
-                           ChainPairs(scanned, source, pairs, options));
+  std::vector<Chain> chains = ChainPairs(scanned, source, pairs, options);
+  if (!source_checks.empty() &&
+      scanned.text().word_checks.size() == scanned.text().token_count) {
+    const CheckExtender extender(scanned, source, source_checks, suppressed,
+                                 options);
+    for (Chain& c : chains) extender.Extend(c);
+  }
+  return OutermostPassages(scanned, std::move(chains));
 }
 
 double SourceCoverage(std::span<const Passage> passages,

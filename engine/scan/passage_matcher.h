@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -88,6 +89,14 @@ struct PassageOptions {
   // span.
   uint32_t max_group_gap_tokens = 3;
   uint32_t max_group_slack_tokens = 10;
+  // Word-check extension (MatchPassages with the source's word checks): at
+  // each end, a passage grows over up to `max_check_skip_tokens` tokens
+  // whose checks differ (substituted words) followed by at least
+  // `min_check_run_tokens` tokens whose checks agree, as long as such steps
+  // follow each other. A step that random bytes pass has probability
+  // 2^-(8 * min_check_run_tokens) at most.
+  uint32_t max_check_skip_tokens = 2;
+  uint32_t min_check_run_tokens = 2;
 };
 
 // The gap and drift for text shingled with `options`: a substituted token
@@ -98,7 +107,9 @@ struct PassageOptions {
 // 37). A group may skip one shingle's tokens of its source stretch, and
 // as many (plus the winnowing window) between two of its passages in the
 // scanned text: a sentence too short to hold a shingle of its own, which
-// sits in both.
+// sits in both. A word-check step skips up to one word (cjk_chars_per_word
+// tokens: two English words or one two-character CJK word) and needs as
+// many agreeing tokens after it.
 PassageOptions PassageOptionsFor(const ShinglerOptions& options);
 
 struct Passage {
@@ -109,28 +120,37 @@ struct Passage {
   uint32_t byte_begin = 0;
   uint32_t byte_end = 0;
   // Protected document: the smallest token and byte ranges holding every
-  // source shingle of the passage.
+  // source shingle of the passage and the tokens word checks added.
   uint32_t source_token_begin = 0;
   uint32_t source_token_end = 0;
   uint32_t source_byte_begin = 0;
   uint32_t source_byte_end = 0;
   uint32_t shingles = 0;  // matched shingle pairs chained into it
   uint32_t words = 0;     // words of the scanned span (ShingledText::Words)
-  // Words of the scanned span inside its matched shingles or between two
-  // of them on one diagonal (as many words on both sides: substituted one
-  // for one): the span less the other gaps the chain bridged (<= words).
+  // Words of the scanned span inside its matched shingles, between two of
+  // them on one diagonal (as many words on both sides: substituted one for
+  // one) or added at its ends by word checks: the span less the other gaps
+  // the chain bridged (<= words).
   uint32_t covered_words = 0;
   bool operator==(const Passage&) const = default;
 };
 
 // The passages `scanned` shares with `source`, in scanned-text order; a
 // passage whose scanned span lies inside another's (the same text matching
-// a repeated source part) is dropped.
-// REQUIRES: `source` in stored order (ascending token_begin).
+// a repeated source part) is dropped. With the source's word checks
+// (FingerprintsRecord::word_checks) each passage then grows at both ends
+// along its diagonal while the scanned text's word checks agree with the
+// source's (PassageOptions::max_check_skip_tokens), never into a token
+// of a suppressed scanned shingle; with none (`source_checks` empty, as in
+// lists written before record version 2) passages end at their outermost
+// shingles.
+// REQUIRES: `source` in stored order (ascending token_begin);
+// `source_checks` empty or one byte per source token.
 // `suppressed` (may be empty) names fingerprints that must not count
 // (allow-listed, boilerplate).
 std::vector<Passage> MatchPassages(
     const ScannedText& scanned, std::span<const Occurrence> source,
+    std::string_view source_checks,
     const std::function<bool(uint64_t)>& suppressed,
     const PassageOptions& options);
 

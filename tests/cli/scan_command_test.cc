@@ -291,6 +291,42 @@ TEST_F(ScanCommandTest, MinDistinctiveWordsIgnoresTextOnlyATemplateShares) {
                                  "number from 0 to 10000"));
 }
 
+TEST_F(ScanCommandTest, WordChecksFindAPassageRewordedNearItsEnds) {
+  // A protected memo of 96 words; the outbound text quotes its first 30
+  // with words 5, 12, 19 and 26 (1-based) replaced: the matched shingles
+  // hold words 6-25, 20 words, under --min-words 22.
+  const std::string memo =
+      "Quarterly pricing review for the northern region. The distributor "
+      "discount rises from eleven to fourteen percent on every pallet order "
+      "placed before the end of March, and the freight surcharge for island "
+      "deliveries is waived for accounts above two hundred thousand euros. "
+      "Sales managers may not disclose these terms to resellers outside the "
+      "approved list. Finance will publish the revised rate card after the "
+      "board signs the budget, and until then the old card stays in force "
+      "for every quotation sent to customers in the southern and western "
+      "regions of the network.";
+  const std::string protected_dir = tmp_.Sub("memos");
+  std::filesystem::create_directories(protected_dir);
+  std::ofstream(protected_dir + "/pricing-memo.txt") << memo << "\n";
+  RunResult add = RunLeakhound({"add", "--index", index_, protected_dir});
+  ASSERT_EQ(add.exit, 0) << add.err;
+  const std::string reworded =
+      "Quarterly pricing review for a northern region. The distributor "
+      "discount rises by eleven to fourteen percent on every crate order "
+      "placed before the end of April, and the freight surcharge";
+  const std::string mail =
+      Write("mail.txt",
+            "Hello Sam,\n\nas promised: " + reworded + ".\n\nCheers, Kim\n");
+  RunResult r = Scan({"--json", mail});
+  EXPECT_EQ(r.exit, 0) << r.out;
+  r = Scan({"--json", "--word-checks", mail});
+  ASSERT_EQ(r.exit, 1) << r.err;
+  const Json record = JsonLines(r.out).at(0);
+  ASSERT_EQ(record["matches"].size(), 1u);
+  EXPECT_THAT(record["matches"][0]["doc_id"].get<std::string>(),
+              HasSubstr("pricing-memo.txt"));
+}
+
 TEST_F(ScanCommandTest, ThreadsDoNotChangeResultsOrOrder) {
   RunResult one = Scan({"--json", "--threads", "1", SamplePath("outbound"),
                         SamplePath("protected")});

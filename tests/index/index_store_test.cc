@@ -43,7 +43,7 @@ DocumentRecord Doc(const std::string& id, char digest) {
 }
 
 FingerprintsRecord Fps() {
-  return FingerprintsRecord{{{11, 0, 5, 0, 20}, {12, 1, 6, 3, 25}}};
+  return FingerprintsRecord{{{11, 0, 5, 0, 20}, {12, 1, 6, 3, 25}}, "abcdef"};
 }
 
 TEST(IndexStoreTest, CreateThenOpenReturnsMetadataAndKey) {

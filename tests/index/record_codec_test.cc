@@ -51,6 +51,7 @@ FingerprintsRecord SampleFingerprints() {
   r.occurrences = {{0x0123456789abcdefULL, 0, 5, 0, 27},
                    {0xfedcba9876543210ULL, 1, 6, 4, 33},
                    {0x00000000000000ffULL, 2, 7, 9, 40}};
+  r.word_checks = "\x11\x22\x33\x44\x55\x66\xf7";
   return r;
 }
 
@@ -119,8 +120,9 @@ TEST(RecordCodecTest, SerializedBytesArePinned) {
             "000000000003000000040000007b5e56eea1010000000000000001000000"
             "000000000000000005000000000000006c6567616c");
   EXPECT_EQ(absl::BytesToHexString(EncodeRecord(SampleFingerprints())),
-            "000100000003000000000000002400000000000000efcdab896745230100"
-            "05001b1032547698badcfe0205081dff0000000000000002050a1f");
+            "000200000003000000000000002400000000000000efcdab896745230100"
+            "05001b1032547698badcfe0205081dff0000000000000002050a1f070000"
+            "0000000000112233445566f7");
   EXPECT_EQ(absl::BytesToHexString(EncodeRecord(SampleRow())),
             "000100000000000000000200000000000000010000000001000000070000"
             "00000000002c01000009000000000000000c00000038010000f00a0000");
@@ -135,6 +137,17 @@ TEST(RecordCodecTest, SerializedBytesArePinned) {
             "2f622f156156eea1010000");
   EXPECT_EQ(absl::BytesToHexString(EncodeRecord(SampleCounts())), "000100000002000000000000000e00000000000000858080808080c091"
             "01018002ac02");
+}
+
+TEST(RecordCodecTest, FingerprintsVersionOneDecodesWithoutWordChecks) {
+  // SampleFingerprints() as version 1 wrote it (before word checks).
+  const std::string bytes = absl::HexStringToBytes(
+      "000100000003000000000000002400000000000000efcdab896745230100"
+      "05001b1032547698badcfe0205081dff0000000000000002050a1f");
+  FingerprintsRecord decoded;
+  ASSERT_TRUE(DecodeRecord(bytes, &decoded).ok());
+  EXPECT_EQ(decoded.occurrences, SampleFingerprints().occurrences);
+  EXPECT_TRUE(decoded.word_checks.empty());
 }
 
 TEST(RecordCodecTest, CountBucketsStoreAscendingDeltas) {
@@ -157,15 +170,16 @@ TEST(RecordCodecTest, CountBucketsStoreAscendingDeltas) {
 
 TEST(RecordCodecTest, FingerprintListIsDeltaVarintEncoded) {
   // 3 occurrences: 8 bytes of fingerprint + 4 one-byte varints each, plus
-  // the archive's class header, count and blob length.
+  // 7 word checks, the archive's class header, count and two lengths.
   const std::string bytes = EncodeRecord(SampleFingerprints());
-  EXPECT_LT(bytes.size(), 3 * 12 + 32u);
+  EXPECT_LT(bytes.size(), 3 * 12 + 7 + 40u);
   FingerprintsRecord many;
   for (uint32_t i = 0; i < 10000; ++i) {
     many.occurrences.push_back(
         {uint64_t{i} * 0x9e3779b97f4a7c15ULL, i, i + 5, 6 * i, 6 * i + 30});
   }
-  EXPECT_LE(EncodeRecord(many).size(), 10000u * 12 + 64);
+  many.word_checks.assign(10004, 'x');
+  EXPECT_LE(EncodeRecord(many).size(), 10000u * 13 + 64);
   EXPECT_EQ(RoundTrip(many), many);
 }
 

@@ -60,6 +60,21 @@ TEST(ShinglerTest, FingerprintsArePinnedForAFixedKey) {
                                      4562804899905494251u));
 }
 
+TEST(ShinglerTest, WordChecksArePinnedForAFixedKey) {
+  // Golden, as the fingerprints: stored lists hold these bytes.
+  auto s = Make();
+  auto text = s->Shingle("the quick brown fox jumps over the lazy dog");
+  ASSERT_TRUE(text.ok());
+  EXPECT_THAT(text->word_checks,
+              ::testing::ElementsAre(18, 175, 120, 185, 87, 192, 18, 204, 237));
+  // One byte per token, the same for the same word.
+  EXPECT_EQ(text->word_checks[0], text->word_checks[6]);
+  auto cjk = s->Shingle("机密文件");
+  ASSERT_TRUE(cjk.ok());
+  EXPECT_EQ(cjk->word_checks.size(), cjk->token_count);
+  EXPECT_THAT(cjk->word_checks, ::testing::ElementsAre(149, 31, 14, 169));
+}
+
 TEST(ShinglerTest, OneCharacterTokensWeighAsCjkCharacters) {
   auto s = Make();
   auto letters = s->Shingle("A B C D E F G H I J K L M N O P Q R S T U V W X Y Z");

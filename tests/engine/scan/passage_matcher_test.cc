@@ -3,6 +3,7 @@
 #include <array>
 #include <map>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -40,12 +41,22 @@ class PassageMatcherTest : public ::testing::Test {
       source_.push_back(Occurrence{s.fingerprint, s.token_begin, s.token_end,
                                    s.byte_begin, s.byte_end});
     }
+    checks_.assign(shingled->word_checks.begin(), shingled->word_checks.end());
   }
 
+  // Without the source's word checks (passages end at their shingles).
   std::vector<Passage> Match(const std::string& scanned,
                      const std::function<bool(uint64_t)>& suppressed = {}) {
     ScannedText text(*shingler_->Shingle(scanned));
-    return MatchPassages(text, source_, suppressed,
+    return MatchPassages(text, source_, "", suppressed,
+                         PassageOptionsFor(shingler_->options()));
+  }
+
+  std::vector<Passage> MatchWithChecks(
+      const std::string& scanned,
+      const std::function<bool(uint64_t)>& suppressed = {}) {
+    ScannedText text(*shingler_->Shingle(scanned));
+    return MatchPassages(text, source_, checks_, suppressed,
                          PassageOptionsFor(shingler_->options()));
   }
 
@@ -56,6 +67,7 @@ class PassageMatcherTest : public ::testing::Test {
 
   std::unique_ptr<Shingler> shingler_;
   std::vector<Occurrence> source_;
+  std::string checks_;
 };
 
 TEST_F(PassageMatcherTest, VerbatimExcerptIsOnePassageWithBothSidesOffsets) {
@@ -199,6 +211,79 @@ TEST_F(PassageMatcherTest,
       "committee reviewed the supplier audit in March");
   ASSERT_EQ(m.size(), 2u);
   EXPECT_EQ(GroupWords(m), 9u);
+}
+
+TEST_F(PassageMatcherTest, WordChecksExtendAPassagePastSubstitutionsAtItsEnds) {
+  // "vendor" for "supplier" (token 4) and "notebooks" for "laptops" (21):
+  // no matched shingle holds tokens 0-4 or 21, so the shingles alone make
+  // a passage of tokens 5-20.
+  const std::string excerpt =
+      "The committee reviewed the vendor audit in March and found that three "
+      "of the eleven warehouses stored customer records on unencrypted "
+      "notebooks";
+  const std::string host = excerpt + ", see you on Monday.";
+  std::vector<Passage> m = Match(host);
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m[0].token_begin, 5u);
+  EXPECT_EQ(m[0].covered_words, 16u);
+  // With the source's word checks the passage grows back over "vendor" to
+  // the first word, whose checks agree; past "notebooks" the host's words
+  // ("see you on") disagree with the source's ("The remediation plan").
+  m = MatchWithChecks(host);
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m[0].token_begin, 0u);
+  EXPECT_EQ(m[0].byte_begin, 0u);
+  EXPECT_EQ(m[0].source_token_begin, 0u);
+  EXPECT_EQ(m[0].source_byte_begin, 0u);
+  EXPECT_EQ(m[0].token_end, 21u);
+  EXPECT_EQ(m[0].covered_words, 21u);
+  // At the other end: "notebooks" skipped, "The remediation plan" agree,
+  // "was late" do not ("assigns each").
+  m = MatchWithChecks(excerpt + ". The remediation plan was late.");
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m[0].token_end, 25u);
+  EXPECT_EQ(m[0].covered_words, 25u);
+  EXPECT_EQ(m[0].source_token_end, 25u);
+}
+
+TEST_F(PassageMatcherTest, WordChecksNeverExtendIntoSuppressedShingles) {
+  const std::string host =
+      "The committee reviewed the vendor audit in March and found that three "
+      "of the eleven warehouses stored customer records";
+  auto shingled = shingler_->Shingle(host);
+  ASSERT_TRUE(shingled.ok());
+  // The scanned shingles holding token 2 ("reviewed") are allow-listed.
+  std::set<uint64_t> allowed;
+  for (const Shingle& sh : shingled->shingles) {
+    if (sh.token_begin <= 2 && sh.token_end > 2) allowed.insert(sh.fingerprint);
+  }
+  ASSERT_FALSE(allowed.empty());
+  std::vector<Passage> m =
+      MatchWithChecks(host, [&](uint64_t fp) { return allowed.contains(fp); });
+  ASSERT_EQ(m.size(), 1u);
+  // Back from token 5: "vendor" skipped, then only "the" (3) before the
+  // allow-listed token: a run of one agreeing token, too short to take.
+  EXPECT_EQ(m[0].token_begin, 5u);
+  EXPECT_EQ(m[0].covered_words, 14u);
+}
+
+TEST_F(PassageMatcherTest, WordChecksRarelyAgreeOnUnrelatedWords) {
+  // A passage followed by 300 different unrelated continuations: each must
+  // pass a run of two agreeing check bytes after at most two skipped words
+  // (about 3 in 65,536 by chance), so none extends the passage.
+  const std::string excerpt =
+      "inspect every site again before the end of the second quarter";
+  std::mt19937_64 random(1);
+  int extended = 0;
+  for (int i = 0; i < 300; ++i) {
+    std::string host = excerpt;
+    for (int w = 0; w < 6; ++w)
+      host += " w" + std::to_string(random() % 100000);
+    std::vector<Passage> m = MatchWithChecks(host);
+    ASSERT_EQ(m.size(), 1u);
+    extended += m[0].token_end != 11u;
+  }
+  EXPECT_EQ(extended, 0);
 }
 
 TEST(LargestGroupWordsTest, OverlappingPassageAddsOnlyItsPartPastTheGroup) {
