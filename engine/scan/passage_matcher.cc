@@ -123,6 +123,7 @@ PassageOptions PassageOptionsFor(const ShinglerOptions& options) {
   out.max_group_slack_tokens = shingle_tokens;
   out.max_check_skip_tokens = static_cast<uint32_t>(options.cjk_chars_per_word);
   out.min_check_run_tokens = out.max_check_skip_tokens;
+  out.max_check_extension_tokens = out.max_aligned_gap_tokens;
   return out;
 }
 
@@ -354,19 +355,25 @@ class CheckExtender {
 
   // The new end of a passage whose end (`step` +1) or first token (`step`
   // -1) is `edge`: a token index for the begin, one past it for the end.
+  // At most max_check_extension_tokens tokens past `edge`.
   uint32_t Reach(uint32_t edge, int64_t diagonal, int step) const {
     int64_t accepted = step > 0 ? int64_t{edge} - 1 : edge;  // last kept
+    const int64_t last =
+        accepted + step * int64_t{options_.max_check_extension_tokens};
+    auto usable = [&](int64_t t) {
+      return (last - t) * step >= 0 && Usable(t, diagonal);
+    };
     for (;;) {
       int64_t t = accepted + step;
       uint32_t skipped = 0;
-      while (Usable(t, diagonal) && !Agrees(t, diagonal) &&
+      while (usable(t) && !Agrees(t, diagonal) &&
              skipped <= options_.max_check_skip_tokens) {
         ++skipped;
         t += step;
       }
       if (skipped > options_.max_check_skip_tokens) break;
       uint32_t run = 0;
-      while (Usable(t, diagonal) && Agrees(t, diagonal)) {
+      while (usable(t) && Agrees(t, diagonal)) {
         ++run;
         t += step;
       }

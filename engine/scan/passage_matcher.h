@@ -95,8 +95,12 @@ struct PassageOptions {
   // `min_check_run_tokens` tokens whose checks agree, as long as such steps
   // follow each other. A step that random bytes pass has probability
   // 2^-(8 * min_check_run_tokens) at most.
+  // No end grows by more than `max_check_extension_tokens` (a text and a
+  // source of one line repeated must not make every chain walk them
+  // whole).
   uint32_t max_check_skip_tokens = 2;
   uint32_t min_check_run_tokens = 2;
+  uint32_t max_check_extension_tokens = 15;
 };
 
 // The gap and drift for text shingled with `options`: a substituted token
@@ -107,9 +111,9 @@ struct PassageOptions {
 // 37). A group may skip one shingle's tokens of its source stretch, and
 // as many (plus the winnowing window) between two of its passages in the
 // scanned text: a sentence too short to hold a shingle of its own, which
-// sits in both. A word-check step skips up to one word (cjk_chars_per_word
-// tokens: two English words or one two-character CJK word) and needs as
-// many agreeing tokens after it.
+// sits in both. A word-check step skips up to cjk_chars_per_word tokens
+// (two English words or one two-character CJK word) and needs as many
+// agreeing tokens after it; an end grows by at most the aligned gap.
 PassageOptions PassageOptionsFor(const ShinglerOptions& options);
 
 struct Passage {

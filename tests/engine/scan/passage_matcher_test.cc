@@ -2,6 +2,7 @@
 
 #include <array>
 #include <map>
+#include <optional>
 #include <random>
 #include <set>
 #include <string>
@@ -54,10 +55,12 @@ class PassageMatcherTest : public ::testing::Test {
 
   std::vector<Passage> MatchWithChecks(
       const std::string& scanned,
-      const std::function<bool(uint64_t)>& suppressed = {}) {
+      const std::function<bool(uint64_t)>& suppressed = {},
+      std::optional<PassageOptions> options = std::nullopt) {
     ScannedText text(*shingler_->Shingle(scanned));
-    return MatchPassages(text, source_, checks_, suppressed,
-                         PassageOptionsFor(shingler_->options()));
+    return MatchPassages(
+        text, source_, checks_, suppressed,
+        options.value_or(PassageOptionsFor(shingler_->options())));
   }
 
   uint32_t GroupWords(const std::vector<Passage>& m) const {
@@ -244,6 +247,25 @@ TEST_F(PassageMatcherTest, WordChecksExtendAPassagePastSubstitutionsAtItsEnds) {
   EXPECT_EQ(m[0].token_end, 25u);
   EXPECT_EQ(m[0].covered_words, 25u);
   EXPECT_EQ(m[0].source_token_end, 25u);
+}
+
+TEST_F(PassageMatcherTest, WordChecksGrowAnEndByAtMostTheExtensionLimit) {
+  const std::string host =
+      "The committee reviewed the vendor audit in March and found that three "
+      "of the eleven warehouses stored customer records";
+  PassageOptions options = PassageOptionsFor(shingler_->options());
+  EXPECT_EQ(options.max_check_extension_tokens, 30u);
+  ASSERT_EQ(MatchWithChecks(host, {}, options).at(0).token_begin, 0u);
+  // Three tokens back from token 5: "vendor" skipped, "the reviewed" agree.
+  options.max_check_extension_tokens = 3;
+  std::vector<Passage> m = MatchWithChecks(host, {}, options);
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m[0].token_begin, 2u);
+  // Two: "the" alone is too short a run.
+  options.max_check_extension_tokens = 2;
+  m = MatchWithChecks(host, {}, options);
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m[0].token_begin, 5u);
 }
 
 TEST_F(PassageMatcherTest, WordChecksNeverExtendIntoSuppressedShingles) {
