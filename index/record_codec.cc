@@ -354,7 +354,7 @@ void save(Archive& ar, const leakhound::FingerprintsRecord& r,
           unsigned /*version*/) {
   const uint64_t count = r.occurrences.size();
   const std::string blob = leakhound::EncodeOccurrences(r.occurrences);
-  ar& count& blob& r.word_checks;
+  ar & count & blob & r.word_checks;
 }
 
 template <class Archive>
@@ -365,7 +365,7 @@ void load(Archive& ar, leakhound::FingerprintsRecord& r, unsigned version) {
   ar & count & blob;
   r.occurrences = leakhound::DecodeOccurrences(blob, count);
   r.word_checks.clear();
-  if (version >= 2) ar& r.word_checks;
+  if (version >= 2) ar & r.word_checks;
 }
 
 template <class Archive>
