@@ -65,14 +65,11 @@ const char* MilterUsage() {
       "  --status-header        add X-Leakhound-Status to every delivered "
       "message\n"
       "  --max-message-size N   bytes buffered per message (default ",
-      MilterPolicy{}.max_message_bytes,
-      ")\n"
+      MilterPolicy{}.max_message_bytes, ")\n"
       "  --max-concurrent N     messages judged at once (default: one per "
       "core)\n"
       "  --max-wait S           seconds a message waits for its turn "
-      "(default ",
-      MilterPolicy{}.max_wait_seconds,
-      ")\n"
+      "(default ", MilterPolicy{}.max_wait_seconds, ")\n"
       "  --allow-sender ADDR    never scan mail from ADDR or @DOMAIN "
       "(repeatable)\n"
       "  --allow-recipient ADDR never scan mail whose recipients are all "
@@ -172,34 +169,23 @@ class Logger {
 }  // namespace
 
 int RunMilterCommand(int argc, char** argv) {
-  static constexpr OptionSpec kSpecs[] = {{"index", true},
-                                          {"socket", true},
-                                          {"config", true},
-                                          {"pidfile", true},
-                                          {"syslog", false},
-                                          {"on-leak", true},
-                                          {"on-error", true},
-                                          {"on-oversize", true},
-                                          {"on-unreadable", true},
-                                          {"reject-text", true},
-                                          {"show-matches", false},
-                                          {"status-header", false},
-                                          {"max-message-size", true},
-                                          {"max-concurrent", true},
-                                          {"max-wait", true},
-                                          {"allow-sender", true},
-                                          {"allow-recipient", true},
-                                          {"reload-seconds", true},
-                                          {"duplicate-window", true},
-                                          {"min-words", true},
-                                          {"min-coverage", true},
-                                          {"boilerplate-docs", true},
-                                          {"min-distinctive-words", true},
-                                          {"word-checks", false},
-                                          {"incidents", true},
-                                          {"store-snippets", true},
-                                          {"incident-spool", true},
-                                          {"metrics", true}};
+  static constexpr OptionSpec kSpecs[] = {
+      {"index", true},          {"socket", true},
+      {"config", true},         {"pidfile", true},
+      {"syslog", false},        {"on-leak", true},
+      {"on-error", true},       {"on-oversize", true},
+      {"on-unreadable", true},
+      {"reject-text", true},    {"show-matches", false},
+      {"status-header", false}, {"max-message-size", true},
+      {"max-concurrent", true}, {"max-wait", true},
+      {"allow-sender", true},   {"allow-recipient", true},
+      {"reload-seconds", true}, {"duplicate-window", true},
+      {"min-words", true},      {"min-coverage", true},
+      {"boilerplate-docs", true}, {"min-distinctive-words", true},
+      {"word-checks", false},
+      {"incidents", true},
+      {"store-snippets", true},   {"incident-spool", true},
+      {"metrics", true}};
   static constexpr auto kAllSpecs = WithLimitOptions(kSpecs);
   int exit = kExitOk;
   auto first = ParseCommandLine("milter", argc, argv, kAllSpecs, MilterUsage(), &exit);

@@ -31,87 +31,79 @@ namespace {
 // The usage text, with the defaults of ScanOptions and ExtractionLimits.
 const char* ScanUsage() {
   static const std::string usage = absl::StrCat(
-      "usage: leakhound scan --index DIR [--json [--candidates]] [--threads N] "
-      "[--min-words N]"
-      "\n                      [--min-coverage PCT] [--boilerplate-docs N] "
-      "[--min-distinctive-words N]\n"
-      "                      [--follow-symlinks]"
-      "\n"
-      "                      [--shard I/N] [LIMITS] PATH...\n"
-      "  Scans files, directories (recursively) and '-' (standard input) for "
-      "passages\n"
-      "  of protected documents. Exit 0: nothing leaked; 1: a leak; 2: an "
-      "error.\n"
-      "  --json               one JSON object per file (JSON Lines) on "
-      "standard output\n"
-      "  --candidates         with --json: also the ids of every document the "
-      "filter\n"
-      "                       proposed (\"candidate_ids\"), matched or "
-      "dropped\n"
-      "  --threads N          files scanned in parallel (default: the number "
-      "of cores)\n"
-      "  --min-words N        a shared passage, or a group of passages from "
-      "one "
-      "stretch\n"
-      "                       of a document, of N words is a leak (default ",
-      ScanOptions{}.min_words,
-      ", at least 10;\n"
-      "                       words copied or substituted one for one; other "
-      "gaps do not count)\n"
-      "  --min-coverage PCT   so is sharing PCT percent of a document "
-      "(default ",
-      ScanOptions{}.min_coverage * 100,
-      ")\n"
-      "  --boilerplate-docs N text in more than N protected documents never "
-      "counts\n"
-      "                       (default ",
-      ScanOptions{}.boilerplate_documents,
-      "; 0 turns this off)\n"
-      "  --min-distinctive-words N\n"
-      "                       a leak also needs N words in text that at most ",
-      ScanOptions{}.distinctive_documents,
-      "\n"
-      "                       protected documents share (default ",
-      ScanOptions{}.min_distinctive_words,
-      ": off)\n"
-      "  --word-checks        grow passages past substituted words at their "
-      "ends\n"
-      "                       (finds more reworded passages, and more "
-      "templated\n"
-      "                       text; documents added since 2026-11-26)\n"
-      "  --follow-symlinks    inside directories, scan what symlinks point to "
-      "(default:\n"
-      "                       skip them; each directory is walked once)\n"
-      "  --shard I/N          only shard I (0..N-1) of the files: N machines\n"
-      "                       given the same PATHs scan disjoint shards that\n"
-      "                       together are every file (docs/scale.md)\n"
-      "  --on-unreadable skip|error  a file without text leakhound can read "
-      "(an image\n"
-      "                       OCR finds nothing in, unknown binary data): "
-      "listed as\n"
-      "                       skipped with its class, or an error (default: "
-      "skip\n"
-      "                       inside directories, error for files named; "
-      "encrypted\n"
-      "                       files are always errors)\n"
-      "  -q, --quiet          print nothing; the exit code tells (errors "
-      "still go to\n"
-      "                       standard error)\n"
-      "  -i, --leaks-only     print only the files that leak or fail\n"
-      "  --color WHEN         auto (default: a terminal, unless NO_COLOR is "
-      "set or\n"
-      "                       TERM=dumb), always or never\n"
-      "  -r, --recursive      accepted for habit: directories are always "
-      "walked\n"
-      "  With no PATH and standard input not a terminal, standard input is "
-      "scanned.\n"
-      "  --record             write one incident per leaking file to the "
-      "incident store,\n"
-      "                       under one scan-run id (docs/console.md)\n"
-      "  --incidents FILE     the store (default INDEX_DIR.incidents)\n"
-      "  --store-snippets on|off  keep the text around each passage "
-      "(default on)\n",
-      LimitOptionsUsage());
+    "usage: leakhound scan --index DIR [--json [--candidates]] [--threads N] "
+    "[--min-words N]"
+    "\n                      [--min-coverage PCT] [--boilerplate-docs N] "
+    "[--min-distinctive-words N]\n"
+    "                      [--word-checks] [--follow-symlinks]"
+    "\n"
+    "                      [--shard I/N] [LIMITS] PATH...\n"
+    "  Scans files, directories (recursively) and '-' (standard input) for "
+    "passages\n"
+    "  of protected documents. Exit 0: nothing leaked; 1: a leak; 2: an "
+    "error.\n"
+    "  --json               one JSON object per file (JSON Lines) on "
+    "standard output\n"
+    "  --candidates         with --json: also the ids of every document the "
+    "filter\n"
+    "                       proposed (\"candidate_ids\"), matched or dropped\n"
+    "  --threads N          files scanned in parallel (default: the number "
+    "of cores)\n"
+    "  --min-words N        a shared passage, or a group of passages from one "
+    "stretch\n"
+    "                       of a document, of N words is a leak (default ",
+    ScanOptions{}.min_words, ", at least 10;\n"
+    "                       words copied or substituted one for one; other "
+    "gaps do not count)\n"
+    "  --min-coverage PCT   so is sharing PCT percent of a document "
+    "(default ", ScanOptions{}.min_coverage * 100, ")\n"
+    "  --boilerplate-docs N text in more than N protected documents never "
+    "counts\n"
+    "                       (default ", ScanOptions{}.boilerplate_documents,
+    "; 0 turns this off)\n"
+    "  --min-distinctive-words N\n"
+    "                       a leak also needs N words in text that at most ",
+    ScanOptions{}.distinctive_documents, "\n"
+    "                       protected documents share (default ",
+    ScanOptions{}.min_distinctive_words, ": off)\n"
+    "  --word-checks        grow passages past substituted words at their "
+    "ends\n"
+    "                       (finds more reworded passages, and more "
+    "templated\n"
+    "                       text; documents added since 2026-11-26)\n"
+    "  --follow-symlinks    inside directories, scan what symlinks point to "
+    "(default:\n"
+    "                       skip them; each directory is walked once)\n"
+    "  --shard I/N          only shard I (0..N-1) of the files: N machines\n"
+    "                       given the same PATHs scan disjoint shards that\n"
+    "                       together are every file (docs/scale.md)\n"
+    "  --on-unreadable skip|error  a file without text leakhound can read "
+    "(an image\n"
+    "                       OCR finds nothing in, unknown binary data): "
+    "listed as\n"
+    "                       skipped with its class, or an error (default: "
+    "skip\n"
+    "                       inside directories, error for files named; "
+    "encrypted\n"
+    "                       files are always errors)\n"
+    "  -q, --quiet          print nothing; the exit code tells (errors "
+    "still go to\n"
+    "                       standard error)\n"
+    "  -i, --leaks-only     print only the files that leak or fail\n"
+    "  --color WHEN         auto (default: a terminal, unless NO_COLOR is "
+    "set or\n"
+    "                       TERM=dumb), always or never\n"
+    "  -r, --recursive      accepted for habit: directories are always "
+    "walked\n"
+    "  With no PATH and standard input not a terminal, standard input is "
+    "scanned.\n"
+    "  --record             write one incident per leaking file to the "
+    "incident store,\n"
+    "                       under one scan-run id (docs/console.md)\n"
+    "  --incidents FILE     the store (default INDEX_DIR.incidents)\n"
+    "  --store-snippets on|off  keep the text around each passage "
+    "(default on)\n",
+    LimitOptionsUsage());
   return usage.c_str();
 }
 
@@ -254,25 +246,15 @@ Incident ScanIncident(const FileOutcome& o, const ProtectedIndex& index,
 }  // namespace
 
 int RunScanCommand(int argc, char** argv) {
-  static constexpr OptionSpec kSpecs[] = {{"index", true},
-                                          {"json", false},
-                                          {"candidates", false},
-                                          {"threads", true},
-                                          {"min-words", true},
-                                          {"min-coverage", true},
-                                          {"boilerplate-docs", true},
-                                          {"min-distinctive-words", true},
-                                          {"word-checks", false},
-                                          {"follow-symlinks", false},
-                                          {"shard", true},
-                                          {"on-unreadable", true},
-                                          {"record", false},
-                                          {"incidents", true},
-                                          {"store-snippets", true},
-                                          {"quiet", false},
-                                          {"leaks-only", false},
-                                          {"color", true},
-                                          {"recursive", false}};
+  static constexpr OptionSpec kSpecs[] = {
+      {"index", true},        {"json", false},      {"candidates", false},
+      {"threads", true},      {"min-words", true},
+      {"min-coverage", true}, {"boilerplate-docs", true},
+      {"min-distinctive-words", true}, {"word-checks", false},
+      {"follow-symlinks", false}, {"shard", true}, {"on-unreadable", true},
+      {"record", false},       {"incidents", true}, {"store-snippets", true},
+      {"quiet", false},        {"leaks-only", false}, {"color", true},
+      {"recursive", false}};
   static constexpr auto kAllSpecs = WithLimitOptions(kSpecs);
   int exit = kExitOk;
   auto line = ParseCommandLine("scan", argc, argv, kAllSpecs, ScanUsage(), &exit);

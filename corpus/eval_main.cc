@@ -19,9 +19,9 @@
 // --shingle-words, --winnow, --filter-winnow, --fpr and --row-capacity set
 // the indexes' parameters, --query-window and --family-false-alarm the
 // filter stage's, --boilerplate-docs, --min-distinctive-words,
-// --distinctive-docs and --word-checks the scan's (`scan`'s options of the same
-// names; defaults: the product's); --detection-only skips the format variants
-// and the sweeps, to compare settings' detection and cost.
+// --distinctive-docs and --word-checks the scan's (`scan`'s options of the
+// same names; defaults: the product's); --detection-only skips the format
+// variants and the sweeps, to compare settings' detection and cost.
 #include <getopt.h>
 #include <unistd.h>
 
@@ -645,9 +645,7 @@ int main(int argc, char** argv) {
       case 'B': eval_scan.boilerplate_documents = unsigned_arg(); break;
       case 'D': eval_scan.min_distinctive_words = unsigned_arg(); break;
       case 'E': eval_scan.distinctive_documents = unsigned_arg(); break;
-      case 'K':
-        eval_scan.word_checks = true;
-        break;
+      case 'K': eval_scan.word_checks = true; break;
       case 'n': index.filter.row_capacity = unsigned_arg(); break;
       case 'p': index.filter.fpr = std::strtod(optarg, nullptr); break;
       case 'd': detection_only = true; break;

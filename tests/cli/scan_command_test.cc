@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/formats/text_extractor.h"
@@ -54,6 +55,19 @@ class ScanCommandTest : public ::testing::Test {
     const std::string path = tmp_.Sub(name);
     std::ofstream(path, std::ios::binary) << bytes;
     return path;
+  }
+
+  // Writes `files` (name, text) into a new folder `dir` and adds it to the
+  // index.
+  void Protect(const std::string& dir,
+               const std::vector<std::pair<std::string, std::string>>& files) {
+    const std::string folder = tmp_.Sub(dir);
+    std::filesystem::create_directories(folder);
+    for (const auto& [name, text] : files) {
+      std::ofstream(folder + "/" + name) << text;
+    }
+    RunResult add = RunLeakhound({"add", "--index", index_, folder});
+    ASSERT_EQ(add.exit, 0) << add.err;
   }
 
   TempDir tmp_;
@@ -242,8 +256,6 @@ TEST_F(ScanCommandTest, MinDistinctiveWordsIgnoresTextOnlyATemplateShares) {
       "field in block capitals, attach the signed approval of your cost "
       "centre manager, and return the form to the procurement desk no later "
       "than five working days before the order date stated below.";
-  const std::string forms = tmp_.Sub("forms");
-  std::filesystem::create_directories(forms);
   const char* bodies[] = {
       "Laboratory glassware for the Lisbon site: forty beakers, twelve "
       "burettes and a replacement fume cupboard sash, delivered to the "
@@ -254,12 +266,12 @@ TEST_F(ScanCommandTest, MinDistinctiveWordsIgnoresTextOnlyATemplateShares) {
       "Office furniture for the Tallinn branch: eighteen height adjustable "
       "desks and matching chairs, assembled by the supplier and checked by "
       "facilities before the new analysts arrive in January."};
+  std::vector<std::pair<std::string, std::string>> forms;
   for (int i = 0; i < 3; ++i) {
-    std::ofstream(forms + "/form-" + std::to_string(i) + ".txt")
-        << header << "\n\n" << bodies[i] << "\n";
+    forms.emplace_back("form-" + std::to_string(i) + ".txt",
+                       header + "\n\n" + bodies[i] + "\n");
   }
-  RunResult add = RunLeakhound({"add", "--index", index_, forms});
-  ASSERT_EQ(add.exit, 0) << add.err;
+  ASSERT_NO_FATAL_FAILURE(Protect("forms", forms));
 
   // The header alone matches all three, with no distinctive word.
   const std::string copy = Write("header.txt", "Hi,\n\n" + header + "\n");
@@ -305,11 +317,7 @@ TEST_F(ScanCommandTest, WordChecksFindAPassageRewordedNearItsEnds) {
       "board signs the budget, and until then the old card stays in force "
       "for every quotation sent to customers in the southern and western "
       "regions of the network.";
-  const std::string protected_dir = tmp_.Sub("memos");
-  std::filesystem::create_directories(protected_dir);
-  std::ofstream(protected_dir + "/pricing-memo.txt") << memo << "\n";
-  RunResult add = RunLeakhound({"add", "--index", index_, protected_dir});
-  ASSERT_EQ(add.exit, 0) << add.err;
+  ASSERT_NO_FATAL_FAILURE(Protect("memos", {{"pricing-memo.txt", memo + "\n"}}));
   const std::string reworded =
       "Quarterly pricing review for a northern region. The distributor "
       "discount rises by eleven to fourteen percent on every crate order "
