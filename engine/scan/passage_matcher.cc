@@ -143,6 +143,14 @@ struct Chain {
   // (ShingledText::word_units). Shingles come in token_begin order.
   uint32_t covered_end;
   uint64_t covered_units;
+  // Scanned tokens counted as covered without a shingle over them: the
+  // gaps between shingles on one diagonal, then the word-check extensions,
+  // each [begin, end) with its diagonal.
+  struct Unverified {
+    uint32_t begin, end;
+    int64_t diagonal;
+  };
+  std::vector<Unverified> unverified;
 };
 
 int64_t Diagonal(const Shingle& s, const Occurrence& o) {
@@ -182,7 +190,8 @@ Chain StartChain(const Shingle& s, const Occurrence& o,
                 1,               0};
   return Chain{fresh,          s.token_begin,
                Diagonal(s, o), Diagonal(s, o),
-               s.token_end,    units[s.token_end] - units[s.token_begin]};
+               s.token_end,    units[s.token_end] - units[s.token_begin],
+               {}};
 }
 
 // Chain `c` continued by the pair (s, o).
@@ -205,6 +214,9 @@ void ExtendChain(Chain& c, const Shingle& s, const Occurrence& o,
   if (s.token_end > c.covered_end) {
     const uint32_t from =
         aligned ? c.covered_end : std::max(s.token_begin, c.covered_end);
+    if (from < s.token_begin) {
+      c.unverified.push_back({from, s.token_begin, c.last_diagonal});
+    }
     c.covered_units += units[s.token_end] - units[from];
     c.covered_end = s.token_end;
   }
@@ -297,6 +309,7 @@ class CheckExtender {
     const uint32_t begin = Reach(q.token_begin, c.first_diagonal, -1);
     const uint32_t end = Reach(q.token_end, c.last_diagonal, +1);
     if (begin < q.token_begin) {
+      c.unverified.push_back({begin, q.token_begin, c.first_diagonal});
       c.covered_units += units[q.token_begin] - units[begin];
       q.byte_begin =
           TokenByte<Shingle>(text_.shingles, begin, false, q.byte_begin);
@@ -310,6 +323,7 @@ class CheckExtender {
       q.token_begin = begin;
     }
     if (end > q.token_end) {
+      c.unverified.push_back({q.token_end, end, c.last_diagonal});
       c.covered_units += units[end] - units[q.token_end];
       q.byte_end =
           TokenByte<Shingle>(text_.shingles, end - 1, true, q.byte_end);
@@ -320,6 +334,30 @@ class CheckExtender {
                                                    true, q.source_byte_end));
       q.source_token_end = std::max(q.source_token_end, source_end);
       q.token_end = end;
+    }
+  }
+
+  // Counts the substituted words of `c`: the tokens it covers without a
+  // shingle whose checks differ. When they are more than one in
+  // kMaxSubstitutedShare of its tokens, the passage is another text with
+  // words in common (a sibling page's sentence with its subject changed),
+  // not a copy with words substituted, and they stop counting as covered.
+  void Verify(Chain& c) const {
+    uint32_t differing = 0;
+    uint64_t differing_units = 0;
+    const std::vector<uint32_t>& units = text_.word_units;
+    for (const Chain::Unverified& u : c.unverified) {
+      for (uint32_t t = u.begin; t < u.end; ++t) {
+        if (Usable(t, u.diagonal) && !Agrees(t, u.diagonal)) {
+          ++differing;
+          differing_units += units[t + 1] - units[t];
+        }
+      }
+    }
+    const Passage& q = c.passage;
+    if (uint64_t{differing} * kMaxSubstitutedShare >
+        q.token_end - q.token_begin) {
+      c.covered_units -= differing_units;
     }
   }
 
@@ -431,7 +469,10 @@ std::vector<Passage> MatchPassages(
       scanned.text().word_checks.size() == scanned.text().token_count) {
     const CheckExtender extender(scanned, source, source_checks, suppressed,
                                  options);
-    for (Chain& c : chains) extender.Extend(c);
+    for (Chain& c : chains) {
+      extender.Extend(c);
+      extender.Verify(c);
+    }
   }
   return OutermostPassages(scanned, std::move(chains));
 }
@@ -449,6 +490,40 @@ double SourceCoverage(std::span<const Passage> passages,
   return static_cast<double>(covered) / source_tokens;
 }
 
+namespace {
+
+// Source tokens [begin, end).
+struct SourceRange {
+  uint32_t begin, end;
+};
+
+// Adds `range` to the sorted, disjoint `*ranges` and returns how many of
+// its tokens were in none of them.
+uint32_t AddSourceRange(SourceRange range, std::vector<SourceRange>* ranges) {
+  uint32_t held = 0;
+  SourceRange merged = range;
+  std::vector<SourceRange> out;
+  out.reserve(ranges->size() + 1);
+  for (const SourceRange& r : *ranges) {
+    if (r.end < merged.begin || merged.end < r.begin) {
+      out.push_back(r);
+      continue;
+    }
+    held += std::min(r.end, range.end) - std::min(std::max(r.begin, range.begin),
+                                                  std::min(r.end, range.end));
+    merged = {std::min(merged.begin, r.begin), std::max(merged.end, r.end)};
+  }
+  out.insert(std::upper_bound(out.begin(), out.end(), merged,
+                              [](const SourceRange& x, const SourceRange& y) {
+                                return x.begin < y.begin;
+                              }),
+             merged);
+  *ranges = std::move(out);
+  return range.end - range.begin - held;
+}
+
+}  // namespace
+
 uint32_t LargestGroupWords(std::span<const Passage> passages,
                            const PassageOptions& options) {
   // Every run of passages starting at each passage is tried: a run's prefix
@@ -456,19 +531,28 @@ uint32_t LargestGroupWords(std::span<const Passage> passages,
   // sentence of three, moved last), so growing one run greedily and
   // restarting where its prefix fails would miss whole groups.
   uint64_t largest = 0;
+  std::vector<SourceRange> sources;  // the run's source ranges, merged
   for (size_t i = 0; i < passages.size(); ++i) {
     Passage group = passages[i];
     uint64_t words = group.covered_words;
     largest = std::max(largest, words);
+    sources.assign(1, {group.source_token_begin, group.source_token_end});
     const size_t last = std::min(passages.size(), i + kMaxGroupPassages);
     for (size_t j = i + 1; j < last; ++j) {
       const Passage& p = passages[j];
       if (p.token_begin > group.token_end + options.max_group_gap_tokens) break;
-      // Only the part past the run's end adds words.
+      // Only the part past the run's scanned end, and outside the source
+      // ranges it holds, adds words: a source sentence copied twice counts
+      // once.
       const uint32_t from =
           std::clamp(group.token_end, p.token_begin, p.token_end);
-      words += uint64_t{p.covered_words} * (p.token_end - from) /
-               std::max<uint32_t>(1, p.token_end - p.token_begin);
+      const uint32_t source_tokens =
+          std::max<uint32_t>(1, p.source_token_end - p.source_token_begin);
+      const uint32_t new_source = AddSourceRange(
+          {p.source_token_begin, p.source_token_end}, &sources);
+      words += std::min(uint64_t{p.covered_words} * (p.token_end - from) /
+                            std::max<uint32_t>(1, p.token_end - p.token_begin),
+                        uint64_t{p.covered_words} * new_source / source_tokens);
       group.token_end = std::max(group.token_end, p.token_end);
       group.source_token_begin =
           std::min(group.source_token_begin, p.source_token_begin);

@@ -145,13 +145,18 @@ struct Passage {
 // (FingerprintsRecord::word_checks) each passage then grows at both ends
 // along its diagonal while the scanned text's word checks agree with the
 // source's (PassageOptions::max_check_skip_tokens), never into a token
-// of a suppressed scanned shingle; with none (`source_checks` empty, as in
-// lists written before record version 2) passages end at their outermost
-// shingles.
+// of a suppressed scanned shingle, and the words it covers without a
+// shingle (those gaps, the aligned gaps between its shingles) are checked:
+// when more than one token in kMaxSubstitutedShare of the passage differs,
+// the differing ones do not count as covered (templated text, not words
+// substituted in a copy). With none (`source_checks` empty, as in lists
+// written before record version 2) passages end at their outermost
+// shingles and aligned gaps count whole.
 // REQUIRES: `source` in stored order (ascending token_begin);
 // `source_checks` empty or one byte per source token.
 // `suppressed` (may be empty) names fingerprints that must not count
 // (allow-listed, boilerplate).
+inline constexpr uint32_t kMaxSubstitutedShare = 5;
 std::vector<Passage> MatchPassages(
     const ScannedText& scanned, std::span<const Occurrence> source,
     std::string_view source_checks,
@@ -188,7 +193,9 @@ double SourceCoverage(std::span<const Passage> passages,
 // source ranges together span at most the run's scanned span plus
 // max_group_slack_tokens): the sentences of one excerpt reordered, each
 // its own passage. A passage alone is a group; a passage overlapping the
-// run's scanned end adds only the share of its covered words past it. Runs
+// run's scanned end, or source ranges the run already holds, adds only the
+// smaller of its covered words' shares past that end and outside those
+// ranges (a sentence copied twice counts once). Runs
 // of up to kMaxGroupPassages passages are tried from every passage
 // (quadratic in that bound).
 // REQUIRES: `passages` in scanned-text order, as MatchPassages returns them.

@@ -130,6 +130,34 @@ TEST_F(PassageMatcherTest, SubstitutionsBridgeFartherThanInsertions) {
   EXPECT_EQ(m[1].covered_words, 5u);
 }
 
+TEST_F(PassageMatcherTest, WordChecksStopCountingAGapOfOtherWordsAsSubstituted) {
+  // Source tokens 0-6 and 27-31 kept, the 20 between replaced by as many
+  // other words: the same diagonal, so without word checks the gap counts
+  // as 20 substituted words. From the 10,000-document evaluation: a
+  // sibling page's sentence with its subject changed.
+  const std::string templated =
+      "The committee reviewed the supplier audit in April because nobody "
+      "wanted to read the long report about regional sales figures and new "
+      "office plans for next year site manager a deadline of";
+  std::vector<Passage> m = Match(templated);
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m[0].words, 32u);
+  EXPECT_EQ(m[0].covered_words, 32u);
+  // The checks of the gap differ (all but "the", which faces "the"): more
+  // than one in five of the passage's tokens, so they do not count.
+  m = MatchWithChecks(templated);
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m[0].words, 32u);
+  EXPECT_EQ(m[0].covered_words, 13u);
+  // Four words substituted in the same 32 (one in eight) still count.
+  m = MatchWithChecks(
+      "The committee reviewed the supplier audit in March and found that "
+      "seven of the eleven warehouses kept customer records on unencrypted "
+      "tablets. The remediation plan assigns one site manager a deadline of");
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m[0].covered_words, 32u);
+}
+
 TEST_F(PassageMatcherTest, GapsOffTheDiagonalDoNotCountAsCoveredWords) {
   // The five source words between "warehouses" and "laptops" replaced by
   // nine, then by three: the diagonal moves by four, then by two; the chain
@@ -325,7 +353,7 @@ TEST(LargestGroupWordsTest, OverlappingPassageAddsOnlyItsPartPastTheGroup) {
 }
 
 TEST(LargestGroupWordsTest, ARunIsOneGroupWhenALaterPassageFillsItsSourceGap) {
-  // Three sentences of one stretch (source 8-20, 20-32, 30-38), sent in the
+  // Three sentences of one stretch (source 8-20, 20-32, 32-38), sent in the
   // order first, third, second: the first two alone span 30 source tokens
   // for 18 scanned (more than the slack), the three together 30 for 30.
   // From the 10,000-document evaluation: group 20 (the last two) instead
@@ -334,7 +362,7 @@ TEST(LargestGroupWordsTest, ARunIsOneGroupWhenALaterPassageFillsItsSourceGap) {
   a.token_begin = 76, a.token_end = 88, a.covered_words = 12;
   a.source_token_begin = 8, a.source_token_end = 20;
   b.token_begin = 86, b.token_end = 94, b.covered_words = 8;
-  b.source_token_begin = 30, b.source_token_end = 38;
+  b.source_token_begin = 32, b.source_token_end = 38;
   c.token_begin = 94, c.token_end = 106, c.covered_words = 12;
   c.source_token_begin = 20, c.source_token_end = 32;
   EXPECT_EQ(LargestGroupWords(std::vector<Passage>{a, b, c}, PassageOptions{}),
@@ -343,6 +371,24 @@ TEST(LargestGroupWordsTest, ARunIsOneGroupWhenALaterPassageFillsItsSourceGap) {
   c.source_token_begin = 500, c.source_token_end = 512;
   EXPECT_EQ(LargestGroupWords(std::vector<Passage>{a, b, c}, PassageOptions{}),
             12u);
+}
+
+TEST(LargestGroupWordsTest, ASourceSentenceCopiedTwiceCountsOnce) {
+  // From the 10,000-document evaluation: a held-out page repeating one
+  // sentence of a protected page (source tokens 2-17), once in part, was a
+  // group of 7 + 15 = 22 words, a match by the default rule.
+  Passage a, b;
+  a.token_begin = 172, a.token_end = 179, a.covered_words = 7;
+  a.source_token_begin = 2, a.source_token_end = 9;
+  b.token_begin = 188, b.token_end = 203, b.covered_words = 15;
+  b.source_token_begin = 2, b.source_token_end = 17;
+  EXPECT_EQ(LargestGroupWords(std::vector<Passage>{a, b}, PassageOptions{}),
+            15u);  // 7 + the 8 of b's 15 source tokens a does not hold
+  // The same sentence twice, whole: one sentence's words.
+  a = b;
+  a.token_begin = 170, a.token_end = 185;
+  EXPECT_EQ(LargestGroupWords(std::vector<Passage>{a, b}, PassageOptions{}),
+            15u);
 }
 
 TEST(ScannedTextTest, RepeatedFingerprintsAreCappedAndDistinctKeepsOrder) {
