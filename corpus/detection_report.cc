@@ -226,11 +226,11 @@ ReportSection DetectionSection(
                        "Boilerplate-only documents are lines found verbatim "
                        "in at least ", kBoilerplateMinDocs,
                   " protected documents. Hosts and held-out documents "
-                  "that hold protected text by the match rule (near-copies: "
-                  "a group of passages of --min-words words, substituted "
-                  "words bridged, or --min-coverage of a protected document, "
-                  "by the second stage's exact comparison against every "
-                  "protected document; the rule is fixed before the scan) "
+                  "that hold a near-copy of a protected document by the "
+                  "evaluation's referee (corpus/near_copy_referee.h, apart "
+                  "from the engine: 22 or more words aligned, at most one "
+                  "in five substituted or inserted, boilerplate not "
+                  "counting; judged before the scan) "
                   "are their own class, flagged correctly when flagged and "
                   "never counted as false alarms: ", set.near_copy_hosts,
                   " hosts and ", set.near_copy_held_out,

@@ -14,8 +14,8 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "corpus/near_copy_referee.h"
 #include "engine/scan/leak_scanner.h"
-#include "engine/scan/passage_matcher.h"
 #include "shingler/fingerprint_key.h"
 #include "shingler/shingler.h"
 #include "shingler/tokenizer.h"
@@ -157,12 +157,13 @@ class Generator {
   std::vector<std::string> Split(std::string_view excerpt, uint32_t n);
 
   absl::Status IndexProtected();
-  // Whether `text` holds protected text by the default match rule
-  // (ScanOptions): against some protected document, its largest group of
-  // passages (the second stage's exact comparison, MatchPassages, gaps of
-  // substituted words bridged, boilerplate fingerprints not counting) has
-  // at least min_words words, or its passages cover at least min_coverage
-  // of the document. Fixed before any scan; the filter never enters.
+  // Whether `text` holds a near-copy of a protected document sharing a
+  // fingerprint with it, by the evaluation's own referee
+  // (corpus/near_copy_referee.h, not the engine's second stage): a chain of
+  // aligned segments of at least the default rule's min_words words, with
+  // at most one substituted word in five, tokens only in shingles held by
+  // more than kCommonDocuments protected documents not counting. Fixed
+  // before any scan; the filter never enters.
   absl::StatusOr<bool> NearCopy(std::string_view text);
   void FindBoilerplateLines();
   // The documents of `docs` that are no near-copy; the others are appended
@@ -321,22 +322,36 @@ absl::StatusOr<bool> Generator::NearCopy(std::string_view text) {
     }
   }
   if (sharing.empty()) return false;
-  const ScannedText scanned(*std::move(shingled));
-  const ScanOptions rule;
-  const PassageOptions options = PassageOptionsFor(shingler_->options());
-  for (uint32_t doc : sharing) {
-    auto source = shingler_->Shingle(pool_.protected_docs[doc].text);
-    if (!source.ok()) return source.status();
-    std::vector<Occurrence> occurrences;
-    occurrences.reserve(source->shingles.size());
-    for (const Shingle& s : source->shingles) {
-      occurrences.push_back(
-          {s.fingerprint, s.token_begin, s.token_end, s.byte_begin, s.byte_end});
+  std::vector<Token> tokens;
+  tokenizer_->Tokenize(text, &tokens);
+  if (tokens.size() != shingled->token_count) {
+    return absl::InternalError("the shingler and the tokenizer disagree");
+  }
+  // A token counts unless every shingle over it is boilerplate.
+  std::vector<bool> covered(tokens.size()), counted(tokens.size());
+  for (const Shingle& s : shingled->shingles) {
+    const bool boilerplate = common(s.fingerprint);
+    for (uint32_t t = s.token_begin; t < s.token_end; ++t) {
+      covered[t] = true;
+      counted[t] = counted[t] || !boilerplate;
     }
-    const std::vector<Passage> passages = MatchPassages(
-        scanned, occurrences, /*source_checks=*/"", common, options);
-    if (LargestGroupWords(passages, options) >= rule.min_words ||
-        SourceCoverage(passages, source->token_count) >= rule.min_coverage) {
+  }
+  std::vector<uint64_t> hashes(tokens.size());
+  std::vector<uint32_t> counts(tokens.size() + 1, 0);
+  for (size_t t = 0; t < tokens.size(); ++t) {
+    hashes[t] = tokens[t].hash;
+    const uint32_t units = shingled->word_units[t + 1] - shingled->word_units[t];
+    counts[t + 1] = counts[t] + (counted[t] || !covered[t] ? units : 0);
+  }
+  const RefereeText scanned{hashes, counts, shingled->units_per_word};
+  const ScanOptions rule;
+  std::vector<uint64_t> source;
+  for (uint32_t doc : sharing) {
+    const Tokenized& t = Tokens(pool_.protected_docs[doc]);
+    source.resize(t.tokens.size());
+    for (size_t i = 0; i < source.size(); ++i) source[i] = t.tokens[i].hash;
+    if (LongestNearCopyWords(scanned, source, RefereeOptions{}) >=
+        rule.min_words) {
       return true;
     }
   }

@@ -17,15 +17,15 @@
 //   figure2      5, 10, ..., 50 % of one source (the paper's Figure 2)
 // Negatives: clean hosts, held-out documents, boilerplate-only documents
 // (lines found verbatim in at least kBoilerplateMinDocs protected documents).
-// Hosts and held-out documents that hold protected text by the default
-// match rule (a near-copy: a group of passages of min_words words, gaps of
-// substituted words bridged, or min_coverage of a protected document, by
-// the second stage's exact comparison against every protected document
-// sharing a fingerprint; shingles held by more than kCommonDocuments
-// protected documents, boilerplate as leakhound's default rule sees it, do
-// not count) are their own class, near_copy: scanned and reported apart,
-// never counted as false alarms, never hosts of positives. The rule is
-// fixed before any scan. An excerpt more than a quarter of which is such
+// Hosts and held-out documents that hold a near-copy of a protected
+// document by the evaluation's own referee (corpus/near_copy_referee.h,
+// apart from the engine's second stage: at least the default rule's
+// min_words words aligned with a protected document sharing a fingerprint,
+// at most one word in five substituted or inserted; tokens only in shingles
+// held by more than kCommonDocuments protected documents, boilerplate as
+// leakhound's default rule sees it, do not count) are their own class,
+// near_copy: scanned and reported apart, never counted as false alarms,
+// never hosts of positives. The referee runs before any scan. An excerpt more than a quarter of which is such
 // boilerplate is drawn again from another start: positives are passages of
 // one document.
 //

@@ -112,11 +112,11 @@ std::string Filler(int words, uint64_t seed) {
   return out;
 }
 
-// The near-copy rule, fixed before any scan: a held-out document holding
+// The referee, before any scan: a held-out document holding
 // a 40-word passage of a protected document with every seventh word
 // changed is a near-copy (its own class); one holding 12 copied words is
 // an ordinary negative.
-TEST(TestSetTest, NearCopiesByTheMatchRuleAreTheirOwnClass) {
+TEST(TestSetTest, NearCopiesByTheRefereeAreTheirOwnClass) {
   DocumentPool pool = SmallPool();
   ASSERT_FALSE(pool.protected_docs.empty());
   const PoolDocument* source = nullptr;
