@@ -240,7 +240,7 @@ absl::StatusOr<ScanOptions> MatchRuleOptions(const CommandLine& line) {
   options.min_coverage = *min_coverage / 100;
   options.boilerplate_documents = static_cast<uint32_t>(*boilerplate);
   options.min_distinctive_words = static_cast<uint32_t>(*distinctive);
-  options.word_checks = line.Has("word-checks");
+  options.word_checks = !line.Has("no-word-checks");
   return options;
 }
 

@@ -88,7 +88,7 @@ const char* MilterUsage() {
       "  --metrics HOST:PORT    serve Prometheus metrics at /metrics there "
       "(e.g. 127.0.0.1:9527)\n"
       "  --min-words, --min-coverage, --boilerplate-docs,\n"
-      "  --min-distinctive-words, --word-checks: as for scan\n",
+      "  --min-distinctive-words, --no-word-checks: as for scan\n",
       LimitOptionsUsage());
   return usage.c_str();
 }
@@ -182,7 +182,7 @@ int RunMilterCommand(int argc, char** argv) {
       {"reload-seconds", true}, {"duplicate-window", true},
       {"min-words", true},      {"min-coverage", true},
       {"boilerplate-docs", true}, {"min-distinctive-words", true},
-      {"word-checks", false},
+      {"no-word-checks", false},
       {"incidents", true},
       {"store-snippets", true},   {"incident-spool", true},
       {"metrics", true}};

@@ -35,7 +35,7 @@ const char* ScanUsage() {
     "[--min-words N]"
     "\n                      [--min-coverage PCT] [--boilerplate-docs N] "
     "[--min-distinctive-words N]\n"
-    "                      [--word-checks] [--follow-symlinks]"
+    "                      [--no-word-checks] [--follow-symlinks]"
     "\n"
     "                      [--shard I/N] [LIMITS] PATH...\n"
     "  Scans files, directories (recursively) and '-' (standard input) for "
@@ -66,11 +66,11 @@ const char* ScanUsage() {
     ScanOptions{}.distinctive_documents, "\n"
     "                       protected documents share (default ",
     ScanOptions{}.min_distinctive_words, ": off)\n"
-    "  --word-checks        grow passages past substituted words at their "
-    "ends\n"
-    "                       (finds more reworded passages, and more "
-    "templated\n"
-    "                       text; documents added since 2026-11-26)\n"
+    "  --no-word-checks     do not use the documents' word checks (by "
+    "default passages\n"
+    "                       grow past substituted words at their ends; "
+    "documents\n"
+    "                       added since 2026-11-26)\n"
     "  --follow-symlinks    inside directories, scan what symlinks point to "
     "(default:\n"
     "                       skip them; each directory is walked once)\n"
@@ -250,7 +250,7 @@ int RunScanCommand(int argc, char** argv) {
       {"index", true},        {"json", false},      {"candidates", false},
       {"threads", true},      {"min-words", true},
       {"min-coverage", true}, {"boilerplate-docs", true},
-      {"min-distinctive-words", true}, {"word-checks", false},
+      {"min-distinctive-words", true}, {"no-word-checks", false},
       {"follow-symlinks", false}, {"shard", true}, {"on-unreadable", true},
       {"record", false},       {"incidents", true}, {"store-snippets", true},
       {"quiet", false},        {"leaks-only", false}, {"color", true},

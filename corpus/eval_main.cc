@@ -8,7 +8,7 @@
 //                  [--row-capacity N]
 //                  [--query-window N] [--family-false-alarm A]
 //                  [--boilerplate-docs N] [--min-distinctive-words N]
-//                  [--distinctive-docs N] [--word-checks]
+//                  [--distinctive-docs N] [--no-word-checks]
 //                  [--detection-only]
 //
 // DIR for --corpus is what corpus/prepare_corpora.sh prepared. --out is
@@ -19,7 +19,7 @@
 // --shingle-words, --winnow, --filter-winnow, --fpr and --row-capacity set
 // the indexes' parameters, --query-window and --family-false-alarm the
 // filter stage's, --boilerplate-docs, --min-distinctive-words,
-// --distinctive-docs and --word-checks the scan's (`scan`'s options of the
+// --distinctive-docs and --no-word-checks the scan's (`scan`'s options of the
 // same names; defaults: the product's); --detection-only skips the format
 // variants and the sweeps, to compare settings' detection and cost.
 #include <getopt.h>
@@ -87,7 +87,7 @@ EvalConfig ConfigNamed(const std::string& name) {
     c.sweep_sample = 150;
     c.format_sample_every = 2;
     c.legacy_sample_every = 8;
-    c.ocr_sample_every = 48;
+    c.ocr_sample_every = 32;
   } else {
     c.test_set.cases_per_cell = 60;
     c.test_set.negatives_per_class = 400;
@@ -608,7 +608,7 @@ int main(int argc, char** argv) {
       {"boilerplate-docs", required_argument, nullptr, 'B'},
       {"min-distinctive-words", required_argument, nullptr, 'D'},
       {"distinctive-docs", required_argument, nullptr, 'E'},
-      {"word-checks", no_argument, nullptr, 'K'},
+      {"no-word-checks", no_argument, nullptr, 'K'},
       {"fpr", required_argument, nullptr, 'p'},
       {"detection-only", no_argument, nullptr, 'd'},
       {"help", no_argument, nullptr, 'h'},
@@ -619,7 +619,7 @@ int main(int argc, char** argv) {
       "[--winnow W] [--filter-winnow W] [--fpr P] [--row-capacity N] "
       "[--query-window N] "
       "[--family-false-alarm A] [--boilerplate-docs N] "
-      "[--min-distinctive-words N] [--distinctive-docs N] [--word-checks] "
+      "[--min-distinctive-words N] [--distinctive-docs N] [--no-word-checks] "
       "[--detection-only]\n";
   auto unsigned_arg = [] {
     return static_cast<uint32_t>(std::strtoul(optarg, nullptr, 10));
@@ -645,7 +645,7 @@ int main(int argc, char** argv) {
       case 'B': eval_scan.boilerplate_documents = unsigned_arg(); break;
       case 'D': eval_scan.min_distinctive_words = unsigned_arg(); break;
       case 'E': eval_scan.distinctive_documents = unsigned_arg(); break;
-      case 'K': eval_scan.word_checks = true; break;
+      case 'K': eval_scan.word_checks = false; break;
       case 'n': index.filter.row_capacity = unsigned_arg(); break;
       case 'p': index.filter.fpr = std::strtod(optarg, nullptr); break;
       case 'd': detection_only = true; break;

@@ -162,24 +162,29 @@ void BM_Shingle(benchmark::State& state, bool same_domain) {
   state.counters["shingles"] = static_cast<double>(shingles);
 }
 
-QueryOptions Issue36Query() {
-  QueryOptions q;
-  q.family_false_alarm = 1e-6;
-  return q;
+ScanOptions Issue36Query() {
+  ScanOptions o;
+  o.query.family_false_alarm = 1e-6;
+  return o;
 }
 
-// `query` defaults to the scanner's; the *_issue36 cases run the filter
-// threshold of before issue 37 (family-wise false alarm 1e-6) as the
-// baseline of the same process.
+ScanOptions NoWordChecks() {
+  ScanOptions o;
+  o.word_checks = false;
+  return o;
+}
+
+// `options` defaults to the scanner's; the *_issue36 cases run the filter
+// threshold of before issue 37 (family-wise false alarm 1e-6) and the
+// *_no_word_checks cases the second stage without word checks, as
+// baselines of the same process.
 void BM_Scan(benchmark::State& state, bool same_domain,
-             QueryOptions query = ScanOptions{}.query) {
+             ScanOptions options = ScanOptions{}) {
   const std::string& text = Text(same_domain);
   if (text.empty()) {
     state.SkipWithError("no input text; run corpus/prepare_corpora.sh");
     return;
   }
-  ScanOptions options;
-  options.query = query;
   auto scanner = LeakScanner::Create(*GetSetup()->index, options);
   if (!scanner.ok()) std::abort();
   ScanReport report;
@@ -202,6 +207,8 @@ BENCHMARK_CAPTURE(BM_Shingle, python_clean, false)
 BENCHMARK_CAPTURE(BM_Scan, python_clean, false)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Scan, python_clean_issue36, false, Issue36Query())
     ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Scan, python_clean_no_word_checks, false, NoWordChecks())
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_PlainIcuPipeline, kernel_same_domain, true)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Shingle, kernel_same_domain, true)
@@ -209,6 +216,9 @@ BENCHMARK_CAPTURE(BM_Shingle, kernel_same_domain, true)
 BENCHMARK_CAPTURE(BM_Scan, kernel_same_domain, true)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_Scan, kernel_same_domain_issue36, true, Issue36Query())
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Scan, kernel_same_domain_no_word_checks, true,
+                  NoWordChecks())
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace
