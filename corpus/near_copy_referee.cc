@@ -31,7 +31,7 @@ uint64_t Seed(std::span<const uint64_t> h, size_t i) {
 // the longest stretches, from an equal token to an equal token, with at
 // most one differing token in mismatch_cost + 1 (their score, +1 per equal
 // token and -mismatch_cost per differing one, is not negative), longest
-// first and not overlapping, each with at least kSeedTokens equal tokens.
+// first and not overlapping, each scoring at least kSeedTokens.
 void WalkDiagonal(std::span<const uint64_t> a, std::span<const uint64_t> b,
                   int64_t d, uint32_t mismatch_cost,
                   std::vector<Segment>* out) {
