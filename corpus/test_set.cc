@@ -161,9 +161,9 @@ class Generator {
   // fingerprint with it, by the evaluation's own referee
   // (corpus/near_copy_referee.h, not the engine's second stage): a chain of
   // aligned segments of at least the default rule's min_words words, with
-  // at most one substituted word in five, tokens only in shingles held by
-  // more than kCommonDocuments protected documents not counting. Fixed
-  // before any scan; the filter never enters.
+  // at most one word in five substituted or inserted, tokens only in
+  // shingles held by more than kCommonDocuments protected documents not
+  // counting. Fixed before any scan; the filter never enters.
   absl::StatusOr<bool> NearCopy(std::string_view text);
   void FindBoilerplateLines();
   // The documents of `docs` that are no near-copy; the others are appended
