@@ -228,7 +228,8 @@ ReportSection DetectionSection(
                   " protected documents. Hosts and held-out documents "
                   "that hold a near-copy of a protected document by the "
                   "evaluation's referee (corpus/near_copy_referee.h, apart "
-                  "from the engine: 22 or more words aligned, at most one "
+                  "from the engine: ", MatchRule{}.min_words,
+                  " or more words aligned, at most one "
                   "in five substituted or inserted, boilerplate not "
                   "counting; judged before the scan) "
                   "are their own class, flagged correctly when flagged and "

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
 
 namespace leakhound {
 
@@ -143,14 +144,33 @@ struct Chain {
   // (ShingledText::word_units). Shingles come in token_begin order.
   uint32_t covered_end;
   uint64_t covered_units;
-  // Scanned tokens counted as covered without a shingle over them: the
-  // gaps between shingles on one diagonal, then the word-check extensions,
-  // each [begin, end) with its diagonal.
+  // Scanned tokens counted as covered without a shingle over them, between
+  // shingles on one diagonal: each [begin, end) with its diagonal.
   struct Unverified {
     uint32_t begin, end;
     int64_t diagonal;
   };
   std::vector<Unverified> unverified;
+  // The tokens of the word-check extensions whose checks differ, and their
+  // weight, at the chain's start and at its end (CheckExtender::Extend
+  // counts them as it walks).
+  uint32_t head_differing = 0;
+  uint32_t tail_differing = 0;
+  uint64_t head_differing_units = 0;
+  uint64_t tail_differing_units = 0;
+  // Scanned tokens [begin, end) the chain bridged off its diagonal (words
+  // inserted, or moved from elsewhere in the source), not counted as
+  // covered, each with the chain's covered_units before it.
+  struct Bridged {
+    uint32_t begin, end;
+    uint64_t covered_before;
+    uint32_t source_next;  // the source token after them
+  };
+  std::vector<Bridged> bridged;
+  // The weight CheckExtender::Extend added at the chain's first and last
+  // shingle.
+  uint64_t head_units = 0;
+  uint64_t tail_units = 0;
 };
 
 int64_t Diagonal(const Shingle& s, const Occurrence& o) {
@@ -191,7 +211,9 @@ Chain StartChain(const Shingle& s, const Occurrence& o,
   return Chain{fresh,          s.token_begin,
                Diagonal(s, o), Diagonal(s, o),
                s.token_end,    units[s.token_end] - units[s.token_begin],
-               {}};
+               {},             0,
+               0,              0,              0,
+               {},             0,              0};
 }
 
 // Chain `c` continued by the pair (s, o).
@@ -216,6 +238,10 @@ void ExtendChain(Chain& c, const Shingle& s, const Occurrence& o,
         aligned ? c.covered_end : std::max(s.token_begin, c.covered_end);
     if (from < s.token_begin) {
       c.unverified.push_back({from, s.token_begin, c.last_diagonal});
+    }
+    if (!aligned && c.covered_end < s.token_begin) {
+      c.bridged.push_back(
+          {c.covered_end, s.token_begin, c.covered_units, o.token_begin});
     }
     c.covered_units += units[s.token_end] - units[from];
     c.covered_end = s.token_end;
@@ -288,6 +314,25 @@ uint32_t TokenByte(std::span<const Item> items, uint32_t t, bool end,
   return it != items.end() && it->token_end == t + 1 ? it->byte_end : fallback;
 }
 
+// Whether a suppressed shingle of `text` holds token t.
+bool HeldBySuppressed(const ShingledText& text,
+                      const std::function<bool(uint64_t)>& suppressed,
+                      uint32_t t) {
+  if (!suppressed) return false;
+  const std::vector<Shingle>& shingles = text.shingles;
+  auto it = std::upper_bound(
+      shingles.begin(), shingles.end(), t,
+      [](uint32_t v, const Shingle& x) { return v < x.token_begin; });
+  // Shingles ending at or before t end the walk: token_end ascends with
+  // token_begin.
+  while (it != shingles.begin()) {
+    --it;
+    if (it->token_end <= t) break;
+    if (suppressed(it->fingerprint)) return true;
+  }
+  return false;
+}
+
 // Grows chain `c` past its ends along its diagonals while the word checks
 // agree (PassageOptions::max_check_skip_tokens), never into a token of a
 // suppressed scanned shingle.
@@ -306,11 +351,17 @@ class CheckExtender {
   void Extend(Chain& c) const {
     Passage& q = c.passage;
     const std::vector<uint32_t>& units = text_.word_units;
-    const uint32_t begin = Reach(q.token_begin, c.first_diagonal, -1);
-    const uint32_t end = Reach(q.token_end, c.last_diagonal, +1);
+    const Reached head = Reach(q.token_begin, c.first_diagonal, -1);
+    const Reached tail = Reach(q.token_end, c.last_diagonal, +1);
+    c.head_differing = head.differing;
+    c.tail_differing = tail.differing;
+    c.head_differing_units = head.differing_units;
+    c.tail_differing_units = tail.differing_units;
+    const uint32_t begin = head.edge;
+    const uint32_t end = tail.edge;
     if (begin < q.token_begin) {
-      c.unverified.push_back({begin, q.token_begin, c.first_diagonal});
-      c.covered_units += units[q.token_begin] - units[begin];
+      c.head_units = units[q.token_begin] - units[begin];
+      c.covered_units += c.head_units;
       q.byte_begin =
           TokenByte<Shingle>(text_.shingles, begin, false, q.byte_begin);
       const auto source_begin =
@@ -323,8 +374,8 @@ class CheckExtender {
       q.token_begin = begin;
     }
     if (end > q.token_end) {
-      c.unverified.push_back({q.token_end, end, c.last_diagonal});
-      c.covered_units += units[end] - units[q.token_end];
+      c.tail_units = units[end] - units[q.token_end];
+      c.covered_units += c.tail_units;
       q.byte_end =
           TokenByte<Shingle>(text_.shingles, end - 1, true, q.byte_end);
       const auto source_end =
@@ -337,27 +388,110 @@ class CheckExtender {
     }
   }
 
-  // Counts the substituted words of `c`: the tokens it covers without a
-  // shingle whose checks differ. When they are more than one in
-  // kMaxSubstitutedShare of its tokens, the passage is another text with
-  // words in common (a sibling page's sentence with its subject changed),
-  // not a copy with words substituted, and they stop counting as covered.
+  // Checks the words `c` holds without a shingle. Substituted ones: the
+  // tokens it counts as covered whose checks differ. Inserted ones: the
+  // tokens it bridged off its diagonal that the source does not hold near
+  // there (a short sentence moved within a copied excerpt, too short for a
+  // shingle of its own, is held, and is not an insertion). When more than
+  // one token in kMaxSubstitutedShare of the passage is substituted or
+  // inserted, it is another text with words in common (a sibling page's
+  // sentence with its subject changed, a paragraph written from one
+  // template), not a copy with a few words changed. It then counts the
+  // largest run of the stretches between its insertions that stays within
+  // that share; a single stretch beyond it counts less its substituted
+  // words.
   void Verify(Chain& c) const {
-    uint32_t differing = 0;
-    uint64_t differing_units = 0;
+    const Passage& q = c.passage;
     const std::vector<uint32_t>& units = text_.word_units;
+    // Scanned tokens [begin, end), their weight, and their substituted
+    // words and weight; `inserted_after`: the inserted tokens that follow.
+    struct Stretch {
+      uint32_t begin, end;
+      uint64_t units;
+      uint32_t differing;
+      uint64_t differing_units;
+      uint32_t inserted_after;
+    };
+    std::vector<Stretch> stretches;
+    uint32_t begin = q.token_begin;
+    uint64_t before = 0;
+    uint32_t inserted = 0;
+    uint64_t moved = 0;  // weight of the moved words of the open stretch
+    uint64_t moved_total = 0;
+    for (const Chain::Bridged& b : c.bridged) {
+      const Gap gap = Inserted(b.begin, b.end, b.source_next);
+      const uint32_t charged = gap.inserted;
+      if (charged == 0) {
+        if (gap.moved) moved += units[b.end] - units[b.begin];
+        continue;
+      }
+      inserted += charged;
+      stretches.push_back({begin, b.begin, b.covered_before - before + moved,
+                           0, 0, charged});
+      begin = b.end;
+      before = b.covered_before;
+      moved_total += moved;
+      moved = 0;
+    }
+    moved_total += moved;
+    stretches.push_back({begin, q.token_end,
+                         c.covered_units - c.head_units - before + moved,
+                         c.tail_differing, c.tail_differing_units, 0});
+    c.covered_units += moved_total;
+    Stretch& first = stretches.front();
+    first.units += c.head_units;
+    first.differing += c.head_differing;
+    first.differing_units += c.head_differing_units;
+    uint32_t differing = c.head_differing + c.tail_differing;
+    size_t k = 0;  // unverified gaps come in text order
     for (const Chain::Unverified& u : c.unverified) {
+      while (u.begin >= stretches[k].end && k + 1 < stretches.size()) ++k;
       for (uint32_t t = u.begin; t < u.end; ++t) {
         if (Usable(t, u.diagonal) && !Agrees(t, u.diagonal)) {
           ++differing;
-          differing_units += units[t + 1] - units[t];
+          ++stretches[k].differing;
+          stretches[k].differing_units += units[t + 1] - units[t];
         }
       }
     }
-    const Passage& q = c.passage;
-    if (uint64_t{differing} * kMaxSubstitutedShare >
+    if (uint64_t{differing + inserted} * kMaxSubstitutedShare <=
         q.token_end - q.token_begin) {
-      c.covered_units -= differing_units;
+      return;
+    }
+    uint64_t largest = 0;
+    for (size_t i = 0; i < stretches.size(); ++i) {
+      const Stretch& alone = stretches[i];
+      largest = std::max(largest, alone.units - std::min(alone.units,
+                                                         alone.differing_units));
+      uint64_t weight = 0;
+      uint64_t charged = 0;
+      const size_t last = std::min(stretches.size(), i + kMaxGroupPassages);
+      for (size_t j = i; j < last; ++j) {
+        weight += stretches[j].units;
+        charged += stretches[j].differing;
+        if (charged * kMaxSubstitutedShare <= stretches[j].end - alone.begin) {
+          largest = std::max(largest, weight);
+        }
+        charged += stretches[j].inserted_after;
+      }
+    }
+    c.covered_units = largest;
+  }
+
+  // Sets each passage's inserted_before: the tokens between it and the
+  // passages before it, when at most max_group_gap_tokens, that count as
+  // inserted (Inserted).
+  // REQUIRES: `passages` in scanned-text order.
+  void ChargeGaps(std::vector<Passage>& passages) const {
+    uint32_t reach = 0;
+    for (size_t j = 0; j < passages.size(); ++j) {
+      Passage& p = passages[j];
+      if (j > 0 && p.token_begin > reach &&
+          p.token_begin - reach <= options_.max_group_gap_tokens) {
+        p.inserted_before =
+            Inserted(reach, p.token_begin, p.source_token_begin).inserted;
+      }
+      reach = std::max(reach, p.token_end);
     }
   }
 
@@ -370,19 +504,48 @@ class CheckExtender {
         s >= static_cast<int64_t>(source_checks_.size())) {
       return false;
     }
-    if (!suppressed_) return true;
-    const std::vector<Shingle>& shingles = text_.shingles;
-    auto it = std::upper_bound(
-        shingles.begin(), shingles.end(), static_cast<uint32_t>(t),
-        [](uint32_t v, const Shingle& x) { return v < x.token_begin; });
-    // Shingles ending at or before t end the walk: token_end ascends with
-    // token_begin.
-    while (it != shingles.begin()) {
-      --it;
-      if (it->token_end <= t) break;
-      if (suppressed_(it->fingerprint)) return false;
+    return !HeldBySuppressed(text_, suppressed_, static_cast<uint32_t>(t));
+  }
+
+  // Scanned tokens a passage holds without facing source tokens: how many
+  // count as inserted, and whether they are words moved within the copy
+  // that count as covered.
+  struct Gap {
+    uint32_t inserted;
+    bool moved;
+  };
+  // The scanned tokens [begin, end) before source token `source_next`:
+  // none inserted when the source holds their unsuppressed ones, checks
+  // equal and in order, within kMoveTokens of it (moved when there are at
+  // least kMinMovedTokens and none is suppressed); else those tokens.
+  static constexpr uint32_t kMoveTokens = 256;
+  // A run of 3 tokens' checks agrees by chance with one of the 512 places
+  // searched with probability 2^-15; a run of 1 almost surely does.
+  static constexpr uint32_t kMinMovedTokens = 3;
+  Gap Inserted(uint32_t begin, uint32_t end, uint32_t source_next) const {
+    absl::InlinedVector<uint32_t, 32> tokens;
+    for (uint32_t t = begin; t < end; ++t) {
+      if (!HeldBySuppressed(text_, suppressed_, t)) tokens.push_back(t);
     }
-    return true;
+    if (tokens.empty()) return {0, false};
+    const uint32_t length = end - begin;
+    const uint32_t lo = source_next - std::min(source_next, kMoveTokens);
+    const auto size = static_cast<uint32_t>(source_checks_.size());
+    const uint32_t hi = std::min(size, source_next + kMoveTokens);
+    for (uint32_t p = lo; p + length <= hi; ++p) {
+      bool held = true;
+      for (uint32_t t : tokens) {
+        if (static_cast<uint8_t>(source_checks_[p + t - begin]) !=
+            text_.word_checks[t]) {
+          held = false;
+          break;
+        }
+      }
+      if (held) {
+        return {0, length >= kMinMovedTokens && tokens.size() == length};
+      }
+    }
+    return {static_cast<uint32_t>(tokens.size()), false};
   }
 
   bool Agrees(int64_t t, int64_t diagonal) const {
@@ -391,22 +554,35 @@ class CheckExtender {
            text_.word_checks[static_cast<size_t>(t)];
   }
 
-  // The new end of a passage whose end (`step` +1) or first token (`step`
-  // -1) is `edge`: a token index for the begin, one past it for the end.
-  // At most max_check_extension_tokens tokens past `edge`.
-  uint32_t Reach(uint32_t edge, int64_t diagonal, int step) const {
+  // How far a passage end grows: `edge`, its new end (a token index for
+  // the begin, one past it for the end), and the tokens it crossed whose
+  // checks differ, with their weight.
+  struct Reached {
+    uint32_t edge;
+    uint32_t differing;
+    uint64_t differing_units;
+  };
+
+  // Grows a passage whose end (`step` +1) or first token (`step` -1) is
+  // `edge`, by at most max_check_extension_tokens tokens.
+  Reached Reach(uint32_t edge, int64_t diagonal, int step) const {
     int64_t accepted = step > 0 ? int64_t{edge} - 1 : edge;  // last kept
     const int64_t last =
         accepted + step * int64_t{options_.max_check_extension_tokens};
     auto usable = [&](int64_t t) {
       return (last - t) * step >= 0 && Usable(t, diagonal);
     };
+    const std::vector<uint32_t>& units = text_.word_units;
+    Reached out{0, 0, 0};
     for (;;) {
       int64_t t = accepted + step;
       uint32_t skipped = 0;
+      uint64_t skipped_units = 0;
       while (usable(t) && !Agrees(t, diagonal) &&
              skipped <= options_.max_check_skip_tokens) {
         ++skipped;
+        const auto at = static_cast<size_t>(t);
+        skipped_units += units[at + 1] - units[at];
         t += step;
       }
       if (skipped > options_.max_check_skip_tokens) break;
@@ -417,8 +593,11 @@ class CheckExtender {
       }
       if (run < options_.min_check_run_tokens) break;
       accepted = t - step;
+      out.differing += skipped;
+      out.differing_units += skipped_units;
     }
-    return static_cast<uint32_t>(step > 0 ? accepted + 1 : accepted);
+    out.edge = static_cast<uint32_t>(step > 0 ? accepted + 1 : accepted);
+    return out;
   }
 
   const ShingledText& text_;
@@ -465,16 +644,20 @@ std::vector<Passage> MatchPassages(
     const PassageOptions& options) {
   const std::vector<Pair> pairs = SharedPairs(scanned, source, suppressed);
   std::vector<Chain> chains = ChainPairs(scanned, source, pairs, options);
-  if (!source_checks.empty() &&
-      scanned.text().word_checks.size() == scanned.text().token_count) {
-    const CheckExtender extender(scanned, source, source_checks, suppressed,
-                                 options);
-    for (Chain& c : chains) {
-      extender.Extend(c);
-      extender.Verify(c);
-    }
+  if (source_checks.empty() ||
+      scanned.text().word_checks.size() != scanned.text().token_count) {
+    return OutermostPassages(scanned, std::move(chains));
   }
-  return OutermostPassages(scanned, std::move(chains));
+  const CheckExtender extender(scanned, source, source_checks, suppressed,
+                               options);
+  for (Chain& c : chains) {
+    extender.Extend(c);
+    extender.Verify(c);
+  }
+  std::vector<Passage> passages =
+      OutermostPassages(scanned, std::move(chains));
+  extender.ChargeGaps(passages);
+  return passages;
 }
 
 double SourceCoverage(std::span<const Passage> passages,
@@ -497,28 +680,30 @@ struct SourceRange {
   uint32_t begin, end;
 };
 
-// Adds `range` to the sorted, disjoint `*ranges` and returns how many of
-// its tokens were in none of them.
+// Adds `range` to the sorted, disjoint `*ranges` (merging those it
+// overlaps or touches, in place) and returns how many of its tokens were
+// in none of them.
 uint32_t AddSourceRange(SourceRange range, std::vector<SourceRange>* ranges) {
+  // The ranges it overlaps or touches are consecutive: from the first
+  // ending at or past its begin to the last starting at or before its end.
+  const auto first = std::lower_bound(
+      ranges->begin(), ranges->end(), range.begin,
+      [](const SourceRange& r, uint32_t v) { return r.end < v; });
+  auto last = first;
   uint32_t held = 0;
   SourceRange merged = range;
-  std::vector<SourceRange> out;
-  out.reserve(ranges->size() + 1);
-  for (const SourceRange& r : *ranges) {
-    if (r.end < merged.begin || merged.end < r.begin) {
-      out.push_back(r);
-      continue;
-    }
-    held += std::min(r.end, range.end) - std::min(std::max(r.begin, range.begin),
-                                                  std::min(r.end, range.end));
-    merged = {std::min(merged.begin, r.begin), std::max(merged.end, r.end)};
+  for (; last != ranges->end() && last->begin <= range.end; ++last) {
+    const uint32_t end = std::min(last->end, range.end);
+    held += end - std::min(std::max(last->begin, range.begin), end);
+    merged = {std::min(merged.begin, last->begin),
+              std::max(merged.end, last->end)};
   }
-  out.insert(std::upper_bound(out.begin(), out.end(), merged,
-                              [](const SourceRange& x, const SourceRange& y) {
-                                return x.begin < y.begin;
-                              }),
-             merged);
-  *ranges = std::move(out);
+  if (first == last) {
+    ranges->insert(first, merged);
+  } else {
+    *first = merged;
+    ranges->erase(first + 1, last);
+  }
   return range.end - range.begin - held;
 }
 
@@ -535,12 +720,14 @@ uint32_t LargestGroupWords(std::span<const Passage> passages,
   for (size_t i = 0; i < passages.size(); ++i) {
     Passage group = passages[i];
     uint64_t words = group.covered_words;
+    uint64_t inserted = 0;
     largest = std::max(largest, words);
     sources.assign(1, {group.source_token_begin, group.source_token_end});
     const size_t last = std::min(passages.size(), i + kMaxGroupPassages);
     for (size_t j = i + 1; j < last; ++j) {
       const Passage& p = passages[j];
       if (p.token_begin > group.token_end + options.max_group_gap_tokens) break;
+      inserted += p.inserted_before;
       // Only the part past the run's scanned end, and outside the source
       // ranges it holds, adds words: a source sentence copied twice counts
       // once.
@@ -558,8 +745,10 @@ uint32_t LargestGroupWords(std::span<const Passage> passages,
           std::min(group.source_token_begin, p.source_token_begin);
       group.source_token_end =
           std::max(group.source_token_end, p.source_token_end);
+      const uint32_t span = group.token_end - group.token_begin;
       if (group.source_token_end - group.source_token_begin <=
-          group.token_end - group.token_begin + options.max_group_slack_tokens) {
+              span + options.max_group_slack_tokens &&
+          inserted * kMaxSubstitutedShare <= span) {
         largest = std::max(largest, words);
       }
     }

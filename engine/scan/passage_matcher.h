@@ -136,6 +136,11 @@ struct Passage {
   // one) or added at its ends by word checks: the span less the other gaps
   // the chain bridged (<= words).
   uint32_t covered_words = 0;
+  // Tokens between this passage and the passages before it that the
+  // source does not hold near it (set with word checks, for gaps of at
+  // most max_group_gap_tokens): words inserted between two passages of a
+  // group.
+  uint32_t inserted_before = 0;
   bool operator==(const Passage&) const = default;
 };
 
@@ -145,13 +150,20 @@ struct Passage {
 // (FingerprintsRecord::word_checks) each passage then grows at both ends
 // along its diagonal while the scanned text's word checks agree with the
 // source's (PassageOptions::max_check_skip_tokens), never into a token
-// of a suppressed scanned shingle, and the words it covers without a
-// shingle (those gaps, the aligned gaps between its shingles) are checked:
-// when more than one token in kMaxSubstitutedShare of the passage differs,
-// the differing ones do not count as covered (templated text, not words
-// substituted in a copy). With none (`source_checks` empty, as in lists
-// written before record version 2) passages end at their outermost
-// shingles and aligned gaps count whole.
+// of a suppressed scanned shingle, and the words it holds without a
+// shingle are checked. Substituted: the tokens it counts as covered (those
+// extensions, the aligned gaps between its shingles) whose checks differ.
+// Inserted: the tokens it bridged off its diagonal, unless the source
+// holds them, checks equal and in order, near where the passage resumes
+// (a short sentence moved within a copied excerpt; from 3 tokens on these
+// count as covered). When more than one token in kMaxSubstitutedShare of
+// the passage is substituted or inserted (templated text, not a copy with
+// a few words changed), it counts only the largest run of the stretches
+// between its insertions that stays within that share, less the
+// substituted words of a lone stretch beyond it. Each passage's
+// inserted_before counts the same for the gap before it. With none
+// (`source_checks` empty, as in lists written before record version 2)
+// passages end at their outermost shingles and aligned gaps count whole.
 // REQUIRES: `source` in stored order (ascending token_begin);
 // `source_checks` empty or one byte per source token.
 // `suppressed` (may be empty) names fingerprints that must not count
@@ -191,8 +203,10 @@ double SourceCoverage(std::span<const Passage> passages,
 // that follow each other in the scanned text, at most max_group_gap_tokens
 // apart, and come from one stretch of the source in any order (their
 // source ranges together span at most the run's scanned span plus
-// max_group_slack_tokens): the sentences of one excerpt reordered, each
-// its own passage. A passage alone is a group; a passage overlapping the
+// max_group_slack_tokens, and the tokens inserted between its passages,
+// Passage::inserted_before, are at most one in kMaxSubstitutedShare of
+// that span): the sentences of one excerpt reordered, each its own
+// passage. A passage alone is a group; a passage overlapping the
 // run's scanned end, or source ranges the run already holds, adds only the
 // smaller of its covered words' shares past that end and outside those
 // ranges (a sentence copied twice counts once). Runs

@@ -159,17 +159,29 @@ TEST_F(LeakScannerTest, BridgedGapsDoNotCountTowardMinWords) {
       "Status: The attacker downloaded 38 export files totalling 19 of data "
       "which the forensic team later confirmed in writing names, email "
       "addresses and the last four digits of payment, as expected.";
-  ScanOptions twenty;
-  twenty.min_words = 20;
-  ScanReport r = Scan(note, twenty);
-  ASSERT_GE(r.candidates.size(), 1u) << "the filter must propose the report";
-  EXPECT_THAT(r.matches, IsEmpty()) << "28 words of span, 18 covered";
   ScanOptions eighteen;
   eighteen.min_words = 18;
-  r = Scan(note, eighteen);
+  eighteen.word_checks = false;
+  ScanReport r = Scan(note, eighteen);
   ASSERT_THAT(Ids(r), ElementsAre("incident-report.txt"));
   EXPECT_EQ(r.matches[0].longest_passage_words, 28u);
   EXPECT_EQ(r.matches[0].longest_covered_words, 18u);
+  ScanOptions twenty = eighteen;
+  twenty.min_words = 20;
+  r = Scan(note, twenty);
+  ASSERT_GE(r.candidates.size(), 1u) << "the filter must propose the report";
+  EXPECT_THAT(r.matches, IsEmpty()) << "28 words of span, 18 covered";
+  // With word checks the 10 words are found to be inserted (the source
+  // holds none of them near the passage): more than one word in five of
+  // the passage, so only the larger copied stretch around them counts.
+  eighteen.word_checks = true;
+  EXPECT_THAT(Scan(note, eighteen).matches, IsEmpty());
+  ScanOptions ten = eighteen;
+  ten.min_words = 10;
+  r = Scan(note, ten);
+  ASSERT_THAT(Ids(r), ElementsAre("incident-report.txt"));
+  EXPECT_EQ(r.matches[0].longest_passage_words, 28u);
+  EXPECT_EQ(r.matches[0].longest_covered_words, 10u);
 }
 
 TEST_F(LeakScannerTest, ReorderedSentencesCountAsOneGroup) {

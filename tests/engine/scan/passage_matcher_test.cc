@@ -6,6 +6,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -61,6 +62,13 @@ class PassageMatcherTest : public ::testing::Test {
     return MatchPassages(
         text, source_, checks_, suppressed,
         options.value_or(PassageOptionsFor(shingler_->options())));
+  }
+
+  // The words and covered words of `m`'s one passage; {0, 0} when `m`
+  // holds another number of passages.
+  static std::pair<uint32_t, uint32_t> Sole(const std::vector<Passage>& m) {
+    if (m.size() != 1) return {0, 0};
+    return {m[0].words, m[0].covered_words};
   }
 
   uint32_t GroupWords(const std::vector<Passage>& m) const {
@@ -158,6 +166,42 @@ TEST_F(PassageMatcherTest, WordChecksStopCountingAGapOfOtherWordsAsSubstituted) 
   EXPECT_EQ(m[0].covered_words, 32u);
 }
 
+TEST_F(PassageMatcherTest, WordChecksCountOnlyStretchesWithFewInsertionsBetween) {
+  // Source tokens 0-9, 10-19 and 20-29, with four other words inserted
+  // after the first and the second stretch: the chain bridges both steps
+  // of its diagonal, 38 tokens of which 8 (more than one in five) are
+  // words the source does not hold. Two stretches and one insertion, 4 of
+  // 24 tokens, stay within the share.
+  const std::string inserted =
+      "The committee reviewed the supplier audit in March and found alpha "
+      "bravo charlie delta that three of the eleven warehouses stored "
+      "customer records on echo foxtrot golf hotel unencrypted laptops. The "
+      "remediation plan assigns each site manager a";
+  EXPECT_EQ(Sole(Match(inserted)), std::make_pair(38u, 30u));
+  EXPECT_EQ(Sole(MatchWithChecks(inserted)), std::make_pair(38u, 20u));
+  // Five words between source tokens 0-5 and 6-14: 5 of 20 tokens is too
+  // many, and each stretch is alone.
+  const std::string crowded =
+      "The committee reviewed the supplier audit alpha bravo charlie delta "
+      "echo in March and found that three of the eleven";
+  EXPECT_EQ(Sole(Match(crowded)), std::make_pair(20u, 15u));
+  EXPECT_EQ(Sole(MatchWithChecks(crowded)), std::make_pair(20u, 9u));
+}
+
+TEST_F(PassageMatcherTest, WordChecksCountWordsMovedWithinTheCopyAsCovered) {
+  // The same three stretches with source tokens 30-33 and 34-37 moved
+  // between them (short sentences of a reordered excerpt, too short for a
+  // shingle of their own): the source holds them near the passage, so
+  // they are copied words, not inserted ones.
+  const std::string moved =
+      "The committee reviewed the supplier audit in March and found "
+      "deadline of thirty days that three of the eleven warehouses stored "
+      "customer records on to replace the devices, unencrypted laptops. The "
+      "remediation plan assigns each site manager a";
+  EXPECT_EQ(Sole(Match(moved)), std::make_pair(38u, 30u));
+  EXPECT_EQ(Sole(MatchWithChecks(moved)), std::make_pair(38u, 38u));
+}
+
 TEST_F(PassageMatcherTest, GapsOffTheDiagonalDoNotCountAsCoveredWords) {
   // The five source words between "warehouses" and "laptops" replaced by
   // nine, then by three: the diagonal moves by four, then by two; the chain
@@ -221,6 +265,32 @@ TEST_F(PassageMatcherTest, ReorderedSentencesFormOneGroup) {
   ASSERT_EQ(m.size(), 2u);
   EXPECT_EQ(m[0].covered_words, 12u);
   EXPECT_EQ(m[1].covered_words, 6u);
+  EXPECT_EQ(GroupWords(m), 18u);
+}
+
+TEST_F(PassageMatcherTest, WordChecksChargeWordsInsertedBetweenAGroupsPassages) {
+  // The two passages of ReorderedSentencesFormOneGroup with five other
+  // words between them: 5 of the group's 23 tokens are inserted, more
+  // than one in five, so the passages are not one group.
+  const std::string apart =
+      "Notes: The remediation plan assigns each site manager a deadline of "
+      "thirty days alpha bravo charlie delta echo stored customer records on "
+      "unencrypted laptops. Bye.";
+  std::vector<Passage> m = Match(apart);
+  ASSERT_EQ(m.size(), 2u);
+  EXPECT_EQ(m[1].inserted_before, 0u) << "set with word checks only";
+  EXPECT_EQ(GroupWords(m), 18u);
+  m = MatchWithChecks(apart);
+  ASSERT_EQ(m.size(), 2u);
+  EXPECT_EQ(m[1].inserted_before, 5u);
+  EXPECT_EQ(GroupWords(m), 12u);
+  // Four words, 4 of 22 tokens: one group.
+  m = MatchWithChecks(
+      "Notes: The remediation plan assigns each site manager a deadline of "
+      "thirty days alpha bravo charlie delta stored customer records on "
+      "unencrypted laptops. Bye.");
+  ASSERT_EQ(m.size(), 2u);
+  EXPECT_EQ(m[1].inserted_before, 4u);
   EXPECT_EQ(GroupWords(m), 18u);
 }
 
