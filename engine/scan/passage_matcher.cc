@@ -164,7 +164,7 @@ struct Chain {
   struct Bridged {
     uint32_t begin, end;
     uint64_t covered_before;
-    uint32_t source_next;  // the source token after them
+    int64_t diagonal_after;  // of the shingle after them
   };
   std::vector<Bridged> bridged;
   // The weight CheckExtender::Extend added at the chain's first and last
@@ -241,7 +241,7 @@ void ExtendChain(Chain& c, const Shingle& s, const Occurrence& o,
     }
     if (!aligned && c.covered_end < s.token_begin) {
       c.bridged.push_back(
-          {c.covered_end, s.token_begin, c.covered_units, o.token_begin});
+          {c.covered_end, s.token_begin, c.covered_units, c.last_diagonal});
     }
     c.covered_units += units[s.token_end] - units[from];
     c.covered_end = s.token_end;
@@ -389,10 +389,12 @@ class CheckExtender {
   }
 
   // Checks the words `c` holds without a shingle. Substituted ones: the
-  // tokens it counts as covered whose checks differ. Inserted ones: the
-  // tokens it bridged off its diagonal that the source does not hold near
-  // there (a short sentence moved within a copied excerpt, too short for a
-  // shingle of its own, is held, and is not an insertion). When more than
+  // tokens it counts as covered whose checks differ, but for an aligned
+  // gap the source holds elsewhere (sentences swapped: Explain). Inserted
+  // ones: the tokens it bridged off its diagonal that the source does not
+  // hold near there (short sentences moved within a copied excerpt, too
+  // short for a shingle of their own, are held, and count as covered).
+  // When more than
   // one token in kMaxSubstitutedShare of the passage is substituted or
   // inserted, it is another text with words in common (a sibling page's
   // sentence with its subject changed, a paragraph written from one
@@ -416,28 +418,27 @@ class CheckExtender {
     uint32_t begin = q.token_begin;
     uint64_t before = 0;
     uint32_t inserted = 0;
-    uint64_t moved = 0;  // weight of the moved words of the open stretch
-    uint64_t moved_total = 0;
+    uint64_t copied = 0;  // weight of the copied gap words of the stretch
+    uint64_t copied_total = 0;
     for (const Chain::Bridged& b : c.bridged) {
-      const Gap gap = Inserted(b.begin, b.end, b.source_next);
-      const uint32_t charged = gap.inserted;
-      if (charged == 0) {
-        if (gap.moved) moved += units[b.end] - units[b.begin];
+      const Gap gap = Explain(b.begin, b.end, b.diagonal_after);
+      if (gap.inserted == 0) {
+        copied += gap.copied_units;
         continue;
       }
-      inserted += charged;
-      stretches.push_back({begin, b.begin, b.covered_before - before + moved,
-                           0, 0, charged});
+      inserted += gap.inserted;
+      stretches.push_back({begin, b.begin, b.covered_before - before + copied,
+                           0, 0, gap.inserted});
       begin = b.end;
       before = b.covered_before;
-      moved_total += moved;
-      moved = 0;
+      copied_total += copied;
+      copied = 0;
     }
-    moved_total += moved;
+    copied_total += copied;
     stretches.push_back({begin, q.token_end,
-                         c.covered_units - c.head_units - before + moved,
+                         c.covered_units - c.head_units - before + copied,
                          c.tail_differing, c.tail_differing_units, 0});
-    c.covered_units += moved_total;
+    c.covered_units += copied_total;
     Stretch& first = stretches.front();
     first.units += c.head_units;
     first.differing += c.head_differing;
@@ -446,13 +447,23 @@ class CheckExtender {
     size_t k = 0;  // unverified gaps come in text order
     for (const Chain::Unverified& u : c.unverified) {
       while (u.begin >= stretches[k].end && k + 1 < stretches.size()) ++k;
+      uint32_t gap_differing = 0;
+      uint64_t gap_differing_units = 0;
       for (uint32_t t = u.begin; t < u.end; ++t) {
         if (Usable(t, u.diagonal) && !Agrees(t, u.diagonal)) {
-          ++differing;
-          ++stretches[k].differing;
-          stretches[k].differing_units += units[t + 1] - units[t];
+          ++gap_differing;
+          gap_differing_units += units[t + 1] - units[t];
         }
       }
+      // Sentences swapped between two of its shingles on one diagonal are
+      // moved words, not substituted ones.
+      if (gap_differing >= kMinMovedTokens &&
+          Explain(u.begin, u.end, u.diagonal).inserted == 0) {
+        continue;
+      }
+      differing += gap_differing;
+      stretches[k].differing += gap_differing;
+      stretches[k].differing_units += gap_differing_units;
     }
     if (uint64_t{differing + inserted} * kMaxSubstitutedShare <=
         q.token_end - q.token_begin) {
@@ -478,9 +489,10 @@ class CheckExtender {
     c.covered_units = largest;
   }
 
-  // Sets each passage's inserted_before: the tokens between it and the
-  // passages before it, when at most max_group_gap_tokens, that count as
-  // inserted (Inserted).
+  // Sets each passage's inserted_before and copied_before: the tokens
+  // between it and the passages before it, when at most
+  // max_group_gap_tokens, that count as inserted, and the words of those
+  // that count as covered, moved ones (Explain).
   // REQUIRES: `passages` in scanned-text order.
   void ChargeGaps(std::vector<Passage>& passages) const {
     uint32_t reach = 0;
@@ -488,8 +500,12 @@ class CheckExtender {
       Passage& p = passages[j];
       if (j > 0 && p.token_begin > reach &&
           p.token_begin - reach <= options_.max_group_gap_tokens) {
-        p.inserted_before =
-            Inserted(reach, p.token_begin, p.source_token_begin).inserted;
+        const Gap gap =
+            Explain(reach, p.token_begin,
+                    int64_t{p.source_token_begin} - int64_t{p.token_begin});
+        p.inserted_before = gap.inserted;
+        p.copied_before =
+            static_cast<uint32_t>(gap.copied_units / text_.units_per_word);
       }
       reach = std::max(reach, p.token_end);
     }
@@ -507,45 +523,60 @@ class CheckExtender {
     return !HeldBySuppressed(text_, suppressed_, static_cast<uint32_t>(t));
   }
 
-  // Scanned tokens a passage holds without facing source tokens: how many
-  // count as inserted, and whether they are words moved within the copy
-  // that count as covered.
+  // Scanned tokens between two runs of copied text: how many count as
+  // inserted, and the weight of those that count as covered.
   struct Gap {
     uint32_t inserted;
-    bool moved;
+    uint64_t copied_units;
   };
-  // The scanned tokens [begin, end) before source token `source_next`:
-  // none inserted when the source holds their unsuppressed ones, checks
-  // equal and in order, within kMoveTokens of it (moved when there are at
-  // least kMinMovedTokens and none is suppressed); else those tokens.
+  // The scanned tokens [begin, end) before text on source diagonal
+  // `after`. They are inserted unless the source holds them, checks equal
+  // and in order, as runs of at least kMinMovedTokens tokens (the last one
+  // may be shorter) each within kMoveTokens of where the text after them
+  // resumes: moved words (short sentences of a reordered excerpt, too
+  // short for a shingle of their own), which count as covered from
+  // kMinMovedTokens tokens on. Suppressed tokens match any and count as
+  // neither.
   static constexpr uint32_t kMoveTokens = 256;
   // A run of 3 tokens' checks agrees by chance with one of the 512 places
   // searched with probability 2^-15; a run of 1 almost surely does.
   static constexpr uint32_t kMinMovedTokens = 3;
-  Gap Inserted(uint32_t begin, uint32_t end, uint32_t source_next) const {
-    absl::InlinedVector<uint32_t, 32> tokens;
+  Gap Explain(uint32_t begin, uint32_t end, int64_t after) const {
+    const std::vector<uint32_t>& units = text_.word_units;
+    absl::InlinedVector<bool, 32> suppressed;
+    uint64_t copied = 0;
+    uint32_t unsuppressed = 0;
     for (uint32_t t = begin; t < end; ++t) {
-      if (!HeldBySuppressed(text_, suppressed_, t)) tokens.push_back(t);
+      suppressed.push_back(HeldBySuppressed(text_, suppressed_, t));
+      if (!suppressed.back()) {
+        copied += units[t + 1] - units[t];
+        ++unsuppressed;
+      }
     }
-    if (tokens.empty()) return {0, false};
-    const uint32_t length = end - begin;
-    const uint32_t lo = source_next - std::min(source_next, kMoveTokens);
-    const auto size = static_cast<uint32_t>(source_checks_.size());
-    const uint32_t hi = std::min(size, source_next + kMoveTokens);
-    for (uint32_t p = lo; p + length <= hi; ++p) {
-      bool held = true;
-      for (uint32_t t : tokens) {
-        if (static_cast<uint8_t>(source_checks_[p + t - begin]) !=
-            text_.word_checks[t]) {
-          held = false;
-          break;
+    if (unsuppressed == 0) return {0, 0};
+    const int64_t next = int64_t{end} + after;
+    const int64_t lo = std::max<int64_t>(0, next - kMoveTokens);
+    const int64_t hi = std::min(static_cast<int64_t>(source_checks_.size()),
+                                next + kMoveTokens);
+    // Greedily, the longest held run from each token on.
+    for (uint32_t t = begin; t < end;) {
+      uint32_t longest = 0;
+      for (int64_t p = lo; p < hi && longest < end - t; ++p) {
+        uint32_t k = 0;
+        while (t + k < end && p + k < hi &&
+               (suppressed[t + k - begin] ||
+                static_cast<uint8_t>(source_checks_[static_cast<size_t>(
+                    p + k)]) == text_.word_checks[t + k])) {
+          ++k;
         }
+        longest = std::max(longest, k);
       }
-      if (held) {
-        return {0, length >= kMinMovedTokens && tokens.size() == length};
+      if (longest < std::min(kMinMovedTokens, end - t)) {
+        return {unsuppressed, 0};
       }
+      t += longest;
     }
-    return {static_cast<uint32_t>(tokens.size()), false};
+    return {0, end - begin >= kMinMovedTokens ? copied : 0};
   }
 
   bool Agrees(int64_t t, int64_t diagonal) const {
@@ -728,6 +759,7 @@ uint32_t LargestGroupWords(std::span<const Passage> passages,
       const Passage& p = passages[j];
       if (p.token_begin > group.token_end + options.max_group_gap_tokens) break;
       inserted += p.inserted_before;
+      if (p.token_begin > group.token_end) words += p.copied_before;
       // Only the part past the run's scanned end, and outside the source
       // ranges it holds, adds words: a source sentence copied twice counts
       // once.

@@ -136,11 +136,13 @@ struct Passage {
   // one) or added at its ends by word checks: the span less the other gaps
   // the chain bridged (<= words).
   uint32_t covered_words = 0;
-  // Tokens between this passage and the passages before it that the
-  // source does not hold near it (set with word checks, for gaps of at
-  // most max_group_gap_tokens): words inserted between two passages of a
-  // group.
+  // Set with word checks, for gaps of at most max_group_gap_tokens: the
+  // tokens between this passage and the passages before it that the
+  // source does not hold near it (words inserted between two passages of
+  // a group), and the words among them it does hold (copied in place or
+  // moved: a group counts them as covered).
   uint32_t inserted_before = 0;
+  uint32_t copied_before = 0;
   bool operator==(const Passage&) const = default;
 };
 
@@ -154,16 +156,18 @@ struct Passage {
 // shingle are checked. Substituted: the tokens it counts as covered (those
 // extensions, the aligned gaps between its shingles) whose checks differ.
 // Inserted: the tokens it bridged off its diagonal, unless the source
-// holds them, checks equal and in order, near where the passage resumes
-// (a short sentence moved within a copied excerpt; from 3 tokens on these
-// count as covered). When more than one token in kMaxSubstitutedShare of
-// the passage is substituted or inserted (templated text, not a copy with
-// a few words changed), it counts only the largest run of the stretches
-// between its insertions that stays within that share, less the
-// substituted words of a lone stretch beyond it. Each passage's
-// inserted_before counts the same for the gap before it. With none
-// (`source_checks` empty, as in lists written before record version 2)
-// passages end at their outermost shingles and aligned gaps count whole.
+// holds them, checks equal and in order, as runs of 3 or more near where
+// the passage resumes (short sentences moved within a copied excerpt;
+// from 3 tokens on these count as covered, and so do differing tokens of
+// an aligned gap that the source holds so: sentences swapped). When more
+// than one token in kMaxSubstitutedShare of the passage is substituted or
+// inserted (templated text, not a copy with a few words changed), it
+// counts only the largest run of the stretches between its insertions
+// that stays within that share, less the substituted words of a lone
+// stretch beyond it. Each passage's inserted_before and copied_before
+// count the same for the gap before it. With none (`source_checks` empty,
+// as in lists written before record version 2) passages end at their
+// outermost shingles and aligned gaps count whole.
 // REQUIRES: `source` in stored order (ascending token_begin);
 // `source_checks` empty or one byte per source token.
 // `suppressed` (may be empty) names fingerprints that must not count

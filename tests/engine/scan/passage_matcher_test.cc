@@ -200,6 +200,34 @@ TEST_F(PassageMatcherTest, WordChecksCountWordsMovedWithinTheCopyAsCovered) {
       "remediation plan assigns each site manager a";
   EXPECT_EQ(Sole(Match(moved)), std::make_pair(38u, 30u));
   EXPECT_EQ(Sole(MatchWithChecks(moved)), std::make_pair(38u, 38u));
+  // Source tokens 4-9, then 31-33 and 40-41 (fragments of two sentences
+  // from different places), then 10-15: the source holds the gap as two
+  // runs.
+  const std::string fragments =
+      "supplier audit in March and found of thirty days security office "
+      "that three of the eleven warehouses";
+  EXPECT_EQ(Sole(Match(fragments)), std::make_pair(17u, 12u));
+  EXPECT_EQ(Sole(MatchWithChecks(fragments)), std::make_pair(17u, 17u));
+}
+
+TEST_F(PassageMatcherTest, WordChecksCountSentencesSwappedOnOneDiagonalAsCovered) {
+  // Source tokens 0-9, 16-21, 10-15, 22-31: the two middle sentences
+  // swapped. With aligned gaps of up to 30 tokens (as for CJK text, where
+  // a word is two tokens) the first and last sentences chain on one
+  // diagonal across the swapped ones, whose own passages lie inside and
+  // are dropped; their words differ from the source tokens they face, but
+  // the source holds them, moved.
+  const std::string swapped =
+      "The committee reviewed the supplier audit in March and found stored "
+      "customer records on unencrypted laptops. that three of the eleven "
+      "warehouses The remediation plan assigns each site manager a deadline "
+      "of";
+  PassageOptions wide = PassageOptionsFor(shingler_->options());
+  wide.max_aligned_gap_tokens = 30;
+  std::vector<Passage> m = MatchWithChecks(swapped, {}, wide);
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m[0].words, 32u);
+  EXPECT_EQ(m[0].covered_words, 32u);
 }
 
 TEST_F(PassageMatcherTest, GapsOffTheDiagonalDoNotCountAsCoveredWords) {
