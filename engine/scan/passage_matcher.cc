@@ -394,14 +394,13 @@ class CheckExtender {
   // ones: the tokens it bridged off its diagonal that the source does not
   // hold near there (short sentences moved within a copied excerpt, too
   // short for a shingle of their own, are held, and count as covered).
-  // When more than
-  // one token in kMaxSubstitutedShare of the passage is substituted or
-  // inserted, it is another text with words in common (a sibling page's
-  // sentence with its subject changed, a paragraph written from one
-  // template), not a copy with a few words changed. It then counts the
-  // largest run of the stretches between its insertions that stays within
-  // that share; a single stretch beyond it counts less its substituted
-  // words.
+  // When more than one token in kMaxSubstitutedShare of the passage is
+  // substituted or inserted, it is another text with words in common (a
+  // sibling page's sentence with its subject changed, a paragraph written
+  // from one template), not a copy with a few words changed. It then
+  // counts the largest run of the stretches between its insertions that
+  // stays within that share; a single stretch beyond it counts less its
+  // substituted words.
   void Verify(Chain& c) const {
     const Passage& q = c.passage;
     const std::vector<uint32_t>& units = text_.word_units;
