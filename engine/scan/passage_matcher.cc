@@ -151,13 +151,6 @@ struct Chain {
     int64_t diagonal;
   };
   std::vector<Unverified> unverified;
-  // The tokens of the word-check extensions whose checks differ, and their
-  // weight, at the chain's start and at its end (CheckExtender::Extend
-  // counts them as it walks).
-  uint32_t head_differing = 0;
-  uint32_t tail_differing = 0;
-  uint64_t head_differing_units = 0;
-  uint64_t tail_differing_units = 0;
   // Scanned tokens [begin, end) the chain bridged off its diagonal (words
   // inserted, or moved from elsewhere in the source), not counted as
   // covered, each with the chain's covered_units before it.
@@ -167,10 +160,15 @@ struct Chain {
     int64_t diagonal_after;  // of the shingle after them
   };
   std::vector<Bridged> bridged;
-  // The weight CheckExtender::Extend added at the chain's first and last
-  // shingle.
-  uint64_t head_units = 0;
-  uint64_t tail_units = 0;
+  // What CheckExtender::Extend added before the chain's first shingle and
+  // after its last: the weight, and the tokens whose checks differ (counted
+  // as it walks) with their weight.
+  struct Extension {
+    uint64_t units = 0;
+    uint32_t differing = 0;
+    uint64_t differing_units = 0;
+  };
+  Extension head, tail;
 };
 
 int64_t Diagonal(const Shingle& s, const Occurrence& o) {
@@ -211,9 +209,8 @@ Chain StartChain(const Shingle& s, const Occurrence& o,
   return Chain{fresh,          s.token_begin,
                Diagonal(s, o), Diagonal(s, o),
                s.token_end,    units[s.token_end] - units[s.token_begin],
-               {},             0,
-               0,              0,              0,
-               {},             0,              0};
+               {},             {},
+               {},             {}};
 }
 
 // Chain `c` continued by the pair (s, o).
@@ -351,17 +348,11 @@ class CheckExtender {
   void Extend(Chain& c) const {
     Passage& q = c.passage;
     const std::vector<uint32_t>& units = text_.word_units;
-    const Reached head = Reach(q.token_begin, c.first_diagonal, -1);
-    const Reached tail = Reach(q.token_end, c.last_diagonal, +1);
-    c.head_differing = head.differing;
-    c.tail_differing = tail.differing;
-    c.head_differing_units = head.differing_units;
-    c.tail_differing_units = tail.differing_units;
-    const uint32_t begin = head.edge;
-    const uint32_t end = tail.edge;
+    const uint32_t begin = Reach(q.token_begin, c.first_diagonal, -1, &c.head);
+    const uint32_t end = Reach(q.token_end, c.last_diagonal, +1, &c.tail);
     if (begin < q.token_begin) {
-      c.head_units = units[q.token_begin] - units[begin];
-      c.covered_units += c.head_units;
+      c.head.units = units[q.token_begin] - units[begin];
+      c.covered_units += c.head.units;
       q.byte_begin =
           TokenByte<Shingle>(text_.shingles, begin, false, q.byte_begin);
       const auto source_begin =
@@ -374,8 +365,8 @@ class CheckExtender {
       q.token_begin = begin;
     }
     if (end > q.token_end) {
-      c.tail_units = units[end] - units[q.token_end];
-      c.covered_units += c.tail_units;
+      c.tail.units = units[end] - units[q.token_end];
+      c.covered_units += c.tail.units;
       q.byte_end =
           TokenByte<Shingle>(text_.shingles, end - 1, true, q.byte_end);
       const auto source_end =
@@ -435,14 +426,14 @@ class CheckExtender {
     }
     copied_total += copied;
     stretches.push_back({begin, q.token_end,
-                         c.covered_units - c.head_units - before + copied,
-                         c.tail_differing, c.tail_differing_units, 0});
+                         c.covered_units - c.head.units - before + copied,
+                         c.tail.differing, c.tail.differing_units, 0});
     c.covered_units += copied_total;
     Stretch& first = stretches.front();
-    first.units += c.head_units;
-    first.differing += c.head_differing;
-    first.differing_units += c.head_differing_units;
-    uint32_t differing = c.head_differing + c.tail_differing;
+    first.units += c.head.units;
+    first.differing += c.head.differing;
+    first.differing_units += c.head.differing_units;
+    uint32_t differing = c.head.differing + c.tail.differing;
     size_t k = 0;  // unverified gaps come in text order
     for (const Chain::Unverified& u : c.unverified) {
       while (u.begin >= stretches[k].end && k + 1 < stretches.size()) ++k;
@@ -584,18 +575,12 @@ class CheckExtender {
            text_.word_checks[static_cast<size_t>(t)];
   }
 
-  // How far a passage end grows: `edge`, its new end (a token index for
-  // the begin, one past it for the end), and the tokens it crossed whose
-  // checks differ, with their weight.
-  struct Reached {
-    uint32_t edge;
-    uint32_t differing;
-    uint64_t differing_units;
-  };
-
   // Grows a passage whose end (`step` +1) or first token (`step` -1) is
-  // `edge`, by at most max_check_extension_tokens tokens.
-  Reached Reach(uint32_t edge, int64_t diagonal, int step) const {
+  // `edge`, by at most max_check_extension_tokens tokens: returns its new
+  // end (a token index for the begin, one past it for the end) and sets
+  // the differing tokens it crossed, with their weight, in `*extension`.
+  uint32_t Reach(uint32_t edge, int64_t diagonal, int step,
+                 Chain::Extension* extension) const {
     int64_t accepted = step > 0 ? int64_t{edge} - 1 : edge;  // last kept
     const int64_t last =
         accepted + step * int64_t{options_.max_check_extension_tokens};
@@ -603,7 +588,6 @@ class CheckExtender {
       return (last - t) * step >= 0 && Usable(t, diagonal);
     };
     const std::vector<uint32_t>& units = text_.word_units;
-    Reached out{0, 0, 0};
     for (;;) {
       int64_t t = accepted + step;
       uint32_t skipped = 0;
@@ -623,11 +607,10 @@ class CheckExtender {
       }
       if (run < options_.min_check_run_tokens) break;
       accepted = t - step;
-      out.differing += skipped;
-      out.differing_units += skipped_units;
+      extension->differing += skipped;
+      extension->differing_units += skipped_units;
     }
-    out.edge = static_cast<uint32_t>(step > 0 ? accepted + 1 : accepted);
-    return out;
+    return static_cast<uint32_t>(step > 0 ? accepted + 1 : accepted);
   }
 
   const ShingledText& text_;

@@ -139,8 +139,8 @@ struct Passage {
   // Set with word checks, for gaps of at most max_group_gap_tokens: the
   // tokens between this passage and the passages before it that the
   // source does not hold near it (words inserted between two passages of
-  // a group), and the words among them it does hold (copied in place or
-  // moved: a group counts them as covered).
+  // a group), and the words among them it does hold (moved: a group
+  // counts them as covered).
   uint32_t inserted_before = 0;
   uint32_t copied_before = 0;
   bool operator==(const Passage&) const = default;
