@@ -1,6 +1,7 @@
 #include "engine/scan/passage_matcher.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <limits>
 #include <string_view>
@@ -482,22 +483,56 @@ class CheckExtender {
   // Sets each passage's inserted_before and copied_before: the tokens
   // between it and the passages before it, when at most
   // max_group_gap_tokens, that count as inserted, and the words of those
-  // that count as covered, moved ones (Explain).
+  // that count as covered, moved ones (Explain). Unless those are
+  // copied, sets held_after and held_before (Held): the moved words at
+  // the edges, each side's walk stopping where the other's began. A gap
+  // partly held still counts whole as inserted.
   // REQUIRES: `passages` in scanned-text order.
   void ChargeGaps(std::vector<Passage>& passages) const {
+    const uint32_t limit = options_.max_group_gap_tokens;
     uint32_t reach = 0;
+    size_t reaching = 0;  // the passage that ends at `reach`
     for (size_t j = 0; j < passages.size(); ++j) {
       Passage& p = passages[j];
-      if (j > 0 && p.token_begin > reach &&
-          p.token_begin - reach <= options_.max_group_gap_tokens) {
-        const Gap gap =
-            Explain(reach, p.token_begin,
-                    int64_t{p.source_token_begin} - int64_t{p.token_begin});
-        p.inserted_before = gap.inserted;
-        p.copied_before =
-            static_cast<uint32_t>(gap.copied_units / text_.units_per_word);
+      // Where the walk back from p must stop.
+      uint32_t from = p.token_begin - std::min(p.token_begin, limit);
+      if (j > 0 && p.token_begin > reach) {
+        Passage& before = passages[reaching];
+        const uint32_t after_end = std::min(p.token_begin, reach + limit);
+        if (p.token_begin - reach <= limit) {
+          const Gap gap =
+              Explain(reach, p.token_begin,
+                      int64_t{p.source_token_begin} - int64_t{p.token_begin});
+          p.inserted_before = gap.inserted;
+          p.copied_before =
+              static_cast<uint32_t>(gap.copied_units / text_.units_per_word);
+        }
+        if (p.copied_before == 0) {
+          uint32_t held_end = reach;
+          before.held_after =
+              Held(reach, after_end, before.source_token_begin,
+                   before.source_token_end, &held_end);
+          from = std::max(from, held_end);
+        } else {
+          from = p.token_begin;
+        }
+      } else if (j > 0) {
+        from = p.token_begin;  // overlaps the passages before it
       }
-      reach = std::max(reach, p.token_end);
+      uint32_t unused = 0;
+      p.held_before = Held(p.token_begin, from, p.source_token_begin,
+                           p.source_token_end, &unused);
+      if (p.token_end > reach) {
+        reach = p.token_end;
+        reaching = j;
+      }
+    }
+    if (!passages.empty()) {
+      Passage& last = passages[reaching];
+      uint32_t unused = 0;
+      last.held_after = Held(reach, std::min(text_.token_count, reach + limit),
+                             last.source_token_begin, last.source_token_end,
+                             &unused);
     }
   }
 
@@ -569,6 +604,73 @@ class CheckExtender {
     return {0, end - begin >= kMinMovedTokens ? copied : 0};
   }
 
+  // The words of the scanned tokens from `edge` toward `limit` (forward
+  // when limit > edge: tokens [edge, limit); backward otherwise: tokens
+  // [limit, edge) from the last) that the source holds, checks equal and
+  // in order, as consecutive runs of at least kMinMovedTokens tokens, each
+  // within the group slack and gap of the passage's source range
+  // [source_begin, source_end) but outside it (another part of the
+  // excerpt, not a phrase the passage repeats); the walk stops at the
+  // first token no such run holds, or a suppressed one, and sets
+  // `*reached` to where it stopped.
+  uint32_t Held(uint32_t edge, uint32_t limit, uint32_t source_begin,
+                uint32_t source_end, uint32_t* reached) const {
+    const int step = limit >= edge ? 1 : -1;
+    // Scanned token k of the walk.
+    const auto token = [&](uint32_t k) {
+      return step > 0 ? edge + k : edge - 1 - k;
+    };
+    const uint32_t stop = step > 0 ? limit - edge : edge - limit;
+    absl::InlinedVector<uint8_t, 32> checks;
+    for (uint32_t k = 0; k < stop; ++k) {
+      checks.push_back(text_.word_checks[token(k)]);
+    }
+    const int64_t reach = int64_t{options_.max_group_slack_tokens} +
+                          options_.max_group_gap_tokens;
+    const int64_t size = static_cast<int64_t>(source_checks_.size());
+    const std::array<std::pair<int64_t, int64_t>, 2> windows = {
+        std::pair<int64_t, int64_t>{std::max<int64_t>(0, source_begin - reach),
+                                    std::min<int64_t>(size, source_begin)},
+        std::pair<int64_t, int64_t>{std::min<int64_t>(size, source_end),
+                                    std::min<int64_t>(size, source_end + reach)}};
+    // The tokens held among the first n of the walk.
+    const auto walk = [&](uint32_t n) {
+      uint32_t taken = 0;
+      while (taken < n) {
+        uint32_t longest = 0;
+        for (const auto& [lo, hi] : windows) {
+          for (int64_t p = lo; p < hi && longest < n - taken; ++p) {
+            uint32_t k = 0;
+            for (int64_t q = p; taken + k < n && q >= lo && q < hi &&
+                                static_cast<uint8_t>(source_checks_[
+                                    static_cast<size_t>(q)]) ==
+                                    checks[taken + k];
+                 q += step) {
+              ++k;
+            }
+            longest = std::max(longest, k);
+          }
+        }
+        if (longest < kMinMovedTokens) break;
+        taken += longest;
+      }
+      return taken;
+    };
+    uint32_t taken = walk(stop);
+    // Suppressed tokens end the walk (looked up only for held ones).
+    for (uint32_t k = 0; k < taken; ++k) {
+      if (HeldBySuppressed(text_, suppressed_, token(k))) {
+        taken = walk(k);
+        break;
+      }
+    }
+    *reached = step > 0 ? edge + taken : edge - taken;
+    const std::vector<uint32_t>& units = text_.word_units;
+    const uint32_t held = step > 0 ? units[edge + taken] - units[edge]
+                                   : units[edge] - units[edge - taken];
+    return held / text_.units_per_word;
+  }
+
   bool Agrees(int64_t t, int64_t diagonal) const {
     return static_cast<uint8_t>(
                source_checks_[static_cast<size_t>(t + diagonal)]) ==
@@ -620,11 +722,27 @@ class CheckExtender {
   const PassageOptions& options_;
 };
 
+// The source tokens between two passages' source ranges: 0 when they
+// overlap or touch.
+uint32_t SourceDistance(const Passage& a, const Passage& b) {
+  if (a.source_token_end < b.source_token_begin) {
+    return b.source_token_begin - a.source_token_end;
+  }
+  if (b.source_token_end < a.source_token_begin) {
+    return a.source_token_begin - b.source_token_end;
+  }
+  return 0;
+}
+
 // The chains' passages in text order, longer first at equal starts; a
 // passage ending no later than one kept before it lies inside that one and
-// is dropped.
+// is dropped. A scanned span that matches the source in several places
+// (a sentence the source repeats) keeps the place nearest the source
+// ranges of the passages next to it in the scanned text, at most
+// max_group_gap_tokens away: the other sentences of its excerpt.
 std::vector<Passage> OutermostPassages(const ScannedText& scanned,
-                                       std::vector<Chain> chains) {
+                                       std::vector<Chain> chains,
+                                       const PassageOptions& options) {
   std::sort(chains.begin(), chains.end(), [](const Chain& a, const Chain& b) {
     if (a.passage.token_begin != b.passage.token_begin) {
       return a.passage.token_begin < b.passage.token_begin;
@@ -635,15 +753,41 @@ std::vector<Passage> OutermostPassages(const ScannedText& scanned,
     return a.passage.shingles > b.passage.shingles;
   });
   std::vector<Passage> out;
+  // Other places of a kept passage: (its index in out, the passage).
+  std::vector<std::pair<size_t, Passage>> places;
   uint32_t reach = 0;
   for (const Chain& c : chains) {
-    if (!out.empty() && c.passage.token_end <= reach) continue;
-    out.push_back(c.passage);
-    Passage& kept = out.back();
-    kept.words = scanned.text().Words(kept.token_begin, kept.token_end);
-    kept.covered_words = static_cast<uint32_t>(
-        c.covered_units / scanned.text().units_per_word);
-    reach = std::max(reach, c.passage.token_end);
+    Passage p = c.passage;
+    p.words = scanned.text().Words(p.token_begin, p.token_end);
+    p.covered_words =
+        static_cast<uint32_t>(c.covered_units / scanned.text().units_per_word);
+    if (!out.empty() && p.token_end <= reach) {
+      const Passage& kept = out.back();
+      if (p.token_begin == kept.token_begin &&
+          p.token_end == kept.token_end &&
+          p.covered_words == kept.covered_words) {
+        places.emplace_back(out.size() - 1, p);
+      }
+      continue;
+    }
+    out.push_back(p);
+    reach = std::max(reach, p.token_end);
+  }
+  // Distance from the nearest neighbour's source range; none near: 0.
+  const auto distance = [&](size_t i, const Passage& p) {
+    uint32_t nearest = std::numeric_limits<uint32_t>::max();
+    if (i > 0 &&
+        p.token_begin <= out[i - 1].token_end + options.max_group_gap_tokens) {
+      nearest = std::min(nearest, SourceDistance(out[i - 1], p));
+    }
+    if (i + 1 < out.size() &&
+        out[i + 1].token_begin <= p.token_end + options.max_group_gap_tokens) {
+      nearest = std::min(nearest, SourceDistance(out[i + 1], p));
+    }
+    return nearest;
+  };
+  for (const auto& [i, p] : places) {
+    if (distance(i, p) < distance(i, out[i])) out[i] = p;
   }
   return out;
 }
@@ -659,7 +803,7 @@ std::vector<Passage> MatchPassages(
   std::vector<Chain> chains = ChainPairs(scanned, source, pairs, options);
   if (source_checks.empty() ||
       scanned.text().word_checks.size() != scanned.text().token_count) {
-    return OutermostPassages(scanned, std::move(chains));
+    return OutermostPassages(scanned, std::move(chains), options);
   }
   const CheckExtender extender(scanned, source, source_checks, suppressed,
                                options);
@@ -668,7 +812,7 @@ std::vector<Passage> MatchPassages(
     extender.Verify(c);
   }
   std::vector<Passage> passages =
-      OutermostPassages(scanned, std::move(chains));
+      OutermostPassages(scanned, std::move(chains), options);
   extender.ChargeGaps(passages);
   return passages;
 }
@@ -732,9 +876,9 @@ uint32_t LargestGroupWords(std::span<const Passage> passages,
   std::vector<SourceRange> sources;  // the run's source ranges, merged
   for (size_t i = 0; i < passages.size(); ++i) {
     Passage group = passages[i];
-    uint64_t words = group.covered_words;
+    uint64_t words = uint64_t{group.covered_words} + group.held_before;
     uint64_t inserted = 0;
-    largest = std::max(largest, words);
+    largest = std::max(largest, words + group.held_after);
     sources.assign(1, {group.source_token_begin, group.source_token_end});
     const size_t last = std::min(passages.size(), i + kMaxGroupPassages);
     for (size_t j = i + 1; j < last; ++j) {
@@ -754,6 +898,7 @@ uint32_t LargestGroupWords(std::span<const Passage> passages,
       words += std::min(uint64_t{p.covered_words} * (p.token_end - from) /
                             std::max<uint32_t>(1, p.token_end - p.token_begin),
                         uint64_t{p.covered_words} * new_source / source_tokens);
+      words += passages[j - 1].held_after + p.held_before;
       group.token_end = std::max(group.token_end, p.token_end);
       group.source_token_begin =
           std::min(group.source_token_begin, p.source_token_begin);
@@ -763,7 +908,7 @@ uint32_t LargestGroupWords(std::span<const Passage> passages,
       if (group.source_token_end - group.source_token_begin <=
               span + options.max_group_slack_tokens &&
           inserted * kMaxSubstitutedShare <= span) {
-        largest = std::max(largest, words);
+        largest = std::max(largest, words + p.held_after);
       }
     }
   }

@@ -143,12 +143,23 @@ struct Passage {
   // counts them as covered).
   uint32_t inserted_before = 0;
   uint32_t copied_before = 0;
+  // Set with word checks: the words of the tokens right before (after)
+  // the passage, at most max_group_gap_tokens and short of the next
+  // passage's, that the source holds, checks equal and in order, as runs
+  // of 3 or more tokens outside the passage's source range but within
+  // max_group_slack_tokens + max_group_gap_tokens of it (short sentences
+  // of a reordered excerpt moved to its edge), unless copied_before
+  // counts them. A group counts them as covered.
+  uint32_t held_before = 0;
+  uint32_t held_after = 0;
   bool operator==(const Passage&) const = default;
 };
 
 // The passages `scanned` shares with `source`, in scanned-text order; a
 // passage whose scanned span lies inside another's (the same text matching
-// a repeated source part) is dropped. With the source's word checks
+// a repeated source part) is dropped, and a scanned span the source holds
+// in several places (a sentence it repeats) keeps the place nearest the
+// source ranges of the passages next to it. With the source's word checks
 // (FingerprintsRecord::word_checks) each passage then grows at both ends
 // along its diagonal while the scanned text's word checks agree with the
 // source's (PassageOptions::max_check_skip_tokens), never into a token
@@ -165,7 +176,8 @@ struct Passage {
 // counts only the largest run of the stretches between its insertions
 // that stays within that share, less the substituted words of a lone
 // stretch beyond it. Each passage's inserted_before and copied_before
-// count the same for the gap before it. With none (`source_checks` empty,
+// count the same for the gap before it, and held_before and held_after
+// the moved words at its edges. With none (`source_checks` empty,
 // as in lists written before record version 2) passages end at their
 // outermost shingles and aligned gaps count whole.
 // REQUIRES: `source` in stored order (ascending token_begin);
@@ -210,7 +222,8 @@ double SourceCoverage(std::span<const Passage> passages,
 // max_group_slack_tokens, and the tokens inserted between its passages,
 // Passage::inserted_before, are at most one in kMaxSubstitutedShare of
 // that span): the sentences of one excerpt reordered, each its own
-// passage. A passage alone is a group; a passage overlapping the
+// passage, with the moved words at their edges (Passage::held_before,
+// held_after). A passage alone is a group; a passage overlapping the
 // run's scanned end, or source ranges the run already holds, adds only the
 // smaller of its covered words' shares past that end and outside those
 // ranges (a sentence copied twice counts once). Runs

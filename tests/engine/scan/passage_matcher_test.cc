@@ -230,6 +230,59 @@ TEST_F(PassageMatcherTest, WordChecksCountSentencesSwappedOnOneDiagonalAsCovered
   EXPECT_EQ(m[0].covered_words, 32u);
 }
 
+TEST_F(PassageMatcherTest, WordChecksCountShortSentencesMovedToAPassagesEdges) {
+  // A passage of source tokens 10-21, with source tokens 34-37 before it
+  // and 31-33 after it (short sentences of a reordered excerpt, too short
+  // for a shingle of their own, moved to its edges): the source holds them
+  // next to the passage's source range, so its group counts them.
+  const std::string moved =
+      "Hi all, quick update. to replace the devices that three of the eleven "
+      "warehouses stored customer records on unencrypted laptops. of thirty "
+      "days. See you on Monday, Dana.";
+  std::vector<Passage> m = Match(moved);
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m[0].held_before + m[0].held_after, 0u);
+  EXPECT_EQ(GroupWords(m), 12u);
+  m = MatchWithChecks(moved);
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m[0].covered_words, 12u);
+  EXPECT_EQ(m[0].held_before, 4u);
+  EXPECT_EQ(m[0].held_after, 3u);
+  EXPECT_EQ(GroupWords(m), 19u);
+  // Source tokens 43-46 lie farther past the passage's source range than a
+  // group reaches (max_group_slack_tokens + max_group_gap_tokens): words
+  // in common, not a part of the excerpt.
+  m = MatchWithChecks(
+      "Hi all, quick update. that three of the eleven warehouses stored "
+      "customer records on unencrypted laptops. inspect every site again. "
+      "See you on Monday, Dana.");
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m[0].held_after, 0u);
+  EXPECT_EQ(GroupWords(m), 12u);
+}
+
+TEST_F(PassageMatcherTest, ASentenceTheSourceRepeatsIsPlacedNextToItsExcerpt) {
+  // The source says `repeated` twice, 50 words apart. An excerpt of its
+  // last two sentences, sent in the other order, matches both places;
+  // `repeated` is kept at the one next to the rest of its excerpt, so the
+  // two make one group.
+  const std::string repeated =
+      "Each backup is verified by restoring a sample file to a spare disk.";
+  const std::string last =
+      "Nightly jobs copy the ledger database to the vault in Leeds.";
+  SetSource(repeated +
+            " Storage budgets are reviewed each quarter by the finance "
+            "office, which weighs the cost of tape against cloud buckets "
+            "and reports to the board on capacity growth, vendor terms, "
+            "retention rules, staffing, insurance and the audit findings of "
+            "the previous year before the budget is signed. " +
+            last + " " + repeated);
+  const std::vector<Passage> m = Match(repeated + " " + last);
+  ASSERT_EQ(m.size(), 2u);
+  EXPECT_EQ(m[0].source_token_begin, m[1].source_token_end);
+  EXPECT_EQ(GroupWords(m), 24u);
+}
+
 TEST_F(PassageMatcherTest, GapsOffTheDiagonalDoNotCountAsCoveredWords) {
   // The five source words between "warehouses" and "laptops" replaced by
   // nine, then by three: the diagonal moves by four, then by two; the chain
@@ -487,6 +540,25 @@ TEST(LargestGroupWordsTest, ASourceSentenceCopiedTwiceCountsOnce) {
   a.token_begin = 170, a.token_end = 185;
   EXPECT_EQ(LargestGroupWords(std::vector<Passage>{a, b}, PassageOptions{}),
             15u);
+}
+
+TEST(LargestGroupWordsTest, AGroupCountsTheWordsHeldAtItsPassagesEdges) {
+  // Two passages of one stretch 3 tokens apart (max_group_gap_tokens),
+  // the gap partly held (2 words after a, 1 before b), 3 words held
+  // before a and 2 after b.
+  Passage a, b;
+  a.token_begin = 10, a.token_end = 22, a.covered_words = 12;
+  a.source_token_begin = 40, a.source_token_end = 52;
+  a.held_before = 3, a.held_after = 2;
+  b.token_begin = 25, b.token_end = 35, b.covered_words = 10;
+  b.source_token_begin = 55, b.source_token_end = 65;
+  b.held_before = 1, b.held_after = 2;
+  EXPECT_EQ(LargestGroupWords(std::vector<Passage>{a, b}, PassageOptions{}),
+            30u);  // 3 + 12 + 2 + 1 + 10 + 2
+  // Apart, each counts only its own edges.
+  b.token_begin = 60, b.token_end = 70;
+  EXPECT_EQ(LargestGroupWords(std::vector<Passage>{a, b}, PassageOptions{}),
+            17u);  // 3 + 12 + 2
 }
 
 TEST(ScannedTextTest, RepeatedFingerprintsAreCappedAndDistinctKeepsOrder) {
