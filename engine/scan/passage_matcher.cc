@@ -773,7 +773,8 @@ std::vector<Passage> OutermostPassages(const ScannedText& scanned,
     out.push_back(p);
     reach = std::max(reach, p.token_end);
   }
-  // Distance from the nearest neighbour's source range; none near: 0.
+  // Source distance from the nearest neighbour within a group's gap in the
+  // scanned text; with none there, the largest value (p never replaces).
   const auto distance = [&](size_t i, const Passage& p) {
     uint32_t nearest = std::numeric_limits<uint32_t>::max();
     if (i > 0 &&
