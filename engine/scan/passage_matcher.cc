@@ -556,12 +556,12 @@ class CheckExtender {
   };
   // The scanned tokens [begin, end) before text on source diagonal
   // `after`. They are inserted unless the source holds them, checks equal
-  // and in order, as runs of at least kMinMovedTokens tokens (the last one
-  // may be shorter) each within kMoveTokens of where the text after them
-  // resumes: moved words (short sentences of a reordered excerpt, too
-  // short for a shingle of their own), which count as covered from
-  // kMinMovedTokens tokens on. Suppressed tokens match any and count as
-  // neither.
+  // and in order, as runs of at least kMinMovedTokens tokens (the last of
+  // several may be shorter) each within kMoveTokens of where the text
+  // after them resumes: moved words (short sentences of a reordered
+  // excerpt, too short for a shingle of their own), which count as
+  // covered. A gap shorter than one run is inserted words. Suppressed
+  // tokens match any and count as neither.
   static constexpr uint32_t kMoveTokens = 256;
   // A run of 3 tokens' checks agrees by chance with one of the 512 places
   // searched with probability 2^-15; a run of 1 almost surely does.
@@ -596,12 +596,12 @@ class CheckExtender {
         }
         longest = std::max(longest, k);
       }
-      if (longest < std::min(kMinMovedTokens, end - t)) {
-        return {unsuppressed, 0};
-      }
+      const uint32_t run =
+          t == begin ? kMinMovedTokens : std::min(kMinMovedTokens, end - t);
+      if (longest < run) return {unsuppressed, 0};
       t += longest;
     }
-    return {0, end - begin >= kMinMovedTokens ? copied : 0};
+    return {0, copied};
   }
 
   // The words of the scanned tokens from `edge` toward `limit` (forward

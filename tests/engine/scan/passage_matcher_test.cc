@@ -188,6 +188,19 @@ TEST_F(PassageMatcherTest, WordChecksCountOnlyStretchesWithFewInsertionsBetween)
   EXPECT_EQ(Sole(MatchWithChecks(crowded)), std::make_pair(20u, 9u));
 }
 
+TEST_F(PassageMatcherTest, WordChecksCountAGapOfFewerThanARunAsInserted) {
+  // "of the" inserted after every five source words: the source says "of
+  // the" too, but a run of 1 or 2 tokens agrees with some place near by
+  // chance, so a gap shorter than a moved run (3 tokens) is inserted
+  // words, 8 of 33 tokens: only two stretches with one gap count.
+  const std::string inserted =
+      "The committee reviewed the supplier of the audit in March and found "
+      "of the that three of the eleven of the warehouses stored customer "
+      "records on of the unencrypted laptops. The remediation plan";
+  EXPECT_EQ(Sole(Match(inserted)), std::make_pair(33u, 25u));
+  EXPECT_EQ(Sole(MatchWithChecks(inserted)), std::make_pair(33u, 10u));
+}
+
 TEST_F(PassageMatcherTest, WordChecksCountWordsMovedWithinTheCopyAsCovered) {
   // The same three stretches with source tokens 30-33 and 34-37 moved
   // between them (short sentences of a reordered excerpt, too short for a
