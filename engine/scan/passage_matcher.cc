@@ -568,15 +568,17 @@ class CheckExtender {
   static constexpr uint32_t kMinMovedTokens = 3;
   Gap Explain(uint32_t begin, uint32_t end, int64_t after) const {
     const std::vector<uint32_t>& units = text_.word_units;
-    absl::InlinedVector<bool, 32> suppressed;
+    absl::InlinedVector<int16_t, 32> wanted;
     uint64_t copied = 0;
     uint32_t unsuppressed = 0;
     for (uint32_t t = begin; t < end; ++t) {
-      suppressed.push_back(HeldBySuppressed(text_, suppressed_, t));
-      if (!suppressed.back()) {
-        copied += units[t + 1] - units[t];
-        ++unsuppressed;
+      if (HeldBySuppressed(text_, suppressed_, t)) {
+        wanted.push_back(kAnyCheck);
+        continue;
       }
+      wanted.push_back(text_.word_checks[t]);
+      copied += units[t + 1] - units[t];
+      ++unsuppressed;
     }
     if (unsuppressed == 0) return {0, 0};
     const int64_t next = int64_t{end} + after;
@@ -585,17 +587,8 @@ class CheckExtender {
                                 next + kMoveTokens);
     // Greedily, the longest held run from each token on.
     for (uint32_t t = begin; t < end;) {
-      uint32_t longest = 0;
-      for (int64_t p = lo; p < hi && longest < end - t; ++p) {
-        uint32_t k = 0;
-        while (t + k < end && p + k < hi &&
-               (suppressed[t + k - begin] ||
-                static_cast<uint8_t>(source_checks_[static_cast<size_t>(
-                    p + k)]) == text_.word_checks[t + k])) {
-          ++k;
-        }
-        longest = std::max(longest, k);
-      }
+      const uint32_t longest = LongestRun(
+          std::span<const int16_t>(wanted).subspan(t - begin), lo, hi, +1);
       const uint32_t run =
           t == begin ? kMinMovedTokens : std::min(kMinMovedTokens, end - t);
       if (longest < run) return {unsuppressed, 0};
@@ -621,7 +614,7 @@ class CheckExtender {
       return step > 0 ? edge + k : edge - 1 - k;
     };
     const uint32_t stop = step > 0 ? limit - edge : edge - limit;
-    absl::InlinedVector<uint8_t, 32> checks;
+    absl::InlinedVector<int16_t, 32> checks;
     for (uint32_t k = 0; k < stop; ++k) {
       checks.push_back(text_.word_checks[token(k)]);
     }
@@ -637,19 +630,11 @@ class CheckExtender {
     const auto walk = [&](uint32_t n) {
       uint32_t taken = 0;
       while (taken < n) {
+        const auto rest =
+            std::span<const int16_t>(checks).subspan(taken, n - taken);
         uint32_t longest = 0;
         for (const auto& [lo, hi] : windows) {
-          for (int64_t p = lo; p < hi && longest < n - taken; ++p) {
-            uint32_t k = 0;
-            for (int64_t q = p; taken + k < n && q >= lo && q < hi &&
-                                static_cast<uint8_t>(source_checks_[
-                                    static_cast<size_t>(q)]) ==
-                                    checks[taken + k];
-                 q += step) {
-              ++k;
-            }
-            longest = std::max(longest, k);
-          }
+          longest = std::max(longest, LongestRun(rest, lo, hi, step));
         }
         if (longest < kMinMovedTokens) break;
         taken += longest;
@@ -669,6 +654,29 @@ class CheckExtender {
     const uint32_t held = step > 0 ? units[edge + taken] - units[edge]
                                    : units[edge] - units[edge - taken];
     return held / text_.units_per_word;
+  }
+
+  // The most of `wanted`, from its first, that the source holds in
+  // order, checks equal, starting at a token of [lo, hi) and read forward
+  // (`step` +1) or backward (-1) without leaving it. kAnyCheck matches
+  // any check.
+  static constexpr int16_t kAnyCheck = -1;
+  uint32_t LongestRun(std::span<const int16_t> wanted, int64_t lo, int64_t hi,
+                      int step) const {
+    uint32_t longest = 0;
+    for (int64_t p = lo; p < hi && longest < wanted.size(); ++p) {
+      uint32_t k = 0;
+      for (int64_t q = p;
+           k < wanted.size() && q >= lo && q < hi &&
+           (wanted[k] == kAnyCheck ||
+            wanted[k] == static_cast<uint8_t>(
+                             source_checks_[static_cast<size_t>(q)]));
+           q += step) {
+        ++k;
+      }
+      longest = std::max(longest, k);
+    }
+    return longest;
   }
 
   bool Agrees(int64_t t, int64_t diagonal) const {
