@@ -13,6 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "cli/command_line.h"
+#include "cli/console/retained_copy.h"
 #include "cli/exit_codes.h"
 #include "cli/input_files.h"
 #include "cli/json_text.h"
@@ -28,11 +29,14 @@ const char* AddUsage() {
       "usage: leakhound add --index DIR [--id ID] [--label L]... "
       "[--from-list FILE] [LIMITS] PATH...\n"
       "  Protects files. A directory is walked recursively; each file's id is "
-      "its path\n"
-      "  relative to the directory given (a file given directly: the path as "
-      "given).\n"
-      "  Adding an id again replaces the document if its text changed.\n"
-      "  --id ID              the id, for a single file only\n"
+      "the\n"
+      "  directory's name and its path below it (share/board/memo.txt; a file "
+      "given\n"
+      "  directly: the path as given). Adding an id again replaces the "
+      "document if\n"
+      "  its text changed; an id protected from another file is refused.\n"
+      "  --id ID              the id, for a single file only (replaces what "
+      "it held)\n"
       "  --label L            a label stored with the documents (repeatable)\n"
       "  --from-list FILE     also read paths from FILE, one per line ('-': "
       "standard input)\n"
@@ -44,7 +48,16 @@ const char* AddUsage() {
       "  --batch-bytes N      commit a batch once it holds N bytes of text "
       "(default\n"
       "                       33554432); also every 4096 documents and 2 "
-      "seconds\n",
+      "seconds\n"
+      "  --on-unreadable skip|error  a file without text leakhound can read "
+      "(an image\n"
+      "                       without text, a binary, a FIFO in a folder): "
+      "listed as\n"
+      "                       skipped with its class, or an error (default: "
+      "skip\n"
+      "                       inside directories, error for files named); a "
+      "folder or\n"
+      "                       file that cannot be read is always an error\n",
       LimitOptionsUsage());
   return usage.c_str();
 }
@@ -86,8 +99,19 @@ struct PreparedFile {
   absl::StatusOr<PreparedDocument> document =
       absl::UnknownError("not prepared");
   std::vector<SkippedPart> skipped;
+  // Set: the file itself holds no readable text and is skipped
+  // (--on-unreadable); `document` is then that error.
+  bool unreadable = false;
   uint64_t input_bytes = 0;
 };
+
+// The one-line error of a file add could not protect; an id held by
+// another source says how to give it one of its own.
+absl::Status WithHint(const absl::Status& s) {
+  if (s.code() != absl::StatusCode::kAlreadyExists) return s;
+  return absl::Status(s.code(), absl::StrCat(s.message(),
+                                             " (--id gives it another id)"));
+}
 
 const char* OutcomeWord(AddOutcome outcome) {
   switch (outcome) {
@@ -107,7 +131,8 @@ int RunAddCommand(int argc, char** argv) {
                                           {"label", true},
                                           {"from-list", true},
                                           {"threads", true},
-                                          {"batch-bytes", true}};
+                                          {"batch-bytes", true},
+                                          {"on-unreadable", true}};
   static constexpr auto kAllSpecs = WithLimitOptions(kSpecs);
   int exit = kExitOk;
   auto line = ParseCommandLine("add", argc, argv, kAllSpecs, AddUsage(), &exit);
@@ -120,6 +145,8 @@ int RunAddCommand(int argc, char** argv) {
   auto batch_bytes = line->Unsigned("batch-bytes", kCommitBytes, 1,
                                     uint64_t{1} << 32);
   if (!batch_bytes.ok()) return ReportError("add", batch_bytes.status());
+  auto unreadable = ParseUnreadablePolicy(line->Value("on-unreadable"));
+  if (!unreadable.ok()) return ReportError("add", unreadable.status());
   auto files = CollectInputs(*line);
   if (!files.ok()) return ReportError("add", files.status());
   const std::optional<std::string> id = line->Value("id");
@@ -150,7 +177,7 @@ int RunAddCommand(int argc, char** argv) {
 
   const std::vector<std::string> labels = line->Values("label");
   ProgressBar progress(files->size(), TotalSize(*files));
-  size_t counts[4] = {0, 0, 0, 0}, failed = 0, done = 0;
+  size_t counts[4] = {0, 0, 0, 0}, failed = 0, skipped = 0, done = 0;
   uint64_t bytes_done = 0;
   // Outcomes not printed yet: a staged document is reported only once its
   // batch is committed (durable), so what is printed survives a crash.
@@ -161,7 +188,7 @@ int RunAddCommand(int argc, char** argv) {
     progress.Clear();
     for (auto& [file, added] : waiting) {
       if (!added.ok()) {
-        exit = ReportError("add", added.status(), file->path);
+        exit = ReportError("add", WithHint(added.status()), file->path);
         ++failed;
         continue;
       }
@@ -215,16 +242,19 @@ int RunAddCommand(int argc, char** argv) {
       [&](size_t i, size_t w) {
         const InputFile& file = (*files)[i];
         PreparedFile out;
-        auto text = ExtractFile(file.path, *limits);
+        auto text = ExtractInput(file, *limits);
         if (!text.ok()) {
+          out.unreadable = SkipUnreadable(text.status(), file, *unreadable);
           out.document = text.status();
           return out;
         }
         out.input_bytes = text->input_bytes;
         out.skipped = std::move(text->skipped);
         out.document = ProtectedIndex::Prepare(
-            *shinglers[w], DocumentInput{id.value_or(file.id), file.Source(),
-                                         labels, text->JoinedText()});
+            *shinglers[w],
+            DocumentInput{id.value_or(file.id), file.Source(), labels,
+                          text->JoinedText(),
+                          /*replace_other_source=*/id.has_value()});
         return out;
       },
       [&](size_t i, PreparedFile prepared) {
@@ -234,11 +264,22 @@ int RunAddCommand(int argc, char** argv) {
           progress.Update(++done, bytes_done += prepared.input_bytes);
           return;
         }
-        for (const SkippedPart& skipped : prepared.skipped) {
+        if (prepared.unreadable) {
+          const absl::Status& why = prepared.document.status();
+          progress.Clear();
+          std::printf("skipped   %s (%s: %s)\n", file.path.c_str(),
+                      UnreadableName(UnreadableOf(why).value_or(
+                          Unreadable::kUnsupported)),
+                      std::string(why.message()).c_str());
+          ++skipped;
+          progress.Update(++done, bytes_done);
+          return;
+        }
+        for (const SkippedPart& part : prepared.skipped) {
           progress.Clear();
           std::fprintf(stderr, "leakhound add: %s%s%s: skipped: %s\n",
                        file.path.c_str(), kPartSeparator,
-                       skipped.name.c_str(), skipped.reason.c_str());
+                       part.name.c_str(), part.reason.c_str());
         }
         const uint64_t text_bytes =
             prepared.document.ok() ? prepared.document->bytes : 0;
@@ -265,9 +306,10 @@ int RunAddCommand(int argc, char** argv) {
   commit();
   progress.Clear();
   if (files->size() > 1) {
-    std::printf("%zu added, %zu replaced, %zu unchanged, %s, %zu failed\n",
+    std::printf("%zu added, %zu replaced, %zu unchanged, %s, %zu skipped, "
+                "%zu failed\n",
                 counts[0], counts[1], counts[2],
-                Plural(counts[3], "duplicate").c_str(), failed);
+                Plural(counts[3], "duplicate").c_str(), skipped, failed);
   }
   return exit;
 }
@@ -331,7 +373,14 @@ int RunAllowCommand(int argc, char** argv) {
   if (!index.ok()) return ReportError("allow", index.status());
   if (action == "remove") {
     for (const std::string& name : operands) {
+      auto entry = (*index)->store().ReadAllowEntry(name);
       absl::Status s = (*index)->RemoveAllowed(name);
+      if (s.ok() && entry.ok() && entry->has_value()) {
+        // A console allow-listing's retained copy goes with it.
+        if (auto dir = line->IndexDir(); dir.ok()) {
+          DropRetainedCopy(*dir, (*entry)->source).IgnoreError();
+        }
+      }
       if (!s.ok()) {
         exit = ReportError("allow", s);
       } else {
@@ -350,7 +399,7 @@ int RunAllowCommand(int argc, char** argv) {
                                     "--name needs exactly one file"));
   }
   for (const InputFile& file : *files) {
-    auto text = ExtractFile(file.path, *limits);
+    auto text = ExtractInput(file, *limits);
     absl::StatusOr<AllowResult> added =
         text.ok() ? (*index)->AddAllowed(name.value_or(file.id), file.Source(),
                                          text->JoinedText())

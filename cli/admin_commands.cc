@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "cli/command_line.h"
+#include "cli/console/retained_copy.h"
 #include "cli/exit_codes.h"
 #include "cli/json_text.h"
 #include "engine/index_verifier.h"
@@ -176,7 +177,14 @@ int RunRemoveCommand(int argc, char** argv) {
   const std::vector<std::string>& ids = line->args();
   for (size_t i = 0; i < ids.size(); ++i) {
     const std::string& id = ids[i];
+    const std::string source = DocumentSource(**index, id);
     auto stats = (*index)->Remove(id);
+    if (stats.ok()) {
+      // A console upload's retained copy goes with it.
+      if (auto dir = line->IndexDir(); dir.ok()) {
+        DropRetainedCopy(*dir, source).IgnoreError();
+      }
+    }
     if (!stats.ok() && absl::IsNotFound(stats.status())) {
       exit = ReportError("remove", stats.status());
       continue;

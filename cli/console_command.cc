@@ -28,10 +28,12 @@ constexpr char kUsage[] =
     "[--incidents FILE]\n"
     "                         [--tls-cert FILE --tls-key FILE] "
     "[--postfix-config DIR]\n"
-    "                         [--idle-minutes N] [--pidfile FILE]\n"
+    "                         [--idle-minutes N] [--session-hours N] "
+    "[--pidfile FILE]\n"
     "       leakhound console user add NAME --role viewer|reviewer|admin "
     "[--password-file FILE]\n"
     "       leakhound console user passwd NAME [--password-file FILE]\n"
+    "       leakhound console user role NAME --role viewer|reviewer|admin\n"
     "       leakhound console user remove NAME\n"
     "       leakhound console user list\n"
     "  The incident desk's web console (docs/console.md), until SIGTERM.\n"
@@ -44,6 +46,11 @@ constexpr char kUsage[] =
     "mail\n"
     "  --idle-minutes N     a session ends after N idle minutes (default "
     "30)\n"
+    "  --session-hours N    and N hours after its login, however busy "
+    "(default 12)\n"
+    "  A session also ends at its next request once its user is removed or "
+    "given a\n"
+    "  new password, and takes a changed role at once.\n"
     "  A password is read from --password-file, else from standard input "
     "(first line),\n"
     "  asked for without echo on a terminal.\n";
@@ -79,7 +86,7 @@ int RunUserCommand(const CommandLine& line) {
   const std::vector<std::string>& args = line.args();
   if (args.size() < 2) {
     return UsageError("console", absl::InvalidArgumentError(
-                                     "user needs an action: add, passwd, remove or list"));
+                                     "user needs an action: add, passwd, role, remove or list"));
   }
   auto path = line.IncidentsPath();
   if (!path.ok()) return ReportError("console", path.status());
@@ -109,6 +116,29 @@ int RunUserCommand(const CommandLine& line) {
     if (s.ok()) s = (*store)->Audit("cli", "remove user", 0, name);
     if (!s.ok()) return ReportError("console", s);
     std::printf("removed user %s\n", name.c_str());
+    return kExitOk;
+  }
+  if (action == "role") {
+    auto existing = (*store)->GetUser(name);
+    if (!existing.ok()) return ReportError("console", existing.status());
+    if (!*existing) {
+      return ReportError("console",
+                         absl::NotFoundError(absl::StrCat("no user ", name)));
+    }
+    const std::string role = line.Value("role").value_or("");
+    if (!RoleAtLeast(role, "viewer")) {
+      return ReportError("console", absl::InvalidArgumentError(
+                                        "--role viewer, reviewer or admin"));
+    }
+    ConsoleUser user = **existing;
+    user.role = role;
+    absl::Status s = (*store)->PutUser(user);
+    if (s.ok()) {
+      s = (*store)->Audit("cli", "set role", 0,
+                          absl::StrCat(name, " (", role, ")"));
+    }
+    if (!s.ok()) return ReportError("console", s);
+    std::printf("updated user %s (%s)\n", name.c_str(), role.c_str());
     return kExitOk;
   }
   if (action != "add" && action != "passwd") {
@@ -172,7 +202,7 @@ int RunConsoleCommand(int argc, char** argv) {
       {"listen", true},   {"index", true},         {"incidents", true},
       {"tls-cert", true}, {"tls-key", true},       {"postfix-config", true},
       {"role", true},     {"password-file", true}, {"idle-minutes", true},
-      {"pidfile", true}};
+      {"session-hours", true}, {"pidfile", true}};
   static constexpr auto kAllSpecs = WithLimitOptions(kSpecs);
   int exit = kExitOk;
   auto line = ParseCommandLine("console", argc, argv, kAllSpecs, kUsage, &exit);
@@ -200,10 +230,11 @@ int RunConsoleCommand(int argc, char** argv) {
     options.host = options.host.substr(1, options.host.size() - 2);
   }
   auto idle = line->Unsigned("idle-minutes", 30, 1, 7 * 24 * 60);
+  auto hours = line->Unsigned("session-hours", 12, 1, 30 * 24);
   auto limits = FileLimits(*line);
   auto path = line->IncidentsPath();
   for (const absl::Status& s :
-       {idle.status(), limits.status(), path.status()}) {
+       {idle.status(), hours.status(), limits.status(), path.status()}) {
     if (!s.ok()) return ReportError("console", s);
   }
   if (!*path) {
@@ -219,6 +250,7 @@ int RunConsoleCommand(int argc, char** argv) {
   options.tls_key = line->Value("tls-key").value_or("");
   options.held_mail.postfix_config = line->Value("postfix-config").value_or("");
   options.idle_timeout = std::chrono::minutes(*idle);
+  options.session_max_age = std::chrono::hours(*hours);
   options.limits = *limits;
 
   // SIGTERM and SIGINT are waited for by this thread: blocked before any
@@ -238,15 +270,6 @@ int RunConsoleCommand(int argc, char** argv) {
   if (!server.ok()) return ReportError("console", server.status());
   auto port = (*server)->Bind();
   if (!port.ok()) return ReportError("console", port.status());
-  {
-    auto store = IncidentStore::Open(options.incidents_path);
-    if (store.ok()) {
-      if (auto users = (*store)->ListUsers(); users.ok() && users->empty()) {
-        log("no users yet: add one with 'leakhound console user add NAME "
-            "--role admin'");
-      }
-    }
-  }
   const std::optional<std::string> pidfile = line->Value("pidfile");
   if (pidfile) std::ofstream(*pidfile) << ::getpid() << "\n";
   log(absl::StrCat(

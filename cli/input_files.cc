@@ -57,6 +57,31 @@ std::vector<InputFile> ShardOf(std::vector<InputFile> files, uint32_t shard,
   return files;
 }
 
+namespace {
+
+// The last component of `dir` made absolute ("share" for "share/",
+// "main" for "." in /work/main); "" for the root.
+std::string FolderName(const std::string& dir) {
+  std::error_code ec;
+  fs::path absolute = fs::absolute(dir, ec).lexically_normal();
+  if (ec) absolute = fs::path(dir).lexically_normal();
+  if (absolute.filename().empty()) absolute = absolute.parent_path();
+  return absolute.filename().string();
+}
+
+// What a special file is, for its skip line.
+const char* SpecialKind(fs::file_type type) {
+  switch (type) {
+    case fs::file_type::fifo: return "a FIFO (named pipe)";
+    case fs::file_type::socket: return "a socket";
+    case fs::file_type::block: return "a block device";
+    case fs::file_type::character: return "a character device";
+    default: return "not a regular file";
+  }
+}
+
+}  // namespace
+
 absl::StatusOr<std::vector<InputFile>> ExpandInputs(
     const std::vector<std::string>& args, bool follow_symlinks,
     size_t* skipped_links) {
@@ -73,11 +98,14 @@ absl::StatusOr<std::vector<InputFile>> ExpandInputs(
       files.push_back({arg, arg});
       continue;
     }
+    const fs::path root(arg);
+    const fs::path folder(FolderName(arg));
+    auto entry_of = [&](const fs::path& path, absl::Status problem) {
+      return InputFile{path.string(),
+                       (folder / path.lexically_relative(root)).string(), true,
+                       std::move(problem)};
+    };
     std::vector<InputFile> found;
-    auto options = fs::directory_options::skip_permission_denied;
-    if (follow_symlinks) {
-      options |= fs::directory_options::follow_directory_symlink;
-    }
     // Directories walked, by device and inode: a followed link to one
     // already walked (a cycle, or two links to one place) is not entered.
     std::set<std::pair<dev_t, ino_t>> walked;
@@ -86,30 +114,57 @@ absl::StatusOr<std::vector<InputFile>> ExpandInputs(
       return ::stat(dir.c_str(), &dir_stat) == 0 &&
              walked.insert({dir_stat.st_dev, dir_stat.st_ino}).second;
     };
-    first_visit(arg);
-    fs::recursive_directory_iterator it(arg, options, ec);
-    if (ec) return ErrnoStatus(ec.value(), arg);
-    for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
-      if (ec) return ErrnoStatus(ec.value(), arg);
-      const bool link = it->is_symlink(ec);
-      if (link && !follow_symlinks) {
-        if (skipped_links != nullptr) ++*skipped_links;
-        continue;
+    first_visit(root);
+    // Each directory is listed on its own, so that one it cannot list is
+    // an entry with its error and the walk goes on with its siblings.
+    std::vector<fs::path> pending = {root};
+    while (!pending.empty()) {
+      const fs::path dir = std::move(pending.back());
+      pending.pop_back();
+      fs::directory_iterator it(dir, ec);
+      for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
+        const fs::directory_entry& entry = *it;
+        std::error_code type_ec;
+        if (entry.is_symlink(type_ec) && !follow_symlinks) {
+          if (skipped_links != nullptr) ++*skipped_links;
+          continue;
+        }
+        const fs::file_type type = entry.status(type_ec).type();
+        switch (type) {
+          case fs::file_type::directory:
+            if (first_visit(entry.path())) pending.push_back(entry.path());
+            break;
+          case fs::file_type::regular:
+            found.push_back(entry_of(entry.path(), absl::OkStatus()));
+            break;
+          case fs::file_type::not_found:  // a dangling link
+            break;
+          case fs::file_type::none:
+          case fs::file_type::unknown:  // stat failed: the reason
+            found.push_back(entry_of(
+                entry.path(), ErrnoStatus(type_ec ? type_ec.value() : EIO)));
+            break;
+          default:
+            found.push_back(entry_of(
+                entry.path(),
+                UnreadableError(Unreadable::kUnsupported, SpecialKind(type))));
+            break;
+        }
       }
-      if (it->is_directory(ec)) {
-        if (!first_visit(it->path())) it.disable_recursion_pending();
-        continue;
+      if (ec) {
+        found.push_back(entry_of(
+            dir, absl::Status(ErrnoStatus(ec.value()).code(),
+                              absl::StrCat("cannot read the directory: ",
+                                           ec.message()))));
+        ec.clear();
       }
-      if (!it->is_regular_file(ec)) continue;
-      found.push_back({it->path().string(),
-                       it->path().lexically_relative(arg).string(), true});
     }
-    if (ec) return ErrnoStatus(ec.value(), arg);
     std::sort(found.begin(), found.end(),
               [](const InputFile& a, const InputFile& b) {
                 return a.path < b.path;
               });
-    files.insert(files.end(), found.begin(), found.end());
+    files.insert(files.end(), std::make_move_iterator(found.begin()),
+                 std::make_move_iterator(found.end()));
   }
   return files;
 }
@@ -126,7 +181,11 @@ uint64_t TotalSize(const std::vector<InputFile>& files) {
 
 absl::StatusOr<std::string> ReadFileBounded(const std::string& path,
                                             size_t max_bytes) {
-  int fd = path == "-" ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: opening a FIFO waits for a writer otherwise; a special
+  // file is refused below, after fstat, and a regular file ignores it.
+  int fd = path == "-" ? STDIN_FILENO
+                       : ::open(path.c_str(),
+                                O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) return ErrnoStatus(errno);
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
@@ -136,8 +195,14 @@ absl::StatusOr<std::string> ReadFileBounded(const std::string& path,
   }
   if (S_ISDIR(st.st_mode) || (path != "-" && !S_ISREG(st.st_mode))) {
     if (fd != STDIN_FILENO) ::close(fd);
+    const char* what = S_ISDIR(st.st_mode)    ? "a directory"
+                       : S_ISFIFO(st.st_mode) ? "a FIFO (named pipe)"
+                       : S_ISSOCK(st.st_mode) ? "a socket"
+                       : S_ISBLK(st.st_mode)  ? "a block device"
+                       : S_ISCHR(st.st_mode)  ? "a character device"
+                                              : "a special file";
     return absl::FailedPreconditionError(
-        "not a regular file");
+        absl::StrCat(what, ", not a regular file"));
   }
   auto too_big = [&] {
     return absl::ResourceExhaustedError(
@@ -175,6 +240,32 @@ absl::StatusOr<Extraction> ExtractFile(const std::string& path,
   auto bytes = ReadFileBounded(path, limits.max_input_bytes);
   if (!bytes.ok()) return bytes.status();
   return ExtractBytes(path, std::move(*bytes), limits);
+}
+
+absl::StatusOr<Extraction> ExtractInput(const InputFile& file,
+                                        const ExtractionLimits& limits) {
+  if (!file.problem.ok()) return file.problem;
+  return ExtractFile(file.path, limits);
+}
+
+absl::StatusOr<UnreadablePolicy> ParseUnreadablePolicy(
+    const std::optional<std::string>& value) {
+  if (!value) return UnreadablePolicy::kByOrigin;
+  if (*value == "skip") return UnreadablePolicy::kSkip;
+  if (*value == "error") return UnreadablePolicy::kError;
+  return absl::InvalidArgumentError(absl::StrCat(
+      "--on-unreadable wants skip or error, not '", *value, "'"));
+}
+
+bool SkipUnreadable(const absl::Status& s, const InputFile& file,
+                    UnreadablePolicy policy) {
+  if (s.code() != absl::StatusCode::kUnimplemented) return false;
+  switch (policy) {
+    case UnreadablePolicy::kSkip: return true;
+    case UnreadablePolicy::kError: return false;
+    case UnreadablePolicy::kByOrigin: return file.walked;
+  }
+  return false;
 }
 
 }  // namespace leakhound

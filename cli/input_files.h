@@ -9,9 +9,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "cli/formats/extraction.h"
 
@@ -19,9 +21,18 @@ namespace leakhound {
 
 struct InputFile {
   std::string path;  // as given, or joined below a given directory
-  std::string id;    // path relative to the directory given; the path itself
-                     // for a file given directly
+  // For a file found in a directory given: the directory's own name, then
+  // the path below it ("share/board/memo.txt" for share/board/memo.txt),
+  // so that two folders holding the same relative path give two ids. The
+  // path itself for a file given directly.
+  std::string id;
   bool walked = false;  // found by walking a directory given, not named
+  // Why the walk could not take this entry as a file to read, else OK:
+  // a directory it could not list (PermissionDenied, ...: an error, never
+  // skipped) or a special file inside a directory (a FIFO, socket or
+  // device: UnreadableError kUnsupported, skipped like other unreadable
+  // files). ExtractInput returns it.
+  absl::Status problem = absl::OkStatus();
   // The absolute, normalized path ("-" for standard input): what the index
   // records as a document's source, so that `leakhound rekey` can read it
   // again from any working directory.
@@ -34,9 +45,12 @@ struct InputFile {
 // and a link to a directory is walked, each directory (by device and inode)
 // once, so a link cycle ends. "-" is kept as is (standard input), and so is
 // an argument that is not a directory or cannot be examined (reading it
-// reports why). Returns an error ("DIR: reason") only when a directory
-// cannot be walked. `skipped_links`, when given, is set to the number of
-// symlinks skipped.
+// reports why). A directory that cannot be listed (a subdirectory of mode
+// 000, or the one given) and a special file inside a directory are
+// entries with a `problem`, in path order with the files: the walk goes on
+// past them, and the command decides (never silently clean, never gone).
+// The status is always OK today; it stays a StatusOr for callers' sake.
+// `skipped_links`, when given, is set to the number of symlinks skipped.
 absl::StatusOr<std::vector<InputFile>> ExpandInputs(
     const std::vector<std::string>& args, bool follow_symlinks = false,
     size_t* skipped_links = nullptr);
@@ -54,8 +68,9 @@ uint64_t TotalSize(const std::vector<InputFile>& files);
 
 // Reads the whole file ("-" = standard input).
 // Returns NotFound / PermissionDenied / FailedPrecondition (not a regular
-// file) / ResourceExhausted (larger than max_bytes) with a one-line message
-// that does not repeat the path.
+// file: a FIFO, device or socket is refused at once, never waited on) /
+// ResourceExhausted (larger than max_bytes) with a one-line message that
+// does not repeat the path.
 absl::StatusOr<std::string> ReadFileBounded(const std::string& path,
                                             size_t max_bytes);
 
@@ -64,6 +79,31 @@ absl::StatusOr<std::string> ReadFileBounded(const std::string& path,
 // not repeat the path.
 absl::StatusOr<Extraction> ExtractFile(const std::string& path,
                                        const ExtractionLimits& limits);
+
+// ExtractFile of `file.path`, or `file.problem` when the walk found one.
+absl::StatusOr<Extraction> ExtractInput(const InputFile& file,
+                                        const ExtractionLimits& limits);
+
+// What `--on-unreadable` decides for a file that holds no text leakhound
+// can read (an Unimplemented status of UnreadableError: an image without
+// text, unknown binary data, a special file found in a directory).
+enum class UnreadablePolicy {
+  kByOrigin,  // skip inside directories, error for files named (default)
+  kSkip,
+  kError,
+};
+
+// The policy named by `value` ("skip" or "error"; nullopt: kByOrigin), or
+// InvalidArgument with a one-line message naming the option.
+absl::StatusOr<UnreadablePolicy> ParseUnreadablePolicy(
+    const std::optional<std::string>& value);
+
+// Whether the extraction error `s` of `file` makes it a skipped file
+// rather than an error under `policy`. An error that is not "no readable
+// text" (permission denied, an unreadable directory, a limit, an
+// encrypted file) is never skipped.
+bool SkipUnreadable(const absl::Status& s, const InputFile& file,
+                    UnreadablePolicy policy);
 
 }  // namespace leakhound
 

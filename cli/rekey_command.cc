@@ -53,6 +53,15 @@ absl::StatusOr<std::string> ReadAgain(const Source& source,
     return absl::FailedPreconditionError(
         "it was added from standard input, which cannot be read again");
   }
+  // Console uploads and allow-listings kept no copy before retained
+  // copies (cli/console/retained_copy.h): there is nothing to read.
+  if (source.path.starts_with("uploaded by console:") ||
+      source.path.starts_with("console:")) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "it came from the console (", source.path,
+        ") before the console kept copies; upload or allow-list it again, "
+        "then rekey"));
+  }
   auto text = ExtractFile(source.path, limits);
   if (!text.ok()) {
     return absl::Status(text.status().code(),

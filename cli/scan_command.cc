@@ -111,22 +111,6 @@ const char* ScanUsage() {
 // Files scanned ahead of the one being printed, per thread, at most.
 constexpr size_t kAheadPerThread = 4;
 
-// What --on-unreadable decides for a file that holds no readable text.
-enum class UnreadablePolicy { kByOrigin, kSkip, kError };
-
-// Whether the extraction error `s` of `file` makes it a skipped file
-// rather than an error under `policy`.
-bool SkipUnreadable(const absl::Status& s, const InputFile& file,
-                    UnreadablePolicy policy) {
-  if (s.code() != absl::StatusCode::kUnimplemented) return false;
-  switch (policy) {
-    case UnreadablePolicy::kSkip: return true;
-    case UnreadablePolicy::kError: return false;
-    case UnreadablePolicy::kByOrigin: return file.walked;
-  }
-  return false;
-}
-
 // `candidates_of`: the index whose candidate ids to list (--candidates), or
 // nullptr.
 FileOutcome ScanOne(const InputFile& file, LeakScanner* scanner,
@@ -136,7 +120,7 @@ FileOutcome ScanOne(const InputFile& file, LeakScanner* scanner,
   const auto start = std::chrono::steady_clock::now();
   FileOutcome o;
   o.path = file.path;
-  auto extraction = ExtractFile(file.path, limits);
+  auto extraction = ExtractInput(file, limits);
   if (!extraction.ok() &&
       SkipUnreadable(extraction.status(), file, unreadable)) {
     o.skipped.push_back(SkippedPart{
@@ -260,18 +244,8 @@ int RunScanCommand(int argc, char** argv) {
   int exit = kExitOk;
   auto line = ParseCommandLine("scan", argc, argv, kAllSpecs, ScanUsage(), &exit);
   if (!line) return exit;
-  UnreadablePolicy unreadable = UnreadablePolicy::kByOrigin;
-  if (auto policy = line->Value("on-unreadable")) {
-    if (*policy == "skip") {
-      unreadable = UnreadablePolicy::kSkip;
-    } else if (*policy == "error") {
-      unreadable = UnreadablePolicy::kError;
-    } else {
-      return ReportError("scan", absl::InvalidArgumentError(absl::StrCat(
-                                     "--on-unreadable wants skip or error, "
-                                     "not '", *policy, "'")));
-    }
-  }
+  auto unreadable = ParseUnreadablePolicy(line->Value("on-unreadable"));
+  if (!unreadable.ok()) return ReportError("scan", unreadable.status());
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   auto threads = line->Unsigned("threads", cores, 1, 256);
   auto options = MatchRuleOptions(*line);
@@ -349,7 +323,7 @@ int RunScanCommand(int argc, char** argv) {
       [&](size_t i, size_t w) {
         return ScanOne((*files)[i], scanners[w].get(), *limits,
                        !json || store != nullptr,
-                       list_candidates ? index->get() : nullptr, unreadable);
+                       list_candidates ? index->get() : nullptr, *unreadable);
       },
       [&](size_t i, FileOutcome o) {
         progress.Clear();

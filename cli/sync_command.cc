@@ -18,8 +18,8 @@ namespace {
 
 const char* SyncUsage() {
   static const std::string usage = absl::StrCat(
-      "usage: leakhound sync --index DIR [--dry-run] [--label L]... [LIMITS] "
-      "SOURCE...\n"
+      "usage: leakhound sync --index DIR [--dry-run] [--label L]... "
+      "[--on-unreadable skip|error] [LIMITS] SOURCE...\n"
       "  Makes the documents protected from under the SOURCE files and "
       "directories\n"
       "  equal to them: adds new files, replaces changed ones (by the SHA-256 "
@@ -28,7 +28,19 @@ const char* SyncUsage() {
       "elsewhere stay.\n"
       "  -d, --index DIR   the index\n"
       "  --dry-run         say what would change, change nothing\n"
-      "  --label L         labels of the documents added (repeatable)\n",
+      "  --label L         labels of the documents added (repeatable)\n"
+      "  --on-unreadable skip|error  a file without text leakhound can read "
+      "(an image\n"
+      "                    without text, a binary): listed as skipped, or an "
+      "error\n"
+      "                    (default: skip inside directories); either way its "
+      "document\n"
+      "                    stays. A folder or file that cannot be read is an "
+      "error and\n"
+      "                    keeps every document under it.\n"
+      "  Ids are as add gives them (the folder's name, then the path below "
+      "it); a\n"
+      "  document keeps the id it was added with.\n",
       LimitOptionsUsage());
   return usage.c_str();
 }
@@ -50,7 +62,8 @@ bool Under(const std::string& source, const std::string& root) {
 
 int RunSyncCommand(int argc, char** argv) {
   static constexpr OptionSpec kSpecs[] = {
-      {"index", true}, {"dry-run", false}, {"label", true}};
+      {"index", true}, {"dry-run", false}, {"label", true},
+      {"on-unreadable", true}};
   static constexpr auto kAllSpecs = WithLimitOptions(kSpecs);
   int exit = kExitOk;
   auto line = ParseCommandLine("sync", argc, argv, kAllSpecs, SyncUsage(), &exit);
@@ -60,6 +73,8 @@ int RunSyncCommand(int argc, char** argv) {
   }
   auto limits = FileLimits(*line);
   if (!limits.ok()) return ReportError("sync", limits.status());
+  auto unreadable = ParseUnreadablePolicy(line->Value("on-unreadable"));
+  if (!unreadable.ok()) return ReportError("sync", unreadable.status());
   std::vector<std::string> roots;
   for (const std::string& arg : line->args()) {
     if (arg == "-") {
@@ -95,16 +110,28 @@ int RunSyncCommand(int argc, char** argv) {
   if (!listed.ok()) return ReportError("sync", listed);
 
   const std::vector<std::string> labels = line->Values("label");
-  size_t added = 0, replaced = 0, removed = 0, unchanged = 0, failed = 0;
+  size_t added = 0, replaced = 0, removed = 0, unchanged = 0, skipped = 0,
+         failed = 0;
   const char* prefix = dry ? "would " : "";
   for (const InputFile& file : *files) {
     const std::string source = file.Source();
-    auto text = ExtractFile(file.path, *limits);
+    auto text = ExtractInput(file, *limits);
     if (!text.ok()) {
+      // A file or folder that cannot be read now keeps its documents: it
+      // is not gone.
+      std::erase_if(known, [&](const auto& entry) {
+        return Under(entry.first, source);
+      });
+      if (SkipUnreadable(text.status(), file, *unreadable)) {
+        std::printf("skipped %s (%s: %s)\n", file.path.c_str(),
+                    UnreadableName(UnreadableOf(text.status())
+                                       .value_or(Unreadable::kUnsupported)),
+                    std::string(text.status().message()).c_str());
+        ++skipped;
+        continue;
+      }
       exit = ReportError("sync", text.status(), file.path);
       ++failed;
-      // A file that cannot be read now keeps its document: it is not gone.
-      known.erase(source);
       continue;
     }
     const std::string joined = text->JoinedText();
@@ -145,8 +172,11 @@ int RunSyncCommand(int argc, char** argv) {
     std::printf("%sremove %s (%s is gone)\n", prefix, doc.id.c_str(), source.c_str());
     ++removed;
   }
-  std::printf("%s%zu added, %zu replaced, %zu removed, %zu unchanged, %zu failed\n",
-              dry ? "dry run: " : "", added, replaced, removed, unchanged, failed);
+  std::printf(
+      "%s%zu added, %zu replaced, %zu removed, %zu unchanged, %zu skipped, "
+      "%zu failed\n",
+      dry ? "dry run: " : "", added, replaced, removed, unchanged, skipped,
+      failed);
   return exit;
 }
 

@@ -73,6 +73,11 @@ struct DocumentInput {
   std::string source;
   std::vector<std::string> labels;
   std::string_view text;
+  // Whether a stored document of this id from another source may be
+  // replaced (an id the admin chose: `add --id`, a console upload). Else
+  // such a replacement is refused with AlreadyExists naming both sources,
+  // so that two files that happen to share an id never take turns.
+  bool replace_other_source = false;
 };
 
 enum class AddOutcome {
@@ -94,6 +99,7 @@ struct PreparedDocument {
   std::vector<uint64_t> distinct;  // DistinctFingerprints of its list
   std::vector<uint64_t> filter;    // FilterFingerprints of its list
   std::string encoded_list;        // its FingerprintsRecord, encoded
+  bool replace_other_source = false;  // as DocumentInput's
   // When it was added (Unix ms); 0: when it is staged. A rebuild (`rekey`)
   // keeps the original time.
   int64_t added_unix_ms = 0;
@@ -130,7 +136,8 @@ class ProtectedIndex {
 
   // Adds (or replaces, by external id) one document and commits it.
   // InvalidArgument for an empty external id or a text the shingler
-  // refuses. Commits whatever was staged before it too.
+  // refuses; AlreadyExists when the id is held by a document of another
+  // source and `replace_other_source` is not set. Commits whatever was staged before it too.
   absl::StatusOr<AddResult> Add(const DocumentInput& document);
 
   // Shingles and digests a document for Stage. `shingler` must come from

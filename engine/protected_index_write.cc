@@ -63,6 +63,7 @@ absl::StatusOr<PreparedDocument> ProtectedIndex::Prepare(
   PreparedDocument out;
   out.external_id = document.external_id;
   out.source = document.source;
+  out.replace_other_source = document.replace_other_source;
   out.labels = document.labels;
   out.digest = ContentDigest(document.text);
   out.bytes = document.text.size();
@@ -122,6 +123,12 @@ absl::StatusOr<ProtectedIndex::StagePlan> ProtectedIndex::PlanStage(
       plan.done = AddResult{AddOutcome::kUnchanged, "",
                             (*record)->fingerprints, 0};
       return plan;
+    }
+    if ((*record)->source != document.source &&
+        !document.replace_other_source) {
+      return absl::AlreadyExistsError(absl::StrCat(
+          "id ", document.external_id, " is already protected from ",
+          (*record)->source, ", another source; not replaced"));
     }
     plan.old_id = **existing;
     plan.old = std::move(**record);

@@ -13,6 +13,7 @@
 #include "absl/strings/strip.h"
 #include "cli/console/console_pages.h"
 #include "cli/console/html_text.h"
+#include "cli/console/retained_copy.h"
 #include "cli/console/secrets.h"
 #include "cli/console/session_table.h"
 #include "cli/formats/extraction.h"
@@ -92,7 +93,7 @@ struct ConsoleServer::Impl {
   bool tls = false;
 
   explicit Impl(const ConsoleOptions& o)
-      : options(o), sessions(o.idle_timeout) {}
+      : options(o), sessions(o.idle_timeout, o.session_max_age) {}
 
   std::string CookieAttributes() const {
     return tls ? "; HttpOnly; SameSite=Strict; Secure"
@@ -105,7 +106,7 @@ struct ConsoleServer::Impl {
                                              httplib::Response& res) {
     auto session =
         sessions.Find(CookieValue(req, kSessionCookie), ConsoleClock::now());
-    if (session) return session;
+    if (session && FollowUsersTable(*session)) return session;
     if (req.method == "GET") {
       res.set_redirect(absl::StrCat("/login?next=", Url(req.target)), 303);
     } else {
@@ -114,6 +115,32 @@ struct ConsoleServer::Impl {
                            "Your session has ended. Log in again."));
     }
     return std::nullopt;
+  }
+
+  // Brings `session` in line with the users table, which any process may
+  // change (`console user remove|passwd|add`): false, and the session
+  // ended, when its user is gone or has a new password; else its role is
+  // the user's role now. A store that cannot be read refuses the request
+  // (false) and ends nothing.
+  bool FollowUsersTable(ConsoleSession& session) {
+    absl::StatusOr<std::optional<ConsoleUser>> user;
+    {
+      std::lock_guard lock(store_mu);
+      user = store->GetUser(session.user);
+    }
+    if (!user.ok()) {
+      log(absl::StrCat("session of '", session.user, "' refused a request: ",
+                       user.status().message()));
+      return false;
+    }
+    if (!user->has_value() || (*user)->password_hash != session.credential) {
+      sessions.Erase(session.id);
+      log(absl::StrCat("session of '", session.user, "' ended: ",
+                       user->has_value() ? "new password" : "user removed"));
+      return false;
+    }
+    session.role = (*user)->role;
+    return true;
   }
 
   // For a POST: the session, its CSRF token checked, and its role at
@@ -222,7 +249,8 @@ void ConsoleServer::Impl::LoginPost(const httplib::Request& req,
     return again(401, "Wrong user or password.");
   }
   limiter.Succeeded(user);
-  const ConsoleSession s = sessions.Create(found->name, found->role, now);
+  const ConsoleSession s =
+      sessions.Create(found->name, found->role, found->password_hash, now);
   {
     std::lock_guard lock(store_mu);
     store->Audit(s.user, "login", 0, req.remote_addr).IgnoreError();
@@ -349,9 +377,14 @@ void ConsoleServer::Impl::IncidentAction(const httplib::Request& req,
     std::lock_guard write(index_write_mu);
     auto index = ProtectedIndex::Open(options.index_dir, OpenMode::kWrite);
     if (!index.ok()) return Fail(res, *s, index.status());
-    auto added =
-        (*index)->AddAllowed(name, absl::StrCat(who, " incident ", id), text);
-    if (!added.ok()) return Fail(res, *s, added.status());
+    // `rekey` reads the passage again from a retained copy.
+    auto copy = RetainCopy(options.index_dir, name + ".txt", text);
+    if (!copy.ok()) return Fail(res, *s, copy.status());
+    auto added = (*index)->AddAllowed(name, copy->path, text);
+    if (!added.ok()) {
+      if (copy->created) DropRetainedCopy(options.index_dir, copy->path).IgnoreError();
+      return Fail(res, *s, added.status());
+    }
     index->reset();
     std::lock_guard lock(store_mu);
     store
@@ -437,9 +470,19 @@ void ConsoleServer::Impl::DocumentChange(const httplib::Request& req,
     const std::string joined = text->JoinedText();
     auto index = ProtectedIndex::Open(options.index_dir, OpenMode::kWrite);
     if (!index.ok()) return Fail(res, *s, index.status());
-    auto added = (*index)->Add(DocumentInput{
-        id, absl::StrCat("uploaded by ", who, ": ", file.filename), labels,
-        joined});
+    // An upload has no file to be read again from (`rekey`): its bytes are
+    // retained, and the copy is its source.
+    auto copy = RetainCopy(options.index_dir, file.filename, file.content);
+    if (!copy.ok()) return Fail(res, *s, copy.status());
+    const std::string old_source = DocumentSource(**index, id);
+    // The admin names the id in the form: it may replace any document.
+    auto added = (*index)->Add(DocumentInput{id, copy->path, labels, joined,
+                                             /*replace_other_source=*/true});
+    const bool kept = added.ok() && (added->outcome == AddOutcome::kAdded ||
+                                     added->outcome == AddOutcome::kReplaced);
+    if (!kept && copy->created) {
+      DropRetainedCopy(options.index_dir, copy->path).IgnoreError();
+    }
     if (!added.ok()) return Fail(res, *s, added.status());
     if (added->outcome == AddOutcome::kDuplicateContent) {
       return Fail(res, *s,
@@ -447,11 +490,16 @@ void ConsoleServer::Impl::DocumentChange(const httplib::Request& req,
                       absl::StrCat("this text is protected already, as '",
                                    added->existing_id, "'")));
     }
+    if (added->outcome == AddOutcome::kReplaced && old_source != copy->path) {
+      DropRetainedCopy(options.index_dir, old_source).IgnoreError();
+    }
   } else {
     auto index = ProtectedIndex::Open(options.index_dir, OpenMode::kWrite);
     if (!index.ok()) return Fail(res, *s, index.status());
+    const std::string old_source = DocumentSource(**index, id);
     auto removed = (*index)->Remove(id);
     if (!removed.ok()) return Fail(res, *s, removed.status());
+    DropRetainedCopy(options.index_dir, old_source).IgnoreError();
   }
   {
     std::lock_guard lock(store_mu);
@@ -562,6 +610,12 @@ absl::StatusOr<std::unique_ptr<ConsoleServer>> ConsoleServer::Create(
   auto store = IncidentStore::Open(options.incidents_path);
   if (!store.ok()) return store.status();
   impl->store = std::move(*store);
+  // The server's connection is the process's only one (incident_store.h).
+  if (auto users = impl->store->ListUsers(); users.ok() && users->empty()) {
+    impl->log(
+        "no users yet: add one with 'leakhound console user add NAME "
+        "--role admin'");
+  }
   if (!options.index_dir.empty()) {
     auto holder = IndexHolder::Open(options.index_dir);
     if (!holder.ok()) return holder.status();

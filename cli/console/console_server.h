@@ -34,6 +34,8 @@ struct ConsoleOptions {
   std::string incidents_path;
   HeldMailOptions held_mail;
   std::chrono::seconds idle_timeout{30 * 60};
+  // A session ends this long after its login, however busy.
+  std::chrono::seconds session_max_age{12 * 60 * 60};
   ExtractionLimits limits;  // for uploaded documents
   size_t max_upload_bytes = size_t{64} << 20;
 };

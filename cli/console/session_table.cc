@@ -6,14 +6,15 @@ namespace leakhound {
 
 ConsoleSession SessionTable::Create(const std::string& user,
                                     const std::string& role,
+                                    const std::string& credential,
                                     ConsoleClock::time_point now) {
-  ConsoleSession s{RandomToken(), user, role, RandomToken(), now};
+  ConsoleSession s{RandomToken(), user, role, RandomToken(), credential,
+                   now, now};
   std::lock_guard lock(mu_);
-  // Forget idle sessions as new ones come: the table stays bounded by the
-  // logins of one idle period.
+  // Forget expired sessions as new ones come: the table stays bounded by
+  // the logins of one idle period.
   for (auto it = sessions_.begin(); it != sessions_.end();) {
-    it = now - it->second.last_seen > idle_timeout_ ? sessions_.erase(it)
-                                                    : std::next(it);
+    it = Expired(it->second, now) ? sessions_.erase(it) : std::next(it);
   }
   sessions_[s.id] = s;
   return s;
@@ -24,7 +25,7 @@ std::optional<ConsoleSession> SessionTable::Find(const std::string& id,
   std::lock_guard lock(mu_);
   auto it = sessions_.find(id);
   if (it == sessions_.end()) return std::nullopt;
-  if (now - it->second.last_seen > idle_timeout_) {
+  if (Expired(it->second, now)) {
     sessions_.erase(it);
     return std::nullopt;
   }

@@ -1,6 +1,6 @@
 // SessionTable: the console's logged-in sessions, kept in memory (a
-// restart logs everyone out), each with its CSRF token and an idle
-// timeout; and LoginLimiter, which refuses logins after repeated failures
+// restart logs everyone out), each with its CSRF token, an idle timeout
+// and an absolute lifetime; and LoginLimiter, which refuses logins after repeated failures
 // from one client address or for one user name.
 //
 // Thread-safety: both are thread-safe (one mutex each). Times are passed
@@ -22,20 +22,28 @@ using ConsoleClock = std::chrono::steady_clock;
 struct ConsoleSession {
   std::string id;  // the cookie's value (RandomToken)
   std::string user;
-  std::string role;  // "viewer", "reviewer" or "admin"
+  std::string role;  // "viewer", "reviewer" or "admin", as at login
   std::string csrf;  // every state-changing request carries it
+  // The user's password hash at login: a session whose user has another
+  // one now (a new password) is over (the console checks at each request).
+  std::string credential;
+  ConsoleClock::time_point created;
   ConsoleClock::time_point last_seen;
 };
 
 class SessionTable {
  public:
-  explicit SessionTable(std::chrono::seconds idle_timeout)
-      : idle_timeout_(idle_timeout) {}
+  // A session ends after `idle_timeout` without a request, and `max_age`
+  // after its login whatever its use.
+  SessionTable(std::chrono::seconds idle_timeout, std::chrono::seconds max_age)
+      : idle_timeout_(idle_timeout), max_age_(max_age) {}
 
   ConsoleSession Create(const std::string& user, const std::string& role,
+                        const std::string& credential,
                         ConsoleClock::time_point now);
-  // The session `id`, its idle time renewed; nullopt when unknown or idle
-  // longer than the timeout (it is then forgotten).
+  // The session `id`, its idle time renewed; nullopt when unknown, idle
+  // longer than the timeout or older than the lifetime (it is then
+  // forgotten).
   std::optional<ConsoleSession> Find(const std::string& id,
                                      ConsoleClock::time_point now);
   void Erase(const std::string& id);
@@ -44,7 +52,12 @@ class SessionTable {
   size_t size() const;
 
  private:
+  bool Expired(const ConsoleSession& s, ConsoleClock::time_point now) const {
+    return now - s.last_seen > idle_timeout_ || now - s.created > max_age_;
+  }
+
   const std::chrono::seconds idle_timeout_;
+  const std::chrono::seconds max_age_;
   mutable std::mutex mu_;
   std::map<std::string, ConsoleSession> sessions_;
 };

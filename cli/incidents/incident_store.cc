@@ -250,28 +250,38 @@ Incident ReadIncident(const SqlStatement& s) {
 
 absl::StatusOr<std::unique_ptr<IncidentStore>> IncidentStore::Open(
     const std::string& path, const Options& options) {
-  // The file is created owner-only before SQLite sees it; SQLite gives its
-  // -wal and -shm files the database file's mode.
-  if (options.create) {
-    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    if (fd < 0) {
-      return absl::PermissionDeniedError(absl::StrCat(
-          "incidents ", path, ": cannot create: ", std::strerror(errno)));
-    }
-    ::close(fd);
-  } else if (::access(path.c_str(), F_OK) != 0) {
+  // The database file is opened by SQLite alone: an open() and close() of
+  // it elsewhere in the process would drop the POSIX locks SQLite holds
+  // through its connections (fcntl locks are per process and file), and
+  // the next process to close the store would then checkpoint and delete
+  // the -wal and -shm files under a live writer.
+  const bool exists = ::access(path.c_str(), F_OK) == 0;
+  if (!exists && !options.create) {
     return absl::NotFoundError(
         absl::StrCat("incidents ", path, ": no such file"));
   }
   sqlite3* db = nullptr;
   const int code = sqlite3_open_v2(
-      path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr);
+      path.c_str(), &db,
+      SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX |
+          (options.create ? SQLITE_OPEN_CREATE : 0),
+      nullptr);
   if (code != SQLITE_OK) {
     absl::Status status =
         StatusOf(code, path, "cannot open",
                  db != nullptr ? sqlite3_errmsg(db) : nullptr);
     sqlite3_close(db);
     return status;
+  }
+  // A new file is made owner-only before anything is written to it (chmod
+  // takes no lock); SQLite gives its -wal and -shm files the database
+  // file's mode when it creates them.
+  if (!exists && ::chmod(path.c_str(), 0600) != 0) {
+    const int error = errno;
+    sqlite3_close(db);
+    return absl::PermissionDeniedError(absl::StrCat(
+        "incidents ", path, ": cannot make it owner-only: ",
+        std::strerror(error)));
   }
   std::unique_ptr<IncidentStore> store(new IncidentStore(path, db));
   sqlite3_busy_timeout(db, options.busy_timeout_ms);

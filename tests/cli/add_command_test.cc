@@ -52,14 +52,16 @@ class AddCommandTest : public ::testing::Test {
   std::string index_;
 };
 
-TEST_F(AddCommandTest, DirectoryIdsAreRelativePathsAndLabelsAreStored) {
+// A file's id is its folder's name and its path below it, so that two
+// folders holding the same relative path give two ids.
+TEST_F(AddCommandTest, DirectoryIdsAreTheFolderAndPathAndLabelsAreStored) {
   RunResult r = Run({"add", "--label", "board", "--label", "q3",
                      SamplePath("protected")});
   ASSERT_EQ(r.exit, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("5 added, 0 replaced, 0 unchanged"));
   std::vector<Json> docs = List();
   ASSERT_EQ(docs.size(), 5u);
-  EXPECT_EQ(docs[1]["id"], "merger-memo.txt");
+  EXPECT_EQ(docs[1]["id"], "protected/merger-memo.txt");
   EXPECT_EQ(docs[1]["source"], SamplePath("protected/merger-memo.txt"));
   EXPECT_EQ(docs[1]["labels"], Json::array({"board", "q3"}));
   EXPECT_GT(docs[1]["shingles"].get<int>(), 300);
@@ -457,10 +459,10 @@ TEST(AddFaultTest, FullDiskDuringRemoveCompactAndRekeyLosesNothing) {
   // removes each id in a commit of its own: after a failure the index
   // lacks exactly the ids it reported removed.
   std::set<std::string> without = all;
-  without.erase("t1003.txt");
-  without.erase("t1004.txt");
+  without.erase("texts/t1003.txt");
+  without.erase("texts/t1004.txt");
   const std::vector<std::string> steps[] = {
-      {"remove", "--index", index, "t1003.txt", "t1004.txt"},
+      {"remove", "--index", index, "texts/t1003.txt", "texts/t1004.txt"},
       {"compact", "--index", index},
       {"rekey", "--index", index},
   };
@@ -474,7 +476,7 @@ TEST(AddFaultTest, FullDiskDuringRemoveCompactAndRekeyLosesNothing) {
       std::vector<std::string> args = step;
       if (step[0] == "remove") {  // the ids still there
         args.resize(3);
-        for (const char* id : {"t1003.txt", "t1004.txt"}) {
+        for (const char* id : {"texts/t1003.txt", "texts/t1004.txt"}) {
           if (before.contains(id)) args.push_back(id);
         }
       }

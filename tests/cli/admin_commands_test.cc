@@ -329,12 +329,12 @@ TEST(AdminCommandsTest, RemoveUnknownIdIsAnErrorButOthersAreRemoved) {
   ASSERT_EQ(RunLeakhound({"init", "--index", index}).exit, 0);
   ASSERT_EQ(RunLeakhound({"add", "--index", index, SamplePath("protected")}).exit, 0);
   RunResult r = RunLeakhound({"remove", "--index", index, "nope",
-                              "pricing-2027.txt"});
+                              "protected/pricing-2027.txt"});
   EXPECT_EQ(r.exit, 2);
   EXPECT_THAT(r.err, HasSubstr("no document with id nope"));
-  EXPECT_THAT(r.out, HasSubstr("removed pricing-2027.txt"));
+  EXPECT_THAT(r.out, HasSubstr("removed protected/pricing-2027.txt"));
   RunResult list = RunLeakhound({"list", "--index", index});
-  EXPECT_THAT(list.out, ::testing::Not(HasSubstr("pricing-2027.txt")));
+  EXPECT_THAT(list.out, ::testing::Not(HasSubstr("protected/pricing-2027.txt")));
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "cli/input_files.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -37,7 +38,7 @@ TEST(InputFilesTest, ADirectoryIsWalkedWithoutFollowingSymlinksOutOfIt) {
   auto files = ExpandInputs({tree});
   ASSERT_TRUE(files.ok()) << files.status();
   ASSERT_EQ(files->size(), 1u);
-  EXPECT_EQ((*files)[0].id, "sub/a.txt");
+  EXPECT_EQ((*files)[0].id, "tree/sub/a.txt");
 }
 
 // Asked to, the walk follows links to files and directories, enters each
@@ -55,9 +56,59 @@ TEST(InputFilesTest, FollowingSymlinksWalksEachDirectoryOnce) {
   std::vector<std::string> ids;
   for (const InputFile& f : *files) ids.push_back(f.id);
   EXPECT_THAT(ids, ::testing::UnorderedElementsAre(
-                       "link.txt", "sub/a.txt",
-                       ::testing::AnyOf("linked-dir/secret.txt",
-                                        "sub/same-dir-again/secret.txt")));
+                       "tree/link.txt", "tree/sub/a.txt",
+                       ::testing::AnyOf("tree/linked-dir/secret.txt",
+                                        "tree/sub/same-dir-again/secret.txt")));
+}
+
+// Two folders holding the same relative path give two ids: each starts
+// with its folder's own name, however the folder is written.
+TEST(InputFilesTest, IdsOfTwoFoldersWithTheSameRelativePathsDiffer) {
+  TempDir tmp;
+  for (const char* dir : {"a", "b"}) {
+    fs::create_directories(tmp.Sub(dir));
+    std::ofstream(tmp.Sub(dir) + "/notes.txt") << dir;
+  }
+  auto files = ExpandInputs({tmp.Sub("a") + "/", tmp.Sub("b") + "/."});
+  ASSERT_TRUE(files.ok()) << files.status();
+  ASSERT_EQ(files->size(), 2u);
+  EXPECT_EQ((*files)[0].id, "a/notes.txt");
+  EXPECT_EQ((*files)[1].id, "b/notes.txt");
+}
+
+// A FIFO inside a folder is an entry with its problem (an unreadable
+// file, skipped by default), in path order with the files. (A folder that
+// cannot be listed is one too: the CLI tests check it as an unprivileged
+// user, since root lists every folder.)
+TEST(InputFilesTest, AFifoInAFolderIsAnEntryWithItsProblem) {
+  TempDir tmp;
+  const std::string share = tmp.Sub("share");
+  fs::create_directories(share + "/open");
+  std::ofstream(share + "/open/seen.txt") << "seen";
+  ASSERT_EQ(::mkfifo((share + "/open/pipe").c_str(), 0644), 0);
+  auto files = ExpandInputs({share});
+  ASSERT_TRUE(files.ok()) << files.status();
+  ASSERT_EQ(files->size(), 2u);
+  EXPECT_EQ((*files)[0].path, share + "/open/pipe");
+  EXPECT_EQ((*files)[0].problem.code(), absl::StatusCode::kUnimplemented);
+  EXPECT_EQ(UnreadableOf((*files)[0].problem), Unreadable::kUnsupported);
+  EXPECT_TRUE(SkipUnreadable((*files)[0].problem, (*files)[0],
+                             UnreadablePolicy::kByOrigin));
+  EXPECT_FALSE(SkipUnreadable((*files)[0].problem, (*files)[0],
+                              UnreadablePolicy::kError));
+  EXPECT_TRUE((*files)[1].problem.ok());
+  EXPECT_EQ((*files)[1].id, "share/open/seen.txt");
+}
+
+// A FIFO named on the command line is refused at once, not waited on.
+TEST(InputFilesTest, AFifoIsRefusedWithoutWaitingForAWriter) {
+  TempDir tmp;
+  const std::string fifo = tmp.Sub("pipe");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
+  auto read = ReadFileBounded(fifo, 1 << 20);
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(read.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(read.status().message(), "a FIFO (named pipe), not a regular file");
 }
 
 TEST(InputFilesTest, ShardsPartitionTheFilesTheSameWayEveryTime) {

@@ -93,13 +93,13 @@ TEST_F(ScanCommandTest, SampleOutboundHasFiveLeaksTwoCleanFilesInOrder) {
                          "support-reply-clean.txt", "wechat-zh-leak.txt"));
   EXPECT_THAT(verdicts, ::testing::ElementsAre("leak", "leak", "leak", "clean",
                                                "leak", "clean", "leak"));
-  EXPECT_EQ(lines[0]["matches"][0]["doc_id"], "merger-memo.txt");
-  EXPECT_EQ(lines[1]["matches"][0]["doc_id"], "supplier-contract-zh.txt");
+  EXPECT_EQ(lines[0]["matches"][0]["doc_id"], "protected/merger-memo.txt");
+  EXPECT_EQ(lines[1]["matches"][0]["doc_id"], "protected/supplier-contract-zh.txt");
   EXPECT_EQ(lines[1]["matches"][0]["part"], "supplier-terms.doc");
-  EXPECT_EQ(lines[2]["matches"][0]["doc_id"], "incident-report.txt");
+  EXPECT_EQ(lines[2]["matches"][0]["doc_id"], "protected/incident-report.txt");
   EXPECT_EQ(lines[2]["matches"][0]["part"], "call-prep.docx");
-  EXPECT_EQ(lines[4]["matches"][0]["doc_id"], "pricing-2027.txt");
-  EXPECT_EQ(lines[6]["matches"][0]["doc_id"], "supplier-contract-zh.txt");
+  EXPECT_EQ(lines[4]["matches"][0]["doc_id"], "protected/pricing-2027.txt");
+  EXPECT_EQ(lines[6]["matches"][0]["doc_id"], "protected/supplier-contract-zh.txt");
   // With --json the summary goes to standard error, never standard output.
   EXPECT_THAT(r.err, HasSubstr("7 files scanned: 5 leaked, 2 clean"));
 }
@@ -148,7 +148,7 @@ TEST_F(ScanCommandTest, CandidatesListsEveryProposedDocumentOnlyWhenAsked) {
   ASSERT_EQ(with.size(), 1u);
   const Json& ids = with[0]["candidate_ids"];
   EXPECT_EQ(ids.size(), with[0]["candidates"].get<size_t>());
-  EXPECT_NE(std::find(ids.begin(), ids.end(), "merger-memo.txt"), ids.end());
+  EXPECT_NE(std::find(ids.begin(), ids.end(), "protected/merger-memo.txt"), ids.end());
 }
 
 TEST_F(ScanCommandTest, HumanReportShowsVerdictsDocumentsAndPassageLines) {
@@ -156,7 +156,7 @@ TEST_F(ScanCommandTest, HumanReportShowsVerdictsDocumentsAndPassageLines) {
                       SamplePath("outbound/support-reply-clean.txt")});
   EXPECT_EQ(r.exit, 1) << r.err;
   EXPECT_THAT(r.out, HasSubstr("LEAK "));
-  EXPECT_THAT(r.out, HasSubstr("merger-memo.txt: "));
+  EXPECT_THAT(r.out, HasSubstr("protected/merger-memo.txt: "));
   EXPECT_THAT(r.out, HasSubstr("lines 8-13, "));  // of the mail's text
   EXPECT_THAT(r.out, HasSubstr("\"Valuation. Our advisers value Calloway"));
   EXPECT_THAT(r.out, HasSubstr("clean  " +
@@ -168,9 +168,9 @@ TEST_F(ScanCommandTest, RemoveScanCompactVerifyAndAddAgain) {
   const std::string mail = SamplePath("outbound/email-board-leak.txt");
   ASSERT_EQ(Scan({mail}).exit, 1);
   RunResult removed = RunLeakhound({"remove", "--index", index_,
-                                    "merger-memo.txt"});
+                                    "protected/merger-memo.txt"});
   ASSERT_EQ(removed.exit, 0) << removed.err;
-  EXPECT_THAT(removed.out, HasSubstr("removed merger-memo.txt"));
+  EXPECT_THAT(removed.out, HasSubstr("removed protected/merger-memo.txt"));
   RunResult after = Scan({"--json", mail});
   EXPECT_EQ(after.exit, 0) << after.err;
   EXPECT_EQ(JsonLines(after.out)[0]["verdict"], "clean");
@@ -453,7 +453,7 @@ TEST_F(ScanCommandTest, InvalidUtf8StillFindsTheLeakAndWarns) {
   const std::string path = Write("broken.txt", text);
   RunResult r = Scan({"--json", path});
   EXPECT_EQ(r.exit, 1) << r.err;
-  EXPECT_EQ(JsonLines(r.out)[0]["matches"][0]["doc_id"], "merger-memo.txt");
+  EXPECT_EQ(JsonLines(r.out)[0]["matches"][0]["doc_id"], "protected/merger-memo.txt");
   EXPECT_THAT(r.err, HasSubstr(path + ": 1 ill-formed UTF-8 sequences"));
 }
 
@@ -467,7 +467,7 @@ TEST_F(ScanCommandTest, LegacyEncodedTextIsDecodedBeforeScanning) {
       "Transit Authority, we will hold 2026 prices for one more year\n");
   RunResult r = Scan({"--json", path});
   EXPECT_EQ(r.exit, 1) << r.err;
-  EXPECT_EQ(JsonLines(r.out)[0]["matches"][0]["doc_id"], "pricing-2027.txt");
+  EXPECT_EQ(JsonLines(r.out)[0]["matches"][0]["doc_id"], "protected/pricing-2027.txt");
   EXPECT_THAT(r.err, Not(HasSubstr("ill-formed")));  // decoded, not repaired
 }
 
@@ -595,7 +595,7 @@ TEST_F(ScanCommandTest, LeakInsideAnAttachmentNamesItsPart) {
   ASSERT_EQ(lines.size(), 2u);
   EXPECT_EQ(lines[0]["path"], mail);
   EXPECT_EQ(lines[0]["verdict"], "leak");
-  EXPECT_EQ(lines[0]["matches"][0]["doc_id"], "pricing-2027.txt");
+  EXPECT_EQ(lines[0]["matches"][0]["doc_id"], "protected/pricing-2027.txt");
   EXPECT_EQ(lines[0]["matches"][0]["part"], "report.docx");
   EXPECT_EQ(lines[0]["matches"][0]["passages"][0]["part"], "report.docx");
   EXPECT_EQ(lines[1]["matches"][0]["part"], "docs/notes.txt");

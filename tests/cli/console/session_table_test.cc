@@ -5,13 +5,14 @@
 namespace leakhound {
 namespace {
 
+using std::chrono::hours;
 using std::chrono::minutes;
 using std::chrono::seconds;
 
 TEST(SessionTableTest, ASessionIsFoundWithItsRoleAndCsrfToken) {
-  SessionTable table(minutes(30));
+  SessionTable table(minutes(30), hours(12));
   const auto t0 = ConsoleClock::time_point();
-  const ConsoleSession s = table.Create("rita", "reviewer", t0);
+  const ConsoleSession s = table.Create("rita", "reviewer", "hash", t0);
   EXPECT_EQ(s.id.size(), 64u);
   EXPECT_EQ(s.csrf.size(), 64u);
   EXPECT_NE(s.id, s.csrf);
@@ -25,9 +26,9 @@ TEST(SessionTableTest, ASessionIsFoundWithItsRoleAndCsrfToken) {
 }
 
 TEST(SessionTableTest, ASessionIdleLongerThanTheTimeoutEnds) {
-  SessionTable table(minutes(30));
+  SessionTable table(minutes(30), hours(12));
   const auto t0 = ConsoleClock::time_point();
-  const ConsoleSession s = table.Create("rita", "viewer", t0);
+  const ConsoleSession s = table.Create("rita", "viewer", "hash", t0);
   // Use renews it...
   ASSERT_TRUE(table.Find(s.id, t0 + minutes(29)).has_value());
   ASSERT_TRUE(table.Find(s.id, t0 + minutes(58)).has_value());
@@ -37,12 +38,24 @@ TEST(SessionTableTest, ASessionIdleLongerThanTheTimeoutEnds) {
   EXPECT_EQ(table.size(), 0u);
 }
 
-TEST(SessionTableTest, EraseUserEndsEverySessionOfThatUser) {
-  SessionTable table(minutes(30));
+TEST(SessionTableTest, ASessionEndsAtItsLifetimeHoweverBusy) {
+  SessionTable table(minutes(30), hours(12));
   const auto t0 = ConsoleClock::time_point();
-  const ConsoleSession a = table.Create("rita", "viewer", t0);
-  const ConsoleSession b = table.Create("rita", "viewer", t0);
-  const ConsoleSession c = table.Create("sam", "viewer", t0);
+  const ConsoleSession s = table.Create("rita", "viewer", "hash", t0);
+  EXPECT_EQ(s.credential, "hash");
+  for (int m = 20; m < 12 * 60; m += 20) {
+    ASSERT_TRUE(table.Find(s.id, t0 + minutes(m)).has_value()) << m;
+  }
+  EXPECT_FALSE(table.Find(s.id, t0 + hours(12) + minutes(1)).has_value());
+  EXPECT_EQ(table.size(), 0u);
+}
+
+TEST(SessionTableTest, EraseUserEndsEverySessionOfThatUser) {
+  SessionTable table(minutes(30), hours(12));
+  const auto t0 = ConsoleClock::time_point();
+  const ConsoleSession a = table.Create("rita", "viewer", "hash", t0);
+  const ConsoleSession b = table.Create("rita", "viewer", "hash", t0);
+  const ConsoleSession c = table.Create("sam", "viewer", "hash", t0);
   table.EraseUser("rita");
   EXPECT_FALSE(table.Find(a.id, t0).has_value());
   EXPECT_FALSE(table.Find(b.id, t0).has_value());

@@ -196,7 +196,7 @@ class PostfixMilterTest(unittest.TestCase):
         self.assertEqual(self.send("tag", message), (250, ""))
         delivered = self.delivered(b"tag-check")
         self.assertEqual(delivered["X-Leakhound-Status"], "leak")
-        self.assertEqual(delivered["X-Leakhound-Matches"], "pricing-2027.txt")
+        self.assertEqual(delivered["X-Leakhound-Matches"], "protected/pricing-2027.txt")
         clean = self.with_subject(self.sample("support-reply-clean.txt"),
                                   "tag-clean-check")
         self.assertEqual(self.send("tag", clean), (250, ""))
