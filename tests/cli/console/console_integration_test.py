@@ -438,6 +438,71 @@ class ConsoleTest(unittest.TestCase):
         leak = os.path.join(SOURCE, "corpus/sample/outbound/email-board-leak.txt")
         self.assertEqual(self.lh("scan", "--index", self.index, leak, check=False).returncode, 0)
 
+    def test_zzzz_a_store_shared_by_console_milter_and_cli_loses_nothing(self):
+        # Issue 48: 1,000 operations on one store at once: 200 mails the
+        # milter records, 400 reviews through the console, 400 CLI commands
+        # (each opens and closes the store). Then SQLite's integrity_check
+        # is ok and every incident and every review is there.
+        import sqlite3
+        import threading
+        ids = [i["id"] for i in self.incidents()]
+        board = read(os.path.join(SOURCE, "corpus/sample/outbound/email-board-leak.txt"))
+        failures = []
+
+        def mails():
+            for n in range(200):
+                try:
+                    self.send("load%d@corp.test" % n, "load %d" % n, board)
+                except Exception as e:  # noqa: BLE001 - counted below
+                    failures.append("mail %d: %r" % (n, e))
+
+        def console():
+            c = Client(self.http_port, source="127.0.0.4")
+            if c.login("rita", "rita-password-1")[0] != 303:
+                failures.append("console login")
+                return
+            token = c.token("/incidents/%d" % ids[0])
+            for n in range(400):
+                status, _, _ = c.request(
+                    "POST", "/incidents/%d/resolve" % ids[n % len(ids)],
+                    {"csrf": token, "status": "confirmed", "note": "console-%d" % n})
+                if status != 303:
+                    failures.append("console review %d: %d" % (n, status))
+
+        def cli():
+            for n in range(400):
+                if n % 2:
+                    args = ("incidents", "list", "--since", "1d")
+                else:
+                    args = ("incidents", "resolve", str(ids[n % len(ids)]), "--as",
+                            "false-positive", "--note", "cli-%d" % n)
+                out = self.lh(*args, "--incidents", self.store, check=False)
+                if out.returncode != 0:
+                    failures.append("cli %d: %s" % (n, out.stderr))
+
+        threads = [threading.Thread(target=f) for f in (mails, console, cli)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=600)
+        self.assertEqual(failures, [])
+        wait_for(lambda: len(self.incidents("--sender", "load199@corp.test")) == 1,
+                 "the last mail recorded")
+        db = sqlite3.connect(self.store)
+        try:
+            self.assertEqual(db.execute("PRAGMA integrity_check").fetchall(), [("ok",)])
+            subjects = {r[0] for r in db.execute(
+                "SELECT subject FROM incidents WHERE subject LIKE 'load %'")}
+            notes = {r[0] for r in db.execute(
+                "SELECT detail FROM audit WHERE action = 'resolve'")}
+        finally:
+            db.close()
+        self.assertEqual(subjects, {"load %d" % n for n in range(200)})
+        for n in range(400):
+            self.assertIn("confirmed: console-%d" % n, notes)
+        for n in range(0, 400, 2):
+            self.assertIn("false-positive: cli-%d" % n, notes)
+
     # --- the browser walks ------------------------------------------------------
 
     @staticmethod

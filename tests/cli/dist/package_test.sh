@@ -78,4 +78,41 @@ for _ in $(seq 100); do
 done
 /usr/bin/python3 "$source/tests/cli/dist/packaged_milter_check.py" "$source" "$port"
 stop_milter
+# The sync service's command, as its unit runs it, on a share as it is
+# (issue 48): a PNG, an ELF, random bytes and a FIFO are skipped, a folder
+# the leakhound user cannot list is an error (exit 2) and keeps its
+# document; once readable again, the run is clean and changes nothing.
+share="$work/share"
+mkdir -p "$share/closed"
+cp "$source"/corpus/sample/protected/merger-memo.txt "$share/closed/memo.txt"
+cp "$source"/corpus/sample/protected/pricing-2027.txt "$share/"
+cp /bin/true "$share/program"
+python3 -c 'import random, sys; random.seed(48); sys.stdout.buffer.write(random.randbytes(4096))' >"$share/random.bin"
+printf '\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\1\0\0\0\1\x08\x06\0\0\0\x1f\x15\xc4\x89\0\0\0\rIDATx\x9cc\xf8\xff\xff?\0\x05\xfe\x02\xfe\xa75\x81\x84\0\0\0\0IEND\xaeB`\x82' >"$share/image.png"
+mkfifo "$share/pipe"
+chmod -R a+rX "$share"
+sync_start=$(sed -n "s/^ExecStart=\/bin\/sh -c '\(.*\)'$/\1/p" /lib/systemd/system/leakhound-sync.service)
+run_sync() {
+  runuser -u leakhound -- env LEAKHOUND_SYNC_SOURCES="$share" /bin/sh -c "$sync_start" \
+    >"$work/sync.out" 2>"$work/sync.err"
+}
+runuser -u leakhound -- /usr/bin/leakhound sync --index /var/lib/leakhound/index \
+  --ocr off "$share" >/dev/null
+chmod 000 "$share/closed"
+rc=0; run_sync || rc=$?
+grep -q "^0 added, 0 replaced, 0 removed, 1 unchanged, 4 skipped, 1 failed$" "$work/sync.out" &&
+  grep -q "$share/closed: cannot read the directory: Permission denied" "$work/sync.err" &&
+  [[ $rc == 2 ]] || {
+  echo "package_test: sync on a share with an unreadable folder: exit $rc" >&2
+  cat "$work/sync.out" "$work/sync.err" >&2; exit 1; }
+runuser -u leakhound -- /usr/bin/leakhound list --index /var/lib/leakhound/index |
+  grep -q "^share/closed/memo.txt " || {
+  echo "package_test: sync removed the unreadable folder's document" >&2; exit 1; }
+chmod 755 "$share/closed"
+rc=0; run_sync || rc=$?
+grep -q "^0 added, 0 replaced, 0 removed, 2 unchanged, 4 skipped, 0 failed$" "$work/sync.out" &&
+  [[ $rc == 0 ]] || {
+  echo "package_test: sync on a readable share: exit $rc" >&2
+  cat "$work/sync.out" "$work/sync.err" >&2; exit 1; }
+echo "package_test: the sync service's command skips binaries and keeps unreadable folders"
 echo "package_test: ok"
