@@ -141,14 +141,14 @@ TEST_F(SyncCommandTest, TwoFoldersWithTheSameRelativePathsAreBothProtected) {
             "failed\n");
 }
 
-// A 1x1 PNG: an image without text.
-constexpr unsigned char kTinyPng[] = {
+// An 8x8 white PNG (written by zlib and struct): an image without text.
+constexpr unsigned char kBlankPng[] = {
     0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d,
-    0x49, 0x48, 0x44, 0x52, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01,
-    0x08, 0x06, 0x00, 0x00, 0x00, 0x1f, 0x15, 0xc4, 0x89, 0x00, 0x00, 0x00,
-    0x0d, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0xf8, 0xff, 0xff, 0x3f,
-    0x00, 0x05, 0xfe, 0x02, 0xfe, 0xa7, 0x35, 0x81, 0x84, 0x00, 0x00, 0x00,
-    0x00, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82};
+    0x49, 0x48, 0x44, 0x52, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x08,
+    0x08, 0x00, 0x00, 0x00, 0x00, 0xe1, 0x64, 0xe1, 0x57, 0x00, 0x00, 0x00,
+    0x0e, 0x49, 0x44, 0x41, 0x54, 0x78, 0xda, 0x63, 0xf8, 0x0f, 0x05, 0x0c,
+    0x94, 0x31, 0x00, 0xf7, 0xc0, 0x3f, 0xc1, 0xaf, 0x5c, 0x0f, 0xcd, 0x00,
+    0x00, 0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82};
 
 // A real share (issue 48): a PNG, an ELF, random bytes, a FIFO and a
 // folder of mode 000, as an unprivileged user. The binaries and the FIFO
@@ -162,7 +162,7 @@ TEST_F(SyncCommandTest, AShareWithBinariesAndAnUnreadableFolder) {
   std::filesystem::copy_file(Sample("merger-memo.txt"), share + "/closed/memo.txt");
   std::filesystem::copy_file(Sample("research-plan-ja.txt"), share + "/plan.txt");
   std::ofstream(share + "/image.png", std::ios::binary)
-      .write(reinterpret_cast<const char*>(kTinyPng), sizeof kTinyPng);
+      .write(reinterpret_cast<const char*>(kBlankPng), sizeof kBlankPng);
   std::filesystem::copy_file("/bin/true", share + "/program");
   {
     std::ofstream random(share + "/random.bin", std::ios::binary);
@@ -187,8 +187,10 @@ TEST_F(SyncCommandTest, AShareWithBinariesAndAnUnreadableFolder) {
     return RunLeakhound(args, as);
   };
   ASSERT_EQ(RunLeakhound({"init", "--index", index}, as).exit, 0);
-  RunResult added = run({"add", "--ocr", "off", share});
+  RunResult added = run({"add", share});
   EXPECT_EQ(added.exit, 0) << added.err;
+  EXPECT_THAT(added.out, HasSubstr("skipped   " + share + "/image.png (no-text: "));
+  EXPECT_THAT(added.out, HasSubstr("skipped   " + share + "/program (no-text: ELF"));
   for (const char* name : {"image.png", "program", "random.bin", "pipe"}) {
     EXPECT_THAT(added.out, HasSubstr("skipped   " + share + "/" + name + " ("));
   }

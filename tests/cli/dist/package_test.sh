@@ -84,11 +84,13 @@ stop_milter
 # document; once readable again, the run is clean and changes nothing.
 share="$work/share"
 mkdir -p "$share/closed"
-cp "$source"/corpus/sample/protected/merger-memo.txt "$share/closed/memo.txt"
-cp "$source"/corpus/sample/protected/pricing-2027.txt "$share/"
+cp /usr/share/common-licenses/Apache-2.0 "$share/closed/apache.txt"
+cp /usr/share/common-licenses/MPL-2.0 "$share/mpl.txt"
 cp /bin/true "$share/program"
 python3 -c 'import random, sys; random.seed(48); sys.stdout.buffer.write(random.randbytes(4096))' >"$share/random.bin"
-printf '\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\1\0\0\0\1\x08\x06\0\0\0\x1f\x15\xc4\x89\0\0\0\rIDATx\x9cc\xf8\xff\xff?\0\x05\xfe\x02\xfe\xa75\x81\x84\0\0\0\0IEND\xaeB`\x82' >"$share/image.png"
+# An 8x8 white PNG.
+echo iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAAAAADhZOFXAAAADklEQVR42mP4DwUMlDEA98A/wa9cD80AAAAASUVORK5CYII= |
+  base64 -d >"$share/image.png"
 mkfifo "$share/pipe"
 chmod -R a+rX "$share"
 sync_start=$(sed -n "s/^ExecStart=\/bin\/sh -c '\(.*\)'$/\1/p" /lib/systemd/system/leakhound-sync.service)
@@ -106,7 +108,7 @@ grep -q "^0 added, 0 replaced, 0 removed, 1 unchanged, 4 skipped, 1 failed$" "$w
   echo "package_test: sync on a share with an unreadable folder: exit $rc" >&2
   cat "$work/sync.out" "$work/sync.err" >&2; exit 1; }
 runuser -u leakhound -- /usr/bin/leakhound list --index /var/lib/leakhound/index |
-  grep -q "^share/closed/memo.txt " || {
+  grep -q "^share/closed/apache.txt " || {
   echo "package_test: sync removed the unreadable folder's document" >&2; exit 1; }
 chmod 755 "$share/closed"
 rc=0; run_sync || rc=$?
