@@ -391,14 +391,13 @@ int RunAllowCommand(int argc, char** argv) {
   }
   auto limits = FileLimits(*line);
   if (!limits.ok()) return ReportError("allow", limits.status());
-  auto files = ExpandInputs(operands);
-  if (!files.ok()) return ReportError("allow", files.status());
+  const std::vector<InputFile> files = ExpandInputs(operands);
   const std::optional<std::string> name = line->Value("name");
-  if (name && files->size() != 1) {
+  if (name && files.size() != 1) {
     return ReportError("allow", absl::InvalidArgumentError(
                                     "--name needs exactly one file"));
   }
-  for (const InputFile& file : *files) {
+  for (const InputFile& file : files) {
     auto text = ExtractInput(file, *limits);
     absl::StatusOr<AllowResult> added =
         text.ok() ? (*index)->AddAllowed(name.value_or(file.id), file.Source(),

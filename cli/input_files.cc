@@ -27,6 +27,18 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// What a file that is not a regular one is, for its message.
+const char* NonRegularKind(fs::file_type type) {
+  switch (type) {
+    case fs::file_type::directory: return "a directory";
+    case fs::file_type::fifo: return "a FIFO (named pipe)";
+    case fs::file_type::socket: return "a socket";
+    case fs::file_type::block: return "a block device";
+    case fs::file_type::character: return "a character device";
+    default: return "a special file";
+  }
+}
+
 // `err` as a status; the message is "PATH: reason", or "reason" without a
 // path.
 absl::Status ErrnoStatus(int err, const std::string& path = "") {
@@ -69,20 +81,9 @@ std::string FolderName(const std::string& dir) {
   return absolute.filename().string();
 }
 
-// What a special file is, for its skip line.
-const char* SpecialKind(fs::file_type type) {
-  switch (type) {
-    case fs::file_type::fifo: return "a FIFO (named pipe)";
-    case fs::file_type::socket: return "a socket";
-    case fs::file_type::block: return "a block device";
-    case fs::file_type::character: return "a character device";
-    default: return "not a regular file";
-  }
-}
-
 }  // namespace
 
-absl::StatusOr<std::vector<InputFile>> ExpandInputs(
+std::vector<InputFile> ExpandInputs(
     const std::vector<std::string>& args, bool follow_symlinks,
     size_t* skipped_links) {
   std::vector<InputFile> files;
@@ -147,7 +148,7 @@ absl::StatusOr<std::vector<InputFile>> ExpandInputs(
           default:
             found.push_back(entry_of(
                 entry.path(),
-                UnreadableError(Unreadable::kUnsupported, SpecialKind(type))));
+                UnreadableError(Unreadable::kUnsupported, NonRegularKind(type))));
             break;
         }
       }
@@ -195,12 +196,9 @@ absl::StatusOr<std::string> ReadFileBounded(const std::string& path,
   }
   if (S_ISDIR(st.st_mode) || (path != "-" && !S_ISREG(st.st_mode))) {
     if (fd != STDIN_FILENO) ::close(fd);
-    const char* what = S_ISDIR(st.st_mode)    ? "a directory"
-                       : S_ISFIFO(st.st_mode) ? "a FIFO (named pipe)"
-                       : S_ISSOCK(st.st_mode) ? "a socket"
-                       : S_ISBLK(st.st_mode)  ? "a block device"
-                       : S_ISCHR(st.st_mode)  ? "a character device"
-                                              : "a special file";
+    std::error_code ec;  // the type again, for the message only
+    const char* what = NonRegularKind(path == "-" ? fs::file_type::directory
+                                            : fs::status(path, ec).type());
     return absl::FailedPreconditionError(
         absl::StrCat(what, ", not a regular file"));
   }

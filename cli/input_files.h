@@ -49,9 +49,8 @@ struct InputFile {
 // 000, or the one given) and a special file inside a directory are
 // entries with a `problem`, in path order with the files: the walk goes on
 // past them, and the command decides (never silently clean, never gone).
-// The status is always OK today; it stays a StatusOr for callers' sake.
 // `skipped_links`, when given, is set to the number of symlinks skipped.
-absl::StatusOr<std::vector<InputFile>> ExpandInputs(
+std::vector<InputFile> ExpandInputs(
     const std::vector<std::string>& args, bool follow_symlinks = false,
     size_t* skipped_links = nullptr);
 

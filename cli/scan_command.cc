@@ -293,14 +293,14 @@ int RunScanCommand(int argc, char** argv) {
     }
   }
   size_t skipped_links = 0;
-  auto files = ExpandInputs(paths, line->Has("follow-symlinks"), &skipped_links);
-  if (!files.ok()) return ReportError("scan", files.status());
-  if (shards > 1) *files = ShardOf(std::move(*files), shard, shards);
+  std::vector<InputFile> files =
+      ExpandInputs(paths, line->Has("follow-symlinks"), &skipped_links);
+  if (shards > 1) files = ShardOf(std::move(files), shard, shards);
   auto index = OpenIndex(*line, OpenMode::kRead);
   if (!index.ok()) return ReportError("scan", index.status());
 
   const size_t workers =
-      std::max<size_t>(1, std::min<size_t>(*threads, files->size()));
+      std::max<size_t>(1, std::min<size_t>(*threads, files.size()));
   std::vector<std::unique_ptr<LeakScanner>> scanners;
   for (size_t i = 0; i < workers; ++i) {
     auto scanner = LeakScanner::Create(**index, *options);
@@ -312,16 +312,16 @@ int RunScanCommand(int argc, char** argv) {
   const bool list_candidates = line->Has("candidates");
   const bool quiet = line->Has("quiet");
   const bool leaks_only = line->Has("leaks-only");
-  ProgressBar progress(files->size(), TotalSize(*files));
+  ProgressBar progress(files.size(), TotalSize(files));
   size_t leaks = 0, errors = 0;
   uint64_t candidates = 0, dropped = 0, allowed = 0, boilerplate_shingles = 0,
            bytes_done = 0;
   FILE* summary_out = json ? stderr : stdout;
   std::vector<Incident> recorded;
   RunInOrder<FileOutcome>(
-      files->size(), workers, workers * kAheadPerThread,
+      files.size(), workers, workers * kAheadPerThread,
       [&](size_t i, size_t w) {
-        return ScanOne((*files)[i], scanners[w].get(), *limits,
+        return ScanOne(files[i], scanners[w].get(), *limits,
                        !json || store != nullptr,
                        list_candidates ? index->get() : nullptr, *unreadable);
       },
@@ -359,10 +359,10 @@ int RunScanCommand(int argc, char** argv) {
                    recorded.size(), store->path().c_str(), run_id.c_str());
     }
   }
-  if (!quiet && (files->size() > 1 || !json || skipped_links > 0)) {
+  if (!quiet && (files.size() > 1 || !json || skipped_links > 0)) {
     std::string summary = absl::StrCat(
-        json ? "leakhound scan: " : "", Plural(files->size(), "file"), " scanned: ",
-        leaks, " leaked, ", files->size() - leaks - errors, " clean, ",
+        json ? "leakhound scan: " : "", Plural(files.size(), "file"), " scanned: ",
+        leaks, " leaked, ", files.size() - leaks - errors, " clean, ",
         Plural(errors, "error"), "; ", Plural(candidates, "candidate document"),
         ", ", dropped, " dropped by verification; ",
         Plural(allowed, "allow-listed fingerprint"), " and ",

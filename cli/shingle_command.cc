@@ -99,17 +99,12 @@ int RunShingleCommand(int argc, char** argv) {
     }
     tokenizer = std::move(*created);
   }
-  auto files = ExpandInputs(args);
-  if (!files.ok()) {
-    std::fprintf(stderr, "leakhound shingle: %s\n",
-                 std::string(files.status().message()).c_str());
-    return kExitError;
-  }
+  const std::vector<InputFile> files = ExpandInputs(args);
 
   int exit_code = kExitOk;
   std::printf("%-48s %10s %8s %9s %9s\n", "document", "bytes", "words",
               "shingles", "distinct");
-  for (const InputFile& file : *files) {
+  for (const InputFile& file : files) {
     auto text = ReadFileBounded(file.path, kMaxFileBytes);
     if (!text.ok()) {
       std::fprintf(stderr, "leakhound shingle: %s: %s\n", file.path.c_str(),

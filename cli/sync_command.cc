@@ -90,8 +90,7 @@ int RunSyncCommand(int argc, char** argv) {
     }
     roots.push_back(InputFile{arg, arg}.Source());
   }
-  auto files = ExpandInputs(line->args());
-  if (!files.ok()) return ReportError("sync", files.status());
+  const std::vector<InputFile> files = ExpandInputs(line->args());
   const bool dry = line->Has("dry-run");
   auto index = OpenIndex(*line, dry ? OpenMode::kRead : OpenMode::kWrite);
   if (!index.ok()) return ReportError("sync", index.status());
@@ -113,7 +112,7 @@ int RunSyncCommand(int argc, char** argv) {
   size_t added = 0, replaced = 0, removed = 0, unchanged = 0, skipped = 0,
          failed = 0;
   const char* prefix = dry ? "would " : "";
-  for (const InputFile& file : *files) {
+  for (const InputFile& file : files) {
     const std::string source = file.Source();
     auto text = ExtractInput(file, *limits);
     if (!text.ok()) {

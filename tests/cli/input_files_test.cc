@@ -36,9 +36,8 @@ TEST(InputFilesTest, ADirectoryIsWalkedWithoutFollowingSymlinksOutOfIt) {
   TempDir tmp;
   const std::string tree = TreeWithLinksOut(tmp);
   auto files = ExpandInputs({tree});
-  ASSERT_TRUE(files.ok()) << files.status();
-  ASSERT_EQ(files->size(), 1u);
-  EXPECT_EQ((*files)[0].id, "tree/sub/a.txt");
+  ASSERT_EQ(files.size(), 1u);
+  EXPECT_EQ(files[0].id, "tree/sub/a.txt");
 }
 
 // Asked to, the walk follows links to files and directories, enters each
@@ -52,9 +51,8 @@ TEST(InputFilesTest, FollowingSymlinksWalksEachDirectoryOnce) {
   fs::create_directory_symlink(tree, tree + "/sub/cycle");
   fs::create_symlink(tmp.Sub("nowhere"), tree + "/dangling.txt");
   auto files = ExpandInputs({tree}, /*follow_symlinks=*/true);
-  ASSERT_TRUE(files.ok()) << files.status();
   std::vector<std::string> ids;
-  for (const InputFile& f : *files) ids.push_back(f.id);
+  for (const InputFile& f : files) ids.push_back(f.id);
   EXPECT_THAT(ids, ::testing::UnorderedElementsAre(
                        "tree/link.txt", "tree/sub/a.txt",
                        ::testing::AnyOf("tree/linked-dir/secret.txt",
@@ -70,10 +68,9 @@ TEST(InputFilesTest, IdsOfTwoFoldersWithTheSameRelativePathsDiffer) {
     std::ofstream(tmp.Sub(dir) + "/notes.txt") << dir;
   }
   auto files = ExpandInputs({tmp.Sub("a") + "/", tmp.Sub("b") + "/."});
-  ASSERT_TRUE(files.ok()) << files.status();
-  ASSERT_EQ(files->size(), 2u);
-  EXPECT_EQ((*files)[0].id, "a/notes.txt");
-  EXPECT_EQ((*files)[1].id, "b/notes.txt");
+  ASSERT_EQ(files.size(), 2u);
+  EXPECT_EQ(files[0].id, "a/notes.txt");
+  EXPECT_EQ(files[1].id, "b/notes.txt");
 }
 
 // A FIFO inside a folder is an entry with its problem (an unreadable
@@ -87,17 +84,16 @@ TEST(InputFilesTest, AFifoInAFolderIsAnEntryWithItsProblem) {
   std::ofstream(share + "/open/seen.txt") << "seen";
   ASSERT_EQ(::mkfifo((share + "/open/pipe").c_str(), 0644), 0);
   auto files = ExpandInputs({share});
-  ASSERT_TRUE(files.ok()) << files.status();
-  ASSERT_EQ(files->size(), 2u);
-  EXPECT_EQ((*files)[0].path, share + "/open/pipe");
-  EXPECT_EQ((*files)[0].problem.code(), absl::StatusCode::kUnimplemented);
-  EXPECT_EQ(UnreadableOf((*files)[0].problem), Unreadable::kUnsupported);
-  EXPECT_TRUE(SkipUnreadable((*files)[0].problem, (*files)[0],
+  ASSERT_EQ(files.size(), 2u);
+  EXPECT_EQ(files[0].path, share + "/open/pipe");
+  EXPECT_EQ(files[0].problem.code(), absl::StatusCode::kUnimplemented);
+  EXPECT_EQ(UnreadableOf(files[0].problem), Unreadable::kUnsupported);
+  EXPECT_TRUE(SkipUnreadable(files[0].problem, files[0],
                              UnreadablePolicy::kByOrigin));
-  EXPECT_FALSE(SkipUnreadable((*files)[0].problem, (*files)[0],
+  EXPECT_FALSE(SkipUnreadable(files[0].problem, files[0],
                               UnreadablePolicy::kError));
-  EXPECT_TRUE((*files)[1].problem.ok());
-  EXPECT_EQ((*files)[1].id, "share/open/seen.txt");
+  EXPECT_TRUE(files[1].problem.ok());
+  EXPECT_EQ(files[1].id, "share/open/seen.txt");
 }
 
 // A FIFO named on the command line is refused at once, not waited on.
@@ -143,13 +139,12 @@ TEST(InputFilesTest, ASourceIsTheAbsoluteNormalizedPath) {
   ASSERT_EQ(::chdir(tmp.path().c_str()), 0);
   auto files = ExpandInputs({"./d/../d/x.txt", "-"});
   ASSERT_EQ(::chdir(cwd.c_str()), 0);
-  ASSERT_TRUE(files.ok());
-  ASSERT_EQ(files->size(), 2u);
+  ASSERT_EQ(files.size(), 2u);
   // Resolved against the working directory of the call: re-derive it.
-  EXPECT_EQ((*files)[1].Source(), "-");
-  EXPECT_TRUE(fs::path((*files)[0].path).is_relative());
+  EXPECT_EQ(files[1].Source(), "-");
+  EXPECT_TRUE(fs::path(files[0].path).is_relative());
   ASSERT_EQ(::chdir(tmp.path().c_str()), 0);
-  const std::string source = (*files)[0].Source();
+  const std::string source = files[0].Source();
   ASSERT_EQ(::chdir(cwd.c_str()), 0);
   EXPECT_EQ(fs::path(source), fs::path(dir) / "x.txt");
 }
