@@ -196,10 +196,11 @@ int RunAddCommand(int argc, char** argv) {
       const std::string& shown = id ? *id : file->id;
       if (added->outcome == AddOutcome::kDuplicateContent) {
         std::printf("duplicate %s: same text as %s, not added\n",
-                    shown.c_str(), added->existing_id.c_str());
+                    Printable(shown).c_str(),
+                    Printable(added->existing_id).c_str());
       } else {
         std::printf("%-9s %s (%u fingerprints, %u row%s written)\n",
-                    OutcomeWord(added->outcome), shown.c_str(),
+                    OutcomeWord(added->outcome), Printable(shown).c_str(),
                     added->fingerprints, added->rows_written,
                     added->rows_written == 1 ? "" : "s");
       }
@@ -267,19 +268,18 @@ int RunAddCommand(int argc, char** argv) {
         if (prepared.unreadable) {
           const absl::Status& why = prepared.document.status();
           progress.Clear();
-          std::printf("skipped   %s (%s: %s)\n", file.path.c_str(),
-                      UnreadableName(UnreadableOf(why).value_or(
-                          Unreadable::kUnsupported)),
-                      std::string(why.message()).c_str());
+          std::printf("skipped   %s\n", SkippedFileText(file, why).c_str());
           ++skipped;
           progress.Update(++done, bytes_done);
           return;
         }
         for (const SkippedPart& part : prepared.skipped) {
           progress.Clear();
-          std::fprintf(stderr, "leakhound add: %s%s%s: skipped: %s\n",
-                       file.path.c_str(), kPartSeparator,
-                       part.name.c_str(), part.reason.c_str());
+          std::fprintf(stderr, "leakhound add: %s\n",
+                       Printable(absl::StrCat(file.path, kPartSeparator,
+                                              part.name, ": skipped: ",
+                                              part.reason))
+                           .c_str());
         }
         const uint64_t text_bytes =
             prepared.document.ok() ? prepared.document->bytes : 0;

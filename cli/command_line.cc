@@ -1,5 +1,6 @@
 #include "cli/command_line.h"
 
+#include <fcntl.h>
 #include <getopt.h>
 #include <unistd.h>
 
@@ -7,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <string_view>
 #include <utility>
@@ -345,6 +347,28 @@ absl::StatusOr<bool> OnOff(const CommandLine& line, const std::string& name,
   if (*v == "off") return false;
   return absl::InvalidArgumentError(
       absl::StrCat("--", name, ": expected on or off, not '", *v, "'"));
+}
+
+absl::Status WritePidfile(const std::string& path) {
+  const int fd = ::open(path.c_str(),
+                        O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+                        0644);
+  if (fd < 0) {
+    const int error = errno;
+    return absl::FailedPreconditionError(absl::StrCat(
+        "--pidfile ", path, ": ",
+        error == ELOOP ? "a symbolic link; refused" : std::strerror(error)));
+  }
+  const std::string pid = absl::StrCat(::getpid(), "\n");
+  const bool written =
+      ::write(fd, pid.data(), pid.size()) == static_cast<ssize_t>(pid.size());
+  const int error = errno;
+  ::close(fd);
+  if (!written) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("--pidfile ", path, ": ", std::strerror(error)));
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace leakhound

@@ -144,6 +144,12 @@ absl::StatusOr<bool> OnOff(const CommandLine& line, const std::string& name,
 absl::StatusOr<std::unique_ptr<ProtectedIndex>> OpenIndex(
     const CommandLine& line, OpenMode mode);
 
+// Writes this process's pid to `path` (--pidfile), mode 0644. A symbolic
+// link there is refused (O_NOFOLLOW), so that a daemon started as root
+// cannot be made to truncate the file it points to; FailedPrecondition
+// with a one-line message naming the path.
+absl::Status WritePidfile(const std::string& path);
+
 }  // namespace leakhound
 
 #endif  // LEAKHOUND_CLI_COMMAND_LINE_H_

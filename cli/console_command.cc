@@ -30,6 +30,7 @@ constexpr char kUsage[] =
     "[--postfix-config DIR]\n"
     "                         [--idle-minutes N] [--session-hours N] "
     "[--pidfile FILE]\n"
+    "                         [--trusted-proxy ADDR] [--server-name NAME]\n"
     "       leakhound console user add NAME --role viewer|reviewer|admin "
     "[--password-file FILE]\n"
     "       leakhound console user passwd NAME [--password-file FILE]\n"
@@ -48,6 +49,13 @@ constexpr char kUsage[] =
     "30)\n"
     "  --session-hours N    and N hours after its login, however busy "
     "(default 12)\n"
+    "  --trusted-proxy ADDR the TLS reverse proxy's address: the client's "
+    "address is\n"
+    "                       then the last of X-Forwarded-For (for the login "
+    "limit and\n"
+    "                       the audit), and the cookie is Secure with HSTS\n"
+    "  --server-name NAME   refuse requests whose Host header names another "
+    "host (421)\n"
     "  A session also ends at its next request once its user is removed or "
     "given a\n"
     "  new password, and takes a changed role at once.\n"
@@ -202,7 +210,8 @@ int RunConsoleCommand(int argc, char** argv) {
       {"listen", true},   {"index", true},         {"incidents", true},
       {"tls-cert", true}, {"tls-key", true},       {"postfix-config", true},
       {"role", true},     {"password-file", true}, {"idle-minutes", true},
-      {"session-hours", true}, {"pidfile", true}};
+      {"session-hours", true}, {"pidfile", true},
+      {"trusted-proxy", true}, {"server-name", true}};
   static constexpr auto kAllSpecs = WithLimitOptions(kSpecs);
   int exit = kExitOk;
   auto line = ParseCommandLine("console", argc, argv, kAllSpecs, kUsage, &exit);
@@ -251,6 +260,8 @@ int RunConsoleCommand(int argc, char** argv) {
   options.held_mail.postfix_config = line->Value("postfix-config").value_or("");
   options.idle_timeout = std::chrono::minutes(*idle);
   options.session_max_age = std::chrono::hours(*hours);
+  options.trusted_proxy = line->Value("trusted-proxy").value_or("");
+  options.server_name = line->Value("server-name").value_or("");
   options.limits = *limits;
 
   // SIGTERM and SIGINT are waited for by this thread: blocked before any
@@ -271,7 +282,12 @@ int RunConsoleCommand(int argc, char** argv) {
   auto port = (*server)->Bind();
   if (!port.ok()) return ReportError("console", port.status());
   const std::optional<std::string> pidfile = line->Value("pidfile");
-  if (pidfile) std::ofstream(*pidfile) << ::getpid() << "\n";
+  if (pidfile) {
+    if (absl::Status s = WritePidfile(*pidfile); !s.ok()) {
+      (*server)->Stop();
+      return ReportError("console", s);
+    }
+  }
   log(absl::StrCat(
       "listening on ", options.tls_cert.empty() ? "http" : "https", "://",
       options.host, ":", *port, ", incidents ", options.incidents_path,

@@ -14,6 +14,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "cli/exit_codes.h"
 
 namespace leakhound {
 
@@ -264,6 +265,13 @@ bool SkipUnreadable(const absl::Status& s, const InputFile& file,
     case UnreadablePolicy::kByOrigin: return file.walked;
   }
   return false;
+}
+
+std::string SkippedFileText(const InputFile& file, const absl::Status& why) {
+  return Printable(absl::StrCat(
+      file.path, " (",
+      UnreadableName(UnreadableOf(why).value_or(Unreadable::kUnsupported)),
+      ": ", why.message(), ")"));
 }
 
 }  // namespace leakhound

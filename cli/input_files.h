@@ -104,6 +104,10 @@ absl::StatusOr<UnreadablePolicy> ParseUnreadablePolicy(
 bool SkipUnreadable(const absl::Status& s, const InputFile& file,
                     UnreadablePolicy policy);
 
+// "PATH (CLASS: reason)" for a file SkipUnreadable skips, printable
+// (control characters escaped).
+std::string SkippedFileText(const InputFile& file, const absl::Status& why);
+
 }  // namespace leakhound
 
 #endif  // LEAKHOUND_CLI_INPUT_FILES_H_

@@ -296,7 +296,9 @@ int RunMilterCommand(int argc, char** argv) {
 
   const std::optional<std::string> pidfile = line->Value("pidfile");
   if (pidfile) {
-    std::ofstream(*pidfile) << ::getpid() << "\n";
+    if (absl::Status s = WritePidfile(*pidfile); !s.ok()) {
+      return ReportError("milter", s);
+    }
   }
   Logger log(line->Has("syslog"));
   std::mutex log_mu;

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "cli/exit_codes.h"
 #include "cli/json_text.h"
 
 namespace leakhound {
@@ -28,6 +29,7 @@ std::string Snippet(std::string_view text) {
     space = false;
     out += c;
   }
+  out = Printable(out);
   if (out.size() > kSnippetBytes) {
     size_t cut = kSnippetBytes;
     while (cut > 0 && (static_cast<uint8_t>(out[cut]) & 0xC0) == 0x80) --cut;
@@ -180,18 +182,20 @@ std::string FormatHuman(const FileOutcome& o, bool color) {
   auto paint = [color](const char* code, const std::string& s) {
     return color ? absl::StrCat("\033[", code, "m", s, "\033[0m") : s;
   };
+  const std::string path = Printable(o.path);
   if (!o.error.ok()) {
-    return absl::StrCat(paint("1;33", "ERROR"), "  ", o.path, ": ",
-                        o.error.message(), "\n");
+    return absl::StrCat(paint("1;33", "ERROR"), "  ", path, ": ",
+                        Printable(std::string(o.error.message())), "\n");
   }
   std::string skipped;
   for (const SkippedPart& s : o.skipped) {
-    absl::StrAppend(&skipped, "       skipped ", o.path,
-                    s.name.empty() ? "" : kPartSeparator, s.name, " (",
-                    UnreadableName(s.kind), "): ", s.reason, "\n");
+    absl::StrAppend(&skipped, "       skipped ", path,
+                    s.name.empty() ? "" : kPartSeparator, Printable(s.name),
+                    " (", UnreadableName(s.kind), "): ", Printable(s.reason),
+                    "\n");
   }
   if (!o.leak()) {
-    return absl::StrCat(paint("32", "clean"), "  ", o.path, "\n", skipped);
+    return absl::StrCat(paint("32", "clean"), "  ", path, "\n", skipped);
   }
   size_t documents = 0, locations = 0;
   for (const PartOutcome& part : o.parts) {
@@ -208,14 +212,15 @@ std::string FormatHuman(const FileOutcome& o, bool color) {
                     locations == 1 ? " protected location" : " protected locations");
   }
   std::string out =
-      absl::StrCat(paint("1;31", "LEAK "), "  ", o.path, "  (", what, ")\n");
+      absl::StrCat(paint("1;31", "LEAK "), "  ", path, "  (", what, ")\n");
   for (const PartOutcome& part : o.parts) {
     const LineIndex lines_of(part.text);
     const std::string where =
-        part.name.empty() ? "this file"
-                          : absl::StrCat(o.path, kPartSeparator, part.name);
+        part.name.empty()
+            ? "this file"
+            : absl::StrCat(path, kPartSeparator, Printable(part.name));
     for (const DocumentMatch& m : part.report.matches) {
-      absl::StrAppend(&out, "       ", paint("1", m.external_id), ": ",
+      absl::StrAppend(&out, "       ", paint("1", Printable(m.external_id)), ": ",
                       m.matched_words, " words matched, ",
                       Percent(m.coverage_of_source), " of the document, ",
                       Percent(m.coverage_of_scanned), " of ", where, "\n");

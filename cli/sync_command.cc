@@ -122,10 +122,7 @@ int RunSyncCommand(int argc, char** argv) {
         return Under(entry.first, source);
       });
       if (SkipUnreadable(text.status(), file, *unreadable)) {
-        std::printf("skipped %s (%s: %s)\n", file.path.c_str(),
-                    UnreadableName(UnreadableOf(text.status())
-                                       .value_or(Unreadable::kUnsupported)),
-                    std::string(text.status().message()).c_str());
+        std::printf("skipped %s\n", SkippedFileText(file, text.status()).c_str());
         ++skipped;
         continue;
       }
@@ -151,12 +148,13 @@ int RunSyncCommand(int argc, char** argv) {
         continue;
       }
       if (result->outcome == AddOutcome::kDuplicateContent) {
-        std::printf("duplicate %s: same text as %s, not added\n", id.c_str(),
-                    result->existing_id.c_str());
+        std::printf("duplicate %s: same text as %s, not added\n",
+                    Printable(id).c_str(), Printable(result->existing_id).c_str());
         continue;
       }
     }
-    std::printf("%s%s %s\n", prefix, replacing ? "replace" : "add", id.c_str());
+    std::printf("%s%s %s\n", prefix, replacing ? "replace" : "add",
+                Printable(id).c_str());
     ++(replacing ? replaced : added);
   }
   for (const auto& [source, doc] : known) {
@@ -168,7 +166,8 @@ int RunSyncCommand(int argc, char** argv) {
         continue;
       }
     }
-    std::printf("%sremove %s (%s is gone)\n", prefix, doc.id.c_str(), source.c_str());
+    std::printf("%sremove %s (%s is gone)\n", prefix, Printable(doc.id).c_str(),
+                Printable(source).c_str());
     ++removed;
   }
   std::printf(

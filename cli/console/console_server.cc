@@ -3,10 +3,14 @@
 
 #include <httplib.h>
 
+#include <algorithm>
 #include <mutex>
 #include <optional>
+#include <string_view>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -36,23 +40,42 @@ std::string CookieValue(const httplib::Request& req, const std::string& name) {
   return "";
 }
 
-// A form field, from a urlencoded body or a multipart one.
+// A form field of a POST, from its urlencoded or multipart body only:
+// never from the query string, where a CSRF token or a password would be
+// kept by logs and proxies.
 std::string Field(const httplib::Request& req, const std::string& name) {
-  if (req.has_param(name)) return req.get_param_value(name);
-  if (req.is_multipart_form_data() && req.has_file(name)) {
-    return req.get_file_value(name).content;
+  if (req.is_multipart_form_data()) {
+    return req.has_file(name) ? req.get_file_value(name).content : "";
   }
-  return "";
+  if (!absl::StartsWith(req.get_header_value("Content-Type"),
+                        "application/x-www-form-urlencoded")) {
+    return "";
+  }
+  httplib::Params params;
+  httplib::detail::parse_query_text(req.body, params);
+  auto it = params.find(name);
+  return it == params.end() ? "" : it->second;
 }
 
-// Where to go after logging in: a path on this site only.
+// Where to go after logging in: a path on this site only. Only the
+// characters of the console's own paths and queries pass (no tab, space or
+// backslash, which browsers' URL parsing drops or turns into '/'), else
+// the incident list.
 std::string SafeNext(const std::string& next) {
-  if (next.empty() || next[0] != '/' || next.starts_with("//") ||
-      next.find('\\') != std::string::npos ||
-      next.find_first_of("\r\n") != std::string::npos) {
+  const bool plain = std::all_of(next.begin(), next.end(), [](char c) {
+    return absl::ascii_isalnum(static_cast<unsigned char>(c)) ||
+           std::string_view("/?&=%._-+").find(c) != std::string_view::npos;
+  });
+  if (!plain || next.empty() || next[0] != '/' || next.starts_with("//")) {
     return "/incidents";
   }
   return next;
+}
+
+// `text` for a log line: control characters and backslashes escaped
+// (\n, \x1b), so that a user name cannot forge a line.
+std::string LogField(std::string_view text) {
+  return absl::CHexEscape(absl::string_view(text.data(), text.size()));
 }
 
 void SendHtml(httplib::Response& res, int status, const std::string& html) {
@@ -95,9 +118,68 @@ struct ConsoleServer::Impl {
   explicit Impl(const ConsoleOptions& o)
       : options(o), sessions(o.idle_timeout, o.session_max_age) {}
 
+  // Behind a trusted proxy the browser speaks HTTPS to the proxy.
+  bool Secure() const { return tls || !options.trusted_proxy.empty(); }
+
   std::string CookieAttributes() const {
-    return tls ? "; HttpOnly; SameSite=Strict; Secure"
-               : "; HttpOnly; SameSite=Strict";
+    return Secure() ? "; HttpOnly; SameSite=Strict; Secure"
+                    : "; HttpOnly; SameSite=Strict";
+  }
+
+  // The client's address: the connection's, or behind the trusted proxy
+  // the last address of the last X-Forwarded-For header (the one the
+  // proxy added; earlier ones are the client's own word).
+  std::string ClientAddress(const httplib::Request& req) const {
+    const size_t headers = req.get_header_value_count("X-Forwarded-For");
+    if (options.trusted_proxy.empty() ||
+        req.remote_addr != options.trusted_proxy || headers == 0) {
+      return req.remote_addr;
+    }
+    const std::string forwarded =
+        req.get_header_value("X-Forwarded-For", headers - 1);
+    const size_t comma = forwarded.rfind(',');
+    std::string last(absl::StripAsciiWhitespace(
+        comma == std::string::npos ? forwarded : forwarded.substr(comma + 1)));
+    return last.empty() ? req.remote_addr : last;
+  }
+
+  // Before the body is read: a request that cannot be served is answered
+  // here, so that no body is read for it. A Host other than --server-name
+  // (DNS rebinding) gets 421; a POST with a chunked or unannounced body
+  // 411 (forms always send Content-Length, and the upload limit applies to
+  // it); a POST but a login without a session 401.
+  httplib::Server::HandlerResponse BeforeBody(const httplib::Request& req,
+                                              httplib::Response& res) {
+    if (!options.server_name.empty()) {
+      std::string host = req.get_header_value("Host");
+      if (const size_t colon = host.rfind(':');
+          colon != std::string::npos && host.find(']', colon) == std::string::npos) {
+        host.resize(colon);
+      }
+      if (!absl::EqualsIgnoreCase(host, options.server_name)) {
+        res.set_header("Connection", "close");
+        SendHtml(res, 421, MessagePage(nullptr, "Wrong host",
+                                       "This console is not served under "
+                                       "that name."));
+        return httplib::Server::HandlerResponse::Handled;
+      }
+    }
+    if (req.method != "POST") return httplib::Server::HandlerResponse::Unhandled;
+    if (req.get_header_value("Transfer-Encoding") != "" ||
+        !req.has_header("Content-Length")) {
+      res.set_header("Connection", "close");
+      SendHtml(res, 411, MessagePage(nullptr, "Length required",
+                                     "A form is sent with its length."));
+      return httplib::Server::HandlerResponse::Handled;
+    }
+    if (req.path != "/login" &&
+        !sessions.Find(CookieValue(req, kSessionCookie), ConsoleClock::now())) {
+      res.set_header("Connection", "close");
+      SendHtml(res, 401, MessagePage(nullptr, "Not logged in",
+                                     "Your session has ended. Log in again."));
+      return httplib::Server::HandlerResponse::Handled;
+    }
+    return httplib::Server::HandlerResponse::Unhandled;
   }
 
   // The session of a request, or nullopt after answering it: a page is
@@ -129,13 +211,14 @@ struct ConsoleServer::Impl {
       user = store->GetUser(session.user);
     }
     if (!user.ok()) {
-      log(absl::StrCat("session of '", session.user, "' refused a request: ",
+      log(absl::StrCat("session of '", LogField(session.user),
+                       "' refused a request: ",
                        user.status().message()));
       return false;
     }
     if (!user->has_value() || (*user)->password_hash != session.credential) {
       sessions.Erase(session.id);
-      log(absl::StrCat("session of '", session.user, "' ended: ",
+      log(absl::StrCat("session of '", LogField(session.user), "' ended: ",
                        user->has_value() ? "new password" : "user removed"));
       return false;
     }
@@ -227,9 +310,10 @@ void ConsoleServer::Impl::LoginPost(const httplib::Request& req,
     return again(403, "The login form expired. Try again.");
   }
   const auto now = ConsoleClock::now();
-  if (!limiter.Allowed(req.remote_addr, user, now)) {
-    log(absl::StrCat("login refused (rate limit): user '", user, "' from ",
-                     req.remote_addr));
+  const std::string client = ClientAddress(req);
+  if (!limiter.Allowed(client, user, now)) {
+    log(absl::StrCat("login refused (rate limit): user '", LogField(user),
+                     "' from ", LogField(client)));
     return again(429, "Too many failed logins. Wait a few minutes.");
   }
   std::optional<ConsoleUser> found;
@@ -243,17 +327,21 @@ void ConsoleServer::Impl::LoginPost(const httplib::Request& req,
                                 found ? found->password_hash : dummy_hash) &&
                   found.has_value();
   if (!ok) {
-    limiter.Failed(req.remote_addr, user, now);
+    limiter.Failed(client, user, now);
+    log(absl::StrCat("login failed: user '", LogField(user), "' from ",
+                     LogField(client)));
     std::lock_guard lock(store_mu);
-    store->Audit(user, "login failed", 0, req.remote_addr).IgnoreError();
+    store->Audit(user, "login failed", 0, client).IgnoreError();
     return again(401, "Wrong user or password.");
   }
   limiter.Succeeded(user);
   const ConsoleSession s =
       sessions.Create(found->name, found->role, found->password_hash, now);
+  log(absl::StrCat("login: user '", LogField(s.user), "' (", s.role,
+                   ") from ", LogField(client)));
   {
     std::lock_guard lock(store_mu);
-    store->Audit(s.user, "login", 0, req.remote_addr).IgnoreError();
+    store->Audit(s.user, "login", 0, client).IgnoreError();
   }
   res.set_header("Set-Cookie", absl::StrCat(kSessionCookie, "=", s.id,
                                             "; Path=/", CookieAttributes()));
@@ -393,7 +481,7 @@ void ConsoleServer::Impl::IncidentAction(const httplib::Request& req,
         .IgnoreError();
     done = "allowed";
   }
-  log(absl::StrCat(who, ": ", action, " incident ", id));
+  log(absl::StrCat(LogField(who), ": ", action, " incident ", id));
   res.set_redirect(absl::StrCat("/incidents/", id, "?done=", done), 303);
 }
 
@@ -506,7 +594,8 @@ void ConsoleServer::Impl::DocumentChange(const httplib::Request& req,
     store->Audit(who, add ? "protect document" : "unprotect document", 0, id)
         .IgnoreError();
   }
-  log(absl::StrCat(who, ": ", add ? "protected " : "removed ", id));
+  log(absl::StrCat(LogField(who), ": ", add ? "protected " : "removed ",
+                   LogField(id)));
   if (holder != nullptr) holder->Reload().IgnoreError();
   res.set_redirect(add ? "/documents?done=added" : "/documents?done=removed",
                    303);
@@ -552,8 +641,12 @@ void ConsoleServer::Impl::Routes() {
         // "Origin: null" with a form, which SameOrigin refuses.
         res.set_header("Referrer-Policy", "same-origin");
         res.set_header("Cache-Control", "no-store");
-        if (tls)
+        if (Secure())
           res.set_header("Strict-Transport-Security", "max-age=31536000");
+      });
+  svr.set_pre_routing_handler(
+      [this](const httplib::Request& req, httplib::Response& res) {
+        return BeforeBody(req, res);
       });
   svr.set_exception_handler([this](const httplib::Request& req,
                                    httplib::Response& res, std::exception_ptr) {

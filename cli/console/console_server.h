@@ -34,6 +34,13 @@ struct ConsoleOptions {
   std::string incidents_path;
   HeldMailOptions held_mail;
   std::chrono::seconds idle_timeout{30 * 60};
+  // The address of a reverse proxy (TLS in front): requests from it take
+  // the client's address from X-Forwarded-For, and the session cookie is
+  // Secure with HSTS sent. "": none.
+  std::string trusted_proxy;
+  // When set, a request whose Host header names another host is refused
+  // (421): DNS rebinding cannot reach the console.
+  std::string server_name;
   // A session ends this long after its login, however busy.
   std::chrono::seconds session_max_age{12 * 60 * 60};
   ExtractionLimits limits;  // for uploaded documents

@@ -1,5 +1,6 @@
 #include "cli/console/session_table.h"
 
+#include "absl/strings/ascii.h"
 #include "cli/console/secrets.h"
 
 namespace leakhound {
@@ -50,14 +51,15 @@ size_t SessionTable::size() const {
   return sessions_.size();
 }
 
-bool LoginLimiter::Under(const std::string& key, ConsoleClock::time_point now) {
+bool LoginLimiter::Under(const std::string& key, int max,
+                         ConsoleClock::time_point now) {
   auto it = failures_.find(key);
   if (it == failures_.end()) return true;
   if (now - it->second.first > kWindow) {
     failures_.erase(it);
     return true;
   }
-  return it->second.count < kMaxFailures;
+  return it->second.count < max;
 }
 
 void LoginLimiter::Note(const std::string& key, ConsoleClock::time_point now) {
@@ -70,8 +72,9 @@ bool LoginLimiter::Allowed(const std::string& client, const std::string& user,
                            ConsoleClock::time_point now) {
   std::lock_guard lock(mu_);
   // Both checked (no short cut): each expires its own old entry.
-  const bool by_client = Under("client " + client, now);
-  const bool by_user = Under("user " + user, now);
+  const bool by_client = Under("client " + client, kMaxClientFailures, now);
+  const bool by_user =
+      Under("user " + absl::AsciiStrToLower(user), kMaxFailures, now);
   return by_client && by_user;
 }
 
@@ -87,12 +90,12 @@ void LoginLimiter::Failed(const std::string& client, const std::string& user,
     if (failures_.size() > 100'000) failures_.clear();
   }
   Note("client " + client, now);
-  Note("user " + user, now);
+  Note("user " + absl::AsciiStrToLower(user), now);
 }
 
 void LoginLimiter::Succeeded(const std::string& user) {
   std::lock_guard lock(mu_);
-  failures_.erase("user " + user);
+  failures_.erase("user " + absl::AsciiStrToLower(user));
 }
 
 }  // namespace leakhound

@@ -64,11 +64,17 @@ class SessionTable {
 
 class LoginLimiter {
  public:
+  // Failures for one user name within kWindow before it is refused.
   static constexpr int kMaxFailures = 5;
+  // Failures from one client address within kWindow before it is refused:
+  // high, so that many people behind one proxy or NAT are not locked out
+  // by one of them, while one address guessing many names still is.
+  static constexpr int kMaxClientFailures = 100;
   static constexpr std::chrono::minutes kWindow{10};
 
   // Whether a login for `user` from `client` may be tried now: false after
-  // kMaxFailures failures of either within kWindow.
+  // kMaxFailures failures for the user name, or kMaxClientFailures from
+  // the client, within kWindow. User names compare case-folded (ASCII).
   bool Allowed(const std::string& client, const std::string& user,
                ConsoleClock::time_point now);
   void Failed(const std::string& client, const std::string& user,
@@ -81,7 +87,7 @@ class LoginLimiter {
     int count = 0;
     ConsoleClock::time_point first;
   };
-  bool Under(const std::string& key, ConsoleClock::time_point now);
+  bool Under(const std::string& key, int max, ConsoleClock::time_point now);
   void Note(const std::string& key, ConsoleClock::time_point now);
 
   std::mutex mu_;

@@ -12,6 +12,7 @@
 #include <variant>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 
@@ -255,10 +256,19 @@ absl::StatusOr<std::unique_ptr<IncidentStore>> IncidentStore::Open(
   // through its connections (fcntl locks are per process and file), and
   // the next process to close the store would then checkpoint and delete
   // the -wal and -shm files under a live writer.
-  const bool exists = ::access(path.c_str(), F_OK) == 0;
+  struct stat st {};
+  const bool exists = ::stat(path.c_str(), &st) == 0;
   if (!exists && !options.create) {
     return absl::NotFoundError(
         absl::StrCat("incidents ", path, ": no such file"));
+  }
+  // A store others can write lets them plant a console admin or rewrite
+  // reviews: refused, whoever opens it.
+  if (exists && (st.st_mode & S_IWOTH)) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "incidents ", path, " can be written by anyone (mode ",
+        absl::StrFormat("%04o", st.st_mode & 07777), "); refused: chmod o-w ",
+        path));
   }
   sqlite3* db = nullptr;
   const int code = sqlite3_open_v2(
@@ -632,7 +642,7 @@ absl::Status IncidentStore::PutUser(const ConsoleUser& user) {
 }
 
 absl::Status IncidentStore::RemoveUser(const std::string& name) {
-  SqlStatement s(db_, "DELETE FROM users WHERE name = ?");
+  SqlStatement s(db_, "DELETE FROM users WHERE name = ? COLLATE NOCASE");
   s.Bind(name);
   if (const int code = s.Step(); code != SQLITE_DONE) {
     return Error(code, "cannot remove a user");
@@ -648,7 +658,7 @@ absl::StatusOr<std::optional<ConsoleUser>> IncidentStore::GetUser(
   SqlStatement s(
       db_,
       "SELECT name, role, password_hash, created_ms FROM users WHERE "
-      "name = ?");
+      "name = ? COLLATE NOCASE");
   s.Bind(name);
   const int code = s.Step();
   if (code == SQLITE_DONE) return std::nullopt;

@@ -139,7 +139,9 @@ class IncidentStore {
   absl::StatusOr<std::vector<AuditEntry>> AuditTrail(int64_t incident_id,
                                                      size_t limit);
 
-  // Users. PutUser creates or replaces; RemoveUser: NotFound.
+  // Users. PutUser creates or replaces; RemoveUser: NotFound. GetUser and
+  // RemoveUser find a name in any case (ASCII): `ada` and `ADA` are one
+  // user, under the name it was added with.
   absl::Status PutUser(const ConsoleUser& user);
   absl::Status RemoveUser(const std::string& name);
   absl::StatusOr<std::optional<ConsoleUser>> GetUser(const std::string& name);

@@ -503,8 +503,9 @@ absl::Status ServeMilter(const std::string& socket, const MilterPolicy& policy,
   if (smfi_register(desc) == MI_FAILURE) {
     return absl::InternalError("libmilter: smfi_register failed");
   }
-  // Unix sockets are created owner and group only (the MTA's group).
-  const mode_t old_mask = ::umask(007);
+  // Unix sockets are created read-write for owner and group only (the
+  // MTA's group): mode 0660.
+  const mode_t old_mask = ::umask(0117);  // 0660
   const int opened = smfi_opensocket(true);
   ::umask(old_mask);
   if (opened == MI_FAILURE) {

@@ -1,4 +1,5 @@
 // Drives the real binary: init, stats, list, verify, compact, remove.
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -275,6 +276,37 @@ TEST(AdminCommandsTest, IndexFilesAreForTheirOwnerAndTheKeyIsNeverPrinted) {
   EXPECT_EQ(printed.find(key), std::string::npos);
   EXPECT_EQ(printed.find(hex.substr(0, 16)), std::string::npos);
   EXPECT_GT(printed.size(), 1000u);
+}
+
+// An index folder or an incident store that anyone can write is refused,
+// in one line saying what to do: otherwise another user could swap the
+// key or plant a console admin.
+TEST(AdminCommandsTest, AnIndexOrStoreOthersCanWriteIsRefused) {
+  TempDir tmp;
+  const std::string index = tmp.Sub("index"), store = tmp.Sub("incidents.db");
+  ASSERT_EQ(RunLeakhound({"init", "--index", index}).exit, 0);
+  ASSERT_EQ(::chmod(index.c_str(), 0777), 0);
+  RunResult scan = RunLeakhound({"scan", "--index", index, SamplePath("outbound")});
+  EXPECT_EQ(scan.exit, 2);
+  EXPECT_EQ(scan.err, "leakhound scan: index " + index +
+                          " can be written by anyone (mode 0777); refused: "
+                          "chmod o-w " + index + "\n");
+  ASSERT_EQ(::chmod(index.c_str(), 0700), 0);
+  EXPECT_EQ(RunLeakhound({"list", "--index", index}).exit, 0);
+
+  ASSERT_EQ(RunLeakhound({"console", "user", "list", "--incidents", store}).exit, 0);
+  ASSERT_EQ(RunLeakhound({"incidents", "list", "--incidents", store}).exit, 0);
+  ASSERT_EQ(::chmod(store.c_str(), 0666), 0);
+  RunResult listed = RunLeakhound({"incidents", "list", "--incidents", store});
+  EXPECT_EQ(listed.exit, 2);
+  EXPECT_THAT(listed.err, HasSubstr("incidents " + store +
+                                    " can be written by anyone (mode 0666)"));
+  RunOptions password;
+  password.stdin_text = "eve-password-1\n";
+  RunResult user = RunLeakhound({"console", "user", "add", "eve", "--role",
+                                 "admin", "--incidents", store},
+                                password);
+  EXPECT_EQ(user.exit, 2);
 }
 
 TEST(AdminCommandsTest, StatsCountsDocumentsRowsAndBits) {

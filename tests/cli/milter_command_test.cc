@@ -1,7 +1,14 @@
 // `leakhound milter`'s command line and --config file, through the real
 // binary (serving mail is tested against Postfix:
 // tests/cli/milter/postfix_integration_test.py).
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <fstream>
+#include <thread>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -54,6 +61,50 @@ TEST(MilterCommandTest, SocketIsRequiredAndHelpListsTheActions) {
   EXPECT_EQ(help.exit, 0);
   EXPECT_THAT(help.out, HasSubstr("--on-leak ACTION       reject (default), "
                                   "quarantine, tag, accept, tempfail"));
+}
+
+// A unix socket is created mode 0660 (owner and the MTA's group), as
+// documented; a --pidfile that is a symbolic link is refused and the file
+// it points to left as it was (a daemon started as root must not truncate
+// it).
+TEST(MilterCommandTest, AUnixSocketIsMode0660AndAPidfileLinkIsRefused) {
+  TempDir tmp;
+  const std::string index = tmp.Sub("index"), sock = tmp.Sub("milter.sock");
+  ASSERT_EQ(RunLeakhound({"init", "--index", index}).exit, 0);
+  const std::string target = tmp.Sub("precious"), link = tmp.Sub("pid-link");
+  std::ofstream(target) << "keep me\n";
+  ASSERT_EQ(::symlink(target.c_str(), link.c_str()), 0);
+  RunResult linked = RunLeakhound({"milter", "--index", index, "--socket",
+                                   "unix:" + sock, "--pidfile", link});
+  EXPECT_EQ(linked.exit, 2);
+  EXPECT_THAT(linked.err, HasSubstr("--pidfile " + link +
+                                    ": a symbolic link; refused"));
+  EXPECT_EQ(SlurpFile(target), "keep me\n");
+
+  const std::string pidfile = tmp.Sub("milter.pid");
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const std::string spec = "unix:" + sock;
+    ::execl(LEAKHOUND_BINARY, "leakhound", "milter", "--index", index.c_str(),
+            "--socket", spec.c_str(), "--pidfile", pidfile.c_str(),
+            static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  ASSERT_GT(pid, 0);
+  struct stat st {};
+  bool up = false;
+  for (int i = 0; i < 200 && !up; ++i) {  // 10 s at most
+    up = ::stat(sock.c_str(), &st) == 0;
+    if (!up) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  const std::string written = SlurpFile(pidfile);
+  ::kill(pid, SIGTERM);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ASSERT_TRUE(up) << "the milter did not create its socket";
+  EXPECT_TRUE(S_ISSOCK(st.st_mode));
+  EXPECT_EQ(st.st_mode & 0777, 0660u);
+  EXPECT_EQ(written, std::to_string(pid) + "\n");
 }
 
 }  // namespace

@@ -510,6 +510,22 @@ TEST_F(ScanCommandTest, UnreadableFileIsReportedAndOthersScanned) {
   EXPECT_EQ(lines[1]["verdict"], "leak");
 }
 
+// A file name cannot forge output: its newline and escape sequences are
+// shown escaped, in the verdict lines and in error lines alike.
+TEST_F(ScanCommandTest, ControlCharactersInFileNamesAreShownEscaped) {
+  const std::string leak = Write(
+      "x\nclean  fine.txt\x1b[2J.txt",
+      SlurpFile(SamplePath("outbound/email-board-leak.txt")));
+  const std::string missing = tmp_.Sub("gone\rclean.txt");
+  RunResult r = Scan({"--color", "never", leak, missing});
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_THAT(r.out, HasSubstr("LEAK   " + tmp_.path() +
+                               "/x\\x0aclean  fine.txt\\x1b[2J.txt"));
+  EXPECT_THAT(r.out, Not(HasSubstr("\nclean  fine.txt")));
+  EXPECT_EQ(r.out.find('\x1b'), std::string::npos);
+  EXPECT_THAT(r.out, HasSubstr("ERROR  " + tmp_.path() + "/gone\\x0dclean.txt: "));
+}
+
 TEST_F(ScanCommandTest, UsageErrorsExit2WithOneLineAndWhereHelpIs) {
   RunResult unknown = Scan({"--bogus", "x"});
   EXPECT_EQ(unknown.exit, 2);

@@ -36,13 +36,16 @@ HOSTILE_SUBJECT = "<script>document.title='pwned'</script> Q3 board pack"
 class Client:
     """HTTP with a cookie jar, no redirects followed."""
 
-    def __init__(self, port, source="127.0.0.1"):
+    def __init__(self, port, source="127.0.0.1", host=None):
         self.port, self.source, self.cookies = port, source, {}
+        self.host = host  # the Host header, when not 127.0.0.1:PORT
 
     def request(self, method, path, fields=None, headers=None):
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=DEADLINE,
                                           source_address=(self.source, 0))
         h = dict(headers or {})
+        if self.host:
+            h.setdefault("Host", self.host)
         body = None
         if fields is not None:
             body = urllib.parse.urlencode(fields)
@@ -573,6 +576,222 @@ class ConsoleTest(unittest.TestCase):
                              for p in self.postfix.delivered()),
                  "delivery of the released message")
         self.assertNotIn(i["queue_id"], [q["queue_id"] for q in self.held()])
+
+
+class ForwardingProxy:
+    """A reverse proxy on loopback, as a TLS proxy in front of the console
+    would be: each connection's request gets an X-Forwarded-For with the
+    client's address (last, after any the client sent), then bytes are copied
+    both ways. One request per connection (the Client's habit)."""
+
+    def __init__(self, target_port):
+        import socket
+        import threading
+        self.target_port = target_port
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(64)
+        self.port = self.sock.getsockname()[1]
+        self.stopped = False
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self):
+        import socket
+        import threading
+        while not self.stopped:
+            try:
+                client, (address, _) = self.sock.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._relay, args=(client, address),
+                             daemon=True).start()
+
+    def _relay(self, client, address):
+        import socket
+        import threading
+        client.settimeout(DEADLINE)
+        head = b""
+        while b"\r\n\r\n" not in head:
+            chunk = client.recv(65536)
+            if not chunk:
+                client.close()
+                return
+            head += chunk
+        headers, _, rest = head.partition(b"\r\n\r\n")
+        upstream = socket.create_connection(("127.0.0.1", self.target_port),
+                                            timeout=DEADLINE)
+        upstream.sendall(headers + b"\r\nX-Forwarded-For: " + address.encode() +
+                         b"\r\n\r\n" + rest)
+
+        def pipe(a, b):
+            try:
+                while True:
+                    data = a.recv(65536)
+                    if not data:
+                        break
+                    b.sendall(data)
+            except OSError:
+                pass
+            finally:
+                for s in (a, b):
+                    try:
+                        s.shutdown(socket.SHUT_RDWR)
+                    except OSError:
+                        pass
+        back = threading.Thread(target=pipe, args=(upstream, client), daemon=True)
+        back.start()
+        pipe(client, upstream)
+        back.join(timeout=DEADLINE)
+        client.close()
+        upstream.close()
+
+    def stop(self):
+        self.stopped = True
+        self.sock.close()
+
+
+class ConsoleAtTheEdgeTest(unittest.TestCase):
+    """The console as it sits behind a company's TLS proxy, probed by
+    hostile clients (issue 49): --trusted-proxy, --server-name, bodies,
+    fields, names. Its own store and console; no mail."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.mkdtemp(prefix="leakhound-edge-")
+        cls.store = os.path.join(cls.dir, "incidents.db")
+        cls.console = cls.proxy = None
+        try:
+            for name, role in (("ada", "admin"), ("vic", "viewer")):
+                ConsoleTest.lh("console", "user", "add", name, "--role", role,
+                               "--incidents", cls.store, stdin=name + "-password-1\n")
+            cls.port = free_port()
+            cls.log = os.path.join(cls.dir, "console.log")
+            with open(cls.log, "w") as log:
+                cls.console = subprocess.Popen(
+                    [LEAKHOUND, "console", "--listen", "127.0.0.1:%d" % cls.port,
+                     "--incidents", cls.store, "--trusted-proxy", "127.0.0.1",
+                     "--server-name", "console.test"],
+                    stdout=subprocess.DEVNULL, stderr=log)
+            wait_for(lambda: listening(cls.port), "the console")
+            cls.proxy = ForwardingProxy(cls.port)
+        except BaseException:
+            cls.tearDownClass()
+            raise
+
+    @classmethod
+    def tearDownClass(cls):
+        if cls.proxy is not None:
+            cls.proxy.stop()
+        if cls.console is not None:
+            stop_process(cls.console)
+        shutil.rmtree(cls.dir, ignore_errors=True)
+
+    def via_proxy(self, source):
+        return Client(self.proxy.port, source=source, host="console.test")
+
+    def test_one_attackers_wrong_logins_do_not_lock_out_another_user(self):
+        # The attacker's own X-Forwarded-For is not believed: the proxy's
+        # entry, the last, names it.
+        attacker = self.via_proxy("127.0.0.5")
+        attacker.request("GET", "/login", headers={"X-Forwarded-For": "127.0.0.6"})
+        codes = [attacker.login("vic", "guess-%d" % n)[0] for n in range(20)]
+        self.assertEqual(codes, [401] * 5 + [429] * 15)
+        # The user name is locked, from anywhere...
+        self.assertEqual(self.via_proxy("127.0.0.6").login("vic", "vic-password-1")[0], 429)
+        # ...but not another user behind the same proxy, nor its address.
+        status, headers, _ = self.via_proxy("127.0.0.6").login("ada", "ada-password-1")
+        self.assertEqual(status, 303)
+        self.assertIn("; Secure", headers["Set-Cookie"])
+        self.assertIn("max-age", headers["Strict-Transport-Security"])
+        log = read(self.log)
+        self.assertIn("login failed: user 'vic' from 127.0.0.5", log)
+        self.assertIn("login refused (rate limit): user 'vic' from 127.0.0.5", log)
+        self.assertIn("login: user 'ada' (admin) from 127.0.0.6", log)
+
+    def test_a_host_other_than_the_server_name_is_refused(self):
+        status, _, _ = Client(self.port, host="evil.example").request("GET", "/login")
+        self.assertEqual(status, 421)
+        status, _, _ = Client(self.port, host="console.test:%d" % self.port).request(
+            "GET", "/login")
+        self.assertEqual(status, 200)
+
+    def test_post_fields_come_from_the_body_only(self):
+        c = self.via_proxy("127.0.0.7")
+        token = c.token("/login")
+        query = urllib.parse.urlencode({"csrf": token, "user": "ada",
+                                        "password": "ada-password-1"})
+        status, _, _ = c.request("POST", "/login?" + query, {"next": "/incidents"})
+        self.assertEqual(status, 403)
+
+    def test_next_is_followed_only_to_a_plain_path_here(self):
+        c = self.via_proxy("127.0.0.8")
+        for next_ in ("/\t/evil.example/", "/\\evil.example", "//evil.example",
+                      "https://evil.example/", "/ok?x=1\n"):
+            token = c.token("/login")
+            status, headers, _ = c.request("POST", "/login", {
+                "csrf": token, "user": "ada", "password": "ada-password-1",
+                "next": next_})
+            self.assertEqual(status, 303)
+            self.assertEqual(headers["Location"], "/incidents", next_)
+        token = c.token("/login")
+        _, headers, _ = c.request("POST", "/login", {
+            "csrf": token, "user": "ada", "password": "ada-password-1",
+            "next": "/incidents?status=open"})
+        self.assertEqual(headers["Location"], "/incidents?status=open")
+
+    def test_user_names_are_one_user_in_any_case(self):
+        out = ConsoleTest.lh("console", "user", "add", "ADA", "--role", "viewer",
+                             "--incidents", self.store, stdin="other-password-1\n",
+                             check=False)
+        self.assertEqual(out.returncode, 2)
+        self.assertIn("user ADA exists", out.stderr)
+        status, _, _ = self.via_proxy("127.0.0.9").login("Ada", "ada-password-1")
+        self.assertEqual(status, 303)
+
+    def test_a_forged_log_line_is_escaped(self):
+        self.via_proxy("127.0.0.10").login("x' from 1.2.3.4\nlogin: user 'ada", "nope")
+        log = read(self.log)
+        self.assertIn("login failed: user 'x\\' from 1.2.3.4\\nlogin: user \\'ada'", log)
+        self.assertNotIn("\nlogin: user 'ada", log)
+
+    def test_a_chunked_body_is_refused_before_it_is_read(self):
+        import socket
+        def peak_kb():
+            with open("/proc/%d/status" % self.console.pid) as f:
+                for line in f:
+                    if line.startswith("VmHWM:"):
+                        return int(line.split()[1])
+            return 0
+        before = peak_kb()
+        c = self.via_proxy("127.0.0.11")
+        c.login("ada", "ada-password-1")
+        sock = socket.create_connection(("127.0.0.1", self.port), timeout=DEADLINE)
+        sock.sendall(b"POST /documents/add HTTP/1.1\r\nHost: console.test\r\n"
+                     b"Cookie: lh_session=" + c.cookies["lh_session"].encode() +
+                     b"\r\nContent-Type: multipart/form-data; boundary=b\r\n"
+                     b"Transfer-Encoding: chunked\r\n\r\n")
+        chunk = b"%x\r\n" % (1 << 20) + b"a" * (1 << 20) + b"\r\n"
+        sent = 0
+        try:
+            while sent < 200 << 20:  # 200 MiB at most
+                sock.sendall(chunk)
+                sent += 1 << 20
+        except OSError:
+            pass  # the console closed the connection
+        reply = b""
+        try:
+            while True:
+                data = sock.recv(65536)
+                if not data:
+                    break
+                reply += data
+        except OSError:
+            pass
+        sock.close()
+        self.assertTrue(reply.startswith(b"HTTP/1.1 411"), reply[:200])
+        self.assertLess(sent, 200 << 20)
+        self.assertLessEqual(peak_kb() - before, 10 * 1024)
 
 
 if __name__ == "__main__":

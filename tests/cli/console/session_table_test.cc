@@ -70,12 +70,26 @@ TEST(LoginLimiterTest, RefusesAfterRepeatedFailuresUntilTheWindowPasses) {
     limiter.Failed("10.0.0.1", "rita", t0 + seconds(i));
   }
   EXPECT_FALSE(limiter.Allowed("10.0.0.1", "rita", t0 + seconds(10)));
-  // The same user from elsewhere, and another user from there: refused too.
+  // The same user from elsewhere, in any case: refused too. Another user
+  // from that address (behind the same proxy) is not locked out.
   EXPECT_FALSE(limiter.Allowed("10.0.0.2", "rita", t0 + seconds(10)));
-  EXPECT_FALSE(limiter.Allowed("10.0.0.1", "sam", t0 + seconds(10)));
-  EXPECT_TRUE(limiter.Allowed("10.0.0.2", "sam", t0 + seconds(10)));
+  EXPECT_FALSE(limiter.Allowed("10.0.0.2", "RITA", t0 + seconds(10)));
+  EXPECT_TRUE(limiter.Allowed("10.0.0.1", "sam", t0 + seconds(10)));
   EXPECT_TRUE(limiter.Allowed("10.0.0.1", "rita",
                               t0 + LoginLimiter::kWindow + seconds(1)));
+}
+
+// One address guessing many names is refused after kMaxClientFailures.
+TEST(LoginLimiterTest, OneAddressTryingManyNamesIsRefusedAboveItsLimit) {
+  LoginLimiter limiter;
+  const auto t0 = ConsoleClock::time_point();
+  for (int i = 0; i < LoginLimiter::kMaxClientFailures; ++i) {
+    const std::string user = "u" + std::to_string(i);
+    ASSERT_TRUE(limiter.Allowed("10.0.0.1", user, t0)) << i;
+    limiter.Failed("10.0.0.1", user, t0);
+  }
+  EXPECT_FALSE(limiter.Allowed("10.0.0.1", "sam", t0 + seconds(1)));
+  EXPECT_TRUE(limiter.Allowed("10.0.0.2", "sam", t0 + seconds(1)));
 }
 
 TEST(LoginLimiterTest, ASuccessClearsTheUsersFailures) {
