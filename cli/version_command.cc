@@ -30,7 +30,7 @@ int RunVersionCommand(int argc, char** /*argv*/) {
       RocksDbVersion(), ", SQLite ", SqliteVersion(), ", GMime ", GmimeVersion(),
       ", poppler ", PopplerVersion(), ", libarchive ", LibarchiveVersion(),
       ", Tesseract ", TesseractVersion(), ", libsodium ", SodiumVersion(),
-      ", cpp-httplib ", HttpLibraryVersion());
+      ", libmicrohttpd ", HttpLibraryVersion());
   std::printf("%s\n", libraries.c_str());
   return kExitOk;
 }

@@ -1,7 +1,5 @@
-// The one file that calls cpp-httplib.
+// The console's routes and pages over HttpServer (http_server.h).
 #include "cli/console/console_server.h"
-
-#include <httplib.h>
 
 #include <algorithm>
 #include <mutex>
@@ -17,6 +15,7 @@
 #include "absl/strings/strip.h"
 #include "cli/console/console_pages.h"
 #include "cli/console/html_text.h"
+#include "cli/console/http_server.h"
 #include "cli/console/retained_copy.h"
 #include "cli/console/secrets.h"
 #include "cli/console/session_table.h"
@@ -31,30 +30,13 @@ namespace {
 constexpr char kSessionCookie[] = "lh_session";
 constexpr char kLoginCookie[] = "lh_login";  // the login form's CSRF token
 
-std::string CookieValue(const httplib::Request& req, const std::string& name) {
-  const std::string header = req.get_header_value("Cookie");
+std::string CookieValue(const HttpRequest& req, const std::string& name) {
+  const std::string header = req.Header("Cookie");
   for (absl::string_view part : absl::StrSplit(header, ';')) {
     part = absl::StripAsciiWhitespace(part);
     if (absl::ConsumePrefix(&part, name + "=")) return std::string(part);
   }
   return "";
-}
-
-// A form field of a POST, from its urlencoded or multipart body only:
-// never from the query string, where a CSRF token or a password would be
-// kept by logs and proxies.
-std::string Field(const httplib::Request& req, const std::string& name) {
-  if (req.is_multipart_form_data()) {
-    return req.has_file(name) ? req.get_file_value(name).content : "";
-  }
-  if (!absl::StartsWith(req.get_header_value("Content-Type"),
-                        "application/x-www-form-urlencoded")) {
-    return "";
-  }
-  httplib::Params params;
-  httplib::detail::parse_query_text(req.body, params);
-  auto it = params.find(name);
-  return it == params.end() ? "" : it->second;
 }
 
 // Where to go after logging in: a path on this site only. Only the
@@ -78,9 +60,9 @@ std::string LogField(std::string_view text) {
   return absl::CHexEscape(absl::string_view(text.data(), text.size()));
 }
 
-void SendHtml(httplib::Response& res, int status, const std::string& html) {
+void SendHtml(HttpResponse& res, int status, const std::string& html) {
   res.status = status;
-  res.set_content(html, "text/html; charset=utf-8");
+  res.SetContent(html, "text/html; charset=utf-8");
 }
 
 int HttpStatusOf(const absl::Status& s) {
@@ -105,7 +87,7 @@ int HttpStatusOf(const absl::Status& s) {
 struct ConsoleServer::Impl {
   ConsoleOptions options;
   ConsoleLog log;
-  std::unique_ptr<httplib::Server> server;
+  std::unique_ptr<HttpServer> server;
   std::mutex store_mu;
   std::unique_ptr<IncidentStore> store;  // guarded by store_mu
   std::unique_ptr<IndexHolder> holder;   // null without --index
@@ -129,14 +111,14 @@ struct ConsoleServer::Impl {
   // The client's address: the connection's, or behind the trusted proxy
   // the last address of the last X-Forwarded-For header (the one the
   // proxy added; earlier ones are the client's own word).
-  std::string ClientAddress(const httplib::Request& req) const {
-    const size_t headers = req.get_header_value_count("X-Forwarded-For");
+  std::string ClientAddress(const HttpRequest& req) const {
+    const size_t headers = req.Headers("X-Forwarded-For").size();
     if (options.trusted_proxy.empty() ||
         req.remote_addr != options.trusted_proxy || headers == 0) {
       return req.remote_addr;
     }
     const std::string forwarded =
-        req.get_header_value("X-Forwarded-For", headers - 1);
+        req.Headers("X-Forwarded-For")[headers - 1];
     const size_t comma = forwarded.rfind(',');
     std::string last(absl::StripAsciiWhitespace(
         comma == std::string::npos ? forwarded : forwarded.substr(comma + 1)));
@@ -148,49 +130,49 @@ struct ConsoleServer::Impl {
   // (DNS rebinding) gets 421; a POST with a chunked or unannounced body
   // 411 (forms always send Content-Length, and the upload limit applies to
   // it); a POST but a login without a session 401.
-  httplib::Server::HandlerResponse BeforeBody(const httplib::Request& req,
-                                              httplib::Response& res) {
+  bool BeforeBody(const HttpRequest& req,
+                                              HttpResponse& res) {
     if (!options.server_name.empty()) {
-      std::string host = req.get_header_value("Host");
+      std::string host = req.Header("Host");
       if (const size_t colon = host.rfind(':');
           colon != std::string::npos && host.find(']', colon) == std::string::npos) {
         host.resize(colon);
       }
       if (!absl::EqualsIgnoreCase(host, options.server_name)) {
-        res.set_header("Connection", "close");
+        res.SetHeader("Connection", "close");
         SendHtml(res, 421, MessagePage(nullptr, "Wrong host",
                                        "This console is not served under "
                                        "that name."));
-        return httplib::Server::HandlerResponse::Handled;
+        return true;
       }
     }
-    if (req.method != "POST") return httplib::Server::HandlerResponse::Unhandled;
-    if (req.get_header_value("Transfer-Encoding") != "" ||
-        !req.has_header("Content-Length")) {
-      res.set_header("Connection", "close");
+    if (req.method != "POST") return false;
+    if (req.Header("Transfer-Encoding") != "" ||
+        !req.HasHeader("Content-Length")) {
+      res.SetHeader("Connection", "close");
       SendHtml(res, 411, MessagePage(nullptr, "Length required",
                                      "A form is sent with its length."));
-      return httplib::Server::HandlerResponse::Handled;
+      return true;
     }
     if (req.path != "/login" &&
         !sessions.Find(CookieValue(req, kSessionCookie), ConsoleClock::now())) {
-      res.set_header("Connection", "close");
+      res.SetHeader("Connection", "close");
       SendHtml(res, 401, MessagePage(nullptr, "Not logged in",
                                      "Your session has ended. Log in again."));
-      return httplib::Server::HandlerResponse::Handled;
+      return true;
     }
-    return httplib::Server::HandlerResponse::Unhandled;
+    return false;
   }
 
   // The session of a request, or nullopt after answering it: a page is
   // sent to the login form, anything else gets 401.
-  std::optional<ConsoleSession> Authenticate(const httplib::Request& req,
-                                             httplib::Response& res) {
+  std::optional<ConsoleSession> Authenticate(const HttpRequest& req,
+                                             HttpResponse& res) {
     auto session =
         sessions.Find(CookieValue(req, kSessionCookie), ConsoleClock::now());
     if (session && FollowUsersTable(*session)) return session;
     if (req.method == "GET") {
-      res.set_redirect(absl::StrCat("/login?next=", Url(req.target)), 303);
+      res.SetRedirect(absl::StrCat("/login?next=", Url(req.target)), 303);
     } else {
       SendHtml(res, 401,
                MessagePage(nullptr, "Not logged in",
@@ -228,13 +210,13 @@ struct ConsoleServer::Impl {
 
   // For a POST: the session, its CSRF token checked, and its role at
   // least `role`; else answers (401, 403) and returns nullopt.
-  std::optional<ConsoleSession> Authorize(const httplib::Request& req,
-                                          httplib::Response& res,
+  std::optional<ConsoleSession> Authorize(const HttpRequest& req,
+                                          HttpResponse& res,
                                           const std::string& role) {
     auto session = Authenticate(req, res);
     if (!session) return std::nullopt;
     const PageContext ctx{session->user, session->role, session->csrf};
-    if (!TokensEqual(Field(req, "csrf"), session->csrf) || !SameOrigin(req)) {
+    if (!TokensEqual(req.Field("csrf"), session->csrf) || !SameOrigin(req)) {
       SendHtml(res, 403,
                MessagePage(&ctx, "Refused",
                            "The form's security token is not this "
@@ -251,19 +233,19 @@ struct ConsoleServer::Impl {
   }
 
   // A browser's Origin, when sent, must be this server.
-  static bool SameOrigin(const httplib::Request& req) {
-    const std::string origin = req.get_header_value("Origin");
+  static bool SameOrigin(const HttpRequest& req) {
+    const std::string origin = req.Header("Origin");
     if (origin.empty() || origin == "null") return origin.empty();
     const size_t scheme = origin.find("://");
     return scheme != std::string::npos &&
-           origin.substr(scheme + 3) == req.get_header_value("Host");
+           origin.substr(scheme + 3) == req.Header("Host");
   }
 
   static PageContext Context(const ConsoleSession& s) {
     return PageContext{s.user, s.role, s.csrf};
   }
 
-  void Fail(httplib::Response& res, const ConsoleSession& s,
+  void Fail(HttpResponse& res, const ConsoleSession& s,
             const absl::Status& st) {
     const PageContext ctx = Context(s);
     SendHtml(res, HttpStatusOf(st),
@@ -271,41 +253,41 @@ struct ConsoleServer::Impl {
   }
 
   void Routes();
-  void LoginGet(const httplib::Request& req, httplib::Response& res);
-  void LoginPost(const httplib::Request& req, httplib::Response& res);
-  void IncidentList(const httplib::Request& req, httplib::Response& res);
-  void IncidentShow(const httplib::Request& req, httplib::Response& res);
-  void IncidentAction(const httplib::Request& req, httplib::Response& res,
+  void LoginGet(const HttpRequest& req, HttpResponse& res);
+  void LoginPost(const HttpRequest& req, HttpResponse& res);
+  void IncidentList(const HttpRequest& req, HttpResponse& res);
+  void IncidentShow(const HttpRequest& req, HttpResponse& res);
+  void IncidentAction(const HttpRequest& req, HttpResponse& res,
                       const std::string& action);
-  void Documents(const httplib::Request& req, httplib::Response& res);
-  void DocumentChange(const httplib::Request& req, httplib::Response& res,
+  void Documents(const HttpRequest& req, HttpResponse& res);
+  void DocumentChange(const HttpRequest& req, HttpResponse& res,
                       bool add);
-  void Dashboard(const httplib::Request& req, httplib::Response& res);
+  void Dashboard(const HttpRequest& req, HttpResponse& res);
 };
 
-void ConsoleServer::Impl::LoginGet(const httplib::Request& req,
-                                   httplib::Response& res) {
+void ConsoleServer::Impl::LoginGet(const HttpRequest& req,
+                                   HttpResponse& res) {
   const std::string token = RandomToken();
-  res.set_header("Set-Cookie",
+  res.SetHeader("Set-Cookie",
                  absl::StrCat(kLoginCookie, "=", token, "; Path=/login",
                               CookieAttributes()));
   SendHtml(res, 200,
-           LoginPage(token, "", SafeNext(req.get_param_value("next"))));
+           LoginPage(token, "", SafeNext(req.Query("next"))));
 }
 
-void ConsoleServer::Impl::LoginPost(const httplib::Request& req,
-                                    httplib::Response& res) {
-  const std::string user = Field(req, "user");
-  const std::string next = SafeNext(Field(req, "next"));
+void ConsoleServer::Impl::LoginPost(const HttpRequest& req,
+                                    HttpResponse& res) {
+  const std::string user = req.Field("user");
+  const std::string next = SafeNext(req.Field("next"));
   const std::string cookie = CookieValue(req, kLoginCookie);
   auto again = [&](int status, const std::string& error) {
     const std::string token = RandomToken();
-    res.set_header("Set-Cookie",
+    res.SetHeader("Set-Cookie",
                    absl::StrCat(kLoginCookie, "=", token, "; Path=/login",
                                 CookieAttributes()));
     SendHtml(res, status, LoginPage(token, error, next));
   };
-  if (cookie.empty() || !TokensEqual(Field(req, "csrf"), cookie) ||
+  if (cookie.empty() || !TokensEqual(req.Field("csrf"), cookie) ||
       !SameOrigin(req)) {
     return again(403, "The login form expired. Try again.");
   }
@@ -323,7 +305,7 @@ void ConsoleServer::Impl::LoginPost(const httplib::Request& req,
     if (!u.ok()) return again(503, std::string(u.status().message()));
     found = *u;
   }
-  const bool ok = CheckPassword(Field(req, "password"),
+  const bool ok = CheckPassword(req.Field("password"),
                                 found ? found->password_hash : dummy_hash) &&
                   found.has_value();
   if (!ok) {
@@ -343,19 +325,19 @@ void ConsoleServer::Impl::LoginPost(const httplib::Request& req,
     std::lock_guard lock(store_mu);
     store->Audit(s.user, "login", 0, client).IgnoreError();
   }
-  res.set_header("Set-Cookie", absl::StrCat(kSessionCookie, "=", s.id,
+  res.SetHeader("Set-Cookie", absl::StrCat(kSessionCookie, "=", s.id,
                                             "; Path=/", CookieAttributes()));
-  res.set_redirect(next, 303);
+  res.SetRedirect(next, 303);
 }
 
-void ConsoleServer::Impl::IncidentList(const httplib::Request& req,
-                                       httplib::Response& res) {
+void ConsoleServer::Impl::IncidentList(const HttpRequest& req,
+                                       HttpResponse& res) {
   auto s = Authenticate(req, res);
   if (!s) return;
   IncidentListView view;
   for (const char* key : {"status", "action", "source", "kind", "sender",
                           "document", "since", "until"}) {
-    const std::string v(absl::StripAsciiWhitespace(req.get_param_value(key)));
+    const std::string v(absl::StripAsciiWhitespace(req.Query(key)));
     if (!v.empty()) view.query[key] = v;
   }
   IncidentFilter f;
@@ -375,7 +357,7 @@ void ConsoleServer::Impl::IncidentList(const httplib::Request& req,
   }
   std::erase_if(view.query, [](const auto& kv) { return kv.second.empty(); });
   size_t page = 0;
-  if (!absl::SimpleAtoi(req.get_param_value("page"), &page)) page = 0;
+  if (!absl::SimpleAtoi(req.Query("page"), &page)) page = 0;
   page = std::min<size_t>(page, 1'000'000);
   view.page = page;
   f.limit = kIncidentsPerPage + 1;
@@ -391,12 +373,12 @@ void ConsoleServer::Impl::IncidentList(const httplib::Request& req,
   SendHtml(res, 200, IncidentListPage(Context(*s), view));
 }
 
-void ConsoleServer::Impl::IncidentShow(const httplib::Request& req,
-                                       httplib::Response& res) {
+void ConsoleServer::Impl::IncidentShow(const HttpRequest& req,
+                                       HttpResponse& res) {
   auto s = Authenticate(req, res);
   if (!s) return;
   int64_t id = 0;
-  if (!absl::SimpleAtoi(req.matches[1].str(), &id)) {
+  if (!absl::SimpleAtoi(req.matches[1], &id)) {
     return Fail(res, *s, absl::NotFoundError("no such incident"));
   }
   std::lock_guard lock(store_mu);
@@ -412,18 +394,18 @@ void ConsoleServer::Impl::IncidentShow(const httplib::Request& req,
        "The passage is allow-listed: it no longer counts as a leak."}};
   std::string done;
   for (const auto& [code, text] : kDone) {
-    if (req.get_param_value("done") == code) done = text;
+    if (req.Query("done") == code) done = text;
   }
   SendHtml(res, 200, IncidentPage(Context(*s), *incident, *audit, done));
 }
 
-void ConsoleServer::Impl::IncidentAction(const httplib::Request& req,
-                                         httplib::Response& res,
+void ConsoleServer::Impl::IncidentAction(const HttpRequest& req,
+                                         HttpResponse& res,
                                          const std::string& action) {
   auto s = Authorize(req, res, "reviewer");
   if (!s) return;
   int64_t id = 0;
-  if (!absl::SimpleAtoi(req.matches[1].str(), &id)) {
+  if (!absl::SimpleAtoi(req.matches[1], &id)) {
     return Fail(res, *s, absl::NotFoundError("no such incident"));
   }
   const std::string who = "console:" + s->user;
@@ -431,7 +413,7 @@ void ConsoleServer::Impl::IncidentAction(const httplib::Request& req,
   if (action == "resolve") {
     std::lock_guard lock(store_mu);
     absl::Status st =
-        store->Resolve(id, Field(req, "status"), Field(req, "note"), who);
+        store->Resolve(id, req.Field("status"), req.Field("note"), who);
     if (!st.ok()) return Fail(res, *s, st);
     done = "resolved";
   } else if (action == "release" || action == "delete-mail") {
@@ -454,7 +436,7 @@ void ConsoleServer::Impl::IncidentAction(const httplib::Request& req,
       if (!got.ok()) return Fail(res, *s, got.status());
       incident = std::move(*got);
     }
-    if (!absl::SimpleAtoi(Field(req, "match"), &n) ||
+    if (!absl::SimpleAtoi(req.Field("match"), &n) ||
         n >= incident.matches.size() || incident.matches[n].snippet.empty()) {
       return Fail(res, *s, absl::InvalidArgumentError("no such passage"));
     }
@@ -482,21 +464,21 @@ void ConsoleServer::Impl::IncidentAction(const httplib::Request& req,
     done = "allowed";
   }
   log(absl::StrCat(LogField(who), ": ", action, " incident ", id));
-  res.set_redirect(absl::StrCat("/incidents/", id, "?done=", done), 303);
+  res.SetRedirect(absl::StrCat("/incidents/", id, "?done=", done), 303);
 }
 
-void ConsoleServer::Impl::Documents(const httplib::Request& req,
-                                    httplib::Response& res) {
+void ConsoleServer::Impl::Documents(const HttpRequest& req,
+                                    HttpResponse& res) {
   auto s = Authenticate(req, res);
   if (!s) return;
   DocumentsView view;
   view.query =
-      std::string(absl::StripAsciiWhitespace(req.get_param_value("q")));
-  if (!absl::SimpleAtoi(req.get_param_value("page"), &view.page)) view.page = 0;
+      std::string(absl::StripAsciiWhitespace(req.Query("q")));
+  if (!absl::SimpleAtoi(req.Query("page"), &view.page)) view.page = 0;
   std::string done;
-  if (req.get_param_value("done") == "added")
+  if (req.Query("done") == "added")
     done = "The document is protected.";
-  if (req.get_param_value("done") == "removed")
+  if (req.Query("done") == "removed")
     done = "The document is no longer protected.";
   if (holder == nullptr) {
     view.index_available = false;
@@ -528,8 +510,8 @@ void ConsoleServer::Impl::Documents(const httplib::Request& req,
   SendHtml(res, 200, DocumentsPage(Context(*s), view, done));
 }
 
-void ConsoleServer::Impl::DocumentChange(const httplib::Request& req,
-                                         httplib::Response& res, bool add) {
+void ConsoleServer::Impl::DocumentChange(const HttpRequest& req,
+                                         HttpResponse& res, bool add) {
   auto s = Authorize(req, res, "admin");
   if (!s) return;
   if (options.index_dir.empty()) {
@@ -538,20 +520,21 @@ void ConsoleServer::Impl::DocumentChange(const httplib::Request& req,
                     "the console was started without --index"));
   }
   const std::string who = "console:" + s->user;
-  std::string id = std::string(absl::StripAsciiWhitespace(Field(req, "id")));
+  std::string id = std::string(absl::StripAsciiWhitespace(req.Field("id")));
   std::lock_guard write(index_write_mu);
   if (add) {
-    if (!req.is_multipart_form_data() || !req.has_file("file")) {
+    auto uploaded = req.files.find("file");
+    if (uploaded == req.files.end()) {
       return Fail(res, *s, absl::InvalidArgumentError("no file uploaded"));
     }
-    const httplib::MultipartFormData file = req.get_file_value("file");
+    const HttpRequest::File& file = uploaded->second;
     if (id.empty()) id = file.filename;
     if (id.empty())
       return Fail(res, *s, absl::InvalidArgumentError("no document id"));
     auto text = ExtractBytes(file.filename, file.content, options.limits);
     if (!text.ok()) return Fail(res, *s, text.status());
     std::vector<std::string> labels;
-    for (absl::string_view l : absl::StrSplit(Field(req, "labels"), ',')) {
+    for (absl::string_view l : absl::StrSplit(req.Field("labels"), ',')) {
       l = absl::StripAsciiWhitespace(l);
       if (!l.empty()) labels.emplace_back(l);
     }
@@ -597,17 +580,17 @@ void ConsoleServer::Impl::DocumentChange(const httplib::Request& req,
   log(absl::StrCat(LogField(who), ": ", add ? "protected " : "removed ",
                    LogField(id)));
   if (holder != nullptr) holder->Reload().IgnoreError();
-  res.set_redirect(add ? "/documents?done=added" : "/documents?done=removed",
+  res.SetRedirect(add ? "/documents?done=added" : "/documents?done=removed",
                    303);
 }
 
-void ConsoleServer::Impl::Dashboard(const httplib::Request& req,
-                                    httplib::Response& res) {
+void ConsoleServer::Impl::Dashboard(const HttpRequest& req,
+                                    HttpResponse& res) {
   auto s = Authenticate(req, res);
   if (!s) return;
   DashboardView view;
   int days = 30;
-  if (absl::SimpleAtoi(req.get_param_value("days"), &days)) {
+  if (absl::SimpleAtoi(req.Query("days"), &days)) {
     view.days = std::clamp(days, 1, 366);
   }
   view.first_day = NowUnixMs() / 86'400'000 - view.days + 1;
@@ -627,69 +610,71 @@ void ConsoleServer::Impl::Dashboard(const httplib::Request& req,
 }
 
 void ConsoleServer::Impl::Routes() {
-  httplib::Server& svr = *server;
-  svr.set_payload_max_length(options.max_upload_bytes);
-  svr.set_post_routing_handler(
-      [this](const httplib::Request&, httplib::Response& res) {
-        res.set_header(
-            "Content-Security-Policy",
-            "default-src 'none'; style-src 'self'; img-src 'self'; "
-            "form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
-        res.set_header("X-Content-Type-Options", "nosniff");
-        res.set_header("X-Frame-Options", "DENY");
-        // same-origin, not no-referrer: under no-referrer Chromium sends
-        // "Origin: null" with a form, which SameOrigin refuses.
-        res.set_header("Referrer-Policy", "same-origin");
-        res.set_header("Cache-Control", "no-store");
-        if (Secure())
-          res.set_header("Strict-Transport-Security", "max-age=31536000");
-      });
-  svr.set_pre_routing_handler(
-      [this](const httplib::Request& req, httplib::Response& res) {
-        return BeforeBody(req, res);
-      });
-  svr.set_exception_handler([this](const httplib::Request& req,
-                                   httplib::Response& res, std::exception_ptr) {
-    log(absl::StrCat("internal error serving ", req.path));
+  HttpServer& http = *server;
+  http.SetFinish([this](const HttpRequest&, HttpResponse& res) {
+    res.SetHeader(
+        "Content-Security-Policy",
+        "default-src 'none'; style-src 'self'; img-src 'self'; "
+        "form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+    res.SetHeader("X-Content-Type-Options", "nosniff");
+    res.SetHeader("X-Frame-Options", "DENY");
+    // same-origin, not no-referrer: under no-referrer Chromium sends
+    // "Origin: null" with a form, which SameOrigin refuses.
+    res.SetHeader("Referrer-Policy", "same-origin");
+    res.SetHeader("Cache-Control", "no-store");
+    if (Secure()) {
+      res.SetHeader("Strict-Transport-Security", "max-age=31536000");
+    }
+  });
+  http.SetGate([this](const HttpRequest& req, HttpResponse& res) {
+    return BeforeBody(req, res);
+  });
+  http.SetFailure([this](const HttpRequest& req, HttpResponse& res) {
+    log(absl::StrCat("internal error serving ", LogField(req.path)));
     SendHtml(res, 500, MessagePage(nullptr, "Error", "Internal error."));
   });
-  svr.Get("/console.css", [](const httplib::Request&, httplib::Response& res) {
-    res.set_content(kConsoleCss, "text/css; charset=utf-8");
+  auto get = [&http](const std::string& path, HttpServer::Handler handler) {
+    http.Route("GET", path, std::move(handler));
+  };
+  auto post = [&http](const std::string& path, HttpServer::Handler handler) {
+    http.Route("POST", path, std::move(handler));
+  };
+  get("/console.css", [](const HttpRequest&, HttpResponse& res) {
+    res.SetContent(kConsoleCss, "text/css; charset=utf-8");
   });
-  svr.Get("/", [](const httplib::Request&, httplib::Response& res) {
-    res.set_redirect("/incidents", 303);
+  get("/", [](const HttpRequest&, HttpResponse& res) {
+    res.SetRedirect("/incidents", 303);
   });
-  svr.Get("/login", [this](const auto& q, auto& r) { LoginGet(q, r); });
-  svr.Post("/login", [this](const auto& q, auto& r) { LoginPost(q, r); });
-  svr.Post("/logout",
-           [this](const httplib::Request& req, httplib::Response& res) {
-             auto s = Authorize(req, res, "viewer");
-             if (!s) return;
-             sessions.Erase(s->id);
-             {
-               std::lock_guard lock(store_mu);
-               store->Audit(s->user, "logout", 0, "").IgnoreError();
-             }
-             res.set_header("Set-Cookie",
-                            absl::StrCat(kSessionCookie, "=; Path=/; Max-Age=0",
-                                         CookieAttributes()));
-             res.set_redirect("/login", 303);
-           });
-  svr.Get("/incidents", [this](const auto& q, auto& r) { IncidentList(q, r); });
-  svr.Get(R"(/incidents/(\d+))",
-          [this](const auto& q, auto& r) { IncidentShow(q, r); });
+  get("/login", [this](const auto& q, auto& r) { LoginGet(q, r); });
+  post("/login", [this](const auto& q, auto& r) { LoginPost(q, r); });
+  post("/logout", [this](const HttpRequest& req, HttpResponse& res) {
+    auto s = Authorize(req, res, "viewer");
+    if (!s) return;
+    sessions.Erase(s->id);
+    {
+      std::lock_guard lock(store_mu);
+      store->Audit(s->user, "logout", 0, "").IgnoreError();
+    }
+    res.SetHeader("Set-Cookie", absl::StrCat(kSessionCookie,
+                                             "=; Path=/; Max-Age=0",
+                                             CookieAttributes()));
+    res.SetRedirect("/login", 303);
+  });
+  get("/incidents", [this](const auto& q, auto& r) { IncidentList(q, r); });
+  get(R"(/incidents/(\d+))",
+      [this](const auto& q, auto& r) { IncidentShow(q, r); });
   for (const char* action : {"resolve", "release", "delete-mail", "allow"}) {
-    svr.Post(absl::StrCat(R"(/incidents/(\d+)/)", action),
-             [this, a = std::string(action)](const auto& q, auto& r) {
-               IncidentAction(q, r, a);
-             });
+    post(absl::StrCat(R"(/incidents/(\d+)/)", action),
+         [this, a = std::string(action)](const auto& q, auto& r) {
+           IncidentAction(q, r, a);
+         });
   }
-  svr.Get("/documents", [this](const auto& q, auto& r) { Documents(q, r); });
-  svr.Post("/documents/add",
-           [this](const auto& q, auto& r) { DocumentChange(q, r, true); });
-  svr.Post("/documents/remove",
-           [this](const auto& q, auto& r) { DocumentChange(q, r, false); });
-  svr.Get("/dashboard", [this](const auto& q, auto& r) { Dashboard(q, r); });
+  get("/documents", [this](const auto& q, auto& r) { Documents(q, r); });
+  post("/documents/add",
+       [this](const auto& q, auto& r) { DocumentChange(q, r, true); });
+  post("/documents/remove",
+       [this](const auto& q, auto& r) { DocumentChange(q, r, false); });
+  get("/dashboard", [this](const auto& q, auto& r) { Dashboard(q, r); });
 }
 
 ConsoleServer::ConsoleServer(std::unique_ptr<Impl> impl)
@@ -720,48 +705,24 @@ absl::StatusOr<std::unique_ptr<ConsoleServer>> ConsoleServer::Create(
   if (options.tls_cert.empty() != options.tls_key.empty()) {
     return absl::InvalidArgumentError("--tls-cert and --tls-key go together");
   }
-  if (!options.tls_cert.empty()) {
-    auto ssl = std::make_unique<httplib::SSLServer>(options.tls_cert.c_str(),
-                                                    options.tls_key.c_str());
-    if (!ssl->is_valid()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("cannot load the TLS certificate ", options.tls_cert,
-                       " and key ", options.tls_key));
-    }
-    impl->server = std::move(ssl);
-    impl->tls = true;
-  } else {
-    impl->server = std::make_unique<httplib::Server>();
-  }
+  impl->tls = !options.tls_cert.empty();
+  HttpServerOptions http;
+  http.host = options.host;
+  http.port = options.port;
+  http.tls_cert_file = options.tls_cert;
+  http.tls_key_file = options.tls_key;
+  http.max_body_bytes = options.max_upload_bytes;
+  impl->server = std::make_unique<HttpServer>(http);
   impl->Routes();
   return std::unique_ptr<ConsoleServer>(new ConsoleServer(std::move(impl)));
 }
 
-absl::StatusOr<int> ConsoleServer::Bind() {
-  const ConsoleOptions& o = impl_->options;
-  if (o.port == 0) {
-    const int port = impl_->server->bind_to_any_port(o.host);
-    if (port < 0)
-      return absl::UnavailableError(absl::StrCat("cannot listen on ", o.host));
-    return port;
-  }
-  if (!impl_->server->bind_to_port(o.host, o.port)) {
-    return absl::UnavailableError(absl::StrCat("cannot listen on ", o.host, ":",
-                                               o.port,
-                                               " (in use, or no permission)"));
-  }
-  return o.port;
-}
+absl::StatusOr<int> ConsoleServer::Bind() { return impl_->server->Bind(); }
 
-absl::Status ConsoleServer::Serve() {
-  if (!impl_->server->listen_after_bind()) {
-    return absl::InternalError("the HTTP server stopped with an error");
-  }
-  return absl::OkStatus();
-}
+absl::Status ConsoleServer::Serve() { return impl_->server->Serve(); }
 
-void ConsoleServer::Stop() { impl_->server->stop(); }
+void ConsoleServer::Stop() { impl_->server->Stop(); }
 
-std::string HttpLibraryVersion() { return CPPHTTPLIB_VERSION; }
+std::string HttpLibraryVersion() { return HttpServer::LibraryVersion(); }
 
 }  // namespace leakhound

@@ -1,5 +1,5 @@
-// ConsoleServer: the incident desk's web console (docs/console.md), an
-// HTTP(S) server from cpp-httplib (the one file that calls it) over the
+// ConsoleServer: the incident desk's web console (docs/console.md): its
+// routes and pages, served by HttpServer (http_server.h), over the
 // incident store and, optionally, the index. Logins are checked against
 // the store's users (Argon2id hashes, secrets.h) and rate-limited;
 // sessions live in memory with an idle timeout (session_table.h); every
@@ -8,8 +8,8 @@
 // Roles: viewer (read), reviewer (+ resolve, release, delete held mail,
 // allow-list), admin (+ add and remove protected documents).
 //
-// Thread-safety: Serve blocks its thread and handles requests on a pool
-// of threads; Stop may be called from any thread.
+// Thread-safety: Serve blocks its thread while HttpServer's threads handle
+// requests; Stop may be called from any thread.
 #ifndef LEAKHOUND_CLI_CONSOLE_CONSOLE_SERVER_H_
 #define LEAKHOUND_CLI_CONSOLE_CONSOLE_SERVER_H_
 
@@ -70,7 +70,7 @@ class ConsoleServer {
   std::unique_ptr<Impl> impl_;
 };
 
-// The cpp-httplib version (for `leakhound --version`).
+// The HTTP library's version (for `leakhound --version`).
 std::string HttpLibraryVersion();
 
 }  // namespace leakhound

@@ -755,6 +755,83 @@ class ConsoleAtTheEdgeTest(unittest.TestCase):
         self.assertIn("login failed: user 'x\\' from 1.2.3.4\\nlogin: user \\'ada'", log)
         self.assertNotIn("\nlogin: user 'ada", log)
 
+    def test_slow_and_idle_clients_do_not_stall_a_user(self):
+        # 50 connections sending their headers a byte a second and 200
+        # sending nothing, from 10 addresses (25 each, under the per-address
+        # limit, so the console really holds them), while a user logs in
+        # and lists incidents for 10 s: p95 of the user's requests <= 200 ms.
+        # Then one address's 40th connection is refused at once.
+        import socket
+        import threading
+        import time
+        held, stop = [], threading.Event()
+        for n in range(250):
+            s = socket.socket()
+            s.bind(("127.0.1.%d" % (1 + n % 10), 0))
+            s.settimeout(DEADLINE)
+            s.connect(("127.0.0.1", self.port))
+            held.append(s)
+        slow = held[:50]
+
+        def trickle():
+            for s in slow:
+                s.sendall(b"GET /login HTTP/1.1\r\nHost: console.test\r\nX-Slow: ")
+            while not stop.wait(1.0):
+                for s in slow:
+                    try:
+                        s.sendall(b"a")
+                    except OSError:
+                        pass
+        trickler = threading.Thread(target=trickle, daemon=True)
+        trickler.start()
+        try:
+            user = Client(self.port, source="127.0.0.2", host="console.test")
+            latencies = []
+            started = time.monotonic()
+            while time.monotonic() - started < 10:
+                t0 = time.monotonic()
+                if not user.cookies.get("lh_session"):
+                    status = user.login("ada", "ada-password-1")[0]
+                    self.assertEqual(status, 303)
+                else:
+                    status, _, page = user.request("GET", "/incidents")
+                    self.assertEqual(status, 200)
+                latencies.append(time.monotonic() - t0)
+                time.sleep(0.05)
+            # Still held, not dropped: a slow client's connection answers
+            # nothing yet and is open.
+            slow[0].setblocking(False)
+            try:
+                self.assertEqual(slow[0].recv(1), b"", "closed while trickling")
+            except BlockingIOError:
+                pass  # open, and nothing to read: held
+            extra = []
+            for _ in range(40):
+                s = socket.socket()
+                s.bind(("127.0.1.99", 0))
+                s.settimeout(DEADLINE)
+                s.connect(("127.0.0.1", self.port))
+                extra.append(s)
+            extra[-1].sendall(b"GET /login HTTP/1.1\r\nHost: console.test\r\n\r\n")
+            try:
+                refused = extra[-1].recv(1) == b""
+            except OSError:
+                refused = True
+            self.assertTrue(refused, "the 40th connection of one address was served")
+            for s in extra:
+                s.close()
+        finally:
+            stop.set()
+            trickler.join(timeout=DEADLINE)
+            for s in held:
+                s.close()
+        latencies.sort()
+        p95 = latencies[int(len(latencies) * 0.95) - 1]
+        print("\nhostile clients: user p95 %.1f ms, max %.1f ms over %d requests"
+              % (p95 * 1000, latencies[-1] * 1000, len(latencies)), file=sys.stderr)
+        self.assertGreater(len(latencies), 50)
+        self.assertLessEqual(p95, 0.2, "p95 %.3f s over %d requests" % (p95, len(latencies)))
+
     def test_a_chunked_body_is_refused_before_it_is_read(self):
         import socket
         def peak_kb():
