@@ -4,6 +4,7 @@
 #include <getopt.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -22,7 +23,7 @@ namespace leakhound {
 char ShortOptionOf(const char* name) {
   static constexpr std::pair<const char*, char> kShort[] = {
       {"index", 'd'}, {"threads", 'j'}, {"quiet", 'q'},
-      {"leaks-only", 'i'}, {"recursive", 'r'}};
+      {"leaks-only", 'i'}, {"recursive", 'r'}, {"verbose", 'v'}};
   for (const auto& [long_name, letter] : kShort) {
     if (std::string_view(name) == long_name) return letter;
   }
@@ -185,6 +186,18 @@ std::optional<CommandLine> ParseCommandLine(const char* command, int argc,
   }
   if (line->help()) {
     std::fputs(usage, stdout);
+    // Every command that opens an index takes it the same way; one line
+    // says so where the command's own text does not.
+    const bool takes_index =
+        std::any_of(specs.begin(), specs.end(), [](const OptionSpec& spec) {
+          return std::string_view(spec.name) == "index";
+        });
+    if (takes_index && std::string_view(usage).find("-d, --index") ==
+                           std::string_view::npos) {
+      std::fputs("  -d, --index DIR      the index (default: "
+                 "$LEAKHOUND_INDEX)\n",
+                 stdout);
+    }
     *exit = kExitOk;
     return std::nullopt;
   }

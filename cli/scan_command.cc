@@ -70,8 +70,9 @@ const char* ScanUsage() {
     "default passages\n"
     "                       grow past substituted words at their ends, and "
     "inserted\n"
-    "                       words count against them; documents added since\n"
-    "                       2026-11-26)\n"
+    "                       words count against them; a document stored "
+    "without\n"
+    "                       checks gets them when added again or rekeyed)\n"
     "  --follow-symlinks    inside directories, scan what symlinks point to "
     "(default:\n"
     "                       skip them; each directory is walked once)\n"
@@ -91,6 +92,11 @@ const char* ScanUsage() {
     "still go to\n"
     "                       standard error)\n"
     "  -i, --leaks-only     print only the files that leak or fail\n"
+    "  -v, --verbose        the summary also counts candidate documents, "
+    "those the\n"
+    "                       second stage dropped, and allow-listed and "
+    "boilerplate\n"
+    "                       text ignored\n"
     "  --color WHEN         auto (default: a terminal, unless NO_COLOR is "
     "set or\n"
     "                       TERM=dumb), always or never\n"
@@ -172,6 +178,26 @@ FileOutcome ScanOne(const InputFile& file, LeakScanner* scanner,
   return o;
 }
 
+// A folder given that holds no file to scan (empty, or only symlinks) is
+// said on standard error: a scan of nothing is not a clean share.
+void WarnEmptyFolders(const std::vector<std::string>& paths,
+                      const std::vector<InputFile>& files) {
+  for (const std::string& path : paths) {
+    std::error_code ec;
+    if (path == "-" || !std::filesystem::is_directory(path, ec)) continue;
+    const std::string root = path.ends_with('/') ? path : path + "/";
+    const bool any = std::any_of(files.begin(), files.end(),
+                                 [&](const InputFile& f) {
+                                   return f.walked &&
+                                          f.path.starts_with(root);
+                                 });
+    if (!any) {
+      std::fprintf(stderr, "leakhound scan: %s: no files in it to scan\n",
+                   Printable(path).c_str());
+    }
+  }
+}
+
 // "scan-20261125T144212Z-12345": when, and which process.
 std::string ScanRunId() {
   const time_t now = ::time(nullptr);
@@ -239,7 +265,7 @@ int RunScanCommand(int argc, char** argv) {
       {"follow-symlinks", false}, {"shard", true}, {"on-unreadable", true},
       {"record", false},       {"incidents", true}, {"store-snippets", true},
       {"quiet", false},        {"leaks-only", false}, {"color", true},
-      {"recursive", false}};
+      {"recursive", false},    {"verbose", false}};
   static constexpr auto kAllSpecs = WithLimitOptions(kSpecs);
   int exit = kExitOk;
   auto line = ParseCommandLine("scan", argc, argv, kAllSpecs, ScanUsage(), &exit);
@@ -295,6 +321,7 @@ int RunScanCommand(int argc, char** argv) {
   size_t skipped_links = 0;
   std::vector<InputFile> files =
       ExpandInputs(paths, line->Has("follow-symlinks"), &skipped_links);
+  WarnEmptyFolders(paths, files);
   if (shards > 1) files = ShardOf(std::move(files), shard, shards);
   auto index = OpenIndex(*line, OpenMode::kRead);
   if (!index.ok()) return ReportError("scan", index.status());
@@ -363,10 +390,14 @@ int RunScanCommand(int argc, char** argv) {
     std::string summary = absl::StrCat(
         json ? "leakhound scan: " : "", Plural(files.size(), "file"), " scanned: ",
         leaks, " leaked, ", files.size() - leaks - errors, " clean, ",
-        Plural(errors, "error"), "; ", Plural(candidates, "candidate document"),
-        ", ", dropped, " dropped by verification; ",
-        Plural(allowed, "allow-listed fingerprint"), " and ",
-        Plural(boilerplate_shingles, "boilerplate shingle"), " ignored");
+        Plural(errors, "error"));
+    if (line->Has("verbose")) {
+      absl::StrAppend(&summary, "; ", Plural(candidates, "candidate document"),
+                      ", ", dropped, " dropped by verification; ",
+                      Plural(allowed, "allow-listed fingerprint"), " and ",
+                      Plural(boilerplate_shingles, "boilerplate shingle"),
+                      " ignored");
+    }
     if (skipped_links > 0) {
       absl::StrAppend(&summary, "; ", Plural(skipped_links, "symlink"),
                       " skipped (--follow-symlinks follows them)");

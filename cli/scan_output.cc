@@ -195,7 +195,10 @@ std::string FormatHuman(const FileOutcome& o, bool color) {
                     "\n");
   }
   if (!o.leak()) {
-    return absl::StrCat(paint("32", "clean"), "  ", path, "\n", skipped);
+    // Nothing to compare is not the same as nothing found: say so.
+    return absl::StrCat(paint("32", "clean"), "  ", path,
+                        o.words() == 0 ? "  (no text to scan)" : "", "\n",
+                        skipped);
   }
   size_t documents = 0, locations = 0;
   for (const PartOutcome& part : o.parts) {

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <string>
+#include <string_view>
 
 #include "absl/strings/str_cat.h"
 #include "cli/console/console_server.h"
@@ -18,9 +19,22 @@
 
 namespace leakhound {
 
-int RunVersionCommand(int argc, char** /*argv*/) {
+int RunVersionCommand(int argc, char** argv) {
+  if (argc == 2 && (std::string_view(argv[1]) == "--help" ||
+                    std::string_view(argv[1]) == "-h")) {
+    std::printf(
+        "usage: leakhound version (also leakhound --version, -V)\n"
+        "  Prints the release, the storage format, shingler and incident "
+        "store\n"
+        "  versions, and the versions of the libraries leakhound runs "
+        "with.\n");
+    return kExitOk;
+  }
   if (argc > 1) {
-    return UsageError("version", absl::InvalidArgumentError("takes no arguments"));
+    std::fprintf(stderr,
+                 "leakhound version: takes no arguments (usage: leakhound "
+                 "version)\n");
+    return kExitError;
   }
   std::printf("leakhound %s\n", LEAKHOUND_VERSION);
   std::printf("storage format %u, shingler version %u, incident store schema %d\n",

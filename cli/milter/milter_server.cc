@@ -262,7 +262,14 @@ sfsistat Act(SMFICTX* ctx, MilterAction action, const MessageVerdict& v,
       return SMFIS_TEMPFAIL;
     }
     case MilterAction::kQuarantine: {
-      std::string reason = absl::StrCat("leakhound: ", why);
+      // The hold reason (postqueue -j, the console) says what happened to
+      // the mail: held, not refused.
+      std::string reason = absl::StrCat(
+          "leakhound: held: ",
+          v.kind == MessageVerdict::Kind::kLeak
+              ? absl::StrCat("it quotes protected content (",
+                             absl::StrJoin(v.documents, ", "), ")")
+              : why);
       smfi_quarantine(ctx, Mutable(reason));
       if (p.status_header) AddHeader(ctx, "X-Leakhound-Status", status);
       return SMFIS_ACCEPT;
@@ -395,7 +402,21 @@ sfsistat OnEndOfMessage(SMFICTX* ctx) {
     absl::StrAppend(&line, " locations=", absl::StrJoin(v.locations, ","));
   }
   if (!v.parts.empty() && !(v.parts.size() == 1 && v.parts[0].empty())) {
-    absl::StrAppend(&line, " parts=", absl::StrJoin(v.parts, ","));
+    // The message's own text is "body"; a name's control characters and
+    // spaces are escaped so that it cannot forge a field or a line.
+    absl::StrAppend(
+        &line, " parts=",
+        absl::StrJoin(v.parts, ",", [](std::string* out, const std::string& part) {
+          if (part.empty()) return out->append("body"), void();
+          for (const char c : part) {
+            const auto byte = static_cast<unsigned char>(c);
+            if (byte <= 0x20 || byte == 0x7f) {
+              absl::StrAppendFormat(out, "\\x%02x", byte);
+            } else {
+              out->push_back(c);
+            }
+          }
+        }));
   }
   if (!v.unread.empty()) {
     std::string unread = HeaderValue(v.unread);

@@ -526,6 +526,33 @@ TEST_F(ScanCommandTest, ControlCharactersInFileNamesAreShownEscaped) {
   EXPECT_THAT(r.out, HasSubstr("ERROR  " + tmp_.path() + "/gone\\x0dclean.txt: "));
 }
 
+// What a new admin met (issue 49): a file without words is clean "with no
+// text to scan", an empty folder is named on standard error, and the
+// summary speaks plainly unless -v asks for the engine's counts.
+TEST_F(ScanCommandTest, NoTextAndEmptyFoldersAreSaidAndTheSummaryIsPlain) {
+  const std::string blank = Write("blank.txt", "  \n\n  \n");
+  std::filesystem::create_directories(tmp_.Sub("empty"));
+  RunResult r = Scan({"--color", "never", blank, tmp_.Sub("empty")});
+  EXPECT_EQ(r.exit, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("clean  " + blank + "  (no text to scan)\n"));
+  EXPECT_EQ(r.err, "leakhound scan: " + tmp_.Sub("empty") +
+                       ": no files in it to scan\n");
+  EXPECT_THAT(r.out, HasSubstr("1 file scanned: 0 leaked, 1 clean, 0 errors\n"));
+  RunResult verbose = Scan({"-v", SamplePath("outbound")});
+  EXPECT_THAT(verbose.out, HasSubstr(" dropped by verification; "));
+  EXPECT_THAT(Scan({SamplePath("outbound")}).out,
+              Not(HasSubstr("dropped by verification")));
+  // Every command that takes an index says -d in its help.
+  for (const char* command : {"scan", "add", "list", "remove", "rekey"}) {
+    EXPECT_THAT(RunLeakhound({command, "--help"}).out,
+                HasSubstr("-d, --index DIR"))
+        << command;
+  }
+  RunResult version = RunLeakhound({"version", "--help"});
+  EXPECT_EQ(version.exit, 0);
+  EXPECT_THAT(version.out, HasSubstr("usage: leakhound version"));
+}
+
 TEST_F(ScanCommandTest, UsageErrorsExit2WithOneLineAndWhereHelpIs) {
   RunResult unknown = Scan({"--bogus", "x"});
   EXPECT_EQ(unknown.exit, 2);
