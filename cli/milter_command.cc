@@ -12,6 +12,8 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <map>
+#include <string_view>
 #include <mutex>
 #include <span>
 #include <string>
@@ -95,9 +97,12 @@ const char* MilterUsage() {
 
 // Options of a --config file, as "--name=value" arguments (placed before
 // the command line's, so that the command line wins). Each name is checked
-// against `specs` here, so that a mistake is reported as FILE:LINE.
+// against `specs` here, so that a mistake is reported as FILE:LINE;
+// `origins` gets "FILE:LINE" for each option's last line, so that a bad
+// value is reported there too (WhereFrom).
 absl::StatusOr<std::vector<std::string>> ConfigArguments(
-    const std::string& path, std::span<const OptionSpec> specs) {
+    const std::string& path, std::span<const OptionSpec> specs,
+    std::map<std::string, std::string>* origins) {
   std::ifstream in(path);
   if (!in) return absl::NotFoundError(absl::StrCat("cannot read config ", path));
   std::vector<std::string> out;
@@ -137,8 +142,24 @@ absl::StatusOr<std::vector<std::string>> ConfigArguments(
     }
     out.push_back(value.empty() ? absl::StrCat("--", name)
                                 : absl::StrCat("--", name, "=", value));
+    (*origins)[name] = absl::StrCat(path, ":", n);
   }
   return out;
+}
+
+// `s`, an error about an option ("--NAME ..."), with the FILE:LINE of the
+// config file before it when that option's value came from there (the
+// command line, `given`, did not set it).
+absl::Status WhereFrom(const absl::Status& s,
+                       const std::map<std::string, std::string>& origins,
+                       const CommandLine& given) {
+  std::string_view message(s.message().data(), s.message().size());
+  if (!message.starts_with("--")) return s;
+  const std::string name(
+      message.substr(2, message.find_first_of(": =", 2) - 2));
+  auto origin = origins.find(name);
+  if (origin == origins.end() || given.Has(name)) return s;
+  return absl::Status(s.code(), absl::StrCat(origin->second, ": ", s.message()));
 }
 
 // The signals the daemon handles, written to a pipe by the handler.
@@ -192,8 +213,9 @@ int RunMilterCommand(int argc, char** argv) {
   if (!first) return exit;
   // A config file's options go first, so the command line overrides them.
   std::vector<std::string> args = {argv[0]};
+  std::map<std::string, std::string> origins;  // option -> "FILE:LINE"
   if (auto config = first->Value("config")) {
-    auto from_file = ConfigArguments(*config, kAllSpecs);
+    auto from_file = ConfigArguments(*config, kAllSpecs, &origins);
     if (!from_file.ok()) return ReportError("milter", from_file.status());
     args.insert(args.end(), from_file->begin(), from_file->end());
   }
@@ -221,7 +243,7 @@ int RunMilterCommand(int argc, char** argv) {
        {scan.status(), limits.status(), max_message.status(),
         concurrent.status(), wait.status(), reload.status(),
         window.status(), spool.status(), incidents.status(), snippets.status()}) {
-    if (!s.ok()) return ReportError("milter", s);
+    if (!s.ok()) return ReportError("milter", WhereFrom(s, origins, *first));
   }
   for (auto [name, field] :
        {std::pair{"on-leak", &policy.on_leak}, std::pair{"on-error", &policy.on_error},
@@ -230,8 +252,11 @@ int RunMilterCommand(int argc, char** argv) {
     if (auto v = line->Value(name)) {
       auto action = ParseMilterAction(*v);
       if (!action.ok()) {
-        return ReportError("milter", absl::InvalidArgumentError(absl::StrCat(
-                                         "--", name, ": ", action.status().message())));
+        return ReportError(
+            "milter",
+            WhereFrom(absl::InvalidArgumentError(absl::StrCat(
+                          "--", name, ": ", action.status().message())),
+                      origins, *first));
       }
       *field = *action;
     }
@@ -306,9 +331,18 @@ int RunMilterCommand(int argc, char** argv) {
     std::lock_guard lock(log_mu);
     log(text);
   };
-  log_line(absl::StrFormat("listening on %s, index %s generation %d, on-leak %s, "
+  const IndexHolder::Snapshot serving = (*holder)->Current();
+  const size_t documents = serving.index->matrix().documents();
+  if (documents == 0) {
+    // Every message would pass as clean: say so where the admin looks.
+    log_line(absl::StrCat("warning: the index ", *dir,
+                          " protects no documents yet: every message passes "
+                          "as clean until 'leakhound add' gives it some"));
+  }
+  log_line(absl::StrFormat("listening on %s, index %s generation %d, %d "
+                           "documents, on-leak %s, "
                            "on-error %s, on-unreadable %s, ocr %s",
-                           *socket, *dir, (*holder)->Current().generation,
+                           *socket, *dir, serving.generation, documents,
                            MilterActionName(policy.on_leak),
                            MilterActionName(policy.on_error),
                            MilterActionName(policy.on_unreadable),

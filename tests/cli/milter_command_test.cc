@@ -1,6 +1,7 @@
 // `leakhound milter`'s command line and --config file, through the real
 // binary (serving mail is tested against Postfix:
 // tests/cli/milter/postfix_integration_test.py).
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -29,7 +30,7 @@ TEST(MilterCommandTest, ConfigFileOptionsAreCheckedAndTheCommandLineWins) {
   RunResult bad = RunLeakhound({"milter", "--config", config, "--socket",
                                 "inet:1@127.0.0.1"});
   EXPECT_EQ(bad.exit, 2);
-  EXPECT_THAT(bad.err, HasSubstr("--on-leak: unknown action 'drop'"));
+  EXPECT_THAT(bad.err, HasSubstr(config + ":3: --on-leak: unknown action 'drop'"));
   // The command line overrides the file: the action is fine now, and the
   // next problem is the missing index.
   RunResult overridden =
@@ -48,6 +49,20 @@ TEST(MilterCommandTest, ConfigFileOptionsAreCheckedAndTheCommandLineWins) {
   RunResult unknown = RunLeakhound({"milter", "--config", config});
   EXPECT_EQ(unknown.exit, 2);
   EXPECT_THAT(unknown.err, HasSubstr(config + ":2: unknown option 'bogus'"));
+  // A bad value is named with its file and line too (the admin's typos of
+  // issue 49), unless the command line overrode it.
+  std::ofstream(config) << "on-leak = qaurantine\nmax-wait = 30s\n"
+                           "incidents = off\n";
+  RunResult typo = RunLeakhound({"milter", "--config", config, "--socket",
+                                 "inet:1@127.0.0.1"});
+  EXPECT_THAT(typo.err, HasSubstr(config + ":2: --max-wait must be a number"));
+  RunResult action = RunLeakhound({"milter", "--config", config, "--socket",
+                                   "inet:1@127.0.0.1", "--max-wait", "30"});
+  EXPECT_THAT(action.err,
+              HasSubstr(config + ":1: --on-leak: unknown action 'qaurantine'"));
+  RunResult given = RunLeakhound({"milter", "--config", config, "--socket",
+                                  "inet:1@127.0.0.1", "--max-wait", "x"});
+  EXPECT_THAT(given.err, HasSubstr("leakhound milter: --max-wait must be"));
   std::ofstream(config) << "\n\nshow-matches = yes\n";
   RunResult flag = RunLeakhound({"milter", "--config", config});
   EXPECT_THAT(flag.err, HasSubstr(config + ":3: 'show-matches' takes no value"));
@@ -81,9 +96,11 @@ TEST(MilterCommandTest, AUnixSocketIsMode0660AndAPidfileLinkIsRefused) {
                                     ": a symbolic link; refused"));
   EXPECT_EQ(SlurpFile(target), "keep me\n");
 
-  const std::string pidfile = tmp.Sub("milter.pid");
+  const std::string pidfile = tmp.Sub("milter.pid"), log = tmp.Sub("log");
   const pid_t pid = ::fork();
   if (pid == 0) {
+    const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(fd, 2);
     const std::string spec = "unix:" + sock;
     ::execl(LEAKHOUND_BINARY, "leakhound", "milter", "--index", index.c_str(),
             "--socket", spec.c_str(), "--pidfile", pidfile.c_str(),
@@ -105,6 +122,11 @@ TEST(MilterCommandTest, AUnixSocketIsMode0660AndAPidfileLinkIsRefused) {
   EXPECT_TRUE(S_ISSOCK(st.st_mode));
   EXPECT_EQ(st.st_mode & 0777, 0660u);
   EXPECT_EQ(written, std::to_string(pid) + "\n");
+  // The index is empty: the milter says so, and counts its documents.
+  const std::string said = SlurpFile(log);
+  EXPECT_THAT(said, HasSubstr("warning: the index " + index +
+                              " protects no documents yet"));
+  EXPECT_THAT(said, HasSubstr(" generation 0, 0 documents, on-leak reject"));
 }
 
 }  // namespace
