@@ -43,6 +43,16 @@ std::string CsrfField(const PageContext& ctx) {
                       Html(ctx.csrf), "\">");
 }
 
+// The tick a destructive form needs before it is sent (the browser
+// enforces `required`, and the server checks "confirm=yes" too): release,
+// delete, allow-list and remove take two deliberate steps, not one click.
+std::string ConfirmField(const std::string& id) {
+  return absl::StrCat("<label class=\"confirm\"><input type=\"checkbox\" "
+                      "name=\"confirm\" value=\"yes\" required",
+                      id.empty() ? "" : absl::StrCat(" id=\"", id, "\""),
+                      "> confirm</label> ");
+}
+
 std::string Select(const std::string& name, const std::string& chosen,
                    std::initializer_list<const char*> options) {
   std::string out = absl::StrCat("<select name=\"", name, "\" id=\"f-", name,
@@ -250,8 +260,9 @@ std::string IncidentPage(const PageContext& ctx, const Incident& i,
         absl::StrAppend(
             &body, "<form method=\"post\" action=\"/incidents/", i.id,
             "/allow\" class=\"inline\">", CsrfField(ctx),
-            "<input type=\"hidden\" name=\"match\" value=\"", n,
-            "\"><button type=\"submit\">Allow-list this passage as benign"
+            "<input type=\"hidden\" name=\"match\" value=\"", n, "\">",
+            ConfirmField(absl::StrCat("allow-confirm-", n)),
+            "<button type=\"submit\">Allow-list this passage as benign"
             "</button></form>");
       }
     } else {
@@ -277,13 +288,25 @@ std::string IncidentPage(const PageContext& ctx, const Incident& i,
                     "\"></label><button id=\"resolve\" type=\"submit\">Save"
                     "</button></form>");
     if (i.mail_state == "held") {
+      body += "<h2>Held message</h2>";
+      // A confirmed leak is not offered for release (the server refuses it
+      // too): its review must be set back to open first.
+      if (i.status != "confirmed") {
+        absl::StrAppend(
+            &body, "<form method=\"post\" action=\"/incidents/", i.id,
+            "/release\" class=\"inline\">", CsrfField(ctx),
+            ConfirmField("release-confirm"),
+            "<button id=\"release\" type=\"submit\">Release and deliver"
+            "</button></form> ");
+      } else {
+        body +=
+            "<p class=\"meta\">Resolved as a confirmed leak: set the verdict "
+            "back to open to release it.</p>";
+      }
       absl::StrAppend(
-          &body,
-          "<h2>Held message</h2><form method=\"post\" action=\"/incidents/",
-          i.id, "/release\" class=\"inline\">", CsrfField(ctx),
-          "<button id=\"release\" type=\"submit\">Release and deliver</button>"
-          "</form> <form method=\"post\" action=\"/incidents/",
-          i.id, "/delete-mail\" class=\"inline\">", CsrfField(ctx),
+          &body, "<form method=\"post\" action=\"/incidents/", i.id,
+          "/delete-mail\" class=\"inline\">", CsrfField(ctx),
+          ConfirmField("delete-confirm"),
           "<button id=\"delete-mail\" type=\"submit\">Delete</button></form>");
     }
   }
@@ -345,7 +368,8 @@ std::string DocumentsPage(const PageContext& ctx, const DocumentsView& view,
                       "class=\"inline\">",
                       CsrfField(ctx),
                       "<input type=\"hidden\" name=\"id\" value=\"", Html(d.id),
-                      "\"><button type=\"submit\">Remove</button></form></td>");
+                      "\">", ConfirmField(""),
+                      "<button type=\"submit\">Remove</button></form></td>");
     }
     body += "</tr>";
   }

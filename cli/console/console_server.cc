@@ -232,6 +232,16 @@ struct ConsoleServer::Impl {
     return session;
   }
 
+  // Whether a destructive form was confirmed (its "confirm" box ticked);
+  // else answers 400 and returns false.
+  bool Confirmed(const HttpRequest& req, HttpResponse& res,
+                 const ConsoleSession& s) {
+    if (req.Field("confirm") == "yes") return true;
+    Fail(res, s, absl::InvalidArgumentError(
+                     "tick 'confirm' first: this cannot be undone"));
+    return false;
+  }
+
   // A browser's Origin, when sent, must be this server.
   static bool SameOrigin(const HttpRequest& req) {
     const std::string origin = req.Header("Origin");
@@ -409,6 +419,7 @@ void ConsoleServer::Impl::IncidentAction(const HttpRequest& req,
     return Fail(res, *s, absl::NotFoundError("no such incident"));
   }
   const std::string who = "console:" + s->user;
+  if (action != "resolve" && !Confirmed(req, res, *s)) return;
   std::string done;
   if (action == "resolve") {
     std::lock_guard lock(store_mu);
@@ -565,6 +576,7 @@ void ConsoleServer::Impl::DocumentChange(const HttpRequest& req,
       DropRetainedCopy(options.index_dir, old_source).IgnoreError();
     }
   } else {
+    if (!Confirmed(req, res, *s)) return;
     auto index = ProtectedIndex::Open(options.index_dir, OpenMode::kWrite);
     if (!index.ok()) return Fail(res, *s, index.status());
     const std::string old_source = DocumentSource(**index, id);

@@ -148,6 +148,13 @@ absl::StatusOr<std::string> ActOnHeldMail(IncidentStore& store, int64_t id,
                                      : "it was " + incident->mail_state,
         ")"));
   }
+  // A message reviewed as a confirmed leak is not sent on by mistake: the
+  // review must be undone first (deleting it stays possible).
+  if (release && incident->status == "confirmed") {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "incident ", id, " is resolved as a confirmed leak; set it back to "
+        "open before releasing its message"));
+  }
   auto done = release ? ReleaseHeldMail(incident->queue_id, options)
                       : DeleteHeldMail(incident->queue_id, options);
   const char* verb = release ? "release" : "delete";

@@ -32,7 +32,8 @@ absl::StatusOr<std::string> DeleteHeldMail(const std::string& queue_id,
 // Releases (`release`) or deletes incident `id`'s held message and records
 // the outcome in `store`: mail_state "released" or "deleted" with Postfix's
 // report, or, when Postfix fails, the failure in the audit trail.
-// FailedPrecondition when the incident's message is not held; NotFound.
+// FailedPrecondition when the incident's message is not held, or (to
+// release it) when the incident is resolved as a confirmed leak; NotFound.
 absl::StatusOr<std::string> ActOnHeldMail(IncidentStore& store, int64_t id,
                                           bool release, const std::string& user,
                                           const HeldMailOptions& options);

@@ -282,6 +282,28 @@ class ConsoleTest(unittest.TestCase):
         self.assertEqual(status, 303)
         self.assertEqual(self.incident("alice@corp.test")["status"], "confirmed")
 
+    def test_a_release_needs_its_confirm_box_and_never_follows_a_confirmed_leak(self):
+        i = self.by_sender["alice@corp.test"]
+        c = Client(self.http_port)
+        c.login("rita", "rita-password-1")
+        page = "/incidents/%d" % i["id"]
+        status, _, body = c.request("POST", page + "/release", {"csrf": c.token(page)})
+        self.assertEqual(status, 400)
+        self.assertIn("tick", body)
+        self.lh("incidents", "resolve", str(i["id"]), "--as", "confirmed",
+                "--incidents", self.store)
+        try:
+            _, _, shown = c.request("GET", page)
+            self.assertNotIn('id="release"', shown)
+            self.assertIn("Resolved as a confirmed leak", shown)
+            status, _, _ = c.request("POST", page + "/release",
+                                     {"csrf": c.token(page), "confirm": "yes"})
+            self.assertEqual(status, 409)
+            self.assertEqual(self.incident("alice@corp.test")["mail_state"], "held")
+        finally:
+            self.lh("incidents", "resolve", str(i["id"]), "--as", "open",
+                    "--incidents", self.store)
+
     def test_a_viewer_cannot_release_held_mail(self):
         c = Client(self.http_port)
         self.assertEqual(c.login("vic", "vic-password-1")[0], 303)
@@ -352,6 +374,11 @@ class ConsoleTest(unittest.TestCase):
         self.assertEqual(self.lh("scan", "--index", self.index, probe, check=False).returncode, 1)
         status, _, _ = admin.request("POST", "/documents/remove",
                                      {"csrf": admin.token("/documents"), "id": "lease.txt"})
+        self.assertEqual(status, 400)  # the confirm box not ticked: nothing removed
+        self.assertEqual(self.lh("scan", "--index", self.index, probe, check=False).returncode, 1)
+        status, _, _ = admin.request("POST", "/documents/remove",
+                                     {"csrf": admin.token("/documents"), "id": "lease.txt",
+                                      "confirm": "yes"})
         self.assertEqual(status, 303)
         self.assertEqual(self.lh("scan", "--index", self.index, probe, check=False).returncode, 0)
         self.assertFalse(os.path.exists(os.path.join(copies, copy)))
@@ -410,7 +437,7 @@ class ConsoleTest(unittest.TestCase):
         c.login("rita", "rita-password-1")
         status, headers, _ = c.request("POST", "/incidents/%d/allow" % i["id"],
                                        {"csrf": c.token("/incidents/%d" % i["id"]),
-                                        "match": "0"})
+                                        "match": "0", "confirm": "yes"})
         self.assertEqual(status, 303)
         self.assertIn("done=allowed", headers["Location"])
         listed = self.lh("allow", "list", "--index", self.index).stdout

@@ -72,6 +72,8 @@ try {
   // 5. Release the held message.
   check(((await page.locator('#mail-state').textContent()) || '').trim() === 'held',
         'the message is not shown as held');
+  // Two deliberate steps: the box, then the button.
+  await page.check('#release-confirm');
   await page.click('#release');
   await page.waitForSelector('#notice');
   seen.mail_state = (await page.locator('#mail-state').textContent()).trim();
