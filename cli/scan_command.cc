@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <cstdio>
 #include <ctime>
+#include <optional>
 #include <span>
 #include <string>
 #include <thread>
@@ -16,6 +17,7 @@
 #include "absl/strings/str_split.h"
 #include "cli/command_line.h"
 #include "cli/exit_codes.h"
+#include "cli/formats/mime_extractor.h"
 #include "cli/incidents/incident_evidence.h"
 #include "cli/incidents/incident_store.h"
 #include "cli/input_files.h"
@@ -210,28 +212,35 @@ std::string ScanRunId() {
 
 // Hex SHA-256 of the file at `path` ("" when it cannot be read again, as
 // standard input cannot).
-std::string FileSha256(const std::string& path) {
-  if (path == "-") return "";
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) return "";
+// Records what an incident keeps of the file itself, from one read of
+// it: its SHA-256 and, for an e-mail, its sender, recipients, subject and
+// Message-ID (as the milter records the SMTP envelope).
+void RecordFileFacts(const FileOutcome& o, Incident* incident) {
+  if (o.path == "-") return;
+  std::FILE* f = std::fopen(o.path.c_str(), "rb");
+  if (f == nullptr) return;
   std::string bytes;
   char buffer[1 << 16];
   size_t n;
   while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0) bytes.append(buffer, n);
   const bool failed = std::ferror(f) != 0;
   std::fclose(f);
-  if (failed) return "";
+  if (failed) return;
   static constexpr char kHex[] = "0123456789abcdef";
-  std::string hex;
   for (const char c : ContentDigest(bytes)) {
     const auto b = static_cast<unsigned char>(c);
-    hex += kHex[b >> 4];
-    hex += kHex[b & 15];
+    incident->sha256 += kHex[b >> 4];
+    incident->sha256 += kHex[b & 15];
   }
-  return hex;
+  if (o.format != "mail") return;
+  if (std::optional<MailHeaders> mail = ReadMailHeaders(bytes)) {
+    incident->sender = std::move(mail->from);
+    incident->recipients = std::move(mail->recipients);
+    incident->subject = std::move(mail->subject);
+    incident->message_id = std::move(mail->message_id);
+  }
 }
 
-// The incident of a leaking file. REQUIRES: o.leak(), its parts' texts kept.
 Incident ScanIncident(const FileOutcome& o, const ProtectedIndex& index,
                       const std::string& run_id, bool snippets) {
   Incident incident;
@@ -242,7 +251,7 @@ Incident ScanIncident(const FileOutcome& o, const ProtectedIndex& index,
   incident.run_id = run_id;
   incident.file_path = o.path;
   incident.file_size = o.bytes;
-  incident.sha256 = FileSha256(o.path);
+  RecordFileFacts(o, &incident);
   for (const PartOutcome& p : o.parts) {
     for (const DocumentMatch& m : p.report.matches) {
       AppendEvidence(index, p.name, p.text, m, snippets, &incident.matches);

@@ -275,6 +275,53 @@ absl::Status MimeExtractor::Extract(std::string_view bytes,
   }
 }
 
+namespace {
+
+// The addresses of `list` (groups flattened), as "local@domain".
+void AppendAddresses(InternetAddressList* list, std::vector<std::string>* out) {
+  if (list == nullptr) return;
+  const int count = internet_address_list_length(list);
+  for (int i = 0; i < count; ++i) {
+    InternetAddress* address = internet_address_list_get_address(list, i);
+    if (INTERNET_ADDRESS_IS_MAILBOX(address)) {
+      const char* addr =
+          internet_address_mailbox_get_addr(INTERNET_ADDRESS_MAILBOX(address));
+      if (addr != nullptr && *addr != '\0') out->push_back(addr);
+    } else if (INTERNET_ADDRESS_IS_GROUP(address)) {
+      AppendAddresses(internet_address_group_get_members(
+                          INTERNET_ADDRESS_GROUP(address)),
+                      out);
+    }
+  }
+}
+
+}  // namespace
+
+std::optional<MailHeaders> ReadMailHeaders(std::string_view bytes) {
+  InitGmime();
+  GPtr<GMimeStream> stream(
+      g_mime_stream_mem_new_with_buffer(bytes.data(), bytes.size()));
+  GPtr<GMimeParser> parser(g_mime_parser_new_with_stream(stream.get()));
+  g_mime_parser_set_format(parser.get(), GMIME_FORMAT_MESSAGE);
+  GPtr<GMimeMessage> message(
+      g_mime_parser_construct_message(parser.get(), nullptr));
+  if (message == nullptr) return std::nullopt;
+  MailHeaders headers;
+  std::vector<std::string> from;
+  AppendAddresses(g_mime_message_get_from(message.get()), &from);
+  if (!from.empty()) headers.from = from.front();
+  AppendAddresses(g_mime_message_get_to(message.get()), &headers.recipients);
+  AppendAddresses(g_mime_message_get_cc(message.get()), &headers.recipients);
+  if (const char* subject = g_mime_message_get_subject(message.get())) {
+    headers.subject = subject;
+  }
+  if (const char* id = g_mime_message_get_message_id(message.get())) {
+    headers.message_id = absl::StrCat("<", id, ">");
+  }
+  if (headers.from.empty() && headers.subject.empty()) return std::nullopt;
+  return headers;
+}
+
 std::string GmimeVersion() {
   return absl::StrCat(gmime_major_version, ".", gmime_minor_version, ".",
                       gmime_micro_version);

@@ -20,9 +20,27 @@
 #ifndef LEAKHOUND_CLI_FORMATS_MIME_EXTRACTOR_H_
 #define LEAKHOUND_CLI_FORMATS_MIME_EXTRACTOR_H_
 
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
 #include "cli/formats/text_extractor.h"
 
 namespace leakhound {
+
+// A message's own envelope, as its headers give it (what `scan --record`
+// stores for an .eml, as the milter stores the SMTP envelope).
+struct MailHeaders {
+  std::string from;                     // the first From address
+  std::vector<std::string> recipients;  // To, then Cc, addresses
+  std::string subject;                  // decoded (RFC 2047), UTF-8
+  std::string message_id;               // with its angle brackets
+};
+
+// The headers of the RFC 5322 message `bytes`, or nullopt when GMime finds
+// no message with a From or a Subject there.
+std::optional<MailHeaders> ReadMailHeaders(std::string_view bytes);
 
 class MimeExtractor : public TextExtractor {
  public:

@@ -510,6 +510,32 @@ TEST_F(ScanCommandTest, UnreadableFileIsReportedAndOthersScanned) {
   EXPECT_EQ(lines[1]["verdict"], "leak");
 }
 
+// `scan --record` of a mail records its sender, recipients, subject and
+// Message-ID from its headers (encoded words decoded), as the milter
+// records the SMTP envelope.
+TEST_F(ScanCommandTest, RecordingAMailKeepsItsHeaders) {
+  const std::string mail = Write(
+      "board.eml",
+      "From: \"Eve Example\" <eve@corp.test>\r\n"
+      "To: bob@example.test, Carol <carol@example.test>\r\n"
+      "Cc: dan@example.test\r\n"
+      "Subject: =?UTF-8?Q?Q3_board_pack_=E2=80=93_draft?=\r\n"
+      "Message-ID: <pack-1@corp.test>\r\n\r\n" +
+          SlurpFile(SamplePath("outbound/email-board-leak.txt")));
+  const std::string store = tmp_.Sub("incidents.db");
+  RunResult r = Scan({"--record", "--incidents", store, mail});
+  EXPECT_EQ(r.exit, 1) << r.err;
+  RunResult listed =
+      RunLeakhound({"incidents", "list", "--json", "--incidents", store});
+  ASSERT_EQ(listed.exit, 0) << listed.err;
+  const Json incident = JsonLines(listed.out).at(0);
+  EXPECT_EQ(incident["sender"], "eve@corp.test");
+  EXPECT_EQ(incident["recipients"],
+            Json::array({"bob@example.test", "carol@example.test",
+                         "dan@example.test"}));
+  EXPECT_EQ(incident["subject"], "Q3 board pack \u2013 draft");
+}
+
 // A file name cannot forge output: its newline and escape sequences are
 // shown escaped, in the verdict lines and in error lines alike.
 TEST_F(ScanCommandTest, ControlCharactersInFileNamesAreShownEscaped) {
