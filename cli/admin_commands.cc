@@ -230,8 +230,8 @@ int RunListCommand(int argc, char** argv) {
   if (!index.ok()) return ReportError("list", index.status());
   const bool json = line->Has("json");
   if (!json) {
-    std::printf("%-40s %10s %9s %5s  %-20s  %s\n", "id", "bytes", "shingles",
-                "rows", "added (UTC)", "labels");
+    std::printf("%-40s %10s %9s %5s  %-20s  %-16s  %s\n", "id", "bytes",
+                "shingles", "rows", "added (UTC)", "labels", "source");
   }
   absl::Status s = (*index)->ForEachDocument(
       [&](uint32_t, const DocumentRecord& d) {
@@ -248,11 +248,12 @@ int RunListCommand(int argc, char** argv) {
               JsonString(IsoTime(d.added_unix_ms)).c_str(),
               JsonStrings(d.labels).c_str());
         } else {
-          std::printf("%-40s %10llu %9u %5zu  %-20s  %s\n",
-                      d.external_id.c_str(),
+          std::printf("%-40s %10llu %9u %5zu  %-20s  %-16s  %s\n",
+                      Printable(d.external_id).c_str(),
                       static_cast<unsigned long long>(d.bytes), d.occurrences,
                       d.rows.size(), IsoTime(d.added_unix_ms).c_str(),
-                      absl::StrJoin(d.labels, ",").c_str());
+                      Printable(absl::StrJoin(d.labels, ",")).c_str(),
+                      Printable(d.source).c_str());
         }
         return absl::OkStatus();
       });

@@ -2,9 +2,11 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/strings/numbers.h"
@@ -24,7 +26,8 @@ constexpr char kUsage[] =
     "usage: leakhound incidents ACTION [OPTIONS]\n"
     "  list [--since T] [--until T] [--status S] [--document ID] [--sender "
     "ADDR]\n"
-    "       [--action A] [--source milter|scan] [--kind leak|error|unread]\n"
+    "       [--recipient ADDR] [--action A] [--source milter|scan]\n"
+    "       [--kind leak|error|unread]\n"
     "       [--limit N] [--offset N] [--json]     newest first (default "
     "limit 50)\n"
     "  show ID [--json]                           an incident with its "
@@ -83,6 +86,7 @@ absl::StatusOr<IncidentFilter> FilterOf(const CommandLine& line, int64_t now) {
   f.status = line.Value("status").value_or("");
   f.document = line.Value("document").value_or("");
   f.sender = line.Value("sender").value_or("");
+  f.recipient = line.Value("recipient").value_or("");
   f.action = line.Value("action").value_or("");
   f.source = line.Value("source").value_or("");
   f.kind = line.Value("kind").value_or("");
@@ -212,7 +216,8 @@ int RunIncidentsCommand(int argc, char** argv) {
       {"sender", true},    {"action", true},     {"source", true},
       {"kind", true},      {"limit", true},      {"offset", true},
       {"json", false},     {"as", true},         {"note", true},
-      {"format", true},    {"older-than", true}, {"postfix-config", true}};
+      {"format", true},    {"older-than", true}, {"postfix-config", true},
+      {"recipient", true}};
   int exit = kExitOk;
   auto line = ParseCommandLine("incidents", argc, argv, kSpecs, kUsage, &exit);
   if (!line) return exit;
@@ -237,21 +242,37 @@ int RunIncidentsCommand(int argc, char** argv) {
     if (verb == "list") {
       auto rows = (*store)->List(*filter);
       if (!rows.ok()) return ReportError("incidents", rows.status());
+      // The FROM/FILE column is as wide as its longest entry (at most
+      // kOriginWidth; longer ones are cut with "..." in the middle), so
+      // the columns after it stay aligned.
+      constexpr size_t kOriginWidth = 48;
+      size_t width = std::string_view("FROM/FILE").size();
+      for (const Incident& i : *rows) {
+        width = std::max(width, std::min(Origin(i).size(), kOriginWidth));
+      }
+      auto fitted = [&](std::string text) {
+        text = Printable(text);
+        if (text.size() <= width) return text;
+        const size_t keep = width - 3;
+        return absl::StrCat(text.substr(0, keep / 2), "...",
+                            text.substr(text.size() - (keep - keep / 2)));
+      };
+      const int w = static_cast<int>(width);
       if (!line->Has("json")) {
-        std::printf("%-8s %-19s %-6s %-6s %-10s %-14s %-28s %s\n", "ID",
-                    "TIME (UTC)", "SOURCE", "KIND", "ACTION", "STATUS",
+        std::printf("%-8s %-19s %-6s %-6s %-10s %-14s %-*s %s\n", "ID",
+                    "TIME (UTC)", "SOURCE", "KIND", "ACTION", "STATUS", w,
                     "FROM/FILE", "DOCUMENTS");
       }
       for (const Incident& i : *rows) {
         if (line->Has("json")) {
           std::printf("%s\n", IncidentJson(i).c_str());
         } else {
-          std::printf("%-8lld %-19s %-6s %-6s %-10s %-14s %-28s %s\n",
+          std::printf("%-8lld %-19s %-6s %-6s %-10s %-14s %-*s %s\n",
                       static_cast<long long>(i.id),
                       FormatTime(i.time_ms).c_str(), i.source.c_str(),
-                      i.kind.c_str(), i.action.c_str(), i.status.c_str(),
-                      Origin(i).c_str(),
-                      absl::StrJoin(i.documents, ",").c_str());
+                      i.kind.c_str(), i.action.c_str(), i.status.c_str(), w,
+                      fitted(Origin(i)).c_str(),
+                      Printable(absl::StrJoin(i.documents, ",")).c_str());
         }
       }
       return kExitOk;

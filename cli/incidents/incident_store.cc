@@ -196,6 +196,13 @@ Where WhereOf(const IncidentFilter& f) {
   equal("source", f.source);
   equal("kind", f.kind);
   equal("sender", f.sender);
+  if (!f.recipient.empty()) {
+    // The list is joined by kListSeparator ('\n'): a whole entry matches.
+    terms.push_back(
+        "instr(char(10) || lower(recipients) || char(10), "
+        "char(10) || lower(?) || char(10)) > 0");
+    w.values.emplace_back(f.recipient);
+  }
   if (!f.document.empty()) {
     terms.push_back(
         "id IN (SELECT incident_id FROM matches WHERE document = ?)");

@@ -46,6 +46,7 @@ struct IncidentFilter {
   std::string source;
   std::string kind;
   std::string sender;    // exact, without case
+  std::string recipient; // one of the recipients, exact, without case
   std::string document;  // external id matched
   size_t limit = 50;     // newest first
   size_t offset = 0;

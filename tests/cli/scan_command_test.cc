@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -534,6 +535,24 @@ TEST_F(ScanCommandTest, RecordingAMailKeepsItsHeaders) {
             Json::array({"bob@example.test", "carol@example.test",
                          "dan@example.test"}));
   EXPECT_EQ(incident["subject"], "Q3 board pack \u2013 draft");
+  // Incidents are found by any one recipient, in any case.
+  auto count = [&](const std::string& recipient) {
+    return JsonLines(RunLeakhound({"incidents", "list", "--json", "--recipient",
+                                   recipient, "--incidents", store})
+                         .out)
+        .size();
+  };
+  EXPECT_EQ(count("CAROL@example.test"), 1u);
+  EXPECT_EQ(count("carol@example"), 0u);
+  // The list's columns stay aligned whatever the length of a path: the
+  // documents start where their heading does.
+  RunResult human = RunLeakhound({"incidents", "list", "--incidents", store});
+  std::istringstream lines(human.out);
+  std::string heading, row;
+  std::getline(lines, heading);
+  std::getline(lines, row);
+  EXPECT_EQ(row.find("protected/merger-memo.txt"), heading.find("DOCUMENTS"))
+      << human.out;
 }
 
 // A file name cannot forge output: its newline and escape sequences are
