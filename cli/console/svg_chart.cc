@@ -59,7 +59,14 @@ std::string StackedBarChart(const std::string& title,
     }
     // Every seventh column, and the last unless it would overlap the
     // previous label.
-    if ((c % 7 == 0 && columns.size() - c > 3) || c + 1 == columns.size()) {
+    // The last label ends at its bar's right edge, so that it stays inside
+    // the chart; the others start at their bar.
+    if (c + 1 == columns.size()) {
+      absl::StrAppendFormat(&out,
+                            "<text x=\"%.1f\" y=\"%d\" text-anchor=\"end\" "
+                            "class=\"axis\">%s</text>",
+                            x + w, kTop + plot_height + 14, Html(columns[c]));
+    } else if (c % 7 == 0 && columns.size() - c > 3) {
       absl::StrAppendFormat(
           &out, "<text x=\"%.1f\" y=\"%d\" class=\"axis\">%s</text>", x,
           kTop + plot_height + 14, Html(columns[c]));
