@@ -162,6 +162,19 @@ class PostfixMilterTest(unittest.TestCase):
         self.assertIn("incident-report.txt", text)
         wait_for(lambda: "parts=call-prep.docx" in self.milter_log("reject"),
                  "the milter's log line")
+        # Leaking in the body too: the body is named "body" in the log
+        # line, not an empty entry.
+        both = email.message_from_bytes(message, policy=email.policy.SMTP)
+        for part in both.walk():
+            if part.get_content_type() == "text/plain":
+                part.set_content(self.sample("email-board-leak.txt").decode())
+                break
+        del both["Message-ID"]
+        both["Message-ID"] = "<body-and-attachment@corp.test>"
+        code, _ = self.send("reject", both.as_bytes())
+        self.assertEqual(code, 550)
+        wait_for(lambda: "parts=body,call-prep.docx" in self.milter_log("reject"),
+                 "the log line naming the body")
 
     def test_clean_mail_is_delivered_to_the_mailbox(self):
         message = self.with_subject(self.sample("support-reply-clean.txt"),
