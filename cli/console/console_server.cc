@@ -724,11 +724,6 @@ absl::StatusOr<std::unique_ptr<ConsoleServer>> ConsoleServer::Create(
   http.tls_cert_file = options.tls_cert;
   http.tls_key_file = options.tls_key;
   http.max_body_bytes = options.max_upload_bytes;
-  // Behind a proxy every connection comes from its address: the proxy
-  // limits its clients, and the console only its total.
-  if (!options.trusted_proxy.empty()) {
-    http.per_address_connections = http.connections;
-  }
   impl->server = std::make_unique<HttpServer>(http);
   impl->Routes();
   return std::unique_ptr<ConsoleServer>(new ConsoleServer(std::move(impl)));
