@@ -21,6 +21,9 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "cli/console/html_text.h"
 
 namespace leakhound {
 
@@ -120,24 +123,6 @@ MHD_Result CollectField(void* cls, MHD_ValueKind, const char* key,
     exchange->request.form[key].append(data, size);
   }
   return MHD_YES;
-}
-
-// "%XX" for every byte but unreserved ones: a query rebuilt for `target`.
-std::string Escaped(std::string_view text) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (absl::ascii_isalnum(byte) || c == '-' || c == '_' || c == '.' ||
-        c == '~' || c == '/') {
-      out += c;
-    } else {
-      out += '%';
-      out += kHex[byte >> 4];
-      out += kHex[byte & 15];
-    }
-  }
-  return out;
 }
 
 std::string PeerAddress(MHD_Connection* connection) {
@@ -260,11 +245,17 @@ MHD_Result HttpServer::Daemon::Access(void* cls, MHD_Connection* connection,
                               exchange);
     MHD_get_connection_values(connection, MHD_GET_ARGUMENT_KIND,
                               CollectArgument, exchange);
-    request.target = Escaped(request.path);
+    // The target as sent, rebuilt (libmicrohttpd gives it decoded): each
+    // path segment and query name and value percent-encoded again.
+    request.target = absl::StrJoin(
+        absl::StrSplit(request.path, '/'), "/",
+        [](std::string* out, absl::string_view segment) {
+          out->append(Url(std::string_view(segment.data(), segment.size())));
+        });
     for (size_t i = 0; i < exchange->arguments.size(); ++i) {
       absl::StrAppend(&request.target, i == 0 ? "?" : "&",
-                      Escaped(exchange->arguments[i].first), "=",
-                      Escaped(exchange->arguments[i].second));
+                      Url(exchange->arguments[i].first), "=",
+                      Url(exchange->arguments[i].second));
     }
     HttpResponse response;
     if (server->gate_ && server->gate_(request, response)) {
