@@ -86,9 +86,11 @@ std::string FolderName(const std::string& dir) {
 
 std::vector<InputFile> ExpandInputs(
     const std::vector<std::string>& args, bool follow_symlinks,
-    size_t* skipped_links) {
+    ExpandNotes* notes) {
   std::vector<InputFile> files;
-  if (skipped_links != nullptr) *skipped_links = 0;
+  ExpandNotes ignored;
+  if (notes == nullptr) notes = &ignored;
+  *notes = ExpandNotes();
   for (const std::string& arg : args) {
     if (arg == "-") {
       files.push_back({arg, arg});
@@ -128,7 +130,7 @@ std::vector<InputFile> ExpandInputs(
         const fs::directory_entry& entry = *it;
         std::error_code type_ec;
         if (entry.is_symlink(type_ec) && !follow_symlinks) {
-          if (skipped_links != nullptr) ++*skipped_links;
+          ++notes->skipped_links;
           continue;
         }
         const fs::file_type type = entry.status(type_ec).type();
@@ -161,6 +163,7 @@ std::vector<InputFile> ExpandInputs(
         ec.clear();
       }
     }
+    if (found.empty()) notes->empty_folders.push_back(arg);
     std::sort(found.begin(), found.end(),
               [](const InputFile& a, const InputFile& b) {
                 return a.path < b.path;

@@ -49,10 +49,15 @@ struct InputFile {
 // 000, or the one given) and a special file inside a directory are
 // entries with a `problem`, in path order with the files: the walk goes on
 // past them, and the command decides (never silently clean, never gone).
-// `skipped_links`, when given, is set to the number of symlinks skipped.
-std::vector<InputFile> ExpandInputs(
-    const std::vector<std::string>& args, bool follow_symlinks = false,
-    size_t* skipped_links = nullptr);
+// `notes`, when given, is filled in.
+struct ExpandNotes {
+  size_t skipped_links = 0;  // symlinks skipped (not following them)
+  // Directories given that held no entry at all (empty, or only links).
+  std::vector<std::string> empty_folders;
+};
+std::vector<InputFile> ExpandInputs(const std::vector<std::string>& args,
+                                    bool follow_symlinks = false,
+                                    ExpandNotes* notes = nullptr);
 
 // One shard of `files` for a scan split over `shards` machines (`scan
 // --shard I/N`): the files whose path's FNV-1a hash is `shard` modulo

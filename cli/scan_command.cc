@@ -180,26 +180,6 @@ FileOutcome ScanOne(const InputFile& file, LeakScanner* scanner,
   return o;
 }
 
-// A folder given that holds no file to scan (empty, or only symlinks) is
-// said on standard error: a scan of nothing is not a clean share.
-void WarnEmptyFolders(const std::vector<std::string>& paths,
-                      const std::vector<InputFile>& files) {
-  for (const std::string& path : paths) {
-    std::error_code ec;
-    if (path == "-" || !std::filesystem::is_directory(path, ec)) continue;
-    const std::string root = path.ends_with('/') ? path : path + "/";
-    const bool any = std::any_of(files.begin(), files.end(),
-                                 [&](const InputFile& f) {
-                                   return f.walked &&
-                                          f.path.starts_with(root);
-                                 });
-    if (!any) {
-      std::fprintf(stderr, "leakhound scan: %s: no files in it to scan\n",
-                   Printable(path).c_str());
-    }
-  }
-}
-
 // "scan-20261125T144212Z-12345": when, and which process.
 std::string ScanRunId() {
   const time_t now = ::time(nullptr);
@@ -327,10 +307,15 @@ int RunScanCommand(int argc, char** argv) {
                                      *spec, "'")));
     }
   }
-  size_t skipped_links = 0;
+  ExpandNotes expanded;
   std::vector<InputFile> files =
-      ExpandInputs(paths, line->Has("follow-symlinks"), &skipped_links);
-  WarnEmptyFolders(paths, files);
+      ExpandInputs(paths, line->Has("follow-symlinks"), &expanded);
+  const size_t skipped_links = expanded.skipped_links;
+  // A scan of nothing is not a clean share: an empty folder is named.
+  for (const std::string& folder : expanded.empty_folders) {
+    std::fprintf(stderr, "leakhound scan: %s: no files in it to scan\n",
+                 Printable(folder).c_str());
+  }
   if (shards > 1) files = ShardOf(std::move(files), shard, shards);
   auto index = OpenIndex(*line, OpenMode::kRead);
   if (!index.ok()) return ReportError("scan", index.status());

@@ -117,10 +117,13 @@ int RunSyncCommand(int argc, char** argv) {
     auto text = ExtractInput(file, *limits);
     if (!text.ok()) {
       // A file or folder that cannot be read now keeps its documents: it
-      // is not gone.
-      std::erase_if(known, [&](const auto& entry) {
-        return Under(entry.first, source);
-      });
+      // is not gone. (The sources below a folder are one range of the map.)
+      known.erase(source);
+      const std::string below = source.ends_with('/') ? source : source + "/";
+      for (auto it = known.lower_bound(below);
+           it != known.end() && it->first.starts_with(below);) {
+        it = known.erase(it);
+      }
       if (SkipUnreadable(text.status(), file, *unreadable)) {
         std::printf("skipped %s\n", SkippedFileText(file, text.status()).c_str());
         ++skipped;
