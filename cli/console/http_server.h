@@ -9,9 +9,9 @@
 // Content-Length, 413 above the limit). Routes are regular expressions on
 // the path, per method (a HEAD is routed as a GET).
 //
-// Thread-safety: Route, SetGate and SetFinish before Listen; handlers run
-// on the server's threads, concurrently; Stop may be called from any
-// thread.
+// Thread-safety: Route, SetGate, SetFinish and SetFailure before Bind;
+// handlers run on the server's threads, concurrently (each must be
+// thread-safe); Stop may be called from any thread.
 #ifndef LEAKHOUND_CLI_CONSOLE_HTTP_SERVER_H_
 #define LEAKHOUND_CLI_CONSOLE_HTTP_SERVER_H_
 
