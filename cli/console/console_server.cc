@@ -130,12 +130,13 @@ struct ConsoleServer::Impl {
   // (DNS rebinding) gets 421; a POST with a chunked or unannounced body
   // 411 (forms always send Content-Length, and the upload limit applies to
   // it); a POST but a login without a session 401.
-  bool BeforeBody(const HttpRequest& req,
-                                              HttpResponse& res) {
+  bool BeforeBody(const HttpRequest& req, HttpResponse& res) {
     if (!options.server_name.empty()) {
       std::string host = req.Header("Host");
+      // Without its port ("[::1]:8080" is "[::1]").
       if (const size_t colon = host.rfind(':');
-          colon != std::string::npos && host.find(']', colon) == std::string::npos) {
+          colon != std::string::npos &&
+          host.find(']', colon) == std::string::npos) {
         host.resize(colon);
       }
       if (!absl::EqualsIgnoreCase(host, options.server_name)) {
@@ -182,7 +183,7 @@ struct ConsoleServer::Impl {
   }
 
   // Brings `session` in line with the users table, which any process may
-  // change (`console user remove|passwd|add`): false, and the session
+  // change (`console user remove|passwd|role`): false, and the session
   // ended, when its user is gone or has a new password; else its role is
   // the user's role now. A store that cannot be read refuses the request
   // (false) and ends nothing.
