@@ -31,12 +31,18 @@ namespace fs = std::filesystem;
 // What a file that is not a regular one is, for its message.
 const char* NonRegularKind(fs::file_type type) {
   switch (type) {
-    case fs::file_type::directory: return "a directory";
-    case fs::file_type::fifo: return "a FIFO (named pipe)";
-    case fs::file_type::socket: return "a socket";
-    case fs::file_type::block: return "a block device";
-    case fs::file_type::character: return "a character device";
-    default: return "a special file";
+    case fs::file_type::directory:
+      return "a directory";
+    case fs::file_type::fifo:
+      return "a FIFO (named pipe)";
+    case fs::file_type::socket:
+      return "a socket";
+    case fs::file_type::block:
+      return "a block device";
+    case fs::file_type::character:
+      return "a character device";
+    default:
+      return "a special file";
   }
 }
 
@@ -84,9 +90,8 @@ std::string FolderName(const std::string& dir) {
 
 }  // namespace
 
-std::vector<InputFile> ExpandInputs(
-    const std::vector<std::string>& args, bool follow_symlinks,
-    ExpandNotes* notes) {
+std::vector<InputFile> ExpandInputs(const std::vector<std::string>& args,
+                                    bool follow_symlinks, ExpandNotes* notes) {
   std::vector<InputFile> files;
   ExpandNotes ignored;
   if (notes == nullptr) notes = &ignored;
@@ -149,9 +154,9 @@ std::vector<InputFile> ExpandInputs(
                 entry.path(), ErrnoStatus(type_ec ? type_ec.value() : EIO)));
             break;
           default:
-            found.push_back(entry_of(
-                entry.path(),
-                UnreadableError(Unreadable::kUnsupported, NonRegularKind(type))));
+            found.push_back(
+                entry_of(entry.path(), UnreadableError(Unreadable::kUnsupported,
+                                                       NonRegularKind(type))));
             break;
         }
       }
@@ -201,8 +206,8 @@ absl::StatusOr<std::string> ReadFileBounded(const std::string& path,
   if (S_ISDIR(st.st_mode) || (path != "-" && !S_ISREG(st.st_mode))) {
     if (fd != STDIN_FILENO) ::close(fd);
     std::error_code ec;  // the type again, for the message only
-    const char* what = NonRegularKind(path == "-" ? fs::file_type::directory
-                                            : fs::status(path, ec).type());
+    const char* what = NonRegularKind(
+        path == "-" ? fs::file_type::directory : fs::status(path, ec).type());
     return absl::FailedPreconditionError(
         absl::StrCat(what, ", not a regular file"));
   }
@@ -255,17 +260,20 @@ absl::StatusOr<UnreadablePolicy> ParseUnreadablePolicy(
   if (!value) return UnreadablePolicy::kByOrigin;
   if (*value == "skip") return UnreadablePolicy::kSkip;
   if (*value == "error") return UnreadablePolicy::kError;
-  return absl::InvalidArgumentError(absl::StrCat(
-      "--on-unreadable wants skip or error, not '", *value, "'"));
+  return absl::InvalidArgumentError(
+      absl::StrCat("--on-unreadable wants skip or error, not '", *value, "'"));
 }
 
 bool SkipUnreadable(const absl::Status& s, const InputFile& file,
                     UnreadablePolicy policy) {
   if (s.code() != absl::StatusCode::kUnimplemented) return false;
   switch (policy) {
-    case UnreadablePolicy::kSkip: return true;
-    case UnreadablePolicy::kError: return false;
-    case UnreadablePolicy::kByOrigin: return file.walked;
+    case UnreadablePolicy::kSkip:
+      return true;
+    case UnreadablePolicy::kError:
+      return false;
+    case UnreadablePolicy::kByOrigin:
+      return file.walked;
   }
   return false;
 }

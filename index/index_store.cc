@@ -141,10 +141,10 @@ absl::StatusOr<std::unique_ptr<IndexStore>> IndexStore::Open(
   // (init makes it 0700): refused, whoever opens it.
   struct stat dir_stat {};
   if (::stat(dir.c_str(), &dir_stat) == 0 && (dir_stat.st_mode & S_IWOTH)) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "index ", dir, " can be written by anyone (mode ",
-        absl::StrFormat("%04o", dir_stat.st_mode & 07777),
-        "); refused: chmod o-w ", dir));
+    return absl::FailedPreconditionError(
+        absl::StrCat("index ", dir, " can be written by anyone (mode ",
+                     absl::StrFormat("%04o", dir_stat.st_mode & 07777),
+                     "); refused: chmod o-w ", dir));
   }
   auto store = std::unique_ptr<IndexStore>(new IndexStore(dir, mode));
   struct stat db_stat {};

@@ -117,8 +117,7 @@ struct ConsoleServer::Impl {
         req.remote_addr != options.trusted_proxy || headers == 0) {
       return req.remote_addr;
     }
-    const std::string forwarded =
-        req.Headers("X-Forwarded-For")[headers - 1];
+    const std::string forwarded = req.Headers("X-Forwarded-For")[headers - 1];
     const size_t comma = forwarded.rfind(',');
     std::string last(absl::StripAsciiWhitespace(
         comma == std::string::npos ? forwarded : forwarded.substr(comma + 1)));
@@ -141,9 +140,10 @@ struct ConsoleServer::Impl {
       }
       if (!absl::EqualsIgnoreCase(host, options.server_name)) {
         res.SetHeader("Connection", "close");
-        SendHtml(res, 421, MessagePage(nullptr, "Wrong host",
-                                       "This console is not served under "
-                                       "that name."));
+        SendHtml(res, 421,
+                 MessagePage(nullptr, "Wrong host",
+                             "This console is not served under "
+                             "that name."));
         return true;
       }
     }
@@ -151,15 +151,17 @@ struct ConsoleServer::Impl {
     if (req.Header("Transfer-Encoding") != "" ||
         !req.HasHeader("Content-Length")) {
       res.SetHeader("Connection", "close");
-      SendHtml(res, 411, MessagePage(nullptr, "Length required",
-                                     "A form is sent with its length."));
+      SendHtml(res, 411,
+               MessagePage(nullptr, "Length required",
+                           "A form is sent with its length."));
       return true;
     }
     if (req.path != "/login" &&
         !sessions.Find(CookieValue(req, kSessionCookie), ConsoleClock::now())) {
       res.SetHeader("Connection", "close");
-      SendHtml(res, 401, MessagePage(nullptr, "Not logged in",
-                                     "Your session has ended. Log in again."));
+      SendHtml(res, 401,
+               MessagePage(nullptr, "Not logged in",
+                           "Your session has ended. Log in again."));
       return true;
     }
     return false;
@@ -195,8 +197,7 @@ struct ConsoleServer::Impl {
     }
     if (!user.ok()) {
       log(absl::StrCat("session of '", LogField(session.user),
-                       "' refused a request: ",
-                       user.status().message()));
+                       "' refused a request: ", user.status().message()));
       return false;
     }
     if (!user->has_value() || (*user)->password_hash != session.credential) {
@@ -238,8 +239,9 @@ struct ConsoleServer::Impl {
   bool Confirmed(const HttpRequest& req, HttpResponse& res,
                  const ConsoleSession& s) {
     if (req.Field("confirm") == "yes") return true;
-    Fail(res, s, absl::InvalidArgumentError(
-                     "tick 'confirm' first: this cannot be undone"));
+    Fail(res, s,
+         absl::InvalidArgumentError(
+             "tick 'confirm' first: this cannot be undone"));
     return false;
   }
 
@@ -271,31 +273,27 @@ struct ConsoleServer::Impl {
   void IncidentAction(const HttpRequest& req, HttpResponse& res,
                       const std::string& action);
   void Documents(const HttpRequest& req, HttpResponse& res);
-  void DocumentChange(const HttpRequest& req, HttpResponse& res,
-                      bool add);
+  void DocumentChange(const HttpRequest& req, HttpResponse& res, bool add);
   void Dashboard(const HttpRequest& req, HttpResponse& res);
 };
 
-void ConsoleServer::Impl::LoginGet(const HttpRequest& req,
-                                   HttpResponse& res) {
+void ConsoleServer::Impl::LoginGet(const HttpRequest& req, HttpResponse& res) {
   const std::string token = RandomToken();
   res.SetHeader("Set-Cookie",
-                 absl::StrCat(kLoginCookie, "=", token, "; Path=/login",
-                              CookieAttributes()));
-  SendHtml(res, 200,
-           LoginPage(token, "", SafeNext(req.Query("next"))));
+                absl::StrCat(kLoginCookie, "=", token, "; Path=/login",
+                             CookieAttributes()));
+  SendHtml(res, 200, LoginPage(token, "", SafeNext(req.Query("next"))));
 }
 
-void ConsoleServer::Impl::LoginPost(const HttpRequest& req,
-                                    HttpResponse& res) {
+void ConsoleServer::Impl::LoginPost(const HttpRequest& req, HttpResponse& res) {
   const std::string user = req.Field("user");
   const std::string next = SafeNext(req.Field("next"));
   const std::string cookie = CookieValue(req, kLoginCookie);
   auto again = [&](int status, const std::string& error) {
     const std::string token = RandomToken();
     res.SetHeader("Set-Cookie",
-                   absl::StrCat(kLoginCookie, "=", token, "; Path=/login",
-                                CookieAttributes()));
+                  absl::StrCat(kLoginCookie, "=", token, "; Path=/login",
+                               CookieAttributes()));
     SendHtml(res, status, LoginPage(token, error, next));
   };
   if (cookie.empty() || !TokensEqual(req.Field("csrf"), cookie) ||
@@ -330,14 +328,14 @@ void ConsoleServer::Impl::LoginPost(const HttpRequest& req,
   limiter.Succeeded(user);
   const ConsoleSession s =
       sessions.Create(found->name, found->role, found->password_hash, now);
-  log(absl::StrCat("login: user '", LogField(s.user), "' (", s.role,
-                   ") from ", LogField(client)));
+  log(absl::StrCat("login: user '", LogField(s.user), "' (", s.role, ") from ",
+                   LogField(client)));
   {
     std::lock_guard lock(store_mu);
     store->Audit(s.user, "login", 0, client).IgnoreError();
   }
   res.SetHeader("Set-Cookie", absl::StrCat(kSessionCookie, "=", s.id,
-                                            "; Path=/", CookieAttributes()));
+                                           "; Path=/", CookieAttributes()));
   res.SetRedirect(next, 303);
 }
 
@@ -464,7 +462,8 @@ void ConsoleServer::Impl::IncidentAction(const HttpRequest& req,
     if (!copy.ok()) return Fail(res, *s, copy.status());
     auto added = (*index)->AddAllowed(name, copy->path, text);
     if (!added.ok()) {
-      if (copy->created) DropRetainedCopy(options.index_dir, copy->path).IgnoreError();
+      if (copy->created)
+        DropRetainedCopy(options.index_dir, copy->path).IgnoreError();
       return Fail(res, *s, added.status());
     }
     index->reset();
@@ -479,17 +478,14 @@ void ConsoleServer::Impl::IncidentAction(const HttpRequest& req,
   res.SetRedirect(absl::StrCat("/incidents/", id, "?done=", done), 303);
 }
 
-void ConsoleServer::Impl::Documents(const HttpRequest& req,
-                                    HttpResponse& res) {
+void ConsoleServer::Impl::Documents(const HttpRequest& req, HttpResponse& res) {
   auto s = Authenticate(req, res);
   if (!s) return;
   DocumentsView view;
-  view.query =
-      std::string(absl::StripAsciiWhitespace(req.Query("q")));
+  view.query = std::string(absl::StripAsciiWhitespace(req.Query("q")));
   if (!absl::SimpleAtoi(req.Query("page"), &view.page)) view.page = 0;
   std::string done;
-  if (req.Query("done") == "added")
-    done = "The document is protected.";
+  if (req.Query("done") == "added") done = "The document is protected.";
   if (req.Query("done") == "removed")
     done = "The document is no longer protected.";
   if (holder == nullptr) {
@@ -594,11 +590,10 @@ void ConsoleServer::Impl::DocumentChange(const HttpRequest& req,
                    LogField(id)));
   if (holder != nullptr) holder->Reload().IgnoreError();
   res.SetRedirect(add ? "/documents?done=added" : "/documents?done=removed",
-                   303);
+                  303);
 }
 
-void ConsoleServer::Impl::Dashboard(const HttpRequest& req,
-                                    HttpResponse& res) {
+void ConsoleServer::Impl::Dashboard(const HttpRequest& req, HttpResponse& res) {
   auto s = Authenticate(req, res);
   if (!s) return;
   DashboardView view;
@@ -668,9 +663,9 @@ void ConsoleServer::Impl::Routes() {
       std::lock_guard lock(store_mu);
       store->Audit(s->user, "logout", 0, "").IgnoreError();
     }
-    res.SetHeader("Set-Cookie", absl::StrCat(kSessionCookie,
-                                             "=; Path=/; Max-Age=0",
-                                             CookieAttributes()));
+    res.SetHeader("Set-Cookie",
+                  absl::StrCat(kSessionCookie, "=; Path=/; Max-Age=0",
+                               CookieAttributes()));
     res.SetRedirect("/login", 303);
   });
   get("/incidents", [this](const auto& q, auto& r) { IncidentList(q, r); });

@@ -132,9 +132,8 @@ std::string PeerAddress(MHD_Connection* connection) {
   char text[INET6_ADDRSTRLEN] = "";
   const sockaddr* addr = info->client_addr;
   if (addr->sa_family == AF_INET) {
-    ::inet_ntop(AF_INET,
-                &reinterpret_cast<const sockaddr_in*>(addr)->sin_addr, text,
-                sizeof text);
+    ::inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(addr)->sin_addr,
+                text, sizeof text);
   } else if (addr->sa_family == AF_INET6) {
     ::inet_ntop(AF_INET6,
                 &reinterpret_cast<const sockaddr_in6*>(addr)->sin6_addr, text,
@@ -143,8 +142,7 @@ std::string PeerAddress(MHD_Connection* connection) {
   return text;
 }
 
-absl::StatusOr<std::string> ReadPem(const std::string& path,
-                                    const char* what) {
+absl::StatusOr<std::string> ReadPem(const std::string& path, const char* what) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream ss;
   ss << in.rdbuf();
@@ -269,9 +267,8 @@ MHD_Result HttpServer::Daemon::Access(void* cls, MHD_Connection* connection,
                           "text/plain; charset=utf-8");
       return daemon->Send(connection, request, response);
     }
-    exchange->form_reader =
-        MHD_create_post_processor(connection, 64 * 1024, CollectField,
-                                  exchange);
+    exchange->form_reader = MHD_create_post_processor(connection, 64 * 1024,
+                                                      CollectField, exchange);
     return MHD_YES;
   }
   if (*upload_data_size > 0) {  // more of the body
@@ -304,7 +301,8 @@ HttpServer::~HttpServer() = default;
 
 void HttpServer::Route(const std::string& method, const std::string& pattern,
                        Handler handler) {
-  routes_.push_back(RouteEntry{method, std::regex(pattern), std::move(handler)});
+  routes_.push_back(
+      RouteEntry{method, std::regex(pattern), std::move(handler)});
 }
 
 absl::StatusOr<int> HttpServer::Bind() {
@@ -334,9 +332,9 @@ absl::StatusOr<int> HttpServer::Bind() {
     return absl::InvalidArgumentError(
         absl::StrCat("cannot resolve ", options_.host));
   }
-  const auto unavailable = absl::UnavailableError(absl::StrCat(
-      "cannot listen on ", options_.host, ":", options_.port,
-      " (in use, or no permission)"));
+  const auto unavailable = absl::UnavailableError(
+      absl::StrCat("cannot listen on ", options_.host, ":", options_.port,
+                   " (in use, or no permission)"));
   const int fd = ::socket(found->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) {
     ::freeaddrinfo(found);
@@ -378,9 +376,9 @@ absl::StatusOr<int> HttpServer::Bind() {
     items.push_back({MHD_OPTION_HTTPS_MEM_KEY, 0, daemon->key.data()});
   }
   items.push_back({MHD_OPTION_END, 0, nullptr});
-  daemon->mhd = MHD_start_daemon(
-      flags, 0, nullptr, nullptr, &Daemon::Access, daemon.get(),
-      MHD_OPTION_ARRAY, items.data(), MHD_OPTION_END);
+  daemon->mhd = MHD_start_daemon(flags, 0, nullptr, nullptr, &Daemon::Access,
+                                 daemon.get(), MHD_OPTION_ARRAY, items.data(),
+                                 MHD_OPTION_END);
   if (daemon->mhd == nullptr) {
     if (flags & MHD_USE_TLS) {
       return absl::InvalidArgumentError(absl::StrCat(

@@ -76,7 +76,7 @@ struct HttpResponse {
 
 struct HttpServerOptions {
   std::string host = "127.0.0.1";
-  int port = 8080;  // 0: any free port
+  int port = 8080;            // 0: any free port
   std::string tls_cert_file;  // both or neither: HTTPS (PEM)
   std::string tls_key_file;
   size_t max_body_bytes = size_t{64} << 20;

@@ -83,13 +83,13 @@ absl::StatusOr<RetainedCopy> RetainCopy(const std::string& index_dir,
     return Errno(errno, "cannot create " + dir);
   }
   std::string plain;
-  if (name.size() > kMaxNameChars) name.remove_prefix(name.size() - kMaxNameChars);
+  if (name.size() > kMaxNameChars)
+    name.remove_prefix(name.size() - kMaxNameChars);
   for (const char c : name) plain.push_back(Plain(c) ? c : '_');
   // 128 bits of the SHA-256 tell copies apart; the name keeps the format.
-  const std::string path =
-      absl::StrCat(dir, "/",
-                   absl::BytesToHexString(ContentDigest(bytes)).substr(0, 32),
-                   "-", plain);
+  const std::string path = absl::StrCat(
+      dir, "/", absl::BytesToHexString(ContentDigest(bytes)).substr(0, 32), "-",
+      plain);
   struct stat st {};
   if (::lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
       static_cast<uint64_t>(st.st_size) == bytes.size()) {

@@ -25,7 +25,7 @@ class ProtectedIndex;
 std::string RetainedCopiesDir(const std::string& index_dir);
 
 struct RetainedCopy {
-  std::string path;  // absolute
+  std::string path;      // absolute
   bool created = false;  // false: these bytes were retained under it before
 };
 

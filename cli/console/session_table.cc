@@ -9,8 +9,8 @@ ConsoleSession SessionTable::Create(const std::string& user,
                                     const std::string& role,
                                     const std::string& credential,
                                     ConsoleClock::time_point now) {
-  ConsoleSession s{RandomToken(), user, role, RandomToken(), credential,
-                   now, now};
+  ConsoleSession s{RandomToken(), user, role, RandomToken(),
+                   credential,    now,  now};
   std::lock_guard lock(mu_);
   // Forget expired sessions as new ones come: the table stays bounded by
   // the logins of one idle period.

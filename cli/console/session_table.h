@@ -1,7 +1,7 @@
 // SessionTable: the console's logged-in sessions, kept in memory (a
 // restart logs everyone out), each with its CSRF token, an idle timeout
-// and an absolute lifetime; and LoginLimiter, which refuses logins after repeated failures
-// from one client address or for one user name.
+// and an absolute lifetime; and LoginLimiter, which refuses logins after
+// repeated failures from one client address or for one user name.
 //
 // Thread-safety: both are thread-safe (one mutex each). Times are passed
 // in, so that tests need no sleeping.

@@ -272,17 +272,17 @@ absl::StatusOr<std::unique_ptr<IncidentStore>> IncidentStore::Open(
   // A store others can write lets them plant a console admin or rewrite
   // reviews: refused, whoever opens it.
   if (exists && (st.st_mode & S_IWOTH)) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "incidents ", path, " can be written by anyone (mode ",
-        absl::StrFormat("%04o", st.st_mode & 07777), "); refused: chmod o-w ",
-        path));
+    return absl::FailedPreconditionError(
+        absl::StrCat("incidents ", path, " can be written by anyone (mode ",
+                     absl::StrFormat("%04o", st.st_mode & 07777),
+                     "); refused: chmod o-w ", path));
   }
   sqlite3* db = nullptr;
-  const int code = sqlite3_open_v2(
-      path.c_str(), &db,
-      SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX |
-          (options.create ? SQLITE_OPEN_CREATE : 0),
-      nullptr);
+  const int code =
+      sqlite3_open_v2(path.c_str(), &db,
+                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX |
+                          (options.create ? SQLITE_OPEN_CREATE : 0),
+                      nullptr);
   if (code != SQLITE_OK) {
     absl::Status status =
         StatusOf(code, path, "cannot open",
@@ -296,9 +296,9 @@ absl::StatusOr<std::unique_ptr<IncidentStore>> IncidentStore::Open(
   if (!exists && ::chmod(path.c_str(), 0600) != 0) {
     const int error = errno;
     sqlite3_close(db);
-    return absl::PermissionDeniedError(absl::StrCat(
-        "incidents ", path, ": cannot make it owner-only: ",
-        std::strerror(error)));
+    return absl::PermissionDeniedError(
+        absl::StrCat("incidents ", path,
+                     ": cannot make it owner-only: ", std::strerror(error)));
   }
   std::unique_ptr<IncidentStore> store(new IncidentStore(path, db));
   sqlite3_busy_timeout(db, options.busy_timeout_ms);
