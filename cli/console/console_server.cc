@@ -669,10 +669,10 @@ void ConsoleServer::Impl::Routes() {
     res.SetRedirect("/login", 303);
   });
   get("/incidents", [this](const auto& q, auto& r) { IncidentList(q, r); });
-  get(R"(/incidents/(\d+))",
+  get("/incidents/{id}",
       [this](const auto& q, auto& r) { IncidentShow(q, r); });
   for (const char* action : {"resolve", "release", "delete-mail", "allow"}) {
-    post(absl::StrCat(R"(/incidents/(\d+)/)", action),
+    post(absl::StrCat("/incidents/{id}/", action),
          [this, a = std::string(action)](const auto& q, auto& r) {
            IncidentAction(q, r, a);
          });

@@ -14,7 +14,6 @@
 #include <cstring>
 #include <fstream>
 #include <mutex>
-#include <regex>
 #include <sstream>
 
 #include "absl/strings/ascii.h"
@@ -29,7 +28,7 @@ namespace leakhound {
 
 struct HttpServer::RouteEntry {
   std::string method;
-  std::regex pattern;
+  std::vector<std::string> segments;  // of the pattern, split at '/'
   Handler handler;
 };
 
@@ -125,6 +124,36 @@ MHD_Result CollectField(void* cls, MHD_ValueKind, const char* key,
   return MHD_YES;
 }
 
+// Whether `path` matches a pattern's `segments`: each the same literal, or
+// "{id}" against one or more digits, which are appended to `captures`.
+bool Matches(std::string_view path, const std::vector<std::string>& segments,
+             std::vector<std::string>* captures) {
+  std::vector<std::string_view> parts;
+  for (size_t start = 0;;) {
+    const size_t slash = path.find('/', start);
+    parts.push_back(path.substr(start, slash - start));
+    if (slash == std::string_view::npos) break;
+    start = slash + 1;
+  }
+  if (parts.size() != segments.size()) return false;
+  std::vector<std::string> found;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (segments[i] != "{id}") {
+      if (parts[i] != segments[i]) return false;
+      continue;
+    }
+    const bool number =
+        !parts[i].empty() &&
+        std::all_of(parts[i].begin(), parts[i].end(), [](char c) {
+          return absl::ascii_isdigit(static_cast<unsigned char>(c));
+        });
+    if (!number) return false;
+    found.emplace_back(parts[i]);
+  }
+  captures->insert(captures->end(), found.begin(), found.end());
+  return true;
+}
+
 std::string PeerAddress(MHD_Connection* connection) {
   const MHD_ConnectionInfo* info =
       MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
@@ -205,11 +234,13 @@ void HttpServer::Daemon::Dispatch(HttpRequest& request,
                                   HttpResponse& response) {
   bool path_known = false;
   for (const RouteEntry& route : server->routes_) {
-    std::smatch match;
-    if (!std::regex_match(request.path, match, route.pattern)) continue;
+    std::vector<std::string> captures;
+    if (!Matches(request.path, route.segments, &captures)) continue;
     path_known = true;
     if (route.method != request.method) continue;
-    for (const auto& group : match) request.matches.push_back(group.str());
+    request.matches = {request.path};
+    request.matches.insert(request.matches.end(), captures.begin(),
+                           captures.end());
     try {
       route.handler(request, response);
     } catch (...) {
@@ -301,8 +332,8 @@ HttpServer::~HttpServer() = default;
 
 void HttpServer::Route(const std::string& method, const std::string& pattern,
                        Handler handler) {
-  routes_.push_back(
-      RouteEntry{method, std::regex(pattern), std::move(handler)});
+  routes_.push_back(RouteEntry{
+      method, absl::StrSplit(pattern, '/'), std::move(handler)});
 }
 
 absl::StatusOr<int> HttpServer::Bind() {

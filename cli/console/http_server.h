@@ -6,8 +6,8 @@
 // connection without a byte for `idle_seconds` is closed. A request's
 // `Gate` sees its head before any of its body is read and may answer it
 // there; a body is read only up to `max_body_bytes` (411 without a
-// Content-Length, 413 above the limit). Routes are regular expressions on
-// the path, per method (a HEAD is routed as a GET).
+// Content-Length, 413 above the limit). Routes are paths with "{id}"
+// segments, per method (a HEAD is routed as a GET).
 //
 // Thread-safety: Route, SetGate, SetFinish and SetFailure before Bind;
 // handlers run on the server's threads, concurrently (each must be
@@ -43,7 +43,7 @@ struct HttpRequest {
     std::string content;
   };
   std::map<std::string, File> files;  // multipart parts with a file name
-  std::vector<std::string> matches;   // the route's groups; [0] the path
+  std::vector<std::string> matches;   // the path, then the route's {id}s
 
   // The first header `name` (any case), or "" when absent.
   std::string Header(std::string_view name) const;
@@ -98,7 +98,8 @@ class HttpServer {
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;
 
-  // `pattern` matches the whole path (std::regex, ECMAScript).
+  // `pattern` is a path whose segments are literal or "{id}", one or more
+  // digits, captured in order into HttpRequest::matches (after the path).
   void Route(const std::string& method, const std::string& pattern,
              Handler handler);
   void SetGate(Gate gate) { gate_ = std::move(gate); }
