@@ -567,9 +567,11 @@ class ConsoleTest(unittest.TestCase):
             subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=NODE_DIR,
                            check=True, capture_output=True, timeout=300)
         env = dict(os.environ, NODE_PATH=os.path.join(NODE_DIR, "node_modules"))
-        # The script imports from NODE_DIR: run a copy there (ESM ignores NODE_PATH).
-        shutil.copy(os.path.join(os.path.dirname(os.path.abspath(__file__)), script),
-                    NODE_DIR)
+        # The script imports from NODE_DIR: run a copy there (ESM ignores
+        # NODE_PATH), with the module it shares with the other script.
+        here = os.path.dirname(os.path.abspath(__file__))
+        for f in (script, "browser.mjs"):
+            shutil.copy(os.path.join(here, f), NODE_DIR)
         return subprocess.run(["node", os.path.join(NODE_DIR, script), *args],
                               capture_output=True, text=True, timeout=180, env=env)
 

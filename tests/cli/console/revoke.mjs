@@ -5,28 +5,19 @@
 // usage: node revoke.mjs URL USER PASSWORD LEAKHOUND STORE
 // Prints one JSON line of what it saw; exits 1 on the first failed check.
 import { execFileSync } from 'node:child_process';
-import { chromium } from 'playwright-core';
+import { checker, launchChromium } from './browser.mjs';
 
 const [url, user, password, leakhound, store] = process.argv.slice(2);
 const seen = {};
 
-function check(condition, what) {
-  if (!condition) {
-    console.error('revoke: FAILED: ' + what + ' ' + JSON.stringify(seen));
-    process.exit(1);
-  }
-}
+const check = checker('revoke', seen);
 
 function lh(...args) {
   return execFileSync(leakhound, [...args, '--incidents', store],
                       { encoding: 'utf8', timeout: 60000 });
 }
 
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu'],
-  timeout: 60000,
-});
+const browser = await launchChromium();
 const page = await browser.newPage();
 try {
   page.setDefaultTimeout(20000);

@@ -2,23 +2,14 @@
 // runs it): Debian's Chromium, headless, driven by playwright-core.
 // usage: node walk.mjs URL USER PASSWORD PASSAGE SCREENSHOT_DIR
 // Prints one JSON line of what it saw; exits 1 on the first failed check.
-import { chromium } from 'playwright-core';
+import { checker, launchChromium } from './browser.mjs';
 
 const [url, user, password, passage, shots] = process.argv.slice(2);
 const seen = {};
 
-function check(condition, what) {
-  if (!condition) {
-    console.error('walk: FAILED: ' + what + ' ' + JSON.stringify(seen));
-    process.exit(1);
-  }
-}
+const check = checker('walk', seen);
 
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu'],
-  timeout: 60000,
-});
+const browser = await launchChromium();
 const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
 try {
   page.setDefaultTimeout(20000);

@@ -1,0 +1,23 @@
+// What the console's browser scripts (walk.mjs, revoke.mjs) share: Debian's
+// Chromium, headless, launched through playwright-core, and a check that
+// ends the script with what it saw.
+import { chromium } from 'playwright-core';
+
+export function launchChromium() {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu'],
+    timeout: 60000,
+  });
+}
+
+// check(condition, what): exits 1, naming `script` and what it saw so far,
+// when `condition` is false.
+export function checker(script, seen) {
+  return (condition, what) => {
+    if (!condition) {
+      console.error(script + ': FAILED: ' + what + ' ' + JSON.stringify(seen));
+      process.exit(1);
+    }
+  };
+}
