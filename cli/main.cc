@@ -7,18 +7,18 @@
 
 #include <unistd.h>
 
-#include "cli/add_command.h"
-#include "cli/admin_commands.h"
-#include "cli/console_command.h"
-#include "cli/exit_codes.h"
+#include "cli/commands/add_command.h"
+#include "cli/commands/admin_commands.h"
+#include "cli/commands/console_command.h"
+#include "cli/commands/exit_codes.h"
 #include "cli/formats/ocr_engine.h"
-#include "cli/incidents_command.h"
-#include "cli/milter_command.h"
-#include "cli/rekey_command.h"
-#include "cli/scan_command.h"
-#include "cli/shingle_command.h"
-#include "cli/sync_command.h"
-#include "cli/version_command.h"
+#include "cli/commands/incidents_command.h"
+#include "cli/commands/milter_command.h"
+#include "cli/commands/rekey_command.h"
+#include "cli/commands/scan_command.h"
+#include "cli/commands/shingle_command.h"
+#include "cli/commands/sync_command.h"
+#include "cli/commands/version_command.h"
 
 namespace {
 

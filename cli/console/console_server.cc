@@ -21,7 +21,7 @@
 #include "cli/console/session_table.h"
 #include "cli/formats/extraction.h"
 #include "cli/incidents/incident_store.h"
-#include "cli/milter/index_holder.h"
+#include "cli/gateway/index_holder.h"
 #include "engine/protected_index.h"
 
 namespace leakhound {

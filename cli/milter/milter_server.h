@@ -19,8 +19,8 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "cli/incidents/incident.h"
-#include "cli/milter/message_verdict.h"
-#include "cli/milter/milter_metrics.h"
+#include "cli/gateway/message_verdict.h"
+#include "cli/gateway/milter_metrics.h"
 
 namespace leakhound {
 

@@ -14,8 +14,8 @@
 #include <sstream>
 
 #include "cli/incidents/incident_writer.h"
-#include "cli/milter/index_holder.h"
-#include "cli/milter/message_verdict.h"
+#include "cli/gateway/index_holder.h"
+#include "cli/gateway/message_verdict.h"
 #include "engine/protected_index.h"
 
 namespace leakhound {

@@ -1,0 +1,417 @@
+#include "cli/commands/add_command.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "cli/commands/command_line.h"
+#include "cli/console/retained_copy.h"
+#include "cli/commands/exit_codes.h"
+#include "cli/commands/input_files.h"
+#include "cli/commands/json_text.h"
+#include "cli/commands/ordered_work.h"
+#include "cli/commands/progress_bar.h"
+
+namespace leakhound {
+namespace {
+
+// The usage text, with the default of ExtractionLimits.
+const char* AddUsage() {
+  static const std::string usage = absl::StrCat(
+      "usage: leakhound add --index DIR [--id ID] [--label L]... "
+      "[--from-list FILE] [LIMITS] PATH...\n"
+      "  Protects files. A directory is walked recursively; each file's id is "
+      "the\n"
+      "  directory's name and its path below it (share/board/memo.txt; a file "
+      "given\n"
+      "  directly: the path as given). Adding an id again replaces the "
+      "document if\n"
+      "  its text changed; an id protected from another file is refused.\n"
+      "  --id ID              the id, for a single file only (replaces what "
+      "it held)\n"
+      "  --label L            a label stored with the documents (repeatable)\n"
+      "  --from-list FILE     also read paths from FILE, one per line ('-': "
+      "standard input)\n"
+      "  --threads N          files read and fingerprinted in parallel "
+      "(default: the\n"
+      "                       number of cores); documents are committed in "
+      "batches and\n"
+      "                       reported once durable\n"
+      "  --batch-bytes N      commit a batch once it holds N bytes of text "
+      "(default\n"
+      "                       33554432); also every 4096 documents and 2 "
+      "seconds\n"
+      "  --on-unreadable skip|error  a file without text leakhound can read "
+      "(an image\n"
+      "                       without text, a binary, a FIFO in a folder): "
+      "listed as\n"
+      "                       skipped with its class, or an error (default: "
+      "skip\n"
+      "                       inside directories, error for files named); a "
+      "folder or\n"
+      "                       file that cannot be read is always an error\n",
+      LimitOptionsUsage());
+  return usage.c_str();
+}
+
+// The files named by the arguments and by --from-list.
+absl::StatusOr<std::vector<InputFile>> CollectInputs(const CommandLine& line) {
+  std::vector<std::string> paths = line.args();
+  if (auto list = line.Value("from-list")) {
+    std::ifstream file;
+    std::istream* in = &std::cin;
+    if (*list != "-") {
+      file.open(*list);
+      if (!file) {
+        return absl::NotFoundError(
+            absl::StrCat("cannot read the list ", *list));
+      }
+      in = &file;
+    }
+    for (std::string p; std::getline(*in, p);) {
+      if (!p.empty() && p.back() == '\r') p.pop_back();
+      if (!p.empty()) paths.push_back(p);
+    }
+  }
+  if (paths.empty()) return absl::InvalidArgumentError("no files given");
+  return ExpandInputs(paths);
+}
+
+// A batch is committed when it holds --batch-bytes of text (default
+// kCommitBytes), this many documents, or its first document has waited this
+// long; and at the end.
+constexpr uint64_t kCommitBytes = uint64_t{32} << 20;
+constexpr size_t kCommitDocuments = 4096;
+constexpr std::chrono::milliseconds kCommitInterval{2000};
+// Files prepared ahead of the one being staged, per thread, at most.
+constexpr size_t kAheadPerThread = 4;
+
+// A file extracted, shingled and digested by a worker.
+struct PreparedFile {
+  absl::StatusOr<PreparedDocument> document =
+      absl::UnknownError("not prepared");
+  std::vector<SkippedPart> skipped;
+  // Set: the file itself holds no readable text and is skipped
+  // (--on-unreadable); `document` is then that error.
+  bool unreadable = false;
+  uint64_t input_bytes = 0;
+};
+
+// The one-line error of a file add could not protect; an id held by
+// another source says how to give it one of its own.
+absl::Status WithHint(const absl::Status& s) {
+  if (s.code() != absl::StatusCode::kAlreadyExists) return s;
+  return absl::Status(s.code(), absl::StrCat(s.message(),
+                                             " (--id gives it another id)"));
+}
+
+const char* OutcomeWord(AddOutcome outcome) {
+  switch (outcome) {
+    case AddOutcome::kAdded: return "added";
+    case AddOutcome::kReplaced: return "replaced";
+    case AddOutcome::kUnchanged: return "unchanged";
+    case AddOutcome::kDuplicateContent: return "duplicate";
+  }
+  return "?";
+}
+
+}  // namespace
+
+int RunAddCommand(int argc, char** argv) {
+  static constexpr OptionSpec kSpecs[] = {{"index", true},
+                                          {"id", true},
+                                          {"label", true},
+                                          {"from-list", true},
+                                          {"threads", true},
+                                          {"batch-bytes", true},
+                                          {"on-unreadable", true}};
+  static constexpr auto kAllSpecs = WithLimitOptions(kSpecs);
+  int exit = kExitOk;
+  auto line = ParseCommandLine("add", argc, argv, kAllSpecs, AddUsage(), &exit);
+  if (!line) return exit;
+  auto limits = FileLimits(*line);
+  if (!limits.ok()) return ReportError("add", limits.status());
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  auto threads = line->Unsigned("threads", cores, 1, 256);
+  if (!threads.ok()) return ReportError("add", threads.status());
+  auto batch_bytes = line->Unsigned("batch-bytes", kCommitBytes, 1,
+                                    uint64_t{1} << 32);
+  if (!batch_bytes.ok()) return ReportError("add", batch_bytes.status());
+  auto unreadable = ParseUnreadablePolicy(line->Value("on-unreadable"));
+  if (!unreadable.ok()) return ReportError("add", unreadable.status());
+  auto files = CollectInputs(*line);
+  if (!files.ok()) return ReportError("add", files.status());
+  const std::optional<std::string> id = line->Value("id");
+  // Standard input has no name: an id of "-" would make a second piped add
+  // replace the first.
+  for (const InputFile& f : *files) {
+    if (f.path == "-" && !id) {
+      return UsageError("add", absl::InvalidArgumentError(
+                                   "standard input (-) needs --id ID"));
+    }
+  }
+  if (id && (files->size() != 1 || line->args().size() != 1 ||
+             files->front().id != line->args().front())) {
+    return ReportError("add", absl::InvalidArgumentError(
+                                  "--id needs exactly one file (not a "
+                                  "directory)"));
+  }
+  auto index = OpenIndex(*line, OpenMode::kWrite);
+  if (!index.ok()) return ReportError("add", index.status());
+  const size_t workers =
+      std::max<size_t>(1, std::min<size_t>(*threads, files->size()));
+  std::vector<std::unique_ptr<Shingler>> shinglers;
+  for (size_t i = 0; i < workers; ++i) {
+    auto shingler = (*index)->NewShingler();
+    if (!shingler.ok()) return ReportError("add", shingler.status());
+    shinglers.push_back(std::move(*shingler));
+  }
+
+  const std::vector<std::string> labels = line->Values("label");
+  ProgressBar progress(files->size(), TotalSize(*files));
+  size_t counts[4] = {0, 0, 0, 0}, failed = 0, skipped = 0, done = 0;
+  uint64_t bytes_done = 0;
+  // Outcomes not printed yet: a staged document is reported only once its
+  // batch is committed (durable), so what is printed survives a crash.
+  std::vector<std::pair<const InputFile*, absl::StatusOr<AddResult>>> waiting;
+  uint64_t staged_bytes = 0;
+  auto first_staged = std::chrono::steady_clock::now();
+  auto report = [&] {
+    progress.Clear();
+    for (auto& [file, added] : waiting) {
+      if (!added.ok()) {
+        exit = ReportError("add", WithHint(added.status()), file->path);
+        ++failed;
+        continue;
+      }
+      ++counts[static_cast<int>(added->outcome)];
+      const std::string& shown = id ? *id : file->id;
+      if (added->outcome == AddOutcome::kDuplicateContent) {
+        std::printf("duplicate %s: same text as %s, not added\n",
+                    Printable(shown).c_str(),
+                    Printable(added->existing_id).c_str());
+      } else {
+        std::printf("%-9s %s (%u fingerprints, %u row%s written)\n",
+                    OutcomeWord(added->outcome), Printable(shown).c_str(),
+                    added->fingerprints, added->rows_written,
+                    added->rows_written == 1 ? "" : "s");
+      }
+    }
+    std::fflush(stdout);
+    waiting.clear();
+    staged_bytes = 0;
+  };
+  // Once a commit fails (disk full, I/O error) the index takes no more
+  // writes: the failure is reported once, with the number of documents it
+  // cost, and the remaining files are counted as failed without a line
+  // each.
+  bool write_failed = false;
+  auto commit = [&] {
+    absl::Status s = (*index)->Commit();
+    if (!s.ok()) {
+      size_t lost = 0;
+      std::erase_if(waiting, [&](const auto& entry) {
+        const absl::StatusOr<AddResult>& added = entry.second;
+        const bool written = added.ok() &&
+                             (added->outcome == AddOutcome::kAdded ||
+                              added->outcome == AddOutcome::kReplaced);
+        lost += written ? 1 : 0;
+        return written;
+      });
+      progress.Clear();
+      exit = ReportError(
+          "add", absl::Status(s.code(),
+                              absl::StrCat(s.message(), "; the ", lost,
+                                           " document(s) of this batch were not "
+                                           "added and the index is as before "
+                                           "them; no further files are added")));
+      failed += lost;
+      write_failed = true;
+    }
+    report();
+  };
+  RunInOrder<PreparedFile>(
+      files->size(), workers, workers * kAheadPerThread,
+      [&](size_t i, size_t w) {
+        const InputFile& file = (*files)[i];
+        PreparedFile out;
+        auto text = ExtractInput(file, *limits);
+        if (!text.ok()) {
+          out.unreadable = SkipUnreadable(text.status(), file, *unreadable);
+          out.document = text.status();
+          return out;
+        }
+        out.input_bytes = text->input_bytes;
+        out.skipped = std::move(text->skipped);
+        out.document = ProtectedIndex::Prepare(
+            *shinglers[w],
+            DocumentInput{id.value_or(file.id), file.Source(), labels,
+                          text->JoinedText(),
+                          /*replace_other_source=*/id.has_value()});
+        return out;
+      },
+      [&](size_t i, PreparedFile prepared) {
+        const InputFile& file = (*files)[i];
+        if (write_failed) {
+          ++failed;
+          progress.Update(++done, bytes_done += prepared.input_bytes);
+          return;
+        }
+        if (prepared.unreadable) {
+          const absl::Status& why = prepared.document.status();
+          progress.Clear();
+          std::printf("skipped   %s\n", SkippedFileText(file, why).c_str());
+          ++skipped;
+          progress.Update(++done, bytes_done);
+          return;
+        }
+        for (const SkippedPart& part : prepared.skipped) {
+          progress.Clear();
+          std::fprintf(stderr, "leakhound add: %s\n",
+                       Printable(absl::StrCat(file.path, kPartSeparator,
+                                              part.name, ": skipped: ",
+                                              part.reason))
+                           .c_str());
+        }
+        const uint64_t text_bytes =
+            prepared.document.ok() ? prepared.document->bytes : 0;
+        if ((*index)->pending() == 0) {
+          first_staged = std::chrono::steady_clock::now();
+        }
+        waiting.emplace_back(&file,
+                             prepared.document.ok()
+                                 ? (*index)->Stage(std::move(*prepared.document))
+                                 : absl::StatusOr<AddResult>(
+                                       prepared.document.status()));
+        staged_bytes += text_bytes;
+        bytes_done += prepared.input_bytes;
+        if ((*index)->pending() == 0) {
+          report();  // nothing is waiting for a commit
+        } else if (staged_bytes >= *batch_bytes ||
+                   (*index)->pending() >= kCommitDocuments ||
+                   std::chrono::steady_clock::now() - first_staged >=
+                       kCommitInterval) {
+          commit();
+        }
+        progress.Update(++done, bytes_done);
+      });
+  commit();
+  progress.Clear();
+  if (files->size() > 1) {
+    std::printf("%zu added, %zu replaced, %zu unchanged, %s, %zu skipped, "
+                "%zu failed\n",
+                counts[0], counts[1], counts[2],
+                Plural(counts[3], "duplicate").c_str(), skipped, failed);
+  }
+  return exit;
+}
+
+// --- allow ------------------------------------------------------------------
+
+namespace {
+constexpr char kAllowUsage[] =
+    "usage: leakhound allow add --index DIR [--name NAME] [LIMITS] PATH...\n"
+    "       leakhound allow remove --index DIR NAME...\n"
+    "       leakhound allow list --index DIR [--json]\n"
+    "  The allow-list: benign text (disclaimers, licence headers, templates) "
+    "whose\n"
+    "  shingles never count toward a match. An entry's name defaults to the "
+    "file's id\n"
+    "  as for add. LIMITS: the --max-* options of add.\n";
+}  // namespace
+
+int RunAllowCommand(int argc, char** argv) {
+  static constexpr OptionSpec kSpecs[] = {
+      {"index", true}, {"name", true}, {"json", false}};
+  static constexpr auto kAllSpecs = WithLimitOptions(kSpecs);
+  int exit = kExitOk;
+  auto line = ParseCommandLine("allow", argc, argv, kAllSpecs, kAllowUsage, &exit);
+  if (!line) return exit;
+  auto split = SplitAction("allow", *line);
+  if (!split) return kExitError;
+  const auto& [action, operands] = *split;
+  if (action == "list") {
+    auto index = OpenIndex(*line, OpenMode::kRead);
+    if (!index.ok()) return ReportError("allow", index.status());
+    const bool json = line->Has("json");
+    absl::Status s = (*index)->store().ForEachAllowEntry(
+        [&](std::string_view name, const AllowRecord& r) {
+          if (json) {
+            std::printf("{\"name\":%s,\"source\":%s,\"fingerprints\":%zu}\n",
+                        JsonString(name).c_str(), JsonString(r.source).c_str(),
+                        r.fingerprints.size());
+          } else {
+            std::printf("%-40s %6zu fingerprints  %s\n",
+                        std::string(name).c_str(), r.fingerprints.size(),
+                        r.source.c_str());
+          }
+          return absl::OkStatus();
+        });
+    return s.ok() ? kExitOk : ReportError("allow", s);
+  }
+  if (action != "add" && action != "remove") {
+    UsageError("allow", absl::InvalidArgumentError(absl::StrCat(
+                            "unknown action '", action,
+                            "' (add, remove or list)")));
+    return kExitError;
+  }
+  if (operands.empty()) {
+    ReportError("allow", absl::InvalidArgumentError(
+                             action == "add" ? "no files given"
+                                             : "no entry name given"));
+    return kExitError;
+  }
+  auto index = OpenIndex(*line, OpenMode::kWrite);
+  if (!index.ok()) return ReportError("allow", index.status());
+  if (action == "remove") {
+    for (const std::string& name : operands) {
+      auto entry = (*index)->store().ReadAllowEntry(name);
+      absl::Status s = (*index)->RemoveAllowed(name);
+      if (s.ok() && entry.ok() && entry->has_value()) {
+        // A console allow-listing's retained copy goes with it.
+        if (auto dir = line->IndexDir(); dir.ok()) {
+          DropRetainedCopy(*dir, (*entry)->source).IgnoreError();
+        }
+      }
+      if (!s.ok()) {
+        exit = ReportError("allow", s);
+      } else {
+        std::printf("removed allow-list entry %s\n", name.c_str());
+      }
+    }
+    return exit;
+  }
+  auto limits = FileLimits(*line);
+  if (!limits.ok()) return ReportError("allow", limits.status());
+  const std::vector<InputFile> files = ExpandInputs(operands);
+  const std::optional<std::string> name = line->Value("name");
+  if (name && files.size() != 1) {
+    return ReportError("allow", absl::InvalidArgumentError(
+                                    "--name needs exactly one file"));
+  }
+  for (const InputFile& file : files) {
+    auto text = ExtractInput(file, *limits);
+    absl::StatusOr<AllowResult> added =
+        text.ok() ? (*index)->AddAllowed(name.value_or(file.id), file.Source(),
+                                         text->JoinedText())
+                  : absl::StatusOr<AllowResult>(text.status());
+    if (!added.ok()) {
+      exit = ReportError("allow", added.status(), file.path);
+      continue;
+    }
+    std::printf("%-9s allow-list entry %s (%u fingerprints)\n",
+                OutcomeWord(added->outcome), name.value_or(file.id).c_str(),
+                added->fingerprints);
+  }
+  return exit;
+}
+
+}  // namespace leakhound

@@ -1,0 +1,380 @@
+#include "cli/commands/incidents_command.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "cli/commands/command_line.h"
+#include "cli/commands/exit_codes.h"
+#include "cli/incidents/held_mail.h"
+#include "cli/incidents/incident_store.h"
+#include "cli/commands/json_text.h"
+
+namespace leakhound {
+namespace {
+
+constexpr char kUsage[] =
+    "usage: leakhound incidents ACTION [OPTIONS]\n"
+    "  list [--since T] [--until T] [--status S] [--document ID] [--sender "
+    "ADDR]\n"
+    "       [--recipient ADDR] [--action A] [--source milter|scan]\n"
+    "       [--kind leak|error|unread]\n"
+    "       [--limit N] [--offset N] [--json]     newest first (default "
+    "limit 50)\n"
+    "  show ID [--json]                           an incident with its "
+    "passages\n"
+    "  resolve ID --as confirmed|false-positive|open [--note TEXT]\n"
+    "  release ID                                 deliver a quarantined "
+    "message (postsuper -H)\n"
+    "  delete-mail ID                             delete a quarantined "
+    "message (postsuper -d)\n"
+    "  export --format csv|jsonl [list's filters] every matching incident "
+    "on standard output\n"
+    "  purge --older-than AGE                     delete incidents older "
+    "than AGE (90d)\n"
+    "  --incidents FILE   the store (default: $LEAKHOUND_INCIDENTS, else "
+    "INDEX_DIR.incidents\n"
+    "                     with --index DIR or $LEAKHOUND_INDEX)\n"
+    "  --postfix-config DIR  Postfix's configuration directory, for release "
+    "and delete-mail\n"
+    "  T: an age (90d, 12h, 30m) or a UTC date 2026-11-25[T14:30:00].\n";
+
+std::string JsonStrings(const std::vector<std::string>& values) {
+  std::vector<std::string> quoted;
+  for (const std::string& v : values) quoted.push_back(JsonString(v));
+  return "[" + absl::StrJoin(quoted, ",") + "]";
+}
+
+// A CSV field (RFC 4180), defused for spreadsheets: a field a spreadsheet
+// would read as a formula (= + - @ at its start) gets a leading quote.
+std::string CsvField(std::string_view value) {
+  std::string v(value);
+  if (!v.empty() && (v[0] == '=' || v[0] == '+' || v[0] == '-' || v[0] == '@' ||
+                     v[0] == '\t' || v[0] == '\r')) {
+    v.insert(v.begin(), '\'');
+  }
+  if (v.find_first_of(",\"\r\n") == std::string::npos) return v;
+  std::string out = "\"";
+  for (char c : v) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+absl::StatusOr<IncidentFilter> FilterOf(const CommandLine& line, int64_t now) {
+  IncidentFilter f;
+  if (auto v = line.Value("since")) {
+    auto t = ParseTimeBound(*v, now);
+    if (!t.ok()) return t.status();
+    f.since_ms = *t;
+  }
+  if (auto v = line.Value("until")) {
+    auto t = ParseTimeBound(*v, now);
+    if (!t.ok()) return t.status();
+    f.until_ms = *t;
+  }
+  f.status = line.Value("status").value_or("");
+  f.document = line.Value("document").value_or("");
+  f.sender = line.Value("sender").value_or("");
+  f.recipient = line.Value("recipient").value_or("");
+  f.action = line.Value("action").value_or("");
+  f.source = line.Value("source").value_or("");
+  f.kind = line.Value("kind").value_or("");
+  auto limit = line.Unsigned("limit", 50, 1, 1'000'000);
+  if (!limit.ok()) return limit.status();
+  auto offset = line.Unsigned("offset", 0, 0, uint64_t{1} << 40);
+  if (!offset.ok()) return offset.status();
+  f.limit = *limit;
+  f.offset = *offset;
+  return f;
+}
+
+absl::StatusOr<int64_t> IdOperand(const ActionArguments& action) {
+  int64_t id = 0;
+  if (action.operands.size() != 1 ||
+      !absl::SimpleAtoi(action.operands[0], &id) || id <= 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("incidents ", action.action, " takes one incident id"));
+  }
+  return id;
+}
+
+// What the incident is about: the sender, else the scanned file.
+std::string Origin(const Incident& i) {
+  return i.source == "scan" ? i.file_path : i.sender;
+}
+
+void PrintShow(const Incident& i) {
+  std::printf("incident %lld  %s UTC  %s %s, action %s, status %s%s\n",
+              static_cast<long long>(i.id), FormatTime(i.time_ms).c_str(),
+              i.source.c_str(), i.kind.c_str(), i.action.c_str(),
+              i.status.c_str(),
+              i.mail_state.empty() ? "" : (", mail " + i.mail_state).c_str());
+  auto field = [](const char* name, const std::string& value) {
+    if (!value.empty()) std::printf("  %-11s %s\n", name, value.c_str());
+  };
+  field("queue id", i.queue_id);
+  field("message-id", i.message_id);
+  field("from", i.sender);
+  field("to", absl::StrJoin(i.recipients, ", "));
+  field("subject", i.subject);
+  field("client", i.client);
+  field("scan run", i.run_id);
+  field("file", i.file_path);
+  if (i.source == "scan") field("size", absl::StrCat(i.file_size));
+  field("sha256", i.sha256);
+  field("detail", i.detail);
+  field("note", i.note);
+  if (!i.reviewed_by.empty()) {
+    field("reviewed", absl::StrCat(i.reviewed_by, " at ",
+                                   FormatTime(i.reviewed_ms), " UTC"));
+  }
+  for (const IncidentMatch& m : i.matches) {
+    std::printf("  match %s%s%s: %u words, bytes %u-%u%s, coverage %.0f %%\n",
+                m.document.c_str(), m.part.empty() ? "" : " in ",
+                m.part.c_str(), m.words, m.byte_begin, m.byte_end,
+                m.source.empty() ? "" : (" (source " + m.source + ")").c_str(),
+                100 * m.coverage);
+    if (!m.labels.empty()) {
+      std::printf("    labels: %s\n", absl::StrJoin(m.labels, ", ").c_str());
+    }
+    if (!m.snippet.empty()) {
+      const std::string_view s(m.snippet);
+      std::printf("    ...%s>>>%s<<<%s...\n",
+                  std::string(s.substr(0, m.snippet_begin)).c_str(),
+                  std::string(s.substr(m.snippet_begin,
+                                       m.snippet_end - m.snippet_begin))
+                      .c_str(),
+                  std::string(s.substr(m.snippet_end)).c_str());
+    }
+  }
+}
+
+}  // namespace
+
+std::string CliUser() {
+  for (const char* name : {"SUDO_USER", "USER", "LOGNAME"}) {
+    if (const char* v = std::getenv(name); v != nullptr && *v != '\0') {
+      return absl::StrCat("cli:", v);
+    }
+  }
+  return absl::StrCat("cli:uid", ::getuid());
+}
+
+std::string IncidentJson(const Incident& i) {
+  std::string out = absl::StrCat(
+      "{\"id\":", i.id, ",\"time\":", JsonString(FormatTime(i.time_ms) + "Z"),
+      ",\"time_ms\":", i.time_ms, ",\"source\":", JsonString(i.source),
+      ",\"kind\":", JsonString(i.kind), ",\"action\":", JsonString(i.action),
+      ",\"status\":", JsonString(i.status),
+      ",\"mail_state\":", JsonString(i.mail_state),
+      ",\"queue_id\":", JsonString(i.queue_id),
+      ",\"message_id\":", JsonString(i.message_id),
+      ",\"sender\":", JsonString(i.sender),
+      ",\"recipients\":", JsonStrings(i.recipients),
+      ",\"subject\":", JsonString(i.subject),
+      ",\"client\":", JsonString(i.client),
+      ",\"run_id\":", JsonString(i.run_id),
+      ",\"file\":", JsonString(i.file_path), ",\"size\":", i.file_size,
+      ",\"sha256\":", JsonString(i.sha256),
+      ",\"detail\":", JsonString(i.detail),
+      ",\"documents\":", JsonStrings(i.documents),
+      ",\"note\":", JsonString(i.note),
+      ",\"reviewed_by\":", JsonString(i.reviewed_by),
+      ",\"reviewed_ms\":", i.reviewed_ms);
+  if (!i.matches.empty()) {
+    std::vector<std::string> matches;
+    for (const IncidentMatch& m : i.matches) {
+      matches.push_back(absl::StrCat(
+          "{\"document\":", JsonString(m.document), ",\"source\":",
+          JsonString(m.source), ",\"labels\":", JsonStrings(m.labels),
+          ",\"part\":", JsonString(m.part), ",\"byte_begin\":", m.byte_begin,
+          ",\"byte_end\":", m.byte_end, ",\"words\":", m.words,
+          ",\"coverage\":", absl::StrFormat("%.4f", m.coverage),
+          ",\"snippet\":", JsonString(m.snippet), ",\"snippet_begin\":",
+          m.snippet_begin, ",\"snippet_end\":", m.snippet_end, "}"));
+    }
+    absl::StrAppend(&out, ",\"matches\":[", absl::StrJoin(matches, ","), "]");
+  }
+  return out + "}";
+}
+
+int RunIncidentsCommand(int argc, char** argv) {
+  static constexpr OptionSpec kSpecs[] = {
+      {"incidents", true}, {"index", true},      {"since", true},
+      {"until", true},     {"status", true},     {"document", true},
+      {"sender", true},    {"action", true},     {"source", true},
+      {"kind", true},      {"limit", true},      {"offset", true},
+      {"json", false},     {"as", true},         {"note", true},
+      {"format", true},    {"older-than", true}, {"postfix-config", true},
+      {"recipient", true}};
+  int exit = kExitOk;
+  auto line = ParseCommandLine("incidents", argc, argv, kSpecs, kUsage, &exit);
+  if (!line) return exit;
+  auto action = SplitAction("incidents", *line);
+  if (!action) return kExitError;
+  auto path = line->IncidentsPath();
+  if (!path.ok()) return ReportError("incidents", path.status());
+  if (!*path) {
+    return ReportError("incidents",
+                       absl::InvalidArgumentError("--incidents off: no store"));
+  }
+  IncidentStore::Options open;
+  open.create = false;
+  auto store = IncidentStore::Open(**path, open);
+  if (!store.ok()) return ReportError("incidents", store.status());
+  const int64_t now = NowUnixMs();
+  const std::string& verb = action->action;
+
+  if (verb == "list" || verb == "export") {
+    auto filter = FilterOf(*line, now);
+    if (!filter.ok()) return ReportError("incidents", filter.status());
+    if (verb == "list") {
+      auto rows = (*store)->List(*filter);
+      if (!rows.ok()) return ReportError("incidents", rows.status());
+      // The FROM/FILE column is as wide as its longest entry (at most
+      // kOriginWidth; longer ones are cut with "..." in the middle), so
+      // the columns after it stay aligned.
+      constexpr size_t kOriginWidth = 48;
+      size_t width = std::string_view("FROM/FILE").size();
+      for (const Incident& i : *rows) {
+        width = std::max(width, std::min(Origin(i).size(), kOriginWidth));
+      }
+      auto fitted = [&](std::string text) {
+        text = Printable(text);
+        if (text.size() <= width) return text;
+        const size_t keep = width - 3;
+        return absl::StrCat(text.substr(0, keep / 2), "...",
+                            text.substr(text.size() - (keep - keep / 2)));
+      };
+      const int w = static_cast<int>(width);
+      if (!line->Has("json")) {
+        std::printf("%-8s %-19s %-6s %-6s %-10s %-14s %-*s %s\n", "ID",
+                    "TIME (UTC)", "SOURCE", "KIND", "ACTION", "STATUS", w,
+                    "FROM/FILE", "DOCUMENTS");
+      }
+      for (const Incident& i : *rows) {
+        if (line->Has("json")) {
+          std::printf("%s\n", IncidentJson(i).c_str());
+        } else {
+          std::printf("%-8lld %-19s %-6s %-6s %-10s %-14s %-*s %s\n",
+                      static_cast<long long>(i.id),
+                      FormatTime(i.time_ms).c_str(), i.source.c_str(),
+                      i.kind.c_str(), i.action.c_str(), i.status.c_str(), w,
+                      fitted(Origin(i)).c_str(),
+                      Printable(absl::StrJoin(i.documents, ",")).c_str());
+        }
+      }
+      return kExitOk;
+    }
+    const std::string format = line->Value("format").value_or("");
+    if (format != "csv" && format != "jsonl") {
+      return ReportError(
+          "incidents",
+          absl::InvalidArgumentError("export needs --format csv or jsonl"));
+    }
+    if (format == "csv") {
+      std::printf(
+          "id,time_utc,source,kind,action,status,mail_state,queue_id,"
+          "message_id,sender,recipients,subject,client,run_id,file,size,"
+          "sha256,documents,detail,note,reviewed_by\n");
+    }
+    absl::Status s = (*store)->ForEach(*filter, [&](const Incident& i) {
+      if (format == "jsonl") {
+        std::printf("%s\n", IncidentJson(i).c_str());
+      } else {
+        std::vector<std::string> cells = {absl::StrCat(i.id),
+                                          FormatTime(i.time_ms),
+                                          i.source,
+                                          i.kind,
+                                          i.action,
+                                          i.status,
+                                          i.mail_state,
+                                          i.queue_id,
+                                          i.message_id,
+                                          i.sender,
+                                          absl::StrJoin(i.recipients, " "),
+                                          i.subject,
+                                          i.client,
+                                          i.run_id,
+                                          i.file_path,
+                                          absl::StrCat(i.file_size),
+                                          i.sha256,
+                                          absl::StrJoin(i.documents, " "),
+                                          i.detail,
+                                          i.note,
+                                          i.reviewed_by};
+        for (std::string& c : cells) c = CsvField(c);
+        std::printf("%s\n", absl::StrJoin(cells, ",").c_str());
+      }
+      return absl::OkStatus();
+    });
+    if (!s.ok()) return ReportError("incidents", s);
+    return kExitOk;
+  }
+  if (verb == "purge") {
+    auto age = line->Value("older-than");
+    if (!age) {
+      return ReportError(
+          "incidents",
+          absl::InvalidArgumentError("purge needs --older-than AGE (90d)"));
+    }
+    auto before = ParseTimeBound(*age, now);
+    if (!before.ok()) return ReportError("incidents", before.status());
+    auto n = (*store)->Purge(*before, CliUser());
+    if (!n.ok()) return ReportError("incidents", n.status());
+    std::printf("purged %lld incidents older than %s UTC\n",
+                static_cast<long long>(*n), FormatTime(*before).c_str());
+    return kExitOk;
+  }
+  auto id = IdOperand(*action);
+  if (!id.ok()) return ReportError("incidents", id.status());
+  if (verb == "show") {
+    auto incident = (*store)->Get(*id);
+    if (!incident.ok()) return ReportError("incidents", incident.status());
+    if (line->Has("json")) {
+      std::printf("%s\n", IncidentJson(*incident).c_str());
+    } else {
+      PrintShow(*incident);
+    }
+    return kExitOk;
+  }
+  if (verb == "resolve") {
+    auto as = line->Value("as");
+    if (!as) {
+      return ReportError("incidents",
+                         absl::InvalidArgumentError(
+                             "resolve needs --as confirmed or false-positive"));
+    }
+    absl::Status s = (*store)->Resolve(
+        *id, *as, line->Value("note").value_or(""), CliUser());
+    if (!s.ok()) return ReportError("incidents", s);
+    std::printf("incident %lld: %s\n", static_cast<long long>(*id),
+                as->c_str());
+    return kExitOk;
+  }
+  if (verb == "release" || verb == "delete-mail") {
+    HeldMailOptions options;
+    options.postfix_config = line->Value("postfix-config").value_or("");
+    auto done =
+        ActOnHeldMail(**store, *id, verb == "release", CliUser(), options);
+    if (!done.ok()) return ReportError("incidents", done.status());
+    std::printf("incident %lld: %s\n", static_cast<long long>(*id),
+                done->c_str());
+    return kExitOk;
+  }
+  return ReportError("incidents", absl::InvalidArgumentError(absl::StrCat(
+                                      "unknown action '", verb, "'")));
+}
+
+}  // namespace leakhound

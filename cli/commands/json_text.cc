@@ -1,0 +1,37 @@
+#include "cli/commands/json_text.h"
+
+#include <cstdint>
+#include <cstdio>
+
+#include "shingler/text_decoder.h"
+
+namespace leakhound {
+
+std::string JsonString(std::string_view text) {
+  const std::string utf8 = RepairUtf8(text);
+  std::string out;
+  out.reserve(utf8.size() + 2);
+  out += '"';
+  for (char ch : utf8) {
+    const auto c = static_cast<uint8_t>(ch);
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (c < 0x20 || c == 0x7F) {
+          char buf[8];
+          std::snprintf(buf, sizeof(buf), "\\u%04x", c);
+          out += buf;
+        } else {
+          out += ch;  // UTF-8 bytes pass through
+        }
+    }
+  }
+  out += '"';
+  return out;
+}
+
+}  // namespace leakhound

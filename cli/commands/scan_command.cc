@@ -1,0 +1,405 @@
+#include "cli/commands/scan_command.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <cstdio>
+#include <ctime>
+#include <optional>
+#include <span>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "cli/commands/command_line.h"
+#include "cli/commands/exit_codes.h"
+#include "cli/formats/mime_extractor.h"
+#include "cli/incidents/incident_evidence.h"
+#include "cli/incidents/incident_store.h"
+#include "cli/commands/input_files.h"
+#include "cli/commands/ordered_work.h"
+#include "cli/commands/progress_bar.h"
+#include "cli/commands/scan_output.h"
+#include "engine/content_digest.h"
+#include "engine/scan/leak_scanner.h"
+
+namespace leakhound {
+namespace {
+
+// The usage text, with the defaults of ScanOptions and ExtractionLimits.
+const char* ScanUsage() {
+  static const std::string usage = absl::StrCat(
+    "usage: leakhound scan --index DIR [--json [--candidates]] [--threads N] "
+    "[--min-words N]"
+    "\n                      [--min-coverage PCT] [--boilerplate-docs N] "
+    "[--min-distinctive-words N]\n"
+    "                      [--no-word-checks] [--follow-symlinks]"
+    "\n"
+    "                      [--shard I/N] [LIMITS] PATH...\n"
+    "  Scans files, directories (recursively) and '-' (standard input) for "
+    "passages\n"
+    "  of protected documents. Exit 0: nothing leaked; 1: a leak; 2: an "
+    "error.\n"
+    "  --json               one JSON object per file (JSON Lines) on "
+    "standard output\n"
+    "  --candidates         with --json: also the ids of every document the "
+    "filter\n"
+    "                       proposed (\"candidate_ids\"), matched or dropped\n"
+    "  --threads N          files scanned in parallel (default: the number "
+    "of cores)\n"
+    "  --min-words N        a shared passage, or a group of passages from one "
+    "stretch\n"
+    "                       of a document, of N words is a leak (default ",
+    ScanOptions{}.min_words, ", at least 10;\n"
+    "                       words copied or substituted one for one; other "
+    "gaps do not count)\n"
+    "  --min-coverage PCT   so is sharing PCT percent of a document "
+    "(default ", ScanOptions{}.min_coverage * 100, ")\n"
+    "  --boilerplate-docs N text in more than N protected documents never "
+    "counts\n"
+    "                       (default ", ScanOptions{}.boilerplate_documents,
+    "; 0 turns this off)\n"
+    "  --min-distinctive-words N\n"
+    "                       a leak also needs N words in text that at most ",
+    ScanOptions{}.distinctive_documents, "\n"
+    "                       protected documents share (default ",
+    ScanOptions{}.min_distinctive_words, ": off)\n"
+    "  --no-word-checks     do not use the documents' word checks (by "
+    "default passages\n"
+    "                       grow past substituted words at their ends, and "
+    "inserted\n"
+    "                       words count against them; a document stored "
+    "without\n"
+    "                       checks gets them when added again or rekeyed)\n"
+    "  --follow-symlinks    inside directories, scan what symlinks point to "
+    "(default:\n"
+    "                       skip them; each directory is walked once)\n"
+    "  --shard I/N          only shard I (0..N-1) of the files: N machines\n"
+    "                       given the same PATHs scan disjoint shards that\n"
+    "                       together are every file (docs/scale.md)\n"
+    "  --on-unreadable skip|error  a file without text leakhound can read "
+    "(an image\n"
+    "                       OCR finds nothing in, unknown binary data): "
+    "listed as\n"
+    "                       skipped with its class, or an error (default: "
+    "skip\n"
+    "                       inside directories, error for files named; "
+    "encrypted\n"
+    "                       files are always errors)\n"
+    "  -q, --quiet          print nothing; the exit code tells (errors "
+    "still go to\n"
+    "                       standard error)\n"
+    "  -i, --leaks-only     print only the files that leak or fail\n"
+    "  -v, --verbose        the summary also counts candidate documents, "
+    "those the\n"
+    "                       second stage dropped, and allow-listed and "
+    "boilerplate\n"
+    "                       text ignored\n"
+    "  --color WHEN         auto (default: a terminal, unless NO_COLOR is "
+    "set or\n"
+    "                       TERM=dumb), always or never\n"
+    "  -r, --recursive      accepted for habit: directories are always "
+    "walked\n"
+    "  With no PATH and standard input not a terminal, standard input is "
+    "scanned.\n"
+    "  --record             write one incident per leaking file to the "
+    "incident store,\n"
+    "                       under one scan-run id (docs/console.md)\n"
+    "  --incidents FILE     the store (default INDEX_DIR.incidents)\n"
+    "  --store-snippets on|off  keep the text around each passage "
+    "(default on)\n",
+    LimitOptionsUsage());
+  return usage.c_str();
+}
+
+// Files scanned ahead of the one being printed, per thread, at most.
+constexpr size_t kAheadPerThread = 4;
+
+// `candidates_of`: the index whose candidate ids to list (--candidates), or
+// nullptr.
+FileOutcome ScanOne(const InputFile& file, LeakScanner* scanner,
+                    const ExtractionLimits& limits, bool keep_text,
+                    const ProtectedIndex* candidates_of,
+                    UnreadablePolicy unreadable) {
+  const auto start = std::chrono::steady_clock::now();
+  FileOutcome o;
+  o.path = file.path;
+  auto extraction = ExtractInput(file, limits);
+  if (!extraction.ok() &&
+      SkipUnreadable(extraction.status(), file, unreadable)) {
+    o.skipped.push_back(SkippedPart{
+        "", std::string(extraction.status().message()),
+        UnreadableOf(extraction.status()).value_or(Unreadable::kUnsupported)});
+    std::error_code ignored;
+    const auto size = std::filesystem::file_size(file.path, ignored);
+    if (!ignored) o.bytes = size;
+  } else if (!extraction.ok()) {
+    o.error = extraction.status();
+    std::error_code ignored;
+    const auto size = std::filesystem::file_size(file.path, ignored);
+    if (!ignored) o.bytes = size;
+  } else {
+    o.bytes = extraction->input_bytes;
+    o.format = extraction->format;
+    o.skipped = std::move(extraction->skipped);
+    if (extraction->invalid_sequences > 0) {
+      std::fprintf(stderr,
+                   "leakhound scan: %s: %zu ill-formed UTF-8 sequences read "
+                   "as U+FFFD\n",
+                   file.path.c_str(), extraction->invalid_sequences);
+    }
+    for (ExtractedPart& part : extraction->parts) {
+      auto report = scanner->Scan(part.text);
+      if (!report.ok()) {
+        o.error = report.status();
+        o.parts.clear();
+        break;
+      }
+      PartOutcome p{std::move(part.name), "", std::move(*report), {}};
+      if (candidates_of != nullptr) {
+        // The scanner has just read these documents: the cache holds them.
+        for (DocId doc : p.report.candidates) {
+          auto stored = candidates_of->ReadStoredDocument(doc);
+          if (stored.ok()) p.candidate_ids.push_back((*stored)->external_id);
+        }
+      }
+      if (keep_text &&
+          (!p.report.matches.empty() || !p.report.locations.empty())) {
+        p.text = std::move(part.text);
+      }
+      o.parts.push_back(std::move(p));
+    }
+  }
+  o.elapsed_ms = std::chrono::duration<double, std::milli>(
+                     std::chrono::steady_clock::now() - start)
+                     .count();
+  return o;
+}
+
+// "scan-20261125T144212Z-12345": when, and which process.
+std::string ScanRunId() {
+  const time_t now = ::time(nullptr);
+  struct tm tm {};
+  gmtime_r(&now, &tm);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
+  return absl::StrCat("scan-", stamp, "-", ::getpid());
+}
+
+// Hex SHA-256 of the file at `path` ("" when it cannot be read again, as
+// standard input cannot).
+// Records what an incident keeps of the file itself, from one read of
+// it: its SHA-256 and, for an e-mail, its sender, recipients, subject and
+// Message-ID (as the milter records the SMTP envelope).
+void RecordFileFacts(const FileOutcome& o, Incident* incident) {
+  if (o.path == "-") return;
+  std::FILE* f = std::fopen(o.path.c_str(), "rb");
+  if (f == nullptr) return;
+  std::string bytes;
+  char buffer[1 << 16];
+  size_t n;
+  while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0) bytes.append(buffer, n);
+  const bool failed = std::ferror(f) != 0;
+  std::fclose(f);
+  if (failed) return;
+  static constexpr char kHex[] = "0123456789abcdef";
+  for (const char c : ContentDigest(bytes)) {
+    const auto b = static_cast<unsigned char>(c);
+    incident->sha256 += kHex[b >> 4];
+    incident->sha256 += kHex[b & 15];
+  }
+  if (o.format != "mail") return;
+  if (std::optional<MailHeaders> mail = ReadMailHeaders(bytes)) {
+    incident->sender = std::move(mail->from);
+    incident->recipients = std::move(mail->recipients);
+    incident->subject = std::move(mail->subject);
+    incident->message_id = std::move(mail->message_id);
+  }
+}
+
+Incident ScanIncident(const FileOutcome& o, const ProtectedIndex& index,
+                      const std::string& run_id, bool snippets) {
+  Incident incident;
+  incident.time_ms = NowUnixMs();
+  incident.source = "scan";
+  incident.kind = "leak";
+  incident.action = "reported";
+  incident.run_id = run_id;
+  incident.file_path = o.path;
+  incident.file_size = o.bytes;
+  RecordFileFacts(o, &incident);
+  for (const PartOutcome& p : o.parts) {
+    for (const DocumentMatch& m : p.report.matches) {
+      AppendEvidence(index, p.name, p.text, m, snippets, &incident.matches);
+    }
+    for (const LocationFinding& f : p.report.locations) {
+      AppendLocationEvidence(p.name, p.text, f, snippets, &incident.matches);
+    }
+  }
+  return incident;
+}
+
+}  // namespace
+
+int RunScanCommand(int argc, char** argv) {
+  static constexpr OptionSpec kSpecs[] = {
+      {"index", true},        {"json", false},      {"candidates", false},
+      {"threads", true},      {"min-words", true},
+      {"min-coverage", true}, {"boilerplate-docs", true},
+      {"min-distinctive-words", true}, {"no-word-checks", false},
+      {"follow-symlinks", false}, {"shard", true}, {"on-unreadable", true},
+      {"record", false},       {"incidents", true}, {"store-snippets", true},
+      {"quiet", false},        {"leaks-only", false}, {"color", true},
+      {"recursive", false},    {"verbose", false}};
+  static constexpr auto kAllSpecs = WithLimitOptions(kSpecs);
+  int exit = kExitOk;
+  auto line = ParseCommandLine("scan", argc, argv, kAllSpecs, ScanUsage(), &exit);
+  if (!line) return exit;
+  auto unreadable = ParseUnreadablePolicy(line->Value("on-unreadable"));
+  if (!unreadable.ok()) return ReportError("scan", unreadable.status());
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  auto threads = line->Unsigned("threads", cores, 1, 256);
+  auto options = MatchRuleOptions(*line);
+  auto limits = FileLimits(*line);
+  auto snippets = OnOff(*line, "store-snippets", true);
+  for (const absl::Status& s :
+       {threads.status(), options.status(), limits.status(), snippets.status()}) {
+    if (!s.ok()) return ReportError("scan", s);
+  }
+  // --record: the store is opened before scanning, so that a bad path is
+  // reported before any work.
+  std::unique_ptr<IncidentStore> store;
+  std::string run_id;
+  if (line->Has("record")) {
+    auto path = line->IncidentsPath();
+    if (!path.ok()) return ReportError("scan", path.status());
+    if (!*path) {
+      return ReportError("scan", absl::InvalidArgumentError(
+                                     "--record with --incidents off"));
+    }
+    auto opened = IncidentStore::Open(**path);
+    if (!opened.ok()) return ReportError("scan", opened.status());
+    store = std::move(*opened);
+    run_id = ScanRunId();
+  }
+  std::vector<std::string> paths = line->args();
+  if (paths.empty()) {
+    // ripgrep's habit: piped text is what to scan.
+    if (::isatty(STDIN_FILENO) == 1) {
+      return UsageError("scan", absl::InvalidArgumentError(
+                                    "no files given (and standard input is a terminal)"));
+    }
+    paths.push_back("-");
+  }
+  auto color = UseColor(*line);
+  if (!color.ok()) return UsageError("scan", color.status());
+  uint32_t shard = 0, shards = 1;
+  if (auto spec = line->Value("shard")) {
+    const std::vector<std::string> parts = absl::StrSplit(*spec, '/');
+    if (parts.size() != 2 || !absl::SimpleAtoi(parts[0], &shard) ||
+        !absl::SimpleAtoi(parts[1], &shards) || shards == 0 || shard >= shards) {
+      return ReportError("scan", absl::InvalidArgumentError(absl::StrCat(
+                                     "--shard wants I/N with 0 <= I < N, not '",
+                                     *spec, "'")));
+    }
+  }
+  ExpandNotes expanded;
+  std::vector<InputFile> files =
+      ExpandInputs(paths, line->Has("follow-symlinks"), &expanded);
+  const size_t skipped_links = expanded.skipped_links;
+  // A scan of nothing is not a clean share: an empty folder is named.
+  for (const std::string& folder : expanded.empty_folders) {
+    std::fprintf(stderr, "leakhound scan: %s: no files in it to scan\n",
+                 Printable(folder).c_str());
+  }
+  if (shards > 1) files = ShardOf(std::move(files), shard, shards);
+  auto index = OpenIndex(*line, OpenMode::kRead);
+  if (!index.ok()) return ReportError("scan", index.status());
+
+  const size_t workers =
+      std::max<size_t>(1, std::min<size_t>(*threads, files.size()));
+  std::vector<std::unique_ptr<LeakScanner>> scanners;
+  for (size_t i = 0; i < workers; ++i) {
+    auto scanner = LeakScanner::Create(**index, *options);
+    if (!scanner.ok()) return ReportError("scan", scanner.status());
+    scanners.push_back(std::move(*scanner));
+  }
+
+  const bool json = line->Has("json");
+  const bool list_candidates = line->Has("candidates");
+  const bool quiet = line->Has("quiet");
+  const bool leaks_only = line->Has("leaks-only");
+  ProgressBar progress(files.size(), TotalSize(files));
+  size_t leaks = 0, errors = 0;
+  uint64_t candidates = 0, dropped = 0, allowed = 0, boilerplate_shingles = 0,
+           bytes_done = 0;
+  FILE* summary_out = json ? stderr : stdout;
+  std::vector<Incident> recorded;
+  RunInOrder<FileOutcome>(
+      files.size(), workers, workers * kAheadPerThread,
+      [&](size_t i, size_t w) {
+        return ScanOne(files[i], scanners[w].get(), *limits,
+                       !json || store != nullptr,
+                       list_candidates ? index->get() : nullptr, *unreadable);
+      },
+      [&](size_t i, FileOutcome o) {
+        progress.Clear();
+        const bool shown = !quiet && (!leaks_only || o.leak() || !o.error.ok());
+        if (shown) {
+          const std::string text = json ? FormatJson(o, list_candidates) + "\n"
+                                        : FormatHuman(o, !json && *color);
+          std::fwrite(text.data(), 1, text.size(), stdout);
+          std::fflush(stdout);
+        } else if (quiet && !o.error.ok()) {
+          ReportError("scan", o.error, o.path);
+        }
+        if (!o.error.ok()) ++errors;
+        if (o.leak()) ++leaks;
+        if (store != nullptr && o.leak()) {
+          recorded.push_back(ScanIncident(o, **index, run_id, *snippets));
+        }
+        candidates += o.candidates();
+        dropped += o.false_candidates();
+        allowed += o.allowed_fingerprints();
+        boilerplate_shingles += o.boilerplate_shingles();
+        bytes_done += o.bytes;
+        progress.Update(i + 1, bytes_done);
+      });
+  progress.Clear();
+  if (store != nullptr) {
+    absl::Status s = store->Insert(std::span<Incident>(recorded));
+    if (!s.ok()) {
+      ReportError("scan", s);
+      ++errors;
+    } else {
+      std::fprintf(stderr, "leakhound scan: recorded %zu incidents in %s, run %s\n",
+                   recorded.size(), store->path().c_str(), run_id.c_str());
+    }
+  }
+  if (!quiet && (files.size() > 1 || !json || skipped_links > 0)) {
+    std::string summary = absl::StrCat(
+        json ? "leakhound scan: " : "", Plural(files.size(), "file"), " scanned: ",
+        leaks, " leaked, ", files.size() - leaks - errors, " clean, ",
+        Plural(errors, "error"));
+    if (line->Has("verbose")) {
+      absl::StrAppend(&summary, "; ", Plural(candidates, "candidate document"),
+                      ", ", dropped, " dropped by verification; ",
+                      Plural(allowed, "allow-listed fingerprint"), " and ",
+                      Plural(boilerplate_shingles, "boilerplate shingle"),
+                      " ignored");
+    }
+    if (skipped_links > 0) {
+      absl::StrAppend(&summary, "; ", Plural(skipped_links, "symlink"),
+                      " skipped (--follow-symlinks follows them)");
+    }
+    std::fprintf(summary_out, "%s\n", summary.c_str());
+  }
+  if (errors > 0) return kExitError;
+  return leaks > 0 ? kExitLeak : kExitOk;
+}
+
+}  // namespace leakhound

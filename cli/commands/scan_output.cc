@@ -1,0 +1,273 @@
+#include "cli/commands/scan_output.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "cli/commands/exit_codes.h"
+#include "cli/commands/json_text.h"
+
+namespace leakhound {
+namespace {
+
+constexpr size_t kSnippetBytes = 110;
+
+// The passage's text on one line: white space collapsed, cut at a UTF-8
+// boundary after kSnippetBytes.
+std::string Snippet(std::string_view text) {
+  std::string out;
+  bool space = false;
+  for (char c : text) {
+    if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
+      space = !out.empty();
+      continue;
+    }
+    if (space) out += ' ';
+    space = false;
+    out += c;
+  }
+  out = Printable(out);
+  if (out.size() > kSnippetBytes) {
+    size_t cut = kSnippetBytes;
+    while (cut > 0 && (static_cast<uint8_t>(out[cut]) & 0xC0) == 0x80) --cut;
+    out.resize(cut);
+    out += "…";
+  }
+  return out;
+}
+
+// Line numbers of byte offsets in one text: the newlines are found once,
+// then each lookup is a binary search (a large file may show thousands of
+// passages).
+class LineIndex {
+ public:
+  explicit LineIndex(std::string_view text) : size_(text.size()) {
+    for (size_t i = text.find('\n'); i != std::string_view::npos;
+         i = text.find('\n', i + 1)) {
+      newlines_.push_back(i);
+    }
+  }
+  // The 1-based line holding `byte` (a newline ends its own line).
+  uint32_t LineAt(size_t byte) const {
+    byte = std::min(byte, size_);
+    return 1 + static_cast<uint32_t>(
+                   std::lower_bound(newlines_.begin(), newlines_.end(), byte) -
+                   newlines_.begin());
+  }
+
+ private:
+  size_t size_;
+  std::vector<size_t> newlines_;
+};
+
+std::string Percent(double share) {
+  return absl::StrFormat("%.1f%%", share * 100);
+}
+
+}  // namespace
+
+bool FileOutcome::leak() const {
+  if (!error.ok()) return false;
+  for (const PartOutcome& p : parts) {
+    if (!p.report.matches.empty() || !p.report.locations.empty()) return true;
+  }
+  return false;
+}
+
+uint32_t FileOutcome::words() const {
+  uint32_t n = 0;
+  for (const PartOutcome& p : parts) n += p.report.words;
+  return n;
+}
+
+size_t FileOutcome::candidates() const {
+  size_t n = 0;
+  for (const PartOutcome& p : parts) n += p.report.candidates.size();
+  return n;
+}
+
+uint64_t FileOutcome::false_candidates() const {
+  uint64_t n = 0;
+  for (const PartOutcome& p : parts) n += p.report.false_candidates;
+  return n;
+}
+
+uint64_t FileOutcome::allowed_fingerprints() const {
+  uint64_t n = 0;
+  for (const PartOutcome& p : parts) n += p.report.allowed_fingerprints;
+  return n;
+}
+
+uint64_t FileOutcome::boilerplate_shingles() const {
+  uint64_t n = 0;
+  for (const PartOutcome& p : parts) n += p.report.boilerplate_shingles;
+  return n;
+}
+
+std::string FormatJson(const FileOutcome& o, bool candidates) {
+  std::string out = absl::StrCat(
+      "{\"path\":", JsonString(o.path), ",\"verdict\":\"",
+      !o.error.ok() ? "error" : (o.leak() ? "leak" : "clean"), "\"");
+  if (!o.error.ok()) {
+    absl::StrAppend(&out, ",\"error\":", JsonString(std::string(o.error.message())));
+  }
+  if (!o.format.empty()) {
+    absl::StrAppend(&out, ",\"format\":", JsonString(o.format));
+  }
+  absl::StrAppend(&out, ",\"bytes\":", o.bytes, ",\"words\":", o.words(),
+                  ",\"elapsed_ms\":", absl::StrFormat("%.3f", o.elapsed_ms),
+                  ",\"candidates\":", o.candidates(),
+                  ",\"parts\":", o.parts.size(), ",\"skipped\":[");
+  for (size_t i = 0; i < o.skipped.size(); ++i) {
+    absl::StrAppend(&out, i ? "," : "", "{\"part\":",
+                    JsonString(o.skipped[i].name), ",\"class\":\"",
+                    UnreadableName(o.skipped[i].kind), "\",\"reason\":",
+                    JsonString(o.skipped[i].reason), "}");
+  }
+  if (candidates) {
+    out += "],\"candidate_ids\":[";
+    bool first = true;
+    for (const PartOutcome& part : o.parts) {
+      for (const std::string& id : part.candidate_ids) {
+        absl::StrAppend(&out, first ? "" : ",", JsonString(id));
+        first = false;
+      }
+    }
+  }
+  out += "],\"matches\":[";
+  bool first_match = true;
+  for (const PartOutcome& part : o.parts) {
+    const std::string part_json = JsonString(part.name);
+    for (const DocumentMatch& m : part.report.matches) {
+      absl::StrAppend(&out, first_match ? "" : ",",
+                      "{\"kind\":\"document\",\"doc_id\":",
+                      JsonString(m.external_id), ",\"part\":", part_json,
+                      ",\"matched_words\":", m.matched_words,
+                      ",\"coverage_of_source\":",
+                      absl::StrFormat("%.4f", m.coverage_of_source),
+                      ",\"coverage_of_scanned\":",
+                      absl::StrFormat("%.4f", m.coverage_of_scanned),
+                      ",\"group_words\":", m.group_words,
+                      ",\"distinctive_words\":", m.distinctive_words,
+                      ",\"passages\":[");
+      first_match = false;
+      for (size_t j = 0; j < m.passages.size(); ++j) {
+        const Passage& p = m.passages[j];
+        absl::StrAppend(&out, j ? "," : "", "{\"part\":", part_json,
+                        ",\"start\":", p.byte_begin, ",\"end\":", p.byte_end,
+                        ",\"source_start\":", p.source_byte_begin,
+                        ",\"source_end\":", p.source_byte_end,
+                        ",\"words\":", p.words,
+                        ",\"covered_words\":", p.covered_words, "}");
+      }
+      out += "]}";
+    }
+    for (const LocationFinding& f : part.report.locations) {
+      absl::StrAppend(
+          &out, first_match ? "" : ",", "{\"kind\":\"location\",\"part\":",
+          part_json, ",\"start\":", f.byte_begin, ",\"end\":", f.byte_end,
+          ",\"location\":", JsonString(f.key), ",\"prefix\":",
+          JsonString(f.prefix), "}");
+      first_match = false;
+    }
+  }
+  out += "]}";
+  return out;
+}
+
+std::string FormatHuman(const FileOutcome& o, bool color) {
+  auto paint = [color](const char* code, const std::string& s) {
+    return color ? absl::StrCat("\033[", code, "m", s, "\033[0m") : s;
+  };
+  const std::string path = Printable(o.path);
+  if (!o.error.ok()) {
+    return absl::StrCat(paint("1;33", "ERROR"), "  ", path, ": ",
+                        Printable(std::string(o.error.message())), "\n");
+  }
+  std::string skipped;
+  for (const SkippedPart& s : o.skipped) {
+    absl::StrAppend(&skipped, "       skipped ", path,
+                    s.name.empty() ? "" : kPartSeparator, Printable(s.name),
+                    " (", UnreadableName(s.kind), "): ", Printable(s.reason),
+                    "\n");
+  }
+  if (!o.leak()) {
+    // Nothing to compare is not the same as nothing found: say so.
+    return absl::StrCat(paint("32", "clean"), "  ", path,
+                        o.words() == 0 ? "  (no text to scan)" : "", "\n",
+                        skipped);
+  }
+  size_t documents = 0, locations = 0;
+  for (const PartOutcome& part : o.parts) {
+    documents += part.report.matches.size();
+    locations += part.report.locations.size();
+  }
+  std::string what;
+  if (documents > 0) {
+    absl::StrAppend(&what, documents,
+                    documents == 1 ? " protected document" : " protected documents");
+  }
+  if (locations > 0) {
+    absl::StrAppend(&what, what.empty() ? "" : ", ", locations,
+                    locations == 1 ? " protected location" : " protected locations");
+  }
+  std::string out =
+      absl::StrCat(paint("1;31", "LEAK "), "  ", path, "  (", what, ")\n");
+  for (const PartOutcome& part : o.parts) {
+    const LineIndex lines_of(part.text);
+    const std::string where =
+        part.name.empty()
+            ? "this file"
+            : absl::StrCat(path, kPartSeparator, Printable(part.name));
+    for (const DocumentMatch& m : part.report.matches) {
+      absl::StrAppend(&out, "       ", paint("1", Printable(m.external_id)), ": ",
+                      m.matched_words, " words matched, ",
+                      Percent(m.coverage_of_source), " of the document, ",
+                      Percent(m.coverage_of_scanned), " of ", where, "\n");
+      // The longest passages, shown in text order.
+      std::vector<const Passage*> shown;
+      for (const Passage& p : m.passages) shown.push_back(&p);
+      std::stable_sort(shown.begin(), shown.end(),
+                       [](const Passage* a, const Passage* b) {
+                         return a->words > b->words;
+                       });
+      const size_t hidden = shown.size() > kShownPassages
+                                ? shown.size() - kShownPassages
+                                : 0;
+      shown.resize(shown.size() - hidden);
+      std::sort(shown.begin(), shown.end(),
+                [](const Passage* a, const Passage* b) {
+                  return a->byte_begin < b->byte_begin;
+                });
+      for (const Passage* p : shown) {
+        const uint32_t first = lines_of.LineAt(p->byte_begin);
+        const uint32_t last = lines_of.LineAt(p->byte_end);
+        const std::string lines =
+            first == last ? absl::StrCat("line ", first)
+                          : absl::StrCat("lines ", first, "-", last);
+        absl::StrAppend(
+            &out, "         ", lines, ", ", p->words, " words: \"",
+            Snippet(std::string_view(part.text).substr(
+                p->byte_begin, p->byte_end - p->byte_begin)),
+            "\"\n");
+      }
+      if (hidden > 0) {
+        absl::StrAppend(&out, "         (", hidden, " more passages)\n");
+      }
+    }
+    for (const LocationFinding& f : part.report.locations) {
+      absl::StrAppend(
+          &out, "       ", paint("1", "location"), " under ", f.prefix, ": line ",
+          lines_of.LineAt(f.byte_begin), " of ", where, ": \"",
+          Snippet(std::string_view(part.text).substr(
+              f.byte_begin, f.byte_end - f.byte_begin)),
+          "\"\n");
+    }
+  }
+  return out + skipped;
+}
+
+}  // namespace leakhound

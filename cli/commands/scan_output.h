@@ -1,0 +1,63 @@
+// ScanOutput: how `leakhound scan` writes the result of one scanned file:
+// a JSON Lines object (--json; the schema in docs/cli.md) or lines for a
+// person (a verdict line, then per matched document its coverage and up to
+// kShownPassages passages with line numbers). A file is scanned part by
+// part (cli/formats/extraction.h); a match names its part.
+//
+// Thread-safety: pure functions of their arguments.
+#ifndef LEAKHOUND_CLI_COMMANDS_SCAN_OUTPUT_H_
+#define LEAKHOUND_CLI_COMMANDS_SCAN_OUTPUT_H_
+
+#include <cstdint>
+#include <string>
+
+#include <vector>
+
+#include "absl/status/status.h"
+#include "cli/formats/extraction.h"
+#include "engine/scan/leak_scanner.h"
+
+namespace leakhound {
+
+struct PartOutcome {
+  std::string name;  // "" for the file's own text, else its path inside
+  std::string text;  // the extracted text (kept for human output only)
+  ScanReport report;
+  // The candidates' external ids, in report.candidates order; filled only
+  // for `scan --candidates`.
+  std::vector<std::string> candidate_ids;
+};
+
+struct FileOutcome {
+  std::string path;
+  absl::Status error;   // not ok: the file could not be scanned
+  uint64_t bytes = 0;   // of the file as read
+  std::string format;   // what the file was read as ("text", "docx", ...)
+  std::vector<PartOutcome> parts;
+  std::vector<SkippedPart> skipped;  // members without text to read
+  double elapsed_ms = 0;
+
+  bool leak() const;
+  // Sums over the parts.
+  uint32_t words() const;
+  size_t candidates() const;
+  uint64_t false_candidates() const;
+  uint64_t allowed_fingerprints() const;
+  uint64_t boilerplate_shingles() const;
+};
+
+inline constexpr size_t kShownPassages = 3;
+
+// One line of JSON, without the newline.
+// With `candidates`, also "candidate_ids": the external ids of every
+// document the filter proposed, matched or dropped, per part in order.
+std::string FormatJson(const FileOutcome& outcome, bool candidates = false);
+
+// Lines for a terminal or a log, each ending in a newline. `color`: ANSI
+// colors for the verdict. REQUIRES: each part's text is kept when it has
+// matches.
+std::string FormatHuman(const FileOutcome& outcome, bool color);
+
+}  // namespace leakhound
+
+#endif  // LEAKHOUND_CLI_COMMANDS_SCAN_OUTPUT_H_

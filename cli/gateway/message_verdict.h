@@ -1,0 +1,87 @@
+// MessageVerdict: what the mail gateway decided about one message, and
+// MessageScanner, which decides it: the message is extracted as e-mail
+// (cli/formats: body, attachments, forwarded messages, each a part), each
+// part scanned against the current index snapshot (index_holder.h), and
+// the verdict remembered in the duplicate cache (duplicate_cache.h) so
+// that the same text sent again within the window is not scanned again.
+//
+// Thread-safety: MessageScanner::Scan may run concurrently. LeakScanners
+// (not thread-safe) are kept in a pool, one per scan in flight, so their
+// number is bounded by the scans running at once (the server's
+// --max-concurrent), not by the connections; one built on an index
+// instance that has since been swapped out is rebuilt.
+#ifndef LEAKHOUND_CLI_GATEWAY_MESSAGE_VERDICT_H_
+#define LEAKHOUND_CLI_GATEWAY_MESSAGE_VERDICT_H_
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cli/formats/text_extractor.h"
+#include "cli/incidents/incident.h"
+#include "engine/scan/leak_scanner.h"
+
+namespace leakhound {
+
+class DuplicateCache;
+class IndexHolder;
+
+struct MessageVerdict {
+  enum class Kind { kClean, kLeak, kError };
+  Kind kind = Kind::kClean;
+  std::vector<std::string> documents;  // matched protected document ids
+  std::vector<std::string> locations;  // protected location prefixes named
+  std::vector<std::string> parts;      // where: "" (the body) or a part path
+  // Parts without text leakhound could read (an image OCR found nothing
+  // in, unknown binary data), each "name (class)": the milter's
+  // --on-unreadable decides what a clean message with some does.
+  std::vector<std::string> unread;
+  // For the incident desk (MessageScanner's `evidence`): per matched
+  // passage its document and, with snippets, the outbound text around it;
+  // at most kEvidencePerDocument passages per document and part
+  // (incident_evidence.h).
+  std::vector<IncidentMatch> evidence;
+  std::string error;                   // for kError: why
+  bool duplicate = false;              // reused from the duplicate cache
+  double milliseconds = 0;             // extraction and scan
+};
+
+const char* VerdictName(MessageVerdict::Kind kind);
+
+// What a verdict keeps of a leak's passages.
+enum class Evidence { kNone, kOffsets, kSnippets };
+
+class MessageScanner {
+ public:
+  // `holder` and `cache` (may be null: no duplicate suppression) must
+  // outlive the scanner.
+  MessageScanner(IndexHolder* holder, DuplicateCache* cache,
+                 const ScanOptions& options, const ExtractionLimits& limits,
+                 Evidence evidence = Evidence::kNone);
+
+  // Scans one RFC 5322 message (headers and body as received). Never
+  // fails: a message that cannot be read is a kError verdict with the
+  // reason, never clean.
+  MessageVerdict Scan(std::string_view message) const;
+
+ private:
+  struct PooledScanner {
+    uint64_t serial = 0;  // IndexHolder::Snapshot::serial it was built on
+    std::unique_ptr<LeakScanner> scanner;
+  };
+
+  IndexHolder* holder_;
+  DuplicateCache* cache_;
+  const ScanOptions options_;
+  const ExtractionLimits limits_;
+  const Evidence evidence_;
+  mutable std::mutex pool_mu_;
+  mutable std::vector<PooledScanner> pool_;  // idle scanners
+};
+
+}  // namespace leakhound
+
+#endif  // LEAKHOUND_CLI_GATEWAY_MESSAGE_VERDICT_H_

@@ -1,0 +1,131 @@
+#include "cli/gateway/milter_metrics.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+
+namespace leakhound {
+namespace {
+
+// A label value in the exposition format: \ " and newline escaped.
+std::string LabelValue(std::string_view v) {
+  std::string out;
+  for (char c : v) {
+    if (c == '\\' || c == '"') {
+      out += '\\';
+      out += c;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+void Header(std::string& out, const char* name, const char* type, const char* help) {
+  absl::StrAppend(&out, "# HELP ", name, " ", help, "\n# TYPE ", name, " ", type, "\n");
+}
+
+std::string Number(double v) { return absl::StrFormat("%.17g", v); }
+
+}  // namespace
+
+void MilterMetrics::Histogram::Observe(double seconds) {
+  for (size_t i = 0; i < kBuckets.size(); ++i) {
+    if (seconds <= kBuckets[i]) {
+      ++buckets[i];
+      break;
+    }
+  }
+  ++count;
+  sum += seconds;
+}
+
+void MilterMetrics::CountMessage(std::string_view verdict, std::string_view action,
+                                 double wait_seconds, double scan_seconds,
+                                 uint64_t bytes) {
+  std::lock_guard lock(mu_);
+  ++messages_[{std::string(verdict), std::string(action)}];
+  wait_.Observe(wait_seconds);
+  scan_.Observe(scan_seconds);
+  bytes_ += bytes;
+}
+
+void MilterMetrics::CountError(std::string_view cause) {
+  std::lock_guard lock(mu_);
+  ++errors_[std::string(cause)];
+}
+
+void MilterMetrics::CountUnread(std::string_view unread_class) {
+  std::lock_guard lock(mu_);
+  ++unread_[std::string(unread_class)];
+}
+
+std::string MilterMetrics::Render(const Gauges& g) const {
+  std::lock_guard lock(mu_);
+  std::string out;
+  Header(out, "leakhound_milter_messages_total", "counter",
+         "Messages answered, by verdict and action.");
+  for (const auto& [key, n] : messages_) {
+    absl::StrAppend(&out, "leakhound_milter_messages_total{verdict=\"",
+                    LabelValue(key.first), "\",action=\"", LabelValue(key.second),
+                    "\"} ", n, "\n");
+  }
+  auto histogram = [&](const char* name, const char* help, const Histogram& h) {
+    Header(out, name, "histogram", help);
+    uint64_t cumulative = 0;
+    for (size_t i = 0; i < kBuckets.size(); ++i) {
+      cumulative += h.buckets[i];
+      absl::StrAppend(&out, name, "_bucket{le=\"", absl::StrCat(kBuckets[i]), "\"} ",
+                      cumulative, "\n");
+    }
+    absl::StrAppend(&out, name, "_bucket{le=\"+Inf\"} ", h.count, "\n", name,
+                    "_sum ", Number(h.sum), "\n", name, "_count ", h.count, "\n");
+  };
+  histogram("leakhound_milter_scan_seconds",
+            "Time extracting and scanning a message.", scan_);
+  histogram("leakhound_milter_wait_seconds",
+            "Time a message waited for a scanning slot.", wait_);
+  Header(out, "leakhound_milter_scanned_bytes_total", "counter",
+         "Bytes of messages buffered and judged.");
+  absl::StrAppend(&out, "leakhound_milter_scanned_bytes_total ", bytes_, "\n");
+  Header(out, "leakhound_milter_errors_total", "counter",
+         "Messages that could not be judged, by cause.");
+  for (const auto& [cause, n] : errors_) {
+    absl::StrAppend(&out, "leakhound_milter_errors_total{cause=\"", LabelValue(cause),
+                    "\"} ", n, "\n");
+  }
+  Header(out, "leakhound_milter_unread_parts_total", "counter",
+         "Message parts without readable text, by class.");
+  for (const auto& [c, n] : unread_) {
+    absl::StrAppend(&out, "leakhound_milter_unread_parts_total{class=\"",
+                    LabelValue(c), "\"} ", n, "\n");
+  }
+  Header(out, "leakhound_milter_duplicate_lookups_total", "counter",
+         "Messages looked up in the duplicate cache.");
+  absl::StrAppend(&out, "leakhound_milter_duplicate_lookups_total ",
+                  g.duplicate_lookups, "\n");
+  Header(out, "leakhound_milter_duplicate_hits_total", "counter",
+         "Verdicts reused from the duplicate cache.");
+  absl::StrAppend(&out, "leakhound_milter_duplicate_hits_total ", g.duplicate_hits,
+                  "\n");
+  Header(out, "leakhound_index_generation", "gauge",
+         "The index generation being served.");
+  absl::StrAppend(&out, "leakhound_index_generation ", g.index_generation, "\n");
+  Header(out, "leakhound_index_documents", "gauge",
+         "Protected documents in the index being served.");
+  absl::StrAppend(&out, "leakhound_index_documents ", g.index_documents, "\n");
+  Header(out, "leakhound_index_seconds_since_reload", "gauge",
+         "Seconds since the index was last loaded or found current.");
+  absl::StrAppend(&out, "leakhound_index_seconds_since_reload ",
+                  Number(g.seconds_since_reload), "\n");
+  Header(out, "leakhound_incidents_written_total", "counter",
+         "Incident records written to the store.");
+  absl::StrAppend(&out, "leakhound_incidents_written_total ", g.incidents_written, "\n");
+  Header(out, "leakhound_incidents_dropped_total", "counter",
+         "Incident records dropped (spool full, or left at stop).");
+  absl::StrAppend(&out, "leakhound_incidents_dropped_total ", g.incidents_dropped, "\n");
+  return out;
+}
+
+}  // namespace leakhound

@@ -1,0 +1,74 @@
+// MilterMetrics: the mail gateway's counters and histograms, rendered in
+// the Prometheus text exposition format (version 0.0.4) for
+// `leakhound milter --metrics` (metrics_server.h). Metric names and label
+// values are documented in docs/mail-gateway.md ("Metrics") and are a
+// contract for dashboards and alerts.
+//
+// Thread-safety: every method is thread-safe (one mutex; a message costs
+// one lock).
+#ifndef LEAKHOUND_CLI_GATEWAY_MILTER_METRICS_H_
+#define LEAKHOUND_CLI_GATEWAY_MILTER_METRICS_H_
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace leakhound {
+
+class MilterMetrics {
+ public:
+  // Upper bounds of the latency histograms' buckets, in seconds.
+  static constexpr std::array<double, 14> kBuckets = {
+      0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
+      0.1,    0.25,  0.5,    1,     2.5,  5,    30};
+
+  // One message judged (or skipped): its verdict ("clean", "leak",
+  // "error", "skipped"), the action taken, the time it waited for a slot
+  // and spent extracting and scanning, and its size.
+  void CountMessage(std::string_view verdict, std::string_view action,
+                    double wait_seconds, double scan_seconds, uint64_t bytes);
+  // A message that could not be judged, by cause ("oversize", "no_slot",
+  // "unreadable").
+  void CountError(std::string_view cause);
+  // A part without readable text, by its class ("no-text", "unsupported",
+  // "limit").
+  void CountUnread(std::string_view unread_class);
+
+  // Values read at scrape time from their owners.
+  struct Gauges {
+    uint64_t index_generation = 0;
+    uint64_t index_documents = 0;
+    double seconds_since_reload = 0;
+    uint64_t duplicate_lookups = 0;
+    uint64_t duplicate_hits = 0;
+    uint64_t incidents_written = 0;
+    uint64_t incidents_dropped = 0;
+  };
+
+  // The exposition text: every metric with HELP and TYPE lines.
+  std::string Render(const Gauges& gauges) const;
+
+ private:
+  struct Histogram {
+    std::array<uint64_t, kBuckets.size()> buckets{};  // not cumulative
+    uint64_t count = 0;
+    double sum = 0;
+    void Observe(double seconds);
+  };
+
+  mutable std::mutex mu_;
+  std::map<std::pair<std::string, std::string>, uint64_t> messages_;
+  std::map<std::string, uint64_t> errors_;
+  std::map<std::string, uint64_t> unread_;
+  Histogram wait_, scan_;
+  uint64_t bytes_ = 0;
+};
+
+}  // namespace leakhound
+
+#endif  // LEAKHOUND_CLI_GATEWAY_MILTER_METRICS_H_
