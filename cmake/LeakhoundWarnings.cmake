@@ -8,7 +8,9 @@ set(_leakhound_warnings
   $<$<BOOL:${LEAKHOUND_WERROR}>:-Werror>
   # GCC 12 at -O3 reports std::string concatenation as an overlapping
   # memcpy (GCC bug 105329, a false positive fixed in GCC 13).
-  $<$<AND:$<CXX_COMPILER_ID:GNU>,$<VERSION_LESS:$<CXX_COMPILER_VERSION>,13>>:-Wno-restrict>)
+  $<$<AND:$<CXX_COMPILER_ID:GNU>,$<VERSION_LESS:$<CXX_COMPILER_VERSION>,13>>:-Wno-restrict>
+  # Clang checks the ABSL_GUARDED_BY annotations (.ci/thread_safety_check.py).
+  $<$<CXX_COMPILER_ID:Clang>:-Wthread-safety>)
 
 # Product code: everything, including integer-conversion warnings.
 add_library(leakhound_warnings INTERFACE)

@@ -18,7 +18,7 @@ size_t ApproximateBytes(const StoredDocument& d) {
 absl::StatusOr<std::shared_ptr<const StoredDocument>> DocumentCache::Get(
     uint32_t doc) const {
   {
-    std::lock_guard lock(mu_);
+    absl::MutexLock lock(&mu_);
     auto it = entries_.find(doc);
     if (it != entries_.end()) return it->second;
   }
@@ -35,7 +35,7 @@ absl::StatusOr<std::shared_ptr<const StoredDocument>> DocumentCache::Get(
       StoredDocument{std::move((*record)->external_id), std::move(*list)});
   const size_t size = ApproximateBytes(*stored);
   if (size > budget_bytes_) return stored;
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   if (!entries_.emplace(doc, stored).second) return stored;
   order_.push_back(doc);
   bytes_ += size;

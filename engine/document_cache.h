@@ -17,11 +17,12 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
-#include <mutex>
 #include <string>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
 #include "index/index_store.h"
 #include "index/records.h"
 
@@ -38,6 +39,8 @@ class DocumentCache {
   // documents (a document larger than the budget is returned, not kept).
   DocumentCache(const IndexStore& store, size_t budget_bytes)
       : store_(store), budget_bytes_(budget_bytes) {}
+  DocumentCache(const DocumentCache&) = delete;
+  DocumentCache& operator=(const DocumentCache&) = delete;
 
   // Document `doc`, from memory or read from the store. NotFound when the
   // store holds no such document; the store's read errors.
@@ -46,11 +49,11 @@ class DocumentCache {
  private:
   const IndexStore& store_;
   const size_t budget_bytes_;
-  mutable std::mutex mu_;
+  mutable absl::Mutex mu_;
   mutable absl::flat_hash_map<uint32_t, std::shared_ptr<const StoredDocument>>
-      entries_;                        // guarded by mu_
-  mutable std::deque<uint32_t> order_;  // insertion order; guarded by mu_
-  mutable size_t bytes_ = 0;           // guarded by mu_
+      entries_ ABSL_GUARDED_BY(mu_);
+  mutable std::deque<uint32_t> order_ ABSL_GUARDED_BY(mu_);  // by insertion
+  mutable size_t bytes_ ABSL_GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace leakhound

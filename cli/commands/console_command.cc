@@ -7,7 +7,6 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
-#include <mutex>
 #include <string>
 #include <thread>
 
@@ -18,6 +17,7 @@
 #include "cli/console/console_server.h"
 #include "cli/console/secrets.h"
 #include "cli/commands/exit_codes.h"
+#include "cli/gateway/daemon_log.h"
 #include "cli/incidents/incident_store.h"
 
 namespace leakhound {
@@ -272,11 +272,8 @@ int RunConsoleCommand(int argc, char** argv) {
   sigaddset(&stop_signals, SIGINT);
   ::pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
-  std::mutex log_mu;
-  auto log = [&log_mu](const std::string& text) {
-    std::lock_guard lock(log_mu);
-    std::fprintf(stderr, "leakhound console: %s\n", text.c_str());
-  };
+  const DaemonLog daemon_log("leakhound console", /*use_syslog=*/false);
+  auto log = daemon_log.Sink();
   auto server = ConsoleServer::Create(options, log);
   if (!server.ok()) return ReportError("console", server.status());
   auto port = (*server)->Bind();

@@ -12,13 +12,13 @@
 #define LEAKHOUND_CLI_COMMANDS_ORDERED_WORK_H_
 
 #include <algorithm>
-#include <condition_variable>
 #include <cstddef>
 #include <functional>
-#include <mutex>
 #include <optional>
 #include <thread>
 #include <vector>
+
+#include "absl/synchronization/mutex.h"
 
 namespace leakhound {
 
@@ -27,8 +27,8 @@ template <class Result>
 void RunInOrder(size_t count, size_t workers, size_t window,
                 const std::function<Result(size_t, size_t)>& produce,
                 const std::function<void(size_t, Result)>& consume) {
-  std::mutex mu;
-  std::condition_variable cv;
+  absl::Mutex mu;
+  absl::CondVar cv;
   std::vector<std::optional<Result>> results(count);
   size_t next = 0;      // next item to take
   size_t consumed = 0;  // items consumed so far
@@ -38,30 +38,30 @@ void RunInOrder(size_t count, size_t workers, size_t window,
       for (;;) {
         size_t i;
         {
-          std::unique_lock lock(mu);
-          cv.wait(lock, [&] { return next >= count || next < consumed + window; });
+          absl::MutexLock lock(&mu);
+          while (next < count && next >= consumed + window) cv.Wait(&mu);
           if (next >= count) return;
           i = next++;
         }
         Result r = produce(i, w);
         {
-          std::lock_guard lock(mu);
+          absl::MutexLock lock(&mu);
           results[i] = std::move(r);
         }
-        cv.notify_all();
+        cv.SignalAll();
       }
     });
   }
   for (size_t i = 0; i < count; ++i) {
     Result r;
     {
-      std::unique_lock lock(mu);
-      cv.wait(lock, [&] { return results[i].has_value(); });
+      absl::MutexLock lock(&mu);
+      while (!results[i].has_value()) cv.Wait(&mu);
       r = std::move(*results[i]);
       results[i].reset();
       consumed = i + 1;
     }
-    cv.notify_all();
+    cv.SignalAll();
     consume(i, std::move(r));
   }
   for (std::thread& t : pool) t.join();

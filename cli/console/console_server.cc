@@ -2,10 +2,10 @@
 #include "cli/console/console_server.h"
 
 #include <algorithm>
-#include <mutex>
 #include <optional>
 #include <string_view>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "absl/synchronization/mutex.h"
 #include "cli/console/console_pages.h"
 #include "cli/console/html_text.h"
 #include "cli/console/http_server.h"
@@ -20,8 +21,8 @@
 #include "cli/console/secrets.h"
 #include "cli/console/session_table.h"
 #include "cli/formats/extraction.h"
-#include "cli/incidents/incident_store.h"
 #include "cli/gateway/index_holder.h"
+#include "cli/incidents/incident_store.h"
 #include "engine/protected_index.h"
 
 namespace leakhound {
@@ -88,10 +89,10 @@ struct ConsoleServer::Impl {
   ConsoleOptions options;
   ConsoleLog log;
   std::unique_ptr<HttpServer> server;
-  std::mutex store_mu;
-  std::unique_ptr<IncidentStore> store;  // guarded by store_mu
-  std::unique_ptr<IndexHolder> holder;   // null without --index
-  std::mutex index_write_mu;             // one console writer at a time
+  absl::Mutex store_mu;
+  std::unique_ptr<IncidentStore> store ABSL_GUARDED_BY(store_mu);
+  std::unique_ptr<IndexHolder> holder;  // null without --index
+  absl::Mutex index_write_mu;           // one console writer at a time
   SessionTable sessions;
   LoginLimiter limiter;
   std::string dummy_hash;  // checked for unknown users: no timing oracle
@@ -192,7 +193,7 @@ struct ConsoleServer::Impl {
   bool FollowUsersTable(ConsoleSession& session) {
     absl::StatusOr<std::optional<ConsoleUser>> user;
     {
-      std::lock_guard lock(store_mu);
+      absl::MutexLock lock(&store_mu);
       user = store->GetUser(session.user);
     }
     if (!user.ok()) {
@@ -309,7 +310,7 @@ void ConsoleServer::Impl::LoginPost(const HttpRequest& req, HttpResponse& res) {
   }
   std::optional<ConsoleUser> found;
   {
-    std::lock_guard lock(store_mu);
+    absl::MutexLock lock(&store_mu);
     auto u = store->GetUser(user);
     if (!u.ok()) return again(503, std::string(u.status().message()));
     found = *u;
@@ -321,7 +322,7 @@ void ConsoleServer::Impl::LoginPost(const HttpRequest& req, HttpResponse& res) {
     limiter.Failed(client, user, now);
     log(absl::StrCat("login failed: user '", LogField(user), "' from ",
                      LogField(client)));
-    std::lock_guard lock(store_mu);
+    absl::MutexLock lock(&store_mu);
     store->Audit(user, "login failed", 0, client).IgnoreError();
     return again(401, "Wrong user or password.");
   }
@@ -331,7 +332,7 @@ void ConsoleServer::Impl::LoginPost(const HttpRequest& req, HttpResponse& res) {
   log(absl::StrCat("login: user '", LogField(s.user), "' (", s.role, ") from ",
                    LogField(client)));
   {
-    std::lock_guard lock(store_mu);
+    absl::MutexLock lock(&store_mu);
     store->Audit(s.user, "login", 0, client).IgnoreError();
   }
   res.SetHeader("Set-Cookie", absl::StrCat(kSessionCookie, "=", s.id,
@@ -372,7 +373,7 @@ void ConsoleServer::Impl::IncidentList(const HttpRequest& req,
   f.limit = kIncidentsPerPage + 1;
   f.offset = page * kIncidentsPerPage;
   {
-    std::lock_guard lock(store_mu);
+    absl::MutexLock lock(&store_mu);
     auto rows = store->List(f);
     if (!rows.ok()) return Fail(res, *s, rows.status());
     view.rows = std::move(*rows);
@@ -390,7 +391,7 @@ void ConsoleServer::Impl::IncidentShow(const HttpRequest& req,
   if (!absl::SimpleAtoi(req.matches[1], &id)) {
     return Fail(res, *s, absl::NotFoundError("no such incident"));
   }
-  std::lock_guard lock(store_mu);
+  absl::MutexLock lock(&store_mu);
   auto incident = store->Get(id);
   if (!incident.ok()) return Fail(res, *s, incident.status());
   auto audit = store->AuditTrail(id, 50);
@@ -421,13 +422,13 @@ void ConsoleServer::Impl::IncidentAction(const HttpRequest& req,
   if (action != "resolve" && !Confirmed(req, res, *s)) return;
   std::string done;
   if (action == "resolve") {
-    std::lock_guard lock(store_mu);
+    absl::MutexLock lock(&store_mu);
     absl::Status st =
         store->Resolve(id, req.Field("status"), req.Field("note"), who);
     if (!st.ok()) return Fail(res, *s, st);
     done = "resolved";
   } else if (action == "release" || action == "delete-mail") {
-    std::lock_guard lock(store_mu);
+    absl::MutexLock lock(&store_mu);
     auto r =
         ActOnHeldMail(*store, id, action == "release", who, options.held_mail);
     if (!r.ok()) return Fail(res, *s, r.status());
@@ -441,7 +442,7 @@ void ConsoleServer::Impl::IncidentAction(const HttpRequest& req,
     size_t n = 0;
     Incident incident;
     {
-      std::lock_guard lock(store_mu);
+      absl::MutexLock lock(&store_mu);
       auto got = store->Get(id);
       if (!got.ok()) return Fail(res, *s, got.status());
       incident = std::move(*got);
@@ -454,7 +455,7 @@ void ConsoleServer::Impl::IncidentAction(const HttpRequest& req,
     const std::string text =
         m.snippet.substr(m.snippet_begin, m.snippet_end - m.snippet_begin);
     const std::string name = absl::StrCat("incident-", id, "-", n);
-    std::lock_guard write(index_write_mu);
+    absl::MutexLock write(&index_write_mu);
     auto index = ProtectedIndex::Open(options.index_dir, OpenMode::kWrite);
     if (!index.ok()) return Fail(res, *s, index.status());
     // `rekey` reads the passage again from a retained copy.
@@ -467,7 +468,7 @@ void ConsoleServer::Impl::IncidentAction(const HttpRequest& req,
       return Fail(res, *s, added.status());
     }
     index->reset();
-    std::lock_guard lock(store_mu);
+    absl::MutexLock lock(&store_mu);
     store
         ->Audit(who, "allow-list", id,
                 absl::StrCat("passage ", n, " as '", name, "'"))
@@ -529,7 +530,7 @@ void ConsoleServer::Impl::DocumentChange(const HttpRequest& req,
   }
   const std::string who = "console:" + s->user;
   std::string id = std::string(absl::StripAsciiWhitespace(req.Field("id")));
-  std::lock_guard write(index_write_mu);
+  absl::MutexLock write(&index_write_mu);
   if (add) {
     auto uploaded = req.files.find("file");
     if (uploaded == req.files.end()) {
@@ -582,7 +583,7 @@ void ConsoleServer::Impl::DocumentChange(const HttpRequest& req,
     DropRetainedCopy(options.index_dir, old_source).IgnoreError();
   }
   {
-    std::lock_guard lock(store_mu);
+    absl::MutexLock lock(&store_mu);
     store->Audit(who, add ? "protect document" : "unprotect document", 0, id)
         .IgnoreError();
   }
@@ -603,7 +604,7 @@ void ConsoleServer::Impl::Dashboard(const HttpRequest& req, HttpResponse& res) {
   }
   view.first_day = NowUnixMs() / 86'400'000 - view.days + 1;
   const int64_t since = view.first_day * 86'400'000;
-  std::lock_guard lock(store_mu);
+  absl::MutexLock lock(&store_mu);
   auto per_day = store->PerDay(since);
   auto documents = store->TopDocuments(since, 10);
   auto senders = store->TopSenders(since, 10);
@@ -660,7 +661,7 @@ void ConsoleServer::Impl::Routes() {
     if (!s) return;
     sessions.Erase(s->id);
     {
-      std::lock_guard lock(store_mu);
+      absl::MutexLock lock(&store_mu);
       store->Audit(s->user, "logout", 0, "").IgnoreError();
     }
     res.SetHeader("Set-Cookie",
@@ -695,9 +696,15 @@ absl::StatusOr<std::unique_ptr<ConsoleServer>> ConsoleServer::Create(
   impl->log = std::move(log);
   auto store = IncidentStore::Open(options.incidents_path);
   if (!store.ok()) return store.status();
-  impl->store = std::move(*store);
-  // The server's connection is the process's only one (incident_store.h).
-  if (auto users = impl->store->ListUsers(); users.ok() && users->empty()) {
+  bool no_users = false;
+  {
+    absl::MutexLock lock(&impl->store_mu);  // not shared yet
+    impl->store = std::move(*store);
+    // The server's connection is the process's only one (incident_store.h).
+    auto users = impl->store->ListUsers();
+    no_users = users.ok() && users->empty();
+  }
+  if (no_users) {
     impl->log(
         "no users yet: add one with 'leakhound console user add NAME "
         "--role admin'");

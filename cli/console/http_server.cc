@@ -10,18 +10,18 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <condition_variable>
 #include <cstring>
 #include <fstream>
-#include <mutex>
 #include <sstream>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "absl/synchronization/mutex.h"
 #include "cli/console/html_text.h"
 
 namespace leakhound {
@@ -189,9 +189,8 @@ struct HttpServer::Daemon {
   int listen_fd = -1;
   MHD_Daemon* mhd = nullptr;
   std::string cert, key;  // PEM; they outlive the daemon
-  std::mutex mu;
-  std::condition_variable stopped_cv;
-  bool stop = false;
+  absl::Mutex mu;
+  bool stop ABSL_GUARDED_BY(mu) = false;
 
   ~Daemon() {
     if (mhd != nullptr) MHD_stop_daemon(mhd);
@@ -426,8 +425,8 @@ absl::StatusOr<int> HttpServer::Bind() {
 absl::Status HttpServer::Serve() {
   if (daemon_ == nullptr) return absl::FailedPreconditionError("not bound");
   {
-    std::unique_lock lock(daemon_->mu);
-    daemon_->stopped_cv.wait(lock, [this] { return daemon_->stop; });
+    absl::MutexLock lock(&daemon_->mu);
+    daemon_->mu.Await(absl::Condition(&daemon_->stop));
   }
   MHD_stop_daemon(daemon_->mhd);  // waits for the requests in flight
   daemon_->mhd = nullptr;
@@ -437,10 +436,9 @@ absl::Status HttpServer::Serve() {
 void HttpServer::Stop() {
   if (daemon_ == nullptr) return;
   {
-    std::lock_guard lock(daemon_->mu);
+    absl::MutexLock lock(&daemon_->mu);
     daemon_->stop = true;
   }
-  daemon_->stopped_cv.notify_all();
 }
 
 std::string HttpServer::LibraryVersion() { return MHD_get_version(); }

@@ -11,7 +11,7 @@ ConsoleSession SessionTable::Create(const std::string& user,
                                     ConsoleClock::time_point now) {
   ConsoleSession s{RandomToken(), user, role, RandomToken(),
                    credential,    now,  now};
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   // Forget expired sessions as new ones come: the table stays bounded by
   // the logins of one idle period.
   for (auto it = sessions_.begin(); it != sessions_.end();) {
@@ -23,7 +23,7 @@ ConsoleSession SessionTable::Create(const std::string& user,
 
 std::optional<ConsoleSession> SessionTable::Find(const std::string& id,
                                                  ConsoleClock::time_point now) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   auto it = sessions_.find(id);
   if (it == sessions_.end()) return std::nullopt;
   if (Expired(it->second, now)) {
@@ -35,19 +35,19 @@ std::optional<ConsoleSession> SessionTable::Find(const std::string& id,
 }
 
 void SessionTable::Erase(const std::string& id) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   sessions_.erase(id);
 }
 
 void SessionTable::EraseUser(const std::string& user) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   for (auto it = sessions_.begin(); it != sessions_.end();) {
     it = it->second.user == user ? sessions_.erase(it) : std::next(it);
   }
 }
 
 size_t SessionTable::size() const {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   return sessions_.size();
 }
 
@@ -70,7 +70,7 @@ void LoginLimiter::Note(const std::string& key, ConsoleClock::time_point now) {
 
 bool LoginLimiter::Allowed(const std::string& client, const std::string& user,
                            ConsoleClock::time_point now) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   // Both checked (no short cut): each expires its own old entry.
   const bool by_client = Under("client " + client, kMaxClientFailures, now);
   const bool by_user =
@@ -80,7 +80,7 @@ bool LoginLimiter::Allowed(const std::string& client, const std::string& user,
 
 void LoginLimiter::Failed(const std::string& client, const std::string& user,
                           ConsoleClock::time_point now) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   if (failures_.size() > 100'000) {
     // A flood of names: drop what has expired, then everything.
     for (auto it = failures_.begin(); it != failures_.end();) {
@@ -94,7 +94,7 @@ void LoginLimiter::Failed(const std::string& client, const std::string& user,
 }
 
 void LoginLimiter::Succeeded(const std::string& user) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   failures_.erase("user " + absl::AsciiStrToLower(user));
 }
 

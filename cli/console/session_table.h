@@ -11,9 +11,11 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
-#include <mutex>
 #include <optional>
 #include <string>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/synchronization/mutex.h"
 
 namespace leakhound {
 
@@ -58,8 +60,8 @@ class SessionTable {
 
   const std::chrono::seconds idle_timeout_;
   const std::chrono::seconds max_age_;
-  mutable std::mutex mu_;
-  std::map<std::string, ConsoleSession> sessions_;
+  mutable absl::Mutex mu_;
+  std::map<std::string, ConsoleSession> sessions_ ABSL_GUARDED_BY(mu_);
 };
 
 class LoginLimiter {
@@ -87,11 +89,13 @@ class LoginLimiter {
     int count = 0;
     ConsoleClock::time_point first;
   };
-  bool Under(const std::string& key, int max, ConsoleClock::time_point now);
-  void Note(const std::string& key, ConsoleClock::time_point now);
+  bool Under(const std::string& key, int max, ConsoleClock::time_point now)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void Note(const std::string& key, ConsoleClock::time_point now)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
-  std::mutex mu_;
-  std::map<std::string, Failures> failures_;
+  absl::Mutex mu_;
+  std::map<std::string, Failures> failures_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace leakhound

@@ -11,13 +11,15 @@
 #include <cstdlib>
 #include <map>
 #include <memory>
-#include <mutex>
+#include <mutex>  // std::call_once
 #include <vector>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
+#include "absl/synchronization/mutex.h"
 #include "cli/formats/text_extractor.h"
 
 namespace leakhound {
@@ -57,7 +59,7 @@ class EnginePool {
   // An instance for `languages`, or null with *error.
   Lease Borrow(const std::string& languages, absl::Status* error) {
     {
-      std::lock_guard lock(mu_);
+      absl::MutexLock lock(&mu_);
       auto it = idle_.find(languages);
       if (it != idle_.end()) {
         tesseract::TessBaseAPI* api = it->second.release();
@@ -91,13 +93,14 @@ class EnginePool {
   void Put(const std::string& languages, tesseract::TessBaseAPI* api) {
     if (api == nullptr) return;
     api->Clear();
-    std::lock_guard lock(mu_);
+    absl::MutexLock lock(&mu_);
     idle_.emplace(languages,
                   std::unique_ptr<tesseract::TessBaseAPI>(api));
   }
 
-  std::mutex mu_;
-  std::multimap<std::string, std::unique_ptr<tesseract::TessBaseAPI>> idle_;
+  absl::Mutex mu_;
+  std::multimap<std::string, std::unique_ptr<tesseract::TessBaseAPI>> idle_
+      ABSL_GUARDED_BY(mu_);
 };
 
 absl::Status PixelLimit(uint64_t pixels, std::string_view what,

@@ -33,7 +33,7 @@ uint64_t DuplicateCache::Hash(const std::string& key) {
 std::optional<MessageVerdict> DuplicateCache::Lookup(const std::string& digest,
                                                      uint64_t generation) {
   const std::string key = Key(digest, generation);
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   ++stats_.lookups;
   if (!filter_.Contains(Hash(key))) return std::nullopt;
   ++stats_.filter_positives;
@@ -46,7 +46,7 @@ std::optional<MessageVerdict> DuplicateCache::Lookup(const std::string& digest,
 void DuplicateCache::Insert(const std::string& digest, uint64_t generation,
                             const MessageVerdict& verdict) {
   std::string key = Key(digest, generation);
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   filter_.Insert(Hash(key));
   if (verdicts_.insert_or_assign(key, verdict).second) {
     order_.push_back(std::move(key));
@@ -58,7 +58,7 @@ void DuplicateCache::Insert(const std::string& digest, uint64_t generation,
 }
 
 DuplicateCache::Stats DuplicateCache::stats() const {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   return stats_;
 }
 

@@ -16,12 +16,13 @@
 
 #include <cstdint>
 #include <deque>
-#include <mutex>
 #include <optional>
 #include <string>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
 #include "cli/gateway/message_verdict.h"
 #include "engine/filter/skip_bloom_filter.h"
 
@@ -52,11 +53,12 @@ class DuplicateCache {
   static std::string Key(const std::string& digest, uint64_t generation);
   static uint64_t Hash(const std::string& key);
 
-  mutable std::mutex mu_;
-  SkipBloomFilter filter_;
-  std::deque<std::string> order_;  // keys, oldest first
-  absl::flat_hash_map<std::string, MessageVerdict> verdicts_;
-  Stats stats_;
+  mutable absl::Mutex mu_;
+  SkipBloomFilter filter_ ABSL_GUARDED_BY(mu_);
+  std::deque<std::string> order_ ABSL_GUARDED_BY(mu_);  // keys, oldest first
+  absl::flat_hash_map<std::string, MessageVerdict> verdicts_
+      ABSL_GUARDED_BY(mu_);
+  Stats stats_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace leakhound

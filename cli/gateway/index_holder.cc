@@ -20,7 +20,10 @@ absl::StatusOr<std::unique_ptr<IndexHolder>> IndexHolder::Open(
   if (!standby.ok()) return standby.status();
   std::unique_ptr<IndexHolder> holder(
       new IndexHolder(dir, std::shared_ptr<ProtectedIndex>(std::move(*index))));
-  holder->standby_ = std::shared_ptr<ProtectedIndex>(std::move(*standby));
+  {
+    absl::MutexLock lock(&holder->reload_mu_);  // not shared yet
+    holder->standby_ = std::shared_ptr<ProtectedIndex>(std::move(*standby));
+  }
   return holder;
 }
 
@@ -28,19 +31,23 @@ IndexHolder::IndexHolder(std::string dir, std::shared_ptr<ProtectedIndex> index)
     : dir_(std::move(dir)), current_(std::move(index)), serial_(NextSerial()) {}
 
 IndexHolder::Snapshot IndexHolder::Current() const {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   return Snapshot{current_, current_->generation(), serial_};
 }
 
 absl::StatusOr<bool> IndexHolder::Reload() {
-  std::lock_guard reload(reload_mu_);
+  absl::MutexLock reload(&reload_mu_);
   // The instance swapped out last time is the standby once no scan holds
   // it (use_count 1: only retired_ itself).
   if (standby_ == nullptr && retired_ != nullptr && retired_.use_count() == 1) {
     standby_ = std::move(retired_);
   }
   // A rekeyed index is another database: open it, never catch up.
-  const bool replaced = current_->replaced();
+  bool replaced;
+  {
+    absl::MutexLock lock(&mu_);
+    replaced = current_->replaced();
+  }
   if (standby_ != nullptr && standby_->replaced()) standby_.reset();
   if (standby_ == nullptr) {
     // No idle instance (a scan held the retired one across a whole reload
@@ -54,7 +61,7 @@ absl::StatusOr<bool> IndexHolder::Reload() {
     if (!refreshed.ok()) return refreshed.status();
   }
   {
-    std::lock_guard lock(mu_);
+    absl::MutexLock lock(&mu_);
     if (!replaced && standby_->generation() == current_->generation()) {
       return false;
     }

@@ -18,10 +18,11 @@
 
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <string>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
 #include "engine/protected_index.h"
 
 namespace leakhound {
@@ -52,12 +53,15 @@ class IndexHolder {
   IndexHolder(std::string dir, std::shared_ptr<ProtectedIndex> index);
 
   const std::string dir_;
-  mutable std::mutex mu_;  // guards current_ and serial_
-  std::shared_ptr<ProtectedIndex> current_;
-  uint64_t serial_;
-  std::mutex reload_mu_;  // serializes Reload; guards standby_, retired_
-  std::shared_ptr<ProtectedIndex> standby_;  // never handed to scans
-  std::shared_ptr<ProtectedIndex> retired_;  // swapped out, maybe in use
+  mutable absl::Mutex mu_;
+  std::shared_ptr<ProtectedIndex> current_ ABSL_GUARDED_BY(mu_);
+  uint64_t serial_ ABSL_GUARDED_BY(mu_);
+  // Serializes Reload, which writes current_ under both mutexes.
+  absl::Mutex reload_mu_ ABSL_ACQUIRED_BEFORE(mu_);
+  // Never handed to scans.
+  std::shared_ptr<ProtectedIndex> standby_ ABSL_GUARDED_BY(reload_mu_);
+  // Swapped out, maybe still in use by a scan.
+  std::shared_ptr<ProtectedIndex> retired_ ABSL_GUARDED_BY(reload_mu_);
 };
 
 }  // namespace leakhound

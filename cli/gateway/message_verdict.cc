@@ -72,7 +72,7 @@ MessageVerdict MessageScanner::Scan(std::string_view message) const {
   // instance is held.
   PooledScanner local;
   {
-    std::lock_guard lock(pool_mu_);
+    absl::MutexLock lock(&pool_mu_);
     if (!pool_.empty()) {
       local = std::move(pool_.back());
       pool_.pop_back();
@@ -89,7 +89,7 @@ MessageVerdict MessageScanner::Scan(std::string_view message) const {
     local.serial = snapshot.serial;
   }
   auto give_back = [&] {
-    std::lock_guard lock(pool_mu_);
+    absl::MutexLock lock(&pool_mu_);
     pool_.push_back(std::move(local));
   };
   for (const ExtractedPart& part : extraction->parts) {

@@ -15,11 +15,12 @@
 
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "absl/base/thread_annotations.h"
+#include "absl/synchronization/mutex.h"
 #include "cli/formats/text_extractor.h"
 #include "cli/incidents/incident.h"
 #include "engine/scan/leak_scanner.h"
@@ -78,8 +79,9 @@ class MessageScanner {
   const ScanOptions options_;
   const ExtractionLimits limits_;
   const Evidence evidence_;
-  mutable std::mutex pool_mu_;
-  mutable std::vector<PooledScanner> pool_;  // idle scanners
+  mutable absl::Mutex pool_mu_;
+  // Idle scanners.
+  mutable std::vector<PooledScanner> pool_ ABSL_GUARDED_BY(pool_mu_);
 };
 
 }  // namespace leakhound

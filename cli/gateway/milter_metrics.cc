@@ -44,7 +44,7 @@ void MilterMetrics::Histogram::Observe(double seconds) {
 void MilterMetrics::CountMessage(std::string_view verdict, std::string_view action,
                                  double wait_seconds, double scan_seconds,
                                  uint64_t bytes) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   ++messages_[{std::string(verdict), std::string(action)}];
   wait_.Observe(wait_seconds);
   scan_.Observe(scan_seconds);
@@ -52,17 +52,17 @@ void MilterMetrics::CountMessage(std::string_view verdict, std::string_view acti
 }
 
 void MilterMetrics::CountError(std::string_view cause) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   ++errors_[std::string(cause)];
 }
 
 void MilterMetrics::CountUnread(std::string_view unread_class) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   ++unread_[std::string(unread_class)];
 }
 
 std::string MilterMetrics::Render(const Gauges& g) const {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   std::string out;
   Header(out, "leakhound_milter_messages_total", "counter",
          "Messages answered, by verdict and action.");

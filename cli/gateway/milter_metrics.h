@@ -12,11 +12,13 @@
 #include <array>
 #include <cstdint>
 #include <map>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/synchronization/mutex.h"
 
 namespace leakhound {
 
@@ -61,12 +63,14 @@ class MilterMetrics {
     void Observe(double seconds);
   };
 
-  mutable std::mutex mu_;
-  std::map<std::pair<std::string, std::string>, uint64_t> messages_;
-  std::map<std::string, uint64_t> errors_;
-  std::map<std::string, uint64_t> unread_;
-  Histogram wait_, scan_;
-  uint64_t bytes_ = 0;
+  mutable absl::Mutex mu_;
+  std::map<std::pair<std::string, std::string>, uint64_t> messages_
+      ABSL_GUARDED_BY(mu_);
+  std::map<std::string, uint64_t> errors_ ABSL_GUARDED_BY(mu_);
+  std::map<std::string, uint64_t> unread_ ABSL_GUARDED_BY(mu_);
+  Histogram wait_ ABSL_GUARDED_BY(mu_);
+  Histogram scan_ ABSL_GUARDED_BY(mu_);
+  uint64_t bytes_ ABSL_GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace leakhound

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
 
 namespace leakhound {
 
@@ -31,7 +32,7 @@ void IncidentWriter::NoteDrops(uint64_t n) {
 }
 
 void IncidentWriter::Submit(Incident incident) {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   ++counters_.submitted;
   if (stopping_ || spool_.size() >= options_.spool_capacity) {
     NoteDrops(1);
@@ -39,12 +40,12 @@ void IncidentWriter::Submit(Incident incident) {
   }
   spool_.push_back(std::move(incident));
   counters_.spooled = spool_.size();
-  cv_.notify_one();
+  cv_.Signal();
 }
 
 void IncidentWriter::Stop(double seconds) {
   {
-    std::lock_guard lock(mu_);
+    absl::MutexLock lock(&mu_);
     if (!stopping_) {
       stopping_ = true;
       stop_deadline_ =
@@ -52,13 +53,13 @@ void IncidentWriter::Stop(double seconds) {
           std::chrono::duration_cast<std::chrono::steady_clock::duration>(
               std::chrono::duration<double>(seconds));
     }
-    cv_.notify_all();
+    cv_.SignalAll();
   }
   if (thread_.joinable()) thread_.join();
 }
 
 IncidentWriter::Counters IncidentWriter::counters() const {
-  std::lock_guard lock(mu_);
+  absl::MutexLock lock(&mu_);
   return counters_;
 }
 
@@ -66,7 +67,7 @@ void IncidentWriter::Run() {
   std::unique_ptr<IncidentStore> store;
   int retry_ms = 0;  // 0: the last attempt succeeded
   bool failing = false;
-  std::unique_lock lock(mu_);
+  mu_.Lock();
   for (;;) {
     if (retry_ms > 0) {
       // A pause after a failure; Stop cuts it short only at its deadline.
@@ -75,11 +76,13 @@ void IncidentWriter::Run() {
                        std::chrono::milliseconds(retry_ms),
                    stopping_ ? stop_deadline_
                              : std::chrono::steady_clock::time_point::max());
-      cv_.wait_until(lock, until, [&] {
-        return stopping_ && std::chrono::steady_clock::now() >= stop_deadline_;
-      });
+      for (;;) {
+        const auto now = std::chrono::steady_clock::now();
+        if ((stopping_ && now >= stop_deadline_) || now >= until) break;
+        cv_.WaitWithTimeout(&mu_, absl::FromChrono(until - now));
+      }
     } else {
-      cv_.wait(lock, [&] { return !spool_.empty() || stopping_; });
+      while (spool_.empty() && !stopping_) cv_.Wait(&mu_);
     }
     if (stopping_ && (spool_.empty() ||
                       std::chrono::steady_clock::now() >= stop_deadline_)) {
@@ -91,7 +94,7 @@ void IncidentWriter::Run() {
     std::vector<Incident> batch(std::make_move_iterator(spool_.begin()),
                                 std::make_move_iterator(spool_.begin() + n));
     spool_.erase(spool_.begin(), spool_.begin() + n);
-    lock.unlock();
+    mu_.Unlock();
     absl::Status status;
     if (store == nullptr) {
       IncidentStore::Options open;
@@ -112,7 +115,7 @@ void IncidentWriter::Run() {
                         "); keeping the records and retrying"));
     }
     failing = !status.ok();
-    lock.lock();
+    mu_.Lock();
     if (status.ok()) {
       counters_.written += batch.size();
       retry_ms = 0;
@@ -145,6 +148,7 @@ void IncidentWriter::Run() {
                       " incident records (", counters_.dropped, " in all)"));
   }
   unlogged_drops_ = 0;
+  mu_.Unlock();
 }
 
 }  // namespace leakhound

@@ -12,15 +12,15 @@
 #ifndef LEAKHOUND_CLI_INCIDENTS_INCIDENT_WRITER_H_
 #define LEAKHOUND_CLI_INCIDENTS_INCIDENT_WRITER_H_
 
-#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <thread>
 
+#include "absl/base/thread_annotations.h"
+#include "absl/synchronization/mutex.h"
 #include "cli/incidents/incident.h"
 #include "cli/incidents/incident_store.h"
 
@@ -66,20 +66,20 @@ class IncidentWriter {
   static constexpr int kDropLogSeconds = 10;
 
  private:
-  void Run();
-  void NoteDrops(uint64_t n);  // REQUIRES: mu_ held
+  void Run() ABSL_LOCKS_EXCLUDED(mu_);
+  void NoteDrops(uint64_t n) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   const std::string path_;
   const Options options_;
   const Log log_;
-  mutable std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<Incident> spool_;
-  Counters counters_;
-  bool stopping_ = false;
-  std::chrono::steady_clock::time_point stop_deadline_;
-  std::chrono::steady_clock::time_point last_drop_log_;
-  uint64_t unlogged_drops_ = 0;
+  mutable absl::Mutex mu_;
+  absl::CondVar cv_;
+  std::deque<Incident> spool_ ABSL_GUARDED_BY(mu_);
+  Counters counters_ ABSL_GUARDED_BY(mu_);
+  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
+  std::chrono::steady_clock::time_point stop_deadline_ ABSL_GUARDED_BY(mu_);
+  std::chrono::steady_clock::time_point last_drop_log_ ABSL_GUARDED_BY(mu_);
+  uint64_t unlogged_drops_ ABSL_GUARDED_BY(mu_) = 0;
   std::thread thread_;
 };
 

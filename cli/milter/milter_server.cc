@@ -10,15 +10,16 @@
 #include <atomic>
 #include <cctype>
 #include <chrono>
-#include <condition_variable>
 #include <memory>
-#include <mutex>
 #include <set>
 #include <strings.h>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
 
 namespace leakhound {
 namespace {
@@ -32,14 +33,19 @@ class FifoSlots {
   explicit FifoSlots(uint32_t slots) : free_(slots) {}
 
   // False if no slot was free within `timeout`.
-  bool Acquire(std::chrono::duration<double> timeout) {
-    std::unique_lock lock(mu_);
+  bool Acquire(std::chrono::duration<double> timeout) ABSL_LOCKS_EXCLUDED(mu_) {
+    absl::MutexLock lock(&mu_);
     const uint64_t ticket = next_ticket_++;
-    const auto deadline = std::chrono::steady_clock::now() +
-                          std::chrono::duration_cast<std::chrono::steady_clock::duration>(timeout);
-    const bool got = cv_.wait_until(lock, deadline, [&] {
-      return ticket == serving_ && free_ > 0;
-    });
+    const auto deadline =
+        std::chrono::steady_clock::now() +
+        std::chrono::duration_cast<std::chrono::steady_clock::duration>(timeout);
+    bool got = false;
+    for (;;) {
+      got = Turn(ticket);
+      const auto now = std::chrono::steady_clock::now();
+      if (got || now >= deadline) break;
+      cv_.WaitWithTimeout(&mu_, absl::FromChrono(deadline - now));
+    }
     if (ticket == serving_) {
       ++serving_;
       // Tickets given up in the meantime are skipped.
@@ -48,23 +54,28 @@ class FifoSlots {
       abandoned_.insert(ticket);
     }
     if (got) --free_;
-    cv_.notify_all();
+    cv_.SignalAll();
     return got;
   }
 
-  void Release() {
-    std::lock_guard lock(mu_);
+  void Release() ABSL_LOCKS_EXCLUDED(mu_) {
+    absl::MutexLock lock(&mu_);
     ++free_;
-    cv_.notify_all();
+    cv_.SignalAll();
   }
 
  private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  uint32_t free_;
-  uint64_t next_ticket_ = 0;
-  uint64_t serving_ = 0;  // the ticket whose turn it is
-  std::set<uint64_t> abandoned_;
+  bool Turn(uint64_t ticket) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    return ticket == serving_ && free_ > 0;
+  }
+
+  absl::Mutex mu_;
+  absl::CondVar cv_;
+  uint32_t free_ ABSL_GUARDED_BY(mu_);
+  uint64_t next_ticket_ ABSL_GUARDED_BY(mu_) = 0;
+  // The ticket whose turn it is.
+  uint64_t serving_ ABSL_GUARDED_BY(mu_) = 0;
+  std::set<uint64_t> abandoned_ ABSL_GUARDED_BY(mu_);
 };
 
 // libmilter's callbacks are plain functions: the server's state is global.

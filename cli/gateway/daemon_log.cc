@@ -1,0 +1,24 @@
+#include "cli/gateway/daemon_log.h"
+
+#include <syslog.h>
+
+#include <cstdio>
+#include <utility>
+
+namespace leakhound {
+
+DaemonLog::DaemonLog(std::string name, bool use_syslog)
+    : name_(std::move(name)), syslog_(use_syslog) {
+  if (syslog_) ::openlog("leakhound", LOG_PID, LOG_MAIL);
+}
+
+void DaemonLog::Write(const std::string& line) const {
+  absl::MutexLock lock(&mu_);
+  if (syslog_) {
+    ::syslog(LOG_INFO, "%s", line.c_str());
+  } else {
+    std::fprintf(stderr, "%s: %s\n", name_.c_str(), line.c_str());
+  }
+}
+
+}  // namespace leakhound
