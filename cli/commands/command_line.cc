@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <map>
 #include <string_view>
 #include <utility>
@@ -326,6 +327,86 @@ absl::StatusOr<std::unique_ptr<ProtectedIndex>> OpenIndex(
   auto dir = line.IndexDir();
   if (!dir.ok()) return dir.status();
   return ProtectedIndex::Open(*dir, mode);
+}
+
+std::string OptionsUsage(std::span<const OptionSpec> specs) {
+  constexpr size_t kColumn = 23;
+  std::string out;
+  for (const OptionSpec& spec : specs) {
+    if (spec.help == nullptr) continue;
+    std::string head = absl::StrCat("--", spec.name);
+    if (spec.value != nullptr) absl::StrAppend(&head, " ", spec.value);
+    head.resize(std::max(head.size() + 1, kColumn), ' ');
+    absl::StrAppend(&out, "  ", head);
+    for (std::string_view rest = spec.help;;) {
+      const size_t nl = rest.find('\n');
+      out.append(rest.substr(0, nl));
+      out += '\n';
+      if (nl == std::string_view::npos) break;
+      rest.remove_prefix(nl + 1);
+      out.append(kColumn + 2, ' ');
+    }
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<std::string>> ConfigArguments(
+    const std::string& path, std::span<const OptionSpec> specs,
+    std::map<std::string, std::string>* origins) {
+  std::ifstream in(path);
+  if (!in) return absl::NotFoundError(absl::StrCat("cannot read config ", path));
+  std::vector<std::string> out;
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    const size_t hash = line.find('#');
+    if (hash != std::string::npos) line.resize(hash);
+    const size_t b = line.find_first_not_of(" \t\r");
+    if (b == std::string::npos) continue;
+    const size_t e = line.find_last_not_of(" \t\r");
+    line = line.substr(b, e - b + 1);
+    const size_t sep = line.find_first_of("= \t");
+    std::string name = line.substr(0, sep), value;
+    if (sep != std::string::npos) {
+      const size_t v = line.find_first_not_of("= \t", sep);
+      if (v != std::string::npos) value = line.substr(v);
+    }
+    if (name.empty() || name == "config") {
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ":", n, ": expected 'name = value'"));
+    }
+    const OptionSpec* spec = nullptr;
+    for (const OptionSpec& s : specs) {
+      if (name == s.name) spec = &s;
+    }
+    if (spec == nullptr) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ":", n, ": unknown option '", name, "'"));
+    }
+    if (spec->takes_value && value.empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ":", n, ": '", name, "' needs a value"));
+    }
+    if (!spec->takes_value && !value.empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ":", n, ": '", name, "' takes no value"));
+    }
+    out.push_back(value.empty() ? absl::StrCat("--", name)
+                                : absl::StrCat("--", name, "=", value));
+    (*origins)[name] = absl::StrCat(path, ":", n);
+  }
+  return out;
+}
+
+absl::Status WhereFrom(const absl::Status& s,
+                       const std::map<std::string, std::string>& origins,
+                       const CommandLine& given) {
+  std::string_view message(s.message().data(), s.message().size());
+  if (!message.starts_with("--")) return s;
+  const std::string name(
+      message.substr(2, message.find_first_of(": =", 2) - 2));
+  auto origin = origins.find(name);
+  if (origin == origins.end() || given.Has(name)) return s;
+  return absl::Status(s.code(), absl::StrCat(origin->second, ": ", s.message()));
 }
 
 std::string Plural(uint64_t count, std::string_view noun) {

@@ -23,10 +23,31 @@
 
 namespace leakhound {
 
+// One row per option: what the parser, a --config file (ConfigArguments)
+// and the generated help (OptionsUsage) all read.
 struct OptionSpec {
   const char* name;  // without the leading "--"
   bool takes_value;
+  // For the help: what the value is ("N", "FILE"), and the text, whose
+  // further lines ('\n') are indented under the first. Rows without help
+  // are documented elsewhere in the usage text.
+  const char* value = nullptr;
+  const char* help = nullptr;
 };
+
+// The help lines of the rows of `specs` with help, in order: "  --name
+// VALUE" in a column of 23, then the help.
+std::string OptionsUsage(std::span<const OptionSpec> specs);
+
+// Options of a --config file (one "name = value" or "name value" per
+// line, '#' comments), as "--name=value" arguments to place before the
+// command line's, so that the command line wins. Each name is checked
+// against `specs` here, so that a mistake is reported as FILE:LINE;
+// `origins` gets "FILE:LINE" for each option's last line, so that a bad
+// value is reported there too (WhereFrom).
+absl::StatusOr<std::vector<std::string>> ConfigArguments(
+    const std::string& path, std::span<const OptionSpec> specs,
+    std::map<std::string, std::string>* origins);
 
 // The short forms, the same in every command that has the long option
 // (clamscan's and ripgrep's letters where they have one): -h --help
@@ -77,6 +98,14 @@ std::optional<CommandLine> ParseCommandLine(const char* command, int argc,
                                             char** argv,
                                             std::span<const OptionSpec> specs,
                                             const char* usage, int* exit);
+
+// `s`, an error about an option ("--NAME ..."), with the FILE:LINE of the
+// config file before it when that option's value came from there
+// (`origins`, from ConfigArguments) and the command line, `given`, did not
+// set it.
+absl::Status WhereFrom(const absl::Status& s,
+                       const std::map<std::string, std::string>& origins,
+                       const CommandLine& given);
 
 // The options of the extraction limits, accepted by every command that
 // reads files (add, scan, allow add, milter), with the OCR options.

@@ -1,11 +1,17 @@
 #include "cli/gateway/duplicate_cache.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace leakhound {
 
 absl::StatusOr<std::unique_ptr<DuplicateCache>> DuplicateCache::Create(
-    const SkipBloomFilter::Options& options) {
+    uint32_t window) {
+  SkipBloomFilter::Options options;
+  options.window = window;
+  options.counters =
+      static_cast<uint32_t>(std::max<uint64_t>(1024, uint64_t{10} * window));
+  options.hashes = 4;
   auto filter = SkipBloomFilter::Create(options);
   if (!filter.ok()) return filter.status();
   return std::unique_ptr<DuplicateCache>(new DuplicateCache(std::move(*filter)));

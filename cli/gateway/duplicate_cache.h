@@ -36,9 +36,13 @@ class DuplicateCache {
     uint64_t hits = 0;              // confirmed: a verdict was reused
   };
 
-  // InvalidArgument for filter options out of range.
+  // A cache of the last `window` messages' verdicts. Its filter has about
+  // 10 counters per remembered message (at least 1024) and 4 hashes: a
+  // false positive costs an exact lookup, never a wrong verdict.
+  // InvalidArgument for a window out of SkipBloomFilter's range.
+  // REQUIRES: window > 0.
   static absl::StatusOr<std::unique_ptr<DuplicateCache>> Create(
-      const SkipBloomFilter::Options& options);
+      uint32_t window);
 
   // The verdict stored for (digest, generation), if it is among the last
   // `window` entries.

@@ -18,9 +18,10 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "cli/incidents/incident.h"
+#include "cli/gateway/gateway.h"
 #include "cli/gateway/message_verdict.h"
 #include "cli/gateway/milter_metrics.h"
+#include "cli/incidents/incident.h"
 
 namespace leakhound {
 
@@ -59,12 +60,6 @@ struct MilterPolicy {
 
 // One line per message: queue id, verdict, action, documents, ms.
 using MilterLog = std::function<void(const std::string& line)>;
-
-// Receives an incident for every message that leaked, could not be
-// judged, or had unread parts (not for clean or allow-listed ones), on
-// the session's thread after the MTA has its answer. Must be thread-safe
-// and must not block (IncidentWriter::Submit).
-using IncidentSink = std::function<void(Incident incident)>;
 
 // Listens on `socket` (libmilter's syntax: inet:PORT@HOST, inet6:...,
 // unix:/path; a unix socket is created mode 0660 after removing a stale

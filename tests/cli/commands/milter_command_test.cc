@@ -11,6 +11,8 @@
 #include <fstream>
 #include <thread>
 
+#include "absl/strings/str_cat.h"
+#include "cli/milter/milter_server.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/cli/commands/run_leakhound.h"
@@ -76,6 +78,19 @@ TEST(MilterCommandTest, SocketIsRequiredAndHelpListsTheActions) {
   EXPECT_EQ(help.exit, 0);
   EXPECT_THAT(help.out, HasSubstr("--on-leak ACTION       reject (default), "
                                   "quarantine, tag, accept, tempfail"));
+}
+
+// The help's defaults are written in the option table; they must be the
+// ones the daemon uses (MilterPolicy's).
+TEST(MilterCommandTest, HelpStatesThePolicysDefaults) {
+  RunResult help = RunLeakhound({"milter", "--help"});
+  const MilterPolicy policy;
+  EXPECT_THAT(help.out,
+              HasSubstr(absl::StrCat("bytes buffered per message (default ",
+                                     policy.max_message_bytes, ")")));
+  EXPECT_THAT(help.out, HasSubstr(absl::StrCat(
+                            "seconds a message waits for its turn (default ",
+                            policy.max_wait_seconds, ")")));
 }
 
 // A unix socket is created mode 0660 (owner and the MTA's group), as

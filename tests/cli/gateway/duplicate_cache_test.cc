@@ -14,7 +14,7 @@ MessageVerdict Leak(const std::string& doc) {
 }
 
 TEST(DuplicateCacheTest, AVerdictIsReusedForTheSameTextAndIndexGeneration) {
-  auto cache = DuplicateCache::Create({1 << 12, 4, 100});
+  auto cache = DuplicateCache::Create(100);
   ASSERT_TRUE(cache.ok());
   const std::string a = ContentDigest("message a"), b = ContentDigest("message b");
   EXPECT_FALSE((*cache)->Lookup(a, 1).has_value());
@@ -32,7 +32,7 @@ TEST(DuplicateCacheTest, AVerdictIsReusedForTheSameTextAndIndexGeneration) {
 }
 
 TEST(DuplicateCacheTest, OnlyTheLastWindowOfMessagesIsRemembered) {
-  auto cache = DuplicateCache::Create({1 << 14, 4, 50});
+  auto cache = DuplicateCache::Create(50);
   ASSERT_TRUE(cache.ok());
   const std::string first = ContentDigest("first");
   (*cache)->Insert(first, 1, Leak("x"));

@@ -38,7 +38,7 @@ class MessageVerdictTest : public ::testing::Test {
     auto holder = IndexHolder::Open(dir_);
     ASSERT_TRUE(holder.ok()) << holder.status();
     holder_ = std::move(*holder);
-    auto cache = DuplicateCache::Create({1 << 12, 4, 100});
+    auto cache = DuplicateCache::Create(100);
     ASSERT_TRUE(cache.ok());
     cache_ = std::move(*cache);
   }

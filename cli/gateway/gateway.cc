@@ -1,0 +1,128 @@
+#include "cli/gateway/gateway.h"
+
+#include <chrono>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "cli/incidents/incident_store.h"
+
+namespace leakhound {
+namespace {
+
+int64_t NowNanoseconds() {
+  return std::chrono::steady_clock::now().time_since_epoch().count();
+}
+
+}  // namespace
+
+Gateway::Gateway(const GatewayOptions& options, const DaemonLog* log)
+    : options_(options), log_(log), last_reload_ns_(NowNanoseconds()) {}
+
+absl::StatusOr<std::unique_ptr<Gateway>> Gateway::Open(
+    const GatewayOptions& options, const DaemonLog* log) {
+  std::unique_ptr<Gateway> gateway(new Gateway(options, log));
+  auto holder = IndexHolder::Open(options.index_dir);
+  if (!holder.ok()) return holder.status();
+  gateway->holder_ = std::move(*holder);
+  if (options.duplicate_window > 0) {
+    auto cache = DuplicateCache::Create(options.duplicate_window);
+    if (!cache.ok()) return cache.status();
+    gateway->cache_ = std::move(*cache);
+  }
+  const Evidence evidence = !options.incidents      ? Evidence::kNone
+                            : options.store_snippets ? Evidence::kSnippets
+                                                     : Evidence::kOffsets;
+  gateway->scanner_ = std::make_unique<MessageScanner>(
+      gateway->holder_.get(), gateway->cache_.get(), options.scan,
+      options.limits, evidence);
+  return gateway;
+}
+
+void Gateway::StartIncidents() {
+  if (!options_.incidents || writer_ != nullptr) return;
+  const std::string& path = *options_.incidents;
+  if (auto check = IncidentStore::Open(path); !check.ok()) {
+    log_->Write(absl::StrCat("incidents: ", check.status().message(),
+                             "; spooling and retrying"));
+  }
+  IncidentWriter::Options o;
+  o.spool_capacity = options_.incident_spool;
+  writer_ = std::make_unique<IncidentWriter>(path, o, log_->Sink());
+  log_->Write(absl::StrCat("recording incidents in ", path,
+                           options_.store_snippets
+                               ? ""
+                               : " (offsets only, no snippets)"));
+}
+
+IncidentSink Gateway::Recorder() {
+  if (writer_ == nullptr) return nullptr;
+  IncidentWriter* writer = writer_.get();
+  return [writer](Incident incident) { writer->Submit(std::move(incident)); };
+}
+
+void Gateway::Reload(const char* why) {
+  auto changed = holder_->Reload();
+  if (!changed.ok()) {
+    log_->Write(absl::StrCat("reload failed (", why,
+                             "): ", changed.status().message()));
+    return;
+  }
+  last_reload_ns_ = NowNanoseconds();
+  if (*changed) {
+    log_->Write(absl::StrCat("index reloaded (", why, "): generation ",
+                             holder_->Current().generation));
+  }
+}
+
+MilterMetrics::Gauges Gateway::gauges() const {
+  MilterMetrics::Gauges g;
+  const IndexHolder::Snapshot snapshot = holder_->Current();
+  g.index_generation = snapshot.generation;
+  g.index_documents = snapshot.index->matrix().documents();
+  g.seconds_since_reload =
+      static_cast<double>(NowNanoseconds() - last_reload_ns_.load()) / 1e9;
+  if (cache_ != nullptr) {
+    const DuplicateCache::Stats s = cache_->stats();
+    g.duplicate_lookups = s.lookups;
+    g.duplicate_hits = s.hits;
+  }
+  if (writer_ != nullptr) {
+    const IncidentWriter::Counters c = writer_->counters();
+    g.incidents_written = c.written;
+    g.incidents_dropped = c.dropped;
+  }
+  return g;
+}
+
+absl::StatusOr<std::unique_ptr<MetricsServer>> Gateway::StartMetrics(
+    const std::string& address, const MilterMetrics* metrics) {
+  auto started = MetricsServer::Start(
+      address, [this, metrics] { return metrics->Render(gauges()); });
+  if (!started.ok()) return started.status();
+  log_->Write(absl::StrCat("metrics at http://", address, "/metrics"));
+  return started;
+}
+
+void Gateway::Stop() {
+  if (stopped_) return;
+  stopped_ = true;
+  if (cache_ != nullptr) {
+    const DuplicateCache::Stats s = cache_->stats();
+    log_->Write(absl::StrFormat(
+        "duplicate cache: %d lookups, %d filter positives, %d hits (%.1f %%)",
+        s.lookups, s.filter_positives, s.hits,
+        s.lookups == 0 ? 0.0
+                       : 100.0 * static_cast<double>(s.hits) /
+                             static_cast<double>(s.lookups)));
+  }
+  if (writer_ != nullptr) {
+    writer_->Stop(5);
+    const IncidentWriter::Counters c = writer_->counters();
+    log_->Write(absl::StrFormat(
+        "incidents: %d recorded, %d written, %d dropped, %d failed writes",
+        c.submitted, c.written, c.dropped, c.failed_writes));
+  }
+}
+
+}  // namespace leakhound

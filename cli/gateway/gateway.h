@@ -1,0 +1,112 @@
+// Gateway: the core every channel (the milter today, a web channel next)
+// runs messages through. It owns the index kept open and reloaded
+// (index_holder.h), the duplicate cache (duplicate_cache.h), the scanner
+// that judges a message (message_verdict.h), the incident writer that
+// records what the scanner caught (cli/incidents/incident_writer.h) and
+// the metrics' gauges. A channel adapts its protocol to Scan and decides
+// the action; the policy decision (which action for which catch) will sit
+// between the two. docs/architecture.md has the path of a message.
+//
+// Thread-safety: scanner(), Current(), Record(), gauges() and Reload() may
+// be called from any thread. StartIncidents and Stop: from the thread
+// that opened the gateway, before and after the channel serves.
+#ifndef LEAKHOUND_CLI_GATEWAY_GATEWAY_H_
+#define LEAKHOUND_CLI_GATEWAY_GATEWAY_H_
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "cli/formats/text_extractor.h"
+#include "cli/gateway/daemon_log.h"
+#include "cli/gateway/duplicate_cache.h"
+#include "cli/gateway/index_holder.h"
+#include "cli/gateway/message_verdict.h"
+#include "cli/gateway/metrics_server.h"
+#include "cli/gateway/milter_metrics.h"
+#include "cli/incidents/incident.h"
+#include "cli/incidents/incident_writer.h"
+#include "engine/scan/leak_scanner.h"
+
+namespace leakhound {
+
+// Receives an incident for every message that leaked, could not be
+// judged, or had unread parts (not for clean or allow-listed ones), on
+// the session's thread after the peer has its answer. Must be
+// thread-safe and must not block (IncidentWriter::Submit).
+using IncidentSink = std::function<void(Incident incident)>;
+
+struct GatewayOptions {
+  std::string index_dir;
+  ScanOptions scan;
+  ExtractionLimits limits;
+  // Messages the duplicate cache remembers; 0: no cache.
+  uint32_t duplicate_window = 10000;
+  // The incident store; nullopt: nothing recorded.
+  std::optional<std::string> incidents;
+  // Keep the outbound text around each passage (else offsets only).
+  bool store_snippets = true;
+  // Incident records waiting for the store, at most.
+  uint64_t incident_spool = 10000;
+};
+
+class Gateway {
+ public:
+  // Opens the index for reading and builds the duplicate cache and the
+  // scanner. Errors: the index's (IndexHolder::Open), InvalidArgument for
+  // a cache window out of range.
+  // REQUIRES: `log` outlives the gateway.
+  static absl::StatusOr<std::unique_ptr<Gateway>> Open(
+      const GatewayOptions& options, const DaemonLog* log);
+  Gateway(const Gateway&) = delete;
+  Gateway& operator=(const Gateway&) = delete;
+  ~Gateway() = default;  // the writer stops (IncidentWriter), unlogged
+
+  const GatewayOptions& options() const { return options_; }
+  const MessageScanner& scanner() const { return *scanner_; }
+  IndexHolder::Snapshot Current() const { return holder_->Current(); }
+
+  // Starts the incident writer when options().incidents names a store
+  // (a store that cannot be opened yet is logged and retried, never
+  // fatal) and logs where incidents go.
+  void StartIncidents();
+  // The sink a channel hands its incidents to: empty without a store.
+  // REQUIRES: StartIncidents was called; the gateway outlives the sink.
+  IncidentSink Recorder();
+
+  // Catches up with the index writer; logs a new generation or a failure
+  // (the current one stays in use), naming `why` ("SIGHUP", "timer").
+  void Reload(const char* why);
+
+  // The metrics' gauges as of now.
+  MilterMetrics::Gauges gauges() const;
+  // Serves `metrics` with the gauges at http://ADDRESS/metrics and logs
+  // it. Errors as MetricsServer::Start.
+  // REQUIRES: `metrics` outlives the returned server, and the gateway too.
+  absl::StatusOr<std::unique_ptr<MetricsServer>> StartMetrics(
+      const std::string& address, const MilterMetrics* metrics);
+
+  // Stops the incident writer (the spool gets 5 s to drain) and logs the
+  // duplicate cache's and the incidents' totals. Idempotent.
+  void Stop();
+
+ private:
+  Gateway(const GatewayOptions& options, const DaemonLog* log);
+
+  const GatewayOptions options_;
+  const DaemonLog* log_;
+  std::unique_ptr<IndexHolder> holder_;
+  std::unique_ptr<DuplicateCache> cache_;  // null: no cache
+  std::unique_ptr<MessageScanner> scanner_;
+  std::unique_ptr<IncidentWriter> writer_;  // null: no store
+  std::atomic<int64_t> last_reload_ns_;     // steady_clock
+  bool stopped_ = false;
+};
+
+}  // namespace leakhound
+
+#endif  // LEAKHOUND_CLI_GATEWAY_GATEWAY_H_
