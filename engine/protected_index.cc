@@ -47,7 +47,7 @@ ProtectedIndex::ProtectedIndex(std::unique_ptr<IndexStore> store,
       documents_(std::make_unique<DocumentCache>(*store_, kDocumentCacheBytes)) {}
 
 absl::StatusOr<std::unique_ptr<ProtectedIndex>> ProtectedIndex::Create(
-    const std::string& dir, const IndexOptions& options, IoFaults* faults) {
+    const std::string& dir, const IndexOptions& options) {
   auto geometry = BloomGeometry::FromParams(options.filter);
   if (!geometry.ok()) return geometry.status();
   auto key = options.key.has_value()
@@ -77,8 +77,7 @@ absl::StatusOr<std::unique_ptr<ProtectedIndex>> ProtectedIndex::Create(
   auto store = IndexStore::Create(
       dir, meta,
       std::string_view(reinterpret_cast<const char*>(bytes.data()),
-                       bytes.size()),
-      faults);
+                       bytes.size()));
   if (!store.ok()) return store.status();
   auto index = std::unique_ptr<ProtectedIndex>(
       new ProtectedIndex(std::move(*store), std::move(*shingler)));
@@ -88,8 +87,13 @@ absl::StatusOr<std::unique_ptr<ProtectedIndex>> ProtectedIndex::Create(
 }
 
 absl::StatusOr<std::unique_ptr<ProtectedIndex>> ProtectedIndex::Open(
+    const std::string& dir, OpenMode mode) {
+  return OpenWithFaults(dir, mode, nullptr);
+}
+
+absl::StatusOr<std::unique_ptr<ProtectedIndex>> ProtectedIndex::OpenWithFaults(
     const std::string& dir, OpenMode mode, IoFaults* faults) {
-  auto store = IndexStore::Open(dir,
+  auto store = IndexStore::OpenWithFaults(dir,
                                 mode == OpenMode::kRead
                                     ? IndexStore::Mode::kReader
                                     : IndexStore::Mode::kWriter,

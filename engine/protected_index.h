@@ -119,20 +119,24 @@ struct AllowResult {
 
 class ProtectedIndex {
  public:
+  ProtectedIndex(const ProtectedIndex&) = delete;
+  ProtectedIndex& operator=(const ProtectedIndex&) = delete;
+
   // Creates an index in `dir` (must not exist or be empty) with a fresh
   // fingerprint key. Returns it open for writing.
-  // `faults`: for fault-injection tests only (IndexStore::Create).
   static absl::StatusOr<std::unique_ptr<ProtectedIndex>> Create(
-      const std::string& dir, const IndexOptions& options,
-      IoFaults* faults = nullptr);
+      const std::string& dir, const IndexOptions& options);
 
   // Opens an index: FailedPrecondition when it was built by another
   // shingler version (but with kRebuild) or storage format (the message
   // says which and what to do), when another writer holds it (kWrite,
   // kRebuild), or as IndexStore::Open.
-  // `faults` as for Create.
   static absl::StatusOr<std::unique_ptr<ProtectedIndex>> Open(
-      const std::string& dir, OpenMode mode, IoFaults* faults = nullptr);
+      const std::string& dir, OpenMode mode);
+  // For fault-injection tests only: Open over
+  // IndexStore::OpenWithFaults(`faults`).
+  static absl::StatusOr<std::unique_ptr<ProtectedIndex>> OpenWithFaults(
+      const std::string& dir, OpenMode mode, IoFaults* faults);
 
   // Adds (or replaces, by external id) one document and commits it.
   // InvalidArgument for an empty external id or a text the shingler

@@ -80,8 +80,7 @@ IndexStore::IndexStore(std::string dir, Mode mode)
 IndexStore::~IndexStore() = default;
 
 absl::StatusOr<std::unique_ptr<IndexStore>> IndexStore::Create(
-    const std::string& dir, MetadataRecord metadata, std::string_view key,
-    IoFaults* faults) {
+    const std::string& dir, MetadataRecord metadata, std::string_view key) {
   std::error_code ec;
   if (fs::exists(dir, ec)) {
     if (!fs::is_directory(dir, ec) || !fs::is_empty(dir, ec)) {
@@ -105,7 +104,7 @@ absl::StatusOr<std::unique_ptr<IndexStore>> IndexStore::Create(
   }
   auto store = std::unique_ptr<IndexStore>(new IndexStore(dir, Mode::kWriter));
   store->lock_ = std::move(*lock);
-  auto db = RocksDatabase::OpenWriter(dir + "/db", /*create=*/true, faults,
+  auto db = RocksDatabase::OpenWriter(dir + "/db", /*create=*/true, nullptr,
                                       "cannot create the index database");
   if (!db.ok()) return db.status();
   store->db_ = std::move(*db);
@@ -127,6 +126,11 @@ absl::StatusOr<std::unique_ptr<IndexStore>> IndexStore::Create(
 }
 
 absl::StatusOr<std::unique_ptr<IndexStore>> IndexStore::Open(
+    const std::string& dir, Mode mode) {
+  return OpenWithFaults(dir, mode, nullptr);
+}
+
+absl::StatusOr<std::unique_ptr<IndexStore>> IndexStore::OpenWithFaults(
     const std::string& dir, Mode mode, IoFaults* faults) {
   std::error_code ec;
   if (!fs::exists(dir + "/db/CURRENT", ec)) {

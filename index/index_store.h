@@ -44,20 +44,20 @@ class IndexStore {
   // directory (else AlreadyExists), with `metadata` (its format_version is
   // set to kFormatVersion) and the fingerprint key, and an initial state.
   // Returns the store open as the writer.
-  // `faults`, for fault-injection tests: when non-null, every file
-  // operation of the database consults it (io_faults.h); it must outlive
-  // the store.
   static absl::StatusOr<std::unique_ptr<IndexStore>> Create(
-      const std::string& dir, MetadataRecord metadata, std::string_view key,
-      IoFaults* faults = nullptr);
+      const std::string& dir, MetadataRecord metadata, std::string_view key);
 
   // Opens an existing index. Errors, each one line: NotFound (no index at
   // dir), Unavailable (a writer: locked by another writer),
   // FailedPrecondition (other storage format; key file readable by others),
   // PermissionDenied, DataLoss.
-  // `faults` as for Create (a reader's later views consult it too).
   static absl::StatusOr<std::unique_ptr<IndexStore>> Open(
-      const std::string& dir, Mode mode, IoFaults* faults = nullptr);
+      const std::string& dir, Mode mode);
+  // For fault-injection tests only: Open, with every file operation of the
+  // database (a reader's later views too) consulting `faults`
+  // (io_faults.h), which must outlive the store. A null `faults` is Open.
+  static absl::StatusOr<std::unique_ptr<IndexStore>> OpenWithFaults(
+      const std::string& dir, Mode mode, IoFaults* faults);
 
   ~IndexStore();
   IndexStore(const IndexStore&) = delete;

@@ -63,8 +63,8 @@ struct PseudoMatrixOptions {
   // fingerprints alone are significant is still found, and every
   // candidate is one of the one-level query with the same count; at twice
   // the memory; the query's cost grows with d / G plus the groups it descends
-  // into. REQUIRES: 0 or a multiple of 64 with G * m < 2^32. Not yet
-  // persisted by the index (docs/engine.md, "Row groups").
+  // into. REQUIRES: 0 or a multiple of 64 with G * m < 2^32
+  // (docs/engine.md, "Row groups").
   uint32_t group_rows = 0;
 };
 
@@ -82,6 +82,9 @@ class PseudoMatrix {
   // Returns InvalidArgument for out-of-range filter parameters.
   static absl::StatusOr<std::unique_ptr<PseudoMatrix>> Create(
       const PseudoMatrixOptions& options);
+  // Held by unique_ptr: a copy would be a second filter of gigabytes.
+  PseudoMatrix(const PseudoMatrix&) = delete;
+  PseudoMatrix& operator=(const PseudoMatrix&) = delete;
 
   // Rebuilds a matrix from its persisted row index: `rows[r]` for every
   // row r (a row without segments is free) and the open row (-1: none).

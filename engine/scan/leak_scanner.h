@@ -69,9 +69,8 @@ struct ScanOptions {
   // FingerprintsRecord version 2): passages grow past substituted words at
   // their ends, and when more than one word in five of a passage (or
   // between a group's passages) is substituted or inserted, only the part
-  // within that share counts. Measured against the evaluation's referee,
-  // it finds 15 %-reworded 30-word excerpts 1.4 times as often with fewer
-  // false alarms (docs/results.md, issue 37).
+  // within that share counts (what that gains: docs/results.md, issue
+  // 37).
   bool word_checks = true;
   QueryOptions query;
 };

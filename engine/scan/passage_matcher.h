@@ -53,9 +53,8 @@ class ScannedText {
   ShingledText text_;
   // The distinct fingerprints in ascending order; the shingles of
   // sorted_[k] are shingle_index_[begin_[k], begin_[k + 1]): flat arrays
-  // built by a radix sort, not a hash map (a 100 KB text has some 15,000
-  // distinct fingerprints, an 11 MB one a million, and a hash map's cache
-  // misses were a third of a large file's scan).
+  // built by a radix sort, not a hash map (why, measured: docs/engine.md,
+  // "The scanned text's index").
   std::vector<uint64_t> sorted_;
   std::vector<uint32_t> begin_;
   std::vector<uint32_t> shingle_index_;

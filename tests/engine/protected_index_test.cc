@@ -281,7 +281,7 @@ TEST(ProtectedIndexTest, ARefreshThatFailedIsMadeGoodByTheNext) {
   ASSERT_TRUE(writer.ok());
   ASSERT_TRUE(AddDoc(**writer, docs[0]).ok());
   IoFaults faults;
-  auto reader = ProtectedIndex::Open(dir, OpenMode::kRead, &faults);
+  auto reader = ProtectedIndex::OpenWithFaults(dir, OpenMode::kRead, &faults);
   ASSERT_TRUE(reader.ok()) << reader.status();
   size_t added = 1, failed_refreshes = 0;
   for (uint64_t nth = 1;; ++nth) {
@@ -1179,7 +1179,7 @@ TEST(ProtectedIndexIoFaultTest, AFailedReadWriteOrSyncLeavesTheIndexBeforeOrAfte
     std::array<uint64_t, 4> total{};
     {
       const std::string dir = copy();
-      auto index = ProtectedIndex::Open(dir, OpenMode::kWrite, &counter);
+      auto index = ProtectedIndex::OpenWithFaults(dir, OpenMode::kWrite, &counter);
       ASSERT_TRUE(index.ok()) << index.status();
       before = ContentsOf(**index);
       counter.Arm(0, 1, false);  // counts, fails nothing
@@ -1201,7 +1201,7 @@ TEST(ProtectedIndexIoFaultTest, AFailedReadWriteOrSyncLeavesTheIndexBeforeOrAfte
           IoFaults faults;
           absl::Status status;
           {
-            auto index = ProtectedIndex::Open(dir, OpenMode::kWrite, &faults);
+            auto index = ProtectedIndex::OpenWithFaults(dir, OpenMode::kWrite, &faults);
             ASSERT_TRUE(index.ok()) << index.status();
             faults.Arm(kind.mask, n, sticky);
             status = op.run(**index);
@@ -1262,7 +1262,7 @@ TEST(ProtectedIndexIoFaultTest, AFaultWhileOpeningLeavesTheIndexWhole) {
   }
   IoFaults counter;
   counter.Arm(0, 1, false);
-  ASSERT_TRUE(ProtectedIndex::Open(dir, OpenMode::kWrite, &counter).ok());
+  ASSERT_TRUE(ProtectedIndex::OpenWithFaults(dir, OpenMode::kWrite, &counter).ok());
   int failed = 0, trials = 0;
   for (IoKind kind : {IoKind::kRead, IoKind::kWrite, IoKind::kSync,
                       IoKind::kMetadata}) {
@@ -1273,7 +1273,7 @@ TEST(ProtectedIndexIoFaultTest, AFaultWhileOpeningLeavesTheIndexWhole) {
       IoFaults faults;
       faults.Arm(IoMask(kind), n, true);
       {
-        auto index = ProtectedIndex::Open(dir, OpenMode::kWrite, &faults);
+        auto index = ProtectedIndex::OpenWithFaults(dir, OpenMode::kWrite, &faults);
         ++trials;
         if (!index.ok()) {
           ++failed;
