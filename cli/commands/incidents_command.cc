@@ -16,6 +16,7 @@
 #include "cli/commands/command_line.h"
 #include "cli/commands/exit_codes.h"
 #include "cli/incidents/held_mail.h"
+#include "cli/incidents/incident_fields.h"
 #include "cli/incidents/incident_store.h"
 #include "cli/commands/json_text.h"
 
@@ -123,18 +124,9 @@ void PrintShow(const Incident& i) {
   auto field = [](const char* name, const std::string& value) {
     if (!value.empty()) std::printf("  %-11s %s\n", name, value.c_str());
   };
-  field("queue id", i.queue_id);
-  field("message-id", i.message_id);
-  field("from", i.sender);
-  field("to", absl::StrJoin(i.recipients, ", "));
-  field("subject", i.subject);
-  field("client", i.client);
-  field("scan run", i.run_id);
-  field("file", i.file_path);
-  if (i.source == "scan") field("size", absl::StrCat(i.file_size));
-  field("sha256", i.sha256);
-  field("detail", i.detail);
-  field("note", i.note);
+  for (const IncidentField& f : IncidentFields()) {
+    if (f.AppliesTo(i)) field(f.short_label, f.Text(i, ", "));
+  }
   if (!i.reviewed_by.empty()) {
     field("reviewed", absl::StrCat(i.reviewed_by, " at ",
                                    FormatTime(i.reviewed_ms), " UTC"));
@@ -177,19 +169,26 @@ std::string IncidentJson(const Incident& i) {
       ",\"time_ms\":", i.time_ms, ",\"source\":", JsonString(i.source),
       ",\"kind\":", JsonString(i.kind), ",\"action\":", JsonString(i.action),
       ",\"status\":", JsonString(i.status),
-      ",\"mail_state\":", JsonString(i.mail_state),
-      ",\"queue_id\":", JsonString(i.queue_id),
-      ",\"message_id\":", JsonString(i.message_id),
-      ",\"sender\":", JsonString(i.sender),
-      ",\"recipients\":", JsonStrings(i.recipients),
-      ",\"subject\":", JsonString(i.subject),
-      ",\"client\":", JsonString(i.client),
-      ",\"run_id\":", JsonString(i.run_id),
-      ",\"file\":", JsonString(i.file_path), ",\"size\":", i.file_size,
-      ",\"sha256\":", JsonString(i.sha256),
-      ",\"detail\":", JsonString(i.detail),
-      ",\"documents\":", JsonStrings(i.documents),
-      ",\"note\":", JsonString(i.note),
+      ",\"mail_state\":", JsonString(i.mail_state));
+  for (const IncidentField& f : IncidentFields()) {
+    // The documents come before the note (the JSON's order since 0.1).
+    if (std::string_view(f.key) == "note") {
+      absl::StrAppend(&out, ",\"documents\":", JsonStrings(i.documents));
+    }
+    absl::StrAppend(&out, ",\"", f.key, "\":");
+    switch (f.type) {
+      case IncidentField::Type::kText:
+        absl::StrAppend(&out, JsonString(f.text(i)));
+        break;
+      case IncidentField::Type::kList:
+        absl::StrAppend(&out, JsonStrings(f.list(i)));
+        break;
+      case IncidentField::Type::kNumber:
+        absl::StrAppend(&out, f.text(i));
+        break;
+    }
+  }
+  absl::StrAppend(&out,
       ",\"reviewed_by\":", JsonString(i.reviewed_by),
       ",\"reviewed_ms\":", i.reviewed_ms);
   if (!i.matches.empty()) {
@@ -284,36 +283,30 @@ int RunIncidentsCommand(int argc, char** argv) {
           absl::InvalidArgumentError("export needs --format csv or jsonl"));
     }
     if (format == "csv") {
-      std::printf(
-          "id,time_utc,source,kind,action,status,mail_state,queue_id,"
-          "message_id,sender,recipients,subject,client,run_id,file,size,"
-          "sha256,documents,detail,note,reviewed_by\n");
+      std::vector<std::string> header = {
+          "id", "time_utc", "source", "kind", "action", "status", "mail_state"};
+      for (const IncidentField& f : IncidentFields()) {
+        // The documents come before the detail (the CSV's columns since 0.1).
+        if (std::string_view(f.key) == "detail") header.push_back("documents");
+        header.push_back(f.key);
+      }
+      header.push_back("reviewed_by");
+      std::printf("%s\n", absl::StrJoin(header, ",").c_str());
     }
     absl::Status s = (*store)->ForEach(*filter, [&](const Incident& i) {
       if (format == "jsonl") {
         std::printf("%s\n", IncidentJson(i).c_str());
       } else {
-        std::vector<std::string> cells = {absl::StrCat(i.id),
-                                          FormatTime(i.time_ms),
-                                          i.source,
-                                          i.kind,
-                                          i.action,
-                                          i.status,
-                                          i.mail_state,
-                                          i.queue_id,
-                                          i.message_id,
-                                          i.sender,
-                                          absl::StrJoin(i.recipients, " "),
-                                          i.subject,
-                                          i.client,
-                                          i.run_id,
-                                          i.file_path,
-                                          absl::StrCat(i.file_size),
-                                          i.sha256,
-                                          absl::StrJoin(i.documents, " "),
-                                          i.detail,
-                                          i.note,
-                                          i.reviewed_by};
+        std::vector<std::string> cells = {
+            absl::StrCat(i.id), FormatTime(i.time_ms), i.source, i.kind,
+            i.action, i.status, i.mail_state};
+        for (const IncidentField& f : IncidentFields()) {
+          if (std::string_view(f.key) == "detail") {
+            cells.push_back(absl::StrJoin(i.documents, " "));
+          }
+          cells.push_back(f.Text(i, " "));
+        }
+        cells.push_back(i.reviewed_by);
         for (std::string& c : cells) c = CsvField(c);
         std::printf("%s\n", absl::StrJoin(cells, ",").c_str());
       }

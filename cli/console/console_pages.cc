@@ -7,6 +7,7 @@
 #include "absl/strings/str_join.h"
 #include "cli/console/html_text.h"
 #include "cli/console/svg_chart.h"
+#include "cli/incidents/incident_fields.h"
 
 namespace leakhound {
 namespace {
@@ -213,18 +214,12 @@ std::string IncidentPage(const PageContext& ctx, const Incident& i,
   absl::StrAppend(&body, "<tr><th>Mail</th><td id=\"mail-state\">",
                   Html(i.mail_state.empty() ? "-" : i.mail_state),
                   "</td></tr>");
-  row("Queue id", i.queue_id);
-  row("Message-ID", i.message_id);
-  row("From", i.sender);
-  row("To", absl::StrJoin(i.recipients, ", "));
-  row("Subject", i.subject);
-  row("Client", i.client);
-  row("Scan run", i.run_id);
-  row("File", i.file_path);
-  if (i.source == "scan") row("Size", absl::StrCat(i.file_size, " bytes"));
-  row("SHA-256", i.sha256);
-  row("Detail", i.detail);
-  row("Note", i.note);
+  for (const IncidentField& f : IncidentFields()) {
+    if (!f.AppliesTo(i)) continue;
+    std::string value = f.Text(i, ", ");
+    if (f.unit != nullptr) absl::StrAppend(&value, " ", f.unit);
+    row(f.label, value);
+  }
   if (!i.reviewed_by.empty()) {
     row("Reviewed",
         absl::StrCat(i.reviewed_by, ", ", FormatTime(i.reviewed_ms)));

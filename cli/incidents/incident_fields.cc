@@ -1,0 +1,49 @@
+#include "cli/incidents/incident_fields.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace leakhound {
+namespace {
+
+using Type = IncidentField::Type;
+
+const IncidentField kFields[] = {
+    {"queue_id", "Queue id", "queue id", Type::kText, false, nullptr,
+     [](const Incident& i) { return i.queue_id; }},
+    {"message_id", "Message-ID", "message-id", Type::kText, false, nullptr,
+     [](const Incident& i) { return i.message_id; }},
+    {"sender", "From", "from", Type::kText, false, nullptr,
+     [](const Incident& i) { return i.sender; }},
+    {"recipients", "To", "to", Type::kList, false, nullptr, nullptr,
+     [](const Incident& i) -> const std::vector<std::string>& {
+       return i.recipients;
+     }},
+    {"subject", "Subject", "subject", Type::kText, false, nullptr,
+     [](const Incident& i) { return i.subject; }},
+    {"client", "Client", "client", Type::kText, false, nullptr,
+     [](const Incident& i) { return i.client; }},
+    {"run_id", "Scan run", "scan run", Type::kText, false, nullptr,
+     [](const Incident& i) { return i.run_id; }},
+    {"file", "File", "file", Type::kText, false, nullptr,
+     [](const Incident& i) { return i.file_path; }},
+    {"size", "Size", "size", Type::kNumber, true, "bytes",
+     [](const Incident& i) { return absl::StrCat(i.file_size); }},
+    {"sha256", "SHA-256", "sha256", Type::kText, false, nullptr,
+     [](const Incident& i) { return i.sha256; }},
+    {"detail", "Detail", "detail", Type::kText, false, nullptr,
+     [](const Incident& i) { return i.detail; }},
+    {"note", "Note", "note", Type::kText, false, nullptr,
+     [](const Incident& i) { return i.note; }},
+};
+
+}  // namespace
+
+std::string IncidentField::Text(const Incident& i,
+                                const char* separator) const {
+  return type == Type::kList ? absl::StrJoin(list(i), separator) : text(i);
+}
+
+std::span<const IncidentField> IncidentFields() { return kFields; }
+
+}  // namespace leakhound
