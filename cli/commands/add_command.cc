@@ -125,75 +125,184 @@ const char* OutcomeWord(AddOutcome outcome) {
 
 }  // namespace
 
-int RunAddCommand(int argc, char** argv) {
-  static constexpr OptionSpec kSpecs[] = {{"index", true},
-                                          {"id", true},
-                                          {"label", true},
-                                          {"from-list", true},
-                                          {"threads", true},
-                                          {"batch-bytes", true},
-                                          {"on-unreadable", true}};
+namespace {
+
+// What `leakhound add` was asked to do.
+struct AddOptions {
+  CommandLine line;  // for the index (OpenIndex)
+  ExtractionLimits limits{};
+  size_t threads = 1;
+  uint64_t batch_bytes = kCommitBytes;
+  UnreadablePolicy unreadable = UnreadablePolicy::kByOrigin;
+  std::vector<InputFile> files{};
+  std::optional<std::string> id{};
+  std::vector<std::string> labels{};
+};
+
+// Step 1: argv to AddOptions; nullopt after reporting the error, with
+// *exit set.
+std::optional<AddOptions> ParseAddOptions(int argc, char** argv, int* exit) {
+  static constexpr OptionSpec kSpecs[] = {
+      {"index", true},       {"id", true},          {"label", true},
+      {"from-list", true},   {"threads", true},     {"batch-bytes", true},
+      {"on-unreadable", true}};
   static constexpr auto kAllSpecs = WithLimitOptions(kSpecs);
-  int exit = kExitOk;
-  auto line = ParseCommandLine("add", argc, argv, kAllSpecs, AddUsage(), &exit);
-  if (!line) return exit;
+  auto line = ParseCommandLine("add", argc, argv, kAllSpecs, AddUsage(), exit);
+  if (!line) return std::nullopt;
+  const auto fail = [exit](const absl::Status& s) {
+    *exit = ReportError("add", s);
+    return std::nullopt;
+  };
   auto limits = FileLimits(*line);
-  if (!limits.ok()) return ReportError("add", limits.status());
+  if (!limits.ok()) return fail(limits.status());
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   auto threads = line->Unsigned("threads", cores, 1, 256);
-  if (!threads.ok()) return ReportError("add", threads.status());
+  if (!threads.ok()) return fail(threads.status());
   auto batch_bytes = line->Unsigned("batch-bytes", kCommitBytes, 1,
                                     uint64_t{1} << 32);
-  if (!batch_bytes.ok()) return ReportError("add", batch_bytes.status());
+  if (!batch_bytes.ok()) return fail(batch_bytes.status());
   auto unreadable = ParseUnreadablePolicy(line->Value("on-unreadable"));
-  if (!unreadable.ok()) return ReportError("add", unreadable.status());
+  if (!unreadable.ok()) return fail(unreadable.status());
   auto files = CollectInputs(*line);
-  if (!files.ok()) return ReportError("add", files.status());
+  if (!files.ok()) return fail(files.status());
   const std::optional<std::string> id = line->Value("id");
   // Standard input has no name: an id of "-" would make a second piped add
   // replace the first.
   for (const InputFile& f : *files) {
     if (f.path == "-" && !id) {
-      return UsageError("add", absl::InvalidArgumentError(
-                                   "standard input (-) needs --id ID"));
+      *exit = UsageError("add", absl::InvalidArgumentError(
+                                    "standard input (-) needs --id ID"));
+      return std::nullopt;
     }
   }
   if (id && (files->size() != 1 || line->args().size() != 1 ||
              files->front().id != line->args().front())) {
-    return ReportError("add", absl::InvalidArgumentError(
-                                  "--id needs exactly one file (not a "
-                                  "directory)"));
+    return fail(absl::InvalidArgumentError(
+        "--id needs exactly one file (not a directory)"));
   }
-  auto index = OpenIndex(*line, OpenMode::kWrite);
-  if (!index.ok()) return ReportError("add", index.status());
-  const size_t workers =
-      std::max<size_t>(1, std::min<size_t>(*threads, files->size()));
-  std::vector<std::unique_ptr<Shingler>> shinglers;
-  for (size_t i = 0; i < workers; ++i) {
-    auto shingler = (*index)->NewShingler();
-    if (!shingler.ok()) return ReportError("add", shingler.status());
-    shinglers.push_back(std::move(*shingler));
+  AddOptions o{*line};
+  o.limits = *limits;
+  o.threads = *threads;
+  o.batch_bytes = *batch_bytes;
+  o.unreadable = *unreadable;
+  o.files = std::move(*files);
+  o.id = id;
+  o.labels = line->Values("label");
+  return o;
+}
+
+// Step 2: the files prepared by workers (extracted, shingled, digested)
+// and staged in input order by the calling thread, committed in batches.
+// A staged document is reported only once its batch is committed
+// (durable), so what is printed survives a crash. Once a commit fails
+// (disk full, I/O error) the index takes no more writes: the failure is
+// reported once, with the number of documents it cost, and the remaining
+// files are counted as failed without a line each.
+class AddRun {
+ public:
+  AddRun(const AddOptions& options, ProtectedIndex* index)
+      : o_(options),
+        index_(index),
+        progress_(options.files.size(), TotalSize(options.files)) {}
+
+  // The shinglers of `workers` threads; the index's errors.
+  absl::Status MakeShinglers(size_t workers) {
+    for (size_t i = 0; i < workers; ++i) {
+      auto shingler = index_->NewShingler();
+      if (!shingler.ok()) return shingler.status();
+      shinglers_.push_back(std::move(*shingler));
+    }
+    return absl::OkStatus();
   }
 
-  const std::vector<std::string> labels = line->Values("label");
-  ProgressBar progress(files->size(), TotalSize(*files));
-  size_t counts[4] = {0, 0, 0, 0}, failed = 0, skipped = 0, done = 0;
-  uint64_t bytes_done = 0;
-  // Outcomes not printed yet: a staged document is reported only once its
-  // batch is committed (durable), so what is printed survives a crash.
-  std::vector<std::pair<const InputFile*, absl::StatusOr<AddResult>>> waiting;
-  uint64_t staged_bytes = 0;
-  auto first_staged = std::chrono::steady_clock::now();
-  auto report = [&] {
-    progress.Clear();
-    for (auto& [file, added] : waiting) {
+  // On worker `w`.
+  PreparedFile Prepare(size_t i, size_t w) const {
+    const InputFile& file = o_.files[i];
+    PreparedFile out;
+    auto text = ExtractInput(file, o_.limits);
+    if (!text.ok()) {
+      out.unreadable = SkipUnreadable(text.status(), file, o_.unreadable);
+      out.document = text.status();
+      return out;
+    }
+    out.input_bytes = text->input_bytes;
+    out.skipped = std::move(text->skipped);
+    out.document = ProtectedIndex::Prepare(
+        *shinglers_[w],
+        DocumentInput{o_.id.value_or(file.id), file.Source(), o_.labels,
+                      text->JoinedText(),
+                      /*replace_other_source=*/o_.id.has_value()});
+    return out;
+  }
+
+  // On the calling thread, in input order.
+  void Stage(size_t i, PreparedFile prepared) {
+    const InputFile& file = o_.files[i];
+    if (write_failed_) {
+      ++failed_;
+      progress_.Update(++done_, bytes_done_ += prepared.input_bytes);
+      return;
+    }
+    if (prepared.unreadable) {
+      progress_.Clear();
+      std::printf("skipped   %s\n",
+                  SkippedFileText(file, prepared.document.status()).c_str());
+      ++skipped_;
+      progress_.Update(++done_, bytes_done_);
+      return;
+    }
+    for (const SkippedPart& part : prepared.skipped) {
+      progress_.Clear();
+      std::fprintf(stderr, "leakhound add: %s\n",
+                   Printable(absl::StrCat(file.path, kPartSeparator, part.name,
+                                          ": skipped: ", part.reason))
+                       .c_str());
+    }
+    const uint64_t text_bytes =
+        prepared.document.ok() ? prepared.document->bytes : 0;
+    if (index_->pending() == 0) first_staged_ = std::chrono::steady_clock::now();
+    waiting_.emplace_back(&file,
+                          prepared.document.ok()
+                              ? index_->Stage(std::move(*prepared.document))
+                              : absl::StatusOr<AddResult>(
+                                    prepared.document.status()));
+    staged_bytes_ += text_bytes;
+    bytes_done_ += prepared.input_bytes;
+    if (index_->pending() == 0) {
+      Report();  // nothing is waiting for a commit
+    } else if (staged_bytes_ >= o_.batch_bytes ||
+               index_->pending() >= kCommitDocuments ||
+               std::chrono::steady_clock::now() - first_staged_ >=
+                   kCommitInterval) {
+      Commit();
+    }
+    progress_.Update(++done_, bytes_done_);
+  }
+
+  // Commits what is staged and reports it; the exit code so far.
+  int Finish() {
+    Commit();
+    progress_.Clear();
+    if (o_.files.size() > 1) {
+      std::printf("%zu added, %zu replaced, %zu unchanged, %s, %zu skipped, "
+                  "%zu failed\n",
+                  counts_[0], counts_[1], counts_[2],
+                  Plural(counts_[3], "duplicate").c_str(), skipped_, failed_);
+    }
+    return exit_;
+  }
+
+ private:
+  void Report() {
+    progress_.Clear();
+    for (auto& [file, added] : waiting_) {
       if (!added.ok()) {
-        exit = ReportError("add", WithHint(added.status()), file->path);
-        ++failed;
+        exit_ = ReportError("add", WithHint(added.status()), file->path);
+        ++failed_;
         continue;
       }
-      ++counts[static_cast<int>(added->outcome)];
-      const std::string& shown = id ? *id : file->id;
+      ++counts_[static_cast<int>(added->outcome)];
+      const std::string& shown = o_.id ? *o_.id : file->id;
       if (added->outcome == AddOutcome::kDuplicateContent) {
         std::printf("duplicate %s: same text as %s, not added\n",
                     Printable(shown).c_str(),
@@ -206,19 +315,15 @@ int RunAddCommand(int argc, char** argv) {
       }
     }
     std::fflush(stdout);
-    waiting.clear();
-    staged_bytes = 0;
-  };
-  // Once a commit fails (disk full, I/O error) the index takes no more
-  // writes: the failure is reported once, with the number of documents it
-  // cost, and the remaining files are counted as failed without a line
-  // each.
-  bool write_failed = false;
-  auto commit = [&] {
-    absl::Status s = (*index)->Commit();
+    waiting_.clear();
+    staged_bytes_ = 0;
+  }
+
+  void Commit() {
+    absl::Status s = index_->Commit();
     if (!s.ok()) {
       size_t lost = 0;
-      std::erase_if(waiting, [&](const auto& entry) {
+      std::erase_if(waiting_, [&](const auto& entry) {
         const absl::StatusOr<AddResult>& added = entry.second;
         const bool written = added.ok() &&
                              (added->outcome == AddOutcome::kAdded ||
@@ -226,92 +331,56 @@ int RunAddCommand(int argc, char** argv) {
         lost += written ? 1 : 0;
         return written;
       });
-      progress.Clear();
-      exit = ReportError(
+      progress_.Clear();
+      exit_ = ReportError(
           "add", absl::Status(s.code(),
                               absl::StrCat(s.message(), "; the ", lost,
-                                           " document(s) of this batch were not "
-                                           "added and the index is as before "
-                                           "them; no further files are added")));
-      failed += lost;
-      write_failed = true;
+                                           " document(s) of this batch were "
+                                           "not added and the index is as "
+                                           "before them; no further files "
+                                           "are added")));
+      failed_ += lost;
+      write_failed_ = true;
     }
-    report();
-  };
-  RunInOrder<PreparedFile>(
-      files->size(), workers, workers * kAheadPerThread,
-      [&](size_t i, size_t w) {
-        const InputFile& file = (*files)[i];
-        PreparedFile out;
-        auto text = ExtractInput(file, *limits);
-        if (!text.ok()) {
-          out.unreadable = SkipUnreadable(text.status(), file, *unreadable);
-          out.document = text.status();
-          return out;
-        }
-        out.input_bytes = text->input_bytes;
-        out.skipped = std::move(text->skipped);
-        out.document = ProtectedIndex::Prepare(
-            *shinglers[w],
-            DocumentInput{id.value_or(file.id), file.Source(), labels,
-                          text->JoinedText(),
-                          /*replace_other_source=*/id.has_value()});
-        return out;
-      },
-      [&](size_t i, PreparedFile prepared) {
-        const InputFile& file = (*files)[i];
-        if (write_failed) {
-          ++failed;
-          progress.Update(++done, bytes_done += prepared.input_bytes);
-          return;
-        }
-        if (prepared.unreadable) {
-          const absl::Status& why = prepared.document.status();
-          progress.Clear();
-          std::printf("skipped   %s\n", SkippedFileText(file, why).c_str());
-          ++skipped;
-          progress.Update(++done, bytes_done);
-          return;
-        }
-        for (const SkippedPart& part : prepared.skipped) {
-          progress.Clear();
-          std::fprintf(stderr, "leakhound add: %s\n",
-                       Printable(absl::StrCat(file.path, kPartSeparator,
-                                              part.name, ": skipped: ",
-                                              part.reason))
-                           .c_str());
-        }
-        const uint64_t text_bytes =
-            prepared.document.ok() ? prepared.document->bytes : 0;
-        if ((*index)->pending() == 0) {
-          first_staged = std::chrono::steady_clock::now();
-        }
-        waiting.emplace_back(&file,
-                             prepared.document.ok()
-                                 ? (*index)->Stage(std::move(*prepared.document))
-                                 : absl::StatusOr<AddResult>(
-                                       prepared.document.status()));
-        staged_bytes += text_bytes;
-        bytes_done += prepared.input_bytes;
-        if ((*index)->pending() == 0) {
-          report();  // nothing is waiting for a commit
-        } else if (staged_bytes >= *batch_bytes ||
-                   (*index)->pending() >= kCommitDocuments ||
-                   std::chrono::steady_clock::now() - first_staged >=
-                       kCommitInterval) {
-          commit();
-        }
-        progress.Update(++done, bytes_done);
-      });
-  commit();
-  progress.Clear();
-  if (files->size() > 1) {
-    std::printf("%zu added, %zu replaced, %zu unchanged, %s, %zu skipped, "
-                "%zu failed\n",
-                counts[0], counts[1], counts[2],
-                Plural(counts[3], "duplicate").c_str(), skipped, failed);
+    Report();
   }
-  return exit;
+
+  const AddOptions& o_;
+  ProtectedIndex* index_;
+  std::vector<std::unique_ptr<Shingler>> shinglers_;
+  ProgressBar progress_;
+  int exit_ = kExitOk;
+  size_t counts_[4] = {0, 0, 0, 0};  // by AddOutcome
+  size_t failed_ = 0, skipped_ = 0, done_ = 0;
+  uint64_t bytes_done_ = 0;
+  // Outcomes not printed yet: staged, not committed.
+  std::vector<std::pair<const InputFile*, absl::StatusOr<AddResult>>> waiting_;
+  uint64_t staged_bytes_ = 0;
+  std::chrono::steady_clock::time_point first_staged_;
+  bool write_failed_ = false;
+};
+
+}  // namespace
+
+int RunAddCommand(int argc, char** argv) {
+  int exit = kExitOk;
+  const std::optional<AddOptions> options = ParseAddOptions(argc, argv, &exit);
+  if (!options) return exit;
+  auto index = OpenIndex(options->line, OpenMode::kWrite);
+  if (!index.ok()) return ReportError("add", index.status());
+  const size_t workers = std::max<size_t>(
+      1, std::min<size_t>(options->threads, options->files.size()));
+  AddRun run(*options, index->get());
+  if (absl::Status s = run.MakeShinglers(workers); !s.ok()) {
+    return ReportError("add", s);
+  }
+  RunInOrder<PreparedFile>(
+      options->files.size(), workers, workers * kAheadPerThread,
+      [&run](size_t i, size_t w) { return run.Prepare(i, w); },
+      [&run](size_t i, PreparedFile prepared) {
+        run.Stage(i, std::move(prepared));
+      });
+  return run.Finish();
 }
 
 // --- allow ------------------------------------------------------------------
