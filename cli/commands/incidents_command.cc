@@ -208,6 +208,157 @@ std::string IncidentJson(const Incident& i) {
   return out + "}";
 }
 
+namespace {
+
+// `incidents list`: a table, or JSON Lines with --json. The FROM/FILE
+// column is as wide as its longest entry (at most kOriginWidth; longer
+// ones are cut with "..." in the middle), so the columns after it stay
+// aligned.
+int ListIncidents(const CommandLine& line, IncidentStore& store,
+                  const IncidentFilter& filter) {
+  auto rows = store.List(filter);
+  if (!rows.ok()) return ReportError("incidents", rows.status());
+  constexpr size_t kOriginWidth = 48;
+  size_t width = std::string_view("FROM/FILE").size();
+  for (const Incident& i : *rows) {
+    width = std::max(width, std::min(Origin(i).size(), kOriginWidth));
+  }
+  auto fitted = [&](std::string text) {
+    text = Printable(text);
+    if (text.size() <= width) return text;
+    const size_t keep = width - 3;
+    return absl::StrCat(text.substr(0, keep / 2), "...",
+                        text.substr(text.size() - (keep - keep / 2)));
+  };
+  const int w = static_cast<int>(width);
+  if (!line.Has("json")) {
+    std::printf("%-8s %-19s %-6s %-6s %-10s %-14s %-*s %s\n", "ID",
+                "TIME (UTC)", "SOURCE", "KIND", "ACTION", "STATUS", w,
+                "FROM/FILE", "DOCUMENTS");
+  }
+  for (const Incident& i : *rows) {
+    if (line.Has("json")) {
+      std::printf("%s\n", IncidentJson(i).c_str());
+    } else {
+      std::printf("%-8lld %-19s %-6s %-6s %-10s %-14s %-*s %s\n",
+                  static_cast<long long>(i.id), FormatTime(i.time_ms).c_str(),
+                  i.source.c_str(), i.kind.c_str(), i.action.c_str(),
+                  i.status.c_str(), w, fitted(Origin(i)).c_str(),
+                  Printable(absl::StrJoin(i.documents, ",")).c_str());
+    }
+  }
+  return kExitOk;
+}
+
+// The CSV export's header and one incident's row, columns from
+// IncidentFields() between the verdict's and the reviewer.
+std::string CsvHeader() {
+  std::vector<std::string> header = {
+      "id", "time_utc", "source", "kind", "action", "status", "mail_state"};
+  for (const IncidentField& f : IncidentFields()) {
+    // The documents come before the detail (the CSV's columns since 0.1).
+    if (std::string_view(f.key) == "detail") header.push_back("documents");
+    header.push_back(f.key);
+  }
+  header.push_back("reviewed_by");
+  return absl::StrJoin(header, ",");
+}
+
+std::string CsvRow(const Incident& i) {
+  std::vector<std::string> cells = {absl::StrCat(i.id), FormatTime(i.time_ms),
+                                    i.source,           i.kind,
+                                    i.action,           i.status,
+                                    i.mail_state};
+  for (const IncidentField& f : IncidentFields()) {
+    if (std::string_view(f.key) == "detail") {
+      cells.push_back(absl::StrJoin(i.documents, " "));
+    }
+    cells.push_back(f.Text(i, " "));
+  }
+  cells.push_back(i.reviewed_by);
+  for (std::string& c : cells) c = CsvField(c);
+  return absl::StrJoin(cells, ",");
+}
+
+// `incidents export --format csv|jsonl`.
+int ExportIncidents(const CommandLine& line, IncidentStore& store,
+                    const IncidentFilter& filter) {
+  const std::string format = line.Value("format").value_or("");
+  if (format != "csv" && format != "jsonl") {
+    return ReportError(
+        "incidents",
+        absl::InvalidArgumentError("export needs --format csv or jsonl"));
+  }
+  if (format == "csv") std::printf("%s\n", CsvHeader().c_str());
+  absl::Status s = store.ForEach(filter, [&](const Incident& i) {
+    const std::string text = format == "jsonl" ? IncidentJson(i) : CsvRow(i);
+    std::printf("%s\n", text.c_str());
+    return absl::OkStatus();
+  });
+  if (!s.ok()) return ReportError("incidents", s);
+  return kExitOk;
+}
+
+// `incidents purge --older-than AGE`.
+int PurgeIncidents(const CommandLine& line, IncidentStore& store,
+                   int64_t now) {
+  auto age = line.Value("older-than");
+  if (!age) {
+    return ReportError(
+        "incidents",
+        absl::InvalidArgumentError("purge needs --older-than AGE (90d)"));
+  }
+  auto before = ParseTimeBound(*age, now);
+  if (!before.ok()) return ReportError("incidents", before.status());
+  auto n = store.Purge(*before, CliUser());
+  if (!n.ok()) return ReportError("incidents", n.status());
+  std::printf("purged %lld incidents older than %s UTC\n",
+              static_cast<long long>(*n), FormatTime(*before).c_str());
+  return kExitOk;
+}
+
+// The actions on one incident: show, resolve, release, delete-mail.
+int ActOnIncident(const CommandLine& line, IncidentStore& store,
+                  const std::string& verb, int64_t id) {
+  if (verb == "show") {
+    auto incident = store.Get(id);
+    if (!incident.ok()) return ReportError("incidents", incident.status());
+    if (line.Has("json")) {
+      std::printf("%s\n", IncidentJson(*incident).c_str());
+    } else {
+      PrintShow(*incident);
+    }
+    return kExitOk;
+  }
+  if (verb == "resolve") {
+    auto as = line.Value("as");
+    if (!as) {
+      return ReportError("incidents",
+                         absl::InvalidArgumentError(
+                             "resolve needs --as confirmed or false-positive"));
+    }
+    absl::Status s =
+        store.Resolve(id, *as, line.Value("note").value_or(""), CliUser());
+    if (!s.ok()) return ReportError("incidents", s);
+    std::printf("incident %lld: %s\n", static_cast<long long>(id),
+                as->c_str());
+    return kExitOk;
+  }
+  if (verb == "release" || verb == "delete-mail") {
+    HeldMailOptions options;
+    options.postfix_config = line.Value("postfix-config").value_or("");
+    auto done = ActOnHeldMail(store, id, verb == "release", CliUser(), options);
+    if (!done.ok()) return ReportError("incidents", done.status());
+    std::printf("incident %lld: %s\n", static_cast<long long>(id),
+                done->c_str());
+    return kExitOk;
+  }
+  return ReportError("incidents", absl::InvalidArgumentError(absl::StrCat(
+                                      "unknown action '", verb, "'")));
+}
+
+}  // namespace
+
 int RunIncidentsCommand(int argc, char** argv) {
   static constexpr OptionSpec kSpecs[] = {
       {"incidents", true}, {"index", true},      {"since", true},
@@ -234,140 +385,16 @@ int RunIncidentsCommand(int argc, char** argv) {
   if (!store.ok()) return ReportError("incidents", store.status());
   const int64_t now = NowUnixMs();
   const std::string& verb = action->action;
-
   if (verb == "list" || verb == "export") {
     auto filter = FilterOf(*line, now);
     if (!filter.ok()) return ReportError("incidents", filter.status());
-    if (verb == "list") {
-      auto rows = (*store)->List(*filter);
-      if (!rows.ok()) return ReportError("incidents", rows.status());
-      // The FROM/FILE column is as wide as its longest entry (at most
-      // kOriginWidth; longer ones are cut with "..." in the middle), so
-      // the columns after it stay aligned.
-      constexpr size_t kOriginWidth = 48;
-      size_t width = std::string_view("FROM/FILE").size();
-      for (const Incident& i : *rows) {
-        width = std::max(width, std::min(Origin(i).size(), kOriginWidth));
-      }
-      auto fitted = [&](std::string text) {
-        text = Printable(text);
-        if (text.size() <= width) return text;
-        const size_t keep = width - 3;
-        return absl::StrCat(text.substr(0, keep / 2), "...",
-                            text.substr(text.size() - (keep - keep / 2)));
-      };
-      const int w = static_cast<int>(width);
-      if (!line->Has("json")) {
-        std::printf("%-8s %-19s %-6s %-6s %-10s %-14s %-*s %s\n", "ID",
-                    "TIME (UTC)", "SOURCE", "KIND", "ACTION", "STATUS", w,
-                    "FROM/FILE", "DOCUMENTS");
-      }
-      for (const Incident& i : *rows) {
-        if (line->Has("json")) {
-          std::printf("%s\n", IncidentJson(i).c_str());
-        } else {
-          std::printf("%-8lld %-19s %-6s %-6s %-10s %-14s %-*s %s\n",
-                      static_cast<long long>(i.id),
-                      FormatTime(i.time_ms).c_str(), i.source.c_str(),
-                      i.kind.c_str(), i.action.c_str(), i.status.c_str(), w,
-                      fitted(Origin(i)).c_str(),
-                      Printable(absl::StrJoin(i.documents, ",")).c_str());
-        }
-      }
-      return kExitOk;
-    }
-    const std::string format = line->Value("format").value_or("");
-    if (format != "csv" && format != "jsonl") {
-      return ReportError(
-          "incidents",
-          absl::InvalidArgumentError("export needs --format csv or jsonl"));
-    }
-    if (format == "csv") {
-      std::vector<std::string> header = {
-          "id", "time_utc", "source", "kind", "action", "status", "mail_state"};
-      for (const IncidentField& f : IncidentFields()) {
-        // The documents come before the detail (the CSV's columns since 0.1).
-        if (std::string_view(f.key) == "detail") header.push_back("documents");
-        header.push_back(f.key);
-      }
-      header.push_back("reviewed_by");
-      std::printf("%s\n", absl::StrJoin(header, ",").c_str());
-    }
-    absl::Status s = (*store)->ForEach(*filter, [&](const Incident& i) {
-      if (format == "jsonl") {
-        std::printf("%s\n", IncidentJson(i).c_str());
-      } else {
-        std::vector<std::string> cells = {
-            absl::StrCat(i.id), FormatTime(i.time_ms), i.source, i.kind,
-            i.action, i.status, i.mail_state};
-        for (const IncidentField& f : IncidentFields()) {
-          if (std::string_view(f.key) == "detail") {
-            cells.push_back(absl::StrJoin(i.documents, " "));
-          }
-          cells.push_back(f.Text(i, " "));
-        }
-        cells.push_back(i.reviewed_by);
-        for (std::string& c : cells) c = CsvField(c);
-        std::printf("%s\n", absl::StrJoin(cells, ",").c_str());
-      }
-      return absl::OkStatus();
-    });
-    if (!s.ok()) return ReportError("incidents", s);
-    return kExitOk;
+    return verb == "list" ? ListIncidents(*line, **store, *filter)
+                          : ExportIncidents(*line, **store, *filter);
   }
-  if (verb == "purge") {
-    auto age = line->Value("older-than");
-    if (!age) {
-      return ReportError(
-          "incidents",
-          absl::InvalidArgumentError("purge needs --older-than AGE (90d)"));
-    }
-    auto before = ParseTimeBound(*age, now);
-    if (!before.ok()) return ReportError("incidents", before.status());
-    auto n = (*store)->Purge(*before, CliUser());
-    if (!n.ok()) return ReportError("incidents", n.status());
-    std::printf("purged %lld incidents older than %s UTC\n",
-                static_cast<long long>(*n), FormatTime(*before).c_str());
-    return kExitOk;
-  }
+  if (verb == "purge") return PurgeIncidents(*line, **store, now);
   auto id = IdOperand(*action);
   if (!id.ok()) return ReportError("incidents", id.status());
-  if (verb == "show") {
-    auto incident = (*store)->Get(*id);
-    if (!incident.ok()) return ReportError("incidents", incident.status());
-    if (line->Has("json")) {
-      std::printf("%s\n", IncidentJson(*incident).c_str());
-    } else {
-      PrintShow(*incident);
-    }
-    return kExitOk;
-  }
-  if (verb == "resolve") {
-    auto as = line->Value("as");
-    if (!as) {
-      return ReportError("incidents",
-                         absl::InvalidArgumentError(
-                             "resolve needs --as confirmed or false-positive"));
-    }
-    absl::Status s = (*store)->Resolve(
-        *id, *as, line->Value("note").value_or(""), CliUser());
-    if (!s.ok()) return ReportError("incidents", s);
-    std::printf("incident %lld: %s\n", static_cast<long long>(*id),
-                as->c_str());
-    return kExitOk;
-  }
-  if (verb == "release" || verb == "delete-mail") {
-    HeldMailOptions options;
-    options.postfix_config = line->Value("postfix-config").value_or("");
-    auto done =
-        ActOnHeldMail(**store, *id, verb == "release", CliUser(), options);
-    if (!done.ok()) return ReportError("incidents", done.status());
-    std::printf("incident %lld: %s\n", static_cast<long long>(*id),
-                done->c_str());
-    return kExitOk;
-  }
-  return ReportError("incidents", absl::InvalidArgumentError(absl::StrCat(
-                                      "unknown action '", verb, "'")));
+  return ActOnIncident(*line, **store, verb, *id);
 }
 
 }  // namespace leakhound
