@@ -243,9 +243,41 @@ Incident ScanIncident(const FileOutcome& o, const ProtectedIndex& index,
   return incident;
 }
 
-}  // namespace
+// What `leakhound scan` was asked to do.
+struct ScanCommandOptions {
+  CommandLine line;  // for the index and the incident store
+  UnreadablePolicy unreadable = UnreadablePolicy::kByOrigin;
+  size_t threads = 1;
+  ScanOptions match{};
+  ExtractionLimits limits{};
+  bool snippets = true;
+  std::vector<std::string> paths{};  // "-": standard input
+  bool color = false;
+  uint32_t shard = 0, shards = 1;
+  bool json = false, list_candidates = false, quiet = false,
+       leaks_only = false, verbose = false, follow_symlinks = false,
+       record = false;
+};
 
-int RunScanCommand(int argc, char** argv) {
+// --shard I/N into *shard and *shards; InvalidArgument for anything else.
+absl::Status ParseShard(const CommandLine& line, uint32_t* shard,
+                        uint32_t* shards) {
+  auto spec = line.Value("shard");
+  if (!spec) return absl::OkStatus();
+  const std::vector<std::string> parts = absl::StrSplit(*spec, '/');
+  if (parts.size() != 2 || !absl::SimpleAtoi(parts[0], shard) ||
+      !absl::SimpleAtoi(parts[1], shards) || *shards == 0 ||
+      *shard >= *shards) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--shard wants I/N with 0 <= I < N, not '", *spec, "'"));
+  }
+  return absl::OkStatus();
+}
+
+// Step 1: argv to ScanCommandOptions; nullopt after reporting the error,
+// with *exit set.
+std::optional<ScanCommandOptions> ParseScanOptions(int argc, char** argv,
+                                                   int* exit) {
   static constexpr OptionSpec kSpecs[] = {
       {"index", true},        {"json", false},      {"candidates", false},
       {"threads", true},      {"min-words", true},
@@ -256,150 +288,218 @@ int RunScanCommand(int argc, char** argv) {
       {"quiet", false},        {"leaks-only", false}, {"color", true},
       {"recursive", false},    {"verbose", false}};
   static constexpr auto kAllSpecs = WithLimitOptions(kSpecs);
-  int exit = kExitOk;
-  auto line = ParseCommandLine("scan", argc, argv, kAllSpecs, ScanUsage(), &exit);
-  if (!line) return exit;
+  auto line =
+      ParseCommandLine("scan", argc, argv, kAllSpecs, ScanUsage(), exit);
+  if (!line) return std::nullopt;
+  const auto fail = [exit](const absl::Status& s) {
+    *exit = ReportError("scan", s);
+    return std::nullopt;
+  };
   auto unreadable = ParseUnreadablePolicy(line->Value("on-unreadable"));
-  if (!unreadable.ok()) return ReportError("scan", unreadable.status());
+  if (!unreadable.ok()) return fail(unreadable.status());
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   auto threads = line->Unsigned("threads", cores, 1, 256);
-  auto options = MatchRuleOptions(*line);
+  auto match = MatchRuleOptions(*line);
   auto limits = FileLimits(*line);
   auto snippets = OnOff(*line, "store-snippets", true);
   for (const absl::Status& s :
-       {threads.status(), options.status(), limits.status(), snippets.status()}) {
-    if (!s.ok()) return ReportError("scan", s);
+       {threads.status(), match.status(), limits.status(), snippets.status()}) {
+    if (!s.ok()) return fail(s);
   }
-  // --record: the store is opened before scanning, so that a bad path is
-  // reported before any work.
-  std::unique_ptr<IncidentStore> store;
-  std::string run_id;
-  if (line->Has("record")) {
-    auto path = line->IncidentsPath();
-    if (!path.ok()) return ReportError("scan", path.status());
-    if (!*path) {
-      return ReportError("scan", absl::InvalidArgumentError(
-                                     "--record with --incidents off"));
-    }
-    auto opened = IncidentStore::Open(**path);
-    if (!opened.ok()) return ReportError("scan", opened.status());
-    store = std::move(*opened);
-    run_id = ScanRunId();
-  }
-  std::vector<std::string> paths = line->args();
-  if (paths.empty()) {
+  ScanCommandOptions o{*line};
+  o.unreadable = *unreadable;
+  o.threads = *threads;
+  o.match = *match;
+  o.limits = *limits;
+  o.snippets = *snippets;
+  o.json = line->Has("json");
+  o.list_candidates = line->Has("candidates");
+  o.quiet = line->Has("quiet");
+  o.leaks_only = line->Has("leaks-only");
+  o.verbose = line->Has("verbose");
+  o.follow_symlinks = line->Has("follow-symlinks");
+  o.record = line->Has("record");
+  return o;
+}
+
+// The rest of step 1, after the incident store is open (a bad store path
+// is reported first): the paths, --color and --shard. False after
+// reporting the error, with *exit set.
+bool ParseScanInputs(ScanCommandOptions* o, int* exit) {
+  o->paths = o->line.args();
+  if (o->paths.empty()) {
     // ripgrep's habit: piped text is what to scan.
     if (::isatty(STDIN_FILENO) == 1) {
-      return UsageError("scan", absl::InvalidArgumentError(
-                                    "no files given (and standard input is a terminal)"));
+      *exit = UsageError("scan", absl::InvalidArgumentError(
+                                     "no files given (and standard input is "
+                                     "a terminal)"));
+      return false;
     }
-    paths.push_back("-");
+    o->paths.push_back("-");
   }
-  auto color = UseColor(*line);
-  if (!color.ok()) return UsageError("scan", color.status());
-  uint32_t shard = 0, shards = 1;
-  if (auto spec = line->Value("shard")) {
-    const std::vector<std::string> parts = absl::StrSplit(*spec, '/');
-    if (parts.size() != 2 || !absl::SimpleAtoi(parts[0], &shard) ||
-        !absl::SimpleAtoi(parts[1], &shards) || shards == 0 || shard >= shards) {
-      return ReportError("scan", absl::InvalidArgumentError(absl::StrCat(
-                                     "--shard wants I/N with 0 <= I < N, not '",
-                                     *spec, "'")));
-    }
+  auto color = UseColor(o->line);
+  if (!color.ok()) {
+    *exit = UsageError("scan", color.status());
+    return false;
   }
-  ExpandNotes expanded;
-  std::vector<InputFile> files =
-      ExpandInputs(paths, line->Has("follow-symlinks"), &expanded);
-  const size_t skipped_links = expanded.skipped_links;
-  // A scan of nothing is not a clean share: an empty folder is named.
-  for (const std::string& folder : expanded.empty_folders) {
-    std::fprintf(stderr, "leakhound scan: %s: no files in it to scan\n",
-                 Printable(folder).c_str());
+  o->color = *color && !o->json;
+  if (absl::Status s = ParseShard(o->line, &o->shard, &o->shards); !s.ok()) {
+    *exit = ReportError("scan", s);
+    return false;
   }
-  if (shards > 1) files = ShardOf(std::move(files), shard, shards);
-  auto index = OpenIndex(*line, OpenMode::kRead);
-  if (!index.ok()) return ReportError("scan", index.status());
+  return true;
+}
 
-  const size_t workers =
-      std::max<size_t>(1, std::min<size_t>(*threads, files.size()));
-  std::vector<std::unique_ptr<LeakScanner>> scanners;
-  for (size_t i = 0; i < workers; ++i) {
-    auto scanner = LeakScanner::Create(**index, *options);
-    if (!scanner.ok()) return ReportError("scan", scanner.status());
-    scanners.push_back(std::move(*scanner));
+// --record: the store named by --incidents (or beside the index), opened
+// before scanning so that a bad path is reported before any work.
+absl::StatusOr<std::unique_ptr<IncidentStore>> OpenRecordStore(
+    const CommandLine& line) {
+  auto path = line.IncidentsPath();
+  if (!path.ok()) return path.status();
+  if (!*path) {
+    return absl::InvalidArgumentError("--record with --incidents off");
+  }
+  return IncidentStore::Open(**path);
+}
+
+// Step 2: each file's outcome, printed in input order; the totals; the
+// incidents recorded at the end.
+class ScanRun {
+ public:
+  ScanRun(const ScanCommandOptions& o, const std::vector<InputFile>& files,
+          const ProtectedIndex& index, IncidentStore* store)
+      : o_(o),
+        files_(files),
+        index_(index),
+        store_(store),
+        run_id_(store != nullptr ? ScanRunId() : ""),
+        progress_(files.size(), TotalSize(files)) {}
+
+  // On the calling thread, in input order.
+  void Consume(size_t i, const FileOutcome& o) {
+    progress_.Clear();
+    const bool shown =
+        !o_.quiet && (!o_.leaks_only || o.leak() || !o.error.ok());
+    if (shown) {
+      const std::string text = o_.json
+                                   ? FormatJson(o, o_.list_candidates) + "\n"
+                                   : FormatHuman(o, o_.color);
+      std::fwrite(text.data(), 1, text.size(), stdout);
+      std::fflush(stdout);
+    } else if (o_.quiet && !o.error.ok()) {
+      ReportError("scan", o.error, o.path);
+    }
+    if (!o.error.ok()) ++errors_;
+    if (o.leak()) ++leaks_;
+    if (store_ != nullptr && o.leak()) {
+      recorded_.push_back(ScanIncident(o, index_, run_id_, o_.snippets));
+    }
+    candidates_ += o.candidates();
+    dropped_ += o.false_candidates();
+    allowed_ += o.allowed_fingerprints();
+    boilerplate_shingles_ += o.boilerplate_shingles();
+    bytes_done_ += o.bytes;
+    progress_.Update(i + 1, bytes_done_);
   }
 
-  const bool json = line->Has("json");
-  const bool list_candidates = line->Has("candidates");
-  const bool quiet = line->Has("quiet");
-  const bool leaks_only = line->Has("leaks-only");
-  ProgressBar progress(files.size(), TotalSize(files));
-  size_t leaks = 0, errors = 0;
-  uint64_t candidates = 0, dropped = 0, allowed = 0, boilerplate_shingles = 0,
-           bytes_done = 0;
-  FILE* summary_out = json ? stderr : stdout;
-  std::vector<Incident> recorded;
-  RunInOrder<FileOutcome>(
-      files.size(), workers, workers * kAheadPerThread,
-      [&](size_t i, size_t w) {
-        return ScanOne(files[i], scanners[w].get(), *limits,
-                       !json || store != nullptr,
-                       list_candidates ? index->get() : nullptr, *unreadable);
-      },
-      [&](size_t i, FileOutcome o) {
-        progress.Clear();
-        const bool shown = !quiet && (!leaks_only || o.leak() || !o.error.ok());
-        if (shown) {
-          const std::string text = json ? FormatJson(o, list_candidates) + "\n"
-                                        : FormatHuman(o, !json && *color);
-          std::fwrite(text.data(), 1, text.size(), stdout);
-          std::fflush(stdout);
-        } else if (quiet && !o.error.ok()) {
-          ReportError("scan", o.error, o.path);
-        }
-        if (!o.error.ok()) ++errors;
-        if (o.leak()) ++leaks;
-        if (store != nullptr && o.leak()) {
-          recorded.push_back(ScanIncident(o, **index, run_id, *snippets));
-        }
-        candidates += o.candidates();
-        dropped += o.false_candidates();
-        allowed += o.allowed_fingerprints();
-        boilerplate_shingles += o.boilerplate_shingles();
-        bytes_done += o.bytes;
-        progress.Update(i + 1, bytes_done);
-      });
-  progress.Clear();
-  if (store != nullptr) {
-    absl::Status s = store->Insert(std::span<Incident>(recorded));
-    if (!s.ok()) {
-      ReportError("scan", s);
-      ++errors;
-    } else {
-      std::fprintf(stderr, "leakhound scan: recorded %zu incidents in %s, run %s\n",
-                   recorded.size(), store->path().c_str(), run_id.c_str());
+  // Records the incidents, prints the summary; the exit code.
+  int Finish(size_t skipped_links) {
+    progress_.Clear();
+    if (store_ != nullptr) {
+      absl::Status s = store_->Insert(std::span<Incident>(recorded_));
+      if (!s.ok()) {
+        ReportError("scan", s);
+        ++errors_;
+      } else {
+        std::fprintf(stderr,
+                     "leakhound scan: recorded %zu incidents in %s, run %s\n",
+                     recorded_.size(), store_->path().c_str(),
+                     run_id_.c_str());
+      }
     }
+    if (!o_.quiet && (files_.size() > 1 || !o_.json || skipped_links > 0)) {
+      std::fprintf(o_.json ? stderr : stdout, "%s\n",
+                   Summary(skipped_links).c_str());
+    }
+    if (errors_ > 0) return kExitError;
+    return leaks_ > 0 ? kExitLeak : kExitOk;
   }
-  if (!quiet && (files.size() > 1 || !json || skipped_links > 0)) {
+
+ private:
+  std::string Summary(size_t skipped_links) const {
     std::string summary = absl::StrCat(
-        json ? "leakhound scan: " : "", Plural(files.size(), "file"), " scanned: ",
-        leaks, " leaked, ", files.size() - leaks - errors, " clean, ",
-        Plural(errors, "error"));
-    if (line->Has("verbose")) {
-      absl::StrAppend(&summary, "; ", Plural(candidates, "candidate document"),
-                      ", ", dropped, " dropped by verification; ",
-                      Plural(allowed, "allow-listed fingerprint"), " and ",
-                      Plural(boilerplate_shingles, "boilerplate shingle"),
+        o_.json ? "leakhound scan: " : "", Plural(files_.size(), "file"),
+        " scanned: ", leaks_, " leaked, ", files_.size() - leaks_ - errors_,
+        " clean, ", Plural(errors_, "error"));
+    if (o_.verbose) {
+      absl::StrAppend(&summary, "; ", Plural(candidates_, "candidate document"),
+                      ", ", dropped_, " dropped by verification; ",
+                      Plural(allowed_, "allow-listed fingerprint"), " and ",
+                      Plural(boilerplate_shingles_, "boilerplate shingle"),
                       " ignored");
     }
     if (skipped_links > 0) {
       absl::StrAppend(&summary, "; ", Plural(skipped_links, "symlink"),
                       " skipped (--follow-symlinks follows them)");
     }
-    std::fprintf(summary_out, "%s\n", summary.c_str());
+    return summary;
   }
-  if (errors > 0) return kExitError;
-  return leaks > 0 ? kExitLeak : kExitOk;
+
+  const ScanCommandOptions& o_;
+  const std::vector<InputFile>& files_;
+  const ProtectedIndex& index_;
+  IncidentStore* store_;  // null without --record
+  const std::string run_id_;
+  ProgressBar progress_;
+  size_t leaks_ = 0, errors_ = 0;
+  uint64_t candidates_ = 0, dropped_ = 0, allowed_ = 0,
+           boilerplate_shingles_ = 0, bytes_done_ = 0;
+  std::vector<Incident> recorded_;
+};
+
+}  // namespace
+
+int RunScanCommand(int argc, char** argv) {
+  int exit = kExitOk;
+  std::optional<ScanCommandOptions> o = ParseScanOptions(argc, argv, &exit);
+  if (!o) return exit;
+  std::unique_ptr<IncidentStore> store;
+  if (o->record) {
+    auto opened = OpenRecordStore(o->line);
+    if (!opened.ok()) return ReportError("scan", opened.status());
+    store = std::move(*opened);
+  }
+  if (!ParseScanInputs(&*o, &exit)) return exit;
+  ExpandNotes expanded;
+  std::vector<InputFile> files =
+      ExpandInputs(o->paths, o->follow_symlinks, &expanded);
+  // A scan of nothing is not a clean share: an empty folder is named.
+  for (const std::string& folder : expanded.empty_folders) {
+    std::fprintf(stderr, "leakhound scan: %s: no files in it to scan\n",
+                 Printable(folder).c_str());
+  }
+  if (o->shards > 1) files = ShardOf(std::move(files), o->shard, o->shards);
+  auto index = OpenIndex(o->line, OpenMode::kRead);
+  if (!index.ok()) return ReportError("scan", index.status());
+  const size_t workers =
+      std::max<size_t>(1, std::min<size_t>(o->threads, files.size()));
+  std::vector<std::unique_ptr<LeakScanner>> scanners;
+  for (size_t i = 0; i < workers; ++i) {
+    auto scanner = LeakScanner::Create(**index, o->match);
+    if (!scanner.ok()) return ReportError("scan", scanner.status());
+    scanners.push_back(std::move(*scanner));
+  }
+  ScanRun run(*o, files, **index, store.get());
+  RunInOrder<FileOutcome>(
+      files.size(), workers, workers * kAheadPerThread,
+      [&](size_t i, size_t w) {
+        return ScanOne(files[i], scanners[w].get(), o->limits,
+                       !o->json || store != nullptr,
+                       o->list_candidates ? index->get() : nullptr,
+                       o->unreadable);
+      },
+      [&run](size_t i, FileOutcome outcome) { run.Consume(i, outcome); });
+  return run.Finish(expanded.skipped_links);
 }
 
 }  // namespace leakhound
