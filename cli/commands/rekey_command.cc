@@ -76,17 +76,140 @@ absl::StatusOr<std::string> ReadAgain(const Source& source,
   return joined;
 }
 
+// Every document and allow-list entry of the index, as added.
+absl::StatusOr<std::vector<Source>> ReadSources(ProtectedIndex& index) {
+  std::vector<Source> sources;
+  absl::Status s =
+      index.ForEachDocument([&](uint32_t, const DocumentRecord& r) {
+        sources.push_back({r.external_id, r.source, r.digest, r.labels, false,
+                           r.added_unix_ms});
+        return absl::OkStatus();
+      });
+  if (s.ok()) {
+    s = index.store().ForEachAllowEntry(
+        [&](std::string_view name, const AllowRecord& r) {
+          sources.push_back({std::string(name), r.source, r.digest, {}, true,
+                             r.added_unix_ms});
+          return absl::OkStatus();
+        });
+  }
+  if (!s.ok()) return s;
+  return sources;
+}
+
+// What RebuildFrom staged, and the first error (or the number of sources
+// that could not be read again).
+struct Rebuilt {
+  absl::Status status;
+  size_t problems = 0, documents = 0, allowed = 0;
+};
+
+// Reads, checks and stages every source into `fresh` in one pass; after
+// the first problem only checks, so that every source that cannot be read
+// again is named. Then the locations.
+Rebuilt RebuildFrom(const std::vector<Source>& sources,
+                    const std::vector<std::string>& locations,
+                    const ExtractionLimits& limits, ProtectedIndex& fresh,
+                    Shingler& shingler) {
+  Rebuilt r;
+  absl::Status& s = r.status;
+  size_t pending_bytes = 0;
+  for (const Source& source : sources) {
+    auto text = ReadAgain(source, limits);
+    if (!text.ok()) {
+      ++r.problems;
+      ReportError("rekey", text.status(),
+                  absl::StrCat(source.allow ? "allow-list entry " : "",
+                               source.name));
+      continue;
+    }
+    if (r.problems > 0) continue;
+    if (source.allow) {
+      s = fresh.AddAllowed(source.name, source.path, *text).status();
+      if (!s.ok()) break;
+      ++r.allowed;
+      continue;
+    }
+    auto prepared = ProtectedIndex::Prepare(
+        shingler, DocumentInput{source.name, source.path, source.labels, *text});
+    if (!prepared.ok()) {
+      s = prepared.status();
+      break;
+    }
+    prepared->added_unix_ms = source.added_unix_ms;
+    auto staged = fresh.Stage(std::move(*prepared));
+    if (!staged.ok()) {
+      s = staged.status();
+      break;
+    }
+    ++r.documents;
+    pending_bytes += text->size();
+    if (pending_bytes >= kBatchBytes) {
+      s = fresh.Commit();
+      if (!s.ok()) break;
+      pending_bytes = 0;
+    }
+  }
+  if (s.ok() && r.problems == 0) s = fresh.Commit();
+  if (s.ok() && r.problems == 0 && !locations.empty()) {
+    s = fresh.AddLocations(locations).status();
+  }
+  return r;
+}
+
+// `dir` made absolute, so that "." or "idx/" name the directory itself,
+// and a new empty directory beside it (a rename never crosses file
+// systems) for the rebuilt index.
+absl::Status MakeFreshDir(const std::string& dir, std::string* index_dir,
+                          std::string* fresh_dir) {
+  std::error_code ec;
+  *index_dir = fs::absolute(dir, ec).lexically_normal().string();
+  if (ec) return absl::InternalError(ec.message());
+  while (index_dir->size() > 1 && index_dir->back() == '/') {
+    index_dir->pop_back();
+  }
+  *fresh_dir = *index_dir + ".rekey-XXXXXX";
+  if (::mkdtemp(fresh_dir->data()) == nullptr) {
+    return absl::ErrnoToStatus(errno,
+                               "cannot create a directory beside the index "
+                               "for the new one");
+  }
+  return absl::OkStatus();
+}
+
+// Builds the new index in `fresh_dir` from `old_index`'s sources; counts
+// in *rebuilt. The new index is closed, its files complete on disk.
+absl::Status BuildFresh(ProtectedIndex& old_index,
+                        const std::vector<Source>& sources,
+                        const std::vector<std::string>& locations,
+                        const ExtractionLimits& limits,
+                        const std::string& fresh_dir, Rebuilt* rebuilt) {
+  auto fresh = ProtectedIndex::Create(fresh_dir, old_index.options());
+  if (!fresh.ok()) return fresh.status();
+  auto shingler = (*fresh)->NewShingler();
+  if (!shingler.ok()) return shingler.status();
+  *rebuilt = RebuildFrom(sources, locations, limits, **fresh, **shingler);
+  if (!rebuilt->status.ok()) return rebuilt->status;
+  if (rebuilt->problems > 0) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        rebuilt->problems, " of ", sources.size(),
+        " protected sources cannot be read again as they were added "
+        "(above); nothing changed, the index keeps its key"));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 int RunRekeyCommand(int argc, char** argv) {
   static constexpr OptionSpec kSpecs[] = {{"index", true}};
   static constexpr auto kAllSpecs = WithLimitOptions(kSpecs);
   int exit = kExitOk;
-  auto line = ParseCommandLine("rekey", argc, argv, kAllSpecs, kRekeyUsage, &exit);
+  auto line =
+      ParseCommandLine("rekey", argc, argv, kAllSpecs, kRekeyUsage, &exit);
   if (!line) return exit;
-  if (absl::Status s = NoArguments(*line); !s.ok()) return UsageError("rekey", s);
-  if (!line->args().empty()) {
-    return ReportError("rekey", absl::InvalidArgumentError("rekey takes no paths"));
+  if (absl::Status s = NoArguments(*line); !s.ok()) {
+    return UsageError("rekey", s);
   }
   auto limits = FileLimits(*line);
   if (!limits.ok()) return ReportError("rekey", limits.status());
@@ -96,109 +219,28 @@ int RunRekeyCommand(int argc, char** argv) {
   // of an older shingler version: rekey is how it is brought up to date.
   auto old_index = OpenIndex(*line, OpenMode::kRebuild);
   if (!old_index.ok()) return ReportError("rekey", old_index.status());
-
-  std::vector<Source> sources;
-  absl::Status s = (*old_index)->ForEachDocument(
-      [&](uint32_t, const DocumentRecord& r) {
-        sources.push_back(
-            {r.external_id, r.source, r.digest, r.labels, false, r.added_unix_ms});
-        return absl::OkStatus();
-      });
-  if (s.ok()) {
-    s = (*old_index)->store().ForEachAllowEntry(
-        [&](std::string_view name, const AllowRecord& r) {
-          sources.push_back(
-              {std::string(name), r.source, r.digest, {}, true, r.added_unix_ms});
-          return absl::OkStatus();
-        });
-  }
+  auto sources = ReadSources(**old_index);
+  if (!sources.ok()) return ReportError("rekey", sources.status());
   auto locations = (*old_index)->ListLocations();
-  if (s.ok()) s = locations.status();
-  if (!s.ok()) return ReportError("rekey", s);
+  if (!locations.ok()) return ReportError("rekey", locations.status());
+  std::vector<std::string> given;
+  for (const auto& [key, record] : *locations) given.push_back(record.given);
 
-  // The new index, beside the old one (a rename never crosses file systems).
-  // Absolute, so that "." or "idx/" name the directory itself.
-  std::error_code ec;
-  std::string index_dir = fs::absolute(*dir, ec).lexically_normal().string();
-  if (ec) return ReportError("rekey", absl::InternalError(ec.message()));
-  while (index_dir.size() > 1 && index_dir.back() == '/') index_dir.pop_back();
-  std::string fresh_dir = index_dir + ".rekey-XXXXXX";
-  if (::mkdtemp(fresh_dir.data()) == nullptr) {
-    return ReportError("rekey", absl::ErrnoToStatus(
-                                    errno, "cannot create a directory beside "
-                                           "the index for the new one"));
+  std::string index_dir, fresh_dir;
+  if (absl::Status s = MakeFreshDir(*dir, &index_dir, &fresh_dir); !s.ok()) {
+    return ReportError("rekey", s);
   }
   auto discard = [&fresh_dir] {
     std::error_code ignored;
     fs::remove_all(fresh_dir, ignored);
   };
-  auto fresh = ProtectedIndex::Create(fresh_dir, (*old_index)->options());
-  if (!fresh.ok()) {
+  Rebuilt rebuilt;
+  if (absl::Status s = BuildFresh(**old_index, *sources, given, *limits,
+                                  fresh_dir, &rebuilt);
+      !s.ok()) {
     discard();
-    return ReportError("rekey", fresh.status());
+    return ReportError("rekey", s);
   }
-  auto shingler = (*fresh)->NewShingler();
-  if (!shingler.ok()) {
-    discard();
-    return ReportError("rekey", shingler.status());
-  }
-
-  // One pass: read, check and stage; after the first problem, only check,
-  // so that every source that cannot be read again is named.
-  size_t problems = 0, documents = 0, allowed = 0, pending_bytes = 0;
-  for (const Source& source : sources) {
-    auto text = ReadAgain(source, *limits);
-    if (!text.ok()) {
-      ++problems;
-      ReportError("rekey", text.status(),
-                  absl::StrCat(source.allow ? "allow-list entry " : "",
-                               source.name));
-      continue;
-    }
-    if (problems > 0) continue;
-    if (source.allow) {
-      s = (*fresh)->AddAllowed(source.name, source.path, *text).status();
-      if (!s.ok()) break;
-      ++allowed;
-      continue;
-    }
-    auto prepared = ProtectedIndex::Prepare(
-        **shingler, DocumentInput{source.name, source.path, source.labels, *text});
-    if (!prepared.ok()) {
-      s = prepared.status();
-      break;
-    }
-    prepared->added_unix_ms = source.added_unix_ms;
-    auto staged = (*fresh)->Stage(std::move(*prepared));
-    if (!staged.ok()) {
-      s = staged.status();
-      break;
-    }
-    ++documents;
-    pending_bytes += text->size();
-    if (pending_bytes >= kBatchBytes) {
-      s = (*fresh)->Commit();
-      if (!s.ok()) break;
-      pending_bytes = 0;
-    }
-  }
-  if (s.ok() && problems == 0) s = (*fresh)->Commit();
-  if (s.ok() && problems == 0) {
-    std::vector<std::string> given;
-    for (const auto& [key, record] : *locations) given.push_back(record.given);
-    if (!given.empty()) s = (*fresh)->AddLocations(given).status();
-  }
-  fresh->reset();  // closed: its files complete on disk
-  if (!s.ok() || problems > 0) {
-    discard();
-    if (!s.ok()) return ReportError("rekey", s);
-    return ReportError(
-        "rekey", absl::FailedPreconditionError(absl::StrCat(
-                     problems, " of ", sources.size(),
-                     " protected sources cannot be read again as they were "
-                     "added (above); nothing changed, the index keeps its key")));
-  }
-
   // The swap: atomic, so DIR is always one whole index. The old database
   // is closed first (RocksDB works by path: closed after the swap, it would
   // write into the new index), its writer lock kept until the swap is done.
@@ -215,7 +257,8 @@ int RunRekeyCommand(int argc, char** argv) {
   std::printf(
       "rekeyed %s: %zu documents, %zu allow-list entries and %zu locations "
       "under a new key\n",
-      index_dir.c_str(), documents, allowed, locations->size());
+      index_dir.c_str(), rebuilt.documents, rebuilt.allowed,
+      locations->size());
   return kExitOk;
 }
 
