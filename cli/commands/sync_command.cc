@@ -58,46 +58,36 @@ bool Under(const std::string& source, const std::string& root) {
           (root.ends_with('/') || source[root.size()] == '/'));
 }
 
-}  // namespace
-
-int RunSyncCommand(int argc, char** argv) {
-  static constexpr OptionSpec kSpecs[] = {
-      {"index", true}, {"dry-run", false}, {"label", true},
-      {"on-unreadable", true}};
-  static constexpr auto kAllSpecs = WithLimitOptions(kSpecs);
-  int exit = kExitOk;
-  auto line = ParseCommandLine("sync", argc, argv, kAllSpecs, SyncUsage(), &exit);
-  if (!line) return exit;
-  if (line->args().empty()) {
-    return UsageError("sync", absl::InvalidArgumentError("no SOURCE given"));
-  }
-  auto limits = FileLimits(*line);
-  if (!limits.ok()) return ReportError("sync", limits.status());
-  auto unreadable = ParseUnreadablePolicy(line->Value("on-unreadable"));
-  if (!unreadable.ok()) return ReportError("sync", unreadable.status());
+// The sources the arguments name (InputFile::Source), or nullopt after
+// reporting why one cannot be synced, with *exit set.
+std::optional<std::vector<std::string>> SyncRoots(const CommandLine& line,
+                                                  int* exit) {
   std::vector<std::string> roots;
-  for (const std::string& arg : line->args()) {
+  for (const std::string& arg : line.args()) {
     if (arg == "-") {
-      return UsageError("sync", absl::InvalidArgumentError(
-                                    "standard input cannot be synced"));
+      *exit = UsageError("sync", absl::InvalidArgumentError(
+                                     "standard input cannot be synced"));
+      return std::nullopt;
     }
     std::error_code ec;
     if (!std::filesystem::exists(arg, ec)) {
       // A missing source would make sync remove everything it protected:
       // refused, not taken as empty.
-      return ReportError("sync", absl::NotFoundError(absl::StrCat(
-                                     arg, ": no such file or directory")));
+      *exit = ReportError("sync", absl::NotFoundError(absl::StrCat(
+                                      arg, ": no such file or directory")));
+      return std::nullopt;
     }
     roots.push_back(InputFile{arg, arg}.Source());
   }
-  const std::vector<InputFile> files = ExpandInputs(line->args());
-  const bool dry = line->Has("dry-run");
-  auto index = OpenIndex(*line, dry ? OpenMode::kRead : OpenMode::kWrite);
-  if (!index.ok()) return ReportError("sync", index.status());
+  return roots;
+}
 
-  std::map<std::string, Known> known;  // by source path
-  absl::Status listed = (*index)->ForEachDocument(
-      [&](uint32_t, const DocumentRecord& d) {
+// The documents of the index added from under one of `roots`, by source.
+absl::StatusOr<std::map<std::string, Known>> KnownDocuments(
+    ProtectedIndex& index, const std::vector<std::string>& roots) {
+  std::map<std::string, Known> known;
+  absl::Status listed =
+      index.ForEachDocument([&](uint32_t, const DocumentRecord& d) {
         for (const std::string& root : roots) {
           if (Under(d.source, root)) {
             known[d.source] = Known{d.external_id, d.digest};
@@ -106,79 +96,148 @@ int RunSyncCommand(int argc, char** argv) {
         }
         return absl::OkStatus();
       });
-  if (!listed.ok()) return ReportError("sync", listed);
+  if (!listed.ok()) return listed;
+  return known;
+}
 
-  const std::vector<std::string> labels = line->Values("label");
-  size_t added = 0, replaced = 0, removed = 0, unchanged = 0, skipped = 0,
-         failed = 0;
-  const char* prefix = dry ? "would " : "";
-  for (const InputFile& file : files) {
+// Brings the index in line with the files: each file added, replaced or
+// found unchanged (SyncFile), then what is left of `known` removed
+// (RemoveGone). With `dry`, only says what it would do.
+class SyncRun {
+ public:
+  SyncRun(ProtectedIndex* index, std::map<std::string, Known> known,
+          const ExtractionLimits& limits, UnreadablePolicy unreadable,
+          std::vector<std::string> labels, bool dry)
+      : index_(index),
+        known_(std::move(known)),
+        limits_(limits),
+        unreadable_(unreadable),
+        labels_(std::move(labels)),
+        dry_(dry),
+        prefix_(dry ? "would " : "") {}
+
+  void SyncFile(const InputFile& file) {
     const std::string source = file.Source();
-    auto text = ExtractInput(file, *limits);
+    auto text = ExtractInput(file, limits_);
     if (!text.ok()) {
-      // A file or folder that cannot be read now keeps its documents: it
-      // is not gone. (The sources below a folder are one range of the map.)
-      known.erase(source);
-      const std::string below = source.ends_with('/') ? source : source + "/";
-      for (auto it = known.lower_bound(below);
-           it != known.end() && it->first.starts_with(below);) {
-        it = known.erase(it);
+      KeepUnder(source);
+      if (SkipUnreadable(text.status(), file, unreadable_)) {
+        std::printf("skipped %s\n",
+                    SkippedFileText(file, text.status()).c_str());
+        ++skipped_;
+        return;
       }
-      if (SkipUnreadable(text.status(), file, *unreadable)) {
-        std::printf("skipped %s\n", SkippedFileText(file, text.status()).c_str());
-        ++skipped;
-        continue;
-      }
-      exit = ReportError("sync", text.status(), file.path);
-      ++failed;
-      continue;
+      exit_ = ReportError("sync", text.status(), file.path);
+      ++failed_;
+      return;
     }
     const std::string joined = text->JoinedText();
-    auto it = known.find(source);
-    if (it != known.end() && it->second.digest == ContentDigest(joined)) {
-      ++unchanged;
-      known.erase(it);
-      continue;
+    auto it = known_.find(source);
+    if (it != known_.end() && it->second.digest == ContentDigest(joined)) {
+      ++unchanged_;
+      known_.erase(it);
+      return;
     }
-    const std::string id = it != known.end() ? it->second.id : file.id;
-    const bool replacing = it != known.end();
-    if (it != known.end()) known.erase(it);
-    if (!dry) {
-      auto result = (*index)->Add(DocumentInput{id, source, labels, joined});
+    const std::string id = it != known_.end() ? it->second.id : file.id;
+    const bool replacing = it != known_.end();
+    if (it != known_.end()) known_.erase(it);
+    if (!dry_) {
+      auto result = index_->Add(DocumentInput{id, source, labels_, joined});
       if (!result.ok()) {
-        exit = ReportError("sync", result.status(), file.path);
-        ++failed;
-        continue;
+        exit_ = ReportError("sync", result.status(), file.path);
+        ++failed_;
+        return;
       }
       if (result->outcome == AddOutcome::kDuplicateContent) {
         std::printf("duplicate %s: same text as %s, not added\n",
-                    Printable(id).c_str(), Printable(result->existing_id).c_str());
-        continue;
+                    Printable(id).c_str(),
+                    Printable(result->existing_id).c_str());
+        return;
       }
     }
-    std::printf("%s%s %s\n", prefix, replacing ? "replace" : "add",
+    std::printf("%s%s %s\n", prefix_, replacing ? "replace" : "add",
                 Printable(id).c_str());
-    ++(replacing ? replaced : added);
+    ++(replacing ? replaced_ : added_);
   }
-  for (const auto& [source, doc] : known) {
-    if (!dry) {
-      auto result = (*index)->Remove(doc.id);
-      if (!result.ok()) {
-        exit = ReportError("sync", result.status(), doc.id);
-        ++failed;
-        continue;
+
+  // Removes the documents whose sources are gone; prints the summary and
+  // returns the exit code.
+  int RemoveGone() {
+    for (const auto& [source, doc] : known_) {
+      if (!dry_) {
+        auto result = index_->Remove(doc.id);
+        if (!result.ok()) {
+          exit_ = ReportError("sync", result.status(), doc.id);
+          ++failed_;
+          continue;
+        }
       }
+      std::printf("%sremove %s (%s is gone)\n", prefix_,
+                  Printable(doc.id).c_str(), Printable(source).c_str());
+      ++removed_;
     }
-    std::printf("%sremove %s (%s is gone)\n", prefix, Printable(doc.id).c_str(),
-                Printable(source).c_str());
-    ++removed;
+    std::printf(
+        "%s%zu added, %zu replaced, %zu removed, %zu unchanged, %zu skipped, "
+        "%zu failed\n",
+        dry_ ? "dry run: " : "", added_, replaced_, removed_, unchanged_,
+        skipped_, failed_);
+    return exit_;
   }
-  std::printf(
-      "%s%zu added, %zu replaced, %zu removed, %zu unchanged, %zu skipped, "
-      "%zu failed\n",
-      dry ? "dry run: " : "", added, replaced, removed, unchanged, skipped,
-      failed);
-  return exit;
+
+ private:
+  // A file or folder that cannot be read now keeps its documents: it is
+  // not gone. (The sources below a folder are one range of the map.)
+  void KeepUnder(const std::string& source) {
+    known_.erase(source);
+    const std::string below = source.ends_with('/') ? source : source + "/";
+    for (auto it = known_.lower_bound(below);
+         it != known_.end() && it->first.starts_with(below);) {
+      it = known_.erase(it);
+    }
+  }
+
+  ProtectedIndex* index_;
+  std::map<std::string, Known> known_;  // not seen yet, by source path
+  const ExtractionLimits limits_;
+  const UnreadablePolicy unreadable_;
+  const std::vector<std::string> labels_;
+  const bool dry_;
+  const char* prefix_;
+  int exit_ = kExitOk;
+  size_t added_ = 0, replaced_ = 0, removed_ = 0, unchanged_ = 0,
+         skipped_ = 0, failed_ = 0;
+};
+
+}  // namespace
+
+int RunSyncCommand(int argc, char** argv) {
+  static constexpr OptionSpec kSpecs[] = {
+      {"index", true}, {"dry-run", false}, {"label", true},
+      {"on-unreadable", true}};
+  static constexpr auto kAllSpecs = WithLimitOptions(kSpecs);
+  int exit = kExitOk;
+  auto line =
+      ParseCommandLine("sync", argc, argv, kAllSpecs, SyncUsage(), &exit);
+  if (!line) return exit;
+  if (line->args().empty()) {
+    return UsageError("sync", absl::InvalidArgumentError("no SOURCE given"));
+  }
+  auto limits = FileLimits(*line);
+  if (!limits.ok()) return ReportError("sync", limits.status());
+  auto unreadable = ParseUnreadablePolicy(line->Value("on-unreadable"));
+  if (!unreadable.ok()) return ReportError("sync", unreadable.status());
+  const std::optional<std::vector<std::string>> roots = SyncRoots(*line, &exit);
+  if (!roots) return exit;
+  const std::vector<InputFile> files = ExpandInputs(line->args());
+  const bool dry = line->Has("dry-run");
+  auto index = OpenIndex(*line, dry ? OpenMode::kRead : OpenMode::kWrite);
+  if (!index.ok()) return ReportError("sync", index.status());
+  auto known = KnownDocuments(**index, *roots);
+  if (!known.ok()) return ReportError("sync", known.status());
+  SyncRun run(index->get(), std::move(*known), *limits, *unreadable,
+              line->Values("label"), dry);
+  for (const InputFile& file : files) run.SyncFile(file);
+  return run.RemoveGone();
 }
 
 }  // namespace leakhound
