@@ -90,11 +90,92 @@ absl::StatusOr<std::string> ReadPassword(const CommandLine& line) {
   return password;
 }
 
+// `console user role NAME --role R`.
+int SetUserRole(IncidentStore& store, const CommandLine& line,
+                const std::string& name) {
+  auto existing = store.GetUser(name);
+  if (!existing.ok()) return ReportError("console", existing.status());
+  if (!*existing) {
+    return ReportError("console",
+                       absl::NotFoundError(absl::StrCat("no user ", name)));
+  }
+  const std::string role = line.Value("role").value_or("");
+  if (!RoleAtLeast(role, "viewer")) {
+    return ReportError("console", absl::InvalidArgumentError(
+                                      "--role viewer, reviewer or admin"));
+  }
+  ConsoleUser user = **existing;
+  user.role = role;
+  absl::Status s = store.PutUser(user);
+  if (s.ok()) {
+    s = store.Audit("cli", "set role", 0, absl::StrCat(name, " (", role, ")"));
+  }
+  if (!s.ok()) return ReportError("console", s);
+  std::printf("updated user %s (%s)\n", name.c_str(), role.c_str());
+  return kExitOk;
+}
+
+// The user `console user add` creates, or the one `passwd` changes (its
+// role too with --role), before the password is set.
+absl::StatusOr<ConsoleUser> UserToWrite(
+    const CommandLine& line, const std::string& action,
+    const std::string& name, const std::optional<ConsoleUser>& existing) {
+  const absl::Status bad_role =
+      absl::InvalidArgumentError("--role viewer, reviewer or admin");
+  if (action == "add") {
+    if (existing) {
+      return absl::AlreadyExistsError(
+          absl::StrCat("user ", name, " exists (use passwd)"));
+    }
+    if (name.empty() || name.size() > 64 ||
+        name.find_first_of(" \t\r\n") != std::string::npos) {
+      return absl::InvalidArgumentError(
+          "a user name is 1 to 64 characters without spaces");
+    }
+    const std::string role = line.Value("role").value_or("");
+    if (!RoleAtLeast(role, "viewer")) return bad_role;
+    return ConsoleUser{name, role, "", NowUnixMs()};
+  }
+  if (!existing) return absl::NotFoundError(absl::StrCat("no user ", name));
+  ConsoleUser user = *existing;
+  if (auto role = line.Value("role")) {
+    if (!RoleAtLeast(*role, "viewer")) return bad_role;
+    user.role = *role;
+  }
+  return user;
+}
+
+// `console user add NAME --role R` and `console user passwd NAME`: the
+// password read from the terminal or standard input.
+int WriteUser(IncidentStore& store, const CommandLine& line,
+              const std::string& action, const std::string& name) {
+  auto existing = store.GetUser(name);
+  if (!existing.ok()) return ReportError("console", existing.status());
+  auto user = UserToWrite(line, action, name, *existing);
+  if (!user.ok()) return ReportError("console", user.status());
+  auto password = ReadPassword(line);
+  if (!password.ok()) return ReportError("console", password.status());
+  auto hash = HashPassword(*password);
+  if (!hash.ok()) return ReportError("console", hash.status());
+  user->password_hash = *hash;
+  absl::Status s = store.PutUser(*user);
+  if (s.ok()) {
+    s = store.Audit("cli", action == "add" ? "add user" : "set password", 0,
+                    absl::StrCat(name, " (", user->role, ")"));
+  }
+  if (!s.ok()) return ReportError("console", s);
+  std::printf("%s user %s (%s)\n", action == "add" ? "added" : "updated",
+              name.c_str(), user->role.c_str());
+  return kExitOk;
+}
+
 int RunUserCommand(const CommandLine& line) {
   const std::vector<std::string>& args = line.args();
   if (args.size() < 2) {
-    return UsageError("console", absl::InvalidArgumentError(
-                                     "user needs an action: add, passwd, role, remove or list"));
+    return UsageError("console",
+                      absl::InvalidArgumentError(
+                          "user needs an action: add, passwd, role, remove "
+                          "or list"));
   }
   auto path = line.IncidentsPath();
   if (!path.ok()) return ReportError("console", path.status());
@@ -126,82 +207,97 @@ int RunUserCommand(const CommandLine& line) {
     std::printf("removed user %s\n", name.c_str());
     return kExitOk;
   }
-  if (action == "role") {
-    auto existing = (*store)->GetUser(name);
-    if (!existing.ok()) return ReportError("console", existing.status());
-    if (!*existing) {
-      return ReportError("console",
-                         absl::NotFoundError(absl::StrCat("no user ", name)));
-    }
-    const std::string role = line.Value("role").value_or("");
-    if (!RoleAtLeast(role, "viewer")) {
-      return ReportError("console", absl::InvalidArgumentError(
-                                        "--role viewer, reviewer or admin"));
-    }
-    ConsoleUser user = **existing;
-    user.role = role;
-    absl::Status s = (*store)->PutUser(user);
-    if (s.ok()) {
-      s = (*store)->Audit("cli", "set role", 0,
-                          absl::StrCat(name, " (", role, ")"));
-    }
-    if (!s.ok()) return ReportError("console", s);
-    std::printf("updated user %s (%s)\n", name.c_str(), role.c_str());
-    return kExitOk;
-  }
+  if (action == "role") return SetUserRole(**store, line, name);
   if (action != "add" && action != "passwd") {
     return ReportError("console", absl::InvalidArgumentError(absl::StrCat(
                                       "unknown user action '", action, "'")));
   }
-  auto existing = (*store)->GetUser(name);
-  if (!existing.ok()) return ReportError("console", existing.status());
-  ConsoleUser user;
-  if (action == "add") {
-    if (*existing) {
-      return ReportError(
-          "console", absl::AlreadyExistsError(
-                         absl::StrCat("user ", name, " exists (use passwd)")));
-    }
-    if (name.empty() || name.size() > 64 ||
-        name.find_first_of(" \t\r\n") != std::string::npos) {
-      return ReportError(
-          "console", absl::InvalidArgumentError(
-                         "a user name is 1 to 64 characters without spaces"));
-    }
-    const std::string role = line.Value("role").value_or("");
-    if (!RoleAtLeast(role, "viewer")) {
-      return ReportError("console", absl::InvalidArgumentError(
-                                        "--role viewer, reviewer or admin"));
-    }
-    user = ConsoleUser{name, role, "", NowUnixMs()};
-  } else {
-    if (!*existing) {
-      return ReportError("console",
-                         absl::NotFoundError(absl::StrCat("no user ", name)));
-    }
-    user = **existing;
-    if (auto role = line.Value("role")) {
-      if (!RoleAtLeast(*role, "viewer")) {
-        return ReportError("console", absl::InvalidArgumentError(
-                                          "--role viewer, reviewer or admin"));
-      }
-      user.role = *role;
+  return WriteUser(**store, line, action, name);
+}
+
+// Step 1 of serving: the command line to ConsoleOptions; InvalidArgument
+// naming the bad option.
+absl::StatusOr<ConsoleOptions> ConsoleOptionsOf(const CommandLine& line) {
+  ConsoleOptions options;
+  const std::string listen = line.Value("listen").value_or("127.0.0.1:8080");
+  const size_t colon = listen.rfind(':');
+  if (colon == std::string::npos ||
+      !absl::SimpleAtoi(listen.substr(colon + 1), &options.port) ||
+      options.port < 0 || options.port > 65535) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--listen wants HOST:PORT, not '", listen, "'"));
+  }
+  options.host = listen.substr(0, colon);
+  if (options.host.size() > 2 && options.host.front() == '[') {
+    options.host = options.host.substr(1, options.host.size() - 2);
+  }
+  auto idle = line.Unsigned("idle-minutes", 30, 1, 7 * 24 * 60);
+  auto hours = line.Unsigned("session-hours", 12, 1, 30 * 24);
+  auto limits = FileLimits(line);
+  auto path = line.IncidentsPath();
+  for (const absl::Status& s :
+       {idle.status(), hours.status(), limits.status(), path.status()}) {
+    if (!s.ok()) return s;
+  }
+  if (!*path) {
+    return absl::InvalidArgumentError("--incidents off: no store");
+  }
+  options.incidents_path = **path;
+  options.index_dir = line.Value("index").value_or("");
+  if (options.index_dir.empty()) {
+    if (auto dir = line.IndexDir(); dir.ok()) options.index_dir = *dir;
+  }
+  options.tls_cert = line.Value("tls-cert").value_or("");
+  options.tls_key = line.Value("tls-key").value_or("");
+  options.held_mail.postfix_config = line.Value("postfix-config").value_or("");
+  options.idle_timeout = std::chrono::minutes(*idle);
+  options.session_max_age = std::chrono::hours(*hours);
+  options.trusted_proxy = line.Value("trusted-proxy").value_or("");
+  options.server_name = line.Value("server-name").value_or("");
+  options.limits = *limits;
+
+  return options;
+}
+
+// Step 2: serves until SIGTERM or SIGINT.
+int ServeConsole(const ConsoleOptions& options,
+                 const std::optional<std::string>& pidfile) {
+  // SIGTERM and SIGINT are waited for by this thread: blocked before any
+  // server thread starts, so that none of them takes one.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGINT);
+  ::pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+
+  const DaemonLog daemon_log("leakhound console", /*use_syslog=*/false);
+  auto log = daemon_log.Sink();
+  auto server = ConsoleServer::Create(options, log);
+  if (!server.ok()) return ReportError("console", server.status());
+  auto port = (*server)->Bind();
+  if (!port.ok()) return ReportError("console", port.status());
+  if (pidfile) {
+    if (absl::Status s = WritePidfile(*pidfile); !s.ok()) {
+      (*server)->Stop();
+      return ReportError("console", s);
     }
   }
-  auto password = ReadPassword(line);
-  if (!password.ok()) return ReportError("console", password.status());
-  auto hash = HashPassword(*password);
-  if (!hash.ok()) return ReportError("console", hash.status());
-  user.password_hash = *hash;
-  absl::Status s = (*store)->PutUser(user);
-  if (s.ok())
-    s = (*store)->Audit("cli", action == "add" ? "add user" : "set password", 0,
-                        absl::StrCat(name, " (", user.role, ")"));
-  if (!s.ok()) return ReportError("console", s);
-  std::printf("%s user %s (%s)\n", action == "add" ? "added" : "updated",
-              name.c_str(), user.role.c_str());
+  log(absl::StrCat(
+      "listening on ", options.tls_cert.empty() ? "http" : "https", "://",
+      options.host, ":", *port, ", incidents ", options.incidents_path,
+      options.index_dir.empty() ? "" : ", index " + options.index_dir));
+  absl::Status served;
+  std::thread thread([&] { served = (*server)->Serve(); });
+  int sig = 0;
+  sigwait(&stop_signals, &sig);
+  log(absl::StrCat("stopping on ", sig == SIGTERM ? "SIGTERM" : "SIGINT"));
+  (*server)->Stop();
+  thread.join();
+  if (pidfile) ::unlink(pidfile->c_str());
+  if (!served.ok()) return ReportError("console", served);
   return kExitOk;
 }
+
 
 }  // namespace
 
@@ -224,81 +320,9 @@ int RunConsoleCommand(int argc, char** argv) {
     }
     return RunUserCommand(*line);
   }
-  ConsoleOptions options;
-  const std::string listen = line->Value("listen").value_or("127.0.0.1:8080");
-  const size_t colon = listen.rfind(':');
-  if (colon == std::string::npos ||
-      !absl::SimpleAtoi(listen.substr(colon + 1), &options.port) ||
-      options.port < 0 || options.port > 65535) {
-    return ReportError("console",
-                       absl::InvalidArgumentError(absl::StrCat(
-                           "--listen wants HOST:PORT, not '", listen, "'")));
-  }
-  options.host = listen.substr(0, colon);
-  if (options.host.size() > 2 && options.host.front() == '[') {
-    options.host = options.host.substr(1, options.host.size() - 2);
-  }
-  auto idle = line->Unsigned("idle-minutes", 30, 1, 7 * 24 * 60);
-  auto hours = line->Unsigned("session-hours", 12, 1, 30 * 24);
-  auto limits = FileLimits(*line);
-  auto path = line->IncidentsPath();
-  for (const absl::Status& s :
-       {idle.status(), hours.status(), limits.status(), path.status()}) {
-    if (!s.ok()) return ReportError("console", s);
-  }
-  if (!*path) {
-    return ReportError("console",
-                       absl::InvalidArgumentError("--incidents off: no store"));
-  }
-  options.incidents_path = **path;
-  options.index_dir = line->Value("index").value_or("");
-  if (options.index_dir.empty()) {
-    if (auto dir = line->IndexDir(); dir.ok()) options.index_dir = *dir;
-  }
-  options.tls_cert = line->Value("tls-cert").value_or("");
-  options.tls_key = line->Value("tls-key").value_or("");
-  options.held_mail.postfix_config = line->Value("postfix-config").value_or("");
-  options.idle_timeout = std::chrono::minutes(*idle);
-  options.session_max_age = std::chrono::hours(*hours);
-  options.trusted_proxy = line->Value("trusted-proxy").value_or("");
-  options.server_name = line->Value("server-name").value_or("");
-  options.limits = *limits;
-
-  // SIGTERM and SIGINT are waited for by this thread: blocked before any
-  // server thread starts, so that none of them takes one.
-  sigset_t stop_signals;
-  sigemptyset(&stop_signals);
-  sigaddset(&stop_signals, SIGTERM);
-  sigaddset(&stop_signals, SIGINT);
-  ::pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
-
-  const DaemonLog daemon_log("leakhound console", /*use_syslog=*/false);
-  auto log = daemon_log.Sink();
-  auto server = ConsoleServer::Create(options, log);
-  if (!server.ok()) return ReportError("console", server.status());
-  auto port = (*server)->Bind();
-  if (!port.ok()) return ReportError("console", port.status());
-  const std::optional<std::string> pidfile = line->Value("pidfile");
-  if (pidfile) {
-    if (absl::Status s = WritePidfile(*pidfile); !s.ok()) {
-      (*server)->Stop();
-      return ReportError("console", s);
-    }
-  }
-  log(absl::StrCat(
-      "listening on ", options.tls_cert.empty() ? "http" : "https", "://",
-      options.host, ":", *port, ", incidents ", options.incidents_path,
-      options.index_dir.empty() ? "" : ", index " + options.index_dir));
-  absl::Status served;
-  std::thread thread([&] { served = (*server)->Serve(); });
-  int sig = 0;
-  sigwait(&stop_signals, &sig);
-  log(absl::StrCat("stopping on ", sig == SIGTERM ? "SIGTERM" : "SIGINT"));
-  (*server)->Stop();
-  thread.join();
-  if (pidfile) ::unlink(pidfile->c_str());
-  if (!served.ok()) return ReportError("console", served);
-  return kExitOk;
+  auto options = ConsoleOptionsOf(*line);
+  if (!options.ok()) return ReportError("console", options.status());
+  return ServeConsole(*options, line->Value("pidfile"));
 }
 
 }  // namespace leakhound
