@@ -304,108 +304,139 @@ sfsistat Act(SMFICTX* ctx, MilterAction action, const MessageVerdict& v,
   return SMFIS_TEMPFAIL;
 }
 
-sfsistat OnEndOfMessage(SMFICTX* ctx) {
-  Session* s = Get(ctx);
-  if (s == nullptr) return SMFIS_TEMPFAIL;
-  const MilterPolicy& p = *g_state.policy;
-  const std::string queue_id = Symbol(ctx, "i");
-  const auto start = std::chrono::steady_clock::now();
+// What the milter made of one message: the verdict, the action the
+// policy gives it and the reply's reason; `note` for a message not
+// scanned (allow-listed); the time it waited for a scanning slot.
+struct Judged {
   MessageVerdict v;
   MilterAction action = MilterAction::kAccept;
   std::string why, note;
   double wait_ms = 0;
-  if (s->sender_allowed ||
-      (s->recipients > 0 && s->all_recipients_allowed)) {
-    note = s->sender_allowed ? "sender allow-listed" : "recipients allow-listed";
-  } else if (s->oversized) {
+};
+
+// Judges the session's message (through the gateway's scanner, within a
+// scanning slot) and picks its action from the policy.
+Judged Judge(const Session& s, const MilterPolicy& p,
+             std::chrono::steady_clock::time_point start) {
+  Judged j;
+  MessageVerdict& v = j.v;
+  if (s.sender_allowed || (s.recipients > 0 && s.all_recipients_allowed)) {
+    j.note = s.sender_allowed ? "sender allow-listed" : "recipients allow-listed";
+  } else if (s.oversized) {
     v.kind = MessageVerdict::Kind::kError;
     v.error = absl::StrCat("larger than ", p.max_message_bytes, " bytes");
-    action = p.on_oversize;
-    why = "Message too large to be checked for protected content";
+    j.action = p.on_oversize;
+    j.why = "Message too large to be checked for protected content";
   } else if (!g_state.slots->Acquire(
                  std::chrono::duration<double>(p.max_wait_seconds))) {
     v.kind = MessageVerdict::Kind::kError;
     v.error = kNoSlotError;
-    action = p.on_error;
-    why = "Message could not be checked for protected content";
+    j.action = p.on_error;
+    j.why = "Message could not be checked for protected content";
   } else {
-    wait_ms = std::chrono::duration<double, std::milli>(
-                  std::chrono::steady_clock::now() - start)
-                  .count();
-    v = g_state.scanner->Scan(s->message);
+    j.wait_ms = std::chrono::duration<double, std::milli>(
+                    std::chrono::steady_clock::now() - start)
+                    .count();
+    v = g_state.scanner->Scan(s.message);
     g_state.slots->Release();
     if (v.kind == MessageVerdict::Kind::kLeak) {
-      action = p.on_leak;
-      why = p.reject_text;
+      j.action = p.on_leak;
+      j.why = p.reject_text;
     } else if (v.kind == MessageVerdict::Kind::kError) {
-      action = p.on_error;
-      why = "Message could not be checked for protected content";
+      j.action = p.on_error;
+      j.why = "Message could not be checked for protected content";
     } else if (!v.unread.empty()) {
-      action = p.on_unreadable;
-      why = "Message has parts that could not be checked for protected "
-            "content";
+      j.action = p.on_unreadable;
+      j.why = "Message has parts that could not be checked for protected "
+              "content";
     }
   }
-  const sfsistat answer = Act(ctx, action, v, why);
-  // The record is handed over before `ms` is taken: the time it costs is
-  // part of the milter's latency (docs/console.md, "Measured").
-  const bool eventful = v.kind != MessageVerdict::Kind::kClean || !v.unread.empty();
-  if (g_state.record && note.empty() && eventful) {
-    Incident incident;
-    incident.time_ms = NowUnixMs();
-    incident.source = "milter";
-    incident.kind = v.kind == MessageVerdict::Kind::kLeak    ? "leak"
-                    : v.kind == MessageVerdict::Kind::kError ? "error"
-                                                             : "unread";
-    incident.action = MilterActionName(action);
-    incident.queue_id = queue_id;
-    incident.message_id = std::move(s->message_id);
-    incident.sender = std::move(s->sender);
-    incident.recipients = std::move(s->recipient_list);
-    incident.subject = std::move(s->subject);
-    incident.client = s->client;
-    incident.detail = v.kind == MessageVerdict::Kind::kError ? v.error
-                                                             : HeaderValue(v.unread);
-    if (action == MilterAction::kQuarantine) incident.mail_state = "held";
-    incident.matches = std::move(v.evidence);
-    if (incident.matches.empty()) {
-      // A verdict without evidence (the milter keeps none): the documents.
-      for (const std::string& d : v.documents) {
-        IncidentMatch m;
-        m.document = d;
-        incident.matches.push_back(std::move(m));
-      }
-    }
-    g_state.record(std::move(incident));
-  }
-  const double ms = std::chrono::duration<double, std::milli>(
-                        std::chrono::steady_clock::now() - start)
-                        .count();
-  if (g_state.metrics != nullptr) {
-    g_state.metrics->CountMessage(note.empty() ? VerdictName(v.kind) : "skipped",
-                                  MilterActionName(action), wait_ms / 1000,
-                                  v.milliseconds / 1000, s->message.size());
-    if (v.kind == MessageVerdict::Kind::kError) {
-      g_state.metrics->CountError(s->oversized ? "oversize"
-                                  : v.error == kNoSlotError ? "no_slot"
-                                                            : "unreadable");
-    }
-    for (const std::string& part : v.unread) {
-      // "name (class)": the class is in the last parentheses.
-      const size_t open = part.rfind('(');
-      g_state.metrics->CountUnread(
-          open == std::string::npos || part.back() != ')'
-              ? "unknown"
-              : std::string_view(part).substr(open + 1, part.size() - open - 2));
+  return j;
+}
+
+// The incident of a judged message; takes the session's envelope and the
+// verdict's evidence.
+Incident MilterIncident(Session& s, const std::string& queue_id, Judged& j) {
+  MessageVerdict& v = j.v;
+  Incident incident;
+  incident.time_ms = NowUnixMs();
+  incident.source = "milter";
+  incident.kind = v.kind == MessageVerdict::Kind::kLeak    ? "leak"
+                  : v.kind == MessageVerdict::Kind::kError ? "error"
+                                                           : "unread";
+  incident.action = MilterActionName(j.action);
+  incident.queue_id = queue_id;
+  incident.message_id = std::move(s.message_id);
+  incident.sender = std::move(s.sender);
+  incident.recipients = std::move(s.recipient_list);
+  incident.subject = std::move(s.subject);
+  incident.client = s.client;
+  incident.detail = v.kind == MessageVerdict::Kind::kError
+                        ? v.error
+                        : HeaderValue(v.unread);
+  if (j.action == MilterAction::kQuarantine) incident.mail_state = "held";
+  incident.matches = std::move(v.evidence);
+  if (incident.matches.empty()) {
+    // A verdict without evidence (the milter keeps none): the documents.
+    for (const std::string& d : v.documents) {
+      IncidentMatch m;
+      m.document = d;
+      incident.matches.push_back(std::move(m));
     }
   }
+  return incident;
+}
+
+void CountMessage(const Session& s, const Judged& j) {
+  const MessageVerdict& v = j.v;
+  MilterMetrics& metrics = *g_state.metrics;
+  metrics.CountMessage(j.note.empty() ? VerdictName(v.kind) : "skipped",
+                       MilterActionName(j.action), j.wait_ms / 1000,
+                       v.milliseconds / 1000, s.message.size());
+  if (v.kind == MessageVerdict::Kind::kError) {
+    metrics.CountError(s.oversized                 ? "oversize"
+                       : v.error == kNoSlotError ? "no_slot"
+                                                 : "unreadable");
+  }
+  for (const std::string& part : v.unread) {
+    // "name (class)": the class is in the last parentheses.
+    const size_t open = part.rfind('(');
+    metrics.CountUnread(
+        open == std::string::npos || part.back() != ')'
+            ? "unknown"
+            : std::string_view(part).substr(open + 1, part.size() - open - 2));
+  }
+}
+
+// The parts' names for the log: the message's own text is "body"; a
+// name's control characters and spaces are escaped so that it cannot
+// forge a field or a line.
+std::string LoggedParts(const std::vector<std::string>& parts) {
+  return absl::StrJoin(
+      parts, ",", [](std::string* out, const std::string& part) {
+        if (part.empty()) return out->append("body"), void();
+        for (const char c : part) {
+          const auto byte = static_cast<unsigned char>(c);
+          if (byte <= 0x20 || byte == 0x7f) {
+            absl::StrAppendFormat(out, "\\x%02x", byte);
+          } else {
+            out->push_back(c);
+          }
+        }
+      });
+}
+
+// One log line per message (docs/mail-gateway.md, "Logs").
+std::string LogLine(const std::string& queue_id, const Judged& j, double ms,
+                    size_t bytes) {
+  const MessageVerdict& v = j.v;
   std::string line = absl::StrFormat(
       "queue_id=%s verdict=%s action=%s ms=%.2f scan_ms=%.2f wait_ms=%.2f "
       "bytes=%d",
       queue_id.empty() ? "-" : queue_id,
-      note.empty() ? VerdictName(v.kind) : "skipped", MilterActionName(action), ms,
-      v.milliseconds, wait_ms, s->message.size());
-  if (!note.empty()) absl::StrAppend(&line, " note=\"", note, "\"");
+      j.note.empty() ? VerdictName(v.kind) : "skipped",
+      MilterActionName(j.action), ms, v.milliseconds, j.wait_ms, bytes);
+  if (!j.note.empty()) absl::StrAppend(&line, " note=\"", j.note, "\"");
   if (!v.documents.empty()) {
     absl::StrAppend(&line, " documents=", absl::StrJoin(v.documents, ","));
   }
@@ -413,21 +444,7 @@ sfsistat OnEndOfMessage(SMFICTX* ctx) {
     absl::StrAppend(&line, " locations=", absl::StrJoin(v.locations, ","));
   }
   if (!v.parts.empty() && !(v.parts.size() == 1 && v.parts[0].empty())) {
-    // The message's own text is "body"; a name's control characters and
-    // spaces are escaped so that it cannot forge a field or a line.
-    absl::StrAppend(
-        &line, " parts=",
-        absl::StrJoin(v.parts, ",", [](std::string* out, const std::string& part) {
-          if (part.empty()) return out->append("body"), void();
-          for (const char c : part) {
-            const auto byte = static_cast<unsigned char>(c);
-            if (byte <= 0x20 || byte == 0x7f) {
-              absl::StrAppendFormat(out, "\\x%02x", byte);
-            } else {
-              out->push_back(c);
-            }
-          }
-        }));
+    absl::StrAppend(&line, " parts=", LoggedParts(v.parts));
   }
   if (!v.unread.empty()) {
     std::string unread = HeaderValue(v.unread);
@@ -436,7 +453,28 @@ sfsistat OnEndOfMessage(SMFICTX* ctx) {
   }
   if (v.duplicate) absl::StrAppend(&line, " duplicate=yes");
   if (!v.error.empty()) absl::StrAppend(&line, " error=\"", v.error, "\"");
-  g_state.log(line);
+  return line;
+}
+
+sfsistat OnEndOfMessage(SMFICTX* ctx) {
+  Session* s = Get(ctx);
+  if (s == nullptr) return SMFIS_TEMPFAIL;
+  const std::string queue_id = Symbol(ctx, "i");
+  const auto start = std::chrono::steady_clock::now();
+  Judged j = Judge(*s, *g_state.policy, start);
+  const sfsistat answer = Act(ctx, j.action, j.v, j.why);
+  // The record is handed over before `ms` is taken: the time it costs is
+  // part of the milter's latency (docs/console.md, "Measured").
+  const bool eventful =
+      j.v.kind != MessageVerdict::Kind::kClean || !j.v.unread.empty();
+  if (g_state.record && j.note.empty() && eventful) {
+    g_state.record(MilterIncident(*s, queue_id, j));
+  }
+  const double ms = std::chrono::duration<double, std::milli>(
+                        std::chrono::steady_clock::now() - start)
+                        .count();
+  if (g_state.metrics != nullptr) CountMessage(*s, j);
+  g_state.log(LogLine(queue_id, j, ms, s->message.size()));
   s->Reset();
   return answer;
 }
