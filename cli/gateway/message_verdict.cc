@@ -31,22 +31,91 @@ MessageScanner::MessageScanner(IndexHolder* holder, DuplicateCache* cache,
       limits_(limits),
       evidence_(evidence) {}
 
+namespace {
+
+// The duplicate cache's key of an extracted message: its parts' names and
+// texts and its unread parts.
+std::string MessageDigest(const Extraction& extraction,
+                          const std::vector<std::string>& unread) {
+  std::string all;
+  for (const std::string& u : unread) all.append(u).push_back('\0');
+  for (const ExtractedPart& p : extraction.parts) {
+    all.append(p.name).push_back('\0');
+    all.append(p.text).push_back('\0');
+  }
+  return ContentDigest(all);
+}
+
+void AddOnce(std::vector<std::string>* list, const std::string& item) {
+  if (std::find(list->begin(), list->end(), item) == list->end()) {
+    list->push_back(item);
+  }
+}
+
+}  // namespace
+
+MessageScanner::PooledScanner MessageScanner::TakeScanner() const {
+  PooledScanner local;
+  absl::MutexLock lock(&pool_mu_);
+  if (!pool_.empty()) {
+    local = std::move(pool_.back());
+    pool_.pop_back();
+  }
+  return local;
+}
+
+void MessageScanner::GiveBack(PooledScanner scanner) const {
+  absl::MutexLock lock(&pool_mu_);
+  pool_.push_back(std::move(scanner));
+}
+
+void MessageScanner::AddFindings(const ProtectedIndex& index,
+                                 const ExtractedPart& part,
+                                 const ScanReport& report,
+                                 MessageVerdict* v) const {
+  for (const DocumentMatch& m : report.matches) {
+    if (evidence_ != Evidence::kNone) {
+      AppendEvidence(index, part.name, part.text, m,
+                     evidence_ == Evidence::kSnippets, &v->evidence);
+    }
+    v->kind = MessageVerdict::Kind::kLeak;
+    AddOnce(&v->documents, m.external_id);
+    AddOnce(&v->parts, part.name);
+  }
+  for (const LocationFinding& f : report.locations) {
+    if (evidence_ != Evidence::kNone) {
+      AppendLocationEvidence(part.name, part.text, f,
+                             evidence_ == Evidence::kSnippets, &v->evidence);
+    }
+    v->kind = MessageVerdict::Kind::kLeak;
+    AddOnce(&v->locations, f.prefix);
+    AddOnce(&v->parts, part.name);
+  }
+}
+
 MessageVerdict MessageScanner::Scan(std::string_view message) const {
   const auto start = std::chrono::steady_clock::now();
+  MessageVerdict v = Judge(message);
+  v.milliseconds = std::chrono::duration<double, std::milli>(
+                       std::chrono::steady_clock::now() - start)
+                       .count();
+  return v;
+}
+
+MessageVerdict MessageScanner::Judge(std::string_view message) const {
   MessageVerdict v;
-  auto finish = [&](MessageVerdict verdict) {
-    verdict.milliseconds = std::chrono::duration<double, std::milli>(
-                               std::chrono::steady_clock::now() - start)
-                               .count();
-    return verdict;
+  const auto error = [&v](const absl::Status& s) {
+    v.documents.clear();
+    v.locations.clear();
+    v.evidence.clear();
+    v.parts.clear();
+    v.kind = MessageVerdict::Kind::kError;
+    v.error = std::string(s.message());
+    return v;
   };
   auto extraction = ExtractBytesAs(FileKind::kMail, "message.eml",
                                    std::string(message), limits_);
-  if (!extraction.ok()) {
-    v.kind = MessageVerdict::Kind::kError;
-    v.error = std::string(extraction.status().message());
-    return finish(v);
-  }
+  if (!extraction.ok()) return error(extraction.status());
   for (const SkippedPart& skipped : extraction->skipped) {
     v.unread.push_back(
         std::string(skipped.name) + " (" + UnreadableName(skipped.kind) + ")");
@@ -54,88 +123,34 @@ MessageVerdict MessageScanner::Scan(std::string_view message) const {
   const IndexHolder::Snapshot snapshot = holder_->Current();
   std::string digest;
   if (cache_ != nullptr) {
-    std::string all;
-    for (const std::string& unread : v.unread) all.append(unread).push_back('\0');
-    for (const ExtractedPart& p : extraction->parts) {
-      all.append(p.name).push_back('\0');
-      all.append(p.text).push_back('\0');
-    }
-    digest = ContentDigest(all);
+    digest = MessageDigest(*extraction, v.unread);
     if (auto cached = cache_->Lookup(digest, snapshot.generation)) {
       cached->duplicate = true;
-      return finish(*cached);
+      return *cached;
     }
   }
   // A scanner from the pool. One built on another index instance is
   // rebuilt: it does not keep its instance alive (an idle scanner must not
   // pin a retired one), so it is used only while a snapshot of the same
   // instance is held.
-  PooledScanner local;
-  {
-    absl::MutexLock lock(&pool_mu_);
-    if (!pool_.empty()) {
-      local = std::move(pool_.back());
-      pool_.pop_back();
-    }
-  }
+  PooledScanner local = TakeScanner();
   if (local.scanner == nullptr || local.serial != snapshot.serial) {
     auto scanner = LeakScanner::Create(*snapshot.index, options_);
-    if (!scanner.ok()) {
-      v.kind = MessageVerdict::Kind::kError;
-      v.error = std::string(scanner.status().message());
-      return finish(v);
-    }
+    if (!scanner.ok()) return error(scanner.status());
     local.scanner = std::move(*scanner);
     local.serial = snapshot.serial;
   }
-  auto give_back = [&] {
-    absl::MutexLock lock(&pool_mu_);
-    pool_.push_back(std::move(local));
-  };
   for (const ExtractedPart& part : extraction->parts) {
     auto report = local.scanner->Scan(part.text);
     if (!report.ok()) {
-      give_back();
-      v.documents.clear();
-      v.locations.clear();
-      v.evidence.clear();
-      v.parts.clear();
-      v.kind = MessageVerdict::Kind::kError;
-      v.error = std::string(report.status().message());
-      return finish(v);
+      GiveBack(std::move(local));
+      return error(report.status());
     }
-    for (const DocumentMatch& m : report->matches) {
-      if (evidence_ != Evidence::kNone) {
-        AppendEvidence(*snapshot.index, part.name, part.text, m,
-                       evidence_ == Evidence::kSnippets, &v.evidence);
-      }
-      v.kind = MessageVerdict::Kind::kLeak;
-      if (std::find(v.documents.begin(), v.documents.end(), m.external_id) ==
-          v.documents.end()) {
-        v.documents.push_back(m.external_id);
-      }
-      if (std::find(v.parts.begin(), v.parts.end(), part.name) == v.parts.end()) {
-        v.parts.push_back(part.name);
-      }
-    }
-    for (const LocationFinding& f : report->locations) {
-      if (evidence_ != Evidence::kNone) {
-        AppendLocationEvidence(part.name, part.text, f,
-                               evidence_ == Evidence::kSnippets, &v.evidence);
-      }
-      v.kind = MessageVerdict::Kind::kLeak;
-      if (std::find(v.locations.begin(), v.locations.end(), f.prefix) ==
-          v.locations.end()) {
-        v.locations.push_back(f.prefix);
-      }
-      if (std::find(v.parts.begin(), v.parts.end(), part.name) == v.parts.end()) {
-        v.parts.push_back(part.name);
-      }
-    }
+    AddFindings(*snapshot.index, part, *report, &v);
   }
-  give_back();
+  GiveBack(std::move(local));
   if (cache_ != nullptr) cache_->Insert(digest, snapshot.generation, v);
-  return finish(v);
+  return v;
 }
 
 }  // namespace leakhound

@@ -21,6 +21,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/synchronization/mutex.h"
+#include "cli/formats/extraction.h"
 #include "cli/formats/text_extractor.h"
 #include "cli/incidents/incident.h"
 #include "engine/scan/leak_scanner.h"
@@ -73,6 +74,17 @@ class MessageScanner {
     uint64_t serial = 0;  // IndexHolder::Snapshot::serial it was built on
     std::unique_ptr<LeakScanner> scanner;
   };
+
+  // Scan without the timing.
+  MessageVerdict Judge(std::string_view message) const;
+  // An idle scanner from the pool (an empty one when none is idle), and
+  // back.
+  PooledScanner TakeScanner() const ABSL_LOCKS_EXCLUDED(pool_mu_);
+  void GiveBack(PooledScanner scanner) const ABSL_LOCKS_EXCLUDED(pool_mu_);
+  // Adds one part's matches and location findings to `v` (a leak), with
+  // their evidence as evidence_ asks.
+  void AddFindings(const ProtectedIndex& index, const ExtractedPart& part,
+                   const ScanReport& report, MessageVerdict* v) const;
 
   IndexHolder* holder_;
   DuplicateCache* cache_;
