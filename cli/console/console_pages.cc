@@ -190,14 +190,11 @@ std::string IncidentListPage(const PageContext& ctx,
   return Layout(&ctx, "Incidents", body);
 }
 
-std::string IncidentPage(const PageContext& ctx, const Incident& i,
-                         const std::vector<AuditEntry>& audit,
-                         const std::string& done) {
-  std::string body;
-  if (!done.empty()) {
-    absl::StrAppend(&body, "<p class=\"notice\" role=\"status\" id=\"notice\">",
-                    Html(done), "</p>");
-  }
+namespace {
+
+// The incident page's table of fields.
+void AppendIncidentFields(const Incident& i, std::string* out) {
+  std::string& body = *out;
   body += "<table class=\"fields\">";
   auto row = [&](const char* name, const std::string& value) {
     if (!value.empty()) {
@@ -225,86 +222,108 @@ std::string IncidentPage(const PageContext& ctx, const Incident& i,
         absl::StrCat(i.reviewed_by, ", ", FormatTime(i.reviewed_ms)));
   }
   body += "</table>";
+}
 
-  if (!i.matches.empty()) body += "<h2>Passages</h2>";
-  for (size_t n = 0; n < i.matches.size(); ++n) {
-    const IncidentMatch& m = i.matches[n];
-    absl::StrAppend(&body, "<section class=\"match\"><h3>", Html(m.document),
-                    m.part.empty() ? "" : absl::StrCat(" in ", Html(m.part)),
-                    "</h3><p class=\"meta\">");
-    if (m.words > 0) {
-      absl::StrAppend(&body, m.words, " words, ",
-                      absl::StrFormat("%.0f", 100 * m.coverage),
-                      " % of the document");
-    }
-    if (!m.source.empty())
-      absl::StrAppend(&body, "; protected from ", Html(m.source));
-    if (!m.labels.empty()) {
-      absl::StrAppend(&body, "; labels ", Html(absl::StrJoin(m.labels, ", ")));
-    }
-    body += "</p>";
-    if (!m.snippet.empty()) {
-      const std::string_view s(m.snippet);
-      absl::StrAppend(
-          &body, "<blockquote class=\"snippet\">",
-          Html(s.substr(0, m.snippet_begin)), "<mark>",
-          Html(s.substr(m.snippet_begin, m.snippet_end - m.snippet_begin)),
-          "</mark>", Html(s.substr(m.snippet_end)), "</blockquote>");
-      if (RoleAtLeast(ctx.role, "reviewer") &&
-          !m.document.starts_with("location ")) {
-        absl::StrAppend(
-            &body, "<form method=\"post\" action=\"/incidents/", i.id,
-            "/allow\" class=\"inline\">", CsrfField(ctx),
-            "<input type=\"hidden\" name=\"match\" value=\"", n, "\">",
-            ConfirmField(absl::StrCat("allow-confirm-", n)),
-            "<button type=\"submit\">Allow-list this passage as benign"
-            "</button></form>");
-      }
-    } else {
-      absl::StrAppend(&body, "<p class=\"meta\">bytes ", m.byte_begin, "-",
-                      m.byte_end, " (no snippet stored)</p>");
-    }
-    body += "</section>";
+// One matched passage, `n`th of the incident, with its allow-list button.
+void AppendMatchSection(const PageContext& ctx, const Incident& i, size_t n,
+                        std::string* out) {
+  std::string& body = *out;
+  const IncidentMatch& m = i.matches[n];
+  absl::StrAppend(&body, "<section class=\"match\"><h3>", Html(m.document),
+                  m.part.empty() ? "" : absl::StrCat(" in ", Html(m.part)),
+                  "</h3><p class=\"meta\">");
+  if (m.words > 0) {
+    absl::StrAppend(&body, m.words, " words, ",
+                    absl::StrFormat("%.0f", 100 * m.coverage),
+                    " % of the document");
   }
-
-  if (RoleAtLeast(ctx.role, "reviewer")) {
+  if (!m.source.empty())
+    absl::StrAppend(&body, "; protected from ", Html(m.source));
+  if (!m.labels.empty()) {
+    absl::StrAppend(&body, "; labels ", Html(absl::StrJoin(m.labels, ", ")));
+  }
+  body += "</p>";
+  if (!m.snippet.empty()) {
+    const std::string_view s(m.snippet);
     absl::StrAppend(
-        &body, "<h2>Review</h2><form method=\"post\" action=\"/incidents/",
-        i.id, "/resolve\" class=\"review\">", CsrfField(ctx),
-        "<label>Verdict <select name=\"status\" id=\"resolve-status\">");
-    for (const char* s : {"confirmed", "false-positive", "open"}) {
-      absl::StrAppend(&body, "<option", i.status == s ? " selected" : "", ">",
-                      s, "</option>");
-    }
-    absl::StrAppend(&body,
-                    "</select></label><label>Note <input name=\"note\" "
-                    "id=\"resolve-note\" value=\"",
-                    Html(i.note),
-                    "\"></label><button id=\"resolve\" type=\"submit\">Save"
-                    "</button></form>");
-    if (i.mail_state == "held") {
-      body += "<h2>Held message</h2>";
-      // A confirmed leak is not offered for release (the server refuses it
-      // too): its review must be set back to open first.
-      if (i.status != "confirmed") {
-        absl::StrAppend(
-            &body, "<form method=\"post\" action=\"/incidents/", i.id,
-            "/release\" class=\"inline\">", CsrfField(ctx),
-            ConfirmField("release-confirm"),
-            "<button id=\"release\" type=\"submit\">Release and deliver"
-            "</button></form> ");
-      } else {
-        body +=
-            "<p class=\"meta\">Resolved as a confirmed leak: set the verdict "
-            "back to open to release it.</p>";
-      }
+        &body, "<blockquote class=\"snippet\">",
+        Html(s.substr(0, m.snippet_begin)), "<mark>",
+        Html(s.substr(m.snippet_begin, m.snippet_end - m.snippet_begin)),
+        "</mark>", Html(s.substr(m.snippet_end)), "</blockquote>");
+    if (RoleAtLeast(ctx.role, "reviewer") &&
+        !m.document.starts_with("location ")) {
       absl::StrAppend(
           &body, "<form method=\"post\" action=\"/incidents/", i.id,
-          "/delete-mail\" class=\"inline\">", CsrfField(ctx),
-          ConfirmField("delete-confirm"),
-          "<button id=\"delete-mail\" type=\"submit\">Delete</button></form>");
+          "/allow\" class=\"inline\">", CsrfField(ctx),
+          "<input type=\"hidden\" name=\"match\" value=\"", n, "\">",
+          ConfirmField(absl::StrCat("allow-confirm-", n)),
+          "<button type=\"submit\">Allow-list this passage as benign"
+          "</button></form>");
     }
+  } else {
+    absl::StrAppend(&body, "<p class=\"meta\">bytes ", m.byte_begin, "-",
+                    m.byte_end, " (no snippet stored)</p>");
   }
+  body += "</section>";
+}
+
+// The review form and, for held mail, its release and delete buttons.
+void AppendReviewForms(const PageContext& ctx, const Incident& i,
+                       std::string* out) {
+  std::string& body = *out;
+  absl::StrAppend(
+      &body, "<h2>Review</h2><form method=\"post\" action=\"/incidents/",
+      i.id, "/resolve\" class=\"review\">", CsrfField(ctx),
+      "<label>Verdict <select name=\"status\" id=\"resolve-status\">");
+  for (const char* s : {"confirmed", "false-positive", "open"}) {
+    absl::StrAppend(&body, "<option", i.status == s ? " selected" : "", ">",
+                    s, "</option>");
+  }
+  absl::StrAppend(&body,
+                  "</select></label><label>Note <input name=\"note\" "
+                  "id=\"resolve-note\" value=\"",
+                  Html(i.note),
+                  "\"></label><button id=\"resolve\" type=\"submit\">Save"
+                  "</button></form>");
+  if (i.mail_state != "held") return;
+  body += "<h2>Held message</h2>";
+  // A confirmed leak is not offered for release (the server refuses it
+  // too): its review must be set back to open first.
+  if (i.status != "confirmed") {
+    absl::StrAppend(
+        &body, "<form method=\"post\" action=\"/incidents/", i.id,
+        "/release\" class=\"inline\">", CsrfField(ctx),
+        ConfirmField("release-confirm"),
+        "<button id=\"release\" type=\"submit\">Release and deliver"
+        "</button></form> ");
+  } else {
+    body +=
+        "<p class=\"meta\">Resolved as a confirmed leak: set the verdict "
+        "back to open to release it.</p>";
+  }
+  absl::StrAppend(
+      &body, "<form method=\"post\" action=\"/incidents/", i.id,
+      "/delete-mail\" class=\"inline\">", CsrfField(ctx),
+      ConfirmField("delete-confirm"),
+      "<button id=\"delete-mail\" type=\"submit\">Delete</button></form>");
+}
+
+}  // namespace
+
+std::string IncidentPage(const PageContext& ctx, const Incident& i,
+                         const std::vector<AuditEntry>& audit,
+                         const std::string& done) {
+  std::string body;
+  if (!done.empty()) {
+    absl::StrAppend(&body, "<p class=\"notice\" role=\"status\" id=\"notice\">",
+                    Html(done), "</p>");
+  }
+  AppendIncidentFields(i, &body);
+  if (!i.matches.empty()) body += "<h2>Passages</h2>";
+  for (size_t n = 0; n < i.matches.size(); ++n) {
+    AppendMatchSection(ctx, i, n, &body);
+  }
+  if (RoleAtLeast(ctx.role, "reviewer")) AppendReviewForms(ctx, i, &body);
   if (!audit.empty()) {
     body += "<h2>History</h2><ul class=\"audit\">";
     for (const AuditEntry& a : audit) {
