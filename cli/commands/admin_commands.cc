@@ -269,6 +269,115 @@ constexpr char kStatsUsage[] =
     "  Prints the index's size, row fill, memory and disk use.\n";
 }  // namespace
 
+namespace {
+
+// What `leakhound stats` reports of an index.
+struct IndexStats {
+  const PseudoMatrix* matrix = nullptr;
+  const MetadataRecord* m = nullptr;
+  uint64_t generation = 0;
+  uint64_t stored = 0;  // fingerprints in the filter
+  uint32_t in_use = 0;  // rows
+  std::vector<uint32_t> fill = std::vector<uint32_t>(10, 0);  // rows by
+                                                  // decile of the fill limit
+  uint64_t shingles = 0;
+  uint32_t allow_entries = 0;
+  uint64_t allow_fps = 0;
+  double bits_per_fp = 0, theory = 0;
+  uint64_t memory = 0, disk = 0;
+};
+
+absl::StatusOr<IndexStats> StatsOf(const ProtectedIndex& ix) {
+  IndexStats st;
+  st.matrix = &ix.matrix();
+  st.m = &ix.metadata();
+  st.generation = ix.generation();
+  for (const RowInfo& row : st.matrix->rows()) {
+    if (row.segments.empty()) continue;
+    ++st.in_use;
+    st.stored += row.fingerprints;
+    const double f = static_cast<double>(row.fingerprints) /
+                     st.matrix->geometry().fill_limit;
+    ++st.fill[std::min<size_t>(9, static_cast<size_t>(f * 10))];
+  }
+  absl::Status s = ix.ForEachDocument([&](uint32_t, const DocumentRecord& d) {
+    st.shingles += d.occurrences;
+    return absl::OkStatus();
+  });
+  if (!s.ok()) return s;
+  s = ix.store().ForEachAllowEntry([&](std::string_view, const AllowRecord& a) {
+    ++st.allow_entries;
+    st.allow_fps += a.fingerprints.size();
+    return absl::OkStatus();
+  });
+  if (!s.ok()) return s;
+  st.bits_per_fp = st.stored == 0 ? 0
+                                  : static_cast<double>(st.in_use) * st.m->bits /
+                                        static_cast<double>(st.stored);
+  st.theory = -std::log(st.m->fpr) / (std::log(2.0) * std::log(2.0));
+  st.memory = st.matrix->MemoryBytes();
+  st.disk = ix.store().DiskBytes();
+  return st;
+}
+
+void PrintStatsJson(const IndexStats& st) {
+  std::vector<std::string> deciles;
+  for (uint32_t n : st.fill) deciles.push_back(absl::StrCat(n));
+  std::printf(
+      "{\"documents\":%zu,\"shingles\":%llu,\"fingerprints\":%llu,"
+      "\"rows\":%zu,\"rows_in_use\":%u,\"row_fill_deciles\":[%s],"
+      "\"bits_per_fingerprint\":%.3f,\"bits_per_fingerprint_theory\":%.3f,"
+      "\"memory_bytes\":%llu,\"disk_bytes\":%llu,\"allow_entries\":%u,"
+      "\"allow_fingerprints\":%llu,\"fpr\":%g,\"row_capacity\":%u,"
+      "\"fill\":%g,\"bits\":%u,\"hashes\":%u,\"packing\":%s,"
+      "\"shingle_words\":%u,\"winnow\":%u,\"filter_winnow\":%u,"
+      "\"group_rows\":%u,"
+      "\"format_version\":%u,\"shingler_version\":%u,\"generation\":%llu}\n",
+      st.matrix->documents(), static_cast<unsigned long long>(st.shingles),
+      static_cast<unsigned long long>(st.stored), st.matrix->rows().size(), st.in_use,
+      absl::StrJoin(deciles, ",").c_str(), st.bits_per_fp, st.theory,
+      static_cast<unsigned long long>(st.memory),
+      static_cast<unsigned long long>(st.disk), st.allow_entries,
+      static_cast<unsigned long long>(st.allow_fps), st.m->fpr, st.m->row_capacity,
+      st.m->fill, st.m->bits, st.m->hashes, JsonString(PackingName(st.m->packing)).c_str(),
+      st.m->shingle_words, st.m->winnow_window, st.m->filter_winnow_window,
+      st.m->group_rows, st.m->format_version,
+      st.m->shingler_version, static_cast<unsigned long long>(st.generation));
+}
+
+void PrintStats(const IndexStats& st) {
+  std::printf("generation         %llu (of the state read; +1 per change)\n",
+              static_cast<unsigned long long>(st.generation));
+  std::printf("documents          %zu (%llu shingles)\n", st.matrix->documents(),
+              static_cast<unsigned long long>(st.shingles));
+  std::printf("fingerprints       %llu in the filter\n",
+              static_cast<unsigned long long>(st.stored));
+  std::printf("rows               %u in use, %zu free; %u bits, %u hashes, "
+              "up to %u fingerprints each\n",
+              st.in_use, st.matrix->rows().size() - st.in_use, st.m->bits, st.m->hashes,
+              st.matrix->geometry().fill_limit);
+  std::printf("row fill           ");
+  for (size_t d = 0; d < st.fill.size(); ++d) {
+    std::printf("%s%zu-%zu%%:%u", d ? "  " : "", d * 10, d * 10 + 10, st.fill[d]);
+  }
+  std::printf("\n");
+  std::printf("bits/fingerprint   %.2f (a Bloom filter at fpr %g needs %.2f)\n",
+              st.bits_per_fp, st.m->fpr, st.theory);
+  std::printf("memory             %.1f MB (filter and row index)\n",
+              static_cast<double>(st.memory) / 1e6);
+  std::printf("disk               %.1f MB\n", static_cast<double>(st.disk) / 1e6);
+  std::printf("allow-list         %u entries, %llu fingerprints\n",
+              st.allow_entries, static_cast<unsigned long long>(st.allow_fps));
+  std::printf("parameters         fpr %g, row capacity %u, fill %g, %s, "
+              "%u-word shingles, winnow %u, filter winnow %u, row groups "
+              "of %u\n",
+              st.m->fpr, st.m->row_capacity, st.m->fill, PackingName(st.m->packing),
+              st.m->shingle_words, st.m->winnow_window, st.m->filter_winnow_window,
+              st.m->group_rows);
+}
+
+}  // namespace
+
 int RunStatsCommand(int argc, char** argv) {
   static constexpr OptionSpec kSpecs[] = {{"index", true}, {"json", false}};
   int exit = kExitOk;
@@ -277,96 +386,13 @@ int RunStatsCommand(int argc, char** argv) {
   if (absl::Status s = NoArguments(*line); !s.ok()) return UsageError("stats", s);
   auto index = OpenIndex(*line, OpenMode::kRead);
   if (!index.ok()) return ReportError("stats", index.status());
-  const ProtectedIndex& ix = **index;
-  const PseudoMatrix& matrix = ix.matrix();
-  const MetadataRecord& m = ix.metadata();
-
-  uint64_t stored = 0;
-  uint32_t in_use = 0;
-  std::vector<uint32_t> fill(10, 0);  // rows by decile of the fill limit
-  for (const RowInfo& row : matrix.rows()) {
-    if (row.segments.empty()) continue;
-    ++in_use;
-    stored += row.fingerprints;
-    const double f = static_cast<double>(row.fingerprints) /
-                     matrix.geometry().fill_limit;
-    ++fill[std::min<size_t>(9, static_cast<size_t>(f * 10))];
-  }
-  uint64_t shingles = 0;
-  absl::Status s = ix.ForEachDocument([&](uint32_t, const DocumentRecord& d) {
-    shingles += d.occurrences;
-    return absl::OkStatus();
-  });
-  if (!s.ok()) return ReportError("stats", s);
-  uint32_t allow_entries = 0;
-  uint64_t allow_fps = 0;
-  s = ix.store().ForEachAllowEntry([&](std::string_view, const AllowRecord& a) {
-    ++allow_entries;
-    allow_fps += a.fingerprints.size();
-    return absl::OkStatus();
-  });
-  if (!s.ok()) return ReportError("stats", s);
-  const double bits_per_fp =
-      stored == 0 ? 0
-                  : static_cast<double>(in_use) * m.bits /
-                        static_cast<double>(stored);
-  const double theory = -std::log(m.fpr) / (std::log(2.0) * std::log(2.0));
-  const uint64_t memory = matrix.MemoryBytes();
-  const uint64_t disk = ix.store().DiskBytes();
-
+  auto stats = StatsOf(**index);
+  if (!stats.ok()) return ReportError("stats", stats.status());
   if (line->Has("json")) {
-    std::vector<std::string> deciles;
-    for (uint32_t n : fill) deciles.push_back(absl::StrCat(n));
-    std::printf(
-        "{\"documents\":%zu,\"shingles\":%llu,\"fingerprints\":%llu,"
-        "\"rows\":%zu,\"rows_in_use\":%u,\"row_fill_deciles\":[%s],"
-        "\"bits_per_fingerprint\":%.3f,\"bits_per_fingerprint_theory\":%.3f,"
-        "\"memory_bytes\":%llu,\"disk_bytes\":%llu,\"allow_entries\":%u,"
-        "\"allow_fingerprints\":%llu,\"fpr\":%g,\"row_capacity\":%u,"
-        "\"fill\":%g,\"bits\":%u,\"hashes\":%u,\"packing\":%s,"
-        "\"shingle_words\":%u,\"winnow\":%u,\"filter_winnow\":%u,"
-        "\"group_rows\":%u,"
-        "\"format_version\":%u,\"shingler_version\":%u,\"generation\":%llu}\n",
-        matrix.documents(), static_cast<unsigned long long>(shingles),
-        static_cast<unsigned long long>(stored), matrix.rows().size(), in_use,
-        absl::StrJoin(deciles, ",").c_str(), bits_per_fp, theory,
-        static_cast<unsigned long long>(memory),
-        static_cast<unsigned long long>(disk), allow_entries,
-        static_cast<unsigned long long>(allow_fps), m.fpr, m.row_capacity,
-        m.fill, m.bits, m.hashes, JsonString(PackingName(m.packing)).c_str(),
-        m.shingle_words, m.winnow_window, m.filter_winnow_window,
-        m.group_rows, m.format_version,
-        m.shingler_version, static_cast<unsigned long long>(ix.generation()));
-    return kExitOk;
+    PrintStatsJson(*stats);
+  } else {
+    PrintStats(*stats);
   }
-  std::printf("generation         %llu (of the state read; +1 per change)\n",
-              static_cast<unsigned long long>(ix.generation()));
-  std::printf("documents          %zu (%llu shingles)\n", matrix.documents(),
-              static_cast<unsigned long long>(shingles));
-  std::printf("fingerprints       %llu in the filter\n",
-              static_cast<unsigned long long>(stored));
-  std::printf("rows               %u in use, %zu free; %u bits, %u hashes, "
-              "up to %u fingerprints each\n",
-              in_use, matrix.rows().size() - in_use, m.bits, m.hashes,
-              matrix.geometry().fill_limit);
-  std::printf("row fill           ");
-  for (size_t d = 0; d < fill.size(); ++d) {
-    std::printf("%s%zu-%zu%%:%u", d ? "  " : "", d * 10, d * 10 + 10, fill[d]);
-  }
-  std::printf("\n");
-  std::printf("bits/fingerprint   %.2f (a Bloom filter at fpr %g needs %.2f)\n",
-              bits_per_fp, m.fpr, theory);
-  std::printf("memory             %.1f MB (filter and row index)\n",
-              static_cast<double>(memory) / 1e6);
-  std::printf("disk               %.1f MB\n", static_cast<double>(disk) / 1e6);
-  std::printf("allow-list         %u entries, %llu fingerprints\n",
-              allow_entries, static_cast<unsigned long long>(allow_fps));
-  std::printf("parameters         fpr %g, row capacity %u, fill %g, %s, "
-              "%u-word shingles, winnow %u, filter winnow %u, row groups "
-              "of %u\n",
-              m.fpr, m.row_capacity, m.fill, PackingName(m.packing),
-              m.shingle_words, m.winnow_window, m.filter_winnow_window,
-              m.group_rows);
   return kExitOk;
 }
 
