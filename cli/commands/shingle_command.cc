@@ -1,15 +1,13 @@
-#include "absl/strings/str_cat.h"
 #include "cli/commands/shingle_command.h"
 
-#include <getopt.h>
-
 #include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <string>
 #include <unordered_set>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "cli/commands/command_line.h"
 #include "cli/commands/exit_codes.h"
 #include "cli/commands/input_files.h"
 #include "shingler/fingerprint_key.h"
@@ -18,119 +16,86 @@
 namespace leakhound {
 namespace {
 
-constexpr char kUsage[] =
-    "usage: leakhound shingle [--shingle-words W] [--winnow W] [--tokens] "
-    "PATH...\n"
-    "  Prints per file: bytes, words, shingles, distinct fingerprints.\n"
-    "  --shingle-words W  words per shingle (default 5)\n"
-    "  --winnow W         winnowing window in shingles (default 0 = off)\n"
-    "  --tokens           also print each file's normalized tokens\n";
+constexpr OptionSpec kShingleOptions[] = {
+    {"shingle-words", true, "W", "words per shingle (default 5)"},
+    {"winnow", true, "W", "winnowing window in shingles (default 0 = off)"},
+    {"tokens", false, nullptr, "also print each file's normalized tokens"},
+};
+
+const char* ShingleUsage() {
+  static const std::string usage = absl::StrCat(
+      "usage: leakhound shingle [--shingle-words W] [--winnow W] [--tokens] "
+      "PATH...\n"
+      "  Prints per file: bytes, words, shingles, distinct fingerprints.\n",
+      OptionsUsage(kShingleOptions));
+  return usage.c_str();
+}
 
 constexpr size_t kMaxFileBytes = size_t{1} << 30;
 
-bool ParseInt(const char* text, int* out) {
-  char* end = nullptr;
-  long v = std::strtol(text, &end, 10);
-  if (end == text || *end != '\0' || v < -1000000 || v > 1000000) return false;
-  *out = static_cast<int>(v);
+// One file's line (and with `tokenizer`, its tokens); false after
+// reporting why it could not be read or shingled.
+bool PrintShingled(const InputFile& file, Shingler& shingler,
+                   Tokenizer* tokenizer) {
+  auto text = ReadFileBounded(file.path, kMaxFileBytes);
+  if (!text.ok()) {
+    ReportError("shingle", text.status(), file.path);
+    return false;
+  }
+  auto shingled = shingler.Shingle(*text);
+  if (!shingled.ok()) {
+    ReportError("shingle", shingled.status(), file.path);
+    return false;
+  }
+  std::unordered_set<uint64_t> distinct;
+  for (const Shingle& s : shingled->shingles) distinct.insert(s.fingerprint);
+  std::printf("%-48s %10zu %8u %9zu %9zu\n", file.path.c_str(), text->size(),
+              shingled->token_count, shingled->shingles.size(),
+              distinct.size());
+  if (tokenizer != nullptr) {
+    for (const std::string& t : tokenizer->NormalizedTokens(*text)) {
+      std::printf("  %s\n", t.c_str());
+    }
+  }
   return true;
 }
 
 }  // namespace
 
 int RunShingleCommand(int argc, char** argv) {
-  ShinglerOptions options;
-  bool print_tokens = false;
-  static const option kLong[] = {{"shingle-words", required_argument, nullptr, 'w'},
-                                 {"winnow", required_argument, nullptr, 'W'},
-                                 {"tokens", no_argument, nullptr, 't'},
-                                 {"help", no_argument, nullptr, 'h'},
-                                 {nullptr, 0, nullptr, 0}};
-  optind = 1;
-  for (int c; (c = getopt_long(argc, argv, "", kLong, nullptr)) != -1;) {
-    switch (c) {
-      case 'w':
-        if (!ParseInt(optarg, &options.shingle_words)) {
-          std::fprintf(stderr, "leakhound shingle: --shingle-words needs a number\n");
-          return kExitError;
-        }
-        break;
-      case 'W':
-        if (!ParseInt(optarg, &options.winnow_window)) {
-          std::fprintf(stderr, "leakhound shingle: --winnow needs a number\n");
-          return kExitError;
-        }
-        break;
-      case 't':
-        print_tokens = true;
-        break;
-      case 'h':
-        std::fputs(kUsage, stdout);
-        return kExitOk;
-      default:
-        return UsageError("shingle", absl::InvalidArgumentError(absl::StrCat(
-                                         "unknown option ", argv[optind - 1])));
-    }
-  }
-  if (optind >= argc) {
+  int exit = kExitOk;
+  auto line = ParseCommandLine("shingle", argc, argv, kShingleOptions,
+                               ShingleUsage(), &exit);
+  if (!line) return exit;
+  if (line->args().empty()) {
     return UsageError("shingle", absl::InvalidArgumentError("no files given"));
   }
-  std::vector<std::string> args(argv + optind, argv + argc);
-
+  ShinglerOptions options;
+  auto words = line->Unsigned("shingle-words",
+                              static_cast<uint64_t>(options.shingle_words), 1,
+                              1000000);
+  if (!words.ok()) return ReportError("shingle", words.status());
+  auto winnow = line->Unsigned(
+      "winnow", static_cast<uint64_t>(options.winnow_window), 0, 1000000);
+  if (!winnow.ok()) return ReportError("shingle", winnow.status());
+  options.shingle_words = static_cast<int>(*words);
+  options.winnow_window = static_cast<int>(*winnow);
   auto key = FingerprintKey::Generate();
-  if (!key.ok()) {
-    std::fprintf(stderr, "leakhound shingle: %s\n",
-                 std::string(key.status().message()).c_str());
-    return kExitError;
-  }
+  if (!key.ok()) return ReportError("shingle", key.status());
   auto shingler = Shingler::Create(options, *key);
-  if (!shingler.ok()) {
-    std::fprintf(stderr, "leakhound shingle: %s\n",
-                 std::string(shingler.status().message()).c_str());
-    return kExitError;
-  }
+  if (!shingler.ok()) return ReportError("shingle", shingler.status());
   std::unique_ptr<Tokenizer> tokenizer;  // only for --tokens
-  if (print_tokens) {
+  if (line->Has("tokens")) {
     auto created = Tokenizer::Create();
-    if (!created.ok()) {
-      std::fprintf(stderr, "leakhound shingle: %s\n",
-                   std::string(created.status().message()).c_str());
-      return kExitError;
-    }
+    if (!created.ok()) return ReportError("shingle", created.status());
     tokenizer = std::move(*created);
   }
-  const std::vector<InputFile> files = ExpandInputs(args);
-
-  int exit_code = kExitOk;
   std::printf("%-48s %10s %8s %9s %9s\n", "document", "bytes", "words",
               "shingles", "distinct");
-  for (const InputFile& file : files) {
-    auto text = ReadFileBounded(file.path, kMaxFileBytes);
-    if (!text.ok()) {
-      std::fprintf(stderr, "leakhound shingle: %s: %s\n", file.path.c_str(),
-                   std::string(text.status().message()).c_str());
-      exit_code = kExitError;
-      continue;
-    }
-    auto shingled = (*shingler)->Shingle(*text);
-    if (!shingled.ok()) {
-      std::fprintf(stderr, "leakhound shingle: %s: %s\n", file.path.c_str(),
-                   std::string(shingled.status().message()).c_str());
-      exit_code = kExitError;
-      continue;
-    }
-    std::unordered_set<uint64_t> distinct;
-    for (const Shingle& s : shingled->shingles) distinct.insert(s.fingerprint);
-    std::printf("%-48s %10zu %8u %9zu %9zu\n", file.path.c_str(), text->size(),
-                shingled->token_count, shingled->shingles.size(),
-                distinct.size());
-    if (tokenizer != nullptr) {
-      for (const std::string& t : tokenizer->NormalizedTokens(*text)) {
-        std::printf("  %s\n", t.c_str());
-      }
-    }
+  for (const InputFile& file : ExpandInputs(line->args())) {
+    if (!PrintShingled(file, **shingler, tokenizer.get())) exit = kExitError;
   }
-  return exit_code;
+  return exit;
 }
 
 }  // namespace leakhound
