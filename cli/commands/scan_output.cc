@@ -178,13 +178,98 @@ std::string FormatJson(const FileOutcome& o, bool candidates) {
   return out;
 }
 
+namespace {
+
+// `s` in an ANSI color when `color`.
+std::string Paint(bool color, const char* code, const std::string& s) {
+  return color ? absl::StrCat("\033[", code, "m", s, "\033[0m") : s;
+}
+
+// "2 protected documents, 1 protected location".
+std::string WhatLeaked(const FileOutcome& o) {
+  size_t documents = 0, locations = 0;
+  for (const PartOutcome& part : o.parts) {
+    documents += part.report.matches.size();
+    locations += part.report.locations.size();
+  }
+  std::string what;
+  if (documents > 0) {
+    absl::StrAppend(&what, documents,
+                    documents == 1 ? " protected document"
+                                   : " protected documents");
+  }
+  if (locations > 0) {
+    absl::StrAppend(&what, what.empty() ? "" : ", ", locations,
+                    locations == 1 ? " protected location"
+                                   : " protected locations");
+  }
+  return what;
+}
+
+// The longest kShownPassages passages of `m`, in text order, each with
+// its lines and a snippet; then how many more there are.
+void AppendPassages(const DocumentMatch& m, const PartOutcome& part,
+                    const LineIndex& lines_of, std::string* out) {
+  std::vector<const Passage*> shown;
+  for (const Passage& p : m.passages) shown.push_back(&p);
+  std::stable_sort(shown.begin(), shown.end(),
+                   [](const Passage* a, const Passage* b) {
+                     return a->words > b->words;
+                   });
+  const size_t hidden =
+      shown.size() > kShownPassages ? shown.size() - kShownPassages : 0;
+  shown.resize(shown.size() - hidden);
+  std::sort(shown.begin(), shown.end(), [](const Passage* a, const Passage* b) {
+    return a->byte_begin < b->byte_begin;
+  });
+  for (const Passage* p : shown) {
+    const uint32_t first = lines_of.LineAt(p->byte_begin);
+    const uint32_t last = lines_of.LineAt(p->byte_end);
+    const std::string lines = first == last
+                                  ? absl::StrCat("line ", first)
+                                  : absl::StrCat("lines ", first, "-", last);
+    absl::StrAppend(out, "         ", lines, ", ", p->words, " words: \"",
+                    Snippet(std::string_view(part.text).substr(
+                        p->byte_begin, p->byte_end - p->byte_begin)),
+                    "\"\n");
+  }
+  if (hidden > 0) {
+    absl::StrAppend(out, "         (", hidden, " more passages)\n");
+  }
+}
+
+// One part's matches and location findings.
+void AppendPart(const PartOutcome& part, const std::string& path, bool color,
+                std::string* out) {
+  const LineIndex lines_of(part.text);
+  const std::string where =
+      part.name.empty()
+          ? "this file"
+          : absl::StrCat(path, kPartSeparator, Printable(part.name));
+  for (const DocumentMatch& m : part.report.matches) {
+    absl::StrAppend(out, "       ",
+                    Paint(color, "1", Printable(m.external_id)), ": ",
+                    m.matched_words, " words matched, ",
+                    Percent(m.coverage_of_source), " of the document, ",
+                    Percent(m.coverage_of_scanned), " of ", where, "\n");
+    AppendPassages(m, part, lines_of, out);
+  }
+  for (const LocationFinding& f : part.report.locations) {
+    absl::StrAppend(out, "       ", Paint(color, "1", "location"), " under ",
+                    f.prefix, ": line ", lines_of.LineAt(f.byte_begin), " of ",
+                    where, ": \"",
+                    Snippet(std::string_view(part.text).substr(
+                        f.byte_begin, f.byte_end - f.byte_begin)),
+                    "\"\n");
+  }
+}
+
+}  // namespace
+
 std::string FormatHuman(const FileOutcome& o, bool color) {
-  auto paint = [color](const char* code, const std::string& s) {
-    return color ? absl::StrCat("\033[", code, "m", s, "\033[0m") : s;
-  };
   const std::string path = Printable(o.path);
   if (!o.error.ok()) {
-    return absl::StrCat(paint("1;33", "ERROR"), "  ", path, ": ",
+    return absl::StrCat(Paint(color, "1;33", "ERROR"), "  ", path, ": ",
                         Printable(std::string(o.error.message())), "\n");
   }
   std::string skipped;
@@ -196,77 +281,13 @@ std::string FormatHuman(const FileOutcome& o, bool color) {
   }
   if (!o.leak()) {
     // Nothing to compare is not the same as nothing found: say so.
-    return absl::StrCat(paint("32", "clean"), "  ", path,
+    return absl::StrCat(Paint(color, "32", "clean"), "  ", path,
                         o.words() == 0 ? "  (no text to scan)" : "", "\n",
                         skipped);
   }
-  size_t documents = 0, locations = 0;
-  for (const PartOutcome& part : o.parts) {
-    documents += part.report.matches.size();
-    locations += part.report.locations.size();
-  }
-  std::string what;
-  if (documents > 0) {
-    absl::StrAppend(&what, documents,
-                    documents == 1 ? " protected document" : " protected documents");
-  }
-  if (locations > 0) {
-    absl::StrAppend(&what, what.empty() ? "" : ", ", locations,
-                    locations == 1 ? " protected location" : " protected locations");
-  }
-  std::string out =
-      absl::StrCat(paint("1;31", "LEAK "), "  ", path, "  (", what, ")\n");
-  for (const PartOutcome& part : o.parts) {
-    const LineIndex lines_of(part.text);
-    const std::string where =
-        part.name.empty()
-            ? "this file"
-            : absl::StrCat(path, kPartSeparator, Printable(part.name));
-    for (const DocumentMatch& m : part.report.matches) {
-      absl::StrAppend(&out, "       ", paint("1", Printable(m.external_id)), ": ",
-                      m.matched_words, " words matched, ",
-                      Percent(m.coverage_of_source), " of the document, ",
-                      Percent(m.coverage_of_scanned), " of ", where, "\n");
-      // The longest passages, shown in text order.
-      std::vector<const Passage*> shown;
-      for (const Passage& p : m.passages) shown.push_back(&p);
-      std::stable_sort(shown.begin(), shown.end(),
-                       [](const Passage* a, const Passage* b) {
-                         return a->words > b->words;
-                       });
-      const size_t hidden = shown.size() > kShownPassages
-                                ? shown.size() - kShownPassages
-                                : 0;
-      shown.resize(shown.size() - hidden);
-      std::sort(shown.begin(), shown.end(),
-                [](const Passage* a, const Passage* b) {
-                  return a->byte_begin < b->byte_begin;
-                });
-      for (const Passage* p : shown) {
-        const uint32_t first = lines_of.LineAt(p->byte_begin);
-        const uint32_t last = lines_of.LineAt(p->byte_end);
-        const std::string lines =
-            first == last ? absl::StrCat("line ", first)
-                          : absl::StrCat("lines ", first, "-", last);
-        absl::StrAppend(
-            &out, "         ", lines, ", ", p->words, " words: \"",
-            Snippet(std::string_view(part.text).substr(
-                p->byte_begin, p->byte_end - p->byte_begin)),
-            "\"\n");
-      }
-      if (hidden > 0) {
-        absl::StrAppend(&out, "         (", hidden, " more passages)\n");
-      }
-    }
-    for (const LocationFinding& f : part.report.locations) {
-      absl::StrAppend(
-          &out, "       ", paint("1", "location"), " under ", f.prefix, ": line ",
-          lines_of.LineAt(f.byte_begin), " of ", where, ": \"",
-          Snippet(std::string_view(part.text).substr(
-              f.byte_begin, f.byte_end - f.byte_begin)),
-          "\"\n");
-    }
-  }
+  std::string out = absl::StrCat(Paint(color, "1;31", "LEAK "), "  ", path,
+                                 "  (", WhatLeaked(o), ")\n");
+  for (const PartOutcome& part : o.parts) AppendPart(part, path, color, &out);
   return out + skipped;
 }
 
