@@ -88,6 +88,80 @@ std::string FolderName(const std::string& dir) {
   return absolute.filename().string();
 }
 
+// The files below `arg`, a directory, sorted by path; a folder that
+// cannot be listed, a special file and a file that cannot be stat'ed are
+// entries with their problem. Symbolic links are followed with
+// `follow_symlinks` (else counted in notes->skipped_links); a directory is
+// entered once, by device and inode, so that a cycle of links ends.
+std::vector<InputFile> WalkFolder(const std::string& arg, bool follow_symlinks,
+                                  ExpandNotes* notes) {
+  const fs::path root(arg);
+  const fs::path folder(FolderName(arg));
+  auto entry_of = [&](const fs::path& path, absl::Status problem) {
+    return InputFile{path.string(),
+                     (folder / path.lexically_relative(root)).string(), true,
+                     std::move(problem)};
+  };
+  std::vector<InputFile> found;
+  std::set<std::pair<dev_t, ino_t>> walked;
+  auto first_visit = [&](const fs::path& dir) {
+    struct stat dir_stat {};
+    return ::stat(dir.c_str(), &dir_stat) == 0 &&
+           walked.insert({dir_stat.st_dev, dir_stat.st_ino}).second;
+  };
+  first_visit(root);
+  // Each directory is listed on its own, so that one it cannot list is an
+  // entry with its error and the walk goes on with its siblings.
+  std::vector<fs::path> pending = {root};
+  std::error_code ec;
+  while (!pending.empty()) {
+    const fs::path dir = std::move(pending.back());
+    pending.pop_back();
+    fs::directory_iterator it(dir, ec);
+    for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
+      const fs::directory_entry& entry = *it;
+      std::error_code type_ec;
+      if (entry.is_symlink(type_ec) && !follow_symlinks) {
+        ++notes->skipped_links;
+        continue;
+      }
+      const fs::file_type type = entry.status(type_ec).type();
+      switch (type) {
+        case fs::file_type::directory:
+          if (first_visit(entry.path())) pending.push_back(entry.path());
+          break;
+        case fs::file_type::regular:
+          found.push_back(entry_of(entry.path(), absl::OkStatus()));
+          break;
+        case fs::file_type::not_found:  // a dangling link
+          break;
+        case fs::file_type::none:
+        case fs::file_type::unknown:  // stat failed: the reason
+          found.push_back(entry_of(
+              entry.path(), ErrnoStatus(type_ec ? type_ec.value() : EIO)));
+          break;
+        default:
+          found.push_back(entry_of(
+              entry.path(), UnreadableError(Unreadable::kUnsupported,
+                                            NonRegularKind(type))));
+          break;
+      }
+    }
+    if (ec) {
+      found.push_back(entry_of(
+          dir, absl::Status(ErrnoStatus(ec.value()).code(),
+                            absl::StrCat("cannot read the directory: ",
+                                         ec.message()))));
+      ec.clear();
+    }
+  }
+  std::sort(found.begin(), found.end(),
+            [](const InputFile& a, const InputFile& b) {
+              return a.path < b.path;
+            });
+  return found;
+}
+
 }  // namespace
 
 std::vector<InputFile> ExpandInputs(const std::vector<std::string>& args,
@@ -97,82 +171,13 @@ std::vector<InputFile> ExpandInputs(const std::vector<std::string>& args,
   if (notes == nullptr) notes = &ignored;
   *notes = ExpandNotes();
   for (const std::string& arg : args) {
-    if (arg == "-") {
-      files.push_back({arg, arg});
-      continue;
-    }
     std::error_code ec;
-    fs::file_status st = fs::status(arg, ec);
-    if (ec || !fs::is_directory(st)) {  // reading it will say what is wrong
-      files.push_back({arg, arg});
+    if (arg == "-" || !fs::is_directory(fs::status(arg, ec)) || ec) {
+      files.push_back({arg, arg});  // reading it will say what is wrong
       continue;
     }
-    const fs::path root(arg);
-    const fs::path folder(FolderName(arg));
-    auto entry_of = [&](const fs::path& path, absl::Status problem) {
-      return InputFile{path.string(),
-                       (folder / path.lexically_relative(root)).string(), true,
-                       std::move(problem)};
-    };
-    std::vector<InputFile> found;
-    // Directories walked, by device and inode: a followed link to one
-    // already walked (a cycle, or two links to one place) is not entered.
-    std::set<std::pair<dev_t, ino_t>> walked;
-    auto first_visit = [&](const fs::path& dir) {
-      struct stat dir_stat {};
-      return ::stat(dir.c_str(), &dir_stat) == 0 &&
-             walked.insert({dir_stat.st_dev, dir_stat.st_ino}).second;
-    };
-    first_visit(root);
-    // Each directory is listed on its own, so that one it cannot list is
-    // an entry with its error and the walk goes on with its siblings.
-    std::vector<fs::path> pending = {root};
-    while (!pending.empty()) {
-      const fs::path dir = std::move(pending.back());
-      pending.pop_back();
-      fs::directory_iterator it(dir, ec);
-      for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
-        const fs::directory_entry& entry = *it;
-        std::error_code type_ec;
-        if (entry.is_symlink(type_ec) && !follow_symlinks) {
-          ++notes->skipped_links;
-          continue;
-        }
-        const fs::file_type type = entry.status(type_ec).type();
-        switch (type) {
-          case fs::file_type::directory:
-            if (first_visit(entry.path())) pending.push_back(entry.path());
-            break;
-          case fs::file_type::regular:
-            found.push_back(entry_of(entry.path(), absl::OkStatus()));
-            break;
-          case fs::file_type::not_found:  // a dangling link
-            break;
-          case fs::file_type::none:
-          case fs::file_type::unknown:  // stat failed: the reason
-            found.push_back(entry_of(
-                entry.path(), ErrnoStatus(type_ec ? type_ec.value() : EIO)));
-            break;
-          default:
-            found.push_back(
-                entry_of(entry.path(), UnreadableError(Unreadable::kUnsupported,
-                                                       NonRegularKind(type))));
-            break;
-        }
-      }
-      if (ec) {
-        found.push_back(entry_of(
-            dir, absl::Status(ErrnoStatus(ec.value()).code(),
-                              absl::StrCat("cannot read the directory: ",
-                                           ec.message()))));
-        ec.clear();
-      }
-    }
+    std::vector<InputFile> found = WalkFolder(arg, follow_symlinks, notes);
     if (found.empty()) notes->empty_folders.push_back(arg);
-    std::sort(found.begin(), found.end(),
-              [](const InputFile& a, const InputFile& b) {
-                return a.path < b.path;
-              });
     files.insert(files.end(), std::make_move_iterator(found.begin()),
                  std::make_move_iterator(found.end()));
   }
