@@ -63,78 +63,53 @@ IncidentWriter::Counters IncidentWriter::counters() const {
   return counters_;
 }
 
-void IncidentWriter::Run() {
-  std::unique_ptr<IncidentStore> store;
-  int retry_ms = 0;  // 0: the last attempt succeeded
-  bool failing = false;
-  mu_.Lock();
-  for (;;) {
-    if (retry_ms > 0) {
-      // A pause after a failure; Stop cuts it short only at its deadline.
-      const auto until =
-          std::min(std::chrono::steady_clock::now() +
-                       std::chrono::milliseconds(retry_ms),
-                   stopping_ ? stop_deadline_
-                             : std::chrono::steady_clock::time_point::max());
-      for (;;) {
-        const auto now = std::chrono::steady_clock::now();
-        if ((stopping_ && now >= stop_deadline_) || now >= until) break;
-        cv_.WaitWithTimeout(&mu_, absl::FromChrono(until - now));
-      }
-    } else {
-      while (spool_.empty() && !stopping_) cv_.Wait(&mu_);
-    }
-    if (stopping_ && (spool_.empty() ||
-                      std::chrono::steady_clock::now() >= stop_deadline_)) {
-      break;
-    }
-    if (spool_.empty()) continue;
-    const auto n =
-        static_cast<std::ptrdiff_t>(std::min(spool_.size(), options_.batch));
-    std::vector<Incident> batch(std::make_move_iterator(spool_.begin()),
-                                std::make_move_iterator(spool_.begin() + n));
-    spool_.erase(spool_.begin(), spool_.begin() + n);
-    mu_.Unlock();
-    absl::Status status;
-    if (store == nullptr) {
-      IncidentStore::Options open;
-      open.busy_timeout_ms = options_.busy_timeout_ms;
-      auto opened = IncidentStore::Open(path_, open);
-      if (opened.ok()) {
-        store = std::move(*opened);
-      } else {
-        status = opened.status();
-      }
-    }
-    if (store != nullptr) status = store->Insert(batch);
-    if (!status.ok() && !absl::IsUnavailable(status)) store.reset();
-    if (status.ok() && failing) {
-      log_(absl::StrCat("incidents: writing to ", path_, " again"));
-    } else if (!status.ok() && !failing) {
-      log_(absl::StrCat("incidents: cannot write (", status.message(),
-                        "); keeping the records and retrying"));
-    }
-    failing = !status.ok();
-    mu_.Lock();
-    if (status.ok()) {
-      counters_.written += batch.size();
-      retry_ms = 0;
-    } else {
-      ++counters_.failed_writes;
-      // Back at the front, in order; what no longer fits is dropped.
-      const size_t room = options_.spool_capacity > spool_.size()
-                              ? options_.spool_capacity - spool_.size()
-                              : 0;
-      const size_t kept = std::min(room, batch.size());
-      spool_.insert(spool_.begin(), std::make_move_iterator(batch.begin()),
-                    std::make_move_iterator(batch.begin() +
-                                            static_cast<std::ptrdiff_t>(kept)));
-      if (kept < batch.size()) NoteDrops(batch.size() - kept);
-      retry_ms = retry_ms == 0 ? options_.min_retry_ms
-                               : std::min(retry_ms * 2, options_.max_retry_ms);
-    }
-    counters_.spooled = spool_.size();
+void IncidentWriter::WaitForWork(int retry_ms) {
+  if (retry_ms == 0) {
+    while (spool_.empty() && !stopping_) cv_.Wait(&mu_);
+    return;
   }
+  // A pause after a failure; Stop cuts it short only at its deadline.
+  const auto until =
+      std::min(std::chrono::steady_clock::now() +
+                   std::chrono::milliseconds(retry_ms),
+               stopping_ ? stop_deadline_
+                         : std::chrono::steady_clock::time_point::max());
+  for (;;) {
+    const auto now = std::chrono::steady_clock::now();
+    if ((stopping_ && now >= stop_deadline_) || now >= until) break;
+    cv_.WaitWithTimeout(&mu_, absl::FromChrono(until - now));
+  }
+}
+
+absl::Status IncidentWriter::Write(std::unique_ptr<IncidentStore>& store,
+                                   std::vector<Incident>& batch) {
+  if (store == nullptr) {
+    IncidentStore::Options open;
+    open.busy_timeout_ms = options_.busy_timeout_ms;
+    auto opened = IncidentStore::Open(path_, open);
+    if (!opened.ok()) return opened.status();
+    store = std::move(*opened);
+  }
+  absl::Status status = store->Insert(batch);
+  // A locked store is kept open; after any other error it is reopened.
+  if (!status.ok() && !absl::IsUnavailable(status)) store.reset();
+  return status;
+}
+
+void IncidentWriter::Requeue(std::vector<Incident> batch) {
+  ++counters_.failed_writes;
+  // Back at the front, in order; what no longer fits is dropped.
+  const size_t room = options_.spool_capacity > spool_.size()
+                          ? options_.spool_capacity - spool_.size()
+                          : 0;
+  const size_t kept = std::min(room, batch.size());
+  spool_.insert(spool_.begin(), std::make_move_iterator(batch.begin()),
+                std::make_move_iterator(batch.begin() +
+                                        static_cast<std::ptrdiff_t>(kept)));
+  if (kept < batch.size()) NoteDrops(batch.size() - kept);
+}
+
+void IncidentWriter::LogStop() {
   if (!spool_.empty()) {
     const uint64_t left = spool_.size();
     spool_.clear();
@@ -148,6 +123,46 @@ void IncidentWriter::Run() {
                       " incident records (", counters_.dropped, " in all)"));
   }
   unlogged_drops_ = 0;
+}
+
+void IncidentWriter::Run() {
+  std::unique_ptr<IncidentStore> store;
+  int retry_ms = 0;  // 0: the last attempt succeeded
+  bool failing = false;
+  mu_.Lock();
+  for (;;) {
+    WaitForWork(retry_ms);
+    if (stopping_ && (spool_.empty() ||
+                      std::chrono::steady_clock::now() >= stop_deadline_)) {
+      break;
+    }
+    if (spool_.empty()) continue;
+    const auto n =
+        static_cast<std::ptrdiff_t>(std::min(spool_.size(), options_.batch));
+    std::vector<Incident> batch(std::make_move_iterator(spool_.begin()),
+                                std::make_move_iterator(spool_.begin() + n));
+    spool_.erase(spool_.begin(), spool_.begin() + n);
+    mu_.Unlock();
+    const absl::Status status = Write(store, batch);
+    if (status.ok() && failing) {
+      log_(absl::StrCat("incidents: writing to ", path_, " again"));
+    } else if (!status.ok() && !failing) {
+      log_(absl::StrCat("incidents: cannot write (", status.message(),
+                        "); keeping the records and retrying"));
+    }
+    failing = !status.ok();
+    mu_.Lock();
+    if (status.ok()) {
+      counters_.written += batch.size();
+      retry_ms = 0;
+    } else {
+      Requeue(std::move(batch));
+      retry_ms = retry_ms == 0 ? options_.min_retry_ms
+                               : std::min(retry_ms * 2, options_.max_retry_ms);
+    }
+    counters_.spooled = spool_.size();
+  }
+  LogStop();
   mu_.Unlock();
 }
 

@@ -16,6 +16,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <vector>
 #include <string>
 #include <thread>
 
@@ -66,7 +67,19 @@ class IncidentWriter {
   static constexpr int kDropLogSeconds = 10;
 
  private:
+  // The writer thread: batches from the spool to the store until Stop.
   void Run() ABSL_LOCKS_EXCLUDED(mu_);
+  // Waits for records (retry_ms 0) or for the pause after a failure, both
+  // cut short by Stop (the pause only at its deadline).
+  void WaitForWork(int retry_ms) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Writes `batch`, opening `store` first when it is not open.
+  absl::Status Write(std::unique_ptr<IncidentStore>& store,
+                     std::vector<Incident>& batch)
+      ABSL_LOCKS_EXCLUDED(mu_);
+  // A batch that failed goes back to the spool's front, what fits of it.
+  void Requeue(std::vector<Incident> batch) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // At the end of Run: drops and logs what is left.
+  void LogStop() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void NoteDrops(uint64_t n) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   const std::string path_;
