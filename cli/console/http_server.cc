@@ -335,61 +335,89 @@ void HttpServer::Route(const std::string& method, const std::string& pattern,
       method, absl::StrSplit(pattern, '/'), std::move(handler)});
 }
 
-absl::StatusOr<int> HttpServer::Bind() {
-  auto daemon = std::make_unique<Daemon>();
-  daemon->server = this;
-  unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD;
-  if (!options_.tls_cert_file.empty() || !options_.tls_key_file.empty()) {
-    if (options_.tls_cert_file.empty() || options_.tls_key_file.empty()) {
-      return absl::InvalidArgumentError("--tls-cert and --tls-key go together");
-    }
-    auto cert = ReadPem(options_.tls_cert_file, "certificate");
-    if (!cert.ok()) return cert.status();
-    auto key = ReadPem(options_.tls_key_file, "key");
-    if (!key.ok()) return key.status();
-    daemon->cert = std::move(*cert);
-    daemon->key = std::move(*key);
-    flags |= MHD_USE_TLS;
+namespace {
+
+// The PEM certificate and key of --tls-cert and --tls-key (both or
+// neither); false in *tls for neither.
+absl::Status ReadTls(const HttpServerOptions& o, std::string* cert,
+                     std::string* key, bool* tls) {
+  *tls = false;
+  if (o.tls_cert_file.empty() && o.tls_key_file.empty()) {
+    return absl::OkStatus();
   }
+  if (o.tls_cert_file.empty() || o.tls_key_file.empty()) {
+    return absl::InvalidArgumentError("--tls-cert and --tls-key go together");
+  }
+  auto read_cert = ReadPem(o.tls_cert_file, "certificate");
+  if (!read_cert.ok()) return read_cert.status();
+  auto read_key = ReadPem(o.tls_key_file, "key");
+  if (!read_key.ok()) return read_key.status();
+  *cert = std::move(*read_cert);
+  *key = std::move(*read_key);
+  *tls = true;
+  return absl::OkStatus();
+}
+
+// A socket listening on host:port (port 0: any free one): its descriptor
+// in *fd (owned by the caller, also on error), the port it got in
+// *bound_port and whether it is IPv6 in *ipv6.
+absl::Status Listen(const std::string& host, int port, int* fd,
+                    int* bound_port, bool* ipv6) {
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;
   hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
   addrinfo* found = nullptr;
-  const std::string port = std::to_string(options_.port);
-  if (::getaddrinfo(options_.host.c_str(), port.c_str(), &hints, &found) != 0 ||
+  const std::string service = std::to_string(port);
+  if (::getaddrinfo(host.c_str(), service.c_str(), &hints, &found) != 0 ||
       found == nullptr) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("cannot resolve ", options_.host));
+    return absl::InvalidArgumentError(absl::StrCat("cannot resolve ", host));
   }
   const auto unavailable = absl::UnavailableError(
-      absl::StrCat("cannot listen on ", options_.host, ":", options_.port,
+      absl::StrCat("cannot listen on ", host, ":", port,
                    " (in use, or no permission)"));
-  const int fd = ::socket(found->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) {
+  *fd = ::socket(found->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (*fd < 0) {
     ::freeaddrinfo(found);
     return unavailable;
   }
-  daemon->listen_fd = fd;
   const int on = 1;
-  ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
-  if (found->ai_family == AF_INET6) flags |= MHD_USE_IPv6;
-  const bool bound = ::bind(fd, found->ai_addr, found->ai_addrlen) == 0 &&
-                     ::listen(fd, 128) == 0;
+  ::setsockopt(*fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+  *ipv6 = found->ai_family == AF_INET6;
+  const bool bound = ::bind(*fd, found->ai_addr, found->ai_addrlen) == 0 &&
+                     ::listen(*fd, 128) == 0;
   ::freeaddrinfo(found);
   if (!bound) return unavailable;
   sockaddr_storage local{};
   socklen_t local_size = sizeof local;
-  if (::getsockname(fd, reinterpret_cast<sockaddr*>(&local), &local_size) !=
+  if (::getsockname(*fd, reinterpret_cast<sockaddr*>(&local), &local_size) !=
       0) {
     return unavailable;
   }
-  const int bound_port =
-      local.ss_family == AF_INET6
-          ? ntohs(reinterpret_cast<sockaddr_in6*>(&local)->sin6_port)
-          : ntohs(reinterpret_cast<sockaddr_in*>(&local)->sin_port);
+  *bound_port = local.ss_family == AF_INET6
+                    ? ntohs(reinterpret_cast<sockaddr_in6*>(&local)->sin6_port)
+                    : ntohs(reinterpret_cast<sockaddr_in*>(&local)->sin_port);
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<int> HttpServer::Bind() {
+  auto daemon = std::make_unique<Daemon>();
+  daemon->server = this;
+  unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD;
+  bool tls = false;
+  absl::Status s = ReadTls(options_, &daemon->cert, &daemon->key, &tls);
+  if (!s.ok()) return s;
+  if (tls) flags |= MHD_USE_TLS;
+  int bound_port = 0;
+  bool ipv6 = false;
+  s = Listen(options_.host, options_.port, &daemon->listen_fd, &bound_port,
+             &ipv6);
+  if (!s.ok()) return s;
+  if (ipv6) flags |= MHD_USE_IPv6;
   std::vector<MHD_OptionItem> items = {
-      {MHD_OPTION_LISTEN_SOCKET, fd, nullptr},
+      {MHD_OPTION_LISTEN_SOCKET, daemon->listen_fd, nullptr},
       {MHD_OPTION_THREAD_POOL_SIZE, static_cast<intptr_t>(options_.threads),
        nullptr},
       {MHD_OPTION_CONNECTION_LIMIT, static_cast<intptr_t>(options_.connections),
@@ -401,7 +429,7 @@ absl::StatusOr<int> HttpServer::Bind() {
       {MHD_OPTION_NOTIFY_COMPLETED,
        reinterpret_cast<intptr_t>(&Daemon::Completed), nullptr},
   };
-  if (flags & MHD_USE_TLS) {
+  if (tls) {
     items.push_back({MHD_OPTION_HTTPS_MEM_CERT, 0, daemon->cert.data()});
     items.push_back({MHD_OPTION_HTTPS_MEM_KEY, 0, daemon->key.data()});
   }
@@ -410,12 +438,14 @@ absl::StatusOr<int> HttpServer::Bind() {
                                  daemon.get(), MHD_OPTION_ARRAY, items.data(),
                                  MHD_OPTION_END);
   if (daemon->mhd == nullptr) {
-    if (flags & MHD_USE_TLS) {
+    if (tls) {
       return absl::InvalidArgumentError(absl::StrCat(
           "cannot load the TLS certificate ", options_.tls_cert_file,
           " and key ", options_.tls_key_file));
     }
-    return unavailable;
+    return absl::UnavailableError(
+        absl::StrCat("cannot listen on ", options_.host, ":", options_.port,
+                     " (in use, or no permission)"));
   }
   daemon->listen_fd = -1;  // the daemon's now: MHD_stop_daemon closes it
   daemon_ = std::move(daemon);
