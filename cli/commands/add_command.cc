@@ -397,35 +397,94 @@ constexpr char kAllowUsage[] =
     "  as for add. LIMITS: the --max-* options of add.\n";
 }  // namespace
 
+namespace {
+
+// `allow list`: the entries, a line or a JSON object each.
+int ListAllowed(const CommandLine& line) {
+  auto index = OpenIndex(line, OpenMode::kRead);
+  if (!index.ok()) return ReportError("allow", index.status());
+  const bool json = line.Has("json");
+  absl::Status s = (*index)->store().ForEachAllowEntry(
+      [&](std::string_view name, const AllowRecord& r) {
+        if (json) {
+          std::printf("{\"name\":%s,\"source\":%s,\"fingerprints\":%zu}\n",
+                      JsonString(name).c_str(), JsonString(r.source).c_str(),
+                      r.fingerprints.size());
+        } else {
+          std::printf("%-40s %6zu fingerprints  %s\n",
+                      std::string(name).c_str(), r.fingerprints.size(),
+                      r.source.c_str());
+        }
+        return absl::OkStatus();
+      });
+  return s.ok() ? kExitOk : ReportError("allow", s);
+}
+
+// `allow remove NAME...`; a console allow-listing's retained copy goes
+// with its entry.
+int RemoveAllowed(const CommandLine& line, ProtectedIndex& index,
+                  const std::vector<std::string>& names) {
+  int exit = kExitOk;
+  for (const std::string& name : names) {
+    auto entry = index.store().ReadAllowEntry(name);
+    absl::Status s = index.RemoveAllowed(name);
+    if (s.ok() && entry.ok() && entry->has_value()) {
+      if (auto dir = line.IndexDir(); dir.ok()) {
+        DropRetainedCopy(*dir, (*entry)->source).IgnoreError();
+      }
+    }
+    if (!s.ok()) {
+      exit = ReportError("allow", s);
+    } else {
+      std::printf("removed allow-list entry %s\n", name.c_str());
+    }
+  }
+  return exit;
+}
+
+// `allow add [--name NAME] PATH...`.
+int AddAllowed(const CommandLine& line, ProtectedIndex& index,
+               const std::vector<std::string>& paths) {
+  auto limits = FileLimits(line);
+  if (!limits.ok()) return ReportError("allow", limits.status());
+  const std::vector<InputFile> files = ExpandInputs(paths);
+  const std::optional<std::string> name = line.Value("name");
+  if (name && files.size() != 1) {
+    return ReportError("allow", absl::InvalidArgumentError(
+                                    "--name needs exactly one file"));
+  }
+  int exit = kExitOk;
+  for (const InputFile& file : files) {
+    auto text = ExtractInput(file, *limits);
+    absl::StatusOr<AllowResult> added =
+        text.ok() ? index.AddAllowed(name.value_or(file.id), file.Source(),
+                                     text->JoinedText())
+                  : absl::StatusOr<AllowResult>(text.status());
+    if (!added.ok()) {
+      exit = ReportError("allow", added.status(), file.path);
+      continue;
+    }
+    std::printf("%-9s allow-list entry %s (%u fingerprints)\n",
+                OutcomeWord(added->outcome), name.value_or(file.id).c_str(),
+                added->fingerprints);
+  }
+  return exit;
+}
+
+}  // namespace
+
 int RunAllowCommand(int argc, char** argv) {
   static constexpr OptionSpec kSpecs[] = {
       {"index", true}, {"name", true}, {"json", false}};
   static constexpr auto kAllSpecs = WithLimitOptions(kSpecs);
   int exit = kExitOk;
-  auto line = ParseCommandLine("allow", argc, argv, kAllSpecs, kAllowUsage, &exit);
+  auto line =
+      ParseCommandLine("allow", argc, argv, kAllSpecs, kAllowUsage, &exit);
   if (!line) return exit;
   auto split = SplitAction("allow", *line);
   if (!split) return kExitError;
   const auto& [action, operands] = *split;
-  if (action == "list") {
-    auto index = OpenIndex(*line, OpenMode::kRead);
-    if (!index.ok()) return ReportError("allow", index.status());
-    const bool json = line->Has("json");
-    absl::Status s = (*index)->store().ForEachAllowEntry(
-        [&](std::string_view name, const AllowRecord& r) {
-          if (json) {
-            std::printf("{\"name\":%s,\"source\":%s,\"fingerprints\":%zu}\n",
-                        JsonString(name).c_str(), JsonString(r.source).c_str(),
-                        r.fingerprints.size());
-          } else {
-            std::printf("%-40s %6zu fingerprints  %s\n",
-                        std::string(name).c_str(), r.fingerprints.size(),
-                        r.source.c_str());
-          }
-          return absl::OkStatus();
-        });
-    return s.ok() ? kExitOk : ReportError("allow", s);
-  }
+  if (action == "list") return ListAllowed(*line);
   if (action != "add" && action != "remove") {
     UsageError("allow", absl::InvalidArgumentError(absl::StrCat(
                             "unknown action '", action,
@@ -440,47 +499,8 @@ int RunAllowCommand(int argc, char** argv) {
   }
   auto index = OpenIndex(*line, OpenMode::kWrite);
   if (!index.ok()) return ReportError("allow", index.status());
-  if (action == "remove") {
-    for (const std::string& name : operands) {
-      auto entry = (*index)->store().ReadAllowEntry(name);
-      absl::Status s = (*index)->RemoveAllowed(name);
-      if (s.ok() && entry.ok() && entry->has_value()) {
-        // A console allow-listing's retained copy goes with it.
-        if (auto dir = line->IndexDir(); dir.ok()) {
-          DropRetainedCopy(*dir, (*entry)->source).IgnoreError();
-        }
-      }
-      if (!s.ok()) {
-        exit = ReportError("allow", s);
-      } else {
-        std::printf("removed allow-list entry %s\n", name.c_str());
-      }
-    }
-    return exit;
-  }
-  auto limits = FileLimits(*line);
-  if (!limits.ok()) return ReportError("allow", limits.status());
-  const std::vector<InputFile> files = ExpandInputs(operands);
-  const std::optional<std::string> name = line->Value("name");
-  if (name && files.size() != 1) {
-    return ReportError("allow", absl::InvalidArgumentError(
-                                    "--name needs exactly one file"));
-  }
-  for (const InputFile& file : files) {
-    auto text = ExtractInput(file, *limits);
-    absl::StatusOr<AllowResult> added =
-        text.ok() ? (*index)->AddAllowed(name.value_or(file.id), file.Source(),
-                                         text->JoinedText())
-                  : absl::StatusOr<AllowResult>(text.status());
-    if (!added.ok()) {
-      exit = ReportError("allow", added.status(), file.path);
-      continue;
-    }
-    std::printf("%-9s allow-list entry %s (%u fingerprints)\n",
-                OutcomeWord(added->outcome), name.value_or(file.id).c_str(),
-                added->fingerprints);
-  }
-  return exit;
+  return action == "remove" ? RemoveAllowed(*line, **index, operands)
+                            : AddAllowed(*line, **index, operands);
 }
 
 }  // namespace leakhound
