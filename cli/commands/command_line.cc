@@ -329,6 +329,36 @@ absl::StatusOr<std::unique_ptr<ProtectedIndex>> OpenIndex(
   return ProtectedIndex::Open(*dir, mode);
 }
 
+// The usage lines of the match rule's options (MatchRuleOptions), with
+// the defaults of ScanOptions.
+std::string MatchRuleUsage() {
+  return absl::StrCat(
+    "  --min-words N        a shared passage, or a group of passages from one "
+    "stretch\n"
+    "                       of a document, of N words is a leak (default ",
+    ScanOptions{}.min_words, ", at least 10;\n"
+    "                       words copied or substituted one for one; other "
+    "gaps do not count)\n"
+    "  --min-coverage PCT   so is sharing PCT percent of a document "
+    "(default ", ScanOptions{}.min_coverage * 100, ")\n"
+    "  --boilerplate-docs N text in more than N protected documents never "
+    "counts\n"
+    "                       (default ", ScanOptions{}.boilerplate_documents,
+    "; 0 turns this off)\n"
+    "  --min-distinctive-words N\n"
+    "                       a leak also needs N words in text that at most ",
+    ScanOptions{}.distinctive_documents, "\n"
+    "                       protected documents share (default ",
+    ScanOptions{}.min_distinctive_words, ": off)\n"
+    "  --no-word-checks     do not use the documents' word checks (by "
+    "default passages\n"
+    "                       grow past substituted words at their ends, and "
+    "inserted\n"
+    "                       words count against them; a document stored "
+    "without\n"
+    "                       checks gets them when added again or rekeyed)\n");
+}
+
 std::string OptionsUsage(std::span<const OptionSpec> specs) {
   constexpr size_t kColumn = 23;
   std::string out;

@@ -130,6 +130,9 @@ constexpr std::array<OptionSpec, N + std::size(kLimitOptions)> WithLimitOptions(
 // The usage lines of kLimitOptions, with the defaults of ExtractionLimits.
 std::string LimitOptionsUsage();
 
+// The help lines of the match rule's options, with ScanOptions' defaults.
+std::string MatchRuleUsage();
+
 // The match rule of --min-words, --min-coverage and --boilerplate-docs
 // (ScanOptions{} for those not given), or InvalidArgument naming the bad
 // option. Commands that scan (scan, milter) accept these three options.
