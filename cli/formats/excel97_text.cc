@@ -197,10 +197,9 @@ class CellWriter {
   int row_ = -1;
 };
 
-}  // namespace
-
-absl::Status AppendExcel97Text(std::string_view workbook,
-                               size_t max_text_bytes, std::string* out) {
+// The workbook stream's records, in order; Malformed when one runs past
+// the stream's end (but for zero padding).
+absl::StatusOr<std::vector<Record>> ReadRecords(std::string_view workbook) {
   std::vector<Record> records;
   const ByteView stream(workbook);
   for (size_t pos = 0; pos < workbook.size();) {
@@ -226,28 +225,43 @@ absl::Status AppendExcel97Text(std::string_view workbook,
     return UnreadableError(Unreadable::kUnsupported,
                            "Excel 5/95 (BIFF5) workbook: unsupported format");
   }
+  return records;
+}
+
+// Walks a BIFF8 workbook's records, writing its cells, sheet names and
+// text boxes in reading order.
+class WorkbookReader {
+ public:
+  WorkbookReader(std::vector<Record> records, size_t workbook_bytes,
+                 size_t max_text_bytes, std::string* out)
+      : records_(std::move(records)),
+        workbook_bytes_(workbook_bytes),
+        max_text_bytes_(max_text_bytes),
+        cells_(max_text_bytes, out) {}
+
+  absl::Status Read() {
+    for (size_t i = 0; i < records_.size(); ++i) {
+      if (absl::Status s = OnRecord(i); !s.ok()) return s;
+    }
+    return absl::OkStatus();
+  }
+
+ private:
   // The record at i with its CONTINUE records.
-  auto continued = [&records](size_t i) {
-    std::vector<std::string_view> segments{records[i].data};
-    for (size_t k = i + 1; k < records.size() && records[k].type == kContinue;
-         ++k) {
-      segments.push_back(records[k].data);
+  std::vector<std::string_view> Continued(size_t i) const {
+    std::vector<std::string_view> segments{records_[i].data};
+    for (size_t k = i + 1;
+         k < records_.size() && records_[k].type == kContinue; ++k) {
+      segments.push_back(records_[k].data);
     }
     return segments;
-  };
+  }
 
-  std::vector<std::string> strings;  // the SST
-  std::vector<std::string> sheets;   // BOUNDSHEET names, in order
-  size_t sheet = 0;
-  bool pending_string = false;  // a FORMULA's string result comes next
-  uint16_t pending_row = 0;
-  CellWriter cells(max_text_bytes, out);
-  for (size_t i = 0; i < records.size(); ++i) {
-    const Record& r = records[i];
+  absl::Status OnRecord(size_t i) {
+    const Record& r = records_[i];
     const ByteView d(r.data);
     uint16_t row = 0;
     d.Get(0, &row);
-    absl::Status s;
     switch (r.type) {
       case kFilePass:
         return UnreadableError(Unreadable::kEncrypted,
@@ -255,129 +269,171 @@ absl::Status AppendExcel97Text(std::string_view workbook,
       case kBof: {
         uint16_t kind = 0;
         d.Get(2, &kind);
-        if (kind != kWorkbookGlobals && sheet < sheets.size()) {
-          s = cells.Line(sheets[sheet++]);
+        if (kind != kWorkbookGlobals && sheet_ < sheets_.size()) {
+          return cells_.Line(sheets_[sheet_++]);
         }
-        break;
+        return absl::OkStatus();
       }
-      case kBoundSheet: {
-        std::string name;
-        uint8_t cch = 0, flags = 0;
-        std::string_view chars;
-        if (d.Get(6, &cch) && d.Get(7, &flags) &&
-            d.Slice(8, size_t{cch} * ((flags & 1) ? 2 : 1), &chars)) {
-          (flags & 1) ? AppendUtf16Le(chars, &name) : AppendLatin1(chars, &name);
-        }
-        sheets.push_back(std::move(name));
-        break;
-      }
-      case kSst: {
-        Segments seg(continued(i));
-        uint32_t total = 0, unique = 0;
-        if (!seg.U32(&total) || !seg.U32(&unique)) return Malformed("bad SST");
-        // Each string takes at least three bytes: a count past what the
-        // records hold is a lie, not a reason to reserve memory.
-        if (unique > workbook.size() / 3) return Malformed("bad SST count");
-        strings.reserve(unique);
-        for (uint32_t k = 0; k < unique; ++k) {
-          std::string text;
-          if (!seg.RichString(&text)) return Malformed("truncated SST");
-          strings.push_back(std::move(text));
-          if (strings.size() % 1024 == 0 && strings.size() * 3 > max_text_bytes) {
-            return TextLimitError(max_text_bytes);
-          }
-        }
-        break;
-      }
+      case kBoundSheet:
+        OnBoundSheet(d);
+        return absl::OkStatus();
+      case kSst:
+        return OnSst(i);
       case kLabelSst: {
         uint32_t index = 0;
-        if (d.Get(6, &index) && index < strings.size()) {
-          s = cells.Cell(row, strings[index]);
+        if (d.Get(6, &index) && index < strings_.size()) {
+          return cells_.Cell(row, strings_[index]);
         }
-        break;
+        return absl::OkStatus();
       }
       case kLabel:
       case kRString: {
         std::string text;
-        std::vector<std::string_view> segments = continued(i);
-        segments[0] = segments[0].substr(std::min<size_t>(6, segments[0].size()));
+        std::vector<std::string_view> segments = Continued(i);
+        segments[0] =
+            segments[0].substr(std::min<size_t>(6, segments[0].size()));
         UnicodeString(std::move(segments), &text);
-        s = cells.Cell(row, text);
-        break;
+        return cells_.Cell(row, text);
       }
+      default:
+        return OnValueOrText(i, row);
+    }
+  }
+
+  // The numbers, formulas' results and text boxes.
+  absl::Status OnValueOrText(size_t i, uint16_t row) {
+    const Record& r = records_[i];
+    const ByteView d(r.data);
+    switch (r.type) {
       case kNumber: {
         uint64_t bits = 0;
-        if (d.Get(6, &bits)) {
-          double v = 0;
-          std::memcpy(&v, &bits, sizeof v);
-          s = cells.Cell(row, Number(v));
-        }
-        break;
+        if (!d.Get(6, &bits)) return absl::OkStatus();
+        double v = 0;
+        std::memcpy(&v, &bits, sizeof v);
+        return cells_.Cell(row, Number(v));
       }
       case kRk: {
         uint32_t rk = 0;
-        if (d.Get(8, &rk)) s = cells.Cell(row, Number(RkValue(rk)));
-        break;
+        if (!d.Get(8, &rk)) return absl::OkStatus();
+        return cells_.Cell(row, Number(RkValue(rk)));
       }
       case kMulRk: {
         // rw, colFirst, then (ixfe, RK) pairs, then colLast.
+        absl::Status s;
         for (size_t at = 4; at + 6 + 2 <= r.data.size() && s.ok(); at += 6) {
           uint32_t rk = 0;
           d.Get(at + 2, &rk);
-          s = cells.Cell(row, Number(RkValue(rk)));
+          s = cells_.Cell(row, Number(RkValue(rk)));
         }
-        break;
+        return s;
       }
-      case kFormula: {
-        uint16_t marker = 0;
-        uint8_t kind = 0, flag = 0;
-        uint64_t bits = 0;
-        if (!d.Get(12, &marker) || !d.Get(6, &kind) || !d.Get(8, &flag) ||
-            !d.Get(6, &bits)) {
-          break;
-        }
-        if (marker != 0xFFFF) {
-          double v = 0;
-          std::memcpy(&v, &bits, sizeof v);
-          s = cells.Cell(row, Number(v));
-        } else if (kind == 0) {
-          pending_string = true;
-          pending_row = row;
-        } else if (kind == 1) {
-          s = cells.Cell(row, flag ? "TRUE" : "FALSE");
-        }
-        break;
-      }
+      case kFormula:
+        return OnFormula(d, row);
       case kString: {
-        if (!pending_string) break;
-        pending_string = false;
+        if (!pending_string_) return absl::OkStatus();
+        pending_string_ = false;
         std::string text;
-        UnicodeString(continued(i), &text);
-        s = cells.Cell(pending_row, text);
-        break;
+        UnicodeString(Continued(i), &text);
+        return cells_.Cell(pending_row_, text);
       }
-      case kTxo: {
-        // A comment's or text box's text: cchText at offset 10, the
-        // characters in the CONTINUE records that follow, each starting
-        // with an option byte.
-        uint16_t cch = 0;
-        if (!d.Get(10, &cch) || cch == 0) break;
-        std::vector<std::string_view> segments = continued(i);
-        segments.erase(segments.begin());
-        if (segments.empty()) break;
-        Segments seg(std::move(segments));
-        uint8_t option = 0;
-        std::string text;
-        if (seg.Byte(&option)) seg.Chars(cch, option & 0x01, &text);
-        s = cells.Line(text);
-        break;
-      }
+      case kTxo:
+        return OnTxo(i);
       default:
-        break;
+        return absl::OkStatus();
     }
-    if (!s.ok()) return s;
   }
-  return absl::OkStatus();
+
+  void OnBoundSheet(const ByteView& d) {
+    std::string name;
+    uint8_t cch = 0, flags = 0;
+    std::string_view chars;
+    if (d.Get(6, &cch) && d.Get(7, &flags) &&
+        d.Slice(8, size_t{cch} * ((flags & 1) ? 2 : 1), &chars)) {
+      (flags & 1) ? AppendUtf16Le(chars, &name) : AppendLatin1(chars, &name);
+    }
+    sheets_.push_back(std::move(name));
+  }
+
+  absl::Status OnSst(size_t i) {
+    Segments seg(Continued(i));
+    uint32_t total = 0, unique = 0;
+    if (!seg.U32(&total) || !seg.U32(&unique)) return Malformed("bad SST");
+    // Each string takes at least three bytes: a count past what the
+    // records hold is a lie, not a reason to reserve memory.
+    if (unique > workbook_bytes_ / 3) return Malformed("bad SST count");
+    strings_.reserve(unique);
+    for (uint32_t k = 0; k < unique; ++k) {
+      std::string text;
+      if (!seg.RichString(&text)) return Malformed("truncated SST");
+      strings_.push_back(std::move(text));
+      if (strings_.size() % 1024 == 0 &&
+          strings_.size() * 3 > max_text_bytes_) {
+        return TextLimitError(max_text_bytes_);
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status OnFormula(const ByteView& d, uint16_t row) {
+    uint16_t marker = 0;
+    uint8_t kind = 0, flag = 0;
+    uint64_t bits = 0;
+    if (!d.Get(12, &marker) || !d.Get(6, &kind) || !d.Get(8, &flag) ||
+        !d.Get(6, &bits)) {
+      return absl::OkStatus();
+    }
+    if (marker != 0xFFFF) {
+      double v = 0;
+      std::memcpy(&v, &bits, sizeof v);
+      return cells_.Cell(row, Number(v));
+    }
+    if (kind == 0) {  // a string result: the STRING record that follows
+      pending_string_ = true;
+      pending_row_ = row;
+    } else if (kind == 1) {
+      return cells_.Cell(row, flag ? "TRUE" : "FALSE");
+    }
+    return absl::OkStatus();
+  }
+
+  // A comment's or text box's text: cchText at offset 10, the characters
+  // in the CONTINUE records that follow, each starting with an option
+  // byte.
+  absl::Status OnTxo(size_t i) {
+    uint16_t cch = 0;
+    if (!ByteView(records_[i].data).Get(10, &cch) || cch == 0) {
+      return absl::OkStatus();
+    }
+    std::vector<std::string_view> segments = Continued(i);
+    segments.erase(segments.begin());
+    if (segments.empty()) return absl::OkStatus();
+    Segments seg(std::move(segments));
+    uint8_t option = 0;
+    std::string text;
+    if (seg.Byte(&option)) seg.Chars(cch, option & 0x01, &text);
+    return cells_.Line(text);
+  }
+
+  const std::vector<Record> records_;
+  const size_t workbook_bytes_;
+  const size_t max_text_bytes_;
+  CellWriter cells_;
+  std::vector<std::string> strings_;  // the SST
+  std::vector<std::string> sheets_;   // BOUNDSHEET names, in order
+  size_t sheet_ = 0;
+  bool pending_string_ = false;  // a FORMULA's string result comes next
+  uint16_t pending_row_ = 0;
+};
+
+}  // namespace
+
+absl::Status AppendExcel97Text(std::string_view workbook,
+                               size_t max_text_bytes, std::string* out) {
+  auto records = ReadRecords(workbook);
+  if (!records.ok()) return records.status();
+  return WorkbookReader(std::move(*records), workbook.size(), max_text_bytes,
+                        out)
+      .Read();
 }
 
 }  // namespace leakhound
