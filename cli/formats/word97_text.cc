@@ -78,14 +78,16 @@ class CharacterSink {
   std::vector<bool> fields_;  // per open field: still in its code
 };
 
-}  // namespace
+// Where the CLX (the piece table's container) lies in the table stream,
+// read off the WordDocument stream's File Information Block; and which
+// table stream holds it.
+struct ClxLocation {
+  uint32_t fc = 0, lcb = 0;
+  bool table1 = false;
+};
 
-absl::Status AppendWord97Text(const Ole2Storage& storage, std::string_view dir,
-                              size_t max_stream_bytes, size_t max_text_bytes,
-                              std::string* out) {
-  auto word = storage.Read(Ole2Path(dir, "WordDocument"), max_stream_bytes);
-  if (!word.ok()) return word.status();
-  const ByteView fib(*word);
+absl::StatusOr<ClxLocation> ReadFib(std::string_view word) {
+  const ByteView fib(word);
   uint16_t ident = 0, nfib = 0, flags = 0;
   if (!fib.Get(0, &ident) || !fib.Get(2, &nfib) || !fib.Get(0x0A, &flags)) {
     return Malformed("no File Information Block");
@@ -109,23 +111,20 @@ absl::Status AppendWord97Text(const Ole2Storage& storage, std::string_view dir,
   pos += 2 + size_t{cslw} * 4;
   if (!fib.Get(pos, &cb_fc_lcb)) return Malformed("truncated FIB");
   if (cb_fc_lcb <= kClxEntry) return Malformed("FIB without a piece table");
-  uint32_t fc_clx = 0, lcb_clx = 0;
-  if (!fib.Get(pos + 2 + kClxEntry * 8, &fc_clx) ||
-      !fib.Get(pos + 2 + kClxEntry * 8 + 4, &lcb_clx)) {
+  ClxLocation clx;
+  if (!fib.Get(pos + 2 + kClxEntry * 8, &clx.fc) ||
+      !fib.Get(pos + 2 + kClxEntry * 8 + 4, &clx.lcb)) {
     return Malformed("truncated FIB");
   }
-  auto table = storage.Read(
-      Ole2Path(dir, (flags & kWhichTableFlag) ? "1Table" : "0Table"),
-      max_stream_bytes);
-  if (!table.ok()) return Malformed(std::string(table.status().message()));
-  const ByteView tbl(*table);
-  std::string_view clx;
-  if (!tbl.Slice(fc_clx, lcb_clx, &clx)) return Malformed("CLX out of range");
-  // The CLX: Prc entries (0x01, cbGrpprl, grpprl) then the Pcdt (0x02,
-  // lcb, PlcPcd).
+  clx.table1 = (flags & kWhichTableFlag) != 0;
+  return clx;
+}
+
+// The PlcPcd of a CLX: Prc entries (0x01, cbGrpprl, grpprl) are skipped
+// up to the Pcdt (0x02, lcb, PlcPcd).
+absl::StatusOr<std::string_view> PieceTable(std::string_view clx) {
   const ByteView c(clx);
   size_t at = 0;
-  std::string_view plc;
   for (;;) {
     uint8_t clxt = 0;
     if (!c.Get(at, &clxt)) return Malformed("CLX without a piece table");
@@ -135,22 +134,28 @@ absl::Status AppendWord97Text(const Ole2Storage& storage, std::string_view dir,
       at += 3 + static_cast<size_t>(cb);
     } else if (clxt == 0x02) {
       uint32_t lcb = 0;
+      std::string_view plc;
       if (!c.Get(at + 1, &lcb) || !c.Slice(at + 5, lcb, &plc)) {
         return Malformed("bad Pcdt");
       }
-      break;
+      return plc;
     } else {
       return Malformed("bad CLX entry");
     }
   }
-  // PlcPcd: n+1 character positions, then n 8-byte piece descriptors.
+}
+
+// The text of every piece of PlcPcd `plc` (n+1 character positions, then
+// n 8-byte piece descriptors) into `sink`: 8-bit pieces in cp1252,
+// others UTF-16LE.
+absl::Status AppendPieces(std::string_view plc, std::string_view word,
+                          CharacterSink& sink) {
   if (plc.size() < 4 || (plc.size() - 4) % 12 != 0) {
     return Malformed("bad piece table size");
   }
   const size_t pieces = (plc.size() - 4) / 12;
   const ByteView p(plc);
-  const ByteView doc(*word);
-  CharacterSink sink(max_text_bytes, out);
+  const ByteView doc(word);
   for (size_t i = 0; i < pieces; ++i) {
     uint32_t cp_start = 0, cp_end = 0, fc = 0;
     p.Get(i * 4, &cp_start);
@@ -164,22 +169,43 @@ absl::Status AppendWord97Text(const Ole2Storage& storage, std::string_view dir,
     if (!doc.Slice(offset, compressed ? count : count * 2, &chars)) {
       return Malformed("piece out of range");
     }
+    absl::Status s;
     if (compressed) {
-      for (char ch : chars) {
-        const auto b = static_cast<unsigned char>(ch);
-        const uint32_t u = (b >= 0x80 && b < 0xA0) ? kCp1252High[b - 0x80] : b;
-        if (auto s = sink.Put(u); !s.ok()) return s;
+      for (size_t k = 0; k < chars.size() && s.ok(); ++k) {
+        const auto b = static_cast<unsigned char>(chars[k]);
+        s = sink.Put((b >= 0x80 && b < 0xA0) ? kCp1252High[b - 0x80] : b);
       }
     } else {
-      absl::Status s;
       ForEachUtf16LeCodePoint(chars, [&](uint32_t u) {
         s = sink.Put(u);
         return s.ok();
       });
-      if (!s.ok()) return s;
     }
+    if (!s.ok()) return s;
   }
   return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status AppendWord97Text(const Ole2Storage& storage, std::string_view dir,
+                              size_t max_stream_bytes, size_t max_text_bytes,
+                              std::string* out) {
+  auto word = storage.Read(Ole2Path(dir, "WordDocument"), max_stream_bytes);
+  if (!word.ok()) return word.status();
+  auto location = ReadFib(*word);
+  if (!location.ok()) return location.status();
+  auto table = storage.Read(
+      Ole2Path(dir, location->table1 ? "1Table" : "0Table"), max_stream_bytes);
+  if (!table.ok()) return Malformed(std::string(table.status().message()));
+  std::string_view clx;
+  if (!ByteView(*table).Slice(location->fc, location->lcb, &clx)) {
+    return Malformed("CLX out of range");
+  }
+  auto plc = PieceTable(clx);
+  if (!plc.ok()) return plc.status();
+  CharacterSink sink(max_text_bytes, out);
+  return AppendPieces(*plc, *word, sink);
 }
 
 }  // namespace leakhound
