@@ -12,6 +12,7 @@
 #include <climits>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <mutex>
 #include <string>
 
@@ -82,6 +83,76 @@ absl::StatusOr<std::string> RecognizePage(const poppler::page& page,
                              static_cast<int>(dpi), what, settings);
 }
 
+// The pages PDF text extraction could not read, and whether for lack of
+// time.
+struct UnreadPages {
+  int count = 0;
+  bool out_of_time = false;
+};
+
+// The text of page `i` (0-based): its text layer, or OCR of the page when
+// it has none. nullopt when the page is left unread, noted in `sink` and
+// counted in *unread.
+absl::StatusOr<std::optional<std::string>> PageText(poppler::page& page, int i,
+                                                    ExtractionSink& sink,
+                                                    UnreadPages* unread) {
+  const poppler::byte_array utf8 =
+      page.text(poppler::rectf(), poppler::page::non_raw_non_physical_layout)
+          .to_utf8();
+  std::string page_text(utf8.data(), utf8.size());
+  if (HasWord(page_text)) return page_text;
+  // A page without a text layer: a scan, or text drawn as images.
+  const OcrSettings& ocr = sink.limits().ocr;
+  const std::string name = absl::StrCat("page", i + 1);
+  if (!ocr.enabled) {
+    ++unread->count;
+    sink.NoteSkipped(name, Unreadable::kNoText,
+                     "page without a text layer: OCR is off (--ocr)");
+    return std::nullopt;
+  }
+  // OCR leaves a tenth of the file's time to the pages after it (their
+  // text layers are cheap), so a long scan lists the pages it had no time
+  // for and the policy for unread parts decides, not a time-out.
+  const double left = sink.SecondsLeft() - 0.1 * sink.limits().max_seconds;
+  if (left < kOcrMinSeconds) {
+    ++unread->count;
+    unread->out_of_time = true;
+    sink.NoteSkipped(name, Unreadable::kLimit,
+                     "page without a text layer not read: the file's time "
+                     "limit (--max-seconds) is reached");
+    return std::nullopt;
+  }
+  auto recognized = RecognizePage(page, i + 1, ocr.Within(left));
+  if (!recognized.ok()) {
+    auto kind = UnreadableOf(recognized.status());
+    if (!kind || *kind == Unreadable::kEncrypted) return recognized.status();
+    ++unread->count;
+    unread->out_of_time = unread->out_of_time || *kind == Unreadable::kLimit;
+    sink.NoteSkipped(name, *kind, std::string(recognized.status().message()));
+    return std::nullopt;
+  }
+  return std::move(*recognized);
+}
+
+// The files embedded in `doc`, as members; whether there was one.
+absl::StatusOr<bool> AddEmbeddedFiles(poppler::document& doc,
+                                      ExtractionSink& sink) {
+  bool has_members = false;
+  if (!doc.has_embedded_files()) return false;
+  for (poppler::embedded_file* file : doc.embedded_files()) {
+    if (file == nullptr || !file->is_valid()) continue;
+    const poppler::byte_array data = file->data();
+    has_members = true;
+    std::string name = file->name();
+    if (name.empty()) name = "embedded";
+    if (auto s = sink.AddMember(name, std::string(data.data(), data.size()));
+        !s.ok()) {
+      return s;
+    }
+  }
+  return has_members;
+}
+
 }  // namespace
 
 absl::Status PdfExtractor::Extract(std::string_view bytes,
@@ -103,51 +174,16 @@ absl::Status PdfExtractor::Extract(std::string_view bytes,
   }
   std::string text;
   const int pages = doc->pages();
-  const OcrSettings& ocr = sink.limits().ocr;
-  int unread_pages = 0;
-  bool out_of_time = false;  // a page was left unread for lack of time
+  UnreadPages unread;
   for (int i = 0; i < pages; ++i) {
     if (auto s = sink.CheckTime(); !s.ok()) return s;
     std::unique_ptr<poppler::page> page(doc->create_page(i));
     if (page == nullptr) continue;
-    const poppler::byte_array utf8 =
-        page->text(poppler::rectf(), poppler::page::non_raw_non_physical_layout)
-            .to_utf8();
-    std::string page_text(utf8.data(), utf8.size());
-    if (!HasWord(page_text)) {
-      // A page without a text layer: a scan, or text drawn as images.
-      if (!ocr.enabled) {
-        ++unread_pages;
-        sink.NoteSkipped(absl::StrCat("page", i + 1), Unreadable::kNoText,
-                         "page without a text layer: OCR is off (--ocr)");
-        continue;
-      }
-      // OCR leaves a tenth of the file's time to the pages after it (their
-      // text layers are cheap), so a long scan lists the pages it had no
-      // time for and the policy for unread parts decides, not a time-out.
-      const double left =
-          sink.SecondsLeft() - 0.1 * sink.limits().max_seconds;
-      if (left < kOcrMinSeconds) {
-        ++unread_pages;
-        out_of_time = true;
-        sink.NoteSkipped(absl::StrCat("page", i + 1), Unreadable::kLimit,
-                         "page without a text layer not read: the file's "
-                         "time limit (--max-seconds) is reached");
-        continue;
-      }
-      auto recognized = RecognizePage(*page, i + 1, ocr.Within(left));
-      if (!recognized.ok()) {
-        auto kind = UnreadableOf(recognized.status());
-        if (!kind || *kind == Unreadable::kEncrypted) return recognized.status();
-        ++unread_pages;
-        out_of_time = out_of_time || *kind == Unreadable::kLimit;
-        sink.NoteSkipped(absl::StrCat("page", i + 1), *kind,
-                         std::string(recognized.status().message()));
-        continue;
-      }
-      page_text = std::move(*recognized);
-    }
-    if (auto s = AppendWithin(page_text, sink.limits().max_output_bytes, &text);
+    auto page_text = PageText(*page, i, sink, &unread);
+    if (!page_text.ok()) return page_text.status();
+    if (!*page_text) continue;
+    if (auto s = AppendWithin(**page_text, sink.limits().max_output_bytes,
+                              &text);
         !s.ok()) {
       return s;
     }
@@ -157,29 +193,17 @@ absl::Status PdfExtractor::Extract(std::string_view bytes,
   if (has_text) {
     if (auto s = sink.AppendText(text); !s.ok()) return s;
   }
-  bool has_members = false;
-  if (doc->has_embedded_files()) {
-    for (poppler::embedded_file* file : doc->embedded_files()) {
-      if (file == nullptr || !file->is_valid()) continue;
-      const poppler::byte_array data = file->data();
-      has_members = true;
-      std::string name = file->name();
-      if (name.empty()) name = "embedded";
-      if (auto s = sink.AddMember(name, std::string(data.data(), data.size()));
-          !s.ok()) {
-        return s;
-      }
-    }
-  }
-  if (!has_text && !has_members) {
+  auto has_members = AddEmbeddedFiles(*doc, sink);
+  if (!has_members.ok()) return has_members.status();
+  if (!has_text && !*has_members) {
     return UnreadableError(
-        out_of_time ? Unreadable::kLimit : Unreadable::kNoText,
+        unread.out_of_time ? Unreadable::kLimit : Unreadable::kNoText,
         absl::StrCat("PDF document: no text in ", pages,
                      pages == 1 ? " page" : " pages",
-                     unread_pages == 0 ? " (blank)"
-                     : out_of_time     ? " (OCR ran out of time)"
-                     : ocr.enabled     ? " (OCR found none)"
-                                       : " (scanned images; OCR is off)"));
+                     unread.count == 0        ? " (blank)"
+                     : unread.out_of_time     ? " (OCR ran out of time)"
+                     : sink.limits().ocr.enabled ? " (OCR found none)"
+                                                 : " (scanned images; OCR is off)"));
   }
   return absl::OkStatus();
 }
