@@ -91,7 +91,8 @@ int main(int argc, char** argv) {
     return leakhound::kExitError;
   }
   const char* command = argv[1];
-  if (std::strcmp(command, "--version") == 0 || std::strcmp(command, "-V") == 0) {
+  if (std::strcmp(command, "--version") == 0 ||
+      std::strcmp(command, "-V") == 0) {
     return leakhound::RunVersionCommand(argc - 1, argv + 1);
   }
   if (std::strcmp(command, "--help") == 0 || std::strcmp(command, "-h") == 0 ||
@@ -102,9 +103,10 @@ int main(int argc, char** argv) {
   for (const Command& c : kCommands) {
     if (std::strcmp(command, c.name) == 0) return c.run(argc - 1, argv + 1);
   }
-  std::fprintf(stderr,
-               "leakhound: unknown command '%s'\nTry 'leakhound --help' for the "
-               "commands.\n",
-               command);
+  std::fprintf(
+      stderr,
+      "leakhound: unknown command '%s'\nTry 'leakhound --help' for the "
+      "commands.\n",
+      command);
   return leakhound::kExitError;
 }

@@ -111,9 +111,10 @@ absl::Status DocumentFrequency::ReadBuckets(std::span<const Change> changes) {
   for (const Change& c : changes) {
     if (c.delta > 0) continue;
     const auto& entries = buckets_.at(CountBucketOf(c.fingerprint)).entries;
-    auto it = std::lower_bound(
-        entries.begin(), entries.end(), c.fingerprint,
-        [](const FingerprintCount& e, uint64_t fp) { return e.fingerprint < fp; });
+    auto it = std::lower_bound(entries.begin(), entries.end(), c.fingerprint,
+                               [](const FingerprintCount& e, uint64_t fp) {
+                                 return e.fingerprint < fp;
+                               });
     if (it == entries.end() || it->fingerprint != c.fingerprint ||
         int64_t{it->documents} + c.delta < 0) {
       return absl::DataLossError(

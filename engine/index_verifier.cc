@@ -340,7 +340,8 @@ absl::Status Verifier::CheckRowBits(const BloomGeometry& geometry) {
       continue;
     }
     uint32_t popcount = 0;
-    for (uint64_t w : stored) popcount += static_cast<uint32_t>(std::popcount(w));
+    for (uint64_t w : stored)
+      popcount += static_cast<uint32_t>(std::popcount(w));
     if (popcount != r.bits_set) {
       problems_.Add("row ", row, " records ", r.bits_set,
                     " set bits but has ", popcount);

@@ -125,10 +125,11 @@ absl::Status LoadGroupBits(const IndexStore& store, PseudoMatrix& matrix) {
     if (batch_first < 0) return;
     const auto first = static_cast<uint32_t>(batch_first);
     const uint32_t count = std::min(kLoadGroups, groups - first);
-    matrix.LoadGroupBits(first, count,
-                         std::span<const uint64_t>(batch.data(), count * words));
+    matrix.LoadGroupBits(
+        first, count, std::span<const uint64_t>(batch.data(), count * words));
   };
-  absl::Status s = store.ForEachGroupBits([&](uint32_t g, std::string_view bits) {
+  absl::Status s = store.ForEachGroupBits([&](uint32_t g,
+                                              std::string_view bits) {
     if (g >= groups || bits.size() != words * 8) {
       return Damaged(store, "row group", g);
     }
@@ -265,7 +266,8 @@ void PutGroups(const PseudoMatrix& matrix, std::span<const uint32_t> rows,
     std::string bits;
     if (in_use) {
       matrix.GroupBits(g, words);
-      bits.assign(reinterpret_cast<const char*>(words.data()), words.size() * 8);
+      bits.assign(reinterpret_cast<const char*>(words.data()),
+                  words.size() * 8);
     }
     batch.PutGroupBits(g, std::move(bits));
   }

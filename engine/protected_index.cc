@@ -44,7 +44,8 @@ ProtectedIndex::ProtectedIndex(std::unique_ptr<IndexStore> store,
                                std::unique_ptr<Shingler> shingler)
     : store_(std::move(store)),
       shingler_(std::move(shingler)),
-      documents_(std::make_unique<DocumentCache>(*store_, kDocumentCacheBytes)) {}
+      documents_(
+          std::make_unique<DocumentCache>(*store_, kDocumentCacheBytes)) {}
 
 absl::StatusOr<std::unique_ptr<ProtectedIndex>> ProtectedIndex::Create(
     const std::string& dir, const IndexOptions& options) {
@@ -214,7 +215,8 @@ absl::StatusOr<bool> EveryDocumentIsNamed(const IndexStore& store,
   absl::Status s =
       store.ForEachDocument([&](uint32_t id, const DocumentRecord& d) {
         named &= !matrix.RowsOf(id).empty();
-        documents.emplace_back(id, absl::HashOf(std::string_view(d.external_id)));
+        documents.emplace_back(id,
+                               absl::HashOf(std::string_view(d.external_id)));
         return absl::OkStatus();
       });
   worker.join();

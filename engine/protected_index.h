@@ -141,7 +141,8 @@ class ProtectedIndex {
   // Adds (or replaces, by external id) one document and commits it.
   // InvalidArgument for an empty external id or a text the shingler
   // refuses; AlreadyExists when the id is held by a document of another
-  // source and `replace_other_source` is not set. Commits whatever was staged before it too.
+  // source and `replace_other_source` is not set. Commits whatever was staged
+  // before it too.
   absl::StatusOr<AddResult> Add(const DocumentInput& document);
 
   // Shingles and digests a document for Stage. `shingler` must come from

@@ -25,7 +25,8 @@ MultiLayerBloomFilter NewFilter(size_t keys) {
 // by "。" must not take it in).
 bool IsDelimiter(char c) {
   const auto u = static_cast<unsigned char>(c);
-  return u <= ' ' || u >= 0x80 || std::strchr("\"'<>()[]{}`|,;=*", c) != nullptr;
+  return u <= ' ' || u >= 0x80 ||
+         std::strchr("\"'<>()[]{}`|,;=*", c) != nullptr;
 }
 
 bool IsSchemeChar(char c) {
@@ -35,10 +36,12 @@ bool IsSchemeChar(char c) {
 
 // `s` without ASCII white space at either end.
 std::string_view Trimmed(std::string_view s) {
-  while (!s.empty() && absl::ascii_isspace(static_cast<unsigned char>(s.front()))) {
+  while (!s.empty() &&
+         absl::ascii_isspace(static_cast<unsigned char>(s.front()))) {
     s.remove_prefix(1);
   }
-  while (!s.empty() && absl::ascii_isspace(static_cast<unsigned char>(s.back()))) {
+  while (!s.empty() &&
+         absl::ascii_isspace(static_cast<unsigned char>(s.back()))) {
     s.remove_suffix(1);
   }
   return s;
@@ -114,7 +117,8 @@ absl::StatusOr<MarkedBody> SplitUrl(std::string_view s, size_t scheme_end) {
     host.remove_prefix(at + 1);  // user:password@
   }
   if (const size_t colon = host.rfind(':');
-      colon != std::string_view::npos && host.find(']') == std::string_view::npos) {
+      colon != std::string_view::npos &&
+      host.find(']') == std::string_view::npos) {
     host = host.substr(0, colon);  // :port
   }
   if (host.empty()) {
@@ -217,7 +221,8 @@ std::vector<LocationFinding> ProtectedLocations::Find(
     while (end > begin && std::strchr(".:!?", text[end - 1]) != nullptr) --end;
     std::string_view token = text.substr(begin, end - begin);
     // "see:https://host/..." or "(url)https://...": start at the scheme.
-    if (const size_t scheme = token.find("://"); scheme != std::string_view::npos) {
+    if (const size_t scheme = token.find("://");
+        scheme != std::string_view::npos) {
       size_t start = scheme;
       while (start > 0 && IsSchemeChar(token[start - 1])) --start;
       begin += start;

@@ -240,9 +240,9 @@ absl::StatusOr<uint64_t> IndexStore::CommittedGeneration() const {
   // until the next write (facebook/rocksdb issues 14444, 15051): after
   // `leakhound add` (commit, then flush on close) it read the previous
   // generation.
-  auto probe = RocksDatabase::OpenReader(dir_ + "/db", faults_,
-                                         /*meta_only=*/true,
-                                         absl::StrCat("cannot open index ", dir_));
+  auto probe = RocksDatabase::OpenReader(
+      dir_ + "/db", faults_,
+      /*meta_only=*/true, absl::StrCat("cannot open index ", dir_));
   if (!probe.ok()) return probe.status();
   auto bytes = (*probe)->Get(IndexBatch::Family::kMeta, kStateKey);
   if (!bytes.ok()) return bytes.status();
@@ -262,16 +262,17 @@ absl::Status IndexStore::Reopen() {
   // writer has since flushed (facebook/rocksdb issue 14444): a reader saw
   // documents whose rows it did not see. A fresh instance reads the
   // database as of its open (ProtectedIndex still checks what it loads).
-  auto fresh = RocksDatabase::OpenReader(dir_ + "/db", faults_,
-                                         /*meta_only=*/false,
-                                         absl::StrCat("cannot open index ", dir_));
+  auto fresh = RocksDatabase::OpenReader(
+      dir_ + "/db", faults_,
+      /*meta_only=*/false, absl::StrCat("cannot open index ", dir_));
   if (!fresh.ok()) return fresh.status();  // the old view stays
   db_ = std::move(*fresh);
   return absl::OkStatus();
 }
 
 namespace {
-// The record read by RocksDatabase::Get, decoded; nullopt when the key is absent.
+// The record read by RocksDatabase::Get, decoded; nullopt when the key is
+// absent.
 template <class Record>
 absl::StatusOr<std::optional<Record>> RecordValue(
     absl::StatusOr<std::optional<std::string>> bytes) {

@@ -8,9 +8,9 @@
 // One writer process at a time (Mode::kWriter takes the lock). Readers
 // (Mode::kReader) are RocksDB secondary instances: they never block the
 // writer, see the index as of their last (re)open, and poll the committed
-// generation to learn when to reopen. Every change is one atomic, synced RocksDB
-// write batch (IndexBatch), so a crash at any moment leaves each operation
-// entirely applied or entirely absent.
+// generation to learn when to reopen. Every change is one atomic, synced
+// RocksDB write batch (IndexBatch), so a crash at any moment leaves each
+// operation entirely applied or entirely absent.
 //
 // Thread-safety: const methods may run concurrently; Commit, Reopen and
 // CompactStorage need exclusive access to the object.
@@ -101,7 +101,8 @@ class IndexStore {
   // nullopt for an empty row (no bits stored).
   absl::StatusOr<std::optional<std::string>> ReadRowBits(uint32_t row) const;
   // nullopt for a group without rows in use, or an index without groups.
-  absl::StatusOr<std::optional<std::string>> ReadGroupBits(uint32_t group) const;
+  absl::StatusOr<std::optional<std::string>> ReadGroupBits(
+      uint32_t group) const;
 
   // Visit every record of a family in id order; stop at the first error
   // `fn` returns and return it.

@@ -393,7 +393,8 @@ void save(Archive& ar, const leakhound::AllowRecord& r, unsigned /*version*/) {
   std::string blob;
   blob.reserve(r.fingerprints.size() * 8);
   for (uint64_t fp : r.fingerprints) {
-    for (unsigned i = 0; i < 8; ++i) blob.push_back(static_cast<char>(fp >> (8 * i)));
+    for (unsigned i = 0; i < 8; ++i)
+      blob.push_back(static_cast<char>(fp >> (8 * i)));
   }
   ar & r.source & r.digest & r.added_unix_ms & blob;
 }

@@ -59,10 +59,11 @@ class InfoLog final : public rocksdb::Logger {
     int n = std::snprintf(
         line, sizeof line, "%lld ",
         static_cast<long long>(
-            std::chrono::duration_cast<std::chrono::milliseconds>(now).count()));
+            std::chrono::duration_cast<std::chrono::milliseconds>(now)
+                .count()));
     if (n < 0) return;
-    const int body = std::vsnprintf(line + n, sizeof line - static_cast<size_t>(n) - 1,
-                                    format, ap);
+    const int body = std::vsnprintf(
+        line + n, sizeof line - static_cast<size_t>(n) - 1, format, ap);
     if (body < 0) return;
     size_t len = std::min(sizeof line - 2, static_cast<size_t>(n + body));
     line[len++] = '\n';
@@ -86,7 +87,8 @@ absl::Status FromRocks(const rocksdb::Status& s, std::string_view what) {
   // compaction found too little free space for the files it would write.
   if (s.IsCompactionTooLarge()) {
     return absl::ResourceExhaustedError(absl::StrCat(
-        std::string(what), ": No space left on device for the compacted files (RocksDB: ",
+        std::string(what),
+        ": No space left on device for the compacted files (RocksDB: ",
         s.ToString(), ")"));
   }
   if (s.IsBusy() || s.IsTimedOut() || s.IsTryAgain()) {
@@ -98,9 +100,10 @@ absl::Status FromRocks(const rocksdb::Status& s, std::string_view what) {
 
 // PERSISTED order: Family values index this array.
 constexpr std::string_view kFamilies[] = {
-    kMetaFamily,         kDocumentsFamily, kExternalIdsFamily, kDigestsFamily,
-    kFingerprintsFamily, kRowsFamily,      kRowBitsFamily, kGroupBitsFamily,
-    kAllowFamily,        kCountsFamily,    kSharedCountsFamily, kLocationsFamily,
+    kMetaFamily,    kDocumentsFamily,    kExternalIdsFamily,
+    kDigestsFamily, kFingerprintsFamily, kRowsFamily,
+    kRowBitsFamily, kGroupBitsFamily,    kAllowFamily,
+    kCountsFamily,  kSharedCountsFamily, kLocationsFamily,
 };
 constexpr size_t kFamilyCount = std::size(kFamilies);
 

@@ -118,14 +118,16 @@ ShingledText Shingler::FromTokens(std::string_view utf8) {
     const bool next = t + 1 < n && one_character(t + 1);
     const bool light =
         tokens_[t].per_character || (current && (previous || next));
-    result.word_units[t + 1] = result.word_units[t] + (light ? 1u : word_weight);
+    result.word_units[t + 1] =
+        result.word_units[t] + (light ? 1u : word_weight);
     previous = current;
     current = next;
   }
   if (n == 0) return result;
 
   le_hashes_.resize(n);
-  for (size_t i = 0; i < n; ++i) le_hashes_[i] = ToLittleEndian(tokens_[i].hash);
+  for (size_t i = 0; i < n; ++i)
+    le_hashes_[i] = ToLittleEndian(tokens_[i].hash);
   result.word_checks.resize(n);
   for (size_t i = 0; i < n; ++i) {
     const uint64_t in[2] = {le_hashes_[i], ToLittleEndian(kWordCheckDomain)};

@@ -260,7 +260,8 @@ class AddRun {
     }
     const uint64_t text_bytes =
         prepared.document.ok() ? prepared.document->bytes : 0;
-    if (index_->pending() == 0) first_staged_ = std::chrono::steady_clock::now();
+    if (index_->pending() == 0)
+      first_staged_ = std::chrono::steady_clock::now();
     waiting_.emplace_back(&file,
                           prepared.document.ok()
                               ? index_->Stage(std::move(*prepared.document))

@@ -91,7 +91,8 @@ int RunInitCommand(int argc, char** argv) {
   int exit = kExitOk;
   auto line = ParseCommandLine("init", argc, argv, kSpecs, InitUsage(), &exit);
   if (!line) return exit;
-  if (absl::Status s = NoArguments(*line); !s.ok()) return UsageError("init", s);
+  if (absl::Status s = NoArguments(*line); !s.ok())
+    return UsageError("init", s);
   if (!line->args().empty()) {
     ReportError("init", absl::InvalidArgumentError("init takes no paths"));
     return kExitError;
@@ -166,7 +167,8 @@ constexpr char kRemoveUsage[] =
 int RunRemoveCommand(int argc, char** argv) {
   static constexpr OptionSpec kSpecs[] = {{"index", true}};
   int exit = kExitOk;
-  auto line = ParseCommandLine("remove", argc, argv, kSpecs, kRemoveUsage, &exit);
+  auto line =
+      ParseCommandLine("remove", argc, argv, kSpecs, kRemoveUsage, &exit);
   if (!line) return exit;
   if (line->args().empty()) {
     UsageError("remove", absl::InvalidArgumentError("no document id given"));
@@ -206,7 +208,8 @@ int RunRemoveCommand(int argc, char** argv) {
                                     " were not removed")));
     }
     std::printf("removed %s (%s rebuilt, %u freed)\n", id.c_str(),
-                Plural(stats->rows_rebuilt(), "row").c_str(), stats->rows_freed);
+                Plural(stats->rows_rebuilt(), "row").c_str(),
+                stats->rows_freed);
   }
   return exit;
 }
@@ -225,7 +228,8 @@ int RunListCommand(int argc, char** argv) {
   int exit = kExitOk;
   auto line = ParseCommandLine("list", argc, argv, kSpecs, kListUsage, &exit);
   if (!line) return exit;
-  if (absl::Status s = NoArguments(*line); !s.ok()) return UsageError("list", s);
+  if (absl::Status s = NoArguments(*line); !s.ok())
+    return UsageError("list", s);
   auto index = OpenIndex(*line, OpenMode::kRead);
   if (!index.ok()) return ReportError("list", index.status());
   const bool json = line->Has("json");
@@ -311,9 +315,10 @@ absl::StatusOr<IndexStats> StatsOf(const ProtectedIndex& ix) {
     return absl::OkStatus();
   });
   if (!s.ok()) return s;
-  st.bits_per_fp = st.stored == 0 ? 0
-                                  : static_cast<double>(st.in_use) * st.m->bits /
-                                        static_cast<double>(st.stored);
+  st.bits_per_fp = st.stored == 0
+                       ? 0
+                       : static_cast<double>(st.in_use) * st.m->bits /
+                             static_cast<double>(st.stored);
   st.theory = -std::log(st.m->fpr) / (std::log(2.0) * std::log(2.0));
   st.memory = st.matrix->MemoryBytes();
   st.disk = ix.store().DiskBytes();
@@ -334,46 +339,52 @@ void PrintStatsJson(const IndexStats& st) {
       "\"group_rows\":%u,"
       "\"format_version\":%u,\"shingler_version\":%u,\"generation\":%llu}\n",
       st.matrix->documents(), static_cast<unsigned long long>(st.shingles),
-      static_cast<unsigned long long>(st.stored), st.matrix->rows().size(), st.in_use,
-      absl::StrJoin(deciles, ",").c_str(), st.bits_per_fp, st.theory,
+      static_cast<unsigned long long>(st.stored), st.matrix->rows().size(),
+      st.in_use, absl::StrJoin(deciles, ",").c_str(), st.bits_per_fp, st.theory,
       static_cast<unsigned long long>(st.memory),
       static_cast<unsigned long long>(st.disk), st.allow_entries,
-      static_cast<unsigned long long>(st.allow_fps), st.m->fpr, st.m->row_capacity,
-      st.m->fill, st.m->bits, st.m->hashes, JsonString(PackingName(st.m->packing)).c_str(),
-      st.m->shingle_words, st.m->winnow_window, st.m->filter_winnow_window,
-      st.m->group_rows, st.m->format_version,
-      st.m->shingler_version, static_cast<unsigned long long>(st.generation));
+      static_cast<unsigned long long>(st.allow_fps), st.m->fpr,
+      st.m->row_capacity, st.m->fill, st.m->bits, st.m->hashes,
+      JsonString(PackingName(st.m->packing)).c_str(), st.m->shingle_words,
+      st.m->winnow_window, st.m->filter_winnow_window, st.m->group_rows,
+      st.m->format_version, st.m->shingler_version,
+      static_cast<unsigned long long>(st.generation));
 }
 
 void PrintStats(const IndexStats& st) {
   std::printf("generation         %llu (of the state read; +1 per change)\n",
               static_cast<unsigned long long>(st.generation));
-  std::printf("documents          %zu (%llu shingles)\n", st.matrix->documents(),
+  std::printf("documents          %zu (%llu shingles)\n",
+              st.matrix->documents(),
               static_cast<unsigned long long>(st.shingles));
   std::printf("fingerprints       %llu in the filter\n",
               static_cast<unsigned long long>(st.stored));
-  std::printf("rows               %u in use, %zu free; %u bits, %u hashes, "
-              "up to %u fingerprints each\n",
-              st.in_use, st.matrix->rows().size() - st.in_use, st.m->bits, st.m->hashes,
-              st.matrix->geometry().fill_limit);
+  std::printf(
+      "rows               %u in use, %zu free; %u bits, %u hashes, "
+      "up to %u fingerprints each\n",
+      st.in_use, st.matrix->rows().size() - st.in_use, st.m->bits, st.m->hashes,
+      st.matrix->geometry().fill_limit);
   std::printf("row fill           ");
   for (size_t d = 0; d < st.fill.size(); ++d) {
-    std::printf("%s%zu-%zu%%:%u", d ? "  " : "", d * 10, d * 10 + 10, st.fill[d]);
+    std::printf("%s%zu-%zu%%:%u", d ? "  " : "", d * 10, d * 10 + 10,
+                st.fill[d]);
   }
   std::printf("\n");
   std::printf("bits/fingerprint   %.2f (a Bloom filter at fpr %g needs %.2f)\n",
               st.bits_per_fp, st.m->fpr, st.theory);
   std::printf("memory             %.1f MB (filter and row index)\n",
               static_cast<double>(st.memory) / 1e6);
-  std::printf("disk               %.1f MB\n", static_cast<double>(st.disk) / 1e6);
+  std::printf("disk               %.1f MB\n",
+              static_cast<double>(st.disk) / 1e6);
   std::printf("allow-list         %u entries, %llu fingerprints\n",
               st.allow_entries, static_cast<unsigned long long>(st.allow_fps));
-  std::printf("parameters         fpr %g, row capacity %u, fill %g, %s, "
-              "%u-word shingles, winnow %u, filter winnow %u, row groups "
-              "of %u\n",
-              st.m->fpr, st.m->row_capacity, st.m->fill, PackingName(st.m->packing),
-              st.m->shingle_words, st.m->winnow_window, st.m->filter_winnow_window,
-              st.m->group_rows);
+  std::printf(
+      "parameters         fpr %g, row capacity %u, fill %g, %s, "
+      "%u-word shingles, winnow %u, filter winnow %u, row groups "
+      "of %u\n",
+      st.m->fpr, st.m->row_capacity, st.m->fill, PackingName(st.m->packing),
+      st.m->shingle_words, st.m->winnow_window, st.m->filter_winnow_window,
+      st.m->group_rows);
 }
 
 }  // namespace
@@ -383,7 +394,8 @@ int RunStatsCommand(int argc, char** argv) {
   int exit = kExitOk;
   auto line = ParseCommandLine("stats", argc, argv, kSpecs, kStatsUsage, &exit);
   if (!line) return exit;
-  if (absl::Status s = NoArguments(*line); !s.ok()) return UsageError("stats", s);
+  if (absl::Status s = NoArguments(*line); !s.ok())
+    return UsageError("stats", s);
   auto index = OpenIndex(*line, OpenMode::kRead);
   if (!index.ok()) return ReportError("stats", index.status());
   auto stats = StatsOf(**index);
@@ -407,9 +419,11 @@ constexpr char kCompactUsage[] =
 int RunCompactCommand(int argc, char** argv) {
   static constexpr OptionSpec kSpecs[] = {{"index", true}};
   int exit = kExitOk;
-  auto line = ParseCommandLine("compact", argc, argv, kSpecs, kCompactUsage, &exit);
+  auto line =
+      ParseCommandLine("compact", argc, argv, kSpecs, kCompactUsage, &exit);
   if (!line) return exit;
-  if (absl::Status s = NoArguments(*line); !s.ok()) return UsageError("compact", s);
+  if (absl::Status s = NoArguments(*line); !s.ok())
+    return UsageError("compact", s);
   auto index = OpenIndex(*line, OpenMode::kWrite);
   if (!index.ok()) return ReportError("compact", index.status());
   const uint64_t before = (*index)->store().DiskBytes();
@@ -431,7 +445,8 @@ constexpr char kSnapshotUsage[] =
     "  not exist): a RocksDB checkpoint, hard links where OUT_DIR is on the\n"
     "  same file system. It takes the writer lock for the moment of the\n"
     "  checkpoint: while another writer runs it waits up to --wait seconds\n"
-    "  (default 60). Ship OUT_DIR to readers with rsync; docs/scale.md has the\n"
+    "  (default 60). Ship OUT_DIR to readers with rsync; docs/scale.md has "
+    "the\n"
     "  replica flow.\n";
 }  // namespace
 
@@ -477,9 +492,11 @@ constexpr char kVerifyUsage[] =
 int RunVerifyCommand(int argc, char** argv) {
   static constexpr OptionSpec kSpecs[] = {{"index", true}};
   int exit = kExitOk;
-  auto line = ParseCommandLine("verify", argc, argv, kSpecs, kVerifyUsage, &exit);
+  auto line =
+      ParseCommandLine("verify", argc, argv, kSpecs, kVerifyUsage, &exit);
   if (!line) return exit;
-  if (absl::Status s = NoArguments(*line); !s.ok()) return UsageError("verify", s);
+  if (absl::Status s = NoArguments(*line); !s.ok())
+    return UsageError("verify", s);
   auto index = OpenIndex(*line, OpenMode::kRead);
   if (!index.ok()) return ReportError("verify", index.status());
   auto report = VerifyIndex((*index)->store());

@@ -76,7 +76,8 @@ absl::StatusOr<CommandLine> CommandLine::Parse(
       // letter for a short one) from a known one used wrongly.
       const std::string bad = argv[optind - 1];
       if (optopt >= kFirstCode && optopt < help_code) {
-        const OptionSpec& spec = specs[static_cast<size_t>(optopt - kFirstCode)];
+        const OptionSpec& spec =
+            specs[static_cast<size_t>(optopt - kFirstCode)];
         return absl::InvalidArgumentError(
             spec.takes_value
                 ? absl::StrCat("option --", spec.name, " needs a value")
@@ -86,8 +87,9 @@ absl::StatusOr<CommandLine> CommandLine::Parse(
         return absl::InvalidArgumentError("option --help takes no value");
       }
       if (optopt > 0 && optopt < kFirstCode && by_letter.contains(optopt)) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "option -", std::string(1, static_cast<char>(optopt)), " needs a value"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("option -", std::string(1, static_cast<char>(optopt)),
+                         " needs a value"));
       }
       if (optopt > 0 && optopt < kFirstCode) {
         return absl::InvalidArgumentError(absl::StrCat(
@@ -384,7 +386,8 @@ absl::StatusOr<std::vector<std::string>> ConfigArguments(
     const std::string& path, std::span<const OptionSpec> specs,
     std::map<std::string, std::string>* origins) {
   std::ifstream in(path);
-  if (!in) return absl::NotFoundError(absl::StrCat("cannot read config ", path));
+  if (!in)
+    return absl::NotFoundError(absl::StrCat("cannot read config ", path));
   std::vector<std::string> out;
   std::string line;
   for (int n = 1; std::getline(in, line); ++n) {
@@ -436,7 +439,8 @@ absl::Status WhereFrom(const absl::Status& s,
       message.substr(2, message.find_first_of(": =", 2) - 2));
   auto origin = origins.find(name);
   if (origin == origins.end() || given.Has(name)) return s;
-  return absl::Status(s.code(), absl::StrCat(origin->second, ": ", s.message()));
+  return absl::Status(s.code(),
+                      absl::StrCat(origin->second, ": ", s.message()));
 }
 
 std::string Plural(uint64_t count, std::string_view noun) {
@@ -453,7 +457,8 @@ absl::StatusOr<bool> UseColor(const CommandLine& line) {
   }
   const char* no_color = std::getenv("NO_COLOR");
   const char* term = std::getenv("TERM");
-  return ::isatty(STDOUT_FILENO) == 1 && (no_color == nullptr || *no_color == '\0') &&
+  return ::isatty(STDOUT_FILENO) == 1 &&
+         (no_color == nullptr || *no_color == '\0') &&
          (term == nullptr || std::string_view(term) != "dumb");
 }
 

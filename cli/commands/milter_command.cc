@@ -177,10 +177,11 @@ absl::Status ReadMilterValues(const CommandLine& line, MilterOptions* o) {
 // The --on-* actions and the other policy options of `line` into
 // `policy`; InvalidArgument naming the option for an unknown action.
 absl::Status ReadMilterPolicy(const CommandLine& line, MilterPolicy* policy) {
-  for (auto [name, field] : {std::pair{"on-leak", &policy->on_leak},
-                             std::pair{"on-error", &policy->on_error},
-                             std::pair{"on-oversize", &policy->on_oversize},
-                             std::pair{"on-unreadable", &policy->on_unreadable}}) {
+  for (auto [name, field] :
+       {std::pair{"on-leak", &policy->on_leak},
+        std::pair{"on-error", &policy->on_error},
+        std::pair{"on-oversize", &policy->on_oversize},
+        std::pair{"on-unreadable", &policy->on_unreadable}}) {
     if (auto v = line.Value(name)) {
       auto action = ParseMilterAction(*v);
       if (!action.ok()) {
@@ -217,7 +218,8 @@ std::optional<MilterOptions> ParseMilterOptions(int argc, char** argv,
   }
   const std::optional<std::string> socket = line->Value("socket");
   if (!socket) {
-    *exit = UsageError("milter", absl::InvalidArgumentError("no --socket given"));
+    *exit =
+        UsageError("milter", absl::InvalidArgumentError("no --socket given"));
     return std::nullopt;
   }
   o.socket = *socket;

@@ -22,7 +22,8 @@ void ProgressBar::Update(size_t files, uint64_t bytes) {
   }
   last_draw_ = now;
   const double seconds = std::chrono::duration<double>(now - start_).count();
-  const double mb_per_s = seconds > 0 ? static_cast<double>(bytes) / 1e6 / seconds : 0;
+  const double mb_per_s =
+      seconds > 0 ? static_cast<double>(bytes) / 1e6 / seconds : 0;
   constexpr int kWidth = 30;
   const int filled = static_cast<int>(kWidth * files / total_files_);
   std::string bar(static_cast<size_t>(filled), '=');

@@ -131,7 +131,8 @@ Rebuilt RebuildFrom(const std::vector<Source>& sources,
       continue;
     }
     auto prepared = ProtectedIndex::Prepare(
-        shingler, DocumentInput{source.name, source.path, source.labels, *text});
+        shingler,
+        DocumentInput{source.name, source.path, source.labels, *text});
     if (!prepared.ok()) {
       s = prepared.status();
       break;

@@ -179,7 +179,8 @@ void RecordFileFacts(const FileOutcome& o, Incident* incident) {
   std::string bytes;
   char buffer[1 << 16];
   size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0) bytes.append(buffer, n);
+  while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0)
+    bytes.append(buffer, n);
   const bool failed = std::ferror(f) != 0;
   std::fclose(f);
   if (failed) return;

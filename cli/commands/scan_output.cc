@@ -112,7 +112,8 @@ std::string FormatJson(const FileOutcome& o, bool candidates) {
       "{\"path\":", JsonString(o.path), ",\"verdict\":\"",
       !o.error.ok() ? "error" : (o.leak() ? "leak" : "clean"), "\"");
   if (!o.error.ok()) {
-    absl::StrAppend(&out, ",\"error\":", JsonString(std::string(o.error.message())));
+    absl::StrAppend(&out,
+                    ",\"error\":", JsonString(std::string(o.error.message())));
   }
   if (!o.format.empty()) {
     absl::StrAppend(&out, ",\"format\":", JsonString(o.format));

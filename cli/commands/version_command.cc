@@ -37,14 +37,15 @@ int RunVersionCommand(int argc, char** argv) {
     return kExitError;
   }
   std::printf("leakhound %s\n", LEAKHOUND_VERSION);
-  std::printf("storage format %u, shingler version %u, incident store schema %d\n",
-              kFormatVersion, kShinglerVersion, kIncidentSchemaVersion);
+  std::printf(
+      "storage format %u, shingler version %u, incident store schema %d\n",
+      kFormatVersion, kShinglerVersion, kIncidentSchemaVersion);
   const std::string libraries = absl::StrCat(
       "ICU ", IcuVersion(), " (Unicode ", UnicodeVersion(), "), RocksDB ",
-      RocksDbVersion(), ", SQLite ", SqliteVersion(), ", GMime ", GmimeVersion(),
-      ", poppler ", PopplerVersion(), ", libarchive ", LibarchiveVersion(),
-      ", Tesseract ", TesseractVersion(), ", libsodium ", SodiumVersion(),
-      ", libmicrohttpd ", HttpLibraryVersion());
+      RocksDbVersion(), ", SQLite ", SqliteVersion(), ", GMime ",
+      GmimeVersion(), ", poppler ", PopplerVersion(), ", libarchive ",
+      LibarchiveVersion(), ", Tesseract ", TesseractVersion(), ", libsodium ",
+      SodiumVersion(), ", libmicrohttpd ", HttpLibraryVersion());
   std::printf("%s\n", libraries.c_str());
   return kExitOk;
 }

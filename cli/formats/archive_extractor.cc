@@ -22,7 +22,8 @@ ZipContent ZipContentKind(std::string_view bytes) {
     if (m.name == "xl/workbook.xml") office = "xlsx";
     if (m.name == "ppt/presentation.xml") office = "pptx";
     if (m.name == "mimetype" && !m.encrypted) {
-      auto data = (*reader)->ReadData(256, [](size_t) { return absl::OkStatus(); });
+      auto data =
+          (*reader)->ReadData(256, [](size_t) { return absl::OkStatus(); });
       mimetype = data.ok() ? *data : "?";
     }
     if (content_types && !office.empty()) {
@@ -40,7 +41,8 @@ ZipContent ZipContentKind(std::string_view bytes) {
   }
   std::string format = "odf";
   if (mimetype.starts_with(kPrefix)) {
-    const std::string_view kind = std::string_view(mimetype).substr(kPrefix.size());
+    const std::string_view kind =
+        std::string_view(mimetype).substr(kPrefix.size());
     if (kind.starts_with("text")) format = "odt";
     if (kind.starts_with("spreadsheet")) format = "ods";
     if (kind.starts_with("presentation")) format = "odp";

@@ -17,7 +17,8 @@ namespace {
 constexpr char kContainer[] = "META-INF/container.xml";
 
 absl::Status Malformed(std::string_view what) {
-  return absl::InvalidArgumentError(absl::StrCat("malformed EPUB: ", std::string(what)));
+  return absl::InvalidArgumentError(
+      absl::StrCat("malformed EPUB: ", std::string(what)));
 }
 
 // container.xml: the first rootfile's full-path.
@@ -31,7 +32,9 @@ class ContainerHandler : public MarkupHandler {
     }
     return absl::OkStatus();
   }
-  absl::Status EndElement(std::string_view) override { return absl::OkStatus(); }
+  absl::Status EndElement(std::string_view) override {
+    return absl::OkStatus();
+  }
   absl::Status Text(std::string_view) override { return absl::OkStatus(); }
   absl::Status Comment(std::string_view) override { return absl::OkStatus(); }
 
@@ -145,14 +148,16 @@ absl::Status EpubExtractor::Extract(std::string_view bytes,
   if (!package.ok()) return package.status();
   ContainerHandler container;
   if (auto s = ParseXml(package->Get(kContainer), container); !s.ok()) {
-    return Malformed(absl::StrCat("META-INF/container.xml: ", std::string(s.message())));
+    return Malformed(
+        absl::StrCat("META-INF/container.xml: ", std::string(s.message())));
   }
   if (container.path.empty()) return Malformed("no rootfile in container.xml");
   const std::string_view opf_bytes = package->Get(container.path);
   if (opf_bytes.empty()) return Malformed("the package document is missing");
   PackageHandler opf;
   if (auto s = ParseXml(opf_bytes, opf); !s.ok()) {
-    return Malformed(absl::StrCat(container.path, ": ", std::string(s.message())));
+    return Malformed(
+        absl::StrCat(container.path, ": ", std::string(s.message())));
   }
   const size_t slash = container.path.rfind('/');
   const std::string base =

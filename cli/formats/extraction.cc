@@ -160,12 +160,13 @@ std::string_view FormatOfExtension(std::string_view name,
 absl::Status UnreadableStatus(const FileType& type) {
   switch (type.kind) {
     case FileKind::kNoText:
-      return UnreadableError(Unreadable::kNoText,
-                             absl::StrCat(type.description, ": no text to extract"));
-    case FileKind::kUnknownBinary:
       return UnreadableError(
-          Unreadable::kUnsupported,
-          absl::StrCat("binary data (", type.description, "): unsupported format"));
+          Unreadable::kNoText,
+          absl::StrCat(type.description, ": no text to extract"));
+    case FileKind::kUnknownBinary:
+      return UnreadableError(Unreadable::kUnsupported,
+                             absl::StrCat("binary data (", type.description,
+                                          "): unsupported format"));
     default:
       return absl::OkStatus();
   }

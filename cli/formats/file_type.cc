@@ -106,7 +106,8 @@ FileKind KindOfMime(std::string_view mime) {
   if (mime.starts_with("application/vnd.openxmlformats-officedocument.") ||
       mime.starts_with("application/vnd.ms-word.document.macroenabled") ||
       mime.starts_with("application/vnd.ms-excel.sheet.macroenabled") ||
-      mime.starts_with("application/vnd.ms-powerpoint.presentation.macroenabled")) {
+      mime.starts_with(
+          "application/vnd.ms-powerpoint.presentation.macroenabled")) {
     return FileKind::kOfficeOpenXml;
   }
   if (mime.starts_with("application/vnd.oasis.opendocument.")) {

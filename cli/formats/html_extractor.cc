@@ -73,7 +73,8 @@ class HtmlText : public MarkupHandler {
   // The text, then the link targets in document order, one per line after
   // a blank line.
   absl::StatusOr<std::string> Take() {
-    if (auto s = AppendLinkTargets(links_, max_bytes_, &out_); !s.ok()) return s;
+    if (auto s = AppendLinkTargets(links_, max_bytes_, &out_); !s.ok())
+      return s;
     return std::move(out_);
   }
 

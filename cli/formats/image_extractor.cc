@@ -12,7 +12,8 @@ std::string_view Kind(std::string_view bytes) {
   if (bytes.starts_with("\x89PNG")) return "PNG image";
   if (bytes.starts_with("\xFF\xD8")) return "JPEG image";
   if (bytes.starts_with("GIF8")) return "GIF image";
-  if (bytes.starts_with("II*") || bytes.starts_with("MM\0*")) return "TIFF image";
+  if (bytes.starts_with("II*") || bytes.starts_with("MM\0*"))
+    return "TIFF image";
   if (bytes.starts_with("BM")) return "BMP image";
   if (bytes.size() >= 12 && bytes.starts_with("RIFF") &&
       bytes.substr(8, 4) == "WEBP") {

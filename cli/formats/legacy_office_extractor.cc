@@ -48,7 +48,8 @@ absl::Status ExtractObjects(const Ole2Storage& storage, std::string_view dir,
         storage.Has(Ole2Path(path, "PowerPoint Document"))) {
       auto member = sink.OpenMember(name, "ole");
       if (!member.ok()) return member.status();
-      if (auto s = ExtractStorage(storage, path, **member, depth + 1); !s.ok()) {
+      if (auto s = ExtractStorage(storage, path, **member, depth + 1);
+          !s.ok()) {
         return s;
       }
       continue;
@@ -100,7 +101,8 @@ absl::Status ExtractStorage(const Ole2Storage& storage, std::string_view dir,
     return UnreadableError(Unreadable::kUnsupported,
                            "Excel 5/95 workbook: unsupported format");
   } else if (storage.Has(Ole2Path(dir, "PowerPoint Document"))) {
-    auto document = ReadCharged(storage, Ole2Path(dir, "PowerPoint Document"), sink);
+    auto document =
+        ReadCharged(storage, Ole2Path(dir, "PowerPoint Document"), sink);
     s = document.ok() ? AppendPowerPoint97Text(*document, max_text, &text)
                       : document.status();
   } else if (IsOutlookMessage(storage, dir)) {

@@ -94,7 +94,8 @@ absl::StatusOr<MapiProperties> ParseTnefProperties(std::string_view bytes) {
       if (fixed != 0) {
         std::string_view value;
         if (!v.Slice(at, fixed, &value)) return Malformed("truncated value");
-        if (id < kFirstNamedId && k == 0) props[id] = {base, std::string(value)};
+        if (id < kFirstNamedId && k == 0)
+          props[id] = {base, std::string(value)};
         at += fixed;
         continue;
       }

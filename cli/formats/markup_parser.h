@@ -24,7 +24,8 @@
 namespace leakhound {
 
 // An element's attributes: (local name, value), valid during the call.
-using MarkupAttributes = std::vector<std::pair<std::string_view, std::string_view>>;
+using MarkupAttributes =
+    std::vector<std::pair<std::string_view, std::string_view>>;
 
 class MarkupHandler {
  public:

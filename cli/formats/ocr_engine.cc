@@ -127,8 +127,9 @@ absl::StatusOr<std::string> Recognize(tesseract::TessBaseAPI* api,
   }
   if (rc != 0) {
     api->Clear();
-    return UnreadableError(Unreadable::kNoText,
-                           absl::StrCat(std::string(what), ": OCR found no text"));
+    return UnreadableError(
+        Unreadable::kNoText,
+        absl::StrCat(std::string(what), ": OCR found no text"));
   }
   std::unique_ptr<char[]> text(api->GetUTF8Text());
   api->Clear();
@@ -142,8 +143,9 @@ absl::StatusOr<std::string> Recognize(tesseract::TessBaseAPI* api,
     }
   }
   if (!legible) {
-    return UnreadableError(Unreadable::kNoText,
-                           absl::StrCat(std::string(what), ": no recognisable text"));
+    return UnreadableError(
+        Unreadable::kNoText,
+        absl::StrCat(std::string(what), ": no recognisable text"));
   }
   return out;
 }
@@ -175,12 +177,14 @@ absl::StatusOr<std::string> RecognizeImageFile(std::string_view bytes,
       width <= 0 || height <= 0) {
     return UnreadableError(
         Unreadable::kUnsupported,
-        absl::StrCat(std::string(what), ": damaged, its header cannot be read"));
+        absl::StrCat(std::string(what),
+                     ": damaged, its header cannot be read"));
   }
   const uint64_t pixels = uint64_t(width) * uint64_t(height);
   if (pixels > settings.max_pixels) return PixelLimit(pixels, what, settings);
   absl::Status error;
-  EnginePool::Lease api = EnginePool::Instance().Borrow(settings.languages, &error);
+  EnginePool::Lease api =
+      EnginePool::Instance().Borrow(settings.languages, &error);
   if (api == nullptr) return error;
   PixPtr pix(pixReadMem(data, bytes.size()));
   if (pix == nullptr) {
@@ -206,7 +210,8 @@ absl::StatusOr<std::string> RecognizeGrayPixels(const uint8_t* pixels,
   const uint64_t count = uint64_t(width) * uint64_t(height);
   if (count > settings.max_pixels) return PixelLimit(count, what, settings);
   absl::Status error;
-  EnginePool::Lease api = EnginePool::Instance().Borrow(settings.languages, &error);
+  EnginePool::Lease api =
+      EnginePool::Instance().Borrow(settings.languages, &error);
   if (api == nullptr) return error;
   api->SetImage(pixels, width, height, 1, stride);
   api->SetSourceResolution(dpi);

@@ -63,7 +63,8 @@ class SharedStrings : public MarkupHandler {
     return absl::OkStatus();
   }
   absl::Status Text(std::string_view text) override {
-    if (in_t_ == 0 || phonetic_ > 0 || strings_.empty()) return absl::OkStatus();
+    if (in_t_ == 0 || phonetic_ > 0 || strings_.empty())
+      return absl::OkStatus();
     bytes_ += text.size();
     if (bytes_ > max_bytes_) {
       return absl::ResourceExhaustedError(absl::StrCat(
@@ -177,7 +178,9 @@ class ExternalTargets : public MarkupHandler {
     }
     return absl::OkStatus();
   }
-  absl::Status EndElement(std::string_view) override { return absl::OkStatus(); }
+  absl::Status EndElement(std::string_view) override {
+    return absl::OkStatus();
+  }
   absl::Status Text(std::string_view) override { return absl::OkStatus(); }
   absl::Status Comment(std::string_view) override { return absl::OkStatus(); }
 
@@ -233,7 +236,8 @@ absl::Status WorkbookText(const ZipPackage& package, ExtractionSink& sink,
                           absl::StrCat("xl/sharedStrings.xml: ", s.message()));
     }
   }
-  for (const std::string& name : package.Matching("xl/worksheets/sheet", ".xml")) {
+  for (const std::string& name :
+       package.Matching("xl/worksheets/sheet", ".xml")) {
     if (auto s = sink.CheckTime(); !s.ok()) return s;
     SheetText sheet(shared.strings(), sink.limits().max_output_bytes, text);
     if (auto s = ParseXml(package.Get(name), sheet); !s.ok()) {
@@ -264,11 +268,12 @@ absl::Status OfficeExtractor::Extract(std::string_view bytes,
   } else if (!package->Get("xl/workbook.xml").empty()) {
     s = WorkbookText(*package, sink, &text);
   } else if (!package->Get("ppt/presentation.xml").empty()) {
-    s = AppendParts(*package,
-                    Concat({package->Matching("ppt/slides/slide", ".xml"),
-                            package->Matching("ppt/notesSlides/notesSlide", ".xml"),
-                            package->Matching("ppt/comments/", ".xml")}),
-                    DrawingRules(), sink, &text);
+    s = AppendParts(
+        *package,
+        Concat({package->Matching("ppt/slides/slide", ".xml"),
+                package->Matching("ppt/notesSlides/notesSlide", ".xml"),
+                package->Matching("ppt/comments/", ".xml")}),
+        DrawingRules(), sink, &text);
   } else {
     return absl::InvalidArgumentError(
         "Office Open XML package without a document, workbook or "

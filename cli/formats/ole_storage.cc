@@ -136,11 +136,13 @@ absl::StatusOr<std::string> Ole2Storage::Read(std::string_view path,
     return absl::NotFoundError(absl::StrCat("no stream ", std::string(path)));
   }
   const gsf_off_t size = gsf_input_size(stream.get());
-  if (size < 0) return absl::InvalidArgumentError(absl::StrCat(std::string(path), ": bad size"));
+  if (size < 0)
+    return absl::InvalidArgumentError(
+        absl::StrCat(std::string(path), ": bad size"));
   if (static_cast<uint64_t>(size) > max_bytes) {
     return absl::ResourceExhaustedError(absl::StrCat(
-        "stream ", std::string(path), " of ", size, " bytes is larger than the limit of ",
-        max_bytes, " bytes"));
+        "stream ", std::string(path), " of ", size,
+        " bytes is larger than the limit of ", max_bytes, " bytes"));
   }
   std::string out(static_cast<size_t>(size), '\0');
   if (size > 0 &&

@@ -73,7 +73,8 @@ absl::Status ExtractOutlookMessage(const Ole2Storage& storage,
     if (IsOutlookMessage(storage, embedded)) {
       auto member = sink.OpenMember(name, "msg");
       if (!member.ok()) return member.status();
-      if (auto s = ExtractOutlookMessage(storage, embedded, **member); !s.ok()) {
+      if (auto s = ExtractOutlookMessage(storage, embedded, **member);
+          !s.ok()) {
         return s;
       }
       continue;

@@ -27,12 +27,14 @@ void Silence(const std::string&, void*) {}
 
 void InitPoppler() {
   static std::once_flag once;
-  std::call_once(once, [] { poppler::set_debug_error_function(Silence, nullptr); });
+  std::call_once(once,
+                 [] { poppler::set_debug_error_function(Silence, nullptr); });
 }
 
 bool HasWord(std::string_view text) {
   for (char c : text) {
-    if (c != ' ' && c != '\n' && c != '\r' && c != '\t' && c != '\f') return true;
+    if (c != ' ' && c != '\n' && c != '\r' && c != '\t' && c != '\f')
+      return true;
   }
   return false;
 }
@@ -198,12 +200,12 @@ absl::Status PdfExtractor::Extract(std::string_view bytes,
   if (!has_text && !*has_members) {
     return UnreadableError(
         unread.out_of_time ? Unreadable::kLimit : Unreadable::kNoText,
-        absl::StrCat("PDF document: no text in ", pages,
-                     pages == 1 ? " page" : " pages",
-                     unread.count == 0        ? " (blank)"
-                     : unread.out_of_time     ? " (OCR ran out of time)"
-                     : sink.limits().ocr.enabled ? " (OCR found none)"
-                                                 : " (scanned images; OCR is off)"));
+        absl::StrCat(
+            "PDF document: no text in ", pages, pages == 1 ? " page" : " pages",
+            unread.count == 0           ? " (blank)"
+            : unread.out_of_time        ? " (OCR ran out of time)"
+            : sink.limits().ocr.enabled ? " (OCR found none)"
+                                        : " (scanned images; OCR is off)"));
   }
   return absl::OkStatus();
 }

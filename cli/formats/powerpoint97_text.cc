@@ -21,7 +21,8 @@ constexpr size_t kHeaderBytes = 8;
 
 class Walker {
  public:
-  Walker(size_t max_bytes, std::string* out) : max_bytes_(max_bytes), out_(out) {}
+  Walker(size_t max_bytes, std::string* out)
+      : max_bytes_(max_bytes), out_(out) {}
 
   // The records of `bytes`, the body of a container of type `parent`.
   absl::Status Walk(std::string_view bytes, uint16_t parent, int depth) {

@@ -280,7 +280,8 @@ class RtfReader {
     if (g.destination != Destination::kText) return absl::OkStatus();
     if (word == "u" && has_param) {
       if (skip_ > 0) --skip_;
-      uint32_t u = static_cast<uint32_t>(param < 0 ? param + 65536 : param) & 0xFFFF;
+      uint32_t u =
+          static_cast<uint32_t>(param < 0 ? param + 65536 : param) & 0xFFFF;
       skip_ = g.fallback;
       if (u >= 0xD800 && u <= 0xDBFF) {
         high_surrogate_ = u;
@@ -333,8 +334,10 @@ class RtfReader {
     bool ascii = true;
     for (char c : bytes) ascii = ascii && static_cast<unsigned char>(c) < 0x80;
     if (ascii) return Append(bytes);
-    auto utf8 = ConvertToUtf8(bytes, absl::StrCat("windows-", pending_code_page_));
-    if (!utf8.ok()) utf8 = ConvertToUtf8(bytes, absl::StrCat("cp", pending_code_page_));
+    auto utf8 =
+        ConvertToUtf8(bytes, absl::StrCat("windows-", pending_code_page_));
+    if (!utf8.ok())
+      utf8 = ConvertToUtf8(bytes, absl::StrCat("cp", pending_code_page_));
     if (!utf8.ok()) utf8 = ConvertToUtf8(bytes, "windows-1252");
     if (!utf8.ok()) return utf8.status();
     return Append(*utf8);
@@ -370,7 +373,8 @@ class RtfReader {
       bytes = std::string(native);
     }
     if (bytes.empty()) return absl::OkStatus();
-    return sink_.AddMember(absl::StrCat("object", ++objects_), std::move(bytes));
+    return sink_.AddMember(absl::StrCat("object", ++objects_),
+                           std::move(bytes));
   }
 
   absl::Status Finish() {

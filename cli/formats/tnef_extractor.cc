@@ -24,7 +24,8 @@ constexpr uint32_t kAttAttachment = 0x00069005;
 constexpr size_t kIidBytes = 16;  // before an attached item's TNEF stream
 
 absl::Status Malformed(std::string_view what) {
-  return absl::InvalidArgumentError(absl::StrCat("malformed TNEF: ", std::string(what)));
+  return absl::InvalidArgumentError(
+      absl::StrCat("malformed TNEF: ", std::string(what)));
 }
 
 struct PendingAttachment {
@@ -73,13 +74,15 @@ absl::Status TnefExtractor::Extract(std::string_view bytes,
     uint32_t id = 0, length = 0;
     uint16_t checksum = 0;
     std::string_view data;
-    if (!v.Get(pos, &level) || !v.Get(pos + 1, &id) || !v.Get(pos + 5, &length) ||
-        !v.Slice(pos + 9, length, &data) || !v.Get(pos + 9 + length, &checksum)) {
+    if (!v.Get(pos, &level) || !v.Get(pos + 1, &id) ||
+        !v.Get(pos + 5, &length) || !v.Slice(pos + 9, length, &data) ||
+        !v.Get(pos + 9 + length, &checksum)) {
       return Malformed("record past the end of the stream");
     }
     pos += 11 + size_t{length};
     uint16_t sum = 0;
-    for (char c : data) sum = static_cast<uint16_t>(sum + static_cast<unsigned char>(c));
+    for (char c : data)
+      sum = static_cast<uint16_t>(sum + static_cast<unsigned char>(c));
     if (sum != checksum) return Malformed("record checksum mismatch");
     if (auto s = sink.CheckTime(); !s.ok()) return s;
     if (level == kMessageLevel) {

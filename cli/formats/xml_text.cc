@@ -30,7 +30,8 @@ class RuleText : public MarkupHandler {
     if (!rules_.spaces.empty() && name == rules_.spaces) {
       unsigned count = 1;
       for (const auto& [key, value] : attributes) {
-        if (key == "c") std::from_chars(value.data(), value.data() + value.size(), count);
+        if (key == "c")
+          std::from_chars(value.data(), value.data() + value.size(), count);
       }
       return Append(std::string(std::min(count, 100u), ' '));
     }

@@ -16,8 +16,10 @@ bool NaturalLess(std::string_view a, std::string_view b) {
     const bool db = std::isdigit(static_cast<unsigned char>(b[j])) != 0;
     if (da && db) {
       size_t ei = i, ej = j;
-      while (ei < a.size() && std::isdigit(static_cast<unsigned char>(a[ei]))) ++ei;
-      while (ej < b.size() && std::isdigit(static_cast<unsigned char>(b[ej]))) ++ej;
+      while (ei < a.size() && std::isdigit(static_cast<unsigned char>(a[ei])))
+        ++ei;
+      while (ej < b.size() && std::isdigit(static_cast<unsigned char>(b[ej])))
+        ++ej;
       std::string_view na = a.substr(i, ei - i), nb = b.substr(j, ej - j);
       while (na.size() > 1 && na[0] == '0') na.remove_prefix(1);
       while (nb.size() > 1 && nb[0] == '0') nb.remove_prefix(1);
@@ -50,7 +52,8 @@ std::vector<std::string> ZipPackage::Matching(std::string_view prefix,
 
 std::string_view ZipPackage::Get(const std::string& name) const {
   auto it = entries.find(name);
-  return it == entries.end() ? std::string_view() : std::string_view(it->second);
+  return it == entries.end() ? std::string_view()
+                             : std::string_view(it->second);
 }
 
 absl::StatusOr<ZipPackage> ReadZipPackage(

@@ -14,13 +14,15 @@ absl::StatusOr<std::unique_ptr<DuplicateCache>> DuplicateCache::Create(
   options.hashes = 4;
   auto filter = SkipBloomFilter::Create(options);
   if (!filter.ok()) return filter.status();
-  return std::unique_ptr<DuplicateCache>(new DuplicateCache(std::move(*filter)));
+  return std::unique_ptr<DuplicateCache>(
+      new DuplicateCache(std::move(*filter)));
 }
 
 DuplicateCache::DuplicateCache(SkipBloomFilter filter)
     : filter_(std::move(filter)) {}
 
-std::string DuplicateCache::Key(const std::string& digest, uint64_t generation) {
+std::string DuplicateCache::Key(const std::string& digest,
+                                uint64_t generation) {
   std::string key = digest;
   key.append(reinterpret_cast<const char*>(&generation), sizeof generation);
   return key;

@@ -4,8 +4,8 @@
 // (part names and texts) and the index generation it was scanned against
 // (a reload makes earlier verdicts stale).
 //
-// A SKIP Bloom filter (engine/filter/skip_bloom_filter.h: no false negatives over
-// its window of recent messages) answers "maybe seen" first; a verdict is
+// A SKIP Bloom filter (engine/filter/skip_bloom_filter.h: no false negatives
+// over its window of recent messages) answers "maybe seen" first; a verdict is
 // reused only after an exact lookup of the digest in the last `window`
 // entries confirms it, so the filter's false positives cost a lookup,
 // never a wrong verdict.

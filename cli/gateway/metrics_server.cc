@@ -76,8 +76,8 @@ absl::StatusOr<std::unique_ptr<MetricsServer>> MetricsServer::Start(
   std::unique_ptr<MetricsServer> server(new MetricsServer());
   server->page_ = std::move(page);
   server->daemon_ = MHD_start_daemon(
-      flags, static_cast<uint16_t>(port), nullptr, nullptr, &Handle, server.get(),
-      MHD_OPTION_SOCK_ADDR, reinterpret_cast<sockaddr*>(&storage),
+      flags, static_cast<uint16_t>(port), nullptr, nullptr, &Handle,
+      server.get(), MHD_OPTION_SOCK_ADDR, reinterpret_cast<sockaddr*>(&storage),
       MHD_OPTION_CONNECTION_LIMIT, 16u, MHD_OPTION_CONNECTION_TIMEOUT, 10u,
       MHD_OPTION_END);
   if (server->daemon_ == nullptr) {

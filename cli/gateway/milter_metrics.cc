@@ -22,8 +22,10 @@ std::string LabelValue(std::string_view v) {
   return out;
 }
 
-void Header(std::string& out, const char* name, const char* type, const char* help) {
-  absl::StrAppend(&out, "# HELP ", name, " ", help, "\n# TYPE ", name, " ", type, "\n");
+void Header(std::string& out, const char* name, const char* type,
+            const char* help) {
+  absl::StrAppend(&out, "# HELP ", name, " ", help, "\n# TYPE ", name, " ",
+                  type, "\n");
 }
 
 std::string Number(double v) { return absl::StrFormat("%.17g", v); }
@@ -41,9 +43,9 @@ void MilterMetrics::Histogram::Observe(double seconds) {
   sum += seconds;
 }
 
-void MilterMetrics::CountMessage(std::string_view verdict, std::string_view action,
-                                 double wait_seconds, double scan_seconds,
-                                 uint64_t bytes) {
+void MilterMetrics::CountMessage(std::string_view verdict,
+                                 std::string_view action, double wait_seconds,
+                                 double scan_seconds, uint64_t bytes) {
   absl::MutexLock lock(&mu_);
   ++messages_[{std::string(verdict), std::string(action)}];
   wait_.Observe(wait_seconds);
@@ -68,19 +70,20 @@ std::string MilterMetrics::Render(const Gauges& g) const {
          "Messages answered, by verdict and action.");
   for (const auto& [key, n] : messages_) {
     absl::StrAppend(&out, "leakhound_milter_messages_total{verdict=\"",
-                    LabelValue(key.first), "\",action=\"", LabelValue(key.second),
-                    "\"} ", n, "\n");
+                    LabelValue(key.first), "\",action=\"",
+                    LabelValue(key.second), "\"} ", n, "\n");
   }
   auto histogram = [&](const char* name, const char* help, const Histogram& h) {
     Header(out, name, "histogram", help);
     uint64_t cumulative = 0;
     for (size_t i = 0; i < kBuckets.size(); ++i) {
       cumulative += h.buckets[i];
-      absl::StrAppend(&out, name, "_bucket{le=\"", absl::StrCat(kBuckets[i]), "\"} ",
-                      cumulative, "\n");
+      absl::StrAppend(&out, name, "_bucket{le=\"", absl::StrCat(kBuckets[i]),
+                      "\"} ", cumulative, "\n");
     }
     absl::StrAppend(&out, name, "_bucket{le=\"+Inf\"} ", h.count, "\n", name,
-                    "_sum ", Number(h.sum), "\n", name, "_count ", h.count, "\n");
+                    "_sum ", Number(h.sum), "\n", name, "_count ", h.count,
+                    "\n");
   };
   histogram("leakhound_milter_scan_seconds",
             "Time extracting and scanning a message.", scan_);
@@ -92,8 +95,8 @@ std::string MilterMetrics::Render(const Gauges& g) const {
   Header(out, "leakhound_milter_errors_total", "counter",
          "Messages that could not be judged, by cause.");
   for (const auto& [cause, n] : errors_) {
-    absl::StrAppend(&out, "leakhound_milter_errors_total{cause=\"", LabelValue(cause),
-                    "\"} ", n, "\n");
+    absl::StrAppend(&out, "leakhound_milter_errors_total{cause=\"",
+                    LabelValue(cause), "\"} ", n, "\n");
   }
   Header(out, "leakhound_milter_unread_parts_total", "counter",
          "Message parts without readable text, by class.");
@@ -107,11 +110,12 @@ std::string MilterMetrics::Render(const Gauges& g) const {
                   g.duplicate_lookups, "\n");
   Header(out, "leakhound_milter_duplicate_hits_total", "counter",
          "Verdicts reused from the duplicate cache.");
-  absl::StrAppend(&out, "leakhound_milter_duplicate_hits_total ", g.duplicate_hits,
-                  "\n");
+  absl::StrAppend(&out, "leakhound_milter_duplicate_hits_total ",
+                  g.duplicate_hits, "\n");
   Header(out, "leakhound_index_generation", "gauge",
          "The index generation being served.");
-  absl::StrAppend(&out, "leakhound_index_generation ", g.index_generation, "\n");
+  absl::StrAppend(&out, "leakhound_index_generation ", g.index_generation,
+                  "\n");
   Header(out, "leakhound_index_documents", "gauge",
          "Protected documents in the index being served.");
   absl::StrAppend(&out, "leakhound_index_documents ", g.index_documents, "\n");
@@ -121,10 +125,12 @@ std::string MilterMetrics::Render(const Gauges& g) const {
                   Number(g.seconds_since_reload), "\n");
   Header(out, "leakhound_incidents_written_total", "counter",
          "Incident records written to the store.");
-  absl::StrAppend(&out, "leakhound_incidents_written_total ", g.incidents_written, "\n");
+  absl::StrAppend(&out, "leakhound_incidents_written_total ",
+                  g.incidents_written, "\n");
   Header(out, "leakhound_incidents_dropped_total", "counter",
          "Incident records dropped (spool full, or left at stop).");
-  absl::StrAppend(&out, "leakhound_incidents_dropped_total ", g.incidents_dropped, "\n");
+  absl::StrAppend(&out, "leakhound_incidents_dropped_total ",
+                  g.incidents_dropped, "\n");
   return out;
 }
 

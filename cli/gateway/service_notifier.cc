@@ -5,7 +5,8 @@
 
 namespace leakhound {
 
-ServiceNotifier::ServiceNotifier() : last_ping_(std::chrono::steady_clock::now()) {
+ServiceNotifier::ServiceNotifier()
+    : last_ping_(std::chrono::steady_clock::now()) {
   uint64_t usec = 0;
   if (sd_watchdog_enabled(0, &usec) > 0) {
     interval_ = std::chrono::microseconds(usec);

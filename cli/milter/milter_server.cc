@@ -38,7 +38,8 @@ class FifoSlots {
     const uint64_t ticket = next_ticket_++;
     const auto deadline =
         std::chrono::steady_clock::now() +
-        std::chrono::duration_cast<std::chrono::steady_clock::duration>(timeout);
+        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+            timeout);
     bool got = false;
     for (;;) {
       got = Turn(ticket);
@@ -148,7 +149,8 @@ constexpr size_t kMaxRecordedField = 998;
 std::string Bounded(std::string_view value) {
   if (value.size() <= kMaxRecordedField) return std::string(value);
   size_t cut = kMaxRecordedField;
-  while (cut > 0 && (static_cast<unsigned char>(value[cut]) & 0xC0) == 0x80) --cut;
+  while (cut > 0 && (static_cast<unsigned char>(value[cut]) & 0xC0) == 0x80)
+    --cut;
   return std::string(value.substr(0, cut));
 }
 
@@ -186,7 +188,8 @@ sfsistat OnEnvelopeFrom(SMFICTX* ctx, char** argv) {
   Session* s = Get(ctx);
   if (s == nullptr) return SMFIS_TEMPFAIL;
   s->Reset();
-  if (argv != nullptr && argv[0] != nullptr) s->sender = Bounded(Unbracketed(argv[0]));
+  if (argv != nullptr && argv[0] != nullptr)
+    s->sender = Bounded(Unbracketed(argv[0]));
   s->sender_allowed = argv != nullptr && argv[0] != nullptr &&
                       AddressAllowed(argv[0], g_state.policy->allow_senders);
   return SMFIS_CONTINUE;
@@ -196,7 +199,8 @@ sfsistat OnEnvelopeRecipient(SMFICTX* ctx, char** argv) {
   Session* s = Get(ctx);
   if (s == nullptr) return SMFIS_TEMPFAIL;
   ++s->recipients;
-  if (argv != nullptr && argv[0] != nullptr && s->recipient_list.size() < 1000) {
+  if (argv != nullptr && argv[0] != nullptr &&
+      s->recipient_list.size() < 1000) {
     s->recipient_list.push_back(Bounded(Unbracketed(argv[0])));
   }
   if (argv == nullptr || argv[0] == nullptr ||
@@ -243,7 +247,8 @@ std::string HeaderValue(const std::vector<std::string>& items) {
   }
   if (out.size() > 900) {
     size_t cut = 896;
-    while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80) --cut;
+    while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80)
+      --cut;
     out.resize(cut);
     out += " ...";
   }
@@ -260,7 +265,8 @@ sfsistat Act(SMFICTX* ctx, MilterAction action, const MessageVerdict& v,
       std::string text = why;
       if (v.kind == MessageVerdict::Kind::kLeak && p.show_matches) {
         std::vector<std::string> named = v.documents;
-        for (const std::string& l : v.locations) named.push_back("location " + l);
+        for (const std::string& l : v.locations)
+          named.push_back("location " + l);
         absl::StrAppend(&text, " (", absl::StrJoin(named, ", "), ")");
       }
       std::string code = "550", xcode = "5.7.1";
@@ -294,7 +300,8 @@ sfsistat Act(SMFICTX* ctx, MilterAction action, const MessageVerdict& v,
         AddHeader(ctx, "X-Leakhound-Matches", absl::StrJoin(v.documents, ", "));
       }
       if (!v.locations.empty()) {
-        AddHeader(ctx, "X-Leakhound-Locations", absl::StrJoin(v.locations, ", "));
+        AddHeader(ctx, "X-Leakhound-Locations",
+                  absl::StrJoin(v.locations, ", "));
       }
       return SMFIS_ACCEPT;
     case MilterAction::kAccept:
@@ -321,7 +328,8 @@ Judged Judge(const Session& s, const MilterPolicy& p,
   Judged j;
   MessageVerdict& v = j.v;
   if (s.sender_allowed || (s.recipients > 0 && s.all_recipients_allowed)) {
-    j.note = s.sender_allowed ? "sender allow-listed" : "recipients allow-listed";
+    j.note =
+        s.sender_allowed ? "sender allow-listed" : "recipients allow-listed";
   } else if (s.oversized) {
     v.kind = MessageVerdict::Kind::kError;
     v.error = absl::StrCat("larger than ", p.max_message_bytes, " bytes");
@@ -496,7 +504,8 @@ sfsistat OnClose(SMFICTX* ctx) {
 
 std::string Lower(std::string_view s) {
   std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (char& c : out)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
 }
 
@@ -567,8 +576,8 @@ absl::Status ServeMilter(const std::string& socket, const MilterPolicy& policy,
   desc.xxfi_close = OnClose;
   std::string conn = socket;
   if (smfi_setconn(Mutable(conn)) == MI_FAILURE) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("bad socket '", socket, "' (inet:PORT@HOST or unix:/path)"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "bad socket '", socket, "' (inet:PORT@HOST or unix:/path)"));
   }
   if (smfi_register(desc) == MI_FAILURE) {
     return absl::InternalError("libmilter: smfi_register failed");
@@ -579,8 +588,8 @@ absl::Status ServeMilter(const std::string& socket, const MilterPolicy& policy,
   const int opened = smfi_opensocket(true);
   ::umask(old_mask);
   if (opened == MI_FAILURE) {
-    return absl::UnavailableError(
-        absl::StrCat("cannot listen on ", socket, " (in use, or no permission)"));
+    return absl::UnavailableError(absl::StrCat("cannot listen on ", socket,
+                                               " (in use, or no permission)"));
   }
   g_state.listening = true;
   if (smfi_main() == MI_FAILURE) {

@@ -47,7 +47,8 @@ inline uint64_t LoadWord(const unsigned char* p) {
 __attribute__((target_clones("avx512f", "avx2", "default")))
 void AndSlices(const unsigned char* const* slice, uint32_t k, uint32_t words,
                uint64_t* hits) {
-  for (uint32_t w = 0; w < words; ++w) hits[w] = LoadWord(slice[0] + 8 * size_t{w});
+  for (uint32_t w = 0; w < words; ++w)
+    hits[w] = LoadWord(slice[0] + 8 * size_t{w});
   for (uint32_t j = 1; j < k; ++j) {
     const unsigned char* s = slice[j];
     for (uint32_t w = 0; w < words; ++w) hits[w] &= LoadWord(s + 8 * size_t{w});

@@ -18,7 +18,8 @@ RowEvidence::RowEvidence(const QueryWindows& windows, const RowCounts& counts,
       scoring_(scoring),
       log_alpha_(log_alpha) {}
 
-std::optional<Significance> RowEvidence::Of(std::span<const uint32_t> rows) const {
+std::optional<Significance> RowEvidence::Of(
+    std::span<const uint32_t> rows) const {
   if (rows.size() == 1) {  // most tests: a row on its own
     const uint32_t r = rows[0];
     const size_t slot = counts_.Slot(r);
@@ -93,8 +94,9 @@ void CandidatePicker::PickSpanning(DocId doc, std::span<const uint32_t> rows,
 
 void CandidatePicker::Finish() {
   std::vector<Candidate>& c = result_.candidates;
-  std::sort(c.begin(), c.end(),
-            [](const Candidate& a, const Candidate& b) { return a.doc < b.doc; });
+  std::sort(c.begin(), c.end(), [](const Candidate& a, const Candidate& b) {
+    return a.doc < b.doc;
+  });
   c.erase(std::unique(c.begin(), c.end(),
                       [](const Candidate& a, const Candidate& b) {
                         return a.doc == b.doc;

@@ -14,8 +14,9 @@ void CountRange(const RowMatrix& matrix, const BloomGeometry& geometry,
                 std::vector<uint32_t>& positions) {
   constexpr size_t kBlock = 4096;
   for (size_t b = 0; b < fingerprints.size(); b += kBlock) {
-    BitPositions(fingerprints.subspan(b, std::min(kBlock, fingerprints.size() - b)),
-                 geometry, positions);
+    BitPositions(
+        fingerprints.subspan(b, std::min(kBlock, fingerprints.size() - b)),
+        geometry, positions);
     if (blocks.empty()) {
       matrix.CountMembership(positions, geometry.hashes, out);
     } else {
@@ -53,10 +54,11 @@ RowCounts CountMemberships(const RowMatrix& matrix,
   counts.fullest.assign(slots, 0);
   for (size_t c = 0; c < windows.chunks(); ++c) {
     uint32_t* out = counts.chunks.data() + c * slots;
-    CountRange(matrix, geometry,
-               fingerprints.subspan(windows.ChunkBegin(c),
-                                    windows.ChunkEnd(c) - windows.ChunkBegin(c)),
-               counts.blocks, std::span<uint32_t>(out, slots), positions);
+    CountRange(
+        matrix, geometry,
+        fingerprints.subspan(windows.ChunkBegin(c),
+                             windows.ChunkEnd(c) - windows.ChunkBegin(c)),
+        counts.blocks, std::span<uint32_t>(out, slots), positions);
     for (size_t i = 0; i < slots; ++i) counts.whole[i] += out[i];
     // Window c - 1 (chunks c - 1 and c) counts toward the fullest unless
     // it is the last.

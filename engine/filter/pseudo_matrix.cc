@@ -213,7 +213,8 @@ void PseudoMatrix::Pack(DocId doc, std::span<const uint64_t> fingerprints,
       open_row_ = TakeRow();
     }
     const auto row = static_cast<uint32_t>(open_row_);
-    const uint32_t take = std::min(limit - rows_[row].fingerprints, end - begin);
+    const uint32_t take =
+        std::min(limit - rows_[row].fingerprints, end - begin);
     Insert(row, doc, fingerprints, begin, begin + take);
     begin += take;
   }
@@ -244,7 +245,8 @@ absl::StatusOr<RebuildStats> PseudoMatrix::Remove(
     DocId doc, const FingerprintSource& source) {
   auto it = doc_rows_.find(doc);
   if (it == doc_rows_.end()) {
-    return absl::NotFoundError(absl::StrCat("document ", doc, " not in filter"));
+    return absl::NotFoundError(
+        absl::StrCat("document ", doc, " not in filter"));
   }
   const std::vector<uint32_t> rows = std::move(it->second);
   doc_rows_.erase(it);
@@ -296,7 +298,8 @@ RebuildStats PseudoMatrix::Compact(const FingerprintSource& source,
   open_row_ = -1;
   for (const Segment& s : moving) Pack(s.doc, source(s.doc), s.begin, s.end);
   if (groups_) {
-    for (uint32_t row : victims) cleared_groups_.push_back(groups_->GroupOf(row));
+    for (uint32_t row : victims)
+      cleared_groups_.push_back(groups_->GroupOf(row));
   }
   stats.rows = victims;
   for (uint32_t row : victims) {
@@ -338,7 +341,8 @@ size_t PseudoMatrix::MemoryBytes() const {
              cross_group_.capacity() * (sizeof(DocId) + 1);
   }
   bytes += rows_.capacity() * sizeof(RowInfo);
-  for (const RowInfo& r : rows_) bytes += r.segments.capacity() * sizeof(Segment);
+  for (const RowInfo& r : rows_)
+    bytes += r.segments.capacity() * sizeof(Segment);
   bytes += doc_rows_.capacity() *
            (sizeof(DocId) + sizeof(std::vector<uint32_t>) + 1);
   for (const auto& [doc, rows] : doc_rows_) {

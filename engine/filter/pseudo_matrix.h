@@ -88,8 +88,8 @@ class PseudoMatrix {
 
   // Rebuilds a matrix from its persisted row index: `rows[r]` for every
   // row r (a row without segments is free) and the open row (-1: none).
-  // The bits start clear; load them with LoadRowBits (and LoadGroupBits). Returns
-  // InvalidArgument for bad parameters or an inconsistent row index
+  // The bits start clear; load them with LoadRowBits (and LoadGroupBits).
+  // Returns InvalidArgument for bad parameters or an inconsistent row index
   // (segments out of order, open row out of range).
   static absl::StatusOr<std::unique_ptr<PseudoMatrix>> Restore(
       const PseudoMatrixOptions& options, std::vector<RowInfo> rows,

@@ -100,7 +100,8 @@ class QueryWindows {
   // nullopt if none. Either needs at least options.min_count hits.
   template <typename WindowHits>
   std::optional<Significance> Test(double log_alpha, uint32_t sum, double p,
-                                   double trials, WindowHits window_hits) const {
+                                   double trials,
+                                   WindowHits window_hits) const {
     return TestPeaks(log_alpha, sum, p, trials, [&] {
       WindowPeaks peaks;
       for (size_t w = 0; w + 1 < windows_; ++w) {

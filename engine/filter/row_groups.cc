@@ -32,8 +32,9 @@ void RowGroups::CountMembership(std::span<const uint64_t> fingerprints,
   constexpr size_t kBlock = 4096;  // positions of a block at a time
   std::vector<uint32_t> positions;
   for (size_t b = 0; b < fingerprints.size(); b += kBlock) {
-    BitPositions(fingerprints.subspan(b, std::min(kBlock, fingerprints.size() - b)),
-                 geometry_, positions);
+    BitPositions(
+        fingerprints.subspan(b, std::min(kBlock, fingerprints.size() - b)),
+        geometry_, positions);
     filter_->CountMembership(positions, k, counts);
   }
 }

@@ -55,7 +55,8 @@ class RowGroups {
   // Clears group g's filter (before rebuilding it). REQUIRES: g < groups().
   void Clear(uint32_t g);
   // ORs / copies group filters in RowMatrix::SetRows / GetRow format.
-  void SetBits(uint32_t first, uint32_t count, std::span<const uint64_t> words) {
+  void SetBits(uint32_t first, uint32_t count,
+               std::span<const uint64_t> words) {
     filter_->SetRows(first, count, words);
   }
   void GetBits(uint32_t g, std::span<uint64_t> words) const {

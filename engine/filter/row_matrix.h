@@ -39,7 +39,8 @@ class RowMatrix {
   // were clear. Faster than Set bit by bit: no call per bit, and the
   // sliced layout prefetches the bytes ahead.
   // REQUIRES: row < rows(), every position < bits().
-  virtual uint32_t SetBits(uint32_t row, std::span<const uint32_t> positions) = 0;
+  virtual uint32_t SetBits(uint32_t row,
+                           std::span<const uint32_t> positions) = 0;
   virtual bool Test(uint32_t row, uint32_t pos) const = 0;
   // Clears every bit of `row`.
   virtual void ClearRow(uint32_t row) = 0;

@@ -148,7 +148,8 @@ DocumentMatch LeakScanner::Compare(
   std::vector<std::pair<uint32_t, uint32_t>> scanned_spans;
   for (const Passage& p : found) {
     scanned_spans.emplace_back(p.token_begin, p.token_end);
-    match.longest_passage_words = std::max(match.longest_passage_words, p.words);
+    match.longest_passage_words =
+        std::max(match.longest_passage_words, p.words);
     match.longest_covered_words =
         std::max(match.longest_covered_words, p.covered_words);
   }

@@ -229,9 +229,10 @@ std::vector<PassageChain> ChainPairs(const ScannedText& scanned,
     const Occurrence& o = source[p.source];
     const int64_t diagonal = Diagonal(s, o);
     // Retire chains the gap can no longer bridge.
-    auto stale = std::partition(open.begin(), open.end(), [&](const PassageChain& c) {
-      return s.token_begin - c.last_token <= reach;
-    });
+    auto stale =
+        std::partition(open.begin(), open.end(), [&](const PassageChain& c) {
+          return s.token_begin - c.last_token <= reach;
+        });
     done.insert(done.end(), stale, open.end());
     open.erase(stale, open.end());
 
@@ -280,15 +281,16 @@ uint32_t SourceDistance(const Passage& a, const Passage& b) {
 std::vector<Passage> OutermostPassages(const ScannedText& scanned,
                                        std::vector<PassageChain> chains,
                                        const PassageOptions& options) {
-  std::sort(chains.begin(), chains.end(), [](const PassageChain& a, const PassageChain& b) {
-    if (a.passage.token_begin != b.passage.token_begin) {
-      return a.passage.token_begin < b.passage.token_begin;
-    }
-    if (a.passage.token_end != b.passage.token_end) {
-      return a.passage.token_end > b.passage.token_end;
-    }
-    return a.passage.shingles > b.passage.shingles;
-  });
+  std::sort(chains.begin(), chains.end(),
+            [](const PassageChain& a, const PassageChain& b) {
+              if (a.passage.token_begin != b.passage.token_begin) {
+                return a.passage.token_begin < b.passage.token_begin;
+              }
+              if (a.passage.token_end != b.passage.token_end) {
+                return a.passage.token_end > b.passage.token_end;
+              }
+              return a.passage.shingles > b.passage.shingles;
+            });
   std::vector<Passage> out;
   // Other places of a kept passage: (its index in out, the passage).
   std::vector<std::pair<size_t, Passage>> places;
@@ -338,7 +340,8 @@ std::vector<Passage> MatchPassages(
     const std::function<bool(uint64_t)>& suppressed,
     const PassageOptions& options) {
   const std::vector<Pair> pairs = SharedPairs(scanned, source, suppressed);
-  std::vector<PassageChain> chains = ChainPairs(scanned, source, pairs, options);
+  std::vector<PassageChain> chains =
+      ChainPairs(scanned, source, pairs, options);
   if (source_checks.empty() ||
       scanned.text().word_checks.size() != scanned.text().token_count) {
     return OutermostPassages(scanned, std::move(chains), options);
