@@ -1,17 +1,15 @@
 // The leakhound command: dispatches to one subcommand.
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
-#include <unistd.h>
-
 #include "cli/commands/add_command.h"
 #include "cli/commands/admin_commands.h"
 #include "cli/commands/console_command.h"
 #include "cli/commands/exit_codes.h"
-#include "cli/formats/ocr_engine.h"
 #include "cli/commands/incidents_command.h"
 #include "cli/commands/milter_command.h"
 #include "cli/commands/rekey_command.h"
@@ -19,6 +17,7 @@
 #include "cli/commands/shingle_command.h"
 #include "cli/commands/sync_command.h"
 #include "cli/commands/version_command.h"
+#include "cli/formats/ocr_engine.h"
 
 namespace {
 

@@ -95,10 +95,10 @@ absl::StatusOr<std::unique_ptr<ProtectedIndex>> ProtectedIndex::Open(
 absl::StatusOr<std::unique_ptr<ProtectedIndex>> ProtectedIndex::OpenWithFaults(
     const std::string& dir, OpenMode mode, IoFaults* faults) {
   auto store = IndexStore::OpenWithFaults(dir,
-                                mode == OpenMode::kRead
-                                    ? IndexStore::Mode::kReader
-                                    : IndexStore::Mode::kWriter,
-                                faults);
+                                          mode == OpenMode::kRead
+                                              ? IndexStore::Mode::kReader
+                                              : IndexStore::Mode::kWriter,
+                                          faults);
   if (!store.ok()) return store.status();
   const MetadataRecord& meta = (*store)->metadata();
   if (meta.shingler_version != kShinglerVersion && mode != OpenMode::kRebuild) {

@@ -13,12 +13,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "cli/commands/command_line.h"
-#include "cli/console/retained_copy.h"
 #include "cli/commands/exit_codes.h"
 #include "cli/commands/input_files.h"
 #include "cli/commands/json_text.h"
 #include "cli/commands/ordered_work.h"
 #include "cli/commands/progress_bar.h"
+#include "cli/console/retained_copy.h"
 
 namespace leakhound {
 namespace {
@@ -109,16 +109,20 @@ struct PreparedFile {
 // another source says how to give it one of its own.
 absl::Status WithHint(const absl::Status& s) {
   if (s.code() != absl::StatusCode::kAlreadyExists) return s;
-  return absl::Status(s.code(), absl::StrCat(s.message(),
-                                             " (--id gives it another id)"));
+  return absl::Status(s.code(),
+                      absl::StrCat(s.message(), " (--id gives it another id)"));
 }
 
 const char* OutcomeWord(AddOutcome outcome) {
   switch (outcome) {
-    case AddOutcome::kAdded: return "added";
-    case AddOutcome::kReplaced: return "replaced";
-    case AddOutcome::kUnchanged: return "unchanged";
-    case AddOutcome::kDuplicateContent: return "duplicate";
+    case AddOutcome::kAdded:
+      return "added";
+    case AddOutcome::kReplaced:
+      return "replaced";
+    case AddOutcome::kUnchanged:
+      return "unchanged";
+    case AddOutcome::kDuplicateContent:
+      return "duplicate";
   }
   return "?";
 }
@@ -143,8 +147,8 @@ struct AddOptions {
 // *exit set.
 std::optional<AddOptions> ParseAddOptions(int argc, char** argv, int* exit) {
   static constexpr OptionSpec kSpecs[] = {
-      {"index", true},       {"id", true},          {"label", true},
-      {"from-list", true},   {"threads", true},     {"batch-bytes", true},
+      {"index", true},        {"id", true},      {"label", true},
+      {"from-list", true},    {"threads", true}, {"batch-bytes", true},
       {"on-unreadable", true}};
   static constexpr auto kAllSpecs = WithLimitOptions(kSpecs);
   auto line = ParseCommandLine("add", argc, argv, kAllSpecs, AddUsage(), exit);
@@ -158,8 +162,8 @@ std::optional<AddOptions> ParseAddOptions(int argc, char** argv, int* exit) {
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   auto threads = line->Unsigned("threads", cores, 1, 256);
   if (!threads.ok()) return fail(threads.status());
-  auto batch_bytes = line->Unsigned("batch-bytes", kCommitBytes, 1,
-                                    uint64_t{1} << 32);
+  auto batch_bytes =
+      line->Unsigned("batch-bytes", kCommitBytes, 1, uint64_t{1} << 32);
   if (!batch_bytes.ok()) return fail(batch_bytes.status());
   auto unreadable = ParseUnreadablePolicy(line->Value("on-unreadable"));
   if (!unreadable.ok()) return fail(unreadable.status());
@@ -262,11 +266,10 @@ class AddRun {
         prepared.document.ok() ? prepared.document->bytes : 0;
     if (index_->pending() == 0)
       first_staged_ = std::chrono::steady_clock::now();
-    waiting_.emplace_back(&file,
-                          prepared.document.ok()
-                              ? index_->Stage(std::move(*prepared.document))
-                              : absl::StatusOr<AddResult>(
-                                    prepared.document.status()));
+    waiting_.emplace_back(
+        &file, prepared.document.ok()
+                   ? index_->Stage(std::move(*prepared.document))
+                   : absl::StatusOr<AddResult>(prepared.document.status()));
     staged_bytes_ += text_bytes;
     bytes_done_ += prepared.input_bytes;
     if (index_->pending() == 0) {
@@ -285,10 +288,11 @@ class AddRun {
     Commit();
     progress_.Clear();
     if (o_.files.size() > 1) {
-      std::printf("%zu added, %zu replaced, %zu unchanged, %s, %zu skipped, "
-                  "%zu failed\n",
-                  counts_[0], counts_[1], counts_[2],
-                  Plural(counts_[3], "duplicate").c_str(), skipped_, failed_);
+      std::printf(
+          "%zu added, %zu replaced, %zu unchanged, %s, %zu skipped, "
+          "%zu failed\n",
+          counts_[0], counts_[1], counts_[2],
+          Plural(counts_[3], "duplicate").c_str(), skipped_, failed_);
     }
     return exit_;
   }
@@ -326,20 +330,20 @@ class AddRun {
       size_t lost = 0;
       std::erase_if(waiting_, [&](const auto& entry) {
         const absl::StatusOr<AddResult>& added = entry.second;
-        const bool written = added.ok() &&
-                             (added->outcome == AddOutcome::kAdded ||
-                              added->outcome == AddOutcome::kReplaced);
+        const bool written =
+            added.ok() && (added->outcome == AddOutcome::kAdded ||
+                           added->outcome == AddOutcome::kReplaced);
         lost += written ? 1 : 0;
         return written;
       });
       progress_.Clear();
       exit_ = ReportError(
-          "add", absl::Status(s.code(),
-                              absl::StrCat(s.message(), "; the ", lost,
-                                           " document(s) of this batch were "
-                                           "not added and the index is as "
-                                           "before them; no further files "
-                                           "are added")));
+          "add",
+          absl::Status(s.code(), absl::StrCat(s.message(), "; the ", lost,
+                                              " document(s) of this batch were "
+                                              "not added and the index is as "
+                                              "before them; no further files "
+                                              "are added")));
       failed_ += lost;
       write_failed_ = true;
     }
@@ -451,8 +455,8 @@ int AddAllowed(const CommandLine& line, ProtectedIndex& index,
   const std::vector<InputFile> files = ExpandInputs(paths);
   const std::optional<std::string> name = line.Value("name");
   if (name && files.size() != 1) {
-    return ReportError("allow", absl::InvalidArgumentError(
-                                    "--name needs exactly one file"));
+    return ReportError(
+        "allow", absl::InvalidArgumentError("--name needs exactly one file"));
   }
   int exit = kExitOk;
   for (const InputFile& file : files) {
@@ -487,9 +491,9 @@ int RunAllowCommand(int argc, char** argv) {
   const auto& [action, operands] = *split;
   if (action == "list") return ListAllowed(*line);
   if (action != "add" && action != "remove") {
-    UsageError("allow", absl::InvalidArgumentError(absl::StrCat(
-                            "unknown action '", action,
-                            "' (add, remove or list)")));
+    UsageError("allow",
+               absl::InvalidArgumentError(absl::StrCat(
+                   "unknown action '", action, "' (add, remove or list)")));
     return kExitError;
   }
   if (operands.empty()) {

@@ -12,9 +12,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "cli/commands/command_line.h"
-#include "cli/console/retained_copy.h"
 #include "cli/commands/exit_codes.h"
 #include "cli/commands/json_text.h"
+#include "cli/console/retained_copy.h"
 #include "engine/index_verifier.h"
 #include "engine/protected_index.h"
 
@@ -32,9 +32,12 @@ std::string IsoTime(int64_t unix_ms) {
 
 const char* PackingName(uint8_t packing) {
   switch (static_cast<PackingMode>(packing)) {
-    case PackingMode::kPseudoMatrix: return "pmbf";
-    case PackingMode::kOneDocumentPerRow: return "mbf";
-    case PackingMode::kSingleFilter: return "single";
+    case PackingMode::kPseudoMatrix:
+      return "pmbf";
+    case PackingMode::kOneDocumentPerRow:
+      return "mbf";
+    case PackingMode::kSingleFilter:
+      return "single";
   }
   return "unknown";
 }
@@ -50,33 +53,35 @@ std::string JsonStrings(const std::vector<std::string>& values) {
 // The usage text, with the defaults of FilterParams.
 const char* InitUsage() {
   static const std::string usage = absl::StrCat(
-    "usage: leakhound init --index DIR [--fpr P] [--row-capacity N] "
-    "[--fill F]\n"
-    "                      [--shingle-words W] [--winnow W] "
-    "[--packing pmbf|mbf|single]\n"
-    "                      [--row-groups G] [--filter-winnow W]\n"
-    "  Creates an empty index in DIR (which must not exist or be empty).\n"
-    "  --fpr P            false-positive rate of one fingerprint against a "
-    "full row (default 0.001)\n"
-    "  --row-capacity N   fingerprints per row (default ",
-    FilterParams{}.row_capacity, ")\n"
-    "  --fill F           fraction of a row filled before the next (default "
-    "1.0)\n"
-    "  --shingle-words W  words per shingle (default 5)\n"
-    "  --winnow W         winnowing window in shingles, 0 = off (default 0)\n"
-    "  --filter-winnow W  the filter holds only the fingerprints winnowing "
-    "selects with\n"
-    "                     window W (the second stage still compares every "
-    "shingle);\n"
-    "                     0 = every fingerprint (default ",
-    kDefaultFilterWinnowWindow, ")\n"
-    "  --packing MODE     pmbf (default), mbf (one document per row) or "
-    "single (one filter)\n"
-    "  --row-groups G     rows per group of the filter's second level, a "
-    "multiple of 64,\n"
-    "                     or 0 = one level (default 0); 256 keeps queries "
-    "fast from about\n"
-    "                     10,000 rows on, at twice the memory and disk\n");
+      "usage: leakhound init --index DIR [--fpr P] [--row-capacity N] "
+      "[--fill F]\n"
+      "                      [--shingle-words W] [--winnow W] "
+      "[--packing pmbf|mbf|single]\n"
+      "                      [--row-groups G] [--filter-winnow W]\n"
+      "  Creates an empty index in DIR (which must not exist or be empty).\n"
+      "  --fpr P            false-positive rate of one fingerprint against a "
+      "full row (default 0.001)\n"
+      "  --row-capacity N   fingerprints per row (default ",
+      FilterParams{}.row_capacity,
+      ")\n"
+      "  --fill F           fraction of a row filled before the next (default "
+      "1.0)\n"
+      "  --shingle-words W  words per shingle (default 5)\n"
+      "  --winnow W         winnowing window in shingles, 0 = off (default 0)\n"
+      "  --filter-winnow W  the filter holds only the fingerprints winnowing "
+      "selects with\n"
+      "                     window W (the second stage still compares every "
+      "shingle);\n"
+      "                     0 = every fingerprint (default ",
+      kDefaultFilterWinnowWindow,
+      ")\n"
+      "  --packing MODE     pmbf (default), mbf (one document per row) or "
+      "single (one filter)\n"
+      "  --row-groups G     rows per group of the filter's second level, a "
+      "multiple of 64,\n"
+      "                     or 0 = one level (default 0); 256 keeps queries "
+      "fast from about\n"
+      "                     10,000 rows on, at twice the memory and disk\n");
   return usage.c_str();
 }
 
@@ -84,10 +89,9 @@ const char* InitUsage() {
 
 int RunInitCommand(int argc, char** argv) {
   static constexpr OptionSpec kSpecs[] = {
-      {"index", true},         {"fpr", true},    {"row-capacity", true},
-      {"fill", true},          {"shingle-words", true},
-      {"winnow", true},        {"packing", true},
-      {"row-groups", true},    {"filter-winnow", true}};
+      {"index", true},   {"fpr", true},           {"row-capacity", true},
+      {"fill", true},    {"shingle-words", true}, {"winnow", true},
+      {"packing", true}, {"row-groups", true},    {"filter-winnow", true}};
   int exit = kExitOk;
   auto line = ParseCommandLine("init", argc, argv, kSpecs, InitUsage(), &exit);
   if (!line) return exit;
@@ -109,10 +113,9 @@ int RunInitCommand(int argc, char** argv) {
   auto groups = line->Unsigned("row-groups", 0, 0, 65536);
   auto filter_winnow =
       line->Unsigned("filter-winnow", kDefaultFilterWinnowWindow, 0, 1024);
-  for (const absl::Status& s : {fpr.status(), capacity.status(),
-                                fill.status(), words.status(),
-                                winnow.status(), groups.status(),
-                                filter_winnow.status()}) {
+  for (const absl::Status& s :
+       {fpr.status(), capacity.status(), fill.status(), words.status(),
+        winnow.status(), groups.status(), filter_winnow.status()}) {
     if (!s.ok()) return ReportError("init", s);
   }
   if (*groups % 64 != 0) {
@@ -150,9 +153,8 @@ int RunInitCommand(int argc, char** argv) {
           ? absl::StrCat(", filter winnowing window ", m.filter_winnow_window)
                 .c_str()
           : "",
-      m.group_rows > 0
-          ? absl::StrCat(", row groups of ", m.group_rows).c_str()
-          : "");
+      m.group_rows > 0 ? absl::StrCat(", row groups of ", m.group_rows).c_str()
+                       : "");
   return kExitOk;
 }
 
@@ -198,14 +200,14 @@ int RunRemoveCommand(int argc, char** argv) {
       // further changes: one line for them all.
       return ReportError(
           "remove",
-          absl::Status(stats.status().code(),
-                       absl::StrCat(stats.status().message(), "; ", id,
-                                    ids.size() - i > 1
-                                        ? absl::StrCat(" and the ",
-                                                       ids.size() - i - 1,
-                                                       " id(s) after it")
-                                        : std::string(),
-                                    " were not removed")));
+          absl::Status(
+              stats.status().code(),
+              absl::StrCat(stats.status().message(), "; ", id,
+                           ids.size() - i > 1
+                               ? absl::StrCat(" and the ", ids.size() - i - 1,
+                                              " id(s) after it")
+                               : std::string(),
+                           " were not removed")));
     }
     std::printf("removed %s (%s rebuilt, %u freed)\n", id.c_str(),
                 Plural(stats->rows_rebuilt(), "row").c_str(),
@@ -237,8 +239,8 @@ int RunListCommand(int argc, char** argv) {
     std::printf("%-40s %10s %9s %5s  %-20s  %-16s  %s\n", "id", "bytes",
                 "shingles", "rows", "added (UTC)", "labels", "source");
   }
-  absl::Status s = (*index)->ForEachDocument(
-      [&](uint32_t, const DocumentRecord& d) {
+  absl::Status s =
+      (*index)->ForEachDocument([&](uint32_t, const DocumentRecord& d) {
         if (json) {
           std::vector<std::string> rows;
           for (uint32_t r : d.rows) rows.push_back(absl::StrCat(r));
@@ -282,8 +284,9 @@ struct IndexStats {
   uint64_t generation = 0;
   uint64_t stored = 0;  // fingerprints in the filter
   uint32_t in_use = 0;  // rows
-  std::vector<uint32_t> fill = std::vector<uint32_t>(10, 0);  // rows by
-                                                  // decile of the fill limit
+  std::vector<uint32_t> fill =
+      std::vector<uint32_t>(10, 0);  // rows by
+                                     // decile of the fill limit
   uint64_t shingles = 0;
   uint32_t allow_entries = 0;
   uint64_t allow_fps = 0;
@@ -528,8 +531,8 @@ constexpr char kLocationsUsage[] =
 int RunLocationsCommand(int argc, char** argv) {
   static constexpr OptionSpec kSpecs[] = {{"index", true}, {"json", false}};
   int exit = kExitOk;
-  auto line = ParseCommandLine("locations", argc, argv, kSpecs,
-                               kLocationsUsage, &exit);
+  auto line =
+      ParseCommandLine("locations", argc, argv, kSpecs, kLocationsUsage, &exit);
   if (!line) return exit;
   auto split = SplitAction("locations", *line);
   if (!split) return kExitError;
@@ -553,9 +556,9 @@ int RunLocationsCommand(int argc, char** argv) {
     return kExitOk;
   }
   if (action != "add" && action != "remove") {
-    UsageError("locations", absl::InvalidArgumentError(absl::StrCat(
-                                "unknown action '", action,
-                                "' (add, remove or list)")));
+    UsageError("locations",
+               absl::InvalidArgumentError(absl::StrCat(
+                   "unknown action '", action, "' (add, remove or list)")));
     return kExitError;
   }
   if (operands.empty()) {

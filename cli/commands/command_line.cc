@@ -23,7 +23,7 @@ namespace leakhound {
 
 char ShortOptionOf(const char* name) {
   static constexpr std::pair<const char*, char> kShort[] = {
-      {"index", 'd'}, {"threads", 'j'}, {"quiet", 'q'},
+      {"index", 'd'},      {"threads", 'j'},   {"quiet", 'q'},
       {"leaks-only", 'i'}, {"recursive", 'r'}, {"verbose", 'v'}};
   for (const auto& [long_name, letter] : kShort) {
     if (std::string_view(name) == long_name) return letter;
@@ -42,10 +42,9 @@ absl::StatusOr<CommandLine> CommandLine::Parse(
   std::string shorts = "-h";
   std::map<int, size_t> by_letter;
   for (size_t i = 0; i < specs.size(); ++i) {
-    longs.push_back(option{specs[i].name,
-                           specs[i].takes_value ? required_argument
-                                                : no_argument,
-                           nullptr, kFirstCode + static_cast<int>(i)});
+    longs.push_back(option{
+        specs[i].name, specs[i].takes_value ? required_argument : no_argument,
+        nullptr, kFirstCode + static_cast<int>(i)});
     if (const char letter = ShortOptionOf(specs[i].name); letter != 0) {
       by_letter[letter] = i;
       shorts += letter;
@@ -95,8 +94,8 @@ absl::StatusOr<CommandLine> CommandLine::Parse(
         return absl::InvalidArgumentError(absl::StrCat(
             "unknown option -", std::string(1, static_cast<char>(optopt))));
       }
-      return absl::InvalidArgumentError(absl::StrCat(
-          "unknown option ", bad.substr(0, bad.find('='))));
+      return absl::InvalidArgumentError(
+          absl::StrCat("unknown option ", bad.substr(0, bad.find('='))));
     }
   }
   for (int i = optind; i < argc; ++i) out.args_.push_back(argv[i]);
@@ -144,8 +143,7 @@ absl::StatusOr<std::optional<std::string>> CommandLine::IncidentsPath() const {
 }
 
 absl::StatusOr<uint64_t> CommandLine::Unsigned(const std::string& name,
-                                               uint64_t fallback,
-                                               uint64_t min,
+                                               uint64_t fallback, uint64_t min,
                                                uint64_t max) const {
   auto text = Value(name);
   if (!text) return fallback;
@@ -154,9 +152,9 @@ absl::StatusOr<uint64_t> CommandLine::Unsigned(const std::string& name,
   const unsigned long long v = std::strtoull(text->c_str(), &end, 10);
   if (text->empty() || (*text)[0] == '-' || *end != '\0' || errno != 0 ||
       v < min || v > max) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--", name, " must be a whole number from ", min, " to ", max,
-        " (got '", *text, "')"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("--", name, " must be a whole number from ", min, " to ",
+                     max, " (got '", *text, "')"));
   }
   return v;
 }
@@ -171,9 +169,9 @@ absl::StatusOr<double> CommandLine::Double(const std::string& name,
   const double v = std::strtod(text->c_str(), &end);
   if (text->empty() || *end != '\0' || errno != 0 || !std::isfinite(v) ||
       v < min || v > max) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--", name, " must be a number from ", min, " to ", max, " (got '",
-        *text, "')"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("--", name, " must be a number from ", min, " to ", max,
+                     " (got '", *text, "')"));
   }
   return v;
 }
@@ -195,11 +193,12 @@ std::optional<CommandLine> ParseCommandLine(const char* command, int argc,
         std::any_of(specs.begin(), specs.end(), [](const OptionSpec& spec) {
           return std::string_view(spec.name) == "index";
         });
-    if (takes_index && std::string_view(usage).find("-d, --index") ==
-                           std::string_view::npos) {
-      std::fputs("  -d, --index DIR      the index (default: "
-                 "$LEAKHOUND_INDEX)\n",
-                 stdout);
+    if (takes_index &&
+        std::string_view(usage).find("-d, --index") == std::string_view::npos) {
+      std::fputs(
+          "  -d, --index DIR      the index (default: "
+          "$LEAKHOUND_INDEX)\n",
+          stdout);
     }
     *exit = kExitOk;
     return std::nullopt;
@@ -212,32 +211,44 @@ std::string LimitOptionsUsage() {
   return absl::StrCat(
       "  limits per file (a file over one is an error, never clean):\n"
       "  --max-file-size N    bytes of the file, and of any member unpacked "
-      "(default ", d.max_input_bytes, ")\n"
+      "(default ",
+      d.max_input_bytes,
+      ")\n"
       "  --max-text-size N    bytes of extracted text, all parts (default ",
-      d.max_output_bytes, ")\n"
+      d.max_output_bytes,
+      ")\n"
       "  --max-depth N        containers inside containers (default ",
-      d.max_depth, ")\n"
+      d.max_depth,
+      ")\n"
       "  --max-members N      archive entries, attachments, embedded files "
-      "(default ", d.max_members, ")\n"
+      "(default ",
+      d.max_members,
+      ")\n"
       "  --max-ratio R        bytes decompressed per byte of the file, past ",
       kExpansionFloorBytes >> 20, " MiB (default ", d.max_expansion_ratio,
       ")\n"
       "  --max-seconds S      time to extract one file (default ",
-      d.max_seconds, ")\n"
+      d.max_seconds,
+      ")\n"
       "  text recognition in images and in PDF pages without text:\n"
       "  --ocr on|off         read images by OCR (default ",
-      d.ocr.enabled ? "on" : "off", ")\n"
+      d.ocr.enabled ? "on" : "off",
+      ")\n"
       "  --ocr-languages L    Tesseract languages joined by + (default ",
-      d.ocr.languages, ")\n"
+      d.ocr.languages,
+      ")\n"
       "  --ocr-max-pixels N   larger images are errors (default ",
-      d.ocr.max_pixels, ")\n"
+      d.ocr.max_pixels,
+      ")\n"
       "  --ocr-max-seconds S  OCR time per image or page; past it the image "
       "is skipped\n"
       "                       as unread, class limit (default ",
-      d.ocr.max_seconds, ")\n"
+      d.ocr.max_seconds,
+      ")\n"
       "  --ocr-pdf-dpi N      resolution PDF pages without text are rendered "
       "at for OCR\n"
-      "                       (default ", d.ocr.pdf_dpi, ")\n");
+      "                       (default ",
+      d.ocr.pdf_dpi, ")\n");
 }
 
 absl::StatusOr<ScanOptions> MatchRuleOptions(const CommandLine& line) {
@@ -245,10 +256,10 @@ absl::StatusOr<ScanOptions> MatchRuleOptions(const CommandLine& line) {
   auto min_words = line.Unsigned("min-words", d.min_words, 10, 10000);
   auto min_coverage =
       line.Double("min-coverage", d.min_coverage * 100, 0.001, 100);
-  auto boilerplate = line.Unsigned("boilerplate-docs",
-                                   d.boilerplate_documents, 0, 1u << 31);
-  auto distinctive = line.Unsigned("min-distinctive-words",
-                                   d.min_distinctive_words, 0, 10000);
+  auto boilerplate =
+      line.Unsigned("boilerplate-docs", d.boilerplate_documents, 0, 1u << 31);
+  auto distinctive =
+      line.Unsigned("min-distinctive-words", d.min_distinctive_words, 0, 10000);
   for (const absl::Status& s : {min_words.status(), min_coverage.status(),
                                 boilerplate.status(), distinctive.status()}) {
     if (!s.ok()) return s;
@@ -268,24 +279,24 @@ std::optional<ActionArguments> SplitAction(const char* command,
     UsageError(command, absl::InvalidArgumentError("no action given"));
     return std::nullopt;
   }
-  return ActionArguments{line.args().front(),
-                         std::vector<std::string>(line.args().begin() + 1,
-                                                  line.args().end())};
+  return ActionArguments{
+      line.args().front(),
+      std::vector<std::string>(line.args().begin() + 1, line.args().end())};
 }
 
 absl::StatusOr<ExtractionLimits> FileLimits(const CommandLine& line) {
   const ExtractionLimits d;
-  auto input = line.Unsigned("max-file-size", d.max_input_bytes, 1,
-                             uint64_t{1} << 32);
-  auto output = line.Unsigned("max-text-size", d.max_output_bytes, 1,
-                              uint64_t{1} << 32);
+  auto input =
+      line.Unsigned("max-file-size", d.max_input_bytes, 1, uint64_t{1} << 32);
+  auto output =
+      line.Unsigned("max-text-size", d.max_output_bytes, 1, uint64_t{1} << 32);
   auto depth = line.Unsigned("max-depth", d.max_depth, 0, 64);
   auto members = line.Unsigned("max-members", d.max_members, 0, 10000000);
   auto ratio = line.Double("max-ratio", d.max_expansion_ratio, 1, 1e6);
   auto seconds = line.Double("max-seconds", d.max_seconds, 0.001, 86400);
-  for (const absl::Status& s : {input.status(), output.status(),
-                                depth.status(), members.status(),
-                                ratio.status(), seconds.status()}) {
+  for (const absl::Status& s :
+       {input.status(), output.status(), depth.status(), members.status(),
+        ratio.status(), seconds.status()}) {
     if (!s.ok()) return s;
   }
   ExtractionLimits limits;
@@ -295,10 +306,10 @@ absl::StatusOr<ExtractionLimits> FileLimits(const CommandLine& line) {
   limits.max_members = static_cast<uint32_t>(*members);
   limits.max_expansion_ratio = *ratio;
   limits.max_seconds = *seconds;
-  auto pixels = line.Unsigned("ocr-max-pixels", d.ocr.max_pixels, 1,
-                              uint64_t{1} << 40);
-  auto ocr_seconds = line.Double("ocr-max-seconds", d.ocr.max_seconds, 0.01,
-                                 86400);
+  auto pixels =
+      line.Unsigned("ocr-max-pixels", d.ocr.max_pixels, 1, uint64_t{1} << 40);
+  auto ocr_seconds =
+      line.Double("ocr-max-seconds", d.ocr.max_seconds, 0.01, 86400);
   auto dpi = line.Unsigned("ocr-pdf-dpi", static_cast<uint64_t>(d.ocr.pdf_dpi),
                            72, 1200);
   for (const absl::Status& s :
@@ -335,30 +346,37 @@ absl::StatusOr<std::unique_ptr<ProtectedIndex>> OpenIndex(
 // the defaults of ScanOptions.
 std::string MatchRuleUsage() {
   return absl::StrCat(
-    "  --min-words N        a shared passage, or a group of passages from one "
-    "stretch\n"
-    "                       of a document, of N words is a leak (default ",
-    ScanOptions{}.min_words, ", at least 10;\n"
-    "                       words copied or substituted one for one; other "
-    "gaps do not count)\n"
-    "  --min-coverage PCT   so is sharing PCT percent of a document "
-    "(default ", ScanOptions{}.min_coverage * 100, ")\n"
-    "  --boilerplate-docs N text in more than N protected documents never "
-    "counts\n"
-    "                       (default ", ScanOptions{}.boilerplate_documents,
-    "; 0 turns this off)\n"
-    "  --min-distinctive-words N\n"
-    "                       a leak also needs N words in text that at most ",
-    ScanOptions{}.distinctive_documents, "\n"
-    "                       protected documents share (default ",
-    ScanOptions{}.min_distinctive_words, ": off)\n"
-    "  --no-word-checks     do not use the documents' word checks (by "
-    "default passages\n"
-    "                       grow past substituted words at their ends, and "
-    "inserted\n"
-    "                       words count against them; a document stored "
-    "without\n"
-    "                       checks gets them when added again or rekeyed)\n");
+      "  --min-words N        a shared passage, or a group of passages from "
+      "one "
+      "stretch\n"
+      "                       of a document, of N words is a leak (default ",
+      ScanOptions{}.min_words,
+      ", at least 10;\n"
+      "                       words copied or substituted one for one; other "
+      "gaps do not count)\n"
+      "  --min-coverage PCT   so is sharing PCT percent of a document "
+      "(default ",
+      ScanOptions{}.min_coverage * 100,
+      ")\n"
+      "  --boilerplate-docs N text in more than N protected documents never "
+      "counts\n"
+      "                       (default ",
+      ScanOptions{}.boilerplate_documents,
+      "; 0 turns this off)\n"
+      "  --min-distinctive-words N\n"
+      "                       a leak also needs N words in text that at most ",
+      ScanOptions{}.distinctive_documents,
+      "\n"
+      "                       protected documents share (default ",
+      ScanOptions{}.min_distinctive_words,
+      ": off)\n"
+      "  --no-word-checks     do not use the documents' word checks (by "
+      "default passages\n"
+      "                       grow past substituted words at their ends, and "
+      "inserted\n"
+      "                       words count against them; a document stored "
+      "without\n"
+      "                       checks gets them when added again or rekeyed)\n");
 }
 
 std::string OptionsUsage(std::span<const OptionSpec> specs) {
@@ -452,8 +470,8 @@ absl::StatusOr<bool> UseColor(const CommandLine& line) {
   if (when == "always") return true;
   if (when == "never") return false;
   if (when != "auto") {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--color wants auto, always or never, not '", when, "'"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("--color wants auto, always or never, not '", when, "'"));
   }
   const char* no_color = std::getenv("NO_COLOR");
   const char* term = std::getenv("TERM");
@@ -479,9 +497,9 @@ absl::StatusOr<bool> OnOff(const CommandLine& line, const std::string& name,
 }
 
 absl::Status WritePidfile(const std::string& path) {
-  const int fd = ::open(path.c_str(),
-                        O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
-                        0644);
+  const int fd =
+      ::open(path.c_str(),
+             O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd < 0) {
     const int error = errno;
     return absl::FailedPreconditionError(absl::StrCat(

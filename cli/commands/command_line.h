@@ -18,8 +18,8 @@
 
 #include "absl/status/statusor.h"
 #include "cli/formats/text_extractor.h"
-#include "engine/scan/leak_scanner.h"
 #include "engine/protected_index.h"
+#include "engine/scan/leak_scanner.h"
 
 namespace leakhound {
 
@@ -79,9 +79,8 @@ class CommandLine {
   absl::StatusOr<std::optional<std::string>> IncidentsPath() const;
   // The option as a number in [min, max], or `fallback` when absent;
   // InvalidArgument (with the range) for anything else.
-  absl::StatusOr<uint64_t> Unsigned(const std::string& name,
-                                    uint64_t fallback, uint64_t min,
-                                    uint64_t max) const;
+  absl::StatusOr<uint64_t> Unsigned(const std::string& name, uint64_t fallback,
+                                    uint64_t min, uint64_t max) const;
   absl::StatusOr<double> Double(const std::string& name, double fallback,
                                 double min, double max) const;
 
@@ -109,11 +108,17 @@ absl::Status WhereFrom(const absl::Status& s,
 
 // The options of the extraction limits, accepted by every command that
 // reads files (add, scan, allow add, milter), with the OCR options.
-inline constexpr OptionSpec kLimitOptions[] = {
-    {"max-file-size", true}, {"max-text-size", true}, {"max-depth", true},
-    {"max-members", true},   {"max-ratio", true},     {"max-seconds", true},
-    {"ocr", true},           {"ocr-languages", true}, {"ocr-max-pixels", true},
-    {"ocr-max-seconds", true}, {"ocr-pdf-dpi", true}};
+inline constexpr OptionSpec kLimitOptions[] = {{"max-file-size", true},
+                                               {"max-text-size", true},
+                                               {"max-depth", true},
+                                               {"max-members", true},
+                                               {"max-ratio", true},
+                                               {"max-seconds", true},
+                                               {"ocr", true},
+                                               {"ocr-languages", true},
+                                               {"ocr-max-pixels", true},
+                                               {"ocr-max-seconds", true},
+                                               {"ocr-pdf-dpi", true}};
 
 // A command's own options followed by kLimitOptions.
 template <size_t N>

@@ -13,10 +13,10 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "cli/commands/command_line.h"
+#include "cli/commands/exit_codes.h"
 #include "cli/console/console_pages.h"
 #include "cli/console/console_server.h"
 #include "cli/console/secrets.h"
-#include "cli/commands/exit_codes.h"
 #include "cli/gateway/daemon_log.h"
 #include "cli/incidents/incident_store.h"
 
@@ -118,8 +118,8 @@ int SetUserRole(IncidentStore& store, const CommandLine& line,
 // The user `console user add` creates, or the one `passwd` changes (its
 // role too with --role), before the password is set.
 absl::StatusOr<ConsoleUser> UserToWrite(
-    const CommandLine& line, const std::string& action,
-    const std::string& name, const std::optional<ConsoleUser>& existing) {
+    const CommandLine& line, const std::string& action, const std::string& name,
+    const std::optional<ConsoleUser>& existing) {
   const absl::Status bad_role =
       absl::InvalidArgumentError("--role viewer, reviewer or admin");
   if (action == "add") {
@@ -298,16 +298,17 @@ int ServeConsole(const ConsoleOptions& options,
   return kExitOk;
 }
 
-
 }  // namespace
 
 int RunConsoleCommand(int argc, char** argv) {
   static constexpr OptionSpec kSpecs[] = {
-      {"listen", true},   {"index", true},         {"incidents", true},
-      {"tls-cert", true}, {"tls-key", true},       {"postfix-config", true},
-      {"role", true},     {"password-file", true}, {"idle-minutes", true},
-      {"session-hours", true}, {"pidfile", true},
-      {"trusted-proxy", true}, {"server-name", true}};
+      {"listen", true},       {"index", true},
+      {"incidents", true},    {"tls-cert", true},
+      {"tls-key", true},      {"postfix-config", true},
+      {"role", true},         {"password-file", true},
+      {"idle-minutes", true}, {"session-hours", true},
+      {"pidfile", true},      {"trusted-proxy", true},
+      {"server-name", true}};
   static constexpr auto kAllSpecs = WithLimitOptions(kSpecs);
   int exit = kExitOk;
   auto line = ParseCommandLine("console", argc, argv, kAllSpecs, kUsage, &exit);

@@ -15,10 +15,10 @@
 #include "absl/strings/str_join.h"
 #include "cli/commands/command_line.h"
 #include "cli/commands/exit_codes.h"
+#include "cli/commands/json_text.h"
 #include "cli/incidents/held_mail.h"
 #include "cli/incidents/incident_fields.h"
 #include "cli/incidents/incident_store.h"
-#include "cli/commands/json_text.h"
 
 namespace leakhound {
 namespace {
@@ -188,9 +188,8 @@ std::string IncidentJson(const Incident& i) {
         break;
     }
   }
-  absl::StrAppend(&out,
-      ",\"reviewed_by\":", JsonString(i.reviewed_by),
-      ",\"reviewed_ms\":", i.reviewed_ms);
+  absl::StrAppend(&out, ",\"reviewed_by\":", JsonString(i.reviewed_by),
+                  ",\"reviewed_ms\":", i.reviewed_ms);
   if (!i.matches.empty()) {
     std::vector<std::string> matches;
     for (const IncidentMatch& m : i.matches) {
@@ -253,8 +252,8 @@ int ListIncidents(const CommandLine& line, IncidentStore& store,
 // The CSV export's header and one incident's row, columns from
 // IncidentFields() between the verdict's and the reviewer.
 std::string CsvHeader() {
-  std::vector<std::string> header = {
-      "id", "time_utc", "source", "kind", "action", "status", "mail_state"};
+  std::vector<std::string> header = {"id",     "time_utc", "source",    "kind",
+                                     "action", "status",   "mail_state"};
   for (const IncidentField& f : IncidentFields()) {
     // The documents come before the detail (the CSV's columns since 0.1).
     if (std::string_view(f.key) == "detail") header.push_back("documents");
@@ -265,10 +264,9 @@ std::string CsvHeader() {
 }
 
 std::string CsvRow(const Incident& i) {
-  std::vector<std::string> cells = {absl::StrCat(i.id), FormatTime(i.time_ms),
-                                    i.source,           i.kind,
-                                    i.action,           i.status,
-                                    i.mail_state};
+  std::vector<std::string> cells = {
+      absl::StrCat(i.id), FormatTime(i.time_ms), i.source, i.kind, i.action,
+      i.status,           i.mail_state};
   for (const IncidentField& f : IncidentFields()) {
     if (std::string_view(f.key) == "detail") {
       cells.push_back(absl::StrJoin(i.documents, " "));
@@ -285,9 +283,8 @@ int ExportIncidents(const CommandLine& line, IncidentStore& store,
                     const IncidentFilter& filter) {
   const std::string format = line.Value("format").value_or("");
   if (format != "csv" && format != "jsonl") {
-    return ReportError(
-        "incidents",
-        absl::InvalidArgumentError("export needs --format csv or jsonl"));
+    return ReportError("incidents", absl::InvalidArgumentError(
+                                        "export needs --format csv or jsonl"));
   }
   if (format == "csv") std::printf("%s\n", CsvHeader().c_str());
   absl::Status s = store.ForEach(filter, [&](const Incident& i) {
@@ -300,13 +297,11 @@ int ExportIncidents(const CommandLine& line, IncidentStore& store,
 }
 
 // `incidents purge --older-than AGE`.
-int PurgeIncidents(const CommandLine& line, IncidentStore& store,
-                   int64_t now) {
+int PurgeIncidents(const CommandLine& line, IncidentStore& store, int64_t now) {
   auto age = line.Value("older-than");
   if (!age) {
-    return ReportError(
-        "incidents",
-        absl::InvalidArgumentError("purge needs --older-than AGE (90d)"));
+    return ReportError("incidents", absl::InvalidArgumentError(
+                                        "purge needs --older-than AGE (90d)"));
   }
   auto before = ParseTimeBound(*age, now);
   if (!before.ok()) return ReportError("incidents", before.status());
@@ -340,8 +335,7 @@ int ActOnIncident(const CommandLine& line, IncidentStore& store,
     absl::Status s =
         store.Resolve(id, *as, line.Value("note").value_or(""), CliUser());
     if (!s.ok()) return ReportError("incidents", s);
-    std::printf("incident %lld: %s\n", static_cast<long long>(id),
-                as->c_str());
+    std::printf("incident %lld: %s\n", static_cast<long long>(id), as->c_str());
     return kExitOk;
   }
   if (verb == "release" || verb == "delete-mail") {

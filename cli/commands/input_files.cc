@@ -142,23 +142,22 @@ std::vector<InputFile> WalkFolder(const std::string& arg, bool follow_symlinks,
           break;
         default:
           found.push_back(entry_of(
-              entry.path(), UnreadableError(Unreadable::kUnsupported,
-                                            NonRegularKind(type))));
+              entry.path(),
+              UnreadableError(Unreadable::kUnsupported, NonRegularKind(type))));
           break;
       }
     }
     if (ec) {
       found.push_back(entry_of(
-          dir, absl::Status(ErrnoStatus(ec.value()).code(),
-                            absl::StrCat("cannot read the directory: ",
-                                         ec.message()))));
+          dir, absl::Status(
+                   ErrnoStatus(ec.value()).code(),
+                   absl::StrCat("cannot read the directory: ", ec.message()))));
       ec.clear();
     }
   }
-  std::sort(found.begin(), found.end(),
-            [](const InputFile& a, const InputFile& b) {
-              return a.path < b.path;
-            });
+  std::sort(
+      found.begin(), found.end(),
+      [](const InputFile& a, const InputFile& b) { return a.path < b.path; });
   return found;
 }
 
@@ -217,9 +216,8 @@ absl::StatusOr<std::string> ReadFileBounded(const std::string& path,
         absl::StrCat(what, ", not a regular file"));
   }
   auto too_big = [&] {
-    return absl::ResourceExhaustedError(
-        absl::StrCat("larger than the limit of ", max_bytes,
-                     " bytes (--max-file-size)"));
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "larger than the limit of ", max_bytes, " bytes (--max-file-size)"));
   };
   if (S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) > max_bytes) {
     if (fd != STDIN_FILENO) ::close(fd);

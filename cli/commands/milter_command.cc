@@ -48,8 +48,7 @@ constexpr OptionSpec kMilterOwnOptions[] = {
      "X-Leakhound-Unread names them), accept, quarantine,\n"
      "reject, tempfail"},
     {"reject-text", true, "TEXT", "the 550 5.7.1 reply's text"},
-    {"show-matches", false, nullptr,
-     "name the matched documents in the reply"},
+    {"show-matches", false, nullptr, "name the matched documents in the reply"},
     {"status-header", false, nullptr,
      "add X-Leakhound-Status to every delivered message"},
     {"max-message-size", true, "N",
@@ -118,8 +117,8 @@ struct MilterOptions {
 std::optional<CommandLine> MergedCommandLine(
     int argc, char** argv, std::optional<CommandLine>* given,
     std::map<std::string, std::string>* origins, int* exit) {
-  *given = ParseCommandLine("milter", argc, argv, kMilterOptions,
-                            MilterUsage(), exit);
+  *given = ParseCommandLine("milter", argc, argv, kMilterOptions, MilterUsage(),
+                            exit);
   if (!*given) return std::nullopt;
   std::vector<std::string> args = {argv[0]};
   if (auto config = (*given)->Value("config")) {
@@ -144,15 +143,15 @@ absl::Status ReadMilterValues(const CommandLine& line, MilterOptions* o) {
   MilterPolicy& policy = o->policy;
   auto scan = MatchRuleOptions(line);
   auto limits = FileLimits(line);
-  auto max_message = line.Unsigned(
-      "max-message-size", policy.max_message_bytes, 1024, uint64_t{1} << 32);
+  auto max_message = line.Unsigned("max-message-size", policy.max_message_bytes,
+                                   1024, uint64_t{1} << 32);
   auto concurrent = line.Unsigned("max-concurrent", cores, 1, 1024);
   auto wait = line.Double("max-wait", policy.max_wait_seconds, 0, 3600);
   auto reload = line.Double("reload-seconds", o->reload_seconds, 0, 86400);
-  auto window = line.Unsigned("duplicate-window",
-                              o->gateway.duplicate_window, 0, 10000000);
-  auto spool = line.Unsigned("incident-spool", o->gateway.incident_spool, 1,
-                             10000000);
+  auto window = line.Unsigned("duplicate-window", o->gateway.duplicate_window,
+                              0, 10000000);
+  auto spool =
+      line.Unsigned("incident-spool", o->gateway.incident_spool, 1, 10000000);
   auto incidents = line.IncidentsPath();
   auto snippets = OnOff(line, "store-snippets", o->gateway.store_snippets);
   for (const absl::Status& s :
@@ -299,8 +298,8 @@ void WaitForStop(double reload_seconds, const std::atomic<bool>& served,
   bool ready = false;
   while (!served) {
     if (!ready && MilterListening()) {
-      notifier.Ready(absl::StrCat("serving generation ",
-                                  gateway->Current().generation));
+      notifier.Ready(
+          absl::StrCat("serving generation ", gateway->Current().generation));
       ready = true;
     }
     notifier.MaybePing();
@@ -328,10 +327,9 @@ void WaitForStop(double reload_seconds, const std::atomic<bool>& served,
 void DrainSessions(const MilterOptions& o) {
   using Clock = std::chrono::steady_clock;
   const auto drain_until =
-      Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                         std::chrono::duration<double>(
-                             o.gateway.limits.max_seconds +
-                             o.policy.max_wait_seconds + 5));
+      Clock::now() +
+      std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
+          o.gateway.limits.max_seconds + o.policy.max_wait_seconds + 5));
   while (ActiveSessions() > 0 && Clock::now() < drain_until) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
@@ -343,8 +341,8 @@ int RunMilter(const MilterOptions& o) {
   // libmilter runs a thread per connection: as many arenas as messages
   // judged at once bound what freed OCR buffers hold (docs/
   // mail-gateway.md, "Memory").
-  mallopt(M_ARENA_MAX, static_cast<int>(std::max<uint32_t>(
-                           2, o.policy.max_concurrent)));
+  mallopt(M_ARENA_MAX,
+          static_cast<int>(std::max<uint32_t>(2, o.policy.max_concurrent)));
   const DaemonLog log("leakhound milter", o.syslog);
   auto gateway = Gateway::Open(o.gateway, &log);
   if (!gateway.ok()) return ReportError("milter", gateway.status());

@@ -30,9 +30,9 @@ void ProgressBar::Update(size_t files, uint64_t bytes) {
   bar.resize(kWidth, ' ');
   std::string eta = "--:--";
   if (total_bytes_ > 0 && bytes > 0 && bytes <= total_bytes_) {
-    const auto left = static_cast<long>(
-        seconds * static_cast<double>(total_bytes_ - bytes) /
-        static_cast<double>(bytes));
+    const auto left =
+        static_cast<long>(seconds * static_cast<double>(total_bytes_ - bytes) /
+                          static_cast<double>(bytes));
     char buf[32];
     std::snprintf(buf, sizeof(buf), "%ld:%02ld", left / 60, left % 60);
     eta = buf;

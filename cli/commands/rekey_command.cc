@@ -1,7 +1,7 @@
 #include "cli/commands/rekey_command.h"
 
-#include <stdio.h>  // renameat2, RENAME_EXCHANGE (glibc >= 2.28)
-#include <fcntl.h>  // AT_FDCWD
+#include <fcntl.h>   // AT_FDCWD
+#include <stdio.h>   // renameat2, RENAME_EXCHANGE (glibc >= 2.28)
 #include <stdlib.h>  // mkdtemp
 
 #include <cerrno>
@@ -70,8 +70,8 @@ absl::StatusOr<std::string> ReadAgain(const Source& source,
   }
   std::string joined = text->JoinedText();
   if (ContentDigest(joined) != source.digest) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        source.path, " has changed since it was added"));
+    return absl::FailedPreconditionError(
+        absl::StrCat(source.path, " has changed since it was added"));
   }
   return joined;
 }
@@ -86,12 +86,12 @@ absl::StatusOr<std::vector<Source>> ReadSources(ProtectedIndex& index) {
         return absl::OkStatus();
       });
   if (s.ok()) {
-    s = index.store().ForEachAllowEntry(
-        [&](std::string_view name, const AllowRecord& r) {
-          sources.push_back({std::string(name), r.source, r.digest, {}, true,
-                             r.added_unix_ms});
-          return absl::OkStatus();
-        });
+    s = index.store().ForEachAllowEntry([&](std::string_view name,
+                                            const AllowRecord& r) {
+      sources.push_back(
+          {std::string(name), r.source, r.digest, {}, true, r.added_unix_ms});
+      return absl::OkStatus();
+    });
   }
   if (!s.ok()) return s;
   return sources;
@@ -118,9 +118,9 @@ Rebuilt RebuildFrom(const std::vector<Source>& sources,
     auto text = ReadAgain(source, limits);
     if (!text.ok()) {
       ++r.problems;
-      ReportError("rekey", text.status(),
-                  absl::StrCat(source.allow ? "allow-list entry " : "",
-                               source.name));
+      ReportError(
+          "rekey", text.status(),
+          absl::StrCat(source.allow ? "allow-list entry " : "", source.name));
       continue;
     }
     if (r.problems > 0) continue;
@@ -258,8 +258,7 @@ int RunRekeyCommand(int argc, char** argv) {
   std::printf(
       "rekeyed %s: %zu documents, %zu allow-list entries and %zu locations "
       "under a new key\n",
-      index_dir.c_str(), rebuilt.documents, rebuilt.allowed,
-      locations->size());
+      index_dir.c_str(), rebuilt.documents, rebuilt.allowed, locations->size());
   return kExitOk;
 }
 

@@ -3,9 +3,9 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <filesystem>
 #include <cstdio>
 #include <ctime>
+#include <filesystem>
 #include <optional>
 #include <span>
 #include <string>
@@ -17,13 +17,13 @@
 #include "absl/strings/str_split.h"
 #include "cli/commands/command_line.h"
 #include "cli/commands/exit_codes.h"
-#include "cli/formats/mime_extractor.h"
-#include "cli/incidents/incident_evidence.h"
-#include "cli/incidents/incident_store.h"
 #include "cli/commands/input_files.h"
 #include "cli/commands/ordered_work.h"
 #include "cli/commands/progress_bar.h"
 #include "cli/commands/scan_output.h"
+#include "cli/formats/mime_extractor.h"
+#include "cli/incidents/incident_evidence.h"
+#include "cli/incidents/incident_store.h"
 #include "engine/content_digest.h"
 #include "engine/scan/leak_scanner.h"
 
@@ -33,63 +33,64 @@ namespace {
 // The usage text, with the defaults of ScanOptions and ExtractionLimits.
 const char* ScanUsage() {
   static const std::string usage = absl::StrCat(
-    "usage: leakhound scan --index DIR [--json [--candidates]] [--threads N] "
-    "[--min-words N]"
-    "\n                      [--min-coverage PCT] [--boilerplate-docs N] "
-    "[--min-distinctive-words N]\n"
-    "                      [--no-word-checks] [--follow-symlinks]"
-    "\n"
-    "                      [--shard I/N] [LIMITS] PATH...\n"
-    "  Scans files, directories (recursively) and '-' (standard input) for "
-    "passages\n"
-    "  of protected documents. Exit 0: nothing leaked; 1: a leak; 2: an "
-    "error.\n"
-    "  --json               one JSON object per file (JSON Lines) on "
-    "standard output\n"
-    "  --candidates         with --json: also the ids of every document the "
-    "filter\n"
-    "                       proposed (\"candidate_ids\"), matched or dropped\n"
-    "  --threads N          files scanned in parallel (default: the number "
-    "of cores)\n",
-    MatchRuleUsage(),
-    "  --follow-symlinks    inside directories, scan what symlinks point to "
-    "(default:\n"
-    "                       skip them; each directory is walked once)\n"
-    "  --shard I/N          only shard I (0..N-1) of the files: N machines\n"
-    "                       given the same PATHs scan disjoint shards that\n"
-    "                       together are every file (docs/scale.md)\n"
-    "  --on-unreadable skip|error  a file without text leakhound can read "
-    "(an image\n"
-    "                       OCR finds nothing in, unknown binary data): "
-    "listed as\n"
-    "                       skipped with its class, or an error (default: "
-    "skip\n"
-    "                       inside directories, error for files named; "
-    "encrypted\n"
-    "                       files are always errors)\n"
-    "  -q, --quiet          print nothing; the exit code tells (errors "
-    "still go to\n"
-    "                       standard error)\n"
-    "  -i, --leaks-only     print only the files that leak or fail\n"
-    "  -v, --verbose        the summary also counts candidate documents, "
-    "those the\n"
-    "                       second stage dropped, and allow-listed and "
-    "boilerplate\n"
-    "                       text ignored\n"
-    "  --color WHEN         auto (default: a terminal, unless NO_COLOR is "
-    "set or\n"
-    "                       TERM=dumb), always or never\n"
-    "  -r, --recursive      accepted for habit: directories are always "
-    "walked\n"
-    "  With no PATH and standard input not a terminal, standard input is "
-    "scanned.\n"
-    "  --record             write one incident per leaking file to the "
-    "incident store,\n"
-    "                       under one scan-run id (docs/console.md)\n"
-    "  --incidents FILE     the store (default INDEX_DIR.incidents)\n"
-    "  --store-snippets on|off  keep the text around each passage "
-    "(default on)\n",
-    LimitOptionsUsage());
+      "usage: leakhound scan --index DIR [--json [--candidates]] [--threads N] "
+      "[--min-words N]"
+      "\n                      [--min-coverage PCT] [--boilerplate-docs N] "
+      "[--min-distinctive-words N]\n"
+      "                      [--no-word-checks] [--follow-symlinks]"
+      "\n"
+      "                      [--shard I/N] [LIMITS] PATH...\n"
+      "  Scans files, directories (recursively) and '-' (standard input) for "
+      "passages\n"
+      "  of protected documents. Exit 0: nothing leaked; 1: a leak; 2: an "
+      "error.\n"
+      "  --json               one JSON object per file (JSON Lines) on "
+      "standard output\n"
+      "  --candidates         with --json: also the ids of every document the "
+      "filter\n"
+      "                       proposed (\"candidate_ids\"), matched or "
+      "dropped\n"
+      "  --threads N          files scanned in parallel (default: the number "
+      "of cores)\n",
+      MatchRuleUsage(),
+      "  --follow-symlinks    inside directories, scan what symlinks point to "
+      "(default:\n"
+      "                       skip them; each directory is walked once)\n"
+      "  --shard I/N          only shard I (0..N-1) of the files: N machines\n"
+      "                       given the same PATHs scan disjoint shards that\n"
+      "                       together are every file (docs/scale.md)\n"
+      "  --on-unreadable skip|error  a file without text leakhound can read "
+      "(an image\n"
+      "                       OCR finds nothing in, unknown binary data): "
+      "listed as\n"
+      "                       skipped with its class, or an error (default: "
+      "skip\n"
+      "                       inside directories, error for files named; "
+      "encrypted\n"
+      "                       files are always errors)\n"
+      "  -q, --quiet          print nothing; the exit code tells (errors "
+      "still go to\n"
+      "                       standard error)\n"
+      "  -i, --leaks-only     print only the files that leak or fail\n"
+      "  -v, --verbose        the summary also counts candidate documents, "
+      "those the\n"
+      "                       second stage dropped, and allow-listed and "
+      "boilerplate\n"
+      "                       text ignored\n"
+      "  --color WHEN         auto (default: a terminal, unless NO_COLOR is "
+      "set or\n"
+      "                       TERM=dumb), always or never\n"
+      "  -r, --recursive      accepted for habit: directories are always "
+      "walked\n"
+      "  With no PATH and standard input not a terminal, standard input is "
+      "scanned.\n"
+      "  --record             write one incident per leaking file to the "
+      "incident store,\n"
+      "                       under one scan-run id (docs/console.md)\n"
+      "  --incidents FILE     the store (default INDEX_DIR.incidents)\n"
+      "  --store-snippets on|off  keep the text around each passage "
+      "(default on)\n",
+      LimitOptionsUsage());
   return usage.c_str();
 }
 
@@ -232,9 +233,8 @@ struct ScanCommandOptions {
   std::vector<std::string> paths{};  // "-": standard input
   bool color = false;
   uint32_t shard = 0, shards = 1;
-  bool json = false, list_candidates = false, quiet = false,
-       leaks_only = false, verbose = false, follow_symlinks = false,
-       record = false;
+  bool json = false, list_candidates = false, quiet = false, leaks_only = false,
+       verbose = false, follow_symlinks = false, record = false;
 };
 
 // --shard I/N into *shard and *shards; InvalidArgument for anything else.
@@ -246,8 +246,8 @@ absl::Status ParseShard(const CommandLine& line, uint32_t* shard,
   if (parts.size() != 2 || !absl::SimpleAtoi(parts[0], shard) ||
       !absl::SimpleAtoi(parts[1], shards) || *shards == 0 ||
       *shard >= *shards) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--shard wants I/N with 0 <= I < N, not '", *spec, "'"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("--shard wants I/N with 0 <= I < N, not '", *spec, "'"));
   }
   return absl::OkStatus();
 }
@@ -256,15 +256,26 @@ absl::Status ParseShard(const CommandLine& line, uint32_t* shard,
 // with *exit set.
 std::optional<ScanCommandOptions> ParseScanOptions(int argc, char** argv,
                                                    int* exit) {
-  static constexpr OptionSpec kSpecs[] = {
-      {"index", true},        {"json", false},      {"candidates", false},
-      {"threads", true},      {"min-words", true},
-      {"min-coverage", true}, {"boilerplate-docs", true},
-      {"min-distinctive-words", true}, {"no-word-checks", false},
-      {"follow-symlinks", false}, {"shard", true}, {"on-unreadable", true},
-      {"record", false},       {"incidents", true}, {"store-snippets", true},
-      {"quiet", false},        {"leaks-only", false}, {"color", true},
-      {"recursive", false},    {"verbose", false}};
+  static constexpr OptionSpec kSpecs[] = {{"index", true},
+                                          {"json", false},
+                                          {"candidates", false},
+                                          {"threads", true},
+                                          {"min-words", true},
+                                          {"min-coverage", true},
+                                          {"boilerplate-docs", true},
+                                          {"min-distinctive-words", true},
+                                          {"no-word-checks", false},
+                                          {"follow-symlinks", false},
+                                          {"shard", true},
+                                          {"on-unreadable", true},
+                                          {"record", false},
+                                          {"incidents", true},
+                                          {"store-snippets", true},
+                                          {"quiet", false},
+                                          {"leaks-only", false},
+                                          {"color", true},
+                                          {"recursive", false},
+                                          {"verbose", false}};
   static constexpr auto kAllSpecs = WithLimitOptions(kSpecs);
   auto line =
       ParseCommandLine("scan", argc, argv, kAllSpecs, ScanUsage(), exit);
@@ -391,8 +402,7 @@ class ScanRun {
       } else {
         std::fprintf(stderr,
                      "leakhound scan: recorded %zu incidents in %s, run %s\n",
-                     recorded_.size(), store_->path().c_str(),
-                     run_id_.c_str());
+                     recorded_.size(), store_->path().c_str(), run_id_.c_str());
       }
     }
     if (!o_.quiet && (files_.size() > 1 || !o_.json || skipped_links > 0)) {

@@ -123,10 +123,10 @@ std::string FormatJson(const FileOutcome& o, bool candidates) {
                   ",\"candidates\":", o.candidates(),
                   ",\"parts\":", o.parts.size(), ",\"skipped\":[");
   for (size_t i = 0; i < o.skipped.size(); ++i) {
-    absl::StrAppend(&out, i ? "," : "", "{\"part\":",
-                    JsonString(o.skipped[i].name), ",\"class\":\"",
-                    UnreadableName(o.skipped[i].kind), "\",\"reason\":",
-                    JsonString(o.skipped[i].reason), "}");
+    absl::StrAppend(&out, i ? "," : "",
+                    "{\"part\":", JsonString(o.skipped[i].name),
+                    ",\"class\":\"", UnreadableName(o.skipped[i].kind),
+                    "\",\"reason\":", JsonString(o.skipped[i].reason), "}");
   }
   if (candidates) {
     out += "],\"candidate_ids\":[";
@@ -143,17 +143,16 @@ std::string FormatJson(const FileOutcome& o, bool candidates) {
   for (const PartOutcome& part : o.parts) {
     const std::string part_json = JsonString(part.name);
     for (const DocumentMatch& m : part.report.matches) {
-      absl::StrAppend(&out, first_match ? "" : ",",
-                      "{\"kind\":\"document\",\"doc_id\":",
-                      JsonString(m.external_id), ",\"part\":", part_json,
-                      ",\"matched_words\":", m.matched_words,
-                      ",\"coverage_of_source\":",
-                      absl::StrFormat("%.4f", m.coverage_of_source),
-                      ",\"coverage_of_scanned\":",
-                      absl::StrFormat("%.4f", m.coverage_of_scanned),
-                      ",\"group_words\":", m.group_words,
-                      ",\"distinctive_words\":", m.distinctive_words,
-                      ",\"passages\":[");
+      absl::StrAppend(
+          &out, first_match ? "" : ",",
+          "{\"kind\":\"document\",\"doc_id\":", JsonString(m.external_id),
+          ",\"part\":", part_json, ",\"matched_words\":", m.matched_words,
+          ",\"coverage_of_source\":",
+          absl::StrFormat("%.4f", m.coverage_of_source),
+          ",\"coverage_of_scanned\":",
+          absl::StrFormat("%.4f", m.coverage_of_scanned),
+          ",\"group_words\":", m.group_words,
+          ",\"distinctive_words\":", m.distinctive_words, ",\"passages\":[");
       first_match = false;
       for (size_t j = 0; j < m.passages.size(); ++j) {
         const Passage& p = m.passages[j];
@@ -167,11 +166,11 @@ std::string FormatJson(const FileOutcome& o, bool candidates) {
       out += "]}";
     }
     for (const LocationFinding& f : part.report.locations) {
-      absl::StrAppend(
-          &out, first_match ? "" : ",", "{\"kind\":\"location\",\"part\":",
-          part_json, ",\"start\":", f.byte_begin, ",\"end\":", f.byte_end,
-          ",\"location\":", JsonString(f.key), ",\"prefix\":",
-          JsonString(f.prefix), "}");
+      absl::StrAppend(&out, first_match ? "" : ",",
+                      "{\"kind\":\"location\",\"part\":", part_json,
+                      ",\"start\":", f.byte_begin, ",\"end\":", f.byte_end,
+                      ",\"location\":", JsonString(f.key),
+                      ",\"prefix\":", JsonString(f.prefix), "}");
       first_match = false;
     }
   }
@@ -195,14 +194,14 @@ std::string WhatLeaked(const FileOutcome& o) {
   }
   std::string what;
   if (documents > 0) {
-    absl::StrAppend(&what, documents,
-                    documents == 1 ? " protected document"
-                                   : " protected documents");
+    absl::StrAppend(
+        &what, documents,
+        documents == 1 ? " protected document" : " protected documents");
   }
   if (locations > 0) {
-    absl::StrAppend(&what, what.empty() ? "" : ", ", locations,
-                    locations == 1 ? " protected location"
-                                   : " protected locations");
+    absl::StrAppend(
+        &what, what.empty() ? "" : ", ", locations,
+        locations == 1 ? " protected location" : " protected locations");
   }
   return what;
 }
@@ -213,10 +212,9 @@ void AppendPassages(const DocumentMatch& m, const PartOutcome& part,
                     const LineIndex& lines_of, std::string* out) {
   std::vector<const Passage*> shown;
   for (const Passage& p : m.passages) shown.push_back(&p);
-  std::stable_sort(shown.begin(), shown.end(),
-                   [](const Passage* a, const Passage* b) {
-                     return a->words > b->words;
-                   });
+  std::stable_sort(
+      shown.begin(), shown.end(),
+      [](const Passage* a, const Passage* b) { return a->words > b->words; });
   const size_t hidden =
       shown.size() > kShownPassages ? shown.size() - kShownPassages : 0;
   shown.resize(shown.size() - hidden);
@@ -248,9 +246,8 @@ void AppendPart(const PartOutcome& part, const std::string& path, bool color,
           ? "this file"
           : absl::StrCat(path, kPartSeparator, Printable(part.name));
   for (const DocumentMatch& m : part.report.matches) {
-    absl::StrAppend(out, "       ",
-                    Paint(color, "1", Printable(m.external_id)), ": ",
-                    m.matched_words, " words matched, ",
+    absl::StrAppend(out, "       ", Paint(color, "1", Printable(m.external_id)),
+                    ": ", m.matched_words, " words matched, ",
                     Percent(m.coverage_of_source), " of the document, ",
                     Percent(m.coverage_of_scanned), " of ", where, "\n");
     AppendPassages(m, part, lines_of, out);

@@ -10,7 +10,6 @@
 
 #include <cstdint>
 #include <string>
-
 #include <vector>
 
 #include "absl/status/status.h"
@@ -30,9 +29,9 @@ struct PartOutcome {
 
 struct FileOutcome {
   std::string path;
-  absl::Status error;   // not ok: the file could not be scanned
-  uint64_t bytes = 0;   // of the file as read
-  std::string format;   // what the file was read as ("text", "docx", ...)
+  absl::Status error;  // not ok: the file could not be scanned
+  uint64_t bytes = 0;  // of the file as read
+  std::string format;  // what the file was read as ("text", "docx", ...)
   std::vector<PartOutcome> parts;
   std::vector<SkippedPart> skipped;  // members without text to read
   double elapsed_ms = 0;

@@ -71,9 +71,9 @@ int RunShingleCommand(int argc, char** argv) {
     return UsageError("shingle", absl::InvalidArgumentError("no files given"));
   }
   ShinglerOptions options;
-  auto words = line->Unsigned("shingle-words",
-                              static_cast<uint64_t>(options.shingle_words), 1,
-                              1000000);
+  auto words =
+      line->Unsigned("shingle-words",
+                     static_cast<uint64_t>(options.shingle_words), 1, 1000000);
   if (!words.ok()) return ReportError("shingle", words.status());
   auto winnow = line->Unsigned(
       "winnow", static_cast<uint64_t>(options.winnow_window), 0, 1000000);

@@ -204,16 +204,17 @@ class SyncRun {
   const bool dry_;
   const char* prefix_;
   int exit_ = kExitOk;
-  size_t added_ = 0, replaced_ = 0, removed_ = 0, unchanged_ = 0,
-         skipped_ = 0, failed_ = 0;
+  size_t added_ = 0, replaced_ = 0, removed_ = 0, unchanged_ = 0, skipped_ = 0,
+         failed_ = 0;
 };
 
 }  // namespace
 
 int RunSyncCommand(int argc, char** argv) {
-  static constexpr OptionSpec kSpecs[] = {
-      {"index", true}, {"dry-run", false}, {"label", true},
-      {"on-unreadable", true}};
+  static constexpr OptionSpec kSpecs[] = {{"index", true},
+                                          {"dry-run", false},
+                                          {"label", true},
+                                          {"on-unreadable", true}};
   static constexpr auto kAllSpecs = WithLimitOptions(kSpecs);
   int exit = kExitOk;
   auto line =

@@ -5,16 +5,16 @@
 #include <string_view>
 
 #include "absl/strings/str_cat.h"
+#include "cli/commands/exit_codes.h"
 #include "cli/console/console_server.h"
 #include "cli/console/secrets.h"
-#include "cli/commands/exit_codes.h"
 #include "cli/formats/archive_reader.h"
 #include "cli/formats/mime_extractor.h"
 #include "cli/formats/ocr_engine.h"
 #include "cli/formats/pdf_extractor.h"
 #include "cli/incidents/incident_store.h"
-#include "index/rocks_database.h"
 #include "index/key_format.h"
+#include "index/rocks_database.h"
 #include "shingler/shingler.h"
 
 namespace leakhound {

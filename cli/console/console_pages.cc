@@ -272,12 +272,12 @@ void AppendReviewForms(const PageContext& ctx, const Incident& i,
                        std::string* out) {
   std::string& body = *out;
   absl::StrAppend(
-      &body, "<h2>Review</h2><form method=\"post\" action=\"/incidents/",
-      i.id, "/resolve\" class=\"review\">", CsrfField(ctx),
+      &body, "<h2>Review</h2><form method=\"post\" action=\"/incidents/", i.id,
+      "/resolve\" class=\"review\">", CsrfField(ctx),
       "<label>Verdict <select name=\"status\" id=\"resolve-status\">");
   for (const char* s : {"confirmed", "false-positive", "open"}) {
-    absl::StrAppend(&body, "<option", i.status == s ? " selected" : "", ">",
-                    s, "</option>");
+    absl::StrAppend(&body, "<option", i.status == s ? " selected" : "", ">", s,
+                    "</option>");
   }
   absl::StrAppend(&body,
                   "</select></label><label>Note <input name=\"note\" "
@@ -290,12 +290,11 @@ void AppendReviewForms(const PageContext& ctx, const Incident& i,
   // A confirmed leak is not offered for release (the server refuses it
   // too): its review must be set back to open first.
   if (i.status != "confirmed") {
-    absl::StrAppend(
-        &body, "<form method=\"post\" action=\"/incidents/", i.id,
-        "/release\" class=\"inline\">", CsrfField(ctx),
-        ConfirmField("release-confirm"),
-        "<button id=\"release\" type=\"submit\">Release and deliver"
-        "</button></form> ");
+    absl::StrAppend(&body, "<form method=\"post\" action=\"/incidents/", i.id,
+                    "/release\" class=\"inline\">", CsrfField(ctx),
+                    ConfirmField("release-confirm"),
+                    "<button id=\"release\" type=\"submit\">Release and deliver"
+                    "</button></form> ");
   } else {
     body +=
         "<p class=\"meta\">Resolved as a confirmed leak: set the verdict "

@@ -361,8 +361,8 @@ absl::Status ReadTls(const HttpServerOptions& o, std::string* cert,
 // A socket listening on host:port (port 0: any free one): its descriptor
 // in *fd (owned by the caller, also on error), the port it got in
 // *bound_port and whether it is IPv6 in *ipv6.
-absl::Status Listen(const std::string& host, int port, int* fd,
-                    int* bound_port, bool* ipv6) {
+absl::Status Listen(const std::string& host, int port, int* fd, int* bound_port,
+                    bool* ipv6) {
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;
@@ -373,9 +373,8 @@ absl::Status Listen(const std::string& host, int port, int* fd,
       found == nullptr) {
     return absl::InvalidArgumentError(absl::StrCat("cannot resolve ", host));
   }
-  const auto unavailable = absl::UnavailableError(
-      absl::StrCat("cannot listen on ", host, ":", port,
-                   " (in use, or no permission)"));
+  const auto unavailable = absl::UnavailableError(absl::StrCat(
+      "cannot listen on ", host, ":", port, " (in use, or no permission)"));
   *fd = ::socket(found->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (*fd < 0) {
     ::freeaddrinfo(found);

@@ -250,8 +250,8 @@ class WorkbookReader {
   // The record at i with its CONTINUE records.
   std::vector<std::string_view> Continued(size_t i) const {
     std::vector<std::string_view> segments{records_[i].data};
-    for (size_t k = i + 1;
-         k < records_.size() && records_[k].type == kContinue; ++k) {
+    for (size_t k = i + 1; k < records_.size() && records_[k].type == kContinue;
+         ++k) {
       segments.push_back(records_[k].data);
     }
     return segments;
@@ -427,8 +427,8 @@ class WorkbookReader {
 
 }  // namespace
 
-absl::Status AppendExcel97Text(std::string_view workbook,
-                               size_t max_text_bytes, std::string* out) {
+absl::Status AppendExcel97Text(std::string_view workbook, size_t max_text_bytes,
+                               std::string* out) {
   auto records = ReadRecords(workbook);
   if (!records.ok()) return records.status();
   return WorkbookReader(std::move(*records), workbook.size(), max_text_bytes,

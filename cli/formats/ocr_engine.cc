@@ -4,7 +4,6 @@
 #include <leptonica/allheaders.h>
 #include <tesseract/baseapi.h>
 #include <tesseract/ocrclass.h>
-
 #include <unistd.h>
 
 #include <cctype>

@@ -12,8 +12,8 @@
 #include <climits>
 #include <cmath>
 #include <memory>
-#include <optional>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -184,8 +184,8 @@ absl::Status PdfExtractor::Extract(std::string_view bytes,
     auto page_text = PageText(*page, i, sink, &unread);
     if (!page_text.ok()) return page_text.status();
     if (!*page_text) continue;
-    if (auto s = AppendWithin(**page_text, sink.limits().max_output_bytes,
-                              &text);
+    if (auto s =
+            AppendWithin(**page_text, sink.limits().max_output_bytes, &text);
         !s.ok()) {
       return s;
     }

@@ -30,7 +30,7 @@ absl::StatusOr<std::unique_ptr<Gateway>> Gateway::Open(
     if (!cache.ok()) return cache.status();
     gateway->cache_ = std::move(*cache);
   }
-  const Evidence evidence = !options.incidents      ? Evidence::kNone
+  const Evidence evidence = !options.incidents       ? Evidence::kNone
                             : options.store_snippets ? Evidence::kSnippets
                                                      : Evidence::kOffsets;
   gateway->scanner_ = std::make_unique<MessageScanner>(
@@ -49,10 +49,9 @@ void Gateway::StartIncidents() {
   IncidentWriter::Options o;
   o.spool_capacity = options_.incident_spool;
   writer_ = std::make_unique<IncidentWriter>(path, o, log_->Sink());
-  log_->Write(absl::StrCat("recording incidents in ", path,
-                           options_.store_snippets
-                               ? ""
-                               : " (offsets only, no snippets)"));
+  log_->Write(absl::StrCat(
+      "recording incidents in ", path,
+      options_.store_snippets ? "" : " (offsets only, no snippets)"));
 }
 
 IncidentSink Gateway::Recorder() {

@@ -5,18 +5,21 @@
 #include <memory>
 
 #include "cli/formats/extraction.h"
-#include "cli/incidents/incident_evidence.h"
 #include "cli/gateway/duplicate_cache.h"
 #include "cli/gateway/index_holder.h"
+#include "cli/incidents/incident_evidence.h"
 #include "engine/content_digest.h"
 
 namespace leakhound {
 
 const char* VerdictName(MessageVerdict::Kind kind) {
   switch (kind) {
-    case MessageVerdict::Kind::kClean: return "clean";
-    case MessageVerdict::Kind::kLeak: return "leak";
-    case MessageVerdict::Kind::kError: return "error";
+    case MessageVerdict::Kind::kClean:
+      return "clean";
+    case MessageVerdict::Kind::kLeak:
+      return "leak";
+    case MessageVerdict::Kind::kError:
+      return "error";
   }
   return "?";
 }
@@ -117,8 +120,8 @@ MessageVerdict MessageScanner::Judge(std::string_view message) const {
                                    std::string(message), limits_);
   if (!extraction.ok()) return error(extraction.status());
   for (const SkippedPart& skipped : extraction->skipped) {
-    v.unread.push_back(
-        std::string(skipped.name) + " (" + UnreadableName(skipped.kind) + ")");
+    v.unread.push_back(std::string(skipped.name) + " (" +
+                       UnreadableName(skipped.kind) + ")");
   }
   const IndexHolder::Snapshot snapshot = holder_->Current();
   std::string digest;

@@ -46,9 +46,9 @@ struct MessageVerdict {
   // at most kEvidencePerDocument passages per document and part
   // (incident_evidence.h).
   std::vector<IncidentMatch> evidence;
-  std::string error;                   // for kError: why
-  bool duplicate = false;              // reused from the duplicate cache
-  double milliseconds = 0;             // extraction and scan
+  std::string error;        // for kError: why
+  bool duplicate = false;   // reused from the duplicate cache
+  double milliseconds = 0;  // extraction and scan
 };
 
 const char* VerdictName(MessageVerdict::Kind kind);

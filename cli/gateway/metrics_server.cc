@@ -51,8 +51,8 @@ absl::StatusOr<std::unique_ptr<MetricsServer>> MetricsServer::Start(
   if (colon == std::string::npos ||
       !absl::SimpleAtoi(address.substr(colon + 1), &port) || port < 0 ||
       port > 65535) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--metrics wants HOST:PORT, not '", address, "'"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("--metrics wants HOST:PORT, not '", address, "'"));
   }
   std::string host = address.substr(0, colon);
   if (host.size() > 2 && host.front() == '[' && host.back() == ']') {
@@ -70,8 +70,8 @@ absl::StatusOr<std::unique_ptr<MetricsServer>> MetricsServer::Start(
     v6->sin6_port = htons(static_cast<uint16_t>(port));
     flags |= MHD_USE_IPv6;
   } else {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--metrics: '", host, "' is not an IP address"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("--metrics: '", host, "' is not an IP address"));
   }
   std::unique_ptr<MetricsServer> server(new MetricsServer());
   server->page_ = std::move(page);

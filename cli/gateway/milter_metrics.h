@@ -27,7 +27,7 @@ class MilterMetrics {
   // Upper bounds of the latency histograms' buckets, in seconds.
   static constexpr std::array<double, 14> kBuckets = {
       0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
-      0.1,    0.25,  0.5,    1,     2.5,  5,    30};
+      0.1,    0.25,  0.5,    1,     2.5,  5,     30};
 
   // One message judged (or skipped): its verdict ("clean", "leak",
   // "error", "skipped"), the action taken, the time it waited for a slot

@@ -69,11 +69,10 @@ void IncidentWriter::WaitForWork(int retry_ms) {
     return;
   }
   // A pause after a failure; Stop cuts it short only at its deadline.
-  const auto until =
-      std::min(std::chrono::steady_clock::now() +
-                   std::chrono::milliseconds(retry_ms),
-               stopping_ ? stop_deadline_
-                         : std::chrono::steady_clock::time_point::max());
+  const auto until = std::min(
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(retry_ms),
+      stopping_ ? stop_deadline_
+                : std::chrono::steady_clock::time_point::max());
   for (;;) {
     const auto now = std::chrono::steady_clock::now();
     if ((stopping_ && now >= stop_deadline_) || now >= until) break;

@@ -16,9 +16,9 @@
 #include <deque>
 #include <functional>
 #include <memory>
-#include <vector>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/synchronization/mutex.h"
@@ -74,8 +74,7 @@ class IncidentWriter {
   void WaitForWork(int retry_ms) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Writes `batch`, opening `store` first when it is not open.
   absl::Status Write(std::unique_ptr<IncidentStore>& store,
-                     std::vector<Incident>& batch)
-      ABSL_LOCKS_EXCLUDED(mu_);
+                     std::vector<Incident>& batch) ABSL_LOCKS_EXCLUDED(mu_);
   // A batch that failed goes back to the spool's front, what fits of it.
   void Requeue(std::vector<Incident> batch) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // At the end of Run: drops and logs what is left.

@@ -4,6 +4,7 @@
 #include <arpa/inet.h>
 #include <libmilter/mfapi.h>
 #include <netinet/in.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 
@@ -12,7 +13,6 @@
 #include <chrono>
 #include <memory>
 #include <set>
-#include <strings.h>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/strings/str_cat.h"
@@ -355,8 +355,9 @@ Judged Judge(const Session& s, const MilterPolicy& p,
       j.why = "Message could not be checked for protected content";
     } else if (!v.unread.empty()) {
       j.action = p.on_unreadable;
-      j.why = "Message has parts that could not be checked for protected "
-              "content";
+      j.why =
+          "Message has parts that could not be checked for protected "
+          "content";
     }
   }
   return j;
@@ -379,9 +380,8 @@ Incident MilterIncident(Session& s, const std::string& queue_id, Judged& j) {
   incident.recipients = std::move(s.recipient_list);
   incident.subject = std::move(s.subject);
   incident.client = s.client;
-  incident.detail = v.kind == MessageVerdict::Kind::kError
-                        ? v.error
-                        : HeaderValue(v.unread);
+  incident.detail =
+      v.kind == MessageVerdict::Kind::kError ? v.error : HeaderValue(v.unread);
   if (j.action == MilterAction::kQuarantine) incident.mail_state = "held";
   incident.matches = std::move(v.evidence);
   if (incident.matches.empty()) {
@@ -402,7 +402,7 @@ void CountMessage(const Session& s, const Judged& j) {
                        MilterActionName(j.action), j.wait_ms / 1000,
                        v.milliseconds / 1000, s.message.size());
   if (v.kind == MessageVerdict::Kind::kError) {
-    metrics.CountError(s.oversized                 ? "oversize"
+    metrics.CountError(s.oversized               ? "oversize"
                        : v.error == kNoSlotError ? "no_slot"
                                                  : "unreadable");
   }
@@ -420,18 +420,18 @@ void CountMessage(const Session& s, const Judged& j) {
 // name's control characters and spaces are escaped so that it cannot
 // forge a field or a line.
 std::string LoggedParts(const std::vector<std::string>& parts) {
-  return absl::StrJoin(
-      parts, ",", [](std::string* out, const std::string& part) {
-        if (part.empty()) return out->append("body"), void();
-        for (const char c : part) {
-          const auto byte = static_cast<unsigned char>(c);
-          if (byte <= 0x20 || byte == 0x7f) {
-            absl::StrAppendFormat(out, "\\x%02x", byte);
-          } else {
-            out->push_back(c);
-          }
-        }
-      });
+  return absl::StrJoin(parts, ",",
+                       [](std::string* out, const std::string& part) {
+                         if (part.empty()) return out->append("body"), void();
+                         for (const char c : part) {
+                           const auto byte = static_cast<unsigned char>(c);
+                           if (byte <= 0x20 || byte == 0x7f) {
+                             absl::StrAppendFormat(out, "\\x%02x", byte);
+                           } else {
+                             out->push_back(c);
+                           }
+                         }
+                       });
 }
 
 // One log line per message (docs/mail-gateway.md, "Logs").

@@ -169,15 +169,20 @@ std::vector<Pair> SharedPairs(const ScannedText& scanned,
 
 // A chain of one pair.
 PassageChain StartChain(const Shingle& s, const Occurrence& o,
-                 const std::vector<uint32_t>& units) {
+                        const std::vector<uint32_t>& units) {
   Passage fresh{s.token_begin,   s.token_end,   s.byte_begin, s.byte_end,
                 o.token_begin,   o.token_end,   o.byte_begin, o.byte_end,
                 1,               0};
-  return PassageChain{fresh,          s.token_begin,
-               Diagonal(s, o), Diagonal(s, o),
-               s.token_end,    units[s.token_end] - units[s.token_begin],
-               {},             {},
-               {},             {}};
+  return PassageChain{fresh,
+                      s.token_begin,
+                      Diagonal(s, o),
+                      Diagonal(s, o),
+                      s.token_end,
+                      units[s.token_end] - units[s.token_begin],
+                      {},
+                      {},
+                      {},
+                      {}};
 }
 
 // PassageChain `c` continued by the pair (s, o).
@@ -216,9 +221,9 @@ void ExtendChain(PassageChain& c, const Shingle& s, const Occurrence& o,
 // whose diagonal it continues best, or starts a new one. Returns every
 // chain.
 std::vector<PassageChain> ChainPairs(const ScannedText& scanned,
-                              std::span<const Occurrence> source,
-                              std::span<const Pair> pairs,
-                              const PassageOptions& options) {
+                                     std::span<const Occurrence> source,
+                                     std::span<const Pair> pairs,
+                                     const PassageOptions& options) {
   const std::vector<Shingle>& shingles = scanned.text().shingles;
   const std::vector<uint32_t>& units = scanned.text().word_units;
   std::vector<PassageChain> open, done;
@@ -258,7 +263,6 @@ std::vector<PassageChain> ChainPairs(const ScannedText& scanned,
   done.insert(done.end(), open.begin(), open.end());
   return done;
 }
-
 
 // The source tokens between two passages' source ranges: 0 when they
 // overlap or touch.
