@@ -434,7 +434,7 @@ std::string LoggedParts(const std::vector<std::string>& parts) {
                        });
 }
 
-// One log line per message (docs/mail-gateway.md, "Logs").
+// One log line per message (docs/mail-gateway.md, "Running it").
 std::string LogLine(const std::string& queue_id, const Judged& j, double ms,
                     size_t bytes) {
   const MessageVerdict& v = j.v;
