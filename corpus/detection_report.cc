@@ -17,7 +17,8 @@ struct Rate {
   uint64_t hits = 0;
   uint64_t total = 0;
   double value() const {
-    return total == 0 ? 0 : static_cast<double>(hits) / static_cast<double>(total);
+    return total == 0 ? 0
+                      : static_cast<double>(hits) / static_cast<double>(total);
   }
   std::string Cell() const {
     if (total == 0) return "";
@@ -135,14 +136,17 @@ ReportSection DetectionSection(
           rule.min_coverage));
 
   // Recall by size and obfuscation.
-  absl::StrAppend(&md, "### Recall by excerpt size and obfuscation (English)\n\n",
+  absl::StrAppend(&md,
+                  "### Recall by excerpt size and obfuscation (English)\n\n",
                   "| obfuscation |");
-  for (uint32_t size : kExcerptWords) absl::StrAppend(&md, " ", size, " words |");
+  for (uint32_t size : kExcerptWords)
+    absl::StrAppend(&md, " ", size, " words |");
   absl::StrAppend(&md, "\n|---|");
   for (size_t i = 0; i < std::size(kExcerptWords); ++i) md += "---:|";
   md += "\n";
   std::string dat = "size";  // a header row: gnuplot's columnheader
-  for (Obfuscation o : kAllObfuscations) absl::StrAppend(&dat, " ", ObfuscationName(o));
+  for (Obfuscation o : kAllObfuscations)
+    absl::StrAppend(&dat, " ", ObfuscationName(o));
   for (Obfuscation o : kChineseObfuscations) {
     absl::StrAppend(&dat, " zh_", ObfuscationName(o));
   }
@@ -160,7 +164,8 @@ ReportSection DetectionSection(
     md += "\n";
   }
   absl::StrAppend(&md, "\n### Recall of Chinese excerpts\n\n| obfuscation |");
-  for (uint32_t size : kExcerptWords) absl::StrAppend(&md, " ", size, " words |");
+  for (uint32_t size : kExcerptWords)
+    absl::StrAppend(&md, " ", size, " words |");
   absl::StrAppend(&md, "\n|---|");
   for (size_t i = 0; i < std::size(kExcerptWords); ++i) md += "---:|";
   md += "\n";
@@ -176,14 +181,17 @@ ReportSection DetectionSection(
     }
     md += "\n";
   }
-  for (const auto& [size, row] : dat_rows) absl::StrAppend(&dat, size, row, "\n");
+  for (const auto& [size, row] : dat_rows)
+    absl::StrAppend(&dat, size, row, "\n");
   out.data_files["recall_vs_size.dat"] = std::move(dat);
-  absl::StrAppend(&md, "\n![Recall against excerpt size](recall_vs_size.png)\n\n");
+  absl::StrAppend(&md,
+                  "\n![Recall against excerpt size](recall_vs_size.png)\n\n");
 
   // Shares, formats, split, two sources.
-  absl::StrAppend(&md, "### Recall by share of the source, format, split and "
-                       "two-source excerpts (verbatim)\n\n| excerpt | recall |\n"
-                       "|---|---:|\n");
+  absl::StrAppend(&md,
+                  "### Recall by share of the source, format, split and "
+                  "two-source excerpts (verbatim)\n\n| excerpt | recall |\n"
+                  "|---|---:|\n");
   for (uint32_t percent : kSourcePercents) {
     absl::StrAppend(&md, "| ", percent, " % of the source | ",
                     Recall(set, results, rule, [&](const OutboundCase& c) {
@@ -281,7 +289,8 @@ ReportSection DetectionSection(
     r.min_words = min_words;
     r.count = count;
     auto cell = [&](const CaseFilter& f) {
-      return absl::StrFormat("%.1f %%", 100 * Recall(set, results, r, f).value());
+      return absl::StrFormat("%.1f %%",
+                             100 * Recall(set, results, r, f).value());
     };
     absl::StrAppend(
         &md, "| ", min_words, " | ",

@@ -19,7 +19,8 @@ namespace fs = std::filesystem;
 
 absl::StatusOr<std::string> ReadWhole(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::InternalError(absl::StrCat("cannot read ", path.string()));
+  if (!in)
+    return absl::InternalError(absl::StrCat("cannot read ", path.string()));
   std::ostringstream bytes;
   bytes << in.rdbuf();
   return RepairUtf8(bytes.str());
@@ -148,15 +149,17 @@ absl::StatusOr<HanVariants> ReadVariants(const fs::path& path) {
     const std::string_view line(l.data(), l.size());
     const size_t tab = line.find('\t');
     if (tab == std::string_view::npos) {
-      return absl::DataLossError(absl::StrCat("no tab in a line of ", path.string()));
+      return absl::DataLossError(
+          absl::StrCat("no tab in a line of ", path.string()));
     }
     const char32_t from = ThreeByteCodePoint(line.substr(0, tab));
     const char32_t to = ThreeByteCodePoint(line.substr(tab + 1));
     if (from != 0 && to != 0 && tab == 3 && line.size() == 7) map[from] = to;
   }
   if (map.empty()) {
-    return absl::NotFoundError(absl::StrCat(
-        "no variants in ", path.string(), "; run bash corpus/prepare_corpora.sh"));
+    return absl::NotFoundError(
+        absl::StrCat("no variants in ", path.string(),
+                     "; run bash corpus/prepare_corpora.sh"));
   }
   return map;
 }
@@ -215,10 +218,12 @@ absl::StatusOr<DocumentPool> LoadDocumentPool(const std::string& dir,
     for (const fs::path& file : *files) {
       auto text = ReadWhole(file);
       if (!text.ok()) return text.status();
-      const std::string id = absl::StrCat(collection.name, "/", file.stem().string());
+      const std::string id =
+          absl::StrCat(collection.name, "/", file.stem().string());
       std::vector<std::string> parts;
       if (collection.sections.has_value()) {
-        parts = SplitSections(*text, *collection.sections, limits.section_bytes);
+        parts =
+            SplitSections(*text, *collection.sections, limits.section_bytes);
       } else {
         parts.push_back(std::move(*text));
       }
@@ -241,7 +246,8 @@ absl::StatusOr<DocumentPool> LoadDocumentPool(const std::string& dir,
     if (!text.ok()) return text.status();
     std::vector<std::string> parts = InfoNodes(*text);
     for (size_t i = 0; i < parts.size(); ++i) {
-      if (parts[i].size() < limits.min_bytes || !texts.insert(parts[i]).second) {
+      if (parts[i].size() < limits.min_bytes ||
+          !texts.insert(parts[i]).second) {
         continue;
       }
       nodes.push_back(PoolDocument{
@@ -252,7 +258,8 @@ absl::StatusOr<DocumentPool> LoadDocumentPool(const std::string& dir,
   Split(std::move(nodes), 0, 0, seed, limits, pool);
   for (auto [name, map] : {std::pair{"to_traditional", &pool.to_traditional},
                            std::pair{"to_simplified", &pool.to_simplified}}) {
-    auto read = ReadVariants(fs::path(dir) / "han" / absl::StrCat(name, ".tsv"));
+    auto read =
+        ReadVariants(fs::path(dir) / "han" / absl::StrCat(name, ".tsv"));
     if (!read.ok()) return read.status();
     *map = std::move(*read);
   }

@@ -113,7 +113,8 @@ std::vector<Floor> Floors(const DetectionSummary& s) {
        s.han_variant_recall_30, true, 0.85},
       {"false alarms, clean hosts", s.false_alarm_rate.at("clean_host"), false,
        0.05},
-      {"false alarms, held out", s.false_alarm_rate.at("held_out"), false, 0.15},
+      {"false alarms, held out", s.false_alarm_rate.at("held_out"), false,
+       0.15},
       {"scan errors", static_cast<double>(s.scan_errors), false, 0},
   };
   for (const auto& [name, recall] : s.obfuscation_recall_30) {
@@ -146,8 +147,10 @@ std::string CpuModel() {
 
 std::vector<const OutboundCase*> Sample(const TestSet& set, size_t n) {
   std::vector<const OutboundCase*> out;
-  const size_t step = std::max<size_t>(1, set.cases.size() / std::max<size_t>(n, 1));
-  for (size_t i = 0; i < set.cases.size(); i += step) out.push_back(&set.cases[i]);
+  const size_t step =
+      std::max<size_t>(1, set.cases.size() / std::max<size_t>(n, 1));
+  for (size_t i = 0; i < set.cases.size(); i += step)
+    out.push_back(&set.cases[i]);
   return out;
 }
 
@@ -159,8 +162,9 @@ struct SweepPoint {
   double verify_share = 0;
 };
 
-absl::StatusOr<SweepPoint> Measure(std::string label, BuiltIndex built,
-                                   const std::vector<const OutboundCase*>& sample) {
+absl::StatusOr<SweepPoint> Measure(
+    std::string label, BuiltIndex built,
+    const std::vector<const OutboundCase*>& sample) {
   auto results = ScanCases(built, sample);
   if (!results.ok()) return results.status();
   std::vector<double> latency;
@@ -200,7 +204,8 @@ constexpr char kCostHeader[] =
     "| second stage share of scan time |\n"
     "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
 
-constexpr char kPlots[] = R"(# gnuplot script for the evaluation report's figures (corpus/evaluate.sh)
+constexpr char kPlots[] =
+    R"(# gnuplot script for the evaluation report's figures (corpus/evaluate.sh)
 set terminal pngcairo size 900,560 font ",10" noenhanced
 set grid
 set key outside right
@@ -354,7 +359,8 @@ int Run(const std::string& corpus, const std::string& out_dir,
   const DetectionSummary summary = Summarize(*set, *results, rule);
 
   // Sweeps: row capacity at equal memory per fingerprint, then corpus size.
-  const std::vector<const OutboundCase*> sample = Sample(*set, config.sweep_sample);
+  const std::vector<const OutboundCase*> sample =
+      Sample(*set, config.sweep_sample);
   std::vector<SweepPoint> capacity_points;
   for (uint32_t n : kRowCapacities) {
     if (config.detection_only) break;
@@ -417,19 +423,23 @@ int Run(const std::string& corpus, const std::string& out_dir,
   std::map<std::string, int> groups;
   for (const OutboundCase& c : set->cases) ++groups[c.group];
   absl::StrAppend(
-      &md, "\nCollections (corpus/prepare_corpora.sh): `python` = Python 3.11 "
-           "documentation sources (python3.11-doc), `kernel` = Linux 6.1 "
-           "documentation sources (linux-doc-6.1), `perl` = the Perl manual "
-           "(perl-doc, pod2text), `man` = the Linux man-pages project "
-           "(manpages, manpages-dev, groff), each one document per section "
-           "of at least ", config.pool.section_bytes, " bytes; `pg` = "
-           "PostgreSQL 15 manual pages (postgresql-doc-15, HTML rendered as "
-           "text), `zh` and `zh_tw` = simplified and traditional Chinese manual "
-           "pages (manpages-zh, groff), one "
-           "document per page; `gnu` = nodes of the GNU coreutils, grep, "
-           "sed, gzip, diffutils and findutils manuals (hosts only). Outbound "
-           "documents per group:");
-  for (const auto& [group, n] : groups) absl::StrAppend(&md, " ", group, " ", n, ";");
+      &md,
+      "\nCollections (corpus/prepare_corpora.sh): `python` = Python 3.11 "
+      "documentation sources (python3.11-doc), `kernel` = Linux 6.1 "
+      "documentation sources (linux-doc-6.1), `perl` = the Perl manual "
+      "(perl-doc, pod2text), `man` = the Linux man-pages project "
+      "(manpages, manpages-dev, groff), each one document per section "
+      "of at least ",
+      config.pool.section_bytes,
+      " bytes; `pg` = "
+      "PostgreSQL 15 manual pages (postgresql-doc-15, HTML rendered as "
+      "text), `zh` and `zh_tw` = simplified and traditional Chinese manual "
+      "pages (manpages-zh, groff), one "
+      "document per page; `gnu` = nodes of the GNU coreutils, grep, "
+      "sed, gzip, diffutils and findutils manuals (hosts only). Outbound "
+      "documents per group:");
+  for (const auto& [group, n] : groups)
+    absl::StrAppend(&md, " ", group, " ", n, ";");
   md.back() = '.';
   absl::StrAppend(
       &md, " Ground truth: `set/truth.tsv`. Excerpts are passages of one "
@@ -450,14 +460,15 @@ int Run(const std::string& corpus, const std::string& out_dir,
       absl::StrFormat(
           "Building the index of %d documents (%.1f MB of text, %d "
           "fingerprints in the filter; p = %g, n = %d, winnowing window %d, "
-          "filter winnowing window %d) on one thread, staged and committed in one batch "
+          "filter winnowing window %d) on one thread, staged and committed in "
+          "one batch "
           "(`ProtectedIndex::Stage`, `Commit`): %.1f s, %.2f MB/s. Filter in "
           "RAM: %.1f MB (%.2f MB per protected MB, %.1f bits per "
           "fingerprint). On disk (RocksDB, fingerprint lists included): "
           "%.1f MB (%.2f MB per protected MB, %.1f bytes per "
           "fingerprint).\n\n",
-          b.documents, mb, b.fingerprints, defaults.fpr,
-          defaults.row_capacity, config.index.shingler.winnow_window,
+          b.documents, mb, b.fingerprints, defaults.fpr, defaults.row_capacity,
+          config.index.shingler.winnow_window,
           config.index.shingler.filter_winnow_window, b.build_seconds,
           mb / b.build_seconds,
           static_cast<double>(b.index->matrix().MemoryBytes()) / 1e6,
@@ -466,7 +477,8 @@ int Run(const std::string& corpus, const std::string& out_dir,
               static_cast<double>(b.fingerprints),
           static_cast<double>(b.disk_bytes) / 1e6,
           static_cast<double>(b.disk_bytes) / 1e6 / mb,
-          static_cast<double>(b.disk_bytes) / static_cast<double>(b.fingerprints)));
+          static_cast<double>(b.disk_bytes) /
+              static_cast<double>(b.fingerprints)));
   if (!capacity_points.empty()) {
     absl::StrAppend(
         &md, "### Row capacity at equal memory\n\n",
@@ -485,7 +497,8 @@ int Run(const std::string& corpus, const std::string& out_dir,
                     absl::StrFormat(" (%.2f ms).\n\n", fastest->latency.mean),
                     "### Latency against corpus size\n\n", kCostHeader);
     for (const SweepPoint& p : size_points) md += CostLine(p);
-    absl::StrAppend(&md, "\n![Latency against corpus size](latency_vs_corpus.png)\n\n");
+    absl::StrAppend(
+        &md, "\n![Latency against corpus size](latency_vs_corpus.png)\n\n");
   }
   md += filter->section.markdown;
 
@@ -521,8 +534,9 @@ int Run(const std::string& corpus, const std::string& out_dir,
     floors.push_back({"OCR: scan errors",
                       static_cast<double>(ocr.summary.scan_errors), false, 0});
   }
-  absl::StrAppend(&md, "## Regression floors (`--assert-floors`)\n\n"
-                       "| measure | value | floor | met |\n|---|---:|---:|---|\n");
+  absl::StrAppend(&md,
+                  "## Regression floors (`--assert-floors`)\n\n"
+                  "| measure | value | floor | met |\n|---|---:|---:|---|\n");
   bool all_met = true;
   for (const Floor& f : floors) {
     const bool met = f.at_least ? f.value >= f.limit : f.value <= f.limit;
@@ -550,8 +564,8 @@ int Run(const std::string& corpus, const std::string& out_dir,
                     absl::StrFormat("%.3f", r.latency_ms), "\t",
                     absl::StrJoin(r.candidates, ","), "\t");
     for (const DocumentMatch& m : r.matches) {
-      absl::StrAppend(&per_case, m.external_id, ":", m.longest_passage_words, ":",
-                      m.longest_covered_words, ":", m.group_words, ":",
+      absl::StrAppend(&per_case, m.external_id, ":", m.longest_passage_words,
+                      ":", m.longest_covered_words, ":", m.group_words, ":",
                       absl::StrFormat("%.3f", m.coverage_of_source), ":",
                       m.distinctive_words, ":",
                       absl::StrJoin(m.passages, ",",
@@ -575,7 +589,8 @@ int Run(const std::string& corpus, const std::string& out_dir,
   for (const auto& [name, content] : files) {
     std::ofstream f(fs::path(out_dir) / name, std::ios::binary);
     f << content;
-    if (!f) return fail(absl::InternalError(absl::StrCat("cannot write ", name)));
+    if (!f)
+      return fail(absl::InternalError(absl::StrCat("cannot write ", name)));
   }
   say(absl::StrCat("report: ", (fs::path(out_dir) / "report.md").string()));
   return assert_floors && !all_met ? 1 : 0;

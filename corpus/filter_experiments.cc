@@ -80,7 +80,8 @@ Confusion Evaluate(const PseudoMatrix& matrix, const QueryOptions& options,
     ++queried;
     absl::flat_hash_set<uint32_t> named;
     if (!queries[i].empty()) {
-      for (const Candidate& cand : matrix.Query(queries[i], options).candidates) {
+      for (const Candidate& cand :
+           matrix.Query(queries[i], options).candidates) {
         named.insert(cand.doc);
       }
     }
@@ -96,8 +97,8 @@ Confusion Evaluate(const PseudoMatrix& matrix, const QueryOptions& options,
     c.positive_pairs += truth[i].size();
     c.negative_pairs += matrix.documents() - truth[i].size();
   }
-  c.candidates_per_query =
-      static_cast<double>(candidates) / static_cast<double>(std::max<uint64_t>(queried, 1));
+  c.candidates_per_query = static_cast<double>(candidates) /
+                           static_cast<double>(std::max<uint64_t>(queried, 1));
   return c;
 }
 
@@ -126,7 +127,8 @@ absl::StatusOr<FilterExperimentResults> RunFilterExperiments(
     if (!shingled.ok()) return shingled.status();
     absl::flat_hash_set<uint64_t> seen;
     for (const Shingle& s : shingled->shingles) {
-      if (seen.insert(s.fingerprint).second) queries[i].push_back(s.fingerprint);
+      if (seen.insert(s.fingerprint).second)
+        queries[i].push_back(s.fingerprint);
     }
   }
   const std::vector<std::vector<uint32_t>> truth = TruthOf(set, *lists);
@@ -301,13 +303,15 @@ absl::StatusOr<FilterExperimentResults> RunFilterExperiments(
       &md,
       "## Table 2: false positives and false negatives of the filter stage\n\n",
       "Every outbound document (positives and negatives, near-copies left "
-      "out: they hold protected text their truth does not name) queried against "
+      "out: they hold protected text their truth does not name) queried "
+      "against "
       "every protected document at the paper's geometry. A false positive is "
       "a (document, protected document) candidate pair that is not a true "
       "source; a false negative is a (document, true source) pair the "
       "filter does not name. The paper's numbers are for PAN'09 with its "
       "own threshold; ours use the calibrated threshold (family-wise "
-      "false alarm ", QueryOptions{}.family_false_alarm, ", at least ",
+      "false alarm ",
+      QueryOptions{}.family_false_alarm, ", at least ",
       QueryOptions{}.min_count, " hits, windows of ", QueryOptions{}.window,
       " fingerprints).\n\n",
       "| scoring | | MBF (document in one row) | PMBF, rows filled 100 % | "
@@ -325,7 +329,8 @@ absl::StatusOr<FilterExperimentResults> RunFilterExperiments(
   const Config configs[] = {{paper, PackingMode::kOneDocumentPerRow},
                             {paper, PackingMode::kPseudoMatrix},
                             {half, PackingMode::kPseudoMatrix}};
-  for (ScoringMode scoring : {ScoringMode::kAndPopcount, ScoringMode::kMembership}) {
+  for (ScoringMode scoring :
+       {ScoringMode::kAndPopcount, ScoringMode::kMembership}) {
     QueryOptions options;
     options.scoring = scoring;
     std::string fp_row, fn_row, cand_row;

@@ -99,7 +99,9 @@ Tally Count(const TestSet& set, const std::vector<size_t>& chosen,
 std::string Row(const std::string& name, const Tally& t, const Tally& text) {
   const double change = 100 * (t.Pooled().value() - text.Pooled().value());
   const std::string median =
-      t.latency_ms.empty() ? "" : absl::StrFormat("%.2f", QuantilesOf(t.latency_ms).median);
+      t.latency_ms.empty()
+          ? ""
+          : absl::StrFormat("%.2f", QuantilesOf(t.latency_ms).median);
   return absl::StrCat("| ", name, " | ", t.recall_30.Cell(), " | ",
                       t.chinese_30.Cell(), " | ", t.recall_sub15.Cell(), " | ",
                       t.recall_15.Cell(), " | ", t.clean_alarms.Cell(), " | ",
@@ -116,11 +118,12 @@ absl::Status Produce(const std::vector<std::string>& lines,
   m1.close();
   const std::string script = LEAKHOUND_MAKE_FORMATS;
   const std::string command = absl::StrCat(
-      "/usr/bin/python3 '", script, "' --batch '", (dir / "manifest-0.tsv").string(),
-      "' & p=$!; /usr/bin/python3 '", script, "' --batch '",
-      (dir / "manifest-1.tsv").string(), "' && wait $p");
+      "/usr/bin/python3 '", script, "' --batch '",
+      (dir / "manifest-0.tsv").string(), "' & p=$!; /usr/bin/python3 '", script,
+      "' --batch '", (dir / "manifest-1.tsv").string(), "' && wait $p");
   if (std::system(command.c_str()) != 0) {
-    return absl::InternalError(absl::StrCat("make_formats.py failed: ", command));
+    return absl::InternalError(
+        absl::StrCat("make_formats.py failed: ", command));
   }
   return absl::OkStatus();
 }

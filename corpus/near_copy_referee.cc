@@ -75,17 +75,15 @@ void WalkDiagonal(std::span<const uint64_t> a, std::span<const uint64_t> b,
             });
   std::vector<Stretch> kept;
   for (const Stretch& x : stretches) {
-    const bool overlaps = std::any_of(kept.begin(), kept.end(),
-                                      [&](const Stretch& y) {
-                                        return x.begin < y.end && y.begin < x.end;
-                                      });
+    const bool overlaps = std::any_of(
+        kept.begin(), kept.end(),
+        [&](const Stretch& y) { return x.begin < y.end && y.begin < x.end; });
     if (overlaps) continue;
     kept.push_back(x);
-    out->push_back({static_cast<uint32_t>(lo + x.begin),
-                    static_cast<uint32_t>(lo + x.end),
-                    static_cast<uint32_t>(static_cast<int64_t>(lo + x.begin) - d),
-                    static_cast<uint32_t>(static_cast<int64_t>(lo + x.end) - d),
-                    x.score});
+    out->push_back(
+        {static_cast<uint32_t>(lo + x.begin), static_cast<uint32_t>(lo + x.end),
+         static_cast<uint32_t>(static_cast<int64_t>(lo + x.begin) - d),
+         static_cast<uint32_t>(static_cast<int64_t>(lo + x.end) - d), x.score});
   }
 }
 
@@ -146,7 +144,8 @@ uint32_t LongestNearCopyWords(const RefereeText& scanned,
         before_units = units[p];
       }
     }
-    units[q] = before_units + scanned.counts[s.a_end] - scanned.counts[s.a_begin];
+    units[q] =
+        before_units + scanned.counts[s.a_end] - scanned.counts[s.a_begin];
     most = std::max(most, units[q]);
   }
   return most / scanned.units_per_word;

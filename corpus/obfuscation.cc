@@ -68,11 +68,13 @@ std::vector<std::string_view> Words(std::string_view text) {
   std::vector<std::string_view> words;
   size_t i = 0;
   while (i < text.size()) {
-    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) {
+    while (i < text.size() &&
+           std::isspace(static_cast<unsigned char>(text[i]))) {
       ++i;
     }
     size_t j = i;
-    while (j < text.size() && !std::isspace(static_cast<unsigned char>(text[j]))) {
+    while (j < text.size() &&
+           !std::isspace(static_cast<unsigned char>(text[j]))) {
       ++j;
     }
     if (j > i) words.push_back(text.substr(i, j - i));
@@ -307,7 +309,9 @@ std::string RichText(std::string_view text, std::mt19937_64& rng) {
   static constexpr std::pair<const char*, const char*> kMarks[] = {
       {"**", "**"}, {"_", "_"}, {"`", "`"},
       {"<b>", "</b>"}, {"<em>", "</em>"}, {"<i>", "</i>"}};
-  auto space = [](char c) { return std::isspace(static_cast<unsigned char>(c)); };
+  auto space = [](char c) {
+    return std::isspace(static_cast<unsigned char>(c));
+  };
   std::string out;
   size_t i = 0;
   while (i < text.size()) {
@@ -399,7 +403,8 @@ const char* ObfuscationName(Obfuscation obfuscation) {
 }
 
 char32_t ThreeByteCodePoint(std::string_view s) {
-  if (s.size() < 3 || (static_cast<unsigned char>(s[0]) & 0xF0) != 0xE0) return 0;
+  if (s.size() < 3 || (static_cast<unsigned char>(s[0]) & 0xF0) != 0xE0)
+    return 0;
   return ((static_cast<unsigned char>(s[0]) & 0x0F) << 12) |
          ((static_cast<unsigned char>(s[1]) & 0x3F) << 6) |
          (static_cast<unsigned char>(s[2]) & 0x3F);

@@ -41,11 +41,13 @@ std::string Percent(double share) {
 
 // Non-incremental: inserts `inserted`, marks which of `queries` it claims.
 template <typename Filter>
-std::vector<bool> Claims(Filter& filter, const std::vector<std::string>& inserted,
+std::vector<bool> Claims(Filter& filter,
+                         const std::vector<std::string>& inserted,
                          const std::vector<std::string>& queries) {
   for (const std::string& u : inserted) filter.Insert(u);
   std::vector<bool> out(queries.size());
-  for (size_t i = 0; i < queries.size(); ++i) out[i] = filter.Contains(queries[i]);
+  for (size_t i = 0; i < queries.size(); ++i)
+    out[i] = filter.Contains(queries[i]);
   return out;
 }
 
@@ -70,7 +72,8 @@ int Run(const std::string& path, const std::string& out) {
   }
   const size_t n = urls.size() / 2;
   const std::vector<std::string> inserted(urls.begin(), urls.begin() + n);
-  const std::vector<std::string> queries(urls.begin() + n, urls.begin() + 2 * n);
+  const std::vector<std::string> queries(urls.begin() + n,
+                                         urls.begin() + 2 * n);
   std::string md = absl::StrFormat(
       "# Spatio-temporal schemes (seed 003) on real URLs\n\n"
       "%d URLs inserted, %d others queried (%s); one run each, so a rate "
@@ -138,9 +141,9 @@ int Run(const std::string& path, const std::string& out) {
           fp += filter->Contains(u);
           filter->Insert(u);
         }
-        absl::StrAppend(&md, " ",
-                        Percent(static_cast<double>(fp) / static_cast<double>(n)),
-                        " |");
+        absl::StrAppend(
+            &md, " ", Percent(static_cast<double>(fp) / static_cast<double>(n)),
+            " |");
       }
     }
     absl::StrAppend(&md, "\n");
@@ -154,7 +157,8 @@ int Run(const std::string& path, const std::string& out) {
   for (uint32_t k = 2; k <= 4; ++k) {
     absl::StrAppend(&md, "| ", k, " HF |");
     for (size_t c = 0; c < 4; ++c) {
-      const uint64_t bits = SeededBloomFilter::ThesisBits(n, k, kMultipliers[c]);
+      const uint64_t bits =
+          SeededBloomFilter::ThesisBits(n, k, kMultipliers[c]);
       auto first = SpatialBloomFilter::Create({2, bits, k, 4});
       auto second = SpatialBloomFilter::Create({2, bits, k, 5});
       if (!first.ok() || !second.ok()) return 2;

@@ -49,11 +49,10 @@ Outcome Run(Filter& filter, const std::vector<uint64_t>& stream,
     if (seen && !duplicate[i]) ++o.false_positives;
     if (!seen && duplicate[i]) ++o.false_negatives;
   }
-  o.ns_per_element =
-      std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() -
-                                               start)
-          .count() /
-      static_cast<double>(stream.size());
+  o.ns_per_element = std::chrono::duration<double, std::nano>(
+                         std::chrono::steady_clock::now() - start)
+                         .count() /
+                     static_cast<double>(stream.size());
   return o;
 }
 
@@ -149,12 +148,14 @@ int Main(const std::string& path, const std::string& out, uint32_t window) {
       << "set terminal pngcairo size 900,560 font \",10\" noenhanced\n"
          "set ylabel 'false-positive rate'\nset logscale y\n"
          "set key top right\n"
-         "set output 'fig4.png'\nset title 'm varies, k = 4 (seed 004, Fig. 4)'\n"
+         "set output 'fig4.png'\nset title 'm varies, k = 4 (seed 004, Fig. "
+         "4)'\n"
          "set xlabel 'm (counters per array)'\nset logscale x 2\n"
          "plot for [c=2:4] 'fig4.dat' using 1:c with linespoints "
          "title columnheader(c)\n"
          "unset logscale x\n"
-         "set output 'fig5.png'\nset title 'k varies, m = 8,192 (seed 004, Fig. 5)'\n"
+         "set output 'fig5.png'\nset title 'k varies, m = 8,192 (seed 004, "
+         "Fig. 5)'\n"
          "set xlabel 'k (hash functions)'\n"
          "plot for [c=2:4] 'fig5.dat' using 1:c with linespoints "
          "title columnheader(c)\n";

@@ -139,8 +139,8 @@ class Generator {
  private:
   const Tokenized& Tokens(const PoolDocument& doc);
   // A random source among `sources` with at least `words` words.
-  const PoolDocument* PickSource(const std::vector<const PoolDocument*>& sources,
-                                 uint32_t words);
+  const PoolDocument* PickSource(
+      const std::vector<const PoolDocument*>& sources, uint32_t words);
   // `words` consecutive words of `doc` from a random start (from the first
   // word when they are the whole document), drawn again (up to
   // kExcerptAttempts times) while MostlyBoilerplate.
@@ -286,12 +286,14 @@ std::vector<Segment> Generator::InsertInto(std::string_view host,
   std::vector<Segment> out;
   size_t at = 0;
   for (size_t i = 0; i < pieces.size(); ++i) {
-    out.push_back(Segment{absl::StrCat(std::string(host.substr(at, starts[i] - at)), "\n"),
-                          false});
+    out.push_back(Segment{
+        absl::StrCat(std::string(host.substr(at, starts[i] - at)), "\n"),
+        false});
     out.push_back(Segment{absl::StrCat(pieces[i], "\n"), true});
     at = starts[i];
   }
-  out.push_back(Segment{absl::StrCat("\n", std::string(host.substr(at))), false});
+  out.push_back(
+      Segment{absl::StrCat("\n", std::string(host.substr(at))), false});
   return out;
 }
 
@@ -340,7 +342,8 @@ absl::StatusOr<bool> Generator::NearCopy(std::string_view text) {
   std::vector<uint32_t> counts(tokens.size() + 1, 0);
   for (size_t t = 0; t < tokens.size(); ++t) {
     hashes[t] = tokens[t].hash;
-    const uint32_t units = shingled->word_units[t + 1] - shingled->word_units[t];
+    const uint32_t units =
+        shingled->word_units[t + 1] - shingled->word_units[t];
     counts[t + 1] = counts[t] + (counted[t] || !covered[t] ? units : 0);
   }
   const RefereeText scanned{hashes, counts, shingled->units_per_word};
@@ -397,7 +400,8 @@ std::vector<const PoolDocument*> Generator::CleanOf(
   return clean;
 }
 
-void Generator::AddPositive(OutboundCase c, const std::vector<Segment>& segments,
+void Generator::AddPositive(OutboundCase c,
+                            const std::vector<Segment>& segments,
                             std::string_view title) {
   static constexpr std::array<const char*, 3> kExtension = {".txt", ".md",
                                                                  ".html"};
@@ -599,7 +603,8 @@ absl::StatusOr<TestSet> Generator::Run() {
     size_t i = 0;
     while (i < text.size() && words.size() < kMaxVocabulary) {
       size_t j = i;
-      while (j < text.size() && std::isalpha(static_cast<unsigned char>(text[j]))) {
+      while (j < text.size() &&
+             std::isalpha(static_cast<unsigned char>(text[j]))) {
         ++j;
       }
       if (j - i >= 3) words.insert(text.substr(i, j - i));
@@ -682,7 +687,8 @@ absl::Status WriteTestSet(const TestSet& set, const std::string& dir) {
             << "\n";
     }
   }
-  std::ofstream boilerplate(fs::path(dir) / "boilerplate.txt", std::ios::binary);
+  std::ofstream boilerplate(fs::path(dir) / "boilerplate.txt",
+                            std::ios::binary);
   for (const std::string& line : set.boilerplate_lines) {
     boilerplate << line << "\n";
   }

@@ -25,9 +25,9 @@
 // held by more than kCommonDocuments protected documents, boilerplate as
 // leakhound's default rule sees it, do not count) are their own class,
 // near_copy: scanned and reported apart, never counted as false alarms,
-// never hosts of positives. The referee runs before any scan. An excerpt more than a quarter of which is such
-// boilerplate is drawn again from another start: positives are passages of
-// one document.
+// never hosts of positives. The referee runs before any scan. An excerpt more
+// than a quarter of which is such boilerplate is drawn again from another
+// start: positives are passages of one document.
 //
 // Thread-safety: plain data and pure functions.
 #ifndef LEAKHOUND_CORPUS_TEST_SET_H_

@@ -123,7 +123,8 @@ int Run(const std::string& urls_path, const std::string& out) {
       &md,
       "## Seed 000, Fig. 5: false positives against URLs inserted\n\n"
       "n = 3.5M, k = 3, m = 16,829,152 bits per filter (the paper's, from "
-      "p = 0.1; scaled as said above), L = 4. After inserting the first N URLs, each of them is "
+      "p = 0.1; scaled as said above), L = 4. After inserting the first N "
+      "URLs, each of them is "
       "queried with its ID (its line number) appended; queries that are "
       "themselves inserted URLs are not counted. Predicted for the classic "
       "filter: N (1 - e^(-kN/m))^k; the paper's eq. 4 predicts f^L for the "
@@ -180,11 +181,13 @@ int Run(const std::string& urls_path, const std::string& out) {
                                              static_cast<double>(queries)));
     absl::StrAppend(&dat, "\n");
   }
-  absl::StrAppend(&md, "\nTime per URL over all insertions, and per "
-                       "query at the last step (one thread, this run's "
-                       "machine):\n\n"
-                       "| filter | memory | insert | query | share of bits set per layer |\n"
-                       "|---|---:|---:|---:|---|\n");
+  absl::StrAppend(
+      &md,
+      "\nTime per URL over all insertions, and per "
+      "query at the last step (one thread, this run's "
+      "machine):\n\n"
+      "| filter | memory | insert | query | share of bits set per layer |\n"
+      "|---|---:|---:|---:|---|\n");
   for (size_t fi = 0; fi < filters.size(); ++fi) {
     const Filter& f = filters[fi];
     std::string fill;
@@ -195,11 +198,11 @@ int Run(const std::string& urls_path, const std::string& out) {
                       absl::StrFormat("%.3f", f.filter.Fill(layer)));
     }
     absl::StrAppend(
-        &md, absl::StrFormat("| %s | %.1f MB | %.0f ns | %.0f ns | %s |\n",
-                             f.name, f.filter.MemoryBytes() / 1e6,
-                             f.insert_s / static_cast<double>(steps.back()) * 1e9,
-                             query_per_url[fi] * 1e9,
-                             fill));
+        &md,
+        absl::StrFormat("| %s | %.1f MB | %.0f ns | %.0f ns | %s |\n", f.name,
+                        f.filter.MemoryBytes() / 1e6,
+                        f.insert_s / static_cast<double>(steps.back()) * 1e9,
+                        query_per_url[fi] * 1e9, fill));
   }
 
   // --- 2. Seed 001: five ways on 1M URLs ---
@@ -222,13 +225,14 @@ int Run(const std::string& urls_path, const std::string& out) {
   std::string lookup_dat;  // structure, member ns, non-member ns, MB
   auto row = [&](std::string_view name, double build_s, double member_s,
                  double negative_s, std::string fps, double bytes) {
-    absl::StrAppend(&lookup_dat, absl::StrFormat("\"%s\"\t%.1f\t%.1f\t%.3f\n",
-                                                 name, member_s * 1e9,
-                                                 negative_s * 1e9, bytes / 1e6));
-    absl::StrAppend(&md, absl::StrFormat(
-                             "| %s | %.2f s | %.0f ns | %.0f ns | %s | %.1f MB |\n",
-                             name, build_s, member_s * 1e9, negative_s * 1e9,
-                             fps, bytes / 1e6));
+    absl::StrAppend(
+        &lookup_dat,
+        absl::StrFormat("\"%s\"\t%.1f\t%.1f\t%.3f\n", name, member_s * 1e9,
+                        negative_s * 1e9, bytes / 1e6));
+    absl::StrAppend(
+        &md, absl::StrFormat(
+                 "| %s | %.2f s | %.0f ns | %.0f ns | %s | %.1f MB |\n", name,
+                 build_s, member_s * 1e9, negative_s * 1e9, fps, bytes / 1e6));
   };
   double string_bytes = 0;
   for (const std::string& s : members) {
@@ -326,7 +330,8 @@ int Run(const std::string& urls_path, const std::string& out) {
          "set output 'lookup.png'\n"
          "set title 'Time per lookup (seed 001)'\nset ylabel 'ns per query'\n"
          "set logscale y\nset style data histograms\n"
-         "set style fill solid 0.8\nset key top right\nset xtics rotate by -20\n"
+         "set style fill solid 0.8\nset key top right\nset xtics rotate by "
+         "-20\n"
          "plot 'lookup.dat' using 2:xtic(1) title 'member', '' using 3 "
          "title 'non-member'\n"
          "unset style\nunset xtics\nset xtics\n"

@@ -31,11 +31,13 @@ bool DecayingBloomFilter::Contains(uint64_t hash) const {
 
 void DecayingBloomFilter::Insert(uint64_t hash) {
   // The decay of every counter: the O(m) step the SKIP filter avoids.
-  for (uint16_t& c : counters_) c = static_cast<uint16_t>(std::max<int>(c, 1) - 1);
+  for (uint16_t& c : counters_)
+    c = static_cast<uint16_t>(std::max<int>(c, 1) - 1);
   std::array<uint32_t, kMaxHashes> positions;
   BitPositions(hash, geometry_, positions);
   const auto window = static_cast<uint16_t>(options_.window);
-  for (uint32_t i = 0; i < options_.hashes; ++i) counters_[positions[i]] = window;
+  for (uint32_t i = 0; i < options_.hashes; ++i)
+    counters_[positions[i]] = window;
 }
 
 }  // namespace leakhound

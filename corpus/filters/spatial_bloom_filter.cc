@@ -36,8 +36,9 @@ void SpatialBloomFilter::Insert(std::string_view element) {
 }
 
 bool SpatialBloomFilter::Contains(std::string_view element) const {
-  return std::all_of(filters_.begin(), filters_.end(),
-                     [&](const SeededBloomFilter& f) { return f.Contains(element); });
+  return std::all_of(
+      filters_.begin(), filters_.end(),
+      [&](const SeededBloomFilter& f) { return f.Contains(element); });
 }
 
 void SpatialBloomFilter::Reseed(uint64_t seed) {

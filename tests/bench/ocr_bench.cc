@@ -77,10 +77,14 @@ void BM_OcrScannedPdfPageAt300(benchmark::State& state) {
 
 BENCHMARK(BM_TextPdfPage)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_OcrPng150)->Unit(benchmark::kMillisecond)->Iterations(10);
-BENCHMARK(BM_OcrPng150EnglishOnly)->Unit(benchmark::kMillisecond)->Iterations(10);
+BENCHMARK(BM_OcrPng150EnglishOnly)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(10);
 BENCHMARK(BM_OcrPng300)->Unit(benchmark::kMillisecond)->Iterations(10);
 BENCHMARK(BM_OcrChinesePng150)->Unit(benchmark::kMillisecond)->Iterations(10);
-BENCHMARK(BM_OcrScannedPdfPageAt300)->Unit(benchmark::kMillisecond)->Iterations(10);
+BENCHMARK(BM_OcrScannedPdfPageAt300)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(10);
 
 }  // namespace
 }  // namespace leakhound

@@ -34,8 +34,8 @@ Probe MakeProbe(size_t distinct) {
   p.text.token_count = static_cast<uint32_t>(distinct + 4);
   p.text.word_units.resize(p.text.token_count + 1);
   for (size_t i = 0; i < kListSize; ++i) {
-    p.list.push_back(i % 100 == 0 ? p.text.shingles[rng() % distinct].fingerprint
-                                  : rng());
+    p.list.push_back(
+        i % 100 == 0 ? p.text.shingles[rng() % distinct].fingerprint : rng());
   }
   return p;
 }

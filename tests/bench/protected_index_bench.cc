@@ -112,7 +112,8 @@ void BM_RowsTouchedPerRemoval(benchmark::State& state) {
   state.counters["share_1_row"] = static_cast<double>(one) / n;
   state.counters["share_2_rows"] = static_cast<double>(two) / n;
   state.counters["share_3plus_rows"] = static_cast<double>(more) / n;
-  state.counters["rows"] = static_cast<double>((*index)->matrix().rows().size());
+  state.counters["rows"] =
+      static_cast<double>((*index)->matrix().rows().size());
 }
 BENCHMARK(BM_RowsTouchedPerRemoval)->Iterations(1);
 

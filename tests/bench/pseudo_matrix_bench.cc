@@ -229,7 +229,8 @@ void BM_Table1_ReadFloor(benchmark::State& state) {
       // fingerprints (8 slices) ahead; other distances, up to 16
       // fingerprints, gained nothing (docs/engine.md).
       if (i + 4 < positions.size()) {
-        const unsigned char* s = block.get() + size_t{positions[i + 4]} * stride;
+        const unsigned char* s =
+            block.get() + size_t{positions[i + 4]} * stride;
         for (size_t b = 0; b < stride + 63; b += 64) __builtin_prefetch(s + b);
       }
       // The 64-byte lines covering the slice.
@@ -349,9 +350,9 @@ ScaleSetup& GetScale(uint32_t rows) {
     for (uint64_t d = begin / per_doc; d * per_doc < end; ++d) {
       const uint64_t from = std::max(begin, d * per_doc);
       const uint64_t to = std::min(end, (d + 1) * per_doc);
-      infos[r].segments.push_back(
-          Segment{static_cast<DocId>(d), static_cast<uint32_t>(from - d * per_doc),
-                  static_cast<uint32_t>(to - d * per_doc)});
+      infos[r].segments.push_back(Segment{
+          static_cast<DocId>(d), static_cast<uint32_t>(from - d * per_doc),
+          static_cast<uint32_t>(to - d * per_doc)});
     }
     infos[r].fingerprints = static_cast<uint32_t>(per_row);
   }
@@ -360,11 +361,12 @@ ScaleSetup& GetScale(uint32_t rows) {
   std::vector<uint64_t> words(size_t{64} * row_words);
   for (uint32_t first = 0; first + 1 < rows; first += 64) {
     const uint32_t count = std::min<uint32_t>(64, rows - 1 - first);
-    RandomWords(rng, std::span<uint64_t>(words.data(), size_t{count} * row_words));
+    RandomWords(rng,
+                std::span<uint64_t>(words.data(), size_t{count} * row_words));
     for (uint32_t i = 0; i < count; ++i) {
       for (uint32_t w = 0; w < row_words; ++w) {
-        infos[first + i].bits_set +=
-            static_cast<uint32_t>(std::popcount(words[size_t{i} * row_words + w]));
+        infos[first + i].bits_set += static_cast<uint32_t>(
+            std::popcount(words[size_t{i} * row_words + w]));
       }
     }
   }

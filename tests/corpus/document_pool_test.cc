@@ -64,7 +64,8 @@ TEST(SplitSectionsTest, SectionsConcatenateToTheText) {
       SplitSections(text, SectionHeadings::kRestructuredText, 100);
   EXPECT_GT(parts.size(), 5u);
   EXPECT_EQ(absl::StrJoin(parts, ""), text);
-  for (size_t i = 0; i + 1 < parts.size(); ++i) EXPECT_GE(parts[i].size(), 100u);
+  for (size_t i = 0; i + 1 < parts.size(); ++i)
+    EXPECT_GE(parts[i].size(), 100u);
 }
 
 // The corpus prepared by the eval_corpus test fixture
@@ -75,7 +76,8 @@ TEST(DocumentPoolTest, RolesAreDisjointAndEveryCollectionIsDrawn) {
   auto pool = LoadDocumentPool(LEAKHOUND_EVAL_CORPUS, 3, limits);
   ASSERT_TRUE(pool.ok()) << pool.status();
   std::set<std::string> seen, collections;
-  for (const auto* role : {&pool->protected_docs, &pool->hosts, &pool->held_out}) {
+  for (const auto* role :
+       {&pool->protected_docs, &pool->hosts, &pool->held_out}) {
     EXPECT_FALSE(role->empty());
     for (const PoolDocument& doc : *role) {
       EXPECT_TRUE(seen.insert(doc.id).second) << doc.id << " in two roles";

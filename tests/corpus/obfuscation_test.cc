@@ -114,7 +114,8 @@ TEST(ObfuscationTest, SubstitutionReplacesTheStatedShareOfWords) {
   auto replaced = [](const std::string& s) {
     size_t n = 0;
     for (const char* w : {"zebra", "quartz", "violin"}) {
-      for (size_t at = s.find(w); at != std::string::npos; at = s.find(w, at + 1)) {
+      for (size_t at = s.find(w); at != std::string::npos;
+           at = s.find(w, at + 1)) {
         ++n;
       }
     }
@@ -211,7 +212,8 @@ TEST(ObfuscationTest, RichTextMarksWholeWordsNeverPiecesOfThem) {
       bool whole = false;
       for (const auto& [open, close] : marks) {
         whole = whole || word == text[w].substr(0, at) + open + cores[w] +
-                                     close + text[w].substr(at + cores[w].size());
+                                     close +
+                                     text[w].substr(at + cores[w].size());
       }
       EXPECT_TRUE(whole) << word;
       ++marked;
@@ -248,7 +250,8 @@ TEST(ObfuscationTest, TableCellsSplitTheTextIntoCellsOrItems) {
     html |= out.find("<td>") != std::string::npos;
     bullets |= out.rfind("- ", 0) == 0;
     std::string stripped = out;
-    for (const char* tag : {"<table>", "</table>", "<tr>", "</tr>", "<td>", "</td>"}) {
+    for (const char* tag :
+         {"<table>", "</table>", "<tr>", "</tr>", "<td>", "</td>"}) {
       for (size_t at; (at = stripped.find(tag)) != std::string::npos;) {
         stripped.erase(at, std::string(tag).size());
       }

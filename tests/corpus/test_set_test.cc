@@ -106,7 +106,8 @@ std::string Filler(int words, uint64_t seed) {
   for (int w = 0; w < words; ++w) {
     seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
     out += "qx";
-    for (int c = 0; c < 5; ++c) out += static_cast<char>('a' + (seed >> (8 * c + 8)) % 26);
+    for (int c = 0; c < 5; ++c)
+      out += static_cast<char>('a' + (seed >> (8 * c + 8)) % 26);
     out += (w % 12 == 11) ? ".\n" : " ";
   }
   return out;
@@ -135,10 +136,10 @@ TEST(TestSetTest, NearCopiesByTheRefereeAreTheirOwnClass) {
     changed += (i % 7 == 0 ? std::string("qxzzy") : words[i]) + " ";
     if (i <= 12) short_copy += words[i] + " ";
   }
-  pool.held_out.push_back(
-      {"test/near", "python", false, Filler(150, 1) + changed + Filler(150, 2)});
-  pool.held_out.push_back(
-      {"test/short", "python", false, Filler(150, 3) + short_copy + Filler(150, 4)});
+  pool.held_out.push_back({"test/near", "python", false,
+                           Filler(150, 1) + changed + Filler(150, 2)});
+  pool.held_out.push_back({"test/short", "python", false,
+                           Filler(150, 3) + short_copy + Filler(150, 4)});
   auto set = GenerateTestSet(pool, Tiny(), 5);
   ASSERT_TRUE(set.ok()) << set.status();
   std::map<std::string, CaseClass> klass;

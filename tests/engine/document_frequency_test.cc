@@ -71,7 +71,8 @@ TEST(DocumentFrequencyTest, CountsFollowArrivalsAndDeparturesOnlyAfterFlush) {
   EXPECT_EQ(reloaded->shared_size(), 1u);
 }
 
-TEST(DocumentFrequencyTest, RemovingAnUnknownFingerprintIsDataLossAndChangesNothing) {
+TEST(DocumentFrequencyTest,
+     RemovingAnUnknownFingerprintIsDataLossAndChangesNothing) {
   TempDir tmp;
   auto store = NewStore(tmp);
   auto frequency = DocumentFrequency::Load(*store);
@@ -89,11 +90,13 @@ TEST(DocumentFrequencyTest, RemovingAnUnknownFingerprintIsDataLossAndChangesNoth
   EXPECT_EQ(frequency->SharedCount(kA), 2u);
 }
 
-TEST(DocumentFrequencyTest, LoadRefusesABucketHoldingAnotherBucketsFingerprint) {
+TEST(DocumentFrequencyTest,
+     LoadRefusesABucketHoldingAnotherBucketsFingerprint) {
   TempDir tmp;
   auto store = NewStore(tmp);
   IndexBatch batch;
-  batch.PutCountBucket(CountTable::kShared, CountBucketOf(kA, CountTable::kShared) + 1,
+  batch.PutCountBucket(CountTable::kShared,
+                       CountBucketOf(kA, CountTable::kShared) + 1,
                        CountBucketRecord{{{kA, 2}}});
   ASSERT_TRUE(store->Commit(batch).ok());
   EXPECT_EQ(DocumentFrequency::Load(*store).status().code(),

@@ -42,7 +42,8 @@ TEST(IndexVerifierTest, ReportsAWrongDocumentFrequency) {
   const std::vector<uint32_t> bucket = {CountBucketOf(12345)};
   auto read = (*store)->ReadCountBuckets(bucket);
   ASSERT_TRUE(read.ok());
-  CountBucketRecord record{{FingerprintCount{12345, 1}}};  // ascending: smallest
+  CountBucketRecord record{
+      {FingerprintCount{12345, 1}}};  // ascending: smallest
   const auto& rest = read->front().entries;
   record.entries.insert(record.entries.end(), rest.begin(), rest.end());
   IndexBatch batch;

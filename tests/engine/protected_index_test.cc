@@ -393,8 +393,8 @@ TEST(ProtectedIndexTest, LocationsAreAtomicPersistedAndKnownToReaders) {
   ASSERT_TRUE(reader.ok());
   const std::string text = "see https://wiki.corp.example/finance/q3 now";
   // One bad location: nothing is written.
-  const std::vector<std::string> with_bad = {"https://wiki.corp.example/finance",
-                                             "finance"};
+  const std::vector<std::string> with_bad = {
+      "https://wiki.corp.example/finance", "finance"};
   EXPECT_EQ((*writer)->AddLocations(with_bad).status().code(),
             absl::StatusCode::kInvalidArgument);
   EXPECT_TRUE((*writer)->ListLocations()->empty());
@@ -404,8 +404,10 @@ TEST(ProtectedIndexTest, LocationsAreAtomicPersistedAndKnownToReaders) {
   auto added = (*writer)->AddLocations(given);
   ASSERT_TRUE(added.ok()) << added.status();
   ASSERT_EQ(added->size(), 2u);
-  EXPECT_EQ((*added)[0], std::make_pair(std::string("//wiki.corp.example/finance"), true));
-  EXPECT_EQ((*added)[1], std::make_pair(std::string("//wiki.corp.example/finance"), false));
+  EXPECT_EQ((*added)[0],
+            std::make_pair(std::string("//wiki.corp.example/finance"), true));
+  EXPECT_EQ((*added)[1],
+            std::make_pair(std::string("//wiki.corp.example/finance"), false));
   EXPECT_EQ((*writer)->locations().Find(text).size(), 1u);
   EXPECT_TRUE((*reader)->locations().Find(text).empty());
   ASSERT_TRUE(*(*reader)->Refresh());
@@ -424,7 +426,8 @@ TEST(ProtectedIndexTest, LocationsAreAtomicPersistedAndKnownToReaders) {
   ASSERT_EQ(listed->size(), 1u);
   EXPECT_EQ((*listed)[0].second.given, "https://wiki.corp.example/finance/");
   EXPECT_EQ((*reopened)->locations().Find(text).size(), 1u);
-  const std::vector<std::string> present = {"https://wiki.corp.example/finance"};
+  const std::vector<std::string> present = {
+      "https://wiki.corp.example/finance"};
   ASSERT_TRUE((*reopened)->RemoveLocations(present).ok());
   EXPECT_TRUE((*reopened)->locations().Find(text).empty());
   ASSERT_TRUE(*(*reader)->Refresh());
@@ -549,7 +552,8 @@ TEST(ProtectedIndexTest, AFilterWinnowingWindowSamplesEveryDocumentTheSameWay) {
     ASSERT_TRUE(added.ok()) << added.status();
     auto shingled = (*shingler)->Shingle(d.text);
     std::vector<uint64_t> in_order;
-    for (const Shingle& s : shingled->shingles) in_order.push_back(s.fingerprint);
+    for (const Shingle& s : shingled->shingles)
+      in_order.push_back(s.fingerprint);
     EXPECT_EQ(added->fingerprints, WinnowedDistinct(in_order, 4).size())
         << d.id;
     sampled += added->fingerprints;
@@ -585,8 +589,9 @@ TEST(ProtectedIndexTest, AReaderRefusesRecordsTheRowTableDoesNotName) {
   ASSERT_FALSE(reader.ok());
   EXPECT_EQ(reader.status().code(), absl::StatusCode::kDataLoss);
   EXPECT_THAT(reader.status().message(), HasSubstr("run leakhound verify"));
-  EXPECT_EQ((*ProtectedIndex::Open(dir, OpenMode::kWrite))->matrix().documents(),
-            10u);  // the writer does not check; verify reports it
+  EXPECT_EQ(
+      (*ProtectedIndex::Open(dir, OpenMode::kWrite))->matrix().documents(),
+      10u);  // the writer does not check; verify reports it
 }
 
 TEST(ProtectedIndexTest, OtherShinglerVersionIsRefusedWithAdvice) {
@@ -1092,13 +1097,15 @@ std::vector<FaultedOperation> FaultedOperations() {
          }
          return i.Commit();
        }},
-      {"remove", [&](ProtectedIndex& i) { return i.Remove(docs[3].id).status(); }},
+      {"remove",
+       [&](ProtectedIndex& i) { return i.Remove(docs[3].id).status(); }},
       {"compact", [](ProtectedIndex& i) { return i.Compact(1.0).status(); }},
       {"allow",
        [&](ProtectedIndex& i) {
          return i.AddAllowed("boilerplate", "test", docs[40].text).status();
        }},
-      {"unallow", [](ProtectedIndex& i) { return i.RemoveAllowed("disclaimer"); }},
+      {"unallow",
+       [](ProtectedIndex& i) { return i.RemoveAllowed("disclaimer"); }},
   };
 }
 
@@ -1144,7 +1151,8 @@ struct FaultTally {
 // or (only) what the operation makes of it, the latter whenever the
 // operation reported success; a failure is one line. Then it takes a new
 // document.
-TEST(ProtectedIndexIoFaultTest, AFailedReadWriteOrSyncLeavesTheIndexBeforeOrAfter) {
+TEST(ProtectedIndexIoFaultTest,
+     AFailedReadWriteOrSyncLeavesTheIndexBeforeOrAfter) {
   const auto& docs = RealDocuments();
   ASSERT_GT(docs.size(), 45u);
   TempDir tmp(FaultTestBase());
@@ -1179,7 +1187,8 @@ TEST(ProtectedIndexIoFaultTest, AFailedReadWriteOrSyncLeavesTheIndexBeforeOrAfte
     std::array<uint64_t, 4> total{};
     {
       const std::string dir = copy();
-      auto index = ProtectedIndex::OpenWithFaults(dir, OpenMode::kWrite, &counter);
+      auto index =
+          ProtectedIndex::OpenWithFaults(dir, OpenMode::kWrite, &counter);
       ASSERT_TRUE(index.ok()) << index.status();
       before = ContentsOf(**index);
       counter.Arm(0, 1, false);  // counts, fails nothing
@@ -1191,7 +1200,8 @@ TEST(ProtectedIndexIoFaultTest, AFailedReadWriteOrSyncLeavesTheIndexBeforeOrAfte
       fs::remove_all(dir);
     }
     for (const Kind& kind : kinds) {
-      const uint64_t ops = total[static_cast<size_t>(std::countr_zero(kind.mask))];
+      const uint64_t ops =
+          total[static_cast<size_t>(std::countr_zero(kind.mask))];
       for (bool sticky : {false, true}) {
         for (uint64_t n : FaultPoints(ops)) {
           SCOPED_TRACE(testing::Message() << op.name << ": " << kind.name
@@ -1201,7 +1211,8 @@ TEST(ProtectedIndexIoFaultTest, AFailedReadWriteOrSyncLeavesTheIndexBeforeOrAfte
           IoFaults faults;
           absl::Status status;
           {
-            auto index = ProtectedIndex::OpenWithFaults(dir, OpenMode::kWrite, &faults);
+            auto index =
+                ProtectedIndex::OpenWithFaults(dir, OpenMode::kWrite, &faults);
             ASSERT_TRUE(index.ok()) << index.status();
             faults.Arm(kind.mask, n, sticky);
             status = op.run(**index);
@@ -1262,7 +1273,8 @@ TEST(ProtectedIndexIoFaultTest, AFaultWhileOpeningLeavesTheIndexWhole) {
   }
   IoFaults counter;
   counter.Arm(0, 1, false);
-  ASSERT_TRUE(ProtectedIndex::OpenWithFaults(dir, OpenMode::kWrite, &counter).ok());
+  ASSERT_TRUE(
+      ProtectedIndex::OpenWithFaults(dir, OpenMode::kWrite, &counter).ok());
   int failed = 0, trials = 0;
   for (IoKind kind : {IoKind::kRead, IoKind::kWrite, IoKind::kSync,
                       IoKind::kMetadata}) {
@@ -1273,7 +1285,8 @@ TEST(ProtectedIndexIoFaultTest, AFaultWhileOpeningLeavesTheIndexWhole) {
       IoFaults faults;
       faults.Arm(IoMask(kind), n, true);
       {
-        auto index = ProtectedIndex::OpenWithFaults(dir, OpenMode::kWrite, &faults);
+        auto index =
+            ProtectedIndex::OpenWithFaults(dir, OpenMode::kWrite, &faults);
         ++trials;
         if (!index.ok()) {
           ++failed;

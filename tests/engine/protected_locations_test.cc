@@ -98,7 +98,8 @@ TEST(ProtectedLocationsTest, FindsNothingWhenNothingIsProtected) {
               IsEmpty());
 }
 
-TEST(ProtectedLocationsTest, EveryProtectedKeyIsFoundAmongManyWhateverItsDepth) {
+TEST(ProtectedLocationsTest,
+     EveryProtectedKeyIsFoundAmongManyWhateverItsDepth) {
   // No false negative through the multi-layer filter: 5,000 keys of 1 to 7
   // segments, each found when written in text.
   std::vector<std::string> keys;

@@ -39,7 +39,8 @@ inline const std::vector<TextDoc>& RealDocuments() {
     std::vector<TextDoc> out;
     const std::filesystem::path root(LEAKHOUND_SOURCE_DIR);
     std::vector<std::filesystem::path> protected_files;
-    for (const auto& e : std::filesystem::directory_iterator(root / "corpus/sample/protected")) {
+    for (const auto& e : std::filesystem::directory_iterator(
+             root / "corpus/sample/protected")) {
       protected_files.push_back(e.path());
     }
     std::sort(protected_files.begin(), protected_files.end());
@@ -78,7 +79,8 @@ inline IndexOptions SmallRows() {
   return o;
 }
 
-inline absl::StatusOr<AddResult> AddDoc(ProtectedIndex& index, const TextDoc& d) {
+inline absl::StatusOr<AddResult> AddDoc(ProtectedIndex& index,
+                                        const TextDoc& d) {
   return index.Add(DocumentInput{d.id, "test/" + d.id, {}, d.text});
 }
 

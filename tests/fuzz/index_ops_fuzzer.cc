@@ -128,8 +128,9 @@ AddOutcome Expect(Model& model, const std::string& id,
 void CheckOutcome(const AddResult& result, AddOutcome expected,
                   const std::string& duplicate_of, const std::string& id) {
   Check(result.outcome == expected,
-        "add " + id + ": outcome " + std::to_string(static_cast<int>(result.outcome)) +
-            ", model says " + std::to_string(static_cast<int>(expected)));
+        "add " + id + ": outcome " +
+            std::to_string(static_cast<int>(result.outcome)) + ", model says " +
+            std::to_string(static_cast<int>(expected)));
   if (expected == AddOutcome::kDuplicateContent) {
     Check(result.existing_id == duplicate_of,
           "add " + id + ": duplicate of " + result.existing_id +
@@ -198,7 +199,8 @@ void Run(FuzzedDataProvider& in, const std::string& dir) {
   for (int step = 0; step < kMaxSteps && in.remaining_bytes() > 0; ++step) {
     switch (in.ConsumeIntegralInRange<int>(0, 7)) {
       case 0: {  // add
-        const std::string id = Id(in.ConsumeIntegralInRange<uint8_t>(0, kIds - 1));
+        const std::string id =
+            Id(in.ConsumeIntegralInRange<uint8_t>(0, kIds - 1));
         const std::vector<uint8_t> passages = Passages(in);
         std::string duplicate_of;
         const AddOutcome expected = Expect(model, id, passages, &duplicate_of);
@@ -212,7 +214,8 @@ void Run(FuzzedDataProvider& in, const std::string& dir) {
         const int n = in.ConsumeIntegralInRange<int>(1, 4);
         auto shingler = Must(index->NewShingler(), "shingler");
         for (int i = 0; i < n; ++i) {
-          const std::string id = Id(in.ConsumeIntegralInRange<uint8_t>(0, kIds - 1));
+          const std::string id =
+              Id(in.ConsumeIntegralInRange<uint8_t>(0, kIds - 1));
           const std::vector<uint8_t> passages = Passages(in);
           std::string duplicate_of;
           const AddOutcome expected =
@@ -229,7 +232,8 @@ void Run(FuzzedDataProvider& in, const std::string& dir) {
         break;
       }
       case 2: {  // remove
-        const std::string id = Id(in.ConsumeIntegralInRange<uint8_t>(0, kIds - 1));
+        const std::string id =
+            Id(in.ConsumeIntegralInRange<uint8_t>(0, kIds - 1));
         auto removed = index->Remove(id);
         const bool known = model.documents.erase(id) > 0;
         Check(removed.ok() == known,
@@ -246,14 +250,16 @@ void Run(FuzzedDataProvider& in, const std::string& dir) {
         break;
       }
       case 4: {  // allow-list entry added or replaced
-        const std::string name = "allow-" + std::to_string(in.ConsumeIntegralInRange<int>(0, 2));
+        const std::string name =
+            "allow-" + std::to_string(in.ConsumeIntegralInRange<int>(0, 2));
         const std::vector<uint8_t> passages = Passages(in);
         Must(index->AddAllowed(name, "fuzz", Text(passages)), "allow");
         model.allowed[name] = passages;
         break;
       }
       case 5: {  // allow-list entry removed
-        const std::string name = "allow-" + std::to_string(in.ConsumeIntegralInRange<int>(0, 2));
+        const std::string name =
+            "allow-" + std::to_string(in.ConsumeIntegralInRange<int>(0, 2));
         const absl::Status s = index->RemoveAllowed(name);
         const bool known = model.allowed.erase(name) > 0;
         Check(s.ok() == known, "remove allow-list entry: " + s.ToString());

@@ -53,7 +53,8 @@ TEST(IoFaultsTest, AStoreOpenedWithFaultsFailsItsCommitsInOneLine) {
   }
   IoFaults faults;
   {
-    auto store = IndexStore::OpenWithFaults(dir, IndexStore::Mode::kWriter, &faults);
+    auto store =
+        IndexStore::OpenWithFaults(dir, IndexStore::Mode::kWriter, &faults);
     ASSERT_TRUE(store.ok()) << store.status();
     faults.Arm(IoMask(IoKind::kWrite), 1, true);
     IndexBatch batch;

@@ -109,9 +109,10 @@ TEST(RecordCodecTest, SerializedBytesArePinned) {
             "00030000000100000001000000040000000000000031352e300500000002"
             "00000000000000fca9f1d24d62503f00400000000000000000f03f329803"
             "000a00000000005e56eea10100000001000004000000");
-  EXPECT_EQ(absl::BytesToHexString(
-                EncodeRecord(StateRecord{42, 7, 3, 0x0102030405060708})),
-            "00020000002a000000070000000000000003000000000000000807060504030201");
+  EXPECT_EQ(
+      absl::BytesToHexString(
+          EncodeRecord(StateRecord{42, 7, 3, 0x0102030405060708})),
+      "00020000002a000000070000000000000003000000000000000807060504030201");
   EXPECT_EQ(absl::BytesToHexString(EncodeRecord(SampleDocument())),
             "00010000000f000000000000006d65726765722d6d656d6f2e7478741900"
             "00000000000070726f7465637465642f6d65726765722d6d656d6f2e7478"
@@ -131,11 +132,12 @@ TEST(RecordCodecTest, SerializedBytesArePinned) {
             "7478742000000000000000cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd"
             "cdcdcdcdcdcdcdcdcdcdcdcdcdc85f56eea1010000100000000000000"
             "0ff00000000000000efcdab8967452301");
-  EXPECT_EQ(absl::BytesToHexString(
-                EncodeRecord(LocationRecord{"https://a.example/b/", 1795000000789})),
+  EXPECT_EQ(absl::BytesToHexString(EncodeRecord(
+                LocationRecord{"https://a.example/b/", 1795000000789})),
             "0001000000140000000000000068747470733a2f2f612e6578616d706c65"
             "2f622f156156eea1010000");
-  EXPECT_EQ(absl::BytesToHexString(EncodeRecord(SampleCounts())), "000100000002000000000000000e00000000000000858080808080c091"
+  EXPECT_EQ(absl::BytesToHexString(EncodeRecord(SampleCounts())),
+            "000100000002000000000000000e00000000000000858080808080c091"
             "01018002ac02");
 }
 
@@ -160,8 +162,8 @@ TEST(RecordCodecTest, CountBucketsStoreAscendingDeltas) {
   EXPECT_EQ(RoundTrip(many), many);
   // Unsorted, repeated or zero-count entries do not decode.
   for (const CountBucketRecord& bad :
-       {CountBucketRecord{{{9, 1}, {5, 1}}}, CountBucketRecord{{{9, 1}, {9, 2}}},
-        CountBucketRecord{{{9, 0}}}}) {
+       {CountBucketRecord{{{9, 1}, {5, 1}}},
+        CountBucketRecord{{{9, 1}, {9, 2}}}, CountBucketRecord{{{9, 0}}}}) {
     CountBucketRecord out;
     EXPECT_EQ(DecodeRecord(EncodeRecord(bad), &out).code(),
               absl::StatusCode::kDataLoss);
@@ -271,7 +273,8 @@ void DamageLength(std::string& bytes, size_t offset, uint64_t expected,
   ASSERT_LE(offset + 8, bytes.size());
   uint64_t stored = 0;
   for (int i = 7; i >= 0; --i) {
-    stored = (stored << 8) | static_cast<uint8_t>(bytes[offset + static_cast<size_t>(i)]);
+    stored = (stored << 8) |
+             static_cast<uint8_t>(bytes[offset + static_cast<size_t>(i)]);
   }
   ASSERT_EQ(stored, expected) << "not the length field at " << offset;
   for (size_t i = 0; i < 8; ++i) {
@@ -309,7 +312,8 @@ TEST(RecordCodecTest, ADamagedLengthIsDataLossWithoutAllocatingIt) {
 std::string FingerprintsBytes(uint64_t count, const std::string& blob) {
   std::string bytes("\x00\x01\x00\x00\x00", 5);
   for (uint64_t v : {count, uint64_t{blob.size()}}) {
-    for (int i = 0; i < 8; ++i) bytes.push_back(static_cast<char>(v >> (8 * i)));
+    for (int i = 0; i < 8; ++i)
+      bytes.push_back(static_cast<char>(v >> (8 * i)));
   }
   return bytes + blob;
 }

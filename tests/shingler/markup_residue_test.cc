@@ -24,7 +24,8 @@ TEST(MarkupResidueTest, TagsOfEveryFormBecomeSpacesOfTheirLength) {
   EXPECT_EQ(Blank("a <b>bold</b> c"), "a    bold     c");
   EXPECT_EQ(Blank("x<br/>y<br />z"), "x     y      z");
   const std::string open = "<a href=\"https://e.example/?q=1\">";
-  EXPECT_EQ(Blank(open + "link</a>"), std::string(open.size(), ' ') + "link    ");
+  EXPECT_EQ(Blank(open + "link</a>"),
+            std::string(open.size(), ' ') + "link    ");
   const std::string w = "<w:t xml:space=\"preserve\">";
   EXPECT_EQ(Blank(w + "word</w:t>"), std::string(w.size(), ' ') + "word      ");
 }

@@ -50,14 +50,16 @@ TEST(ShinglerTest, FingerprintsArePinnedForAFixedKey) {
   // Golden: a change here changes every persisted index (bump the shingler
   // version in the index metadata when it is intended).
   auto s = Make();
-  EXPECT_THAT(Fingerprints(*s, "the quick brown fox jumps over the lazy dog"),
-              ::testing::ElementsAre(13230252181702815139u, 17241002577417657879u,
-                                     14034801160994337464u, 12017348835034371482u,
-                                     15250854906372252677u));
-  EXPECT_THAT(Fingerprints(*s, "机密文件仅限采购部门内部使用"),
-              ::testing::ElementsAre(5746588541833789905u, 8686665893377550010u,
-                                     14145359498161277384u, 11415859529967150099u,
-                                     4562804899905494251u));
+  EXPECT_THAT(
+      Fingerprints(*s, "the quick brown fox jumps over the lazy dog"),
+      ::testing::ElementsAre(13230252181702815139u, 17241002577417657879u,
+                             14034801160994337464u, 12017348835034371482u,
+                             15250854906372252677u));
+  EXPECT_THAT(
+      Fingerprints(*s, "机密文件仅限采购部门内部使用"),
+      ::testing::ElementsAre(5746588541833789905u, 8686665893377550010u,
+                             14145359498161277384u, 11415859529967150099u,
+                             4562804899905494251u));
 }
 
 TEST(ShinglerTest, WordChecksArePinnedForAFixedKey) {
@@ -77,7 +79,8 @@ TEST(ShinglerTest, WordChecksArePinnedForAFixedKey) {
 
 TEST(ShinglerTest, OneCharacterTokensWeighAsCjkCharacters) {
   auto s = Make();
-  auto letters = s->Shingle("A B C D E F G H I J K L M N O P Q R S T U V W X Y Z");
+  auto letters =
+      s->Shingle("A B C D E F G H I J K L M N O P Q R S T U V W X Y Z");
   ASSERT_TRUE(letters.ok());
   EXPECT_EQ(letters->token_count, 26u);
   EXPECT_EQ(letters->Words(0, 26), 13u);

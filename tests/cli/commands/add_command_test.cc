@@ -45,7 +45,8 @@ class AddCommandTest : public ::testing::Test {
     EXPECT_EQ(r.exit, 0) << r.err;
     std::vector<Json> out;
     std::istringstream in(r.out);
-    for (std::string line; std::getline(in, line);) out.push_back(Json::parse(line));
+    for (std::string line; std::getline(in, line);)
+      out.push_back(Json::parse(line));
     return out;
   }
   TempDir tmp_;
@@ -70,13 +71,17 @@ TEST_F(AddCommandTest, DirectoryIdsAreTheFolderAndPathAndLabelsAreStored) {
 TEST_F(AddCommandTest, ReAddingIsUnchangedReplacedOrDuplicate) {
   const std::string memo = SamplePath("protected/merger-memo.txt");
   ASSERT_EQ(Run({"add", "--id", "memo", memo}).exit, 0);
-  EXPECT_THAT(Run({"add", "--id", "memo", memo}).out, HasSubstr("unchanged memo"));
+  EXPECT_THAT(Run({"add", "--id", "memo", memo}).out,
+              HasSubstr("unchanged memo"));
   RunResult dup = Run({"add", "--id", "copy", memo});
   EXPECT_EQ(dup.exit, 0);
-  EXPECT_THAT(dup.out, HasSubstr("duplicate copy: same text as memo, not added"));
+  EXPECT_THAT(dup.out,
+              HasSubstr("duplicate copy: same text as memo, not added"));
   const std::string edited = tmp_.Sub("memo.txt");
-  std::ofstream(edited) << SlurpFile(memo) << "\nAddendum: the board met again.\n";
-  EXPECT_THAT(Run({"add", "--id", "memo", edited}).out, HasSubstr("replaced  memo"));
+  std::ofstream(edited) << SlurpFile(memo)
+                        << "\nAddendum: the board met again.\n";
+  EXPECT_THAT(Run({"add", "--id", "memo", edited}).out,
+              HasSubstr("replaced  memo"));
   EXPECT_EQ(List().size(), 1u);
 }
 
@@ -87,7 +92,8 @@ TEST_F(AddCommandTest, IdNeedsExactlyOneFile) {
   EXPECT_EQ(List().size(), 0u);
 }
 
-TEST_F(AddCommandTest, StandardInputNeedsAnIdSoASecondPipeCannotReplaceTheFirst) {
+TEST_F(AddCommandTest,
+       StandardInputNeedsAnIdSoASecondPipeCannotReplaceTheFirst) {
   RunOptions piped;
   piped.stdin_text = SlurpFile(SamplePath("protected/merger-memo.txt"));
   RunResult bare = Run({"add", "-"}, piped);
@@ -187,9 +193,9 @@ std::vector<std::string> CopySourceFiles(const std::string& dir,
     for (const auto& e :
          fs::directory_iterator(fs::path(LEAKHOUND_SOURCE_DIR) / sub)) {
       if (!e.is_regular_file()) continue;
-      const std::string to =
-          (fs::path(dir) / (std::string(sub) + "_" + e.path().filename().string()))
-              .string();
+      const std::string to = (fs::path(dir) / (std::string(sub) + "_" +
+                                               e.path().filename().string()))
+                                 .string();
       fs::copy_file(e.path(), to);
       if (!tag.empty()) std::ofstream(to, std::ios::app) << "\n" << tag << "\n";
       out.push_back(to);
@@ -321,7 +327,8 @@ class SmallDisk {
   SmallDisk(const std::string& dir, int megabytes)
       : dir_(dir), options_(absl::StrCat("size=", megabytes, "m,mode=0700")) {
     std::filesystem::create_directories(dir_);
-    mounted_ = ::mount("tmpfs", dir_.c_str(), "tmpfs", 0, options_.c_str()) == 0;
+    mounted_ =
+        ::mount("tmpfs", dir_.c_str(), "tmpfs", 0, options_.c_str()) == 0;
   }
   ~SmallDisk() {
     if (mounted_) ::umount2(dir_.c_str(), MNT_DETACH);
@@ -342,7 +349,8 @@ class SmallDisk {
 // Distinct files of random words (no two share a shingle), in `dir`.
 void WriteRandomTexts(const std::string& dir, int files, int words) {
   std::filesystem::create_directories(dir);
-  std::mt19937_64 rng(static_cast<uint64_t>(files) * 31 + static_cast<uint64_t>(words));
+  std::mt19937_64 rng(static_cast<uint64_t>(files) * 31 +
+                      static_cast<uint64_t>(words));
   for (int f = 0; f < files; ++f) {
     std::ofstream out(absl::StrCat(dir, "/t", 1000 + f, ".txt"));
     for (int w = 0; w < words; ++w) {
@@ -448,8 +456,11 @@ TEST(AddFaultTest, FullDiskDuringRemoveCompactAndRekeyLosesNothing) {
   if (!disk.mounted()) GTEST_SKIP() << "cannot mount a tmpfs (not root)";
   const std::string index = tmp.Sub("disk") + "/index";
   const std::string filler = tmp.Sub("disk") + "/filler";
-  ASSERT_EQ(RunLeakhound({"init", "--index", index, "--row-capacity", "512"}).exit, 0);
-  ASSERT_EQ(RunLeakhound({"add", "--index", index, SamplePath("protected")}).exit, 0);
+  ASSERT_EQ(
+      RunLeakhound({"init", "--index", index, "--row-capacity", "512"}).exit,
+      0);
+  ASSERT_EQ(
+      RunLeakhound({"add", "--index", index, SamplePath("protected")}).exit, 0);
   WriteRandomTexts(tmp.Sub("texts"), 40, 3000);
   ASSERT_EQ(RunLeakhound({"add", "--index", index, tmp.Sub("texts")}).exit, 0);
   const std::set<std::string> all = ListedIds(index);
@@ -515,8 +526,9 @@ TEST(AddFaultTest, FullDiskDuringRemoveCompactAndRekeyLosesNothing) {
     EXPECT_EQ(e.path().filename().string().find(".rekey-"), std::string::npos)
         << e.path();
   }
-  std::printf("full disk: %d runs of remove, compact and rekey failed cleanly\n",
-              failed);
+  std::printf(
+      "full disk: %d runs of remove, compact and rekey failed cleanly\n",
+      failed);
   EXPECT_GT(failed, 0);
 }
 
@@ -528,9 +540,11 @@ TEST(AddFaultTest, ReadOnlyIndexRefusesWritersInOneLineAndStillScans) {
   if (!disk.mounted()) GTEST_SKIP() << "cannot mount a tmpfs (not root)";
   const std::string index = tmp.Sub("disk") + "/index";
   ASSERT_EQ(RunLeakhound({"init", "--index", index}).exit, 0);
-  ASSERT_EQ(RunLeakhound({"add", "--index", index, SamplePath("protected")}).exit, 0);
+  ASSERT_EQ(
+      RunLeakhound({"add", "--index", index, SamplePath("protected")}).exit, 0);
   ASSERT_TRUE(disk.SetReadOnly(true));
-  RunResult add = RunLeakhound({"add", "--index", index, SamplePath("outbound")});
+  RunResult add =
+      RunLeakhound({"add", "--index", index, SamplePath("outbound")});
   EXPECT_EQ(add.exit, 2);
   EXPECT_EQ(std::count(add.err.begin(), add.err.end(), '\n'), 1) << add.err;
   EXPECT_THAT(add.err, HasSubstr("Read-only file system"));
@@ -538,7 +552,8 @@ TEST(AddFaultTest, ReadOnlyIndexRefusesWritersInOneLineAndStillScans) {
   EXPECT_EQ(remove.exit, 2);
   EXPECT_EQ(std::count(remove.err.begin(), remove.err.end(), '\n'), 1)
       << remove.err;
-  RunResult scan = RunLeakhound({"scan", "--index", index, SamplePath("outbound")});
+  RunResult scan =
+      RunLeakhound({"scan", "--index", index, SamplePath("outbound")});
   EXPECT_EQ(scan.exit, 1) << scan.err;  // the sample's leaks are found
   RunResult verify = RunLeakhound({"verify", "--index", index});
   EXPECT_EQ(verify.exit, 0) << verify.out << verify.err;

@@ -53,9 +53,10 @@ TEST(AdminCommandsTest, CommandsWithoutOperandsRefuseStrayArguments) {
   for (const char* command : {"list", "stats", "verify", "compact"}) {
     RunResult r = RunLeakhound({command, "--index", index, "extra"});
     EXPECT_EQ(r.exit, 2) << command;
-    EXPECT_EQ(r.err, absl::StrCat("leakhound ", command,
-                                  ": unexpected argument 'extra'\nTry 'leakhound ",
-                                  command, " --help' for the options.\n"));
+    EXPECT_EQ(r.err,
+              absl::StrCat("leakhound ", command,
+                           ": unexpected argument 'extra'\nTry 'leakhound ",
+                           command, " --help' for the options.\n"));
   }
   RunResult short_index = RunLeakhound({"list", "-d", index});
   EXPECT_EQ(short_index.exit, 0) << short_index.err;
@@ -64,10 +65,10 @@ TEST(AdminCommandsTest, CommandsWithoutOperandsRefuseStrayArguments) {
 TEST(AdminCommandsTest, InitRecordsItsOptionsAndRefusesAnExistingIndex) {
   TempDir tmp;
   const std::string index = tmp.Sub("index");
-  RunResult init = RunLeakhound({"init", "--index", index, "--fpr", "0.01",
-                                 "--row-capacity", "4096", "--fill", "0.5",
-                                 "--shingle-words", "6", "--packing", "mbf",
-                                 "--row-groups", "128", "--filter-winnow", "4"});
+  RunResult init = RunLeakhound(
+      {"init", "--index", index, "--fpr", "0.01", "--row-capacity", "4096",
+       "--fill", "0.5", "--shingle-words", "6", "--packing", "mbf",
+       "--row-groups", "128", "--filter-winnow", "4"});
   ASSERT_EQ(init.exit, 0) << init.err;
   EXPECT_THAT(init.out, HasSubstr("filter winnowing window 4"));
   RunResult stats = RunLeakhound({"stats", "--index", index, "--json"});
@@ -135,7 +136,8 @@ TEST(AdminCommandsTest, SnapshotDuringAStreamOfAddsAndRemovesIsOneWriterState) {
   for (int i = 0; i < kSteps; ++i) {
     std::string text;
     for (int w = 0; w < 60; ++w) {
-      text += "w" + std::to_string(i) + "x" + std::to_string(w * 7919 % 1009) + " ";
+      text +=
+          "w" + std::to_string(i) + "x" + std::to_string(w * 7919 % 1009) + " ";
     }
     std::ofstream(doc(i)) << text;
   }
@@ -144,8 +146,9 @@ TEST(AdminCommandsTest, SnapshotDuringAStreamOfAddsAndRemovesIsOneWriterState) {
   if (writer == 0) {
     for (int i = 0; i < kSteps; ++i) {
       const std::vector<std::string> args =
-          i % 3 == 2 ? std::vector<std::string>{"remove", "--index", index, doc(i - 2)}
-                     : std::vector<std::string>{"add", "--index", index, doc(i)};
+          i % 3 == 2
+              ? std::vector<std::string>{"remove", "--index", index, doc(i - 2)}
+              : std::vector<std::string>{"add", "--index", index, doc(i)};
       // A writer finding the lock taken (by the snapshot) tries again.
       RunResult r;
       for (int attempt = 0; attempt < 400; ++attempt) {
@@ -192,8 +195,8 @@ TEST(AdminCommandsTest, SnapshotDuringAStreamOfAddsAndRemovesIsOneWriterState) {
   EXPECT_EQ(scan.exit, 1) << scan.out << scan.err;
   // The writer's index went on: it holds the whole stream.
   EXPECT_EQ(ListedIds(index), model(kSteps));
-  EXPECT_EQ(RunLeakhound({"snapshot", "--index", index, tmp.Sub("replica")}).exit,
-            2);
+  EXPECT_EQ(
+      RunLeakhound({"snapshot", "--index", index, tmp.Sub("replica")}).exit, 2);
 }
 
 TEST(AdminCommandsTest, LocationsAreAddedListedAndRemovedAllOrNothing) {
@@ -211,11 +214,13 @@ TEST(AdminCommandsTest, LocationsAreAddedListedAndRemovedAllOrNothing) {
       {"locations", "add", "--index", index, "/srv/hr", "finance"});
   EXPECT_EQ(bad.exit, 2);
   EXPECT_THAT(bad.err, HasSubstr("'finance' is not a URL"));
-  RunResult list = RunLeakhound({"locations", "list", "--index", index, "--json"});
+  RunResult list =
+      RunLeakhound({"locations", "list", "--index", index, "--json"});
   ASSERT_EQ(list.exit, 0) << list.err;
   std::vector<Json> rows;
   std::istringstream in(list.out);
-  for (std::string line; std::getline(in, line);) rows.push_back(Json::parse(line));
+  for (std::string line; std::getline(in, line);)
+    rows.push_back(Json::parse(line));
   ASSERT_EQ(rows.size(), 2u);  // /srv/hr was not added
   EXPECT_EQ(rows[0]["key"], "//fs01/finance");
   EXPECT_EQ(rows[0]["given"], "smb://FS01/Finance/");
@@ -247,7 +252,8 @@ TEST(AdminCommandsTest, IndexFilesAreForTheirOwnerAndTheKeyIsNeverPrinted) {
   ASSERT_EQ(run({"locations", "add", "--index", index, "//fs01/hr"}), 0);
   ASSERT_EQ(run({"compact", "--index", index}), 0);
   ASSERT_EQ(run({"rekey", "--index", index}), 0);
-  run({"scan", "--index", index, "--json", "--candidates", SamplePath("outbound")});
+  run({"scan", "--index", index, "--json", "--candidates",
+       SamplePath("outbound")});
   run({"scan", "--index", index, SamplePath("outbound")});
   for (const char* command : {"list", "stats", "verify"}) {
     run({command, "--index", index});
@@ -286,7 +292,8 @@ TEST(AdminCommandsTest, AnIndexOrStoreOthersCanWriteIsRefused) {
   const std::string index = tmp.Sub("index"), store = tmp.Sub("incidents.db");
   ASSERT_EQ(RunLeakhound({"init", "--index", index}).exit, 0);
   ASSERT_EQ(::chmod(index.c_str(), 0777), 0);
-  RunResult scan = RunLeakhound({"scan", "--index", index, SamplePath("outbound")});
+  RunResult scan =
+      RunLeakhound({"scan", "--index", index, SamplePath("outbound")});
   EXPECT_EQ(scan.exit, 2);
   EXPECT_EQ(scan.err, "leakhound scan: index " + index +
                           " can be written by anyone (mode 0777); refused: "
@@ -294,7 +301,8 @@ TEST(AdminCommandsTest, AnIndexOrStoreOthersCanWriteIsRefused) {
   ASSERT_EQ(::chmod(index.c_str(), 0700), 0);
   EXPECT_EQ(RunLeakhound({"list", "--index", index}).exit, 0);
 
-  ASSERT_EQ(RunLeakhound({"console", "user", "list", "--incidents", store}).exit, 0);
+  ASSERT_EQ(
+      RunLeakhound({"console", "user", "list", "--incidents", store}).exit, 0);
   ASSERT_EQ(RunLeakhound({"incidents", "list", "--incidents", store}).exit, 0);
   ASSERT_EQ(::chmod(store.c_str(), 0666), 0);
   RunResult listed = RunLeakhound({"incidents", "list", "--incidents", store});
@@ -312,8 +320,11 @@ TEST(AdminCommandsTest, AnIndexOrStoreOthersCanWriteIsRefused) {
 TEST(AdminCommandsTest, StatsCountsDocumentsRowsAndBits) {
   TempDir tmp;
   const std::string index = tmp.Sub("index");
-  ASSERT_EQ(RunLeakhound({"init", "--index", index, "--row-capacity", "512"}).exit, 0);
-  ASSERT_EQ(RunLeakhound({"add", "--index", index, SamplePath("protected")}).exit, 0);
+  ASSERT_EQ(
+      RunLeakhound({"init", "--index", index, "--row-capacity", "512"}).exit,
+      0);
+  ASSERT_EQ(
+      RunLeakhound({"add", "--index", index, SamplePath("protected")}).exit, 0);
   Json j = Json::parse(RunLeakhound({"stats", "--index", index, "--json"}).out);
   EXPECT_EQ(j["documents"], 5);
   EXPECT_EQ(j["fingerprints"], 1816);  // distinct per document, summed
@@ -332,7 +343,8 @@ TEST(AdminCommandsTest, VerifyExits1OnDamageAndNamesIt) {
   TempDir tmp;
   const std::string index = tmp.Sub("index");
   ASSERT_EQ(RunLeakhound({"init", "--index", index}).exit, 0);
-  ASSERT_EQ(RunLeakhound({"add", "--index", index, SamplePath("protected")}).exit, 0);
+  ASSERT_EQ(
+      RunLeakhound({"add", "--index", index, SamplePath("protected")}).exit, 0);
   EXPECT_EQ(RunLeakhound({"verify", "--index", index}).exit, 0);
   {
     auto store = IndexStore::Open(index, IndexStore::Mode::kWriter);
@@ -359,14 +371,16 @@ TEST(AdminCommandsTest, RemoveUnknownIdIsAnErrorButOthersAreRemoved) {
   TempDir tmp;
   const std::string index = tmp.Sub("index");
   ASSERT_EQ(RunLeakhound({"init", "--index", index}).exit, 0);
-  ASSERT_EQ(RunLeakhound({"add", "--index", index, SamplePath("protected")}).exit, 0);
+  ASSERT_EQ(
+      RunLeakhound({"add", "--index", index, SamplePath("protected")}).exit, 0);
   RunResult r = RunLeakhound({"remove", "--index", index, "nope",
                               "protected/pricing-2027.txt"});
   EXPECT_EQ(r.exit, 2);
   EXPECT_THAT(r.err, HasSubstr("no document with id nope"));
   EXPECT_THAT(r.out, HasSubstr("removed protected/pricing-2027.txt"));
   RunResult list = RunLeakhound({"list", "--index", index});
-  EXPECT_THAT(list.out, ::testing::Not(HasSubstr("protected/pricing-2027.txt")));
+  EXPECT_THAT(list.out,
+              ::testing::Not(HasSubstr("protected/pricing-2027.txt")));
   // Each document's source is listed, the last column.
   EXPECT_THAT(list.out, HasSubstr("labels            source\n"));
   EXPECT_THAT(list.out,

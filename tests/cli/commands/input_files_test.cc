@@ -122,7 +122,8 @@ TEST(InputFilesTest, ShardsPartitionTheFilesTheSameWayEveryTime) {
     for (const InputFile& f : part) seen.insert(f.path);
   }
   EXPECT_EQ(seen.size(), files.size());
-  EXPECT_EQ(std::set<std::string>(seen.begin(), seen.end()).size(), files.size());
+  EXPECT_EQ(std::set<std::string>(seen.begin(), seen.end()).size(),
+            files.size());
   EXPECT_EQ(ShardOf(files, 0, 1).size(), files.size());
   // FNV-1a of "a" is 0xaf63dc4c8601ec8c: shard 0 of 2, shard 1 of 5.
   EXPECT_EQ(ShardOf({InputFile{"a", ""}}, 0, 2).size(), 1u);

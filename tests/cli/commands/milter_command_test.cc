@@ -32,7 +32,8 @@ TEST(MilterCommandTest, ConfigFileOptionsAreCheckedAndTheCommandLineWins) {
   RunResult bad = RunLeakhound({"milter", "--config", config, "--socket",
                                 "inet:1@127.0.0.1"});
   EXPECT_EQ(bad.exit, 2);
-  EXPECT_THAT(bad.err, HasSubstr(config + ":3: --on-leak: unknown action 'drop'"));
+  EXPECT_THAT(bad.err,
+              HasSubstr(config + ":3: --on-leak: unknown action 'drop'"));
   // The command line overrides the file: the action is fine now, and the
   // next problem is the missing index.
   RunResult overridden =
@@ -67,7 +68,8 @@ TEST(MilterCommandTest, ConfigFileOptionsAreCheckedAndTheCommandLineWins) {
   EXPECT_THAT(given.err, HasSubstr("leakhound milter: --max-wait must be"));
   std::ofstream(config) << "\n\nshow-matches = yes\n";
   RunResult flag = RunLeakhound({"milter", "--config", config});
-  EXPECT_THAT(flag.err, HasSubstr(config + ":3: 'show-matches' takes no value"));
+  EXPECT_THAT(flag.err,
+              HasSubstr(config + ":3: 'show-matches' takes no value"));
 }
 
 TEST(MilterCommandTest, SocketIsRequiredAndHelpListsTheActions) {

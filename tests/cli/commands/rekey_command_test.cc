@@ -48,8 +48,9 @@ class RekeyCommandTest : public ::testing::Test {
   }
 
   RunResult Run(std::vector<std::string> args) {
-    args.insert(args.begin() + (args[0] == "allow" || args[0] == "locations" ? 2 : 1),
-                {"--index", index_});
+    args.insert(
+        args.begin() + (args[0] == "allow" || args[0] == "locations" ? 2 : 1),
+        {"--index", index_});
     return RunLeakhound(args);
   }
   std::string Key() const { return SlurpFile(index_ + "/key"); }
@@ -64,8 +65,9 @@ class RekeyCommandTest : public ::testing::Test {
     for (std::string line; std::getline(in, line);) {
       const Json j = Json::parse(line);
       for (const Json& m : j["matches"]) {
-        out.insert(j["path"].get<std::string>() + " " + m["kind"].get<std::string>() +
-                   " " + m.value("doc_id", m.value("prefix", "")));
+        out.insert(j["path"].get<std::string>() + " " +
+                   m["kind"].get<std::string>() + " " +
+                   m.value("doc_id", m.value("prefix", "")));
       }
     }
     return out;
@@ -97,7 +99,8 @@ TEST_F(RekeyCommandTest, RekeyBringsAnIndexOfAnOlderShinglerVersionUpToDate) {
     batch.PutMetadata(meta);
     ASSERT_TRUE((*store)->Commit(batch).ok());
   }
-  RunResult scan = RunLeakhound({"scan", "--index", index_, SamplePath("outbound")});
+  RunResult scan =
+      RunLeakhound({"scan", "--index", index_, SamplePath("outbound")});
   EXPECT_EQ(scan.exit, 2);
   EXPECT_THAT(scan.err, HasSubstr("leakhound rekey"));
   RunResult add = Run({"add", SamplePath("outbound/email-board-leak.txt")});
@@ -117,9 +120,9 @@ TEST_F(RekeyCommandTest, ANewKeyKeepsDocumentsAllowListLocationsAndMatches) {
   const std::string allow_before = Run({"allow", "list"}).out;
   RunResult rekey = Run({"rekey"});
   ASSERT_EQ(rekey.exit, 0) << rekey.err;
-  EXPECT_THAT(rekey.out, HasSubstr(
-                             "5 documents, 1 allow-list entries and 1 locations "
-                             "under a new key"));
+  EXPECT_THAT(rekey.out,
+              HasSubstr("5 documents, 1 allow-list entries and 1 locations "
+                        "under a new key"));
   EXPECT_NE(Key(), key);
   EXPECT_EQ(Key().size(), key.size());
   EXPECT_EQ(Leaks(), leaks);
@@ -137,8 +140,10 @@ TEST_F(RekeyCommandTest, AGoneOrChangedSourceIsNamedAndNothingChanges) {
   fs::remove(sources_ + "/pricing-2027.txt");
   RunResult rekey = Run({"rekey"});
   EXPECT_EQ(rekey.exit, 2);
-  EXPECT_THAT(rekey.err, HasSubstr("merger-memo.txt has changed since it was added"));
-  EXPECT_THAT(rekey.err, HasSubstr("pricing-2027.txt: No such file or directory"));
+  EXPECT_THAT(rekey.err,
+              HasSubstr("merger-memo.txt has changed since it was added"));
+  EXPECT_THAT(rekey.err,
+              HasSubstr("pricing-2027.txt: No such file or directory"));
   EXPECT_THAT(rekey.err, HasSubstr("2 of 6 protected sources cannot be read "
                                    "again as they were added"));
   EXPECT_EQ(Key(), key);
@@ -151,7 +156,8 @@ TEST_F(RekeyCommandTest, ADocumentAddedFromStandardInputCannotBeReadAgain) {
   RunOptions in;
   in.stdin_text = "A pasted memo about the quarterly numbers of the northern "
                   "region, its hires and its open positions.";
-  RunResult add = RunLeakhound({"add", "--index", index_, "--id", "pasted", "-"}, in);
+  RunResult add =
+      RunLeakhound({"add", "--index", index_, "--id", "pasted", "-"}, in);
   ASSERT_EQ(add.exit, 0) << add.err;
   RunResult rekey = Run({"rekey"});
   EXPECT_EQ(rekey.exit, 2);
@@ -179,7 +185,8 @@ TEST_F(RekeyCommandTest, SigkillAtAnyMomentLeavesOneWholeIndex) {
       const int null_fd = ::open("/dev/null", O_WRONLY);
       ::dup2(null_fd, 1);
       ::dup2(null_fd, 2);
-      std::vector<std::string> args = {LEAKHOUND_BINARY, "rekey", "--index", index_};
+      std::vector<std::string> args = {LEAKHOUND_BINARY, "rekey", "--index",
+                                       index_};
       std::vector<char*> argv;
       for (std::string& a : args) argv.push_back(a.data());
       argv.push_back(nullptr);

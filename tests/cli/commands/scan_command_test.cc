@@ -47,7 +47,8 @@ class ScanCommandTest : public ::testing::Test {
     ASSERT_EQ(add.exit, 0) << add.err;
   }
 
-  RunResult Scan(std::vector<std::string> args, const RunOptions& options = {}) {
+  RunResult Scan(std::vector<std::string> args,
+                 const RunOptions& options = {}) {
     args.insert(args.begin(), {"scan", "--index", index_});
     return RunLeakhound(args, options);
   }
@@ -95,12 +96,14 @@ TEST_F(ScanCommandTest, SampleOutboundHasFiveLeaksTwoCleanFilesInOrder) {
   EXPECT_THAT(verdicts, ::testing::ElementsAre("leak", "leak", "leak", "clean",
                                                "leak", "clean", "leak"));
   EXPECT_EQ(lines[0]["matches"][0]["doc_id"], "protected/merger-memo.txt");
-  EXPECT_EQ(lines[1]["matches"][0]["doc_id"], "protected/supplier-contract-zh.txt");
+  EXPECT_EQ(lines[1]["matches"][0]["doc_id"],
+            "protected/supplier-contract-zh.txt");
   EXPECT_EQ(lines[1]["matches"][0]["part"], "supplier-terms.doc");
   EXPECT_EQ(lines[2]["matches"][0]["doc_id"], "protected/incident-report.txt");
   EXPECT_EQ(lines[2]["matches"][0]["part"], "call-prep.docx");
   EXPECT_EQ(lines[4]["matches"][0]["doc_id"], "protected/pricing-2027.txt");
-  EXPECT_EQ(lines[6]["matches"][0]["doc_id"], "protected/supplier-contract-zh.txt");
+  EXPECT_EQ(lines[6]["matches"][0]["doc_id"],
+            "protected/supplier-contract-zh.txt");
   // With --json the summary goes to standard error, never standard output.
   EXPECT_THAT(r.err, HasSubstr("7 files scanned: 5 leaked, 2 clean"));
 }
@@ -145,11 +148,13 @@ TEST_F(ScanCommandTest, CandidatesListsEveryProposedDocumentOnlyWhenAsked) {
   const std::vector<Json> plain = JsonLines(Scan({"--json", leak}).out);
   ASSERT_EQ(plain.size(), 1u);
   EXPECT_FALSE(plain[0].contains("candidate_ids"));
-  const std::vector<Json> with = JsonLines(Scan({"--json", "--candidates", leak}).out);
+  const std::vector<Json> with =
+      JsonLines(Scan({"--json", "--candidates", leak}).out);
   ASSERT_EQ(with.size(), 1u);
   const Json& ids = with[0]["candidate_ids"];
   EXPECT_EQ(ids.size(), with[0]["candidates"].get<size_t>());
-  EXPECT_NE(std::find(ids.begin(), ids.end(), "protected/merger-memo.txt"), ids.end());
+  EXPECT_NE(std::find(ids.begin(), ids.end(), "protected/merger-memo.txt"),
+            ids.end());
 }
 
 TEST_F(ScanCommandTest, HumanReportShowsVerdictsDocumentsAndPassageLines) {
@@ -184,8 +189,8 @@ TEST_F(ScanCommandTest, RemoveScanCompactVerifyAndAddAgain) {
   EXPECT_EQ(verify.exit, 0) << verify.out << verify.err;
   EXPECT_THAT(verify.out, HasSubstr("index OK: 4 documents"));
 
-  RunResult again = RunLeakhound({"add", "--index", index_, "--id",
-                                  "memo-v2", SamplePath("protected/merger-memo.txt")});
+  RunResult again = RunLeakhound({"add", "--index", index_, "--id", "memo-v2",
+                                  SamplePath("protected/merger-memo.txt")});
   ASSERT_EQ(again.exit, 0) << again.err;
   RunResult found = Scan({"--json", mail});
   EXPECT_EQ(found.exit, 1);
@@ -198,7 +203,8 @@ TEST_F(ScanCommandTest, RemoveScanCompactVerifyAndAddAgain) {
 TEST_F(ScanCommandTest, SymlinksInATreeAreFollowedOnlyWhenAsked) {
   const std::string tree = tmp_.Sub("share");
   std::filesystem::create_directories(tree);
-  Write("share/clean.txt", SlurpFile(SamplePath("outbound/support-reply-clean.txt")));
+  Write("share/clean.txt",
+        SlurpFile(SamplePath("outbound/support-reply-clean.txt")));
   std::filesystem::create_symlink(SamplePath("outbound/email-board-leak.txt"),
                                   tree + "/board.txt");
   RunResult plain = Scan({"--json", tree});
@@ -318,7 +324,8 @@ TEST_F(ScanCommandTest, WordChecksFindAPassageRewordedNearItsEnds) {
       "board signs the budget, and until then the old card stays in force "
       "for every quotation sent to customers in the southern and western "
       "regions of the network.";
-  ASSERT_NO_FATAL_FAILURE(Protect("memos", {{"pricing-memo.txt", memo + "\n"}}));
+  ASSERT_NO_FATAL_FAILURE(
+      Protect("memos", {{"pricing-memo.txt", memo + "\n"}}));
   const std::string reworded =
       "Quarterly pricing review for a northern region. The distributor "
       "discount rises by eleven to fourteen percent on every crate order "
@@ -369,7 +376,8 @@ TEST_F(ScanCommandTest, MissingIndexIsOneLineErrorExit2) {
 }
 
 TEST_F(ScanCommandTest, BinaryEmptyAndMissingFilesAreReportedPerFile) {
-  const std::string binary = Write("image.bin", std::string("\x01\x02\0\0x", 5));
+  const std::string binary =
+      Write("image.bin", std::string("\x01\x02\0\0x", 5));
   const std::string pdf = Write("doc.pdf", "%PDF-1.7\n%binary\n");
   const std::string empty = Write("empty.txt", "");
   RunResult r = Scan({"--json", binary, pdf, empty, tmp_.Sub("missing.txt"),
@@ -392,7 +400,8 @@ TEST_F(ScanCommandTest, BinaryEmptyAndMissingFilesAreReportedPerFile) {
   EXPECT_EQ(clean_empty.exit, 0);
 }
 
-TEST_F(ScanCommandTest, UnreadableFilesInADirectoryAreListedNamedOnesAreErrors) {
+TEST_F(ScanCommandTest,
+       UnreadableFilesInADirectoryAreListedNamedOnesAreErrors) {
   const std::string dir = tmp_.Sub("share");
   std::filesystem::create_directories(dir);
   const std::string binary = dir + "/tool.bin";
@@ -450,11 +459,13 @@ TEST_F(ScanCommandTest, AnImageWithOcrOffIsListedAsNoText) {
 TEST_F(ScanCommandTest, InvalidUtf8StillFindsTheLeakAndWarns) {
   std::string text = SlurpFile(SamplePath("outbound/email-board-leak.txt"));
   text.insert(text.find("Valuation") + 30, "\xC3\x28");  // ill-formed
-  text.insert(0, "caf\xC3\xA9 na\xC3\xAFve r\xC3\xA9sum\xC3\xA9 d\xC3\xA9j\xC3\xA0 ");
+  text.insert(
+      0, "caf\xC3\xA9 na\xC3\xAFve r\xC3\xA9sum\xC3\xA9 d\xC3\xA9j\xC3\xA0 ");
   const std::string path = Write("broken.txt", text);
   RunResult r = Scan({"--json", path});
   EXPECT_EQ(r.exit, 1) << r.err;
-  EXPECT_EQ(JsonLines(r.out)[0]["matches"][0]["doc_id"], "protected/merger-memo.txt");
+  EXPECT_EQ(JsonLines(r.out)[0]["matches"][0]["doc_id"],
+            "protected/merger-memo.txt");
   EXPECT_THAT(r.err, HasSubstr(path + ": 1 ill-formed UTF-8 sequences"));
 }
 
@@ -468,7 +479,8 @@ TEST_F(ScanCommandTest, LegacyEncodedTextIsDecodedBeforeScanning) {
       "Transit Authority, we will hold 2026 prices for one more year\n");
   RunResult r = Scan({"--json", path});
   EXPECT_EQ(r.exit, 1) << r.err;
-  EXPECT_EQ(JsonLines(r.out)[0]["matches"][0]["doc_id"], "protected/pricing-2027.txt");
+  EXPECT_EQ(JsonLines(r.out)[0]["matches"][0]["doc_id"],
+            "protected/pricing-2027.txt");
   EXPECT_THAT(r.err, Not(HasSubstr("ill-formed")));  // decoded, not repaired
 }
 
@@ -568,7 +580,8 @@ TEST_F(ScanCommandTest, ControlCharactersInFileNamesAreShownEscaped) {
                                "/x\\x0aclean  fine.txt\\x1b[2J.txt"));
   EXPECT_THAT(r.out, Not(HasSubstr("\nclean  fine.txt")));
   EXPECT_EQ(r.out.find('\x1b'), std::string::npos);
-  EXPECT_THAT(r.out, HasSubstr("ERROR  " + tmp_.path() + "/gone\\x0dclean.txt: "));
+  EXPECT_THAT(r.out,
+              HasSubstr("ERROR  " + tmp_.path() + "/gone\\x0dclean.txt: "));
 }
 
 // What a new admin met (issue 49): a file without words is clean "with no
@@ -582,7 +595,8 @@ TEST_F(ScanCommandTest, NoTextAndEmptyFoldersAreSaidAndTheSummaryIsPlain) {
   EXPECT_THAT(r.out, HasSubstr("clean  " + blank + "  (no text to scan)\n"));
   EXPECT_EQ(r.err, "leakhound scan: " + tmp_.Sub("empty") +
                        ": no files in it to scan\n");
-  EXPECT_THAT(r.out, HasSubstr("1 file scanned: 0 leaked, 1 clean, 0 errors\n"));
+  EXPECT_THAT(r.out,
+              HasSubstr("1 file scanned: 0 leaked, 1 clean, 0 errors\n"));
   RunResult verbose = Scan({"-v", SamplePath("outbound")});
   EXPECT_THAT(verbose.out, HasSubstr(" dropped by verification; "));
   EXPECT_THAT(Scan({SamplePath("outbound")}).out,
@@ -607,7 +621,8 @@ TEST_F(ScanCommandTest, UsageErrorsExit2WithOneLineAndWhereHelpIs) {
   EXPECT_THAT(Scan({"-z", "x"}).err, HasSubstr("unknown option -z\n"));
   EXPECT_THAT(Scan({"--json=yes", "x"}).err,
               HasSubstr("option --json takes no value\n"));
-  EXPECT_THAT(Scan({"x", "--threads"}).err, HasSubstr("option --threads needs a value\n"));
+  EXPECT_THAT(Scan({"x", "--threads"}).err,
+              HasSubstr("option --threads needs a value\n"));
   EXPECT_THAT(Scan({"x", "-j"}).err, HasSubstr("option -j needs a value\n"));
   EXPECT_THAT(Scan({"--color", "sometimes", "x"}).err,
               HasSubstr("--color wants auto, always or never"));
@@ -634,15 +649,18 @@ TEST_F(ScanCommandTest, PipedTextIsScannedWhenNoPathIsGiven) {
 
 TEST_F(ScanCommandTest, ShortOptionsQuietAndLeaksOnlyFollowClamscanAndRipgrep) {
   const std::string outbound = SamplePath("outbound");
-  RunResult quiet = RunLeakhound({"scan", "-q", "-d", index_, "-j", "2", outbound});
+  RunResult quiet =
+      RunLeakhound({"scan", "-q", "-d", index_, "-j", "2", outbound});
   EXPECT_EQ(quiet.exit, 1);
   EXPECT_EQ(quiet.out, "");
-  RunResult leaks = RunLeakhound({"scan", "-i", "-r", "--index", index_, "--json", outbound});
+  RunResult leaks =
+      RunLeakhound({"scan", "-i", "-r", "--index", index_, "--json", outbound});
   EXPECT_EQ(leaks.exit, 1);
   std::vector<Json> lines = JsonLines(leaks.out);
   EXPECT_EQ(lines.size(), 5u);  // of 7 files, 2 clean
   for (const Json& l : lines) EXPECT_EQ(l["verdict"], "leak");
-  EXPECT_THAT(leaks.err, HasSubstr("7 files scanned: 5 leaked, 2 clean, 0 errors"));
+  EXPECT_THAT(leaks.err,
+              HasSubstr("7 files scanned: 5 leaked, 2 clean, 0 errors"));
 }
 
 TEST_F(ScanCommandTest, ColorIsForTerminalsUnlessAskedFor) {
@@ -662,9 +680,11 @@ TEST_F(ScanCommandTest, SkippedSymlinksAreCountedAndCountsArePlural) {
   RunResult r = Scan({dir});
   EXPECT_EQ(r.exit, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("0 files scanned"));
-  EXPECT_THAT(r.out, HasSubstr("1 symlink skipped (--follow-symlinks follows them)"));
+  EXPECT_THAT(r.out,
+              HasSubstr("1 symlink skipped (--follow-symlinks follows them)"));
   RunResult one = Scan({SamplePath("outbound/email-board-leak.txt")});
-  EXPECT_THAT(one.out, HasSubstr("1 file scanned: 1 leaked, 0 clean, 0 errors"));
+  EXPECT_THAT(one.out,
+              HasSubstr("1 file scanned: 1 leaked, 0 clean, 0 errors"));
 }
 
 // A real mail with the leak inside a .docx attachment and a zip holding it
@@ -713,9 +733,10 @@ TEST_F(ScanCommandTest, ProtectedLocationsAreTheirOwnKindOfFinding) {
       "Numbers: https://wiki.corp.example/Finance/q3.xlsx (draft).\n"
       "Old copy on \\\\FS01\\HR\\pay\\2027.xlsx\n";
   const std::string plain = Write("note.txt", text);
-  const std::string clean = Write("clean.txt",
-                                  "See https://wiki.corp.example/finance-public "
-                                  "and \\\\fs01\\hrx\\a.txt\n");
+  const std::string clean =
+      Write("clean.txt",
+            "See https://wiki.corp.example/finance-public "
+            "and \\\\fs01\\hrx\\a.txt\n");
   RunResult r = Scan({"--json", plain, clean});
   ASSERT_EQ(r.exit, 1) << r.err;
   std::vector<Json> lines = JsonLines(r.out);
@@ -726,9 +747,10 @@ TEST_F(ScanCommandTest, ProtectedLocationsAreTheirOwnKindOfFinding) {
   EXPECT_EQ(first["kind"], "location");
   EXPECT_EQ(first["prefix"], "//wiki.corp.example/finance");
   EXPECT_EQ(first["location"], "//wiki.corp.example/finance/q3.xlsx");
-  EXPECT_EQ(text.substr(first["start"].get<size_t>(),
-                        first["end"].get<size_t>() - first["start"].get<size_t>()),
-            "https://wiki.corp.example/Finance/q3.xlsx");
+  EXPECT_EQ(
+      text.substr(first["start"].get<size_t>(),
+                  first["end"].get<size_t>() - first["start"].get<size_t>()),
+      "https://wiki.corp.example/Finance/q3.xlsx");
   EXPECT_EQ(lines[0]["matches"][1]["prefix"], "//fs01/hr");
   EXPECT_EQ(lines[1]["verdict"], "clean");
 
@@ -776,7 +798,8 @@ TEST_F(ScanCommandTest, ProtectedLocationsAreTheirOwnKindOfFinding) {
       "run = OxmlElement('w:r'); t = OxmlElement('w:t'); t.text = 'the wiki'\n"
       "run.append(t); h.append(run); p._p.append(h)\n"
       "d.save(sys.argv[1])\n");
-  ASSERT_EQ(std::system(("/usr/bin/python3 " + script + " " + docx).c_str()), 0);
+  ASSERT_EQ(std::system(("/usr/bin/python3 " + script + " " + docx).c_str()),
+            0);
   RunResult office = Scan({"--json", docx});
   EXPECT_EQ(office.exit, 1) << office.out << office.err;
   const std::vector<Json> office_lines = JsonLines(office.out);

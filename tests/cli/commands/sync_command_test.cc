@@ -51,10 +51,15 @@ TEST_F(SyncCommandTest, FollowsAFolderThatChangesAndIsIdempotent) {
   RunResult first = Sync();
   ASSERT_EQ(first.exit, 0) << first.err;
   EXPECT_THAT(first.out, HasSubstr("add share/board/merger-memo.txt\n"));
-  EXPECT_THAT(first.out, HasSubstr("3 added, 0 replaced, 0 removed, 0 unchanged, 0 skipped, 0 failed"));
+  EXPECT_THAT(
+      first.out,
+      HasSubstr(
+          "3 added, 0 replaced, 0 removed, 0 unchanged, 0 skipped, 0 failed"));
 
   RunResult again = Sync();
-  EXPECT_EQ(again.out, "0 added, 0 replaced, 0 removed, 3 unchanged, 0 skipped, 0 failed\n");
+  EXPECT_EQ(
+      again.out,
+      "0 added, 0 replaced, 0 removed, 3 unchanged, 0 skipped, 0 failed\n");
 
   // The folder changes: one file edited, one deleted, one new.
   std::ofstream(share_ + "/board/pricing-2027.txt", std::ios::app)
@@ -64,18 +69,25 @@ TEST_F(SyncCommandTest, FollowsAFolderThatChangesAndIsIdempotent) {
                              share_ + "/board/supplier-contract-zh.txt");
   RunResult dry = Sync({"--dry-run"});
   EXPECT_EQ(dry.exit, 0) << dry.err;
-  EXPECT_THAT(dry.out, HasSubstr("would replace share/board/pricing-2027.txt\n"));
+  EXPECT_THAT(dry.out,
+              HasSubstr("would replace share/board/pricing-2027.txt\n"));
   EXPECT_THAT(dry.out, HasSubstr("would remove share/incident-report.txt"));
-  EXPECT_THAT(dry.out, HasSubstr("would add share/board/supplier-contract-zh.txt\n"));
+  EXPECT_THAT(dry.out,
+              HasSubstr("would add share/board/supplier-contract-zh.txt\n"));
   EXPECT_THAT(List(), HasSubstr("incident-report.txt"));  // nothing changed
 
   RunResult changed = Sync();
   EXPECT_EQ(changed.exit, 0) << changed.err;
-  EXPECT_THAT(changed.out, HasSubstr("1 added, 1 replaced, 1 removed, 1 unchanged, 0 skipped, 0 failed"));
+  EXPECT_THAT(
+      changed.out,
+      HasSubstr(
+          "1 added, 1 replaced, 1 removed, 1 unchanged, 0 skipped, 0 failed"));
   const std::string listed = List();
   EXPECT_THAT(listed, Not(HasSubstr("incident-report.txt")));
   EXPECT_THAT(listed, HasSubstr("share/board/supplier-contract-zh.txt"));
-  EXPECT_EQ(Sync().out, "0 added, 0 replaced, 0 removed, 3 unchanged, 0 skipped, 0 failed\n");
+  EXPECT_EQ(
+      Sync().out,
+      "0 added, 0 replaced, 0 removed, 3 unchanged, 0 skipped, 0 failed\n");
 
   // The replaced text is what is protected now.
   const std::string probe = tmp_.Sub("probe.txt");
@@ -92,7 +104,8 @@ TEST_F(SyncCommandTest, DocumentsFromElsewhereStayAndAMissingSourceIsRefused) {
   EXPECT_THAT(r.out, HasSubstr("0 added, 0 replaced, 2 removed, 1 unchanged"));
   EXPECT_THAT(List(), HasSubstr("outside"));
   // A source that does not exist is an error, not "everything was deleted".
-  RunResult missing = RunLeakhound({"sync", "--index", index_, tmp_.Sub("nope")});
+  RunResult missing =
+      RunLeakhound({"sync", "--index", index_, tmp_.Sub("nope")});
   EXPECT_EQ(missing.exit, 2);
   EXPECT_THAT(missing.err, HasSubstr("no such file or directory"));
   EXPECT_THAT(List(), HasSubstr("incident-report.txt"));
@@ -120,7 +133,8 @@ TEST_F(SyncCommandTest, TwoFoldersWithTheSameRelativePathsAreBothProtected) {
               "0 added, 0 replaced, 0 removed, 2 unchanged, 0 skipped, 0 "
               "failed\n");
   }
-  for (const auto& [file, id] : {std::pair{a, "a/notes.txt"}, {b, "b/notes.txt"}}) {
+  for (const auto& [file, id] :
+       {std::pair{a, "a/notes.txt"}, {b, "b/notes.txt"}}) {
     const std::string probe = tmp_.Sub("probe.txt");
     std::ofstream(probe) << SlurpFile(file + "/notes.txt");
     RunResult scan = RunLeakhound({"scan", "--index", index_, "--json", probe});
@@ -129,7 +143,8 @@ TEST_F(SyncCommandTest, TwoFoldersWithTheSameRelativePathsAreBothProtected) {
   }
   const std::string other = tmp_.Sub("other/a");
   std::filesystem::create_directories(other);
-  std::filesystem::copy_file(Sample("incident-report.txt"), other + "/notes.txt");
+  std::filesystem::copy_file(Sample("incident-report.txt"),
+                             other + "/notes.txt");
   RunResult clash = RunLeakhound({"add", "--index", index_, other});
   EXPECT_EQ(clash.exit, 2);
   EXPECT_THAT(clash.err,
@@ -159,8 +174,10 @@ TEST_F(SyncCommandTest, AShareWithBinariesAndAnUnreadableFolder) {
   const std::string root = tmp_.Sub("real"), share = root + "/share";
   const std::string index = root + "/index";
   std::filesystem::create_directories(share + "/closed");
-  std::filesystem::copy_file(Sample("merger-memo.txt"), share + "/closed/memo.txt");
-  std::filesystem::copy_file(Sample("research-plan-ja.txt"), share + "/plan.txt");
+  std::filesystem::copy_file(Sample("merger-memo.txt"),
+                             share + "/closed/memo.txt");
+  std::filesystem::copy_file(Sample("research-plan-ja.txt"),
+                             share + "/plan.txt");
   std::ofstream(share + "/image.png", std::ios::binary)
       .write(reinterpret_cast<const char*>(kBlankPng), sizeof kBlankPng);
   std::filesystem::copy_file("/bin/true", share + "/program");
@@ -189,30 +206,38 @@ TEST_F(SyncCommandTest, AShareWithBinariesAndAnUnreadableFolder) {
   ASSERT_EQ(RunLeakhound({"init", "--index", index}, as).exit, 0);
   RunResult added = run({"add", share});
   EXPECT_EQ(added.exit, 0) << added.err;
-  EXPECT_THAT(added.out, HasSubstr("skipped   " + share + "/image.png (no-text: "));
-  EXPECT_THAT(added.out, HasSubstr("skipped   " + share + "/program (no-text: ELF"));
+  EXPECT_THAT(added.out,
+              HasSubstr("skipped   " + share + "/image.png (no-text: "));
+  EXPECT_THAT(added.out,
+              HasSubstr("skipped   " + share + "/program (no-text: ELF"));
   for (const char* name : {"image.png", "program", "random.bin", "pipe"}) {
     EXPECT_THAT(added.out, HasSubstr("skipped   " + share + "/" + name + " ("));
   }
-  EXPECT_THAT(added.out, HasSubstr("skipped   " + share + "/pipe (unsupported: a FIFO"));
-  EXPECT_THAT(added.out, HasSubstr("2 added, 0 replaced, 0 unchanged, 0 duplicates, "
-                                   "4 skipped, 0 failed"));
+  EXPECT_THAT(added.out,
+              HasSubstr("skipped   " + share + "/pipe (unsupported: a FIFO"));
+  EXPECT_THAT(added.out,
+              HasSubstr("2 added, 0 replaced, 0 unchanged, 0 duplicates, "
+                        "4 skipped, 0 failed"));
 
   ASSERT_EQ(::chmod((share + "/closed").c_str(), 0), 0);
   RunResult synced = run({"sync", "--ocr", "off", share});
   EXPECT_EQ(synced.exit, 2);
-  EXPECT_THAT(synced.err, HasSubstr(share + "/closed: cannot read the directory: "
-                                            "Permission denied"));
-  EXPECT_THAT(synced.out, HasSubstr("0 added, 0 replaced, 0 removed, 1 unchanged, "
-                                    "4 skipped, 1 failed"));
+  EXPECT_THAT(synced.err,
+              HasSubstr(share + "/closed: cannot read the directory: "
+                                "Permission denied"));
+  EXPECT_THAT(synced.out,
+              HasSubstr("0 added, 0 replaced, 0 removed, 1 unchanged, "
+                        "4 skipped, 1 failed"));
   RunResult listed = run({"list"});
   EXPECT_THAT(listed.out, HasSubstr("share/closed/memo.txt"));
   EXPECT_THAT(listed.out, HasSubstr("share/plan.txt"));
 
   RunResult again = run({"add", "--ocr", "off", share});
   EXPECT_EQ(again.exit, 2);
-  EXPECT_THAT(again.err, HasSubstr(share + "/closed: cannot read the directory"));
-  RunResult strict = run({"add", "--ocr", "off", "--on-unreadable", "error", share});
+  EXPECT_THAT(again.err,
+              HasSubstr(share + "/closed: cannot read the directory"));
+  RunResult strict =
+      run({"add", "--ocr", "off", "--on-unreadable", "error", share});
   EXPECT_EQ(strict.exit, 2);
   EXPECT_THAT(strict.err, HasSubstr(share + "/random.bin: "));
 
@@ -223,7 +248,8 @@ TEST_F(SyncCommandTest, AShareWithBinariesAndAnUnreadableFolder) {
 
   RunResult fifo = run({"scan", share + "/pipe"});
   EXPECT_EQ(fifo.exit, 2);
-  EXPECT_THAT(fifo.out + fifo.err, HasSubstr("a FIFO (named pipe), not a regular file"));
+  EXPECT_THAT(fifo.out + fifo.err,
+              HasSubstr("a FIFO (named pipe), not a regular file"));
   ::chmod((share + "/closed").c_str(), 0755);
 }
 

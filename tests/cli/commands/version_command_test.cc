@@ -13,15 +13,19 @@ TEST(VersionCommandTest, VersionNamesTheFormatsAndLibraries) {
     RunResult r = RunLeakhound({flag});
     EXPECT_EQ(r.exit, 0) << flag;
     EXPECT_THAT(r.out, HasSubstr("leakhound 0."));
-    EXPECT_THAT(r.out, HasSubstr("storage format 5, shingler version 4, incident store schema 1"));
+    EXPECT_THAT(
+        r.out,
+        HasSubstr(
+            "storage format 5, shingler version 4, incident store schema 1"));
     EXPECT_THAT(r.out, HasSubstr("RocksDB "));
     EXPECT_THAT(r.out, HasSubstr("SQLite 3."));
   }
   RunResult unknown = RunLeakhound({"frobnicate"});
   EXPECT_EQ(unknown.exit, 2);
-  EXPECT_EQ(unknown.err,
-            "leakhound: unknown command 'frobnicate'\nTry 'leakhound --help' for "
-            "the commands.\n");
+  EXPECT_EQ(
+      unknown.err,
+      "leakhound: unknown command 'frobnicate'\nTry 'leakhound --help' for "
+      "the commands.\n");
 }
 
 }  // namespace

@@ -32,8 +32,8 @@ TEST(CompressedRtfTest, DecompressesTheSpecificationsExample) {
 }
 
 TEST(CompressedRtfTest, UncompressedStreamsAreReturnedAsStored) {
-  std::string mela = Bytes({0x0e, 0, 0, 0, 0x02, 0, 0, 0, 0x4d, 0x45, 0x4c, 0x41,
-                            0, 0, 0, 0});
+  std::string mela =
+      Bytes({0x0e, 0, 0, 0, 0x02, 0, 0, 0, 0x4d, 0x45, 0x4c, 0x41, 0, 0, 0, 0});
   mela += "{}";
   auto out = DecompressRtf(mela, 1 << 20, 100);
   ASSERT_TRUE(out.ok()) << out.status();

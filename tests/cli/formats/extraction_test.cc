@@ -90,8 +90,8 @@ class ExtractionTest : public ::testing::Test {
     return Path("passage-" + format + "." + Extension(format));
   }
 
-  static absl::StatusOr<Extraction> Extract(const std::string& path,
-                                            const ExtractionLimits& limits = {}) {
+  static absl::StatusOr<Extraction> Extract(
+      const std::string& path, const ExtractionLimits& limits = {}) {
     return ExtractBytes(path, Slurp(path), limits);
   }
 
@@ -155,7 +155,8 @@ TEST_F(ExtractionTest, HeadersFootersAndSpeakerNotesAreRead) {
   auto docx = Extract(Path("header.docx"));
   ASSERT_TRUE(docx.ok()) << docx.status();
   EXPECT_THAT(docx->parts[0].text, HasSubstr("Body text of the memo."));
-  EXPECT_THAT(docx->parts[0].text, HasSubstr(std::string("Header: ") + kPassage));
+  EXPECT_THAT(docx->parts[0].text,
+              HasSubstr(std::string("Header: ") + kPassage));
   EXPECT_THAT(docx->parts[0].text, HasSubstr("Footer: company confidential"));
   auto pptx = Extract(Path("notes.pptx"));
   ASSERT_TRUE(pptx.ok()) << pptx.status();
@@ -197,7 +198,8 @@ TEST_F(ExtractionTest, MembersWithoutTextAreSkippedWithTheirClass) {
               ElementsAre(Field(&SkippedPart::name, "logo.png")));
   EXPECT_THAT(zip->skipped[0].reason, HasSubstr("PNG image"));
   EXPECT_EQ(zip->skipped[0].kind, Unreadable::kNoText);
-  EXPECT_THAT(zip->parts, ElementsAre(Field(&ExtractedPart::name, "notes.txt")));
+  EXPECT_THAT(zip->parts,
+              ElementsAre(Field(&ExtractedPart::name, "notes.txt")));
   auto png = Extract(Path("logo.png"), no_ocr);
   EXPECT_EQ(png.status().code(), absl::StatusCode::kUnimplemented);
   EXPECT_EQ(UnreadableOf(png.status()), Unreadable::kNoText);
@@ -239,32 +241,37 @@ TEST_F(ExtractionTest, ZipBombsAreStoppedByTheExpansionRatio) {
 TEST_F(ExtractionTest, EachLimitIsEnforcedWithItsOptionNamed) {
   ExtractionLimits few_members;
   few_members.max_members = 100;
-  EXPECT_THAT(std::string(Extract(Path("many.zip"), few_members).status().message()),
-              HasSubstr("more than 100 members (--max-members)"));
+  EXPECT_THAT(
+      std::string(Extract(Path("many.zip"), few_members).status().message()),
+      HasSubstr("more than 100 members (--max-members)"));
   EXPECT_TRUE(Extract(Path("many.zip")).ok());
 
   ExtractionLimits shallow;
   shallow.max_depth = 3;
-  EXPECT_THAT(std::string(Extract(Path("deep.zip"), shallow).status().message()),
-              HasSubstr("nested deeper than 3 levels (--max-depth)"));
+  EXPECT_THAT(
+      std::string(Extract(Path("deep.zip"), shallow).status().message()),
+      HasSubstr("nested deeper than 3 levels (--max-depth)"));
 
   ExtractionLimits little_text;
   little_text.max_output_bytes = 100;
   EXPECT_THAT(
-      std::string(Extract(Path("passage-docx.docx"), little_text).status().message()),
+      std::string(
+          Extract(Path("passage-docx.docx"), little_text).status().message()),
       HasSubstr("(--max-text-size)"));
 
   ExtractionLimits small_files;
   small_files.max_input_bytes = 1000;
   auto big = Extract(Path("passage-docx.docx"), small_files);
   EXPECT_EQ(big.status().code(), absl::StatusCode::kResourceExhausted);
-  EXPECT_THAT(std::string(big.status().message()), HasSubstr("(--max-file-size)"));
+  EXPECT_THAT(std::string(big.status().message()),
+              HasSubstr("(--max-file-size)"));
 
   ExtractionLimits no_time;
   no_time.max_seconds = 1e-9;
   auto late = Extract(Path("many.zip"), no_time);
   EXPECT_EQ(late.status().code(), absl::StatusCode::kDeadlineExceeded);
-  EXPECT_THAT(std::string(late.status().message()), HasSubstr("(--max-seconds)"));
+  EXPECT_THAT(std::string(late.status().message()),
+              HasSubstr("(--max-seconds)"));
 }
 
 TEST_F(ExtractionTest, TruncatedFilesAreOneLineErrors) {
@@ -275,11 +282,13 @@ TEST_F(ExtractionTest, TruncatedFilesAreOneLineErrors) {
                              "eml-forward"}) {
     SCOPED_TRACE(format);
     const std::string bytes = Slurp(Variant(format));
-    auto out = ExtractBytes(Variant(format), bytes.substr(0, bytes.size() / 2), {});
+    auto out =
+        ExtractBytes(Variant(format), bytes.substr(0, bytes.size() / 2), {});
     ASSERT_FALSE(out.ok());
     EXPECT_EQ(out.status().code(), absl::StatusCode::kInvalidArgument)
         << out.status();
-    EXPECT_EQ(std::string(out.status().message()).find('\n'), std::string::npos);
+    EXPECT_EQ(std::string(out.status().message()).find('\n'),
+              std::string::npos);
   }
 }
 

@@ -30,8 +30,9 @@ TEST(FileTypeTest, ExtensionIsOnlyAHintForText) {
   EXPECT_EQ(DetectFileType("a.txt", "<!DOCTYPE html><html><p>x</p>").kind,
             FileKind::kHtml);
   EXPECT_EQ(DetectFileType("a.txt", "%PDF-1.7\n").kind, FileKind::kPdf);
-  EXPECT_EQ(DetectFileType("a.txt", std::string("\x1F\x8B\x08\0\0\0\0\0", 8)).kind,
-            FileKind::kArchive);
+  EXPECT_EQ(
+      DetectFileType("a.txt", std::string("\x1F\x8B\x08\0\0\0\0\0", 8)).kind,
+      FileKind::kArchive);
   EXPECT_EQ(DetectFileType("a.txt", std::string("\x01\x02\0\0x", 5)).kind,
             FileKind::kUnknownBinary);
   EXPECT_EQ(DetectFileType("u16.txt", std::string("\xFF\xFEh\0i\0", 6)).kind,

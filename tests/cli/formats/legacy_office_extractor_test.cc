@@ -13,7 +13,8 @@ namespace {
 
 using ::testing::HasSubstr;
 
-TEST(LegacyOfficeExtractorTest, WordExcelAndPowerPointFromLibreOfficeYieldThePassage) {
+TEST(LegacyOfficeExtractorTest,
+     WordExcelAndPowerPointFromLibreOfficeYieldThePassage) {
   for (const char* name : {"passage.doc", "passage.xls", "passage.ppt"}) {
     SCOPED_TRACE(name);
     auto out = ExtractFixture(name);
@@ -62,7 +63,8 @@ TEST(LegacyOfficeExtractorTest, PasswordProtectedDocumentsAreEncryptedErrors) {
   }
 }
 
-TEST(LegacyOfficeExtractorTest, ASectorChainThatLoopsIsMalformedWithinTheTimeLimit) {
+TEST(LegacyOfficeExtractorTest,
+     ASectorChainThatLoopsIsMalformedWithinTheTimeLimit) {
   auto out = ExtractFixture("fat-cycle.doc", OneSecond());
   EXPECT_EQ(out.status().code(), absl::StatusCode::kInvalidArgument)
       << out.status();
@@ -70,7 +72,8 @@ TEST(LegacyOfficeExtractorTest, ASectorChainThatLoopsIsMalformedWithinTheTimeLim
               HasSubstr("malformed OLE2 compound file"));
 }
 
-TEST(LegacyOfficeExtractorTest, OutlookItemBodyAttachmentAndAttachedItemAreParts) {
+TEST(LegacyOfficeExtractorTest,
+     OutlookItemBodyAttachmentAndAttachedItemAreParts) {
   auto out = ExtractFixture("message.msg");
   ASSERT_TRUE(out.ok()) << out.status();
   EXPECT_EQ(out->format, "msg");

@@ -32,10 +32,11 @@ TEST(MimeExtractorTest, ANulByteDoesNotHideTheRestOfTheBody) {
 }
 
 TEST(MimeExtractorTest, DeclaredCharsetsAndTransferEncodingsAreDecoded) {
-  EXPECT_THAT(Body("Subject: s\r\nContent-Type: text/plain; charset=iso-8859-1\r\n"
-                   "Content-Transfer-Encoding: quoted-printable\r\n\r\n"
-                   "caf=E9 cr=E8me br=FBl=E9e\r\n"),
-              HasSubstr("café crème brûlée"));
+  EXPECT_THAT(
+      Body("Subject: s\r\nContent-Type: text/plain; charset=iso-8859-1\r\n"
+           "Content-Transfer-Encoding: quoted-printable\r\n\r\n"
+           "caf=E9 cr=E8me br=FBl=E9e\r\n"),
+      HasSubstr("café crème brûlée"));
   EXPECT_THAT(Body("Subject: =?utf-8?q?Re=CC=81sume=CC=81?=\r\n"
                    "Content-Type: text/plain; charset=utf-8\r\n"
                    "Content-Transfer-Encoding: base64\r\n\r\n"

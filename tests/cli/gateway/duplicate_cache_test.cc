@@ -16,7 +16,8 @@ MessageVerdict Leak(const std::string& doc) {
 TEST(DuplicateCacheTest, AVerdictIsReusedForTheSameTextAndIndexGeneration) {
   auto cache = DuplicateCache::Create(100);
   ASSERT_TRUE(cache.ok());
-  const std::string a = ContentDigest("message a"), b = ContentDigest("message b");
+  const std::string a = ContentDigest("message a"),
+                    b = ContentDigest("message b");
   EXPECT_FALSE((*cache)->Lookup(a, 1).has_value());
   (*cache)->Insert(a, 1, Leak("memo"));
   auto hit = (*cache)->Lookup(a, 1);

@@ -51,7 +51,8 @@ TEST(IndexHolderTest, ReloadPicksUpAnAddWhileOldSnapshotsStayUsable) {
       "the fourth of May; the tape library moves first, the indexing cluster "
       "follows a week later, and the old racks are returned to the landlord "
       "at the end of June.";
-  ASSERT_TRUE((*writer)->Add(DocumentInput{"plan.txt", "plan.txt", {}, second}).ok());
+  ASSERT_TRUE(
+      (*writer)->Add(DocumentInput{"plan.txt", "plan.txt", {}, second}).ok());
   auto reloaded = (*holder)->Reload();
   ASSERT_TRUE(reloaded.ok()) << reloaded.status();
   EXPECT_TRUE(*reloaded);
@@ -120,7 +121,8 @@ TEST(IndexHolderTest, AViewThatFailedItsCheckIsNeverServedAndTheRepairIs) {
   for (int attempt = 0; attempt < 3; ++attempt) {
     auto reloaded = (*holder)->Reload();
     EXPECT_FALSE(reloaded.ok()) << "attempt " << attempt;
-    EXPECT_EQ((*holder)->Current().serial, good.serial) << "attempt " << attempt;
+    EXPECT_EQ((*holder)->Current().serial, good.serial)
+        << "attempt " << attempt;
     EXPECT_EQ((*holder)->Current().generation, good.generation);
   }
 
@@ -196,7 +198,8 @@ TEST(IndexHolderTest, ASwitchedReplicaSymlinkIsPickedUpWithoutARestart) {
   const std::string memo_text =
       "The relocation of the archive servers to the Tallinn site begins on "
       "the fourth of May; the tape library moves first, the indexing cluster "
-      "follows a week later, and the old racks are returned at the end of June.";
+      "follows a week later, and the old racks are returned at the end of "
+      "June.";
   const std::string plan_text =
       "Pricing for the northern region rises by four percent in the spring, "
       "the distributor discount falls to eleven percent, and the loyalty "
@@ -205,9 +208,11 @@ TEST(IndexHolderTest, ASwitchedReplicaSymlinkIsPickedUpWithoutARestart) {
   std::ofstream(plan) << plan_text;
   ASSERT_EQ(RunLeakhound({"init", "--index", writer}).exit, 0);
   ASSERT_EQ(RunLeakhound({"add", "--index", writer, memo}).exit, 0);
-  ASSERT_EQ(RunLeakhound({"snapshot", "--index", writer, tmp.Sub("snap-1")}).exit, 0);
+  ASSERT_EQ(
+      RunLeakhound({"snapshot", "--index", writer, tmp.Sub("snap-1")}).exit, 0);
   ASSERT_EQ(RunLeakhound({"add", "--index", writer, plan}).exit, 0);
-  ASSERT_EQ(RunLeakhound({"snapshot", "--index", writer, tmp.Sub("snap-2")}).exit, 0);
+  ASSERT_EQ(
+      RunLeakhound({"snapshot", "--index", writer, tmp.Sub("snap-2")}).exit, 0);
   const std::string current = tmp.Sub("current");
   ASSERT_EQ(::symlink("snap-1", current.c_str()), 0);
 
@@ -244,7 +249,8 @@ TEST(IndexHolderTest, ASwitchedReplicaSymlinkIsPickedUpWithoutARestart) {
 TEST(IndexHolderTest, ReloadsWhileWriterProcessesWorkNeverFailAndConverge) {
   TempDir tmp;
   const std::string dir = tmp.Sub("index");
-  ASSERT_EQ(RunLeakhound({"init", "--index", dir, "--row-capacity", "256"}).exit, 0);
+  ASSERT_EQ(
+      RunLeakhound({"init", "--index", dir, "--row-capacity", "256"}).exit, 0);
   // Texts of distinct random words: no two share a shingle.
   std::mt19937_64 rng(7);
   std::map<std::string, std::string> texts;  // id -> text
@@ -307,7 +313,8 @@ TEST(IndexHolderTest, ReloadsWhileWriterProcessesWorkNeverFailAndConverge) {
         const bool found = !report->matches.empty() &&
                            report->matches[0].external_id == id;
         if (found != listed.contains(id)) {
-          fail(id + (found ? " found but not listed" : " listed but not found") +
+          fail(id +
+               (found ? " found but not listed" : " listed but not found") +
                " at generation " + std::to_string(snap.generation));
         }
         ++checks;

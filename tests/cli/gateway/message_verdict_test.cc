@@ -21,7 +21,8 @@ std::string Slurp(const std::string& path) {
 }
 
 std::string Sample(const std::string& relative) {
-  return Slurp(std::string(LEAKHOUND_SOURCE_DIR) + "/corpus/sample/" + relative);
+  return Slurp(std::string(LEAKHOUND_SOURCE_DIR) + "/corpus/sample/" +
+               relative);
 }
 
 class MessageVerdictTest : public ::testing::Test {
@@ -50,7 +51,8 @@ class MessageVerdictTest : public ::testing::Test {
   std::unique_ptr<DuplicateCache> cache_;
 };
 
-TEST_F(MessageVerdictTest, EvidenceKeepsThePassageInItsSnippetOrOnlyItsOffsets) {
+TEST_F(MessageVerdictTest,
+       EvidenceKeepsThePassageInItsSnippetOrOnlyItsOffsets) {
   const std::string mail = Sample("outbound/email-board-leak.txt");
   const MessageScanner none(holder_.get(), nullptr, ScanOptions{}, {});
   EXPECT_TRUE(none.Scan(mail).evidence.empty());
@@ -65,8 +67,10 @@ TEST_F(MessageVerdictTest, EvidenceKeepsThePassageInItsSnippetOrOnlyItsOffsets) 
   EXPECT_EQ(e.source, "merger-memo.txt");  // as added in SetUp
   EXPECT_GE(e.words, 22u);
   EXPECT_GT(e.byte_end, e.byte_begin);
-  const std::string passage = e.snippet.substr(e.snippet_begin, e.snippet_end - e.snippet_begin);
-  EXPECT_NE(passage.find("Our advisers value Calloway"), std::string::npos) << passage;
+  const std::string passage =
+      e.snippet.substr(e.snippet_begin, e.snippet_end - e.snippet_begin);
+  EXPECT_NE(passage.find("Our advisers value Calloway"), std::string::npos)
+      << passage;
   EXPECT_EQ(passage.size(), e.byte_end - e.byte_begin);
 
   const MessageScanner offsets(holder_.get(), nullptr, ScanOptions{}, {},
@@ -87,7 +91,8 @@ TEST_F(MessageVerdictTest, LeaksInTheBodyAndInAnAttachmentAreFound) {
   MessageVerdict attachment =
       scanner.Scan(Sample("outbound/mail-docx-attachment-leak.eml"));
   EXPECT_EQ(attachment.kind, MessageVerdict::Kind::kLeak);
-  EXPECT_EQ(attachment.documents, std::vector<std::string>{"incident-report.txt"});
+  EXPECT_EQ(attachment.documents,
+            std::vector<std::string>{"incident-report.txt"});
   EXPECT_EQ(attachment.parts, std::vector<std::string>{"call-prep.docx"});
   MessageVerdict clean = scanner.Scan(
       "Subject: lunch\r\nFrom: a@example.com\r\n\r\nSee you at noon.\r\n");
@@ -102,7 +107,8 @@ TEST_F(MessageVerdictTest, PartsWithoutReadableTextAreNamedWithTheirClass) {
       "--b\r\nContent-Type: text/plain\r\n\r\nSee the tool.\r\n"
       "--b\r\nContent-Type: application/octet-stream\r\n"
       "Content-Disposition: attachment; filename=tool.bin\r\n"
-      "Content-Transfer-Encoding: base64\r\n\r\nTEhCAAECA0xIQgABAgNMSEIAAQID\r\n"
+      "Content-Transfer-Encoding: "
+      "base64\r\n\r\nTEhCAAECA0xIQgABAgNMSEIAAQID\r\n"
       "--b--\r\n";
   MessageVerdict v = scanner.Scan(message);
   EXPECT_EQ(v.kind, MessageVerdict::Kind::kClean);
@@ -143,7 +149,8 @@ TEST_F(MessageVerdictTest, AfterAReloadCachedVerdictsAreNotReused) {
   const std::string mail = "Subject: plan\r\n\r\n" + text + "\r\n";
   const MessageScanner scanner(holder_.get(), cache_.get(), ScanOptions{}, {});
   EXPECT_EQ(scanner.Scan(mail).kind, MessageVerdict::Kind::kClean);
-  ASSERT_TRUE(writer_->Add(DocumentInput{"plan.txt", "plan.txt", {}, text}).ok());
+  ASSERT_TRUE(
+      writer_->Add(DocumentInput{"plan.txt", "plan.txt", {}, text}).ok());
   auto reloaded = holder_->Reload();
   ASSERT_TRUE(reloaded.ok()) << reloaded.status();
   ASSERT_TRUE(*reloaded);

@@ -20,7 +20,8 @@ TEST(MilterServerTest, ActionNamesRoundTripAndUnknownOnesAreRefused) {
 }
 
 TEST(MilterServerTest, AllowListMatchesAddressesAndDomainsWithoutCase) {
-  const std::vector<std::string> allowed = {"Audit@Example.com", "@partner.org"};
+  const std::vector<std::string> allowed = {"Audit@Example.com",
+                                            "@partner.org"};
   EXPECT_TRUE(AddressAllowed("<audit@example.COM>", allowed));
   EXPECT_TRUE(AddressAllowed("anyone@PARTNER.org", allowed));
   EXPECT_FALSE(AddressAllowed("<audit@example.com.evil.net>", allowed));

@@ -17,7 +17,8 @@ TEST(DecayingBloomFilterTest, RejectsParametersOutOfRange) {
   EXPECT_FALSE(DecayingBloomFilter::Create({64, 4, 65536}).ok());
 }
 
-TEST(DecayingBloomFilterTest, NoFalseNegativeWithinTheWindowAgainstAnExactBuffer) {
+TEST(DecayingBloomFilterTest,
+     NoFalseNegativeWithinTheWindowAgainstAnExactBuffer) {
   // Small filters (many collisions) and repeats at every distance around
   // the window: the property must hold whatever the load.
   for (const DecayingBloomFilter::Options& o :
@@ -26,8 +27,8 @@ TEST(DecayingBloomFilterTest, NoFalseNegativeWithinTheWindowAgainstAnExactBuffer
         DecayingBloomFilter::Options{1024, 8, 300}}) {
     auto filter = DecayingBloomFilter::Create(o);
     ASSERT_TRUE(filter.ok());
-    const WindowRun run =
-        RunAgainstBuffer(*filter, o.window, RepeatingStream(20000, o.window, o.counters));
+    const WindowRun run = RunAgainstBuffer(
+        *filter, o.window, RepeatingStream(20000, o.window, o.counters));
     EXPECT_EQ(run.false_negatives, 0u);
     EXPECT_GT(run.duplicates, 2000u);
     EXPECT_LT(run.false_positives, run.negatives);

@@ -48,20 +48,23 @@ std::vector<bool> FalsePositives(uint64_t seed) {
   if (!filter.ok()) return {};
   for (uint64_t i = 0; i < n; ++i) filter->Insert(Url(static_cast<int>(i)));
   std::vector<bool> out;
-  for (int i = 0; i < 200000; ++i) out.push_back(filter->Contains(Url(1'000'000 + i)));
+  for (int i = 0; i < 200000; ++i)
+    out.push_back(filter->Contains(Url(1'000'000 + i)));
   return out;
 }
 
 TEST(SeededBloomFilterTest, FalsePositiveRateFollowsTheFormula) {
   const std::vector<bool> fp = FalsePositives(1);
   ASSERT_EQ(fp.size(), 200000u);
-  const double rate = static_cast<double>(std::count(fp.begin(), fp.end(), true)) /
-                      static_cast<double>(fp.size());
+  const double rate =
+      static_cast<double>(std::count(fp.begin(), fp.end(), true)) /
+      static_cast<double>(fp.size());
   const double predicted = std::pow(1 - std::exp(-0.5), 4);
   EXPECT_NEAR(rate, predicted, 0.1 * predicted);
 }
 
-TEST(SeededBloomFilterTest, ReseedingMakesFalsePositivesOfTwoGenerationsIndependent) {
+TEST(SeededBloomFilterTest,
+     ReseedingMakesFalsePositivesOfTwoGenerationsIndependent) {
   const std::vector<bool> first = FalsePositives(1), same = FalsePositives(1),
                           second = FalsePositives(2);
   EXPECT_EQ(first, same);  // the same seed gives the same false positives

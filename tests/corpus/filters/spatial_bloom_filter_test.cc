@@ -44,7 +44,8 @@ TEST(SpatialBloomFilterTest, FiltersAreIndependentSoTheirRatesMultiply) {
   EXPECT_NEAR(FalsePositiveRate(*two, n, 200000), f * f, 0.15 * f * f);
 }
 
-TEST(SpatialBloomFilterTest, TwoFiltersEqualOneWithTwiceTheHashesAtEqualMemory) {
+TEST(SpatialBloomFilterTest,
+     TwoFiltersEqualOneWithTwiceTheHashesAtEqualMemory) {
   // The thesis's finding (its Tables 5.17-5.19): F filters of k hashes and m
   // bits each give the false positives of one filter of F*k hashes and F*m
   // bits: (1 - e^(-1/M))^(F k) either way.

@@ -116,9 +116,11 @@ std::optional<Significance> SpanningEvidence(size_t chunk0, size_t chunk1) {
   f.counts.chunks[chunk1 * slots + 1] += 5;
   f.counts.fullest.assign(slots, 0);
   for (size_t r = 0; r < 2; ++r) {
-    for (size_t c = 0; c < nc; ++c) f.counts.whole[r] += f.counts.chunks[c * slots + r];
+    for (size_t c = 0; c < nc; ++c)
+      f.counts.whole[r] += f.counts.chunks[c * slots + r];
     for (size_t w = 0; w + 1 < windows.windows(); ++w) {
-      f.counts.fullest[r] = std::max(f.counts.fullest[r], f.counts.InWindow(w, r));
+      f.counts.fullest[r] =
+          std::max(f.counts.fullest[r], f.counts.InWindow(w, r));
     }
   }
   const RowEvidence evidence(windows, f.counts, f.rows, f.geometry,

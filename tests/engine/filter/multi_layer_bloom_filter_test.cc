@@ -35,7 +35,8 @@ TEST(MultiLayerBloomFilterTest, RejectsParametersOutOfRange) {
   EXPECT_FALSE(MultiLayerBloomFilter::Create({4, 3, 0, true}).ok());
 }
 
-TEST(MultiLayerBloomFilterTest, SplitDropsTheSchemeAndJoinsSegmentsPastTheLast) {
+TEST(MultiLayerBloomFilterTest,
+     SplitDropsTheSchemeAndJoinsSegmentsPastTheLast) {
   EXPECT_THAT(MultiLayerBloomFilter::Split("https://a.example/b/c", 4),
               ElementsAre("a.example", "b", "c"));
   EXPECT_THAT(MultiLayerBloomFilter::Split("http://a//b/c/d/e/f/", 4),
@@ -69,7 +70,8 @@ TEST(MultiLayerBloomFilterTest, EveryInsertedKeyIsContainedWhateverItsDepth) {
   }
 }
 
-TEST(MultiLayerBloomFilterTest, XorLayerRejectsSegmentsOfDifferentKeysCombined) {
+TEST(MultiLayerBloomFilterTest,
+     XorLayerRejectsSegmentsOfDifferentKeysCombined) {
   // host_i/path_i inserted; host_i/path_{i+1} has both segments in their
   // layers, so only the XOR layer can reject it.
   std::vector<std::string> hosts, paths;

@@ -38,9 +38,9 @@ class Corpus {
   std::map<DocId, std::vector<uint64_t>> docs_;
 };
 
-std::unique_ptr<PseudoMatrix> Make(PackingMode packing,
-                                   MatrixLayout layout = MatrixLayout::kBitSliced,
-                                   uint32_t capacity = 1000, double fill = 1.0) {
+std::unique_ptr<PseudoMatrix> Make(
+    PackingMode packing, MatrixLayout layout = MatrixLayout::kBitSliced,
+    uint32_t capacity = 1000, double fill = 1.0) {
   PseudoMatrixOptions o;
   o.filter = {1e-3, capacity, fill};
   o.packing = packing;
@@ -68,7 +68,8 @@ TEST(PseudoMatrixTest, PacksSeveralDocumentsPerRowAndSpansLongOnes) {
 
 TEST(PseudoMatrixTest, FillTargetLimitsFingerprintsPerRow) {
   Corpus c(2);
-  auto pm = Make(PackingMode::kPseudoMatrix, MatrixLayout::kBitSliced, 1000, 0.5);
+  auto pm =
+      Make(PackingMode::kPseudoMatrix, MatrixLayout::kBitSliced, 1000, 0.5);
   pm->Add(1, c.Make(1, 1200));
   ASSERT_EQ(pm->rows().size(), 3u);
   EXPECT_EQ(pm->rows()[0].fingerprints, 500u);
@@ -123,7 +124,8 @@ TEST(PseudoMatrixTest, CompactionRepacksUnderfilledRowsIntoFewer) {
   Corpus c(6);
   auto pm = Make(PackingMode::kPseudoMatrix);
   for (DocId d = 1; d <= 20; ++d) pm->Add(d, c.Make(d, 500));  // 10 rows
-  for (DocId d = 1; d <= 20; d += 2) ASSERT_TRUE(pm->Remove(d, c.Source()).ok());
+  for (DocId d = 1; d <= 20; d += 2)
+    ASSERT_TRUE(pm->Remove(d, c.Source()).ok());
   EXPECT_EQ(pm->rows_in_use(), 10u);  // each row half empty
   auto stats = pm->Compact(c.Source());
   EXPECT_EQ(stats.rows_rebuilt(), 0u);  // at exactly half: not under-filled
@@ -179,7 +181,8 @@ TEST(PseudoMatrixTest, NoFalseNegativesForQueriesAboveTheThreshold) {
   for (PackingMode packing :
        {PackingMode::kPseudoMatrix, PackingMode::kOneDocumentPerRow,
         PackingMode::kSingleFilter}) {
-    for (MatrixLayout layout : {MatrixLayout::kBitSliced, MatrixLayout::kRowMajor}) {
+    for (MatrixLayout layout :
+         {MatrixLayout::kBitSliced, MatrixLayout::kRowMajor}) {
       Corpus c(7);
       auto pm = Make(packing, layout, 2000);
       std::uniform_int_distribution<size_t> size(5, 3000);
@@ -216,16 +219,18 @@ TEST(PseudoMatrixTest, NoFalseNegativesForQueriesAboveTheThreshold) {
           }
           QueryOptions options;
           auto first = pm->Query(query, options);
-          const uint32_t needed = std::max(
-              options.min_count,
-              MinSignificantCount(lambda, options.family_false_alarm / first.tests));
+          const uint32_t needed =
+              std::max(options.min_count,
+                       MinSignificantCount(
+                           lambda, options.family_false_alarm / first.tests));
           if (needed > std::min(stored, q)) continue;
           for (size_t i = 0; i < needed; ++i) {
             query[i] = c[doc][c.rng()() % stored];
           }
           auto result = pm->Query(query, options);
           bool found = false;
-          for (const Candidate& cand : result.candidates) found |= cand.doc == doc;
+          for (const Candidate& cand : result.candidates)
+            found |= cand.doc == doc;
           ASSERT_TRUE(found) << "doc " << doc << " needed " << needed
                              << " packing " << static_cast<int>(packing)
                              << " layout " << static_cast<int>(layout);
@@ -258,7 +263,8 @@ TEST(PseudoMatrixTest, ChanceHitRateOfNonMembersMatchesFillToTheK) {
                      static_cast<double>(pm->geometry().bits);
     const double p = std::pow(f, k);
     const double sigma = std::sqrt(p * (1 - p) / n);
-    EXPECT_NEAR(counts[r] / static_cast<double>(n), p, 4 * sigma) << "row " << r;
+    EXPECT_NEAR(counts[r] / static_cast<double>(n), p, 4 * sigma)
+        << "row " << r;
     total_measured += counts[r];
     total_expected += p * n;
   }
@@ -334,7 +340,8 @@ TEST(PseudoMatrixTest, LayoutsGiveIdenticalResults) {
   }
   std::vector<uint64_t> query(c[5].begin(), c[5].begin() + 40);
   for (int i = 0; i < 300; ++i) query.push_back(c.rng()());
-  for (ScoringMode mode : {ScoringMode::kMembership, ScoringMode::kAndPopcount}) {
+  for (ScoringMode mode :
+       {ScoringMode::kMembership, ScoringMode::kAndPopcount}) {
     QueryOptions o;
     o.scoring = mode;
     auto a = sliced->Query(query, o);
@@ -363,7 +370,8 @@ PseudoMatrixOptions GroupedOptions() {
 // the same count, expectation and threshold. It may miss a one-level
 // candidate whose count leans on chance hits; how many is reported.
 TEST(PseudoMatrixTest, RowGroupsFindWhatOneLevelFindsFromSharedFingerprints) {
-  for (MatrixLayout layout : {MatrixLayout::kBitSliced, MatrixLayout::kRowMajor}) {
+  for (MatrixLayout layout :
+       {MatrixLayout::kBitSliced, MatrixLayout::kRowMajor}) {
     Corpus c(23);
     PseudoMatrixOptions o = GroupedOptions();
     o.layout = layout;
@@ -440,9 +448,10 @@ TEST(PseudoMatrixTest, RowGroupsFindWhatOneLevelFindsFromSharedFingerprints) {
     }
     EXPECT_GT((*pm)->rows().size(), 5u * 64);  // several groups
     EXPECT_GT(planted, 100u);
-    std::printf("layout %d: %zu planted found; %zu of %zu one-level candidates "
-                "not listed by the two-level query\n",
-                static_cast<int>(layout), planted, missed, one_level_candidates);
+    std::printf(
+        "layout %d: %zu planted found; %zu of %zu one-level candidates "
+        "not listed by the two-level query\n",
+        static_cast<int>(layout), planted, missed, one_level_candidates);
   }
 }
 
@@ -486,7 +495,8 @@ absl::StatusOr<std::unique_ptr<PseudoMatrix>> GroupedMatrixOf400Documents(
   PseudoMatrixOptions o = GroupedOptions();
   auto pm = PseudoMatrix::Create(o);
   if (!pm.ok()) return pm;
-  for (DocId d = 0; d < 400; ++d) (*pm)->Add(d, c.Make(d, 5 + c.rng()() % 1500));
+  for (DocId d = 0; d < 400; ++d)
+    (*pm)->Add(d, c.Make(d, 5 + c.rng()() % 1500));
   return pm;
 }
 
@@ -523,7 +533,8 @@ TEST(PseudoMatrixTest, RowGroupsFallBackToOneLevelWhenMostGroupsAreHit) {
   std::vector<uint64_t> query;
   for (DocId d = 0; d < 400; d += 4) {  // 20 fingerprints of every 4th
     const size_t n = std::min<size_t>(20, c[d].size());
-    query.insert(query.end(), c[d].begin(), c[d].begin() + static_cast<ptrdiff_t>(n));
+    query.insert(query.end(), c[d].begin(),
+                 c[d].begin() + static_cast<ptrdiff_t>(n));
   }
   QueryOptions one_level;
   one_level.use_groups = false;

@@ -63,7 +63,8 @@ TEST_P(RowMatrixTest, CountsMatchBruteForce) {
   for (uint32_t r = 0; r < 130; ++r) {
     for (size_t f = 0; f < positions.size() / k; ++f) {
       bool all = true;
-      for (uint32_t j = 0; j < k; ++j) all = all && model[r].count(positions[f * k + j]);
+      for (uint32_t j = 0; j < k; ++j)
+        all = all && model[r].count(positions[f * k + j]);
       expected[r] += all;
     }
   }
@@ -94,7 +95,8 @@ TEST_P(RowMatrixTest, BulkSetRowsEqualsBitByBitSet) {
   bulk->SetRows(37, 130, data);
   for (uint32_t r = 0; r < 130; ++r) {
     for (uint32_t pos = 0; pos < m; ++pos) {
-      if ((data[r * words + pos / 64] >> (pos % 64)) & 1) single->Set(37 + r, pos);
+      if ((data[r * words + pos / 64] >> (pos % 64)) & 1)
+        single->Set(37 + r, pos);
     }
   }
   for (uint32_t r = 0; r < 200; ++r) {
@@ -140,7 +142,8 @@ TEST_P(RowMatrixTest, SetBitsEqualsSetBitByBit) {
   for (int round = 0; round < 40; ++round) {
     const auto row = static_cast<uint32_t>(rng() % 70);
     std::vector<uint32_t> positions(rng() % 200);
-    for (auto& p : positions) p = static_cast<uint32_t>(rng() % 300);  // repeats
+    for (auto& p : positions)
+      p = static_cast<uint32_t>(rng() % 300);  // repeats
     uint32_t newly = 0;
     for (uint32_t p : positions) newly += single->Set(row, p) ? 1u : 0u;
     ASSERT_EQ(many->SetBits(row, positions), newly);

@@ -23,15 +23,17 @@ TEST(SkipBloomFilterTest, NoFalseNegativeWithinTheWindowAgainstAnExactBuffer) {
   // every distance around the window: the property must hold whatever the
   // false-positive rate.
   for (const SkipBloomFilter::Options& o :
-       {SkipBloomFilter::Options{64, 2, 16}, SkipBloomFilter::Options{4096, 4, 500},
+       {SkipBloomFilter::Options{64, 2, 16},
+        SkipBloomFilter::Options{4096, 4, 500},
         SkipBloomFilter::Options{1024, 8, 300}}) {
     auto filter = SkipBloomFilter::Create(o);
     ASSERT_TRUE(filter.ok());
-    const WindowRun run =
-        RunAgainstBuffer(*filter, o.window, RepeatingStream(20000, o.window, o.counters));
+    const WindowRun run = RunAgainstBuffer(
+        *filter, o.window, RepeatingStream(20000, o.window, o.counters));
     EXPECT_EQ(run.false_negatives, 0u);
     EXPECT_GT(run.duplicates, 2000u);
-    EXPECT_LT(run.false_positives, run.negatives);  // a filter, not "always yes"
+    EXPECT_LT(run.false_positives,
+              run.negatives);  // a filter, not "always yes"
   }
 }
 

@@ -118,7 +118,8 @@ TEST_F(LeakScannerTest, QuotedRewrappedParagraphIsOnePassageWithCoverage) {
   const DocumentMatch& m = r.matches[0];
   ASSERT_EQ(m.passages.size(), 1u);
   const Passage& p = m.passages[0];
-  const std::string passage = mail.substr(p.byte_begin, p.byte_end - p.byte_begin);
+  const std::string passage =
+      mail.substr(p.byte_begin, p.byte_end - p.byte_begin);
   EXPECT_EQ(passage.substr(0, 18), "Valuation. Our adv");
   EXPECT_TRUE(passage.ends_with("walk-away price of 241 million\n> dollars"))
       << passage;
@@ -209,8 +210,9 @@ TEST_F(LeakScannerTest, AnAlphabetIsNoLeak) {
       "Rst Stu Tuv Uvw Vwx Wxy Xyz Yza Zab\n";
   std::string entries;
   for (int i = 0; i < 40; ++i) {
-    entries += "entry " + std::to_string(i) + ": page " + std::to_string(7 * i) +
-               ", see also section " + std::to_string(i + 3) + "\n";
+    entries += "entry " + std::to_string(i) + ": page " +
+               std::to_string(7 * i) + ", see also section " +
+               std::to_string(i + 3) + "\n";
   }
   ASSERT_TRUE(Protect("book-index.txt", letters + words + entries));
   EXPECT_THAT(Ids(Scan("Table of characters\n" + letters + "End of table.")),
@@ -220,7 +222,8 @@ TEST_F(LeakScannerTest, AnAlphabetIsNoLeak) {
 }
 
 TEST_F(LeakScannerTest, ShortDocumentMatchesByCoverage) {
-  ASSERT_TRUE(Protect("codename", "Project Heron launches on the ninth of May"));
+  ASSERT_TRUE(
+      Protect("codename", "Project Heron launches on the ninth of May"));
   ScanReport r = Scan("Reminder: Project Heron launches on the ninth of May, "
                       "keep it quiet until then.");
   ASSERT_THAT(Ids(r), ElementsAre("codename"));
@@ -260,7 +263,8 @@ TEST_F(LeakScannerTest, TextInManyDocumentsIsBoilerplate) {
   EXPECT_THAT(Ids(r), ElementsAre("incident-report.txt"));
 }
 
-TEST_F(LeakScannerTest, TextSharedOnlyAsBoilerplateRaisesNothingUnderTheDistinctiveRule) {
+TEST_F(LeakScannerTest,
+       TextSharedOnlyAsBoilerplateRaisesNothingUnderTheDistinctiveRule) {
   const std::string header = ProtectFormsSharingAHeader();  // 4 documents
   ScanReport r = Scan(header);  // the rule is off by default
   ASSERT_EQ(r.matches.size(), 4u);

@@ -91,8 +91,8 @@ TEST_F(PassageMatcherTest, VerbatimExcerptIsOnePassageWithBothSidesOffsets) {
   ASSERT_EQ(m.size(), 1u);
   const Passage& p = m[0];
   EXPECT_EQ(host.substr(p.byte_begin, p.byte_end - p.byte_begin), excerpt);
-  EXPECT_EQ(std::string(kSource).substr(p.source_byte_begin,
-                                        p.source_byte_end - p.source_byte_begin),
+  EXPECT_EQ(std::string(kSource).substr(
+                p.source_byte_begin, p.source_byte_end - p.source_byte_begin),
             excerpt);
   EXPECT_EQ(p.words, 16u);
   EXPECT_EQ(p.covered_words, 16u);  // verbatim: every word in a shingle
@@ -138,7 +138,8 @@ TEST_F(PassageMatcherTest, SubstitutionsBridgeFartherThanInsertions) {
   EXPECT_EQ(m[1].covered_words, 5u);
 }
 
-TEST_F(PassageMatcherTest, WordChecksStopCountingAGapOfOtherWordsAsSubstituted) {
+TEST_F(PassageMatcherTest,
+       WordChecksStopCountingAGapOfOtherWordsAsSubstituted) {
   // Source tokens 0-6 and 27-31 kept, the 20 between replaced by as many
   // other words: the same diagonal, so without word checks the gap counts
   // as 20 substituted words. From the 10,000-document evaluation: a
@@ -166,7 +167,8 @@ TEST_F(PassageMatcherTest, WordChecksStopCountingAGapOfOtherWordsAsSubstituted) 
   EXPECT_EQ(m[0].covered_words, 32u);
 }
 
-TEST_F(PassageMatcherTest, WordChecksCountOnlyStretchesWithFewInsertionsBetween) {
+TEST_F(PassageMatcherTest,
+       WordChecksCountOnlyStretchesWithFewInsertionsBetween) {
   // Source tokens 0-9, 10-19 and 20-29, with four other words inserted
   // after the first and the second stretch: the chain bridges both steps
   // of its diagonal, 38 tokens of which 8 (more than one in five) are
@@ -223,7 +225,8 @@ TEST_F(PassageMatcherTest, WordChecksCountWordsMovedWithinTheCopyAsCovered) {
   EXPECT_EQ(Sole(MatchWithChecks(fragments)), std::make_pair(17u, 17u));
 }
 
-TEST_F(PassageMatcherTest, WordChecksCountSentencesSwappedOnOneDiagonalAsCovered) {
+TEST_F(PassageMatcherTest,
+       WordChecksCountSentencesSwappedOnOneDiagonalAsCovered) {
   // Source tokens 0-9, 16-21, 10-15, 22-31: the two middle sentences
   // swapped. With aligned gaps of up to 30 tokens (as for CJK text, where
   // a word is two tokens) the first and last sentences chain on one
@@ -362,7 +365,8 @@ TEST_F(PassageMatcherTest, ReorderedSentencesFormOneGroup) {
   EXPECT_EQ(GroupWords(m), 18u);
 }
 
-TEST_F(PassageMatcherTest, WordChecksChargeWordsInsertedBetweenAGroupsPassages) {
+TEST_F(PassageMatcherTest,
+       WordChecksChargeWordsInsertedBetweenAGroupsPassages) {
   // The two passages of ReorderedSentencesFormOneGroup with five other
   // words between them: 5 of the group's 23 tokens are inserted, more
   // than one in five, so the passages are not one group.
@@ -632,7 +636,8 @@ TEST(ScannedTextTest, InterleavedRepeatsKeepTextOrderAndFirstOccurrence) {
   }
   EXPECT_EQ(scanned.distinct(), distinct);
   for (const auto& [fp, shingles] : where) {
-    ASSERT_THAT(scanned.ShinglesWith(fp), ::testing::ElementsAreArray(shingles));
+    ASSERT_THAT(scanned.ShinglesWith(fp),
+                ::testing::ElementsAreArray(shingles));
   }
 }
 
