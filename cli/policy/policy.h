@@ -1,0 +1,102 @@
+// Policy: what the gateway does with a verdict, decided per rule (docs/
+// policy.md). A policy is ordered rules; each has conditions ("when"),
+// exceptions ("unless") in the same vocabulary, a severity with steps, a
+// mode (enforce or monitor) and actions. Every rule is evaluated
+// (policy_evaluator.h): the most restrictive action of the enforcing rules
+// wins, notices accumulate, and the incident records every rule that
+// matched. The model is plain data; policy_file.h reads it from TOML.
+//
+// Thread-safety: plain values; a loaded Policy is immutable and shared.
+#ifndef LEAKHOUND_CLI_POLICY_POLICY_H_
+#define LEAKHOUND_CLI_POLICY_POLICY_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace leakhound {
+
+// PERSISTED (incidents record them by name): the order is the order of
+// gravity.
+enum class Severity { kInfo, kLow, kMedium, kHigh };
+
+// What a rule does with a message. PERSISTED by name in incidents. The
+// disposition actions are ordered from least to most restrictive; the
+// most restrictive of the enforcing rules is what happens.
+enum class Disposition {
+  kLog,         // deliver, record
+  kTag,         // deliver with X-Leakhound-* headers (and a subject prefix)
+  kRemoveExternalRecipients,  // deliver to the internal recipients only
+  kRedirect,    // deliver to the reviewer instead
+  kQuarantine,  // hold in the MTA's queue
+  kTempfail,    // 451: try later
+  kReject,      // 550 with the rule's text
+};
+
+const char* SeverityName(Severity s);
+const char* DispositionName(Disposition d);
+
+// The conditions of a rule (all that are set must hold) or of one of its
+// exceptions. Unset fields do not constrain. Address patterns:
+// "user@domain", "@domain" (the domain and its subdomains), "group:NAME".
+struct PolicyConditions {
+  // On the matched documents: a document qualifies when it has any of
+  // labels_any (when set), all of labels_all, and an id equal to or under
+  // one of `documents` (when set). Words and share are per document.
+  std::vector<std::string> labels_any;
+  std::vector<std::string> labels_all;
+  std::vector<std::string> documents;  // ids or id prefixes ending in '/'
+  std::optional<uint32_t> min_words;
+  std::optional<double> min_share;  // of the protected document, 0..1
+  // How many distinct documents must qualify (default 1 when any of the
+  // document conditions above is set or no other condition is).
+  std::optional<uint32_t> min_documents;
+  std::vector<std::string> channels;  // "mail", "scan", "web"
+  std::vector<std::string> senders;   // address patterns
+  std::vector<std::string> recipient_domains;
+  // Some recipient is outside the policy's internal_domains.
+  std::optional<bool> external_recipient;
+  std::optional<bool> unread;  // the message had parts not read
+  std::optional<bool> error;   // the message could not be judged
+};
+
+// The severity rises to `severity` once `documents` distinct documents
+// qualify or one qualifying document has `share` of its text matched or
+// `words` words are matched in all.
+struct SeverityStep {
+  std::optional<uint32_t> documents;
+  std::optional<double> share;
+  std::optional<uint32_t> words;
+  Severity severity = Severity::kHigh;
+};
+
+struct PolicyRule {
+  std::string name;
+  int line = 0;  // in the policy file, for messages
+  PolicyConditions when;
+  std::vector<PolicyConditions> unless;
+  Severity severity = Severity::kMedium;
+  std::vector<SeverityStep> steps;
+  bool monitor = false;  // records what would have happened, delivers
+  Disposition disposition = Disposition::kLog;
+  std::string reject_text;     // the 550 reply's text (kReject)
+  std::string subject_prefix;  // kTag: "[leakhound] "
+  std::string reviewer;        // kRedirect, and `bcc`
+  bool bcc_reviewer = false;
+  bool notify_sender = false;
+  std::vector<std::string> notify;  // reviewers told, by address
+};
+
+struct Policy {
+  std::string path;  // where it was read from; "(built-in)" otherwise
+  std::vector<std::string> internal_domains;
+  // Sender groups: name -> address patterns.
+  std::map<std::string, std::vector<std::string>> groups;
+  std::vector<PolicyRule> rules;
+};
+
+}  // namespace leakhound
+
+#endif  // LEAKHOUND_CLI_POLICY_POLICY_H_

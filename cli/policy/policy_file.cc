@@ -1,0 +1,375 @@
+#include "cli/policy/policy_file.h"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <initializer_list>
+#include <set>
+#include <sstream>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+// toml++ is built with exceptions (Debian's libtomlplusplus3): its parse
+// errors are caught here and nowhere else.
+#include <toml++/toml.h>
+
+namespace leakhound {
+namespace {
+
+// Reads one table of the file into the model, collecting the first error.
+class Reader {
+ public:
+  explicit Reader(std::string path) : path_(std::move(path)) {}
+
+  const absl::Status& status() const { return status_; }
+
+  void Fail(const toml::source_region& at, const std::string& message) {
+    if (!status_.ok()) return;
+    status_ = absl::InvalidArgumentError(absl::StrCat(
+        path_, ":", static_cast<uint32_t>(at.begin.line), ": ", message));
+  }
+
+  // Fails on a key of `table` not in `known`.
+  void OnlyKeys(const toml::table& table,
+                std::initializer_list<const char*> known,
+                const std::string& where) {
+    for (const auto& [key, node] : table) {
+      const std::string name(key.str());
+      if (std::find(known.begin(), known.end(), name) == known.end()) {
+        Fail(key.source(), absl::StrCat("unknown key '", name, "' in ", where,
+                                        " (known: ", absl::StrJoin(known, ", "),
+                                        ")"));
+      }
+    }
+  }
+
+  std::optional<std::string> String(const toml::table& t,
+                                    const std::string& key) {
+    const toml::node* n = t.get(key);
+    if (n == nullptr) return std::nullopt;
+    if (!n->is_string()) {
+      Fail(n->source(), absl::StrCat("'", key, "' must be a string"));
+      return std::nullopt;
+    }
+    return std::string(*n->value<std::string>());
+  }
+
+  std::optional<bool> Bool(const toml::table& t, const std::string& key) {
+    const toml::node* n = t.get(key);
+    if (n == nullptr) return std::nullopt;
+    if (!n->is_boolean()) {
+      Fail(n->source(), absl::StrCat("'", key, "' must be true or false"));
+      return std::nullopt;
+    }
+    return *n->value<bool>();
+  }
+
+  std::optional<uint32_t> Count(const toml::table& t, const std::string& key) {
+    const toml::node* n = t.get(key);
+    if (n == nullptr) return std::nullopt;
+    const std::optional<int64_t> v = n->value<int64_t>();
+    if (!n->is_integer() || !v || *v < 0 || *v > 1000000000) {
+      Fail(n->source(),
+           absl::StrCat("'", key, "' must be a whole number from 0"));
+      return std::nullopt;
+    }
+    return static_cast<uint32_t>(*v);
+  }
+
+  // A share: 0..1 (50 % is 0.5).
+  std::optional<double> Share(const toml::table& t, const std::string& key) {
+    const toml::node* n = t.get(key);
+    if (n == nullptr) return std::nullopt;
+    const std::optional<double> v = n->value<double>();
+    if (!(n->is_floating_point() || n->is_integer()) || !v || *v < 0 ||
+        *v > 1) {
+      Fail(n->source(),
+           absl::StrCat("'", key, "' must be a share from 0 to 1 (0.5 is 50 %)"));
+      return std::nullopt;
+    }
+    return *v;
+  }
+
+  std::vector<std::string> Strings(const toml::table& t, const std::string& key) {
+    std::vector<std::string> out;
+    const toml::node* n = t.get(key);
+    if (n == nullptr) return out;
+    const toml::array* a = n->as_array();
+    if (a == nullptr) {
+      Fail(n->source(), absl::StrCat("'", key, "' must be a list of strings"));
+      return out;
+    }
+    for (const toml::node& item : *a) {
+      if (!item.is_string()) {
+        Fail(item.source(),
+             absl::StrCat("'", key, "' must be a list of strings"));
+        return out;
+      }
+      out.emplace_back(*item.value<std::string>());
+    }
+    return out;
+  }
+
+  std::optional<Severity> SeverityAt(const toml::table& t,
+                                     const std::string& key) {
+    const std::optional<std::string> s = String(t, key);
+    if (!s) return std::nullopt;
+    for (Severity v : {Severity::kInfo, Severity::kLow, Severity::kMedium,
+                       Severity::kHigh}) {
+      if (*s == SeverityName(v)) return v;
+    }
+    Fail(t.get(key)->source(),
+         absl::StrCat("unknown severity '", *s,
+                      "' (info, low, medium, high)"));
+    return std::nullopt;
+  }
+
+  // Address patterns: user@domain, @domain or group:NAME.
+  std::vector<std::string> Addresses(const toml::table& t,
+                                     const std::string& key) {
+    std::vector<std::string> out = Strings(t, key);
+    for (std::string& p : out) {
+      for (char& c : p) c = static_cast<char>(std::tolower(c));
+      const bool group = p.starts_with("group:") && p.size() > 6;
+      const size_t at = p.find('@');
+      const bool address = !group && at != std::string::npos &&
+                           p.find('@', at + 1) == std::string::npos &&
+                           at + 1 < p.size() &&
+                           p.find_first_of(" \t,;<>") == std::string::npos;
+      if (!group && !address) {
+        Fail(t.get(key)->source(),
+             absl::StrCat("malformed address pattern '", p,
+                          "' in '", key,
+                          "' (user@domain, @domain or group:NAME)"));
+      }
+      if (group) groups_used_.emplace(p.substr(6), t.get(key)->source());
+    }
+    return out;
+  }
+
+  std::vector<std::string> Domains(const toml::table& t,
+                                   const std::string& key) {
+    std::vector<std::string> out = Strings(t, key);
+    for (std::string& d : out) {
+      for (char& c : d) c = static_cast<char>(std::tolower(c));
+      if (d.starts_with('@')) d.erase(0, 1);
+      if (d.empty() || d.find_first_of("@ \t,;") != std::string::npos) {
+        Fail(t.get(key)->source(),
+             absl::StrCat("malformed domain '", d, "' in '", key, "'"));
+      }
+    }
+    return out;
+  }
+
+  PolicyConditions Conditions(const toml::table& t, const std::string& where) {
+    OnlyKeys(t,
+             {"labels_any", "labels_all", "documents", "min_words",
+              "min_share", "min_documents", "channels", "senders",
+              "recipient_domains", "external_recipient", "unread", "error"},
+             where);
+    PolicyConditions c;
+    c.labels_any = Strings(t, "labels_any");
+    c.labels_all = Strings(t, "labels_all");
+    c.documents = Strings(t, "documents");
+    c.min_words = Count(t, "min_words");
+    c.min_share = Share(t, "min_share");
+    c.min_documents = Count(t, "min_documents");
+    c.channels = Strings(t, "channels");
+    for (const std::string& ch : c.channels) {
+      if (ch != "mail" && ch != "scan" && ch != "web") {
+        Fail(t.get("channels")->source(),
+             absl::StrCat("unknown channel '", ch, "' (mail, scan, web)"));
+      }
+    }
+    c.senders = Addresses(t, "senders");
+    c.recipient_domains = Domains(t, "recipient_domains");
+    c.external_recipient = Bool(t, "external_recipient");
+    c.unread = Bool(t, "unread");
+    c.error = Bool(t, "error");
+    return c;
+  }
+
+  std::optional<Disposition> Action(const toml::table& t) {
+    const std::optional<std::string> s = String(t, "action");
+    if (!s) return std::nullopt;
+    for (Disposition d :
+         {Disposition::kLog, Disposition::kTag,
+          Disposition::kRemoveExternalRecipients, Disposition::kRedirect,
+          Disposition::kQuarantine, Disposition::kTempfail,
+          Disposition::kReject}) {
+      if (*s == DispositionName(d)) return d;
+    }
+    Fail(t.get("action")->source(),
+         absl::StrCat("unknown action '", *s,
+                      "' (log, tag, remove-external-recipients, redirect, "
+                      "quarantine, tempfail, reject)"));
+    return std::nullopt;
+  }
+
+  std::vector<SeverityStep> Steps(const toml::table& t) {
+    std::vector<SeverityStep> out;
+    const toml::node* n = t.get("steps");
+    if (n == nullptr) return out;
+    const toml::array* a = n->as_array();
+    if (a == nullptr) {
+      Fail(n->source(), "'steps' must be a list of tables");
+      return out;
+    }
+    for (const toml::node& item : *a) {
+      const toml::table* step = item.as_table();
+      if (step == nullptr) {
+        Fail(item.source(), "'steps' must be a list of tables");
+        return out;
+      }
+      OnlyKeys(*step, {"documents", "share", "words", "severity"}, "a step");
+      SeverityStep s;
+      s.documents = Count(*step, "documents");
+      s.share = Share(*step, "share");
+      s.words = Count(*step, "words");
+      if (!s.documents && !s.share && !s.words) {
+        Fail(item.source(), "a step needs documents, share or words");
+      }
+      const std::optional<Severity> severity = SeverityAt(*step, "severity");
+      if (!severity) {
+        Fail(item.source(), "a step needs a severity");
+      } else {
+        s.severity = *severity;
+      }
+      out.push_back(s);
+    }
+    return out;
+  }
+
+  PolicyRule Rule(const toml::table& t) {
+    OnlyKeys(t,
+             {"name", "when", "unless", "severity", "steps", "mode", "action",
+              "reject_text", "subject_prefix", "reviewer", "bcc",
+              "notify_sender", "notify"},
+             "a rule");
+    PolicyRule r;
+    r.line = static_cast<int>(t.source().begin.line);
+    const std::optional<std::string> name = String(t, "name");
+    if (!name || name->empty()) {
+      Fail(t.source(), "a rule needs a name");
+    } else {
+      r.name = *name;
+    }
+    const std::string where = absl::StrCat("rule '", r.name, "'");
+    if (const toml::node* when = t.get("when")) {
+      if (when->as_table() == nullptr) {
+        Fail(when->source(), "'when' must be a table");
+      } else {
+        r.when = Conditions(*when->as_table(), where + " when");
+      }
+    }
+    if (const toml::node* unless = t.get("unless")) {
+      const toml::array* list = unless->as_array();
+      if (list == nullptr) {
+        Fail(unless->source(), "'unless' must be a list of tables ([[rule.unless]])");
+      } else {
+        for (const toml::node& item : *list) {
+          if (item.as_table() == nullptr) {
+            Fail(item.source(), "'unless' must be a list of tables");
+            break;
+          }
+          r.unless.push_back(Conditions(*item.as_table(), where + " unless"));
+        }
+      }
+    }
+    if (auto severity = SeverityAt(t, "severity")) r.severity = *severity;
+    r.steps = Steps(t);
+    if (const std::optional<std::string> mode = String(t, "mode")) {
+      if (*mode != "enforce" && *mode != "monitor") {
+        Fail(t.get("mode")->source(),
+             absl::StrCat("unknown mode '", *mode, "' (enforce, monitor)"));
+      }
+      r.monitor = *mode == "monitor";
+    }
+    if (auto action = Action(t)) r.disposition = *action;
+    r.reject_text = String(t, "reject_text").value_or("");
+    r.subject_prefix = String(t, "subject_prefix").value_or("");
+    r.reviewer = String(t, "reviewer").value_or("");
+    r.bcc_reviewer = Bool(t, "bcc").value_or(false);
+    r.notify_sender = Bool(t, "notify_sender").value_or(false);
+    r.notify = Addresses(t, "notify");
+    if ((r.disposition == Disposition::kRedirect || r.bcc_reviewer) &&
+        r.reviewer.empty()) {
+      Fail(t.source(), absl::StrCat(where, ": redirect and bcc need a "
+                                           "'reviewer' address"));
+    }
+    return r;
+  }
+
+  // Every group:NAME used is defined.
+  void CheckGroups(const Policy& policy) {
+    for (const auto& [name, at] : groups_used_) {
+      if (!policy.groups.contains(name)) {
+        Fail(at, absl::StrCat("unknown group '", name,
+                              "' (define it under [groups])"));
+      }
+    }
+  }
+
+ private:
+  const std::string path_;
+  absl::Status status_;
+  std::map<std::string, toml::source_region> groups_used_;
+};
+
+}  // namespace
+
+absl::StatusOr<Policy> ParsePolicy(std::string_view text,
+                                   const std::string& path) {
+  toml::table root;
+  try {
+    root = toml::parse(text, path);
+  } catch (const toml::parse_error& e) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ":", static_cast<uint32_t>(e.source().begin.line),
+                     ": ", std::string(e.description())));
+  }
+  Reader reader(path);
+  reader.OnlyKeys(root, {"internal_domains", "groups", "rule"}, "the file");
+  Policy policy;
+  policy.path = path;
+  policy.internal_domains = reader.Domains(root, "internal_domains");
+  if (const toml::node* groups = root.get("groups")) {
+    if (groups->as_table() == nullptr) {
+      reader.Fail(groups->source(), "'groups' must be a table ([groups])");
+    } else {
+      for (const auto& [name, node] : *groups->as_table()) {
+        policy.groups[std::string(name.str())] =
+            reader.Addresses(*groups->as_table(), std::string(name.str()));
+      }
+    }
+  }
+  if (const toml::node* rules = root.get("rule")) {
+    const toml::array* list = rules->as_array();
+    if (list == nullptr) {
+      reader.Fail(rules->source(), "rules are [[rule]] tables");
+    } else {
+      for (const toml::node& item : *list) {
+        if (item.as_table() == nullptr) {
+          reader.Fail(item.source(), "rules are [[rule]] tables");
+          break;
+        }
+        policy.rules.push_back(reader.Rule(*item.as_table()));
+      }
+    }
+  }
+  reader.CheckGroups(policy);
+  if (!reader.status().ok()) return reader.status();
+  return policy;
+}
+
+absl::StatusOr<Policy> ReadPolicyFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", path));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return ParsePolicy(text.str(), path);
+}
+
+}  // namespace leakhound

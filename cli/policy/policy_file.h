@@ -1,0 +1,29 @@
+// ReadPolicyFile / ParsePolicy: a policy from its TOML file (docs/
+// policy.md has the format). Every mistake is InvalidArgument with a
+// message "FILE:LINE: ...": a syntax error, an unknown key, a value of the
+// wrong type, an unknown severity, mode or action, a malformed address
+// pattern, a group no one defined, a rule without a name. toml++ is called
+// only in policy_file.cc.
+//
+// Thread-safety: pure functions.
+#ifndef LEAKHOUND_CLI_POLICY_POLICY_FILE_H_
+#define LEAKHOUND_CLI_POLICY_POLICY_FILE_H_
+
+#include <string>
+#include <string_view>
+
+#include "absl/status/statusor.h"
+#include "cli/policy/policy.h"
+
+namespace leakhound {
+
+// `text` as a policy; `path` names it in messages.
+absl::StatusOr<Policy> ParsePolicy(std::string_view text,
+                                   const std::string& path);
+
+// The file at `path`; NotFound when it cannot be read.
+absl::StatusOr<Policy> ReadPolicyFile(const std::string& path);
+
+}  // namespace leakhound
+
+#endif  // LEAKHOUND_CLI_POLICY_POLICY_FILE_H_

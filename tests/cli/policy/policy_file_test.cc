@@ -1,0 +1,82 @@
+#include "cli/policy/policy_file.h"
+
+#include <string>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace leakhound {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::string ErrorOf(const char* text) {
+  auto policy = ParsePolicy(text, "p.toml");
+  return policy.ok() ? "" : std::string(policy.status().message());
+}
+
+TEST(PolicyFileTest, EachMistakeIsReportedWithItsLine) {
+  EXPECT_THAT(ErrorOf("[[rule]]\nname = \"a\"\nacton = \"reject\"\n"),
+              HasSubstr("p.toml:3: unknown key 'acton' in a rule"));
+  EXPECT_THAT(ErrorOf("[[rule]]\nname = \"a\"\naction = \"bounce\"\n"),
+              HasSubstr("p.toml:3: unknown action 'bounce'"));
+  EXPECT_THAT(ErrorOf("[[rule]]\nname = \"a\"\nseverity = 3\n"),
+              HasSubstr("p.toml:3: 'severity' must be a string"));
+  EXPECT_THAT(ErrorOf("[[rule]]\nname = \"a\"\n[rule.when]\nsenders = "
+                      "[\"bob\"]\n"),
+              HasSubstr("p.toml:4: malformed address pattern 'bob'"));
+  EXPECT_THAT(ErrorOf("[[rule]]\nname = \"a\"\n[rule.when]\nsenders = "
+                      "[\"group:legal\"]\n"),
+              HasSubstr("p.toml:4: unknown group 'legal'"));
+  EXPECT_THAT(ErrorOf("[[rule]]\nname = \"a\"\n[rule.when]\nmin_share = "
+                      "50\n"),
+              HasSubstr("p.toml:4: 'min_share' must be a share from 0 to 1"));
+  EXPECT_THAT(ErrorOf("[[rule]]\nseverity = \"low\"\n"),
+              HasSubstr("p.toml:1: a rule needs a name"));
+  EXPECT_THAT(ErrorOf("internal_domains = [\"example.com\"\n"),
+              HasSubstr("p.toml:"));
+  EXPECT_THAT(ErrorOf("[[rule]]\nname = \"a\"\naction = \"redirect\"\n"),
+              HasSubstr("need a 'reviewer' address"));
+}
+
+TEST(PolicyFileTest, AWholeFileIsRead) {
+  auto policy = ParsePolicy(R"(
+internal_domains = ["Example.com", "@corp.example"]
+[groups]
+legal = ["Alice@Example.com"]
+[[rule]]
+name = "outside"
+severity = "medium"
+steps = [ { documents = 3, severity = "high" } ]
+mode = "monitor"
+action = "reject"
+reject_text = "No."
+notify = ["dlp@example.com"]
+[rule.when]
+labels_any = ["confidential"]
+external_recipient = true
+[[rule.unless]]
+senders = ["group:legal"]
+)",
+                            "p.toml");
+  ASSERT_TRUE(policy.ok()) << policy.status();
+  EXPECT_THAT(policy->internal_domains,
+              testing::ElementsAre("example.com", "corp.example"));
+  EXPECT_THAT(policy->groups.at("legal"),
+              testing::ElementsAre("alice@example.com"));
+  ASSERT_EQ(policy->rules.size(), 1u);
+  const PolicyRule& r = policy->rules[0];
+  EXPECT_EQ(r.name, "outside");
+  EXPECT_EQ(r.line, 5);
+  EXPECT_TRUE(r.monitor);
+  EXPECT_EQ(r.disposition, Disposition::kReject);
+  EXPECT_EQ(r.reject_text, "No.");
+  ASSERT_EQ(r.steps.size(), 1u);
+  EXPECT_EQ(r.steps[0].documents, 3u);
+  EXPECT_EQ(r.when.external_recipient, true);
+  ASSERT_EQ(r.unless.size(), 1u);
+  EXPECT_THAT(r.unless[0].senders, testing::ElementsAre("group:legal"));
+}
+
+}  // namespace
+}  // namespace leakhound
