@@ -12,6 +12,7 @@
 #include "cli/commands/exit_codes.h"
 #include "cli/commands/incidents_command.h"
 #include "cli/commands/milter_command.h"
+#include "cli/commands/policy_command.h"
 #include "cli/commands/rekey_command.h"
 #include "cli/commands/scan_command.h"
 #include "cli/commands/shingle_command.h"
@@ -39,6 +40,7 @@ constexpr char kUsage[] =
     "  snapshot  a consistent copy of the index, for replicas\n"
     "  scan      find passages of protected documents in files\n"
     "  milter    the mail-gateway daemon (Postfix and Sendmail milter)\n"
+    "  policy    check, explain and replay a policy (docs/policy.md)\n"
     "  incidents review what was caught: list, show, resolve, release, "
     "export, purge\n"
     "  console   the incident desk's web console, and its users\n"
@@ -70,6 +72,7 @@ constexpr Command kCommands[] = {
     {"snapshot", leakhound::RunSnapshotCommand},
     {"scan", leakhound::RunScanCommand},
     {"milter", leakhound::RunMilterCommand},
+    {"policy", leakhound::RunPolicyCommand},
     {"incidents", leakhound::RunIncidentsCommand},
     {"console", leakhound::RunConsoleCommand},
     {"shingle", leakhound::RunShingleCommand},

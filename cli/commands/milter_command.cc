@@ -48,6 +48,9 @@ constexpr OptionSpec kMilterOwnOptions[] = {
      "(images without text, unknown binary data): tag (default:\n"
      "X-Leakhound-Unread names them), accept, quarantine,\n"
      "reject, tempfail"},
+    {"policy", true, "FILE",
+     "rules deciding what happens to each catch (docs/policy.md);\n"
+     "without one, --on-leak applies to every leak"},
     {"reject-text", true, "TEXT", "the 550 5.7.1 reply's text"},
     {"show-matches", false, nullptr, "name the matched documents in the reply"},
     {"status-header", false, nullptr,
@@ -199,6 +202,13 @@ absl::Status ReadMilterPolicy(const CommandLine& line, MilterPolicy* policy) {
   return absl::OkStatus();
 }
 
+// The policy file, or the flags' built-in policy.
+void ReadPolicyChoice(const CommandLine& line, MilterOptions* o) {
+  o->gateway.policy_file = line.Value("policy").value_or("");
+  o->gateway.builtin_policy =
+      BuiltinPolicy(DispositionOf(o->policy.on_leak), o->policy.reject_text);
+}
+
 // Step 1: argv and the --config file to MilterOptions. nullopt after
 // reporting the error (FILE:LINE for a value from the config file), with
 // *exit set.
@@ -212,6 +222,7 @@ std::optional<MilterOptions> ParseMilterOptions(int argc, char** argv,
   MilterOptions o;
   absl::Status s = ReadMilterValues(*line, &o);
   if (s.ok()) s = ReadMilterPolicy(*line, &o.policy);
+  if (s.ok()) ReadPolicyChoice(*line, &o);
   if (!s.ok()) {
     *exit = ReportError("milter", WhereFrom(s, origins, *given));
     return std::nullopt;
@@ -283,6 +294,7 @@ void LogStart(const MilterOptions& o, const Gateway& gateway,
       MilterActionName(o.policy.on_leak), MilterActionName(o.policy.on_error),
       MilterActionName(o.policy.on_unreadable),
       ocr.enabled ? ocr.languages : "off"));
+  gateway.LogPolicy();
 }
 
 // Turns every 200 ms until SIGTERM or SIGINT, or until the server thread
@@ -367,7 +379,7 @@ int RunMilter(const MilterOptions& o) {
   std::atomic<bool> served{false};
   absl::Status serve_status;
   std::thread server([&] {
-    serve_status = ServeMilter(o.socket, o.policy, &(*gateway)->scanner(),
+    serve_status = ServeMilter(o.socket, o.policy, gateway->get(),
                                log.Sink(), (*gateway)->Recorder(), &metrics);
     served = true;
   });

@@ -25,6 +25,10 @@ absl::StatusOr<std::unique_ptr<Gateway>> Gateway::Open(
   auto holder = IndexHolder::Open(options.index_dir);
   if (!holder.ok()) return holder.status();
   gateway->holder_ = std::move(*holder);
+  auto policy =
+      PolicySource::Open(options.policy_file, options.builtin_policy);
+  if (!policy.ok()) return policy.status();
+  gateway->policy_ = std::move(*policy);
   if (options.duplicate_window > 0) {
     auto cache = DuplicateCache::Create(options.duplicate_window);
     if (!cache.ok()) return cache.status();
@@ -61,6 +65,7 @@ IncidentSink Gateway::Recorder() {
 }
 
 void Gateway::Reload(const char* why) {
+  ReloadPolicy(why);
   auto changed = holder_->Reload();
   if (!changed.ok()) {
     log_->Write(absl::StrCat("reload failed (", why,
@@ -74,11 +79,32 @@ void Gateway::Reload(const char* why) {
   }
 }
 
+void Gateway::ReloadPolicy(const char* why) {
+  absl::StatusOr<bool> changed = policy_->Reload();
+  if (!changed.ok()) {
+    log_->Write(absl::StrCat("policy not reloaded (", why,
+                             "): ", changed.status().message(),
+                             "; the previous policy stays in force"));
+  } else if (*changed) {
+    log_->Write(absl::StrCat("policy reloaded (", why, "): ",
+                             policy_->path(), ", ",
+                             policy_->Current()->rules.size(), " rules"));
+  }
+}
+
+void Gateway::LogPolicy() const {
+  const std::shared_ptr<const Policy> p = policy_->Current();
+  log_->Write(absl::StrCat("policy: ", p->path, ", ", p->rules.size(),
+                           p->rules.size() == 1 ? " rule" : " rules"));
+}
+
 MilterMetrics::Gauges Gateway::gauges() const {
   MilterMetrics::Gauges g;
   const IndexHolder::Snapshot snapshot = holder_->Current();
   g.index_generation = snapshot.generation;
   g.index_documents = snapshot.index->matrix().documents();
+  g.policy_rules = policy_->Current()->rules.size();
+  g.policy_reload_failures = policy_->failures();
   g.seconds_since_reload =
       static_cast<double>(NowNanoseconds() - last_reload_ns_.load()) / 1e9;
   if (cache_ != nullptr) {

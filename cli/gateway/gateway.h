@@ -3,11 +3,13 @@
 // (index_holder.h), the duplicate cache (duplicate_cache.h), the scanner
 // that judges a message (message_verdict.h), the incident writer that
 // records what the scanner caught (cli/incidents/incident_writer.h) and
-// the metrics' gauges. A channel adapts its protocol to Scan and decides
-// the action; the policy decision (which action for which catch) will sit
-// between the two. docs/architecture.md has the path of a message.
+// the metrics' gauges, and the policy in force (cli/policy/policy_source.h)
+// that decides what happens to a catch. A channel adapts its protocol to
+// Scan, evaluates the policy on the verdict's facts and carries out the
+// decision. docs/architecture.md has the path of a message.
 //
-// Thread-safety: scanner(), Current(), Record(), gauges() and Reload() may
+// Thread-safety: scanner(), Current(), policy(), Record(), gauges() and
+// Reload() may
 // be called from any thread. StartIncidents and Stop: from the thread
 // that opened the gateway, before and after the channel serves.
 #ifndef LEAKHOUND_CLI_GATEWAY_GATEWAY_H_
@@ -30,6 +32,8 @@
 #include "cli/gateway/milter_metrics.h"
 #include "cli/incidents/incident.h"
 #include "cli/incidents/incident_writer.h"
+#include "cli/policy/policy.h"
+#include "cli/policy/policy_source.h"
 #include "engine/scan/leak_scanner.h"
 
 namespace leakhound {
@@ -52,13 +56,18 @@ struct GatewayOptions {
   bool store_snippets = true;
   // Incident records waiting for the store, at most.
   uint64_t incident_spool = 10000;
+  // The policy file (docs/policy.md); empty: `builtin_policy`, the
+  // channel's flags as a policy.
+  std::string policy_file;
+  Policy builtin_policy;
 };
 
 class Gateway {
  public:
-  // Opens the index for reading and builds the duplicate cache and the
-  // scanner. Errors: the index's (IndexHolder::Open), InvalidArgument for
-  // a cache window out of range.
+  // Opens the index for reading, reads the policy and builds the
+  // duplicate cache and the scanner. Errors: the index's (IndexHolder::
+  // Open), the policy file's (FILE:LINE), InvalidArgument for a cache
+  // window out of range.
   // REQUIRES: `log` outlives the gateway.
   static absl::StatusOr<std::unique_ptr<Gateway>> Open(
       const GatewayOptions& options, const DaemonLog* log);
@@ -69,6 +78,8 @@ class Gateway {
   const GatewayOptions& options() const { return options_; }
   const MessageScanner& scanner() const { return *scanner_; }
   IndexHolder::Snapshot Current() const { return holder_->Current(); }
+  // The policy in force; the caller's reference keeps it valid.
+  std::shared_ptr<const Policy> policy() const { return policy_->Current(); }
 
   // Starts the incident writer when options().incidents names a store
   // (a store that cannot be opened yet is logged and retried, never
@@ -78,9 +89,13 @@ class Gateway {
   // REQUIRES: StartIncidents was called; the gateway outlives the sink.
   IncidentSink Recorder();
 
-  // Catches up with the index writer; logs a new generation or a failure
-  // (the current one stays in use), naming `why` ("SIGHUP", "timer").
+  // Catches up with the index writer and re-reads the policy file; logs a
+  // new generation or policy, or a failure (what is in use stays in use:
+  // a broken policy file is logged with its FILE:LINE and counted),
+  // naming `why` ("SIGHUP", "timer").
   void Reload(const char* why);
+  // Logs the policy in force (its file and number of rules).
+  void LogPolicy() const;
 
   // The metrics' gauges as of now.
   MilterMetrics::Gauges gauges() const;
@@ -96,10 +111,12 @@ class Gateway {
 
  private:
   Gateway(const GatewayOptions& options, const DaemonLog* log);
+  void ReloadPolicy(const char* why);
 
   const GatewayOptions options_;
   const DaemonLog* log_;
   std::unique_ptr<IndexHolder> holder_;
+  std::unique_ptr<PolicySource> policy_;
   std::unique_ptr<DuplicateCache> cache_;  // null: no cache
   std::unique_ptr<MessageScanner> scanner_;
   std::unique_ptr<IncidentWriter> writer_;  // null: no store

@@ -8,6 +8,7 @@
 #include "cli/gateway/duplicate_cache.h"
 #include "cli/gateway/index_holder.h"
 #include "cli/incidents/incident_evidence.h"
+#include "index/index_store.h"
 #include "engine/content_digest.h"
 
 namespace leakhound {
@@ -55,6 +56,26 @@ void AddOnce(std::vector<std::string>* list, const std::string& item) {
   }
 }
 
+// Adds `m` to the verdict's documents for the policy: its words summed
+// over the parts, its largest share, its labels from the index.
+void AddMatched(const ProtectedIndex& index, const DocumentMatch& m,
+                std::vector<MatchedDocument>* matched) {
+  for (MatchedDocument& d : *matched) {
+    if (d.id != m.external_id) continue;
+    d.words += m.matched_words;
+    d.share = std::max(d.share, m.coverage_of_source);
+    return;
+  }
+  MatchedDocument d;
+  d.id = m.external_id;
+  d.words = m.matched_words;
+  d.share = m.coverage_of_source;
+  if (auto record = index.store().ReadDocument(m.doc); record.ok() && *record) {
+    d.labels = (*record)->labels;
+  }
+  matched->push_back(std::move(d));
+}
+
 }  // namespace
 
 MessageScanner::PooledScanner MessageScanner::TakeScanner() const {
@@ -84,6 +105,7 @@ void MessageScanner::AddFindings(const ProtectedIndex& index,
     v->kind = MessageVerdict::Kind::kLeak;
     AddOnce(&v->documents, m.external_id);
     AddOnce(&v->parts, part.name);
+    AddMatched(index, m, &v->matched);
   }
   for (const LocationFinding& f : report.locations) {
     if (evidence_ != Evidence::kNone) {
@@ -93,22 +115,41 @@ void MessageScanner::AddFindings(const ProtectedIndex& index,
     v->kind = MessageVerdict::Kind::kLeak;
     AddOnce(&v->locations, f.prefix);
     AddOnce(&v->parts, part.name);
+    if (std::none_of(v->matched.begin(), v->matched.end(),
+                     [&](const MatchedDocument& d) {
+                       return d.id == "location " + f.prefix;
+                     })) {
+      v->matched.push_back({"location " + f.prefix, {}, 0, 0});
+    }
   }
 }
 
 MessageVerdict MessageScanner::Scan(std::string_view message) const {
   const auto start = std::chrono::steady_clock::now();
-  MessageVerdict v = Judge(message);
+  MessageVerdict v = Judge(ExtractBytesAs(FileKind::kMail, "message.eml",
+                                          std::string(message), limits_));
   v.milliseconds = std::chrono::duration<double, std::milli>(
                        std::chrono::steady_clock::now() - start)
                        .count();
   return v;
 }
 
-MessageVerdict MessageScanner::Judge(std::string_view message) const {
+MessageVerdict MessageScanner::ScanFile(std::string_view name,
+                                        std::string bytes) const {
+  const auto start = std::chrono::steady_clock::now();
+  MessageVerdict v = Judge(ExtractBytes(name, std::move(bytes), limits_));
+  v.milliseconds = std::chrono::duration<double, std::milli>(
+                       std::chrono::steady_clock::now() - start)
+                       .count();
+  return v;
+}
+
+MessageVerdict MessageScanner::Judge(
+    absl::StatusOr<Extraction> extraction) const {
   MessageVerdict v;
   const auto error = [&v](const absl::Status& s) {
     v.documents.clear();
+    v.matched.clear();
     v.locations.clear();
     v.evidence.clear();
     v.parts.clear();
@@ -116,8 +157,6 @@ MessageVerdict MessageScanner::Judge(std::string_view message) const {
     v.error = std::string(s.message());
     return v;
   };
-  auto extraction = ExtractBytesAs(FileKind::kMail, "message.eml",
-                                   std::string(message), limits_);
   if (!extraction.ok()) return error(extraction.status());
   for (const SkippedPart& skipped : extraction->skipped) {
     v.unread.push_back(std::string(skipped.name) + " (" +

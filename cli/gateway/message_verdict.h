@@ -24,6 +24,7 @@
 #include "cli/formats/extraction.h"
 #include "cli/formats/text_extractor.h"
 #include "cli/incidents/incident.h"
+#include "cli/policy/policy_evaluator.h"
 #include "engine/scan/leak_scanner.h"
 
 namespace leakhound {
@@ -35,6 +36,10 @@ struct MessageVerdict {
   enum class Kind { kClean, kLeak, kError };
   Kind kind = Kind::kClean;
   std::vector<std::string> documents;  // matched protected document ids
+  // What the policy reads of them (cli/policy): per document (and per
+  // protected location, as "location PREFIX") its labels, its words
+  // matched summed over the parts, and its largest share matched.
+  std::vector<MatchedDocument> matched;
   std::vector<std::string> locations;  // protected location prefixes named
   std::vector<std::string> parts;      // where: "" (the body) or a part path
   // Parts without text leakhound could read (an image OCR found nothing
@@ -68,6 +73,9 @@ class MessageScanner {
   // fails: a message that cannot be read is a kError verdict with the
   // reason, never clean.
   MessageVerdict Scan(std::string_view message) const;
+  // As Scan, for a file of any kind (`name` for its extension; its
+  // content decides the reader): `policy explain`, uploads.
+  MessageVerdict ScanFile(std::string_view name, std::string bytes) const;
 
  private:
   struct PooledScanner {
@@ -75,8 +83,8 @@ class MessageScanner {
     std::unique_ptr<LeakScanner> scanner;
   };
 
-  // Scan without the timing.
-  MessageVerdict Judge(std::string_view message) const;
+  // Scan without the timing, from the extraction.
+  MessageVerdict Judge(absl::StatusOr<Extraction> extraction) const;
   // An idle scanner from the pool (an empty one when none is idle), and
   // back.
   PooledScanner TakeScanner() const ABSL_LOCKS_EXCLUDED(pool_mu_);

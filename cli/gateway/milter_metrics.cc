@@ -131,6 +131,14 @@ std::string MilterMetrics::Render(const Gauges& g) const {
          "Incident records dropped (spool full, or left at stop).");
   absl::StrAppend(&out, "leakhound_incidents_dropped_total ",
                   g.incidents_dropped, "\n");
+  Header(out, "leakhound_policy_rules", "gauge",
+         "Rules of the policy in force.");
+  absl::StrAppend(&out, "leakhound_policy_rules ", g.policy_rules, "\n");
+  Header(out, "leakhound_policy_reload_failures_total", "counter",
+         "Policy reloads refused (the file did not parse; the previous "
+         "policy stayed in force).");
+  absl::StrAppend(&out, "leakhound_policy_reload_failures_total ",
+                  g.policy_reload_failures, "\n");
   return out;
 }
 

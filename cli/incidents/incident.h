@@ -35,6 +35,25 @@ struct IncidentMatch {
   uint32_t snippet_end = 0;
 };
 
+// A rule of the policy that matched (docs/policy.md). PERSISTED by name:
+// severity info|low|medium|high, action a disposition's name.
+struct IncidentRule {
+  std::string rule;
+  std::string severity;
+  std::string action;
+  bool monitor = false;  // the rule only recorded what it would have done
+};
+
+// What a policy reads of one matched document (or "location PREFIX"):
+// kept with every incident so that `policy replay` can run another
+// policy over it.
+struct IncidentDocument {
+  std::string document;
+  std::vector<std::string> labels;
+  uint32_t words = 0;  // matched, summed over the parts
+  double share = 0;    // of the protected document, 0..1
+};
+
 // Persisted values (the incidents table, docs/storage_format.md): kind is
 // "leak", "error" or "unread"; source "milter" or "scan"; status "open",
 // "confirmed" or "false-positive"; mail_state "", "held", "released" or
@@ -46,6 +65,17 @@ struct Incident {
   std::string kind;
   std::string action;  // what the gateway did (reject, quarantine, ...),
                        // "reported" for a scan
+  // The policy's decision (docs/policy.md): a reference the sender is
+  // told ("LH-" and 10 characters), the highest severity ("" when no
+  // rule matched), the policy file, what monitor-mode rules would have
+  // done ("" when none matched), every rule that matched, and the facts
+  // the rules read.
+  std::string reference;
+  std::string severity;
+  std::string policy;
+  std::string would_action;
+  std::vector<IncidentRule> rules;
+  std::vector<IncidentDocument> facts;
   // Mail.
   std::string queue_id;
   std::string message_id;

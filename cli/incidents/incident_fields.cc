@@ -35,6 +35,23 @@ const IncidentField kFields[] = {
      [](const Incident& i) { return i.detail; }},
     {"note", "Note", "note", Type::kText, false, nullptr,
      [](const Incident& i) { return i.note; }},
+    // The policy's decision (docs/policy.md), after the fields of 0.1.
+    {"reference", "Reference", "reference", Type::kText, false, nullptr,
+     [](const Incident& i) { return i.reference; }},
+    {"severity", "Severity", "severity", Type::kText, false, nullptr,
+     [](const Incident& i) { return i.severity; }},
+    {"policy", "Policy", "policy", Type::kText, false, nullptr,
+     [](const Incident& i) { return i.policy; }},
+    {"rules", "Rules", "rules", Type::kText, false, nullptr,
+     [](const Incident& i) {
+       return absl::StrJoin(
+           i.rules, "; ", [](std::string* out, const IncidentRule& r) {
+             absl::StrAppend(out, r.rule, " (", r.severity, ", ",
+                             r.monitor ? "monitor: would " : "", r.action, ")");
+           });
+     }},
+    {"would_action", "Would (monitor)", "would", Type::kText, false, nullptr,
+     [](const Incident& i) { return i.would_action; }},
 };
 
 }  // namespace

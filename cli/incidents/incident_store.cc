@@ -136,6 +136,30 @@ constexpr const char* kMigrations[] = {
     "  incident_id INTEGER NOT NULL,"
     "  detail TEXT NOT NULL);"
     "CREATE INDEX audit_by_incident ON audit(incident_id, id);",
+    // 1 -> 2: the policy's decision (docs/policy.md).
+    "ALTER TABLE incidents ADD COLUMN reference TEXT NOT NULL DEFAULT '';"
+    "ALTER TABLE incidents ADD COLUMN severity TEXT NOT NULL DEFAULT '';"
+    "ALTER TABLE incidents ADD COLUMN policy TEXT NOT NULL DEFAULT '';"
+    "ALTER TABLE incidents ADD COLUMN would_action TEXT NOT NULL DEFAULT '';"
+    "CREATE INDEX incidents_by_severity ON incidents(severity, time_ms);"
+    "CREATE INDEX incidents_by_reference ON incidents(reference);"
+    "CREATE TABLE incident_rules ("
+    "  incident_id INTEGER NOT NULL,"
+    "  ordinal INTEGER NOT NULL,"
+    "  rule TEXT NOT NULL,"
+    "  severity TEXT NOT NULL,"
+    "  action TEXT NOT NULL,"
+    "  monitor INTEGER NOT NULL,"
+    "  PRIMARY KEY (incident_id, ordinal)) WITHOUT ROWID;"
+    "CREATE INDEX incident_rules_by_rule ON incident_rules(rule, incident_id);"
+    "CREATE TABLE incident_documents ("
+    "  incident_id INTEGER NOT NULL,"
+    "  ordinal INTEGER NOT NULL,"
+    "  document TEXT NOT NULL,"
+    "  labels TEXT NOT NULL,"
+    "  words INTEGER NOT NULL,"
+    "  share REAL NOT NULL,"
+    "  PRIMARY KEY (incident_id, ordinal)) WITHOUT ROWID;",
 };
 static_assert(std::size(kMigrations) == kIncidentSchemaVersion);
 
@@ -196,6 +220,13 @@ Where WhereOf(const IncidentFilter& f) {
   equal("source", f.source);
   equal("kind", f.kind);
   equal("sender", f.sender);
+  equal("severity", f.severity);
+  equal("reference", f.reference);
+  if (!f.rule.empty()) {
+    terms.push_back(
+        "id IN (SELECT incident_id FROM incident_rules WHERE rule = ?)");
+    w.values.emplace_back(f.rule);
+  }
   if (!f.recipient.empty()) {
     // The list is joined by kListSeparator ('\n'): a whole entry matches.
     terms.push_back(
@@ -225,7 +256,8 @@ void BindWhere(SqlStatement& s, const Where& w) {
 constexpr char kColumns[] =
     "id, time_ms, source, kind, action, queue_id, message_id, sender, "
     "recipients, subject, client, run_id, file_path, file_size, sha256, "
-    "detail, documents, status, note, reviewed_by, reviewed_ms, mail_state";
+    "detail, documents, status, note, reviewed_by, reviewed_ms, mail_state, "
+    "reference, severity, policy, would_action";
 
 Incident ReadIncident(const SqlStatement& s) {
   Incident i;
@@ -251,6 +283,10 @@ Incident ReadIncident(const SqlStatement& s) {
   i.reviewed_by = s.Text(19);
   i.reviewed_ms = s.Int(20);
   i.mail_state = s.Text(21);
+  i.reference = s.Text(22);
+  i.severity = s.Text(23);
+  i.policy = s.Text(24);
+  i.would_action = s.Text(25);
   return i;
 }
 
@@ -399,8 +435,9 @@ absl::Status IncidentStore::InsertAll(std::span<Incident> incidents) {
                    "INSERT INTO incidents (time_ms, source, kind, action, "
                    "queue_id, message_id, sender, recipients, subject, client, "
                    "run_id, file_path, file_size, sha256, detail, documents, "
-                   "status, note, reviewed_by, reviewed_ms, mail_state) VALUES "
-                   "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+                   "status, note, reviewed_by, reviewed_ms, mail_state, "
+                   "reference, severity, policy, would_action) VALUES "
+                   "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
   SqlStatement match(
       db_,
       "INSERT INTO matches (incident_id, ordinal, document, source, "
@@ -432,7 +469,11 @@ absl::Status IncidentStore::InsertAll(std::span<Incident> incidents) {
         .Bind(i.note)
         .Bind(i.reviewed_by)
         .Bind(i.reviewed_ms)
-        .Bind(i.mail_state);
+        .Bind(i.mail_state)
+        .Bind(i.reference)
+        .Bind(i.severity)
+        .Bind(i.policy)
+        .Bind(i.would_action);
     if (const int code = add.Step(); code != SQLITE_DONE) {
       return Error(code, "cannot insert an incident");
     }
@@ -456,6 +497,45 @@ absl::Status IncidentStore::InsertAll(std::span<Incident> incidents) {
       if (const int code = match.Step(); code != SQLITE_DONE) {
         return Error(code, "cannot insert a match");
       }
+    }
+    if (absl::Status st = InsertDecision(i); !st.ok()) return st;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status IncidentStore::InsertDecision(const Incident& i) {
+  SqlStatement rule(db_,
+                    "INSERT INTO incident_rules (incident_id, ordinal, rule, "
+                    "severity, action, monitor) VALUES (?,?,?,?,?,?)");
+  SqlStatement fact(db_,
+                    "INSERT INTO incident_documents (incident_id, ordinal, "
+                    "document, labels, words, share) VALUES (?,?,?,?,?,?)");
+  if (rule.code() != SQLITE_OK) return Error(rule.code(), "cannot prepare");
+  if (fact.code() != SQLITE_OK) return Error(fact.code(), "cannot prepare");
+  int64_t ordinal = 0;
+  for (const IncidentRule& r : i.rules) {
+    rule.Reset();
+    rule.Bind(i.id)
+        .Bind(ordinal++)
+        .Bind(r.rule)
+        .Bind(r.severity)
+        .Bind(r.action)
+        .Bind(int64_t{r.monitor ? 1 : 0});
+    if (const int code = rule.Step(); code != SQLITE_DONE) {
+      return Error(code, "cannot insert a rule");
+    }
+  }
+  ordinal = 0;
+  for (const IncidentDocument& d : i.facts) {
+    fact.Reset();
+    fact.Bind(i.id)
+        .Bind(ordinal++)
+        .Bind(d.document)
+        .Bind(absl::StrJoin(d.labels, std::string(1, kListSeparator)))
+        .Bind(int64_t{d.words})
+        .Bind(d.share);
+    if (const int code = fact.Step(); code != SQLITE_DONE) {
+      return Error(code, "cannot insert a document's facts");
     }
   }
   return absl::OkStatus();
@@ -489,6 +569,11 @@ absl::StatusOr<int64_t> IncidentStore::Count(const IncidentFilter& filter) {
 }
 
 absl::Status IncidentStore::LoadMatches(Incident& incident) {
+  if (absl::Status s = LoadPassages(incident); !s.ok()) return s;
+  return LoadDecision(incident);
+}
+
+absl::Status IncidentStore::LoadPassages(Incident& incident) {
   SqlStatement s(db_,
                  "SELECT document, source, labels, part, byte_begin, byte_end, "
                  "words, coverage, snippet, snippet_begin, snippet_end FROM "
@@ -518,9 +603,34 @@ absl::Status IncidentStore::LoadMatches(Incident& incident) {
   return absl::OkStatus();
 }
 
+absl::Status IncidentStore::LoadDecision(Incident& incident) {
+  int code;
+  SqlStatement rules(db_,
+                     "SELECT rule, severity, action, monitor FROM "
+                     "incident_rules WHERE incident_id = ? ORDER BY ordinal");
+  rules.Bind(incident.id);
+  while ((code = rules.Step()) == SQLITE_ROW) {
+    incident.rules.push_back(
+        {rules.Text(0), rules.Text(1), rules.Text(2), rules.Int(3) != 0});
+  }
+  if (code != SQLITE_DONE) return Error(code, "cannot read rules");
+  SqlStatement facts(db_,
+                     "SELECT document, labels, words, share FROM "
+                     "incident_documents WHERE incident_id = ? ORDER BY "
+                     "ordinal");
+  facts.Bind(incident.id);
+  while ((code = facts.Step()) == SQLITE_ROW) {
+    incident.facts.push_back({facts.Text(0), SplitList(facts.Text(1)),
+                              static_cast<uint32_t>(facts.Int(2)),
+                              facts.Real(3)});
+  }
+  if (code != SQLITE_DONE) return Error(code, "cannot read facts");
+  return absl::OkStatus();
+}
+
 absl::Status IncidentStore::ForEach(
     const IncidentFilter& filter,
-    const std::function<absl::Status(const Incident&)>& fn) {
+    const std::function<absl::Status(const Incident&)>& fn, Load load) {
   const Where where = WhereOf(filter);
   SqlStatement s(db_,
                  absl::StrCat("SELECT ", kColumns, " FROM incidents", where.sql,
@@ -529,8 +639,13 @@ absl::Status IncidentStore::ForEach(
   int code;
   while ((code = s.Step()) == SQLITE_ROW) {
     Incident i = ReadIncident(s);
-    if (absl::Status st = LoadMatches(i); !st.ok()) return st;
-    if (absl::Status st = fn(i); !st.ok()) return st;
+    absl::Status st = LoadDecision(i);
+    // Incidents from before the facts were kept have their matches.
+    if (st.ok() && (load == Load::kAll || i.facts.empty())) {
+      st = LoadPassages(i);
+    }
+    if (!st.ok()) return st;
+    if (st = fn(i); !st.ok()) return st;
   }
   if (code != SQLITE_DONE) return Error(code, "cannot read incidents");
   return absl::OkStatus();
@@ -584,13 +699,16 @@ absl::StatusOr<int64_t> IncidentStore::Purge(int64_t before_ms,
                                              const std::string& user) {
   int64_t deleted = 0;
   absl::Status s = InTransaction([&]() -> absl::Status {
-    SqlStatement m(db_,
-                   "DELETE FROM matches WHERE incident_id IN (SELECT id FROM "
-                   "incidents WHERE time_ms < ?)");
-    m.Bind(before_ms);
+    int code = SQLITE_DONE;
+    for (const char* table : {"matches", "incident_rules", "incident_documents"}) {
+      SqlStatement m(db_, absl::StrCat("DELETE FROM ", table,
+                                       " WHERE incident_id IN (SELECT id FROM "
+                                       "incidents WHERE time_ms < ?)"));
+      m.Bind(before_ms);
+      if (code == SQLITE_DONE) code = m.Step();
+    }
     SqlStatement i(db_, "DELETE FROM incidents WHERE time_ms < ?");
     i.Bind(before_ms);
-    int code = m.Step();
     if (code == SQLITE_DONE) code = i.Step();
     if (code != SQLITE_DONE) return Error(code, "cannot purge");
     deleted = sqlite3_changes(db_);

@@ -36,7 +36,7 @@ namespace leakhound {
 class SqlStatement;  // incident_store.cc's prepared statement
 
 // PERSISTED (PRAGMA user_version): the schema version this build writes.
-inline constexpr int kIncidentSchemaVersion = 1;
+inline constexpr int kIncidentSchemaVersion = 2;
 
 struct IncidentFilter {
   int64_t since_ms = std::numeric_limits<int64_t>::min();  // time >= since
@@ -48,6 +48,9 @@ struct IncidentFilter {
   std::string sender;    // exact, without case
   std::string recipient; // one of the recipients, exact, without case
   std::string document;  // external id matched
+  std::string severity;  // exact: info, low, medium, high
+  std::string rule;      // a rule that matched, by name
+  std::string reference;
   size_t limit = 50;     // newest first
   size_t offset = 0;
 };
@@ -106,18 +109,22 @@ class IncidentStore {
   // Writes `incidents` in one transaction and sets their ids; all or none.
   absl::Status Insert(std::span<Incident> incidents);
 
-  // Incidents matching `filter`, newest first, without their matches
-  // (documents is filled). At most filter.limit.
+  // Incidents matching `filter`, newest first, without their matches,
+  // rules and facts (documents is filled). At most filter.limit.
   absl::StatusOr<std::vector<Incident>> List(const IncidentFilter& filter);
   // How many incidents match `filter` (limit and offset ignored).
   absl::StatusOr<int64_t> Count(const IncidentFilter& filter);
 
   // Every incident matching `filter` (limit ignored), newest first, with
-  // its matches; stops at the first error `fn` returns.
+  // its rules and facts, and its matches (kDecision: only for an incident
+  // without facts, from before they were kept); stops at the first error
+  // `fn` returns.
+  enum class Load { kAll, kDecision };
   absl::Status ForEach(const IncidentFilter& filter,
-                       const std::function<absl::Status(const Incident&)>& fn);
+                       const std::function<absl::Status(const Incident&)>& fn,
+                       Load load = Load::kAll);
 
-  // One incident with its matches; NotFound.
+  // One incident with its matches, rules and facts; NotFound.
   absl::StatusOr<Incident> Get(int64_t id);
 
   // Sets the review: status "confirmed", "false-positive" or "open"
@@ -165,10 +172,16 @@ class IncidentStore {
   absl::Status Migrate();
   absl::Status Exec(const char* sql);
   absl::Status Error(int code, const char* what) const;
+  // Reads the incident's matches, rules and facts; its matches; its rules
+  // and facts.
   absl::Status LoadMatches(Incident& incident);
+  absl::Status LoadPassages(Incident& incident);
+  absl::Status LoadDecision(Incident& incident);
   // Runs `body` inside BEGIN IMMEDIATE ... COMMIT; rolls back on error.
   absl::Status InTransaction(const std::function<absl::Status()>& body);
   absl::Status InsertAll(std::span<Incident> incidents);
+  // The rules and facts of `incident` (its id set).
+  absl::Status InsertDecision(const Incident& incident);
   // Steps an UPDATE of incident `id`: NotFound when it changed no row.
   absl::Status UpdatedOne(SqlStatement& update, int64_t id);
   absl::StatusOr<std::vector<NamedCount>> NamedCounts(const char* sql,

@@ -12,6 +12,7 @@
 #include <cctype>
 #include <chrono>
 #include <memory>
+#include <random>
 #include <set>
 
 #include "absl/base/thread_annotations.h"
@@ -20,6 +21,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "cli/policy/policy_evaluator.h"
 
 namespace leakhound {
 namespace {
@@ -82,6 +84,7 @@ class FifoSlots {
 // libmilter's callbacks are plain functions: the server's state is global.
 struct ServerState {
   const MilterPolicy* policy = nullptr;
+  const Gateway* gateway = nullptr;
   const MessageScanner* scanner = nullptr;
   MilterLog log;
   IncidentSink record;
@@ -99,6 +102,7 @@ struct Session {
   // For the incident record.
   std::string sender;
   std::vector<std::string> recipient_list;
+  std::vector<std::string> raw_recipients;  // as RCPT TO gave them
   std::string subject;
   std::string message_id;
   bool oversized = false;
@@ -111,6 +115,7 @@ struct Session {
     message.shrink_to_fit();
     sender.clear();
     recipient_list.clear();
+    raw_recipients.clear();
     subject.clear();
     message_id.clear();
     oversized = false;
@@ -202,6 +207,7 @@ sfsistat OnEnvelopeRecipient(SMFICTX* ctx, char** argv) {
   if (argv != nullptr && argv[0] != nullptr &&
       s->recipient_list.size() < 1000) {
     s->recipient_list.push_back(Bounded(Unbracketed(argv[0])));
+    s->raw_recipients.emplace_back(argv[0]);
   }
   if (argv == nullptr || argv[0] == nullptr ||
       !AddressAllowed(argv[0], g_state.policy->allow_recipients)) {
@@ -255,30 +261,166 @@ std::string HeaderValue(const std::vector<std::string>& items) {
   return out;
 }
 
-// Carries out `action` for a message; returns the milter's answer.
-sfsistat Act(SMFICTX* ctx, MilterAction action, const MessageVerdict& v,
-             const std::string& why) {
+// What the milter made of one message: the verdict, the policy's
+// decision and the action carried out, the reply's reason; `note` for a
+// message not scanned (allow-listed); the time it waited for a scanning
+// slot; the reference the sender is told.
+struct Judged {
+  MessageVerdict v;
+  std::shared_ptr<const Policy> policy;  // in force when it was judged
+  PolicyDecision decision;               // points into *policy
+  Disposition action = Disposition::kLog;
+  std::string why, note, reference;
+  double wait_ms = 0;
+};
+
+// The name the log and the metrics give an action: what the MTA was told
+// ("accept" for a message delivered as it came).
+const char* AnswerName(Disposition d) {
+  return d == Disposition::kLog ? "accept" : DispositionName(d);
+}
+
+// A reply line: no control characters (they would end the line) and '%'
+// doubled (libmilter reads it as a format), at most 900 bytes.
+std::string ReplyLine(std::string text) {
+  for (char& c : text) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == '\x7F') c = ' ';
+  }
+  std::string out;
+  for (char c : text) {
+    if (out.size() >= 900) break;
+    out += c;
+    if (c == '%') out += '%';
+  }
+  return out;
+}
+
+// The refusal's text: the deciding rule's (or --reject-text), with the
+// matched documents under --show-matches.
+std::string RefusalText(const Judged& j) {
   const MilterPolicy& p = *g_state.policy;
-  const std::string status = VerdictName(v.kind);
-  switch (action) {
-    case MilterAction::kReject: {
-      std::string text = why;
-      if (v.kind == MessageVerdict::Kind::kLeak && p.show_matches) {
-        std::vector<std::string> named = v.documents;
-        for (const std::string& l : v.locations)
-          named.push_back("location " + l);
-        absl::StrAppend(&text, " (", absl::StrJoin(named, ", "), ")");
-      }
-      std::string code = "550", xcode = "5.7.1";
-      smfi_setreply(ctx, Mutable(code), Mutable(xcode), Mutable(text));
-      return SMFIS_REJECT;
+  const PolicyRule* rule = j.decision.deciding;
+  std::string text =
+      rule != nullptr && !rule->reject_text.empty() ? rule->reject_text : j.why;
+  if (j.v.kind == MessageVerdict::Kind::kLeak && p.show_matches) {
+    std::vector<std::string> named = j.v.documents;
+    for (const std::string& l : j.v.locations) named.push_back("location " + l);
+    absl::StrAppend(&text, " (", absl::StrJoin(named, ", "), ")");
+  }
+  return text;
+}
+
+// 550 5.7.1. A policy file's refusal is multi-line (smfi_setmlreply): the
+// rule's text, the incident's reference and rule, and where to ask for
+// help; the built-in policy's is today's one line.
+void SetRefusal(SMFICTX* ctx, const Judged& j) {
+  std::string code = "550", xcode = "5.7.1";
+  std::string text = ReplyLine(RefusalText(j));
+  const PolicyRule* rule = j.decision.deciding;
+  if (rule == nullptr || j.policy == nullptr ||
+      j.policy->path == "(built-in)") {
+    smfi_setreply(ctx, Mutable(code), Mutable(xcode), Mutable(text));
+    return;
+  }
+  std::string incident = ReplyLine(absl::StrCat(
+      "Incident ", j.reference, ", rule '", rule->name, "', severity ",
+      SeverityName(j.decision.severity)));
+  std::string help = ReplyLine(
+      j.policy->help_url.empty()
+          ? "Ask your security team for help, naming the incident."
+          : absl::StrCat("To ask for release, see ", j.policy->help_url,
+                         " and name the incident."));
+  smfi_setmlreply(ctx, code.c_str(), xcode.c_str(), text.c_str(),
+                  incident.c_str(), help.c_str(), nullptr);
+}
+
+// Whether `address` (unbracketed, any case) is in the policy's internal
+// domains.
+bool Internal(const Policy& policy, const std::string& address) {
+  std::string lower = address;
+  for (char& c : lower)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return InDomains(policy.internal_domains, lower);
+}
+
+void TagHeaders(SMFICTX* ctx, const Session& s, const Judged& j) {
+  const MessageVerdict& v = j.v;
+  AddHeader(ctx, "X-Leakhound-Status", VerdictName(v.kind));
+  if (!v.unread.empty()) {
+    AddHeader(ctx, "X-Leakhound-Unread", HeaderValue(v.unread));
+  }
+  if (!v.documents.empty()) {
+    AddHeader(ctx, "X-Leakhound-Matches", HeaderValue(v.documents));
+  }
+  if (!v.locations.empty()) {
+    AddHeader(ctx, "X-Leakhound-Locations", HeaderValue(v.locations));
+  }
+  if (!j.decision.matches.empty()) {
+    std::vector<std::string> rules;
+    for (const RuleMatch& m : j.decision.matches) rules.push_back(m.rule->name);
+    AddHeader(ctx, "X-Leakhound-Severity", SeverityName(j.decision.severity));
+    AddHeader(ctx, "X-Leakhound-Rules", HeaderValue(rules));
+    if (!j.reference.empty()) {
+      AddHeader(ctx, "X-Leakhound-Incident", j.reference);
     }
-    case MilterAction::kTempfail: {
-      std::string code = "451", xcode = "4.7.1", text = why;
+  }
+  const PolicyRule* rule = j.decision.deciding;
+  if (rule != nullptr && !rule->subject_prefix.empty()) {
+    std::string subject = HeaderValue({rule->subject_prefix + s.subject});
+    smfi_chgheader(ctx, const_cast<char*>("Subject"), 1, Mutable(subject));
+  }
+}
+
+// Deletes every recipient outside the internal domains; false (nothing
+// deleted) when none is inside.
+bool RemoveExternal(SMFICTX* ctx, const Session& s, const Judged& j) {
+  std::vector<std::string> removed;
+  std::vector<size_t> external;
+  for (size_t i = 0; i < s.raw_recipients.size(); ++i) {
+    if (!Internal(*j.policy, s.recipient_list[i])) external.push_back(i);
+  }
+  if (external.size() == s.raw_recipients.size()) return false;
+  for (size_t i : external) {
+    std::string raw = s.raw_recipients[i];
+    smfi_delrcpt(ctx, Mutable(raw));
+    removed.push_back(s.recipient_list[i]);
+  }
+  if (!removed.empty()) {
+    AddHeader(ctx, "X-Leakhound-Removed-Recipients", HeaderValue(removed));
+  }
+  return true;
+}
+
+// Sends the message to the deciding rule's reviewer instead.
+void Redirect(SMFICTX* ctx, const Session& s, const Judged& j) {
+  for (const std::string& raw : s.raw_recipients) {
+    std::string r = raw;
+    smfi_delrcpt(ctx, Mutable(r));
+  }
+  std::string reviewer = absl::StrCat("<", j.decision.deciding->reviewer, ">");
+  smfi_addrcpt(ctx, Mutable(reviewer));
+  AddHeader(ctx, "X-Leakhound-Original-Recipients",
+            HeaderValue(s.recipient_list));
+}
+
+// Carries out the judged action; returns the milter's answer.
+sfsistat Act(SMFICTX* ctx, const Session& s, Judged& j) {
+  const MilterPolicy& p = *g_state.policy;
+  const MessageVerdict& v = j.v;
+  if (j.action == Disposition::kRemoveExternalRecipients &&
+      !RemoveExternal(ctx, s, j)) {
+    j.action = Disposition::kReject;  // every recipient is outside
+  }
+  switch (j.action) {
+    case Disposition::kReject:
+      SetRefusal(ctx, j);
+      return SMFIS_REJECT;
+    case Disposition::kTempfail: {
+      std::string code = "451", xcode = "4.7.1", text = ReplyLine(j.why);
       smfi_setreply(ctx, Mutable(code), Mutable(xcode), Mutable(text));
       return SMFIS_TEMPFAIL;
     }
-    case MilterAction::kQuarantine: {
+    case Disposition::kQuarantine: {
       // The hold reason (postqueue -j, the console) says what happened to
       // the mail: held, not refused.
       std::string reason = absl::StrCat(
@@ -286,43 +428,88 @@ sfsistat Act(SMFICTX* ctx, MilterAction action, const MessageVerdict& v,
           v.kind == MessageVerdict::Kind::kLeak
               ? absl::StrCat("it quotes protected content (",
                              absl::StrJoin(v.documents, ", "), ")")
-              : why);
+              : j.why);
       smfi_quarantine(ctx, Mutable(reason));
-      if (p.status_header) AddHeader(ctx, "X-Leakhound-Status", status);
-      return SMFIS_ACCEPT;
+      if (p.status_header) AddHeader(ctx, "X-Leakhound-Status", VerdictName(v.kind));
+      break;
     }
-    case MilterAction::kTag:
-      AddHeader(ctx, "X-Leakhound-Status", status);
-      if (!v.unread.empty()) {
-        AddHeader(ctx, "X-Leakhound-Unread", HeaderValue(v.unread));
-      }
-      if (!v.documents.empty()) {
-        AddHeader(ctx, "X-Leakhound-Matches", absl::StrJoin(v.documents, ", "));
-      }
-      if (!v.locations.empty()) {
-        AddHeader(ctx, "X-Leakhound-Locations",
-                  absl::StrJoin(v.locations, ", "));
-      }
-      return SMFIS_ACCEPT;
-    case MilterAction::kAccept:
-      if (p.status_header) AddHeader(ctx, "X-Leakhound-Status", status);
-      return SMFIS_ACCEPT;
+    case Disposition::kRedirect:
+      Redirect(ctx, s, j);
+      TagHeaders(ctx, s, j);
+      break;
+    case Disposition::kRemoveExternalRecipients:
+    case Disposition::kTag:
+      TagHeaders(ctx, s, j);
+      break;
+    case Disposition::kLog:
+      if (p.status_header) AddHeader(ctx, "X-Leakhound-Status", VerdictName(v.kind));
+      break;
   }
-  return SMFIS_TEMPFAIL;
+  for (const std::string& reviewer : j.decision.bcc) {
+    std::string r = absl::StrCat("<", reviewer, ">");
+    smfi_addrcpt(ctx, Mutable(r));
+  }
+  return SMFIS_ACCEPT;
 }
 
-// What the milter made of one message: the verdict, the action the
-// policy gives it and the reply's reason; `note` for a message not
-// scanned (allow-listed); the time it waited for a scanning slot.
-struct Judged {
-  MessageVerdict v;
-  MilterAction action = MilterAction::kAccept;
-  std::string why, note;
-  double wait_ms = 0;
-};
+// A reference for the incident, told to the sender: "LH-" and 10
+// characters of an unambiguous alphabet (50 bits), random.
+std::string NewReference() {
+  static constexpr char kAlphabet[] = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ";
+  thread_local std::mt19937_64 random(std::random_device{}());
+  uint64_t bits = random();
+  std::string out = "LH-";
+  for (int i = 0; i < 10; ++i, bits >>= 5) out += kAlphabet[bits & 31];
+  return out;
+}
+
+// The facts the policy reads of a judged session.
+VerdictFacts FactsOf(const Session& s, const MessageVerdict& v) {
+  VerdictFacts f;
+  f.channel = "mail";
+  f.sender = s.sender;
+  for (char& c : f.sender)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (std::string r : s.recipient_list) {
+    for (char& c : r)
+      c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    f.recipients.push_back(std::move(r));
+  }
+  f.documents = v.matched;
+  f.unread = !v.unread.empty();
+  f.error = v.kind == MessageVerdict::Kind::kError;
+  return f;
+}
+
+// Applies the policy to a scanned message: a leak gets the decision's
+// action (log when no rule matched: the policy says it does not
+// matter); an error or unread parts get it when a rule speaks to them,
+// else the --on-error / --on-unreadable flag's.
+void Decide(const Session& s, Judged& j) {
+  const MilterPolicy& p = *g_state.policy;
+  MessageVerdict& v = j.v;
+  j.policy = g_state.gateway->policy();
+  j.decision = EvaluatePolicy(*j.policy, FactsOf(s, v));
+  const bool spoken = !j.decision.matches.empty();
+  if (v.kind == MessageVerdict::Kind::kLeak) {
+    j.action = j.decision.disposition;
+    j.why = p.reject_text;
+  } else if (v.kind == MessageVerdict::Kind::kError) {
+    j.action = spoken ? j.decision.disposition : DispositionOf(p.on_error);
+    j.why = "Message could not be checked for protected content";
+  } else if (!v.unread.empty()) {
+    j.action = spoken ? j.decision.disposition : DispositionOf(p.on_unreadable);
+    j.why =
+        "Message has parts that could not be checked for protected "
+        "content";
+  }
+  if (v.kind != MessageVerdict::Kind::kClean || !v.unread.empty()) {
+    j.reference = NewReference();
+  }
+}
 
 // Judges the session's message (through the gateway's scanner, within a
-// scanning slot) and picks its action from the policy.
+// scanning slot) and decides its action by the policy.
 Judged Judge(const Session& s, const MilterPolicy& p,
              std::chrono::steady_clock::time_point start) {
   Judged j;
@@ -333,32 +520,23 @@ Judged Judge(const Session& s, const MilterPolicy& p,
   } else if (s.oversized) {
     v.kind = MessageVerdict::Kind::kError;
     v.error = absl::StrCat("larger than ", p.max_message_bytes, " bytes");
-    j.action = p.on_oversize;
+    j.action = DispositionOf(p.on_oversize);
     j.why = "Message too large to be checked for protected content";
+    j.reference = NewReference();
   } else if (!g_state.slots->Acquire(
                  std::chrono::duration<double>(p.max_wait_seconds))) {
     v.kind = MessageVerdict::Kind::kError;
     v.error = kNoSlotError;
-    j.action = p.on_error;
+    j.action = DispositionOf(p.on_error);
     j.why = "Message could not be checked for protected content";
+    j.reference = NewReference();
   } else {
     j.wait_ms = std::chrono::duration<double, std::milli>(
                     std::chrono::steady_clock::now() - start)
                     .count();
     v = g_state.scanner->Scan(s.message);
     g_state.slots->Release();
-    if (v.kind == MessageVerdict::Kind::kLeak) {
-      j.action = p.on_leak;
-      j.why = p.reject_text;
-    } else if (v.kind == MessageVerdict::Kind::kError) {
-      j.action = p.on_error;
-      j.why = "Message could not be checked for protected content";
-    } else if (!v.unread.empty()) {
-      j.action = p.on_unreadable;
-      j.why =
-          "Message has parts that could not be checked for protected "
-          "content";
-    }
+    Decide(s, j);
   }
   return j;
 }
@@ -373,7 +551,22 @@ Incident MilterIncident(Session& s, const std::string& queue_id, Judged& j) {
   incident.kind = v.kind == MessageVerdict::Kind::kLeak    ? "leak"
                   : v.kind == MessageVerdict::Kind::kError ? "error"
                                                            : "unread";
-  incident.action = MilterActionName(j.action);
+  incident.action = DispositionName(j.action);
+  incident.reference = j.reference;
+  if (j.policy != nullptr) {
+    const PolicyDecision& d = j.decision;
+    incident.policy = j.policy->path;
+    if (!d.matches.empty()) incident.severity = SeverityName(d.severity);
+    for (const RuleMatch& m : d.matches) {
+      incident.rules.push_back({m.rule->name, SeverityName(m.severity),
+                                DispositionName(m.rule->disposition),
+                                m.rule->monitor});
+      if (m.rule->monitor) incident.would_action = DispositionName(d.would);
+    }
+  }
+  for (const MatchedDocument& m : v.matched) {
+    incident.facts.push_back({m.id, m.labels, m.words, m.share});
+  }
   incident.queue_id = queue_id;
   incident.message_id = std::move(s.message_id);
   incident.sender = std::move(s.sender);
@@ -382,7 +575,7 @@ Incident MilterIncident(Session& s, const std::string& queue_id, Judged& j) {
   incident.client = s.client;
   incident.detail =
       v.kind == MessageVerdict::Kind::kError ? v.error : HeaderValue(v.unread);
-  if (j.action == MilterAction::kQuarantine) incident.mail_state = "held";
+  if (j.action == Disposition::kQuarantine) incident.mail_state = "held";
   incident.matches = std::move(v.evidence);
   if (incident.matches.empty()) {
     // A verdict without evidence (the milter keeps none): the documents.
@@ -399,7 +592,7 @@ void CountMessage(const Session& s, const Judged& j) {
   const MessageVerdict& v = j.v;
   MilterMetrics& metrics = *g_state.metrics;
   metrics.CountMessage(j.note.empty() ? VerdictName(v.kind) : "skipped",
-                       MilterActionName(j.action), j.wait_ms / 1000,
+                       AnswerName(j.action), j.wait_ms / 1000,
                        v.milliseconds / 1000, s.message.size());
   if (v.kind == MessageVerdict::Kind::kError) {
     metrics.CountError(s.oversized               ? "oversize"
@@ -443,8 +636,22 @@ std::string LogLine(const std::string& queue_id, const Judged& j, double ms,
       "bytes=%d",
       queue_id.empty() ? "-" : queue_id,
       j.note.empty() ? VerdictName(v.kind) : "skipped",
-      MilterActionName(j.action), ms, v.milliseconds, j.wait_ms, bytes);
+      AnswerName(j.action), ms, v.milliseconds, j.wait_ms, bytes);
   if (!j.note.empty()) absl::StrAppend(&line, " note=\"", j.note, "\"");
+  if (!j.reference.empty()) absl::StrAppend(&line, " incident=", j.reference);
+  if (!j.decision.matches.empty()) {
+    absl::StrAppend(&line, " severity=", SeverityName(j.decision.severity),
+                    " rules=",
+                    absl::StrJoin(j.decision.matches, ",",
+                                  [](std::string* out, const RuleMatch& m) {
+                                    out->append(LoggedParts({m.rule->name}));
+                                  }));
+    if (j.decision.would != Disposition::kLog ||
+        std::any_of(j.decision.matches.begin(), j.decision.matches.end(),
+                    [](const RuleMatch& m) { return m.rule->monitor; })) {
+      absl::StrAppend(&line, " would=", DispositionName(j.decision.would));
+    }
+  }
   if (!v.documents.empty()) {
     absl::StrAppend(&line, " documents=", absl::StrJoin(v.documents, ","));
   }
@@ -470,7 +677,7 @@ sfsistat OnEndOfMessage(SMFICTX* ctx) {
   const std::string queue_id = Symbol(ctx, "i");
   const auto start = std::chrono::steady_clock::now();
   Judged j = Judge(*s, *g_state.policy, start);
-  const sfsistat answer = Act(ctx, j.action, j.v, j.why);
+  const sfsistat answer = Act(ctx, *s, j);
   // The record is handed over before `ms` is taken: the time it costs is
   // part of the milter's latency (docs/console.md, "Measured").
   const bool eventful =
@@ -522,6 +729,17 @@ absl::StatusOr<MilterAction> ParseMilterAction(std::string_view name) {
       "' (accept, reject, quarantine, tag or tempfail)"));
 }
 
+Disposition DispositionOf(MilterAction action) {
+  switch (action) {
+    case MilterAction::kAccept: return Disposition::kLog;
+    case MilterAction::kReject: return Disposition::kReject;
+    case MilterAction::kQuarantine: return Disposition::kQuarantine;
+    case MilterAction::kTag: return Disposition::kTag;
+    case MilterAction::kTempfail: return Disposition::kTempfail;
+  }
+  return Disposition::kTempfail;
+}
+
 const char* MilterActionName(MilterAction action) {
   switch (action) {
     case MilterAction::kAccept: return "accept";
@@ -551,9 +769,11 @@ bool AddressAllowed(std::string_view address,
 }
 
 absl::Status ServeMilter(const std::string& socket, const MilterPolicy& policy,
-                         const MessageScanner* scanner, MilterLog log,
+                         const Gateway* gateway, MilterLog log,
                          IncidentSink record, MilterMetrics* metrics) {
   g_state.policy = &policy;
+  g_state.gateway = gateway;
+  const MessageScanner* scanner = &gateway->scanner();
   g_state.record = std::move(record);
   g_state.metrics = metrics;
   g_state.scanner = scanner;
@@ -564,7 +784,8 @@ absl::Status ServeMilter(const std::string& socket, const MilterPolicy& policy,
   smfiDesc desc{};
   desc.xxfi_name = name;
   desc.xxfi_version = SMFI_VERSION;
-  desc.xxfi_flags = SMFIF_ADDHDRS | SMFIF_QUARANTINE;
+  desc.xxfi_flags = SMFIF_ADDHDRS | SMFIF_CHGHDRS | SMFIF_QUARANTINE |
+                    SMFIF_ADDRCPT | SMFIF_DELRCPT;
   desc.xxfi_connect = OnConnect;
   desc.xxfi_envfrom = OnEnvelopeFrom;
   desc.xxfi_envrcpt = OnEnvelopeRecipient;

@@ -22,6 +22,7 @@
 #include "cli/gateway/message_verdict.h"
 #include "cli/gateway/milter_metrics.h"
 #include "cli/incidents/incident.h"
+#include "cli/policy/policy.h"
 
 namespace leakhound {
 
@@ -31,6 +32,8 @@ enum class MilterAction { kAccept, kReject, kQuarantine, kTag, kTempfail };
 
 absl::StatusOr<MilterAction> ParseMilterAction(std::string_view name);
 const char* MilterActionName(MilterAction action);
+// The policy's disposition of a flag's action (accept is log).
+Disposition DispositionOf(MilterAction action);
 
 struct MilterPolicy {
   MilterAction on_leak = MilterAction::kReject;
@@ -63,12 +66,15 @@ using MilterLog = std::function<void(const std::string& line)>;
 
 // Listens on `socket` (libmilter's syntax: inet:PORT@HOST, inet6:...,
 // unix:/path; a unix socket is created mode 0660 after removing a stale
-// one) and serves until RequestStop. `scanner` must outlive the call.
+// one) and serves until RequestStop: each message is judged by the
+// gateway's scanner and its policy in force decides the action
+// (docs/policy.md); `policy`'s flags decide what no rule speaks to
+// (errors, unread parts, oversize). `gateway` must outlive the call.
 // Errors: the socket cannot be opened, or libmilter failed.
 // `record` may be empty: nothing recorded. `metrics` may be null; else it
 // must outlive the call, and counts every message answered.
 absl::Status ServeMilter(const std::string& socket, const MilterPolicy& policy,
-                         const MessageScanner* scanner, MilterLog log,
+                         const Gateway* gateway, MilterLog log,
                          IncidentSink record = nullptr,
                          MilterMetrics* metrics = nullptr);
 

@@ -14,6 +14,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace leakhound {
@@ -37,6 +38,9 @@ enum class Disposition {
 
 const char* SeverityName(Severity s);
 const char* DispositionName(Disposition d);
+// The value of a name (as SeverityName / DispositionName give it).
+std::optional<Severity> SeverityNamed(std::string_view name);
+std::optional<Disposition> DispositionNamed(std::string_view name);
 
 // The conditions of a rule (all that are set must hold) or of one of its
 // exceptions. Unset fields do not constrain. Address patterns:
@@ -55,7 +59,11 @@ struct PolicyConditions {
   std::optional<uint32_t> min_documents;
   std::vector<std::string> channels;  // "mail", "scan", "web"
   std::vector<std::string> senders;   // address patterns
-  std::vector<std::string> recipient_domains;
+  std::vector<std::string> recipient_domains;  // some recipient is in one
+  // Every recipient is in one of these domains (and there is one): what an
+  // exception for "mail to counsel" needs, so that one more recipient
+  // elsewhere does not slip through under it.
+  std::vector<std::string> all_recipient_domains;
   // Some recipient is outside the policy's internal_domains.
   std::optional<bool> external_recipient;
   std::optional<bool> unread;  // the message had parts not read
@@ -65,6 +73,11 @@ struct PolicyConditions {
 // The severity rises to `severity` once `documents` distinct documents
 // qualify or one qualifying document has `share` of its text matched or
 // `words` words are matched in all.
+// Whether `c` says anything about the matched documents.
+bool HasDocumentConditions(const PolicyConditions& c);
+// Whether `c` has no condition at all.
+bool NoConditions(const PolicyConditions& c);
+
 struct SeverityStep {
   std::optional<uint32_t> documents;
   std::optional<double> share;
@@ -92,10 +105,18 @@ struct PolicyRule {
 struct Policy {
   std::string path;  // where it was read from; "(built-in)" otherwise
   std::vector<std::string> internal_domains;
+  // Named in refusals and notices: where a sender learns how to ask for
+  // release.
+  std::string help_url;
   // Sender groups: name -> address patterns.
   std::map<std::string, std::vector<std::string>> groups;
   std::vector<PolicyRule> rules;
 };
+
+// The policy of a daemon run without a policy file: one rule, "default",
+// that gives every verdict with a matched document `on_leak`, with
+// `reject_text` as its refusal (docs/policy.md shows it as a file).
+Policy BuiltinPolicy(Disposition on_leak, const std::string& reject_text);
 
 }  // namespace leakhound
 

@@ -46,12 +46,6 @@ bool DocumentQualifies(const PolicyConditions& c, const MatchedDocument& d) {
   return true;
 }
 
-bool HasDocumentConditions(const PolicyConditions& c) {
-  return !c.labels_any.empty() || !c.labels_all.empty() ||
-         !c.documents.empty() || c.min_words || c.min_share ||
-         c.min_documents;
-}
-
 // The documents of `facts` that qualify under `c`.
 std::vector<const MatchedDocument*> Qualifying(const PolicyConditions& c,
                                                const VerdictFacts& facts) {
@@ -63,23 +57,39 @@ std::vector<const MatchedDocument*> Qualifying(const PolicyConditions& c,
 }
 
 // Whether every condition of `c` holds; the qualifying documents in *docs.
+// With `why`, the first condition that does not hold is named there.
 bool Holds(const Policy& policy, const PolicyConditions& c,
            const VerdictFacts& facts,
-           std::vector<const MatchedDocument*>* docs) {
-  if (!c.channels.empty() && !Contains(c.channels, facts.channel)) return false;
+           std::vector<const MatchedDocument*>* docs,
+           std::string* why = nullptr) {
+  const auto no = [why](const char* reason) {
+    if (why != nullptr) *why = reason;
+    return false;
+  };
+  if (!c.channels.empty() && !Contains(c.channels, facts.channel)) {
+    return no("channels: the channel is not one of them");
+  }
   if (!c.senders.empty() &&
       std::none_of(c.senders.begin(), c.senders.end(),
                    [&](const std::string& p) {
                      return AddressMatches(policy, p, facts.sender);
                    })) {
-    return false;
+    return no("senders: the sender matches none of them");
   }
   if (!c.recipient_domains.empty() &&
       std::none_of(facts.recipients.begin(), facts.recipients.end(),
                    [&](const std::string& r) {
                      return InDomains(c.recipient_domains, r);
                    })) {
-    return false;
+    return no("recipient_domains: no recipient is in them");
+  }
+  if (!c.all_recipient_domains.empty() &&
+      (facts.recipients.empty() ||
+       !std::all_of(facts.recipients.begin(), facts.recipients.end(),
+                    [&](const std::string& r) {
+                      return InDomains(c.all_recipient_domains, r);
+                    }))) {
+    return no("all_recipient_domains: a recipient is outside them");
   }
   if (c.external_recipient) {
     const bool any_external =
@@ -87,17 +97,32 @@ bool Holds(const Policy& policy, const PolicyConditions& c,
                     [&](const std::string& r) {
                       return !InDomains(policy.internal_domains, r);
                     });
-    if (any_external != *c.external_recipient) return false;
+    if (any_external != *c.external_recipient) {
+      return no(any_external ? "external_recipient = false: a recipient is "
+                               "outside internal_domains"
+                             : "external_recipient = true: every recipient "
+                               "is inside internal_domains");
+    }
   }
-  if (c.unread && facts.unread != *c.unread) return false;
-  if (c.error && facts.error != *c.error) return false;
+  if (c.unread && facts.unread != *c.unread) {
+    return no(facts.unread ? "unread = false: parts were not read"
+                           : "unread = true: every part was read");
+  }
+  if (c.error && facts.error != *c.error) {
+    return no(facts.error ? "error = false: the message could not be judged"
+                          : "error = true: the message was judged");
+  }
   *docs = Qualifying(c, facts);
   // A rule about documents needs some; one about errors or unread parts
   // alone does not.
   const bool about_documents =
       HasDocumentConditions(c) || (!c.unread && !c.error);
   if (about_documents && docs->size() < c.min_documents.value_or(1)) {
-    return false;
+    return no(facts.documents.empty()
+                  ? "no protected document was matched"
+                  : "not enough matched documents meet the document "
+                    "conditions (labels, documents, min_words, min_share, "
+                    "min_documents)");
   }
   return true;
 }
@@ -123,30 +148,6 @@ void AddDistinct(std::vector<std::string>* list, const std::string& x) {
 
 }  // namespace
 
-const char* SeverityName(Severity s) {
-  switch (s) {
-    case Severity::kInfo: return "info";
-    case Severity::kLow: return "low";
-    case Severity::kMedium: return "medium";
-    case Severity::kHigh: return "high";
-  }
-  return "?";
-}
-
-const char* DispositionName(Disposition d) {
-  switch (d) {
-    case Disposition::kLog: return "log";
-    case Disposition::kTag: return "tag";
-    case Disposition::kRemoveExternalRecipients:
-      return "remove-external-recipients";
-    case Disposition::kRedirect: return "redirect";
-    case Disposition::kQuarantine: return "quarantine";
-    case Disposition::kTempfail: return "tempfail";
-    case Disposition::kReject: return "reject";
-  }
-  return "?";
-}
-
 bool InDomains(const std::vector<std::string>& domains,
                const std::string& address) {
   const std::string domain = DomainOf(address);
@@ -170,6 +171,28 @@ bool AddressMatches(const Policy& policy, const std::string& pattern,
     return UnderDomain(DomainOf(address), pattern.substr(1));
   }
   return address == pattern;
+}
+
+std::string ExplainRule(const Policy& policy, const PolicyRule& rule,
+                        const VerdictFacts& facts) {
+  std::vector<const MatchedDocument*> docs;
+  std::string why;
+  if (!Holds(policy, rule.when, facts, &docs, &why)) return "no: " + why;
+  for (size_t i = 0; i < rule.unless.size(); ++i) {
+    std::vector<const MatchedDocument*> ignored;
+    if (Holds(policy, rule.unless[i], facts, &ignored)) {
+      return "no: exception " + std::to_string(i + 1) + " holds";
+    }
+  }
+  std::string out = "yes";
+  if (!docs.empty()) {
+    out += ": ";
+    for (size_t i = 0; i < docs.size(); ++i) {
+      if (i > 0) out += ", ";
+      out += docs[i]->id;
+    }
+  }
+  return out;
 }
 
 PolicyDecision EvaluatePolicy(const Policy& policy, const VerdictFacts& facts) {

@@ -62,6 +62,12 @@ struct PolicyDecision {
 // REQUIRES: `policy` outlives the returned decision (it points into it).
 PolicyDecision EvaluatePolicy(const Policy& policy, const VerdictFacts& facts);
 
+// Why `rule` matches `facts` or not, for `policy explain`: "yes: ID, ..."
+// (the qualifying documents), "no: CONDITION: why" (the first condition
+// that does not hold) or "no: exception N holds".
+std::string ExplainRule(const Policy& policy, const PolicyRule& rule,
+                        const VerdictFacts& facts);
+
 // Whether `address` (lower case) matches `pattern`: "user@domain" exactly,
 // "@domain" for the domain and its subdomains, "group:NAME" for a member
 // of the policy's group NAME (one level: groups do not nest).

@@ -24,11 +24,12 @@ class Reader {
   explicit Reader(std::string path) : path_(std::move(path)) {}
 
   const absl::Status& status() const { return status_; }
+  const std::vector<std::string>& errors() const { return errors_; }
 
   void Fail(const toml::source_region& at, const std::string& message) {
-    if (!status_.ok()) return;
-    status_ = absl::InvalidArgumentError(absl::StrCat(
+    errors_.push_back(absl::StrCat(
         path_, ":", static_cast<uint32_t>(at.begin.line), ": ", message));
+    if (status_.ok()) status_ = absl::InvalidArgumentError(errors_.back());
   }
 
   // Fails on a key of `table` not in `known`.
@@ -116,10 +117,7 @@ class Reader {
                                      const std::string& key) {
     const std::optional<std::string> s = String(t, key);
     if (!s) return std::nullopt;
-    for (Severity v : {Severity::kInfo, Severity::kLow, Severity::kMedium,
-                       Severity::kHigh}) {
-      if (*s == SeverityName(v)) return v;
-    }
+    if (std::optional<Severity> v = SeverityNamed(*s)) return v;
     Fail(t.get(key)->source(),
          absl::StrCat("unknown severity '", *s,
                       "' (info, low, medium, high)"));
@@ -167,7 +165,8 @@ class Reader {
     OnlyKeys(t,
              {"labels_any", "labels_all", "documents", "min_words",
               "min_share", "min_documents", "channels", "senders",
-              "recipient_domains", "external_recipient", "unread", "error"},
+              "recipient_domains", "all_recipient_domains",
+              "external_recipient", "unread", "error"},
              where);
     PolicyConditions c;
     c.labels_any = Strings(t, "labels_any");
@@ -185,6 +184,7 @@ class Reader {
     }
     c.senders = Addresses(t, "senders");
     c.recipient_domains = Domains(t, "recipient_domains");
+    c.all_recipient_domains = Domains(t, "all_recipient_domains");
     c.external_recipient = Bool(t, "external_recipient");
     c.unread = Bool(t, "unread");
     c.error = Bool(t, "error");
@@ -194,13 +194,7 @@ class Reader {
   std::optional<Disposition> Action(const toml::table& t) {
     const std::optional<std::string> s = String(t, "action");
     if (!s) return std::nullopt;
-    for (Disposition d :
-         {Disposition::kLog, Disposition::kTag,
-          Disposition::kRemoveExternalRecipients, Disposition::kRedirect,
-          Disposition::kQuarantine, Disposition::kTempfail,
-          Disposition::kReject}) {
-      if (*s == DispositionName(d)) return d;
-    }
+    if (std::optional<Disposition> d = DispositionNamed(*s)) return d;
     Fail(t.get("action")->source(),
          absl::StrCat("unknown action '", *s,
                       "' (log, tag, remove-external-recipients, redirect, "
@@ -314,27 +308,31 @@ class Reader {
 
  private:
   const std::string path_;
-  absl::Status status_;
+  absl::Status status_;  // the first error
+  std::vector<std::string> errors_;
   std::map<std::string, toml::source_region> groups_used_;
 };
 
 }  // namespace
 
-absl::StatusOr<Policy> ParsePolicy(std::string_view text,
-                                   const std::string& path) {
+PolicyReport CheckPolicy(std::string_view text, const std::string& path) {
+  PolicyReport report;
   toml::table root;
   try {
     root = toml::parse(text, path);
   } catch (const toml::parse_error& e) {
-    return absl::InvalidArgumentError(
+    report.errors.push_back(
         absl::StrCat(path, ":", static_cast<uint32_t>(e.source().begin.line),
                      ": ", std::string(e.description())));
+    return report;
   }
   Reader reader(path);
-  reader.OnlyKeys(root, {"internal_domains", "groups", "rule"}, "the file");
+  reader.OnlyKeys(root, {"internal_domains", "help_url", "groups", "rule"},
+                  "the file");
   Policy policy;
   policy.path = path;
   policy.internal_domains = reader.Domains(root, "internal_domains");
+  policy.help_url = reader.String(root, "help_url").value_or("");
   if (const toml::node* groups = root.get("groups")) {
     if (groups->as_table() == nullptr) {
       reader.Fail(groups->source(), "'groups' must be a table ([groups])");
@@ -360,16 +358,33 @@ absl::StatusOr<Policy> ParsePolicy(std::string_view text,
     }
   }
   reader.CheckGroups(policy);
-  if (!reader.status().ok()) return reader.status();
-  return policy;
+  report.errors = reader.errors();
+  if (report.errors.empty()) report.policy = std::move(policy);
+  return report;
 }
 
-absl::StatusOr<Policy> ReadPolicyFile(const std::string& path) {
-  std::ifstream in(path);
+absl::StatusOr<Policy> ParsePolicy(std::string_view text,
+                                   const std::string& path) {
+  PolicyReport report = CheckPolicy(text, path);
+  if (!report.errors.empty()) {
+    return absl::InvalidArgumentError(report.errors.front());
+  }
+  return *std::move(report.policy);
+}
+
+absl::StatusOr<std::string> ReadPolicyText(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
   if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", path));
   std::ostringstream text;
   text << in.rdbuf();
-  return ParsePolicy(text.str(), path);
+  if (in.bad()) return absl::NotFoundError(absl::StrCat("cannot read ", path));
+  return text.str();
+}
+
+absl::StatusOr<Policy> ReadPolicyFile(const std::string& path) {
+  absl::StatusOr<std::string> text = ReadPolicyText(path);
+  if (!text.ok()) return text.status();
+  return ParsePolicy(*text, path);
 }
 
 }  // namespace leakhound

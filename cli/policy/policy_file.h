@@ -9,19 +9,33 @@
 #ifndef LEAKHOUND_CLI_POLICY_POLICY_FILE_H_
 #define LEAKHOUND_CLI_POLICY_POLICY_FILE_H_
 
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "cli/policy/policy.h"
 
 namespace leakhound {
 
-// `text` as a policy; `path` names it in messages.
+// Every mistake of `text` ("FILE:LINE: message", in file order), and the
+// policy when there is none.
+struct PolicyReport {
+  std::optional<Policy> policy;
+  std::vector<std::string> errors;
+};
+PolicyReport CheckPolicy(std::string_view text, const std::string& path);
+
+// `text` as a policy; `path` names it in messages. The error is the
+// first of CheckPolicy's.
 absl::StatusOr<Policy> ParsePolicy(std::string_view text,
                                    const std::string& path);
 
-// The file at `path`; NotFound when it cannot be read.
+// The text of the file at `path`; NotFound when it cannot be read.
+absl::StatusOr<std::string> ReadPolicyText(const std::string& path);
+
+// The file at `path` (ReadPolicyText, then ParsePolicy).
 absl::StatusOr<Policy> ReadPolicyFile(const std::string& path);
 
 }  // namespace leakhound

@@ -75,6 +75,55 @@ TEST_F(IncidentStoreTest, AnIncidentReadsBackWithEveryFieldAndMatch) {
             "THE PASSAGE");
 }
 
+TEST_F(IncidentStoreTest, ThePolicyDecisionReadsBackAndFiltersByRuleSeverityAndReference) {
+  std::vector<Incident> batch = {MailLeak(1000, "a@corp.test", "memo"),
+                                 MailLeak(2000, "b@corp.test", "plan")};
+  batch[0].reference = "LH-ABCDEFGHJK";
+  batch[0].severity = "high";
+  batch[0].policy = "/etc/leakhound/policy.toml";
+  batch[0].would_action = "reject";
+  batch[0].rules = {{"outside", "high", "quarantine", false},
+                    {"trial", "medium", "reject", true}};
+  batch[0].facts = {{"memo", {"confidential", "board"}, 120, 0.5}};
+  batch[1].severity = "low";
+  batch[1].rules = {{"inside", "low", "log", false}};
+  ASSERT_TRUE(store_->Insert(batch).ok());
+  auto got = store_->Get(batch[0].id);
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_EQ(got->reference, "LH-ABCDEFGHJK");
+  EXPECT_EQ(got->severity, "high");
+  EXPECT_EQ(got->policy, "/etc/leakhound/policy.toml");
+  EXPECT_EQ(got->would_action, "reject");
+  ASSERT_EQ(got->rules.size(), 2u);
+  EXPECT_EQ(got->rules[1].rule, "trial");
+  EXPECT_EQ(got->rules[1].action, "reject");
+  EXPECT_TRUE(got->rules[1].monitor);
+  EXPECT_FALSE(got->rules[0].monitor);
+  ASSERT_EQ(got->facts.size(), 1u);
+  EXPECT_EQ(got->facts[0].labels,
+            (std::vector<std::string>{"confidential", "board"}));
+  EXPECT_EQ(got->facts[0].words, 120u);
+  EXPECT_DOUBLE_EQ(got->facts[0].share, 0.5);
+  IncidentFilter f;
+  f.rule = "trial";
+  EXPECT_EQ(*store_->Count(f), 1);
+  f = {};
+  f.severity = "low";
+  auto low = store_->List(f);
+  ASSERT_TRUE(low.ok());
+  ASSERT_EQ(low->size(), 1u);
+  EXPECT_EQ((*low)[0].id, batch[1].id);
+  f = {};
+  f.reference = "LH-ABCDEFGHJK";
+  EXPECT_EQ(*store_->Count(f), 1);
+  // Purged with their incident.
+  ASSERT_TRUE(store_->Purge(5000, "cli:root").ok());
+  f = {};
+  f.rule = "trial";
+  EXPECT_EQ(*store_->Count(f), 0);
+  EXPECT_EQ(*store_->IntegrityCheck(), "ok");
+}
+
 TEST_F(IncidentStoreTest, TheFileIsOwnerOnly) {
   struct stat st {};
   ASSERT_EQ(::stat(path_.c_str(), &st), 0);
@@ -209,7 +258,7 @@ TEST_F(IncidentStoreTest,
   EXPECT_EQ(*store_->Count(IncidentFilter{}), 2);
 }
 
-TEST(IncidentStoreFormatTest, AVersionOneFileWrittenWithoutLeakhoundReads) {
+TEST(IncidentStoreFormatTest, AVersionOneFileWrittenWithoutLeakhoundIsMigratedAndReads) {
   // Pins the persisted schema (docs/storage_format.md): a file made by
   // plain SQL with the documented version-1 tables is read as is.
   TempDir dir;
@@ -250,7 +299,8 @@ TEST(IncidentStoreFormatTest, AVersionOneFileWrittenWithoutLeakhoundReads) {
   sqlite3_close(db);
   auto store = IncidentStore::Open(path);
   ASSERT_TRUE(store.ok()) << store.status();
-  EXPECT_EQ((*store)->schema_version(), 1);
+  // Migrated to version 2: the policy's columns are there, empty.
+  EXPECT_EQ((*store)->schema_version(), 2);
   auto i = (*store)->Get(7);
   ASSERT_TRUE(i.ok()) << i.status();
   EXPECT_EQ(i->recipients,
@@ -259,6 +309,9 @@ TEST(IncidentStoreFormatTest, AVersionOneFileWrittenWithoutLeakhoundReads) {
   EXPECT_EQ(i->matches[0].labels, (std::vector<std::string>{"a", "b"}));
   EXPECT_EQ(i->matches[0].part, "report.docx");
   EXPECT_EQ(i->matches[0].snippet.substr(2, 4), "TEXT");
+  EXPECT_EQ(i->severity, "");
+  EXPECT_TRUE(i->rules.empty());
+  EXPECT_TRUE(i->facts.empty());
 }
 
 TEST(IncidentStoreFormatTest, AFileFromANewerLeakhoundIsRefused) {

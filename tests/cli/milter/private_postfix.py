@@ -1,7 +1,8 @@
 """A private Postfix instance for tests and benchmarks: its own
 configuration, queue and mailbox directories under one directory, smtpd
 listeners on loopback ports only (each with its own milter), delivery of
-every recipient of example.test to one maildir, no systemd. Needs root
+every recipient of its test domains (example.test, corp.test,
+legal.corp.test, counsel.test) to one maildir, no systemd. Needs root
 and the postfix package (cmake/install_deps.sh --test installs it).
 
     pf = PrivatePostfix(directory, {"reject": milter_port, "down": unused})
@@ -98,7 +99,7 @@ mydestination =
 inet_interfaces = 127.0.0.1
 inet_protocols = ipv4
 mynetworks = 127.0.0.0/8
-virtual_mailbox_domains = example.test
+virtual_mailbox_domains = example.test corp.test legal.corp.test counsel.test
 virtual_mailbox_base = {d}/mail
 virtual_mailbox_maps = static:inbox/
 virtual_uid_maps = static:65534

@@ -1,0 +1,326 @@
+#include "cli/commands/policy_command.h"
+
+#include <cstdio>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "cli/commands/command_line.h"
+#include "cli/commands/exit_codes.h"
+#include "cli/commands/json_text.h"
+#include "cli/commands/policy_replay.h"
+#include "cli/gateway/index_holder.h"
+#include "cli/gateway/message_verdict.h"
+#include "cli/incidents/incident_store.h"
+#include "cli/policy/policy_evaluator.h"
+#include "cli/policy/policy_file.h"
+#include "cli/policy/policy_lint.h"
+
+namespace leakhound {
+namespace {
+
+constexpr OptionSpec kPolicyOwnOptions[] = {
+    {"policy", true},    {"index", true},     {"incidents", true},
+    {"since", true},     {"until", true},     {"channel", true},
+    {"sender", true},    {"recipient", true}, {"json", false},
+    {"min-words", true}, {"min-coverage", true}, {"boilerplate-docs", true},
+    {"min-distinctive-words", true}, {"no-word-checks", false}};
+constexpr auto kPolicyOptions = WithLimitOptions(kPolicyOwnOptions);
+
+constexpr char kUsage[] =
+    "usage: leakhound policy ACTION [OPTIONS]\n"
+    "  check FILE [--index DIR]\n"
+    "      every mistake as FILE:LINE: message (exit 1 when there is one);\n"
+    "      with an index, labels no protected document has are warnings\n"
+    "  explain --policy FILE [--index DIR] [--channel mail|scan|web]\n"
+    "          [--sender ADDR] [--recipient ADDR]... MESSAGE.eml|FILE\n"
+    "      scans the file as the gateway would (a .eml as mail, its From,\n"
+    "      To and Cc as the envelope unless given) and prints which rules\n"
+    "      match, why, and the final action\n"
+    "  replay --policy FILE [--incidents FILE] [--since T] [--until T] "
+    "[--json]\n"
+    "      runs FILE over the stored incidents and prints, per rule, how\n"
+    "      many would change action (old -> new); no mail is touched\n"
+    "  T: an age (30d, 12h) or a UTC date 2026-11-25[T14:30:00].\n";
+
+// check: exit 1 when the file has a mistake.
+int CheckCommand(const CommandLine& line, const ActionArguments& action) {
+  if (action.operands.size() != 1) {
+    return UsageError("policy", absl::InvalidArgumentError(
+                                    "policy check takes one FILE"));
+  }
+  const std::string& path = action.operands[0];
+  auto text = ReadPolicyText(path);
+  if (!text.ok()) return ReportError("policy", text.status());
+  const PolicyReport report = CheckPolicy(*text, path);
+  for (const std::string& e : report.errors) std::printf("%s\n", e.c_str());
+  if (!report.policy) return kExitLeak;
+  std::set<std::string> labels;
+  const bool with_index = line.Has("index") || std::getenv("LEAKHOUND_INDEX");
+  if (with_index) {
+    auto index = OpenIndex(line, OpenMode::kRead);
+    if (!index.ok()) return ReportError("policy", index.status());
+    absl::Status s = (*index)->ForEachDocument(
+        [&](uint32_t, const DocumentRecord& record) {
+          labels.insert(record.labels.begin(), record.labels.end());
+          return absl::OkStatus();
+        });
+    if (!s.ok()) return ReportError("policy", s);
+  }
+  bool mistakes = false;
+  for (const PolicyFinding& f :
+       LintPolicy(*report.policy, with_index ? &labels : nullptr)) {
+    std::printf("%s\n", f.message.c_str());
+    mistakes |= f.mistake;
+  }
+  if (mistakes) return kExitLeak;
+  std::printf("%s: %s, no mistakes\n", path.c_str(),
+              Plural(report.policy->rules.size(), "rule").c_str());
+  return kExitOk;
+}
+
+std::string Lower(std::string s) {
+  for (char& c : s)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// The addresses of a header field's value: those in <>, else the words
+// with an @.
+std::vector<std::string> AddressesIn(const std::string& value) {
+  std::vector<std::string> out;
+  size_t i = 0;
+  while ((i = value.find('@', i)) != std::string::npos) {
+    size_t begin = value.find_last_of(" \t,<:;\"", i);
+    begin = begin == std::string::npos ? 0 : begin + 1;
+    size_t end = value.find_first_of(" \t,>;\"", i);
+    if (end == std::string::npos) end = value.size();
+    out.push_back(Lower(value.substr(begin, end - begin)));
+    i = end;
+  }
+  return out;
+}
+
+// From, To and Cc of a message's header (unfolded).
+void EnvelopeOf(const std::string& message, std::string* sender,
+                std::vector<std::string>* recipients) {
+  std::istringstream in(message);
+  std::string l, field;
+  std::vector<std::string> fields;
+  while (std::getline(in, l)) {
+    if (!l.empty() && l.back() == '\r') l.pop_back();
+    if (l.empty()) break;
+    if ((l[0] == ' ' || l[0] == '\t') && !fields.empty()) {
+      fields.back() += l;
+    } else {
+      fields.push_back(l);
+    }
+  }
+  for (const std::string& f : fields) {
+    const size_t colon = f.find(':');
+    if (colon == std::string::npos) continue;
+    const std::string name = Lower(f.substr(0, colon));
+    const std::vector<std::string> a = AddressesIn(f.substr(colon + 1));
+    if (name == "from" && !a.empty() && sender->empty()) *sender = a[0];
+    if (name == "to" || name == "cc") {
+      recipients->insert(recipients->end(), a.begin(), a.end());
+    }
+  }
+}
+
+void PrintFacts(const VerdictFacts& f, const MessageVerdict& v) {
+  std::printf("verdict: %s%s%s\n", VerdictName(v.kind),
+              v.error.empty() ? "" : ": ", v.error.c_str());
+  std::printf("channel %s, sender %s, recipients %s\n", f.channel.c_str(),
+              f.sender.empty() ? "(none)" : f.sender.c_str(),
+              f.recipients.empty() ? "(none)"
+                                   : absl::StrJoin(f.recipients, ", ").c_str());
+  for (const MatchedDocument& d : f.documents) {
+    std::printf("  document %s: %u words, %.0f %% of it%s%s\n", d.id.c_str(),
+                d.words, 100 * d.share, d.labels.empty() ? "" : ", labels ",
+                absl::StrJoin(d.labels, ", ").c_str());
+  }
+  for (const std::string& u : v.unread) std::printf("  unread %s\n", u.c_str());
+}
+
+int ExplainCommand(const CommandLine& line, const ActionArguments& action) {
+  if (action.operands.size() != 1 || !line.Has("policy")) {
+    return UsageError("policy", absl::InvalidArgumentError(
+                                    "policy explain takes --policy FILE and "
+                                    "one MESSAGE or FILE"));
+  }
+  auto policy = ReadPolicyFile(*line.Value("policy"));
+  if (!policy.ok()) return ReportError("policy", policy.status());
+  auto dir = line.IndexDir();
+  if (!dir.ok()) return ReportError("policy", dir.status());
+  auto match = MatchRuleOptions(line);
+  if (!match.ok()) return ReportError("policy", match.status());
+  auto limits = FileLimits(line);
+  if (!limits.ok()) return ReportError("policy", limits.status());
+  auto holder = IndexHolder::Open(*dir);
+  if (!holder.ok()) return ReportError("policy", holder.status());
+  const std::string& path = action.operands[0];
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return ReportError("policy",
+                       absl::NotFoundError(absl::StrCat("cannot read ", path)));
+  }
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  VerdictFacts f;
+  f.channel = line.Value("channel").value_or(
+      path.ends_with(".eml") ? "mail" : "scan");
+  if (f.channel != "mail" && f.channel != "scan" && f.channel != "web") {
+    return UsageError("policy", absl::InvalidArgumentError(
+                                    "--channel is mail, scan or web"));
+  }
+  const MessageScanner scanner(holder->get(), nullptr, *match, *limits);
+  const MessageVerdict v = f.channel == "mail" ? scanner.Scan(bytes.str())
+                                               : scanner.ScanFile(path, bytes.str());
+  if (f.channel == "mail") EnvelopeOf(bytes.str(), &f.sender, &f.recipients);
+  if (auto s = line.Value("sender")) f.sender = Lower(*s);
+  if (line.Has("recipient")) {
+    f.recipients.clear();
+    for (const std::string& r : line.Values("recipient")) {
+      f.recipients.push_back(Lower(r));
+    }
+  }
+  f.documents = v.matched;
+  f.unread = !v.unread.empty();
+  f.error = v.kind == MessageVerdict::Kind::kError;
+  PrintFacts(f, v);
+  for (const PolicyRule& r : policy->rules) {
+    std::printf("rule '%s' (line %d, %s%s): %s\n", r.name.c_str(), r.line,
+                r.monitor ? "monitor, would " : "",
+                DispositionName(r.disposition),
+                ExplainRule(*policy, r, f).c_str());
+  }
+  const PolicyDecision d = EvaluatePolicy(*policy, f);
+  if (d.matches.empty()) {
+    std::printf("decision: no rule matches: %s\n",
+                f.documents.empty() && !f.unread && !f.error
+                    ? "delivered"
+                    : "log (errors and unread parts: the daemon's flags)");
+    return kExitOk;
+  }
+  std::printf("decision: %s%s%s, severity %s", DispositionName(d.disposition),
+              d.deciding != nullptr ? " by rule '" : "",
+              d.deciding != nullptr ? (d.deciding->name + "'").c_str() : "",
+              SeverityName(d.severity));
+  for (const RuleMatch& m : d.matches) {
+    if (m.rule->monitor) {
+      std::printf("; monitor rules would %s", DispositionName(d.would));
+      break;
+    }
+  }
+  std::printf("\n");
+  if (d.notify_sender) std::printf("notice: the sender is told\n");
+  for (const std::string& n : d.notify) std::printf("notice: %s\n", n.c_str());
+  for (const std::string& b : d.bcc) std::printf("bcc: %s\n", b.c_str());
+  return d.disposition == Disposition::kLog ? kExitOk : kExitLeak;
+}
+
+void PrintReplay(const ReplayReport& r, bool json) {
+  if (json) {
+    std::vector<std::string> rules;
+    for (const RuleReplay& rule : r.rules) {
+      std::vector<std::string> t;
+      for (const auto& [change, n] : rule.transitions) {
+        t.push_back(absl::StrCat("{\"from\":", JsonString(change.first),
+                                 ",\"to\":", JsonString(change.second),
+                                 ",\"incidents\":", n, "}"));
+      }
+      rules.push_back(absl::StrCat(
+          "{\"rule\":", JsonString(rule.rule), ",\"matched\":", rule.matched,
+          ",\"changed\":", rule.changed, ",\"changes\":[",
+          absl::StrJoin(t, ","), "]}"));
+    }
+    std::printf(
+        "{\"incidents\":%llu,\"skipped\":%llu,\"changed\":%llu,\"rules\":[%s]}"
+        "\n",
+        static_cast<unsigned long long>(r.incidents),
+        static_cast<unsigned long long>(r.skipped),
+        static_cast<unsigned long long>(r.changed),
+        absl::StrJoin(rules, ",").c_str());
+    return;
+  }
+  for (const RuleReplay& rule : r.rules) {
+    if (rule.matched == 0 && rule.changed == 0) {
+      std::printf("rule '%s': matches no incident\n", rule.rule.c_str());
+      continue;
+    }
+    std::vector<std::string> t;
+    for (const auto& [change, n] : rule.transitions) {
+      t.push_back(absl::StrCat(change.first, " -> ", change.second, " ", n));
+    }
+    std::printf("rule '%s': matches %llu, changes %llu%s%s\n",
+                rule.rule.c_str(), static_cast<unsigned long long>(rule.matched),
+                static_cast<unsigned long long>(rule.changed),
+                t.empty() ? "" : ": ", absl::StrJoin(t, ", ").c_str());
+  }
+  std::printf("%s replayed, %llu would change action%s\n",
+              Plural(r.incidents, "incident").c_str(),
+              static_cast<unsigned long long>(r.changed),
+              r.skipped == 0
+                  ? ""
+                  : absl::StrCat(" (", r.skipped,
+                                 " scan reports skipped: they take no action)")
+                        .c_str());
+}
+
+int ReplayCommand(const CommandLine& line) {
+  if (!line.Has("policy")) {
+    return UsageError("policy", absl::InvalidArgumentError(
+                                    "policy replay takes --policy FILE"));
+  }
+  auto policy = ReadPolicyFile(*line.Value("policy"));
+  if (!policy.ok()) return ReportError("policy", policy.status());
+  auto path = line.IncidentsPath();
+  if (!path.ok()) return ReportError("policy", path.status());
+  if (!*path) {
+    return ReportError("policy",
+                       absl::InvalidArgumentError("--incidents off: no store"));
+  }
+  IncidentFilter filter;
+  const int64_t now = NowUnixMs();
+  for (auto [name, bound] : {std::pair{"since", &filter.since_ms},
+                             std::pair{"until", &filter.until_ms}}) {
+    if (auto v = line.Value(name)) {
+      auto t = ParseTimeBound(*v, now);
+      if (!t.ok()) return UsageError("policy", t.status());
+      *bound = *t;
+    }
+  }
+  IncidentStore::Options open;
+  open.create = false;
+  auto store = IncidentStore::Open(**path, open);
+  if (!store.ok()) return ReportError("policy", store.status());
+  auto report = ReplayPolicy(**store, filter, *policy);
+  if (!report.ok()) return ReportError("policy", report.status());
+  PrintReplay(*report, line.Has("json"));
+  return kExitOk;
+}
+
+}  // namespace
+
+int RunPolicyCommand(int argc, char** argv) {
+  int exit = kExitOk;
+  auto line =
+      ParseCommandLine("policy", argc, argv, kPolicyOptions, kUsage, &exit);
+  if (!line) return exit;
+  auto action = SplitAction("policy", *line);
+  if (!action) return kExitError;
+  if (action->action == "check") return CheckCommand(*line, *action);
+  if (action->action == "explain") return ExplainCommand(*line, *action);
+  if (action->action == "replay") return ReplayCommand(*line);
+  return UsageError("policy", absl::InvalidArgumentError(absl::StrCat(
+                                  "unknown action '", action->action,
+                                  "' (check, explain, replay)")));
+}
+
+}  // namespace leakhound

@@ -1,0 +1,97 @@
+#include "cli/commands/policy_replay.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace leakhound {
+namespace {
+
+std::string Lower(std::string s) {
+  for (char& c : s)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string ChannelOf(const std::string& source) {
+  if (source == "milter") return "mail";
+  return source;  // "scan", "web"
+}
+
+// "accept" (the flags' name before policies) is "log".
+std::string ActionName(const std::string& action) {
+  return action == "accept" ? "log" : action;
+}
+
+}  // namespace
+
+VerdictFacts FactsOfIncident(const Incident& i) {
+  VerdictFacts f;
+  f.channel = ChannelOf(i.source);
+  f.sender = Lower(i.sender);
+  for (const std::string& r : i.recipients) f.recipients.push_back(Lower(r));
+  f.error = i.kind == "error";
+  f.unread = i.kind == "unread" || (i.kind == "leak" && !i.detail.empty());
+  for (const IncidentDocument& d : i.facts) {
+    f.documents.push_back({d.document, d.labels, d.words, d.share});
+  }
+  if (!i.facts.empty()) return f;
+  for (const IncidentMatch& m : i.matches) {
+    auto it = std::find_if(
+        f.documents.begin(), f.documents.end(),
+        [&](const MatchedDocument& d) { return d.id == m.document; });
+    if (it == f.documents.end()) {
+      f.documents.push_back({m.document, m.labels, m.words, m.coverage});
+    } else {
+      it->words += m.words;
+      it->share = std::max(it->share, m.coverage);
+    }
+  }
+  return f;
+}
+
+std::string ReplayedAction(const Incident& incident,
+                           const PolicyDecision& decision) {
+  if (incident.kind == "leak" || !decision.matches.empty()) {
+    return DispositionName(decision.disposition);
+  }
+  return ActionName(incident.action);
+}
+
+absl::StatusOr<ReplayReport> ReplayPolicy(IncidentStore& store,
+                                          const IncidentFilter& filter,
+                                          const Policy& policy) {
+  ReplayReport report;
+  std::map<const PolicyRule*, size_t> slot;
+  for (const PolicyRule& r : policy.rules) {
+    slot[&r] = report.rules.size();
+    report.rules.push_back({r.name, 0, 0, {}});
+  }
+  const size_t none = report.rules.size();
+  report.rules.push_back({"(no rule)", 0, 0, {}});
+  absl::Status s = store.ForEach(
+      filter,
+      [&](const Incident& incident) {
+        if (incident.source == "scan" && incident.action == "reported") {
+          ++report.skipped;
+          return absl::OkStatus();
+        }
+        ++report.incidents;
+        const PolicyDecision d =
+            EvaluatePolicy(policy, FactsOfIncident(incident));
+        for (const RuleMatch& m : d.matches) ++report.rules[slot[m.rule]].matched;
+        const std::string before = ActionName(incident.action);
+        const std::string after = ReplayedAction(incident, d);
+        if (before == after) return absl::OkStatus();
+        ++report.changed;
+        RuleReplay& r =
+            report.rules[d.deciding != nullptr ? slot[d.deciding] : none];
+        ++r.changed;
+        ++r.transitions[{before, after}];
+        return absl::OkStatus();
+      },
+      IncidentStore::Load::kDecision);
+  if (!s.ok()) return s;
+  return report;
+}
+
+}  // namespace leakhound

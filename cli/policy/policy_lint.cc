@@ -1,0 +1,73 @@
+#include "cli/policy/policy_lint.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+
+namespace leakhound {
+namespace {
+
+// Why `c` can never hold, or "" when it can.
+std::string NeverHolds(const PolicyConditions& c) {
+  const bool scan_only =
+      !c.channels.empty() &&
+      std::all_of(c.channels.begin(), c.channels.end(),
+                  [](const std::string& ch) { return ch == "scan"; });
+  if (scan_only && (c.external_recipient.value_or(false) ||
+                    !c.recipient_domains.empty() ||
+                    !c.all_recipient_domains.empty())) {
+    return "a scan has no recipients";
+  }
+  if (scan_only && !c.senders.empty()) return "a scan has no sender";
+  if (c.error.value_or(false) && HasDocumentConditions(c)) {
+    return "a message that could not be judged has no matched documents";
+  }
+  const bool exact_ids =
+      !c.documents.empty() &&
+      std::none_of(c.documents.begin(), c.documents.end(),
+                   [](const std::string& d) { return d.ends_with('/'); });
+  if (exact_ids && c.min_documents && *c.min_documents > c.documents.size()) {
+    return absl::StrCat("min_documents is ", *c.min_documents, " but only ",
+                        c.documents.size(), " documents are named");
+  }
+  return "";
+}
+
+}  // namespace
+
+std::vector<PolicyFinding> LintPolicy(const Policy& policy,
+                                      const std::set<std::string>* labels) {
+  std::vector<PolicyFinding> out;
+  for (const PolicyRule& r : policy.rules) {
+    const std::string at = absl::StrCat(policy.path, ":", r.line, ": rule '",
+                                        r.name, "'");
+    if (std::string why = NeverHolds(r.when); !why.empty()) {
+      out.push_back({true, absl::StrCat(at, " can never match: ", why)});
+    }
+    for (const PolicyConditions& u : r.unless) {
+      if (NoConditions(u)) {
+        out.push_back({true, absl::StrCat(at,
+                                          " can never match: an exception "
+                                          "without conditions excepts "
+                                          "everything")});
+      }
+    }
+    if (labels == nullptr) continue;
+    std::vector<const PolicyConditions*> all = {&r.when};
+    for (const PolicyConditions& u : r.unless) all.push_back(&u);
+    for (const PolicyConditions* c : all) {
+      for (const auto* list : {&c->labels_any, &c->labels_all}) {
+        for (const std::string& l : *list) {
+          if (!labels->contains(l)) {
+            out.push_back({false, absl::StrCat(at, ": warning: no protected "
+                                                   "document has the label '",
+                                               l, "'")});
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace leakhound

@@ -1,0 +1,366 @@
+#!/usr/bin/python3
+"""Policies through a real Postfix (docs/policy.md).
+
+Starts a private Postfix on loopback ports (private_postfix.py) and four
+`leakhound milter` daemons, each with its own policy file and incident
+store, behind its own smtpd listener:
+  enforce  confidential text: logged inside corp.test, refused outside
+           (severity high at 50 % of a document or 3 documents), with an
+           exception for the legal group's mail to counsel; public text
+           never alerts;
+  remove   remove-external-recipients;
+  monitor  a reject rule in monitor mode;
+  review   redirect to a reviewer, and bcc to an auditor.
+Sends mail with smtplib and checks the SMTP replies (the multi-line 550),
+the delivered copies (Delivered-To names each recipient the maildir got
+it for) and the incidents recorded. Every process it started is stopped
+by its pid.
+
+  policy_integration_test.py LEAKHOUND_BINARY SOURCE_DIR
+
+Needs root (Postfix's master) and the postfix package.
+"""
+import email
+import json
+import os
+import shutil
+import smtplib
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+import uuid
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from private_postfix import (DEADLINE, PrivatePostfix, free_port, read,  # noqa: E402
+                             start_milter, stop_process, wait_for)
+
+LEAKHOUND = None
+SOURCE = None
+
+COMMON = """
+internal_domains = ["corp.test"]
+help_url = "https://help.corp.test/dlp"
+
+[groups]
+legal = ["@legal.corp.test"]
+"""
+
+POLICIES = {
+    "enforce": COMMON + """
+[[rule]]
+name = "confidential inside"
+action = "log"
+severity = "low"
+[rule.when]
+labels_any = ["confidential"]
+external_recipient = false
+
+[[rule]]
+name = "confidential outside"
+action = "reject"
+reject_text = "Confidential text may not leave corp.test."
+severity = "medium"
+steps = [ { share = 0.5, severity = "high" }, { documents = 3, severity = "high" } ]
+[rule.when]
+labels_any = ["confidential"]
+external_recipient = true
+[[rule.unless]]
+senders = ["group:legal"]
+all_recipient_domains = ["counsel.test"]
+""",
+    "remove": COMMON + """
+[[rule]]
+name = "confidential stays inside"
+action = "remove-external-recipients"
+[rule.when]
+labels_any = ["confidential"]
+external_recipient = true
+""",
+    "monitor": COMMON + """
+[[rule]]
+name = "trial: refuse confidential outside"
+mode = "monitor"
+action = "reject"
+[rule.when]
+labels_any = ["confidential"]
+external_recipient = true
+""",
+    "review": COMMON + """
+[[rule]]
+name = "prices go to review"
+action = "redirect"
+reviewer = "reviewer@corp.test"
+[rule.when]
+documents = ["confidential/pricing-2027.txt"]
+
+[[rule]]
+name = "audit copy"
+action = "log"
+bcc = true
+reviewer = "audit@corp.test"
+[rule.when]
+labels_any = ["confidential"]
+""",
+}
+
+
+class PolicyThroughPostfixTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.mkdtemp(prefix="leakhound-policy-")
+        cls.milters = {}  # name -> (Popen, port, log path, incidents)
+        cls.postfix = None
+        try:
+            cls._start()
+        except BaseException:
+            cls.tearDownClass()
+            raise
+
+    @classmethod
+    def _start(cls):
+        d = cls.dir
+        cls.index = os.path.join(d, "index")
+        protected = os.path.join(SOURCE, "corpus/sample/protected")
+
+        def run(*a):
+            subprocess.run([LEAKHOUND, *a], check=True, capture_output=True,
+                           timeout=60)
+        run("init", "--index", cls.index)
+        # One folder per label; ids are "confidential/merger-memo.txt" and so
+        # on.
+        for label, files in (("confidential",
+                              ("merger-memo.txt", "pricing-2027.txt",
+                               "supplier-contract-zh.txt",
+                               "research-plan-ja.txt")),
+                             ("public", ("incident-report.txt",))):
+            staging = os.path.join(d, label)
+            os.makedirs(staging)
+            for f in files:
+                shutil.copy(os.path.join(protected, f), staging)
+            run("add", "--index", cls.index, "--label", label, staging)
+        for name, text in POLICIES.items():
+            policy = os.path.join(d, "%s.toml" % name)
+            with open(policy, "w") as f:
+                f.write(text)
+            check = subprocess.run([LEAKHOUND, "policy", "check", "--index",
+                                    cls.index, policy], capture_output=True,
+                                   text=True, timeout=60)
+            assert check.returncode == 0, check.stdout + check.stderr
+            port = free_port()
+            log = os.path.join(d, "milter-%s.log" % name)
+            incidents = os.path.join(d, "%s.incidents" % name)
+            proc = start_milter(
+                LEAKHOUND, cls.index, port, log, "--policy", policy,
+                "--incidents", incidents, "--reload-seconds", "0",
+                "--duplicate-window", "0")
+            cls.milters[name] = (proc, port, log, incidents)
+        cls.postfix = PrivatePostfix(
+            d, {name: m[1] for name, m in cls.milters.items()})
+        cls.postfix.start()
+
+    @classmethod
+    def tearDownClass(cls):
+        if cls.postfix is not None:
+            cls.postfix.stop()
+        for proc, _, _, _ in cls.milters.values():
+            stop_process(proc)
+        shutil.rmtree(cls.dir, ignore_errors=True)
+
+    # --- helpers -----------------------------------------------------------
+
+    @staticmethod
+    def outbound(name):
+        return read(os.path.join(SOURCE, "corpus/sample/outbound", name))
+
+    @staticmethod
+    def protected(name):
+        return read(os.path.join(SOURCE, "corpus/sample/protected", name))
+
+    def send(self, milter, body, sender="alex@corp.test",
+             recipients=("bob@example.test",)):
+        """Sends a message with a fresh subject; returns (code, text,
+        subject): 250 when accepted."""
+        subject = "policy test " + uuid.uuid4().hex
+        message = ("From: %s\r\nTo: %s\r\nSubject: %s\r\n"
+                   "Content-Type: text/plain; charset=utf-8\r\n\r\n%s"
+                   % (sender, ", ".join(recipients), subject,
+                      body.replace("\n", "\r\n"))).encode()
+        port = self.postfix.smtp[milter]
+        with smtplib.SMTP("127.0.0.1", port, timeout=DEADLINE) as s:
+            try:
+                s.sendmail(sender, list(recipients), message)
+                return 250, "", subject
+            except smtplib.SMTPDataError as e:
+                return e.smtp_code, e.smtp_error.decode(), subject
+
+    def copies(self, subject, expected):
+        """The delivered copies of the message with `subject`, by
+        Delivered-To, once `expected` copies arrived (then a moment more,
+        so that a copy too many would be seen)."""
+        def found():
+            out = {}
+            for path in self.postfix.delivered():
+                m = email.message_from_bytes(read(path, "rb"))
+                if m["Subject"] and subject in m["Subject"]:
+                    out[m["Delivered-To"]] = m
+            return out
+        wait_for(lambda: len(found()) >= expected,
+                 "%d copies of %s" % (expected, subject))
+        time.sleep(1)
+        return found()
+
+    def incident(self, milter, subject):
+        """The recorded incident of the message with `subject`."""
+        store = self.milters[milter][3]
+        rows = []
+
+        def look():
+            if not os.path.exists(store):
+                return False
+            out = subprocess.run(
+                [LEAKHOUND, "incidents", "export", "--format", "jsonl",
+                 "--incidents", store], capture_output=True, text=True,
+                timeout=60)
+            rows[:] = [json.loads(line) for line in out.stdout.splitlines()
+                       if subject in line]
+            return bool(rows)
+        wait_for(look, "the incident of " + subject)
+        return rows[0]
+
+    # --- tests ---------------------------------------------------------------
+
+    def test_internal_only_mail_quoting_a_confidential_document_is_delivered_and_logged(self):
+        code, _, subject = self.send("enforce", self.outbound("email-board-leak.txt"),
+                                     recipients=("alice@corp.test", "carol@corp.test"))
+        self.assertEqual(code, 250)
+        self.assertEqual(set(self.copies(subject, 2)),
+                         {"alice@corp.test", "carol@corp.test"})
+        i = self.incident("enforce", subject)
+        self.assertEqual(i["action"], "log")
+        self.assertEqual(i["severity"], "low")
+        self.assertIn("confidential inside", i["rules"])
+
+    def test_the_same_mail_with_one_external_recipient_is_refused_with_a_multi_line_reply(self):
+        code, text, subject = self.send(
+            "enforce", self.outbound("email-board-leak.txt"),
+            recipients=("alice@corp.test", "bob@example.test"))
+        self.assertEqual(code, 550)
+        lines = text.split("\n")
+        self.assertEqual(len(lines), 3, text)
+        self.assertIn("5.7.1 Confidential text may not leave corp.test.", lines[0])
+        self.assertRegex(lines[1], r"5\.7\.1 Incident LH-[2-9A-Z]{10}, rule "
+                                   r"'confidential outside', severity medium")
+        self.assertIn("https://help.corp.test/dlp", lines[2])
+        i = self.incident("enforce", subject)
+        self.assertEqual(i["action"], "reject")
+        self.assertIn(i["reference"], lines[1])
+        self.assertNotIn("confidential inside", i["rules"])
+
+    def test_a_public_document_never_alerts(self):
+        code, _, subject = self.send("enforce",
+                                     self.protected("incident-report.txt"))
+        self.assertEqual(code, 250)
+        m = self.copies(subject, 1)["bob@example.test"]
+        self.assertIsNone(m["X-Leakhound-Status"])
+        i = self.incident("enforce", subject)
+        self.assertEqual((i["action"], i["severity"], i["rules"]), ("log", "", ""))
+
+    def test_half_of_a_document_is_severity_high(self):
+        code, text, subject = self.send("enforce", self.protected("merger-memo.txt"))
+        self.assertEqual(code, 550)
+        self.assertIn("severity high", text)
+        self.assertEqual(self.incident("enforce", subject)["severity"], "high")
+
+    def test_three_documents_step_severity_up(self):
+        body = "\n\n".join(self.outbound(f) for f in (
+            "email-board-leak.txt", "obfuscated-pricing-leak.txt",
+            "wechat-zh-leak.txt"))
+        code, text, subject = self.send("enforce", body)
+        self.assertEqual(code, 550)
+        self.assertIn("severity high", text)
+        i = self.incident("enforce", subject)
+        self.assertEqual(len(i["documents"]), 3)
+        self.assertEqual(i["severity"], "high")
+        # One of them alone is medium.
+        code, text, _ = self.send("enforce", self.outbound("email-board-leak.txt"))
+        self.assertIn("severity medium", text)
+
+    def test_legal_group_mail_to_counsel_passes_but_not_with_one_more_recipient(self):
+        code, _, subject = self.send(
+            "enforce", self.outbound("email-board-leak.txt"),
+            sender="dana@legal.corp.test", recipients=("lee@counsel.test",))
+        self.assertEqual(code, 250)
+        self.assertIn("lee@counsel.test", self.copies(subject, 1))
+        code, _, _ = self.send(
+            "enforce", self.outbound("email-board-leak.txt"),
+            sender="dana@legal.corp.test",
+            recipients=("lee@counsel.test", "bob@example.test"))
+        self.assertEqual(code, 550)
+        code, _, _ = self.send(
+            "enforce", self.outbound("email-board-leak.txt"),
+            sender="alex@corp.test", recipients=("lee@counsel.test",))
+        self.assertEqual(code, 550)
+
+    def test_remove_external_recipients_delivers_to_the_internal_ones_only(self):
+        code, _, subject = self.send(
+            "remove", self.outbound("email-board-leak.txt"),
+            recipients=("alice@corp.test", "bob@example.test"))
+        self.assertEqual(code, 250)
+        got = self.copies(subject, 1)
+        self.assertEqual(set(got), {"alice@corp.test"})
+        self.assertEqual(got["alice@corp.test"]["X-Leakhound-Removed-Recipients"],
+                         "bob@example.test")
+        i = self.incident("remove", subject)
+        self.assertEqual(i["action"], "remove-external-recipients")
+
+    def test_remove_external_recipients_refuses_when_every_recipient_is_outside(self):
+        code, _, _ = self.send("remove", self.outbound("email-board-leak.txt"),
+                               recipients=("bob@example.test",))
+        self.assertEqual(code, 550)
+
+    def test_monitor_mode_delivers_and_records_would_reject(self):
+        code, _, subject = self.send("monitor", self.outbound("email-board-leak.txt"))
+        self.assertEqual(code, 250)
+        self.assertIn("bob@example.test", self.copies(subject, 1))
+        i = self.incident("monitor", subject)
+        self.assertEqual((i["action"], i["would_action"]), ("log", "reject"))
+        self.assertIn("monitor: would reject", i["rules"])
+        self.assertIn("would=reject", read(self.milters["monitor"][2]))
+
+    def test_redirect_and_bcc_reach_the_reviewers(self):
+        code, _, subject = self.send("review", self.outbound("obfuscated-pricing-leak.txt"))
+        self.assertEqual(code, 250)
+        got = self.copies(subject, 2)
+        self.assertEqual(set(got), {"reviewer@corp.test", "audit@corp.test"})
+        self.assertEqual(got["reviewer@corp.test"]["X-Leakhound-Original-Recipients"],
+                         "bob@example.test")
+        code, _, subject = self.send("review", self.outbound("email-board-leak.txt"))
+        self.assertEqual(code, 250)
+        self.assertEqual(set(self.copies(subject, 2)),
+                         {"bob@example.test", "audit@corp.test"})
+
+    def test_policy_replay_counts_what_a_stricter_policy_would_change(self):
+        # The monitor daemon's incidents, replayed under the enforce policy:
+        # every confidential leak to bob@example.test would be refused.
+        code, _, subject = self.send("monitor", self.outbound("email-board-leak.txt"))
+        self.assertEqual(code, 250)
+        self.incident("monitor", subject)
+        out = subprocess.run(
+            [LEAKHOUND, "policy", "replay", "--json", "--policy",
+             os.path.join(self.dir, "enforce.toml"), "--incidents",
+             self.milters["monitor"][3]], capture_output=True, text=True,
+            timeout=60, check=True)
+        report = json.loads(out.stdout)
+        outside = [r for r in report["rules"] if r["rule"] == "confidential outside"][0]
+        self.assertGreaterEqual(outside["changed"], 1)
+        self.assertEqual(outside["changes"][0]["from"], "log")
+        self.assertEqual(outside["changes"][0]["to"], "reject")
+        self.assertEqual(report["changed"], outside["changed"])
+
+
+if __name__ == "__main__":
+    LEAKHOUND, SOURCE = sys.argv[1], sys.argv[2]
+    unittest.main(argv=sys.argv[:1], verbosity=2)
