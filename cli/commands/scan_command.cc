@@ -21,9 +21,12 @@
 #include "cli/commands/ordered_work.h"
 #include "cli/commands/progress_bar.h"
 #include "cli/commands/scan_output.h"
+#include "cli/gateway/message_verdict.h"
 #include "cli/formats/mime_extractor.h"
 #include "cli/incidents/incident_evidence.h"
 #include "cli/incidents/incident_store.h"
+#include "cli/policy/policy_evaluator.h"
+#include "cli/policy/policy_file.h"
 #include "engine/content_digest.h"
 #include "engine/scan/leak_scanner.h"
 
@@ -89,7 +92,15 @@ const char* ScanUsage() {
       "                       under one scan-run id (docs/console.md)\n"
       "  --incidents FILE     the store (default INDEX_DIR.incidents)\n"
       "  --store-snippets on|off  keep the text around each passage "
-      "(default on)\n",
+      "(default on)\n"
+      "  --policy FILE        apply the rules for channel scan (docs/policy.md):"
+      "\n"
+      "                       each file gets a severity, the rules that "
+      "matched and\n"
+      "                       an action; exit 1 only when an enforcing rule "
+      "at or\n"
+      "                       above --fail-severity matched\n"
+      "  --fail-severity S    info (default), low, medium or high\n",
       LimitOptionsUsage());
   return usage.c_str();
 }
@@ -230,6 +241,8 @@ struct ScanCommandOptions {
   ScanOptions match{};
   ExtractionLimits limits{};
   bool snippets = true;
+  std::optional<Policy> policy{};  // --policy
+  Severity fail_severity = Severity::kInfo;
   std::vector<std::string> paths{};  // "-": standard input
   bool color = false;
   uint32_t shard = 0, shards = 1;
@@ -275,7 +288,9 @@ std::optional<ScanCommandOptions> ParseScanOptions(int argc, char** argv,
                                           {"leaks-only", false},
                                           {"color", true},
                                           {"recursive", false},
-                                          {"verbose", false}};
+                                          {"verbose", false},
+                                          {"policy", true},
+                                          {"fail-severity", true}};
   static constexpr auto kAllSpecs = WithLimitOptions(kSpecs);
   auto line =
       ParseCommandLine("scan", argc, argv, kAllSpecs, ScanUsage(), exit);
@@ -308,6 +323,23 @@ std::optional<ScanCommandOptions> ParseScanOptions(int argc, char** argv,
   o.verbose = line->Has("verbose");
   o.follow_symlinks = line->Has("follow-symlinks");
   o.record = line->Has("record");
+  if (auto path = line->Value("policy")) {
+    auto policy = ReadPolicyFile(*path);
+    if (!policy.ok()) return fail(policy.status());
+    o.policy = *std::move(policy);
+  }
+  if (auto name = line->Value("fail-severity")) {
+    std::optional<Severity> severity = SeverityNamed(*name);
+    if (!severity) {
+      return fail(absl::InvalidArgumentError(absl::StrCat(
+          "--fail-severity: unknown severity '", *name,
+          "' (info, low, medium, high)")));
+    }
+    if (!o.policy) {
+      return fail(absl::InvalidArgumentError("--fail-severity needs --policy"));
+    }
+    o.fail_severity = *severity;
+  }
   return o;
 }
 
@@ -365,8 +397,9 @@ class ScanRun {
         progress_(files.size(), TotalSize(files)) {}
 
   // On the calling thread, in input order.
-  void Consume(size_t i, const FileOutcome& o) {
+  void Consume(size_t i, FileOutcome& o) {
     progress_.Clear();
+    if (o_.policy) Decide(o);
     const bool shown =
         !o_.quiet && (!o_.leaks_only || o.leak() || !o.error.ok());
     if (shown) {
@@ -382,6 +415,7 @@ class ScanRun {
     if (o.leak()) ++leaks_;
     if (store_ != nullptr && o.leak()) {
       recorded_.push_back(ScanIncident(o, index_, run_id_, o_.snippets));
+      if (o.policy) RecordDecision(o, &recorded_.back());
     }
     candidates_ += o.candidates();
     dropped_ += o.false_candidates();
@@ -410,10 +444,50 @@ class ScanRun {
                    Summary(skipped_links).c_str());
     }
     if (errors_ > 0) return kExitError;
+    if (o_.policy) return failing_ > 0 ? kExitLeak : kExitOk;
     return leaks_ > 0 ? kExitLeak : kExitOk;
   }
 
  private:
+  // The policy's decision for the file (channel scan: no sender, no
+  // recipients); counts it for the exit code.
+  void Decide(FileOutcome& o) {
+    VerdictFacts facts;
+    facts.channel = "scan";
+    for (const PartOutcome& p : o.parts) {
+      AddMatchedFindings(index_, p.report, &facts.documents);
+    }
+    facts.unread = !o.skipped.empty();
+    facts.error = !o.error.ok();
+    const PolicyDecision d = EvaluatePolicy(*o_.policy, facts);
+    FilePolicyOutcome out;
+    if (!d.matches.empty()) out.severity = SeverityName(d.severity);
+    out.action = DispositionName(d.disposition);
+    bool fails = false;
+    for (const RuleMatch& m : d.matches) {
+      out.rules.push_back({m.rule->name, SeverityName(m.severity),
+                           DispositionName(m.rule->disposition),
+                           m.rule->monitor});
+      fails |= !m.rule->monitor && m.severity >= o_.fail_severity;
+    }
+    if (fails) ++failing_;
+    for (MatchedDocument& m : facts.documents) {
+      out.facts.push_back({std::move(m.id), std::move(m.labels), m.words,
+                           m.share});
+    }
+    o.policy = std::move(out);
+  }
+
+  void RecordDecision(const FileOutcome& o, Incident* incident) {
+    incident->policy = o_.policy->path;
+    incident->severity = o.policy->severity;
+    incident->rules = o.policy->rules;
+    for (const IncidentRule& r : o.policy->rules) {
+      if (r.monitor) incident->would_action = r.action;
+    }
+    incident->facts = o.policy->facts;
+  }
+
   std::string Summary(size_t skipped_links) const {
     std::string summary = absl::StrCat(
         o_.json ? "leakhound scan: " : "", Plural(files_.size(), "file"),
@@ -443,6 +517,7 @@ class ScanRun {
   uint64_t candidates_ = 0, dropped_ = 0, allowed_ = 0,
            boilerplate_shingles_ = 0, bytes_done_ = 0;
   std::vector<Incident> recorded_;
+  size_t failing_ = 0;  // files where an enforcing rule >= fail_severity
 };
 
 }  // namespace

@@ -174,7 +174,21 @@ std::string FormatJson(const FileOutcome& o, bool candidates) {
       first_match = false;
     }
   }
-  out += "]}";
+  out += "]";
+  if (o.policy) {
+    absl::StrAppend(&out, ",\"severity\":", JsonString(o.policy->severity),
+                    ",\"action\":", JsonString(o.policy->action),
+                    ",\"rules\":[");
+    for (size_t i = 0; i < o.policy->rules.size(); ++i) {
+      const IncidentRule& r = o.policy->rules[i];
+      absl::StrAppend(&out, i ? "," : "", "{\"rule\":", JsonString(r.rule),
+                      ",\"severity\":", JsonString(r.severity),
+                      ",\"action\":", JsonString(r.action),
+                      ",\"monitor\":", r.monitor ? "true" : "false", "}");
+    }
+    out += "]";
+  }
+  out += "}";
   return out;
 }
 
@@ -286,6 +300,15 @@ std::string FormatHuman(const FileOutcome& o, bool color) {
   std::string out = absl::StrCat(Paint(color, "1;31", "LEAK "), "  ", path,
                                  "  (", WhatLeaked(o), ")\n");
   for (const PartOutcome& part : o.parts) AppendPart(part, path, color, &out);
+  if (o.policy && !o.policy->rules.empty()) {
+    std::vector<std::string> rules;
+    for (const IncidentRule& r : o.policy->rules) {
+      rules.push_back(absl::StrCat(r.rule, r.monitor ? " (monitor)" : ""));
+    }
+    absl::StrAppend(&out, "       policy: severity ", o.policy->severity,
+                    ", action ", o.policy->action, ", rules ",
+                    Printable(absl::StrJoin(rules, ", ")), "\n");
+  }
   return out + skipped;
 }
 

@@ -9,11 +9,13 @@
 #define LEAKHOUND_CLI_COMMANDS_SCAN_OUTPUT_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "cli/formats/extraction.h"
+#include "cli/incidents/incident.h"
 #include "engine/scan/leak_scanner.h"
 
 namespace leakhound {
@@ -27,6 +29,16 @@ struct PartOutcome {
   std::vector<std::string> candidate_ids;
 };
 
+// With `scan --policy`: what the policy decided for the file
+// (docs/policy.md). `severity` is "" and `rules` empty when no rule
+// matched.
+struct FilePolicyOutcome {
+  std::string severity;
+  std::string action;  // the enforcing rules' most restrictive, or "log"
+  std::vector<IncidentRule> rules;
+  std::vector<IncidentDocument> facts;  // what the rules read, for --record
+};
+
 struct FileOutcome {
   std::string path;
   absl::Status error;  // not ok: the file could not be scanned
@@ -35,6 +47,7 @@ struct FileOutcome {
   std::vector<PartOutcome> parts;
   std::vector<SkippedPart> skipped;  // members without text to read
   double elapsed_ms = 0;
+  std::optional<FilePolicyOutcome> policy;
 
   bool leak() const;
   // Sums over the parts.
@@ -47,7 +60,8 @@ struct FileOutcome {
 
 inline constexpr size_t kShownPassages = 3;
 
-// One line of JSON, without the newline.
+// One line of JSON, without the newline. With a policy outcome, also
+// "severity", "action" and "rules".
 // With `candidates`, also "candidate_ids": the external ids of every
 // document the filter proposed, matched or dropped, per part in order.
 std::string FormatJson(const FileOutcome& outcome, bool candidates = false);

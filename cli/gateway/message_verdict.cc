@@ -56,6 +56,10 @@ void AddOnce(std::vector<std::string>* list, const std::string& item) {
   }
 }
 
+}  // namespace
+
+namespace {
+
 // Adds `m` to the verdict's documents for the policy: its words summed
 // over the parts, its largest share, its labels from the index.
 void AddMatched(const ProtectedIndex& index, const DocumentMatch& m,
@@ -77,6 +81,18 @@ void AddMatched(const ProtectedIndex& index, const DocumentMatch& m,
 }
 
 }  // namespace
+
+void AddMatchedFindings(const ProtectedIndex& index, const ScanReport& report,
+                        std::vector<MatchedDocument>* matched) {
+  for (const DocumentMatch& m : report.matches) AddMatched(index, m, matched);
+  for (const LocationFinding& f : report.locations) {
+    const std::string id = "location " + f.prefix;
+    if (std::none_of(matched->begin(), matched->end(),
+                     [&](const MatchedDocument& d) { return d.id == id; })) {
+      matched->push_back({id, {}, 0, 0});
+    }
+  }
+}
 
 MessageScanner::PooledScanner MessageScanner::TakeScanner() const {
   PooledScanner local;
@@ -105,7 +121,6 @@ void MessageScanner::AddFindings(const ProtectedIndex& index,
     v->kind = MessageVerdict::Kind::kLeak;
     AddOnce(&v->documents, m.external_id);
     AddOnce(&v->parts, part.name);
-    AddMatched(index, m, &v->matched);
   }
   for (const LocationFinding& f : report.locations) {
     if (evidence_ != Evidence::kNone) {
@@ -115,13 +130,8 @@ void MessageScanner::AddFindings(const ProtectedIndex& index,
     v->kind = MessageVerdict::Kind::kLeak;
     AddOnce(&v->locations, f.prefix);
     AddOnce(&v->parts, part.name);
-    if (std::none_of(v->matched.begin(), v->matched.end(),
-                     [&](const MatchedDocument& d) {
-                       return d.id == "location " + f.prefix;
-                     })) {
-      v->matched.push_back({"location " + f.prefix, {}, 0, 0});
-    }
   }
+  AddMatchedFindings(index, report, &v->matched);
 }
 
 MessageVerdict MessageScanner::Scan(std::string_view message) const {

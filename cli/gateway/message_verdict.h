@@ -58,6 +58,12 @@ struct MessageVerdict {
 
 const char* VerdictName(MessageVerdict::Kind kind);
 
+// Adds what the policy reads of `report`'s matches (read in `index`) to
+// `matched`: per document its labels, its words summed over the reports
+// added and its largest share; a protected location as "location PREFIX".
+void AddMatchedFindings(const ProtectedIndex& index, const ScanReport& report,
+                        std::vector<MatchedDocument>* matched);
+
 // What a verdict keeps of a leak's passages.
 enum class Evidence { kNone, kOffsets, kSnippets };
 

@@ -5,6 +5,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
 #include "tests/cli/commands/run_leakhound.h"
 #include "tests/temp_dir.h"
 
@@ -92,6 +93,108 @@ TEST_F(PolicyCheckTest, AMissingFileIsAnError) {
   const RunResult r = RunLeakhound({"policy", "check", dir_.Sub("none.toml")});
   EXPECT_EQ(r.exit, 2);
   EXPECT_THAT(r.err, HasSubstr("cannot read"));
+}
+
+// scan --policy on the sample corpus: the memo is confidential, the
+// incident report public; a file quoting three confidential documents
+// steps up to high.
+class ScanPolicyTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const std::string sample = std::string(LEAKHOUND_SOURCE_DIR) +
+                               "/corpus/sample/";
+    ASSERT_EQ(RunLeakhound({"init", "--index", index_}).exit, 0);
+    for (const char* f : {"merger-memo.txt", "pricing-2027.txt",
+                          "supplier-contract-zh.txt"}) {
+      ASSERT_EQ(RunLeakhound({"add", "--index", index_, "--label",
+                              "confidential", sample + "protected/" + f})
+                    .exit,
+                0);
+    }
+    ASSERT_EQ(RunLeakhound({"add", "--index", index_, "--label", "public",
+                            sample + "protected/incident-report.txt"})
+                  .exit,
+              0);
+    std::ofstream(policy_) << R"(
+[[rule]]
+name = "confidential"
+action = "quarantine"
+steps = [ { documents = 3, severity = "high" } ]
+[rule.when]
+labels_any = ["confidential"]
+[[rule]]
+name = "public"
+mode = "monitor"
+action = "tag"
+severity = "info"
+[rule.when]
+labels_any = ["public"]
+)";
+    std::ofstream three(three_);
+    for (const char* f : {"email-board-leak.txt", "obfuscated-pricing-leak.txt",
+                          "wechat-zh-leak.txt"}) {
+      three << SlurpFile(sample + "outbound/" + f) << "\n\n";
+    }
+    board_ = sample + "outbound/email-board-leak.txt";
+    public_ = sample + "outbound/mail-docx-attachment-leak.eml";
+  }
+  TempDir dir_;
+  const std::string index_ = dir_.Sub("index");
+  const std::string policy_ = dir_.Sub("policy.toml");
+  const std::string three_ = dir_.Sub("three.txt");
+  std::string board_, public_;
+};
+
+TEST_F(ScanPolicyTest, JsonGainsSeverityRulesAndAction) {
+  const RunResult r = RunLeakhound({"scan", "--index", index_, "--policy",
+                                    policy_, "--json", board_, three_,
+                                    public_});
+  EXPECT_EQ(r.exit, 1) << r.err;
+  std::istringstream in(r.out);
+  std::vector<nlohmann::json> lines;
+  for (std::string l; std::getline(in, l);) lines.push_back(nlohmann::json::parse(l));
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[0]["severity"], "medium");
+  EXPECT_EQ(lines[0]["action"], "quarantine");
+  EXPECT_EQ(lines[0]["rules"][0]["rule"], "confidential");
+  EXPECT_EQ(lines[1]["severity"], "high");
+  EXPECT_EQ(lines[2]["severity"], "info");
+  EXPECT_EQ(lines[2]["action"], "log");
+  EXPECT_EQ(lines[2]["rules"][0]["monitor"], true);
+}
+
+TEST_F(ScanPolicyTest, ExitOneOnlyWhenAnEnforcingRuleReachesTheFailSeverity) {
+  auto exit_of = [&](const std::string& file, const char* severity) {
+    return RunLeakhound({"scan", "--index", index_, "--policy", policy_,
+                         "--fail-severity", severity, "-q", file})
+        .exit;
+  };
+  EXPECT_EQ(exit_of(board_, "medium"), 1);
+  EXPECT_EQ(exit_of(board_, "high"), 0);
+  EXPECT_EQ(exit_of(three_, "high"), 1);
+  // The public quote matches only a monitor rule: it never fails a scan.
+  EXPECT_EQ(exit_of(public_, "info"), 0);
+  // Without --policy, any leak is exit 1 as before.
+  EXPECT_EQ(RunLeakhound({"scan", "--index", index_, "-q", public_}).exit, 1);
+  EXPECT_EQ(RunLeakhound({"scan", "--index", index_, "--fail-severity", "low",
+                          board_})
+                .exit,
+            2);
+}
+
+TEST_F(ScanPolicyTest, RecordedScanIncidentsKeepTheDecision) {
+  const std::string store = dir_.Sub("incidents");
+  ASSERT_EQ(RunLeakhound({"scan", "--index", index_, "--policy", policy_,
+                          "--record", "--incidents", store, "-q", three_})
+                .exit,
+            1);
+  const RunResult r = RunLeakhound(
+      {"incidents", "export", "--format", "jsonl", "--incidents", store});
+  ASSERT_EQ(r.exit, 0) << r.err;
+  const nlohmann::json i = nlohmann::json::parse(r.out);
+  EXPECT_EQ(i["severity"], "high");
+  EXPECT_EQ(i["policy"], policy_);
+  EXPECT_THAT(i["rules"].get<std::string>(), HasSubstr("confidential (high"));
 }
 
 }  // namespace

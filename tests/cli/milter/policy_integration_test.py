@@ -24,12 +24,14 @@ import email
 import json
 import os
 import shutil
+import signal
 import smtplib
 import subprocess
 import sys
 import tempfile
 import time
 import unittest
+import urllib.request
 import uuid
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -152,10 +154,14 @@ class PolicyThroughPostfixTest(unittest.TestCase):
             port = free_port()
             log = os.path.join(d, "milter-%s.log" % name)
             incidents = os.path.join(d, "%s.incidents" % name)
+            extra = []
+            if name == "monitor":
+                cls.metrics_port = free_port()
+                extra = ["--metrics", "127.0.0.1:%d" % cls.metrics_port]
             proc = start_milter(
                 LEAKHOUND, cls.index, port, log, "--policy", policy,
                 "--incidents", incidents, "--reload-seconds", "0",
-                "--duplicate-window", "0")
+                "--duplicate-window", "0", *extra)
             cls.milters[name] = (proc, port, log, incidents)
         cls.postfix = PrivatePostfix(
             d, {name: m[1] for name, m in cls.milters.items()})
@@ -359,6 +365,52 @@ class PolicyThroughPostfixTest(unittest.TestCase):
         self.assertEqual(outside["changes"][0]["from"], "log")
         self.assertEqual(outside["changes"][0]["to"], "reject")
         self.assertEqual(report["changed"], outside["changed"])
+
+    def test_a_broken_policy_on_sighup_keeps_the_previous_one_and_is_counted(self):
+        proc, _, log, _ = self.milters["monitor"]
+        policy = os.path.join(self.dir, "monitor.toml")
+        good = read(policy)
+
+        def metric(name):
+            with urllib.request.urlopen("http://127.0.0.1:%d/metrics"
+                                        % self.metrics_port, timeout=DEADLINE) as r:
+                for line in r.read().decode().splitlines():
+                    if line.startswith(name + " "):
+                        return float(line.split()[1])
+            return None
+        self.assertEqual(metric("leakhound_policy_reload_failures_total"), 0)
+        try:
+            with open(policy, "w") as f:
+                f.write(good.replace('action = "reject"', 'acton = "reject"'))
+            proc.send_signal(signal.SIGHUP)
+            wait_for(lambda: "policy not reloaded" in read(log),
+                     "the refused reload in the log")
+            line = [l for l in read(log).splitlines()
+                    if "policy not reloaded" in l][0]
+            self.assertIn("monitor.toml:", line)
+            self.assertIn("unknown key 'acton'", line)
+            self.assertIn("the previous policy stays in force", line)
+            self.assertEqual(metric("leakhound_policy_reload_failures_total"), 1)
+            # Still the monitor rule: delivered, would reject.
+            code, _, subject = self.send("monitor",
+                                         self.outbound("email-board-leak.txt"))
+            self.assertEqual(code, 250)
+            self.assertEqual(self.incident("monitor", subject)["would_action"],
+                             "reject")
+            # A changed, valid file is applied on the next SIGHUP.
+            with open(policy, "w") as f:
+                f.write(good.replace('mode = "monitor"', 'mode = "enforce"'))
+            proc.send_signal(signal.SIGHUP)
+            wait_for(lambda: "policy reloaded (SIGHUP)" in read(log),
+                     "the reload in the log")
+            code, _, _ = self.send("monitor", self.outbound("email-board-leak.txt"))
+            self.assertEqual(code, 550)
+        finally:
+            with open(policy, "w") as f:
+                f.write(good)
+            proc.send_signal(signal.SIGHUP)
+            wait_for(lambda: read(log).count("policy reloaded (SIGHUP)") >= 2,
+                     "the monitor policy back")
 
 
 if __name__ == "__main__":
