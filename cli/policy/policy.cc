@@ -1,5 +1,7 @@
 #include "cli/policy/policy.h"
 
+#include <algorithm>
+
 namespace leakhound {
 
 const char* SeverityName(Severity s) {
@@ -44,6 +46,45 @@ std::optional<Disposition> DispositionNamed(std::string_view name) {
   return std::nullopt;
 }
 
+void CompileLabels(Policy* policy) {
+  policy->labels.clear();
+  policy->label_bits = false;
+  std::vector<PolicyConditions*> all;
+  for (PolicyRule& r : policy->rules) {
+    all.push_back(&r.when);
+    for (PolicyConditions& u : r.unless) all.push_back(&u);
+  }
+  for (PolicyConditions* c : all) {
+    for (const auto* list : {&c->labels_any, &c->labels_all}) {
+      for (const std::string& l : *list) {
+        if (std::find(policy->labels.begin(), policy->labels.end(), l) ==
+            policy->labels.end()) {
+          policy->labels.push_back(l);
+        }
+      }
+    }
+  }
+  if (policy->labels.size() > 64) {
+    policy->labels.clear();
+    return;
+  }
+  const auto bits = [&](const std::vector<std::string>& list) {
+    uint64_t out = 0;
+    for (const std::string& l : list) {
+      const size_t i = static_cast<size_t>(
+          std::find(policy->labels.begin(), policy->labels.end(), l) -
+          policy->labels.begin());
+      out |= uint64_t{1} << i;
+    }
+    return out;
+  };
+  for (PolicyConditions* c : all) {
+    c->labels_any_bits = bits(c->labels_any);
+    c->labels_all_bits = bits(c->labels_all);
+  }
+  policy->label_bits = true;
+}
+
 bool HasDocumentConditions(const PolicyConditions& c) {
   return !c.labels_any.empty() || !c.labels_all.empty() ||
          !c.documents.empty() || c.min_words || c.min_share ||
@@ -65,6 +106,7 @@ Policy BuiltinPolicy(Disposition on_leak, const std::string& reject_text) {
   rule.disposition = on_leak;
   rule.reject_text = reject_text;
   policy.rules.push_back(std::move(rule));
+  CompileLabels(&policy);
   return policy;
 }
 

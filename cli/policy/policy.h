@@ -11,6 +11,7 @@
 #define LEAKHOUND_CLI_POLICY_POLICY_H_
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -68,6 +69,9 @@ struct PolicyConditions {
   std::optional<bool> external_recipient;
   std::optional<bool> unread;  // the message had parts not read
   std::optional<bool> error;   // the message could not be judged
+  // labels_any and labels_all as bits of Policy::labels (CompileLabels).
+  uint64_t labels_any_bits = 0;
+  uint64_t labels_all_bits = 0;
 };
 
 // The severity rises to `severity` once `documents` distinct documents
@@ -109,9 +113,19 @@ struct Policy {
   // release.
   std::string help_url;
   // Sender groups: name -> address patterns.
-  std::map<std::string, std::vector<std::string>> groups;
+  std::map<std::string, std::vector<std::string>, std::less<>> groups;
   std::vector<PolicyRule> rules;
+  // Every label the rules name, and whether they are compiled to bits
+  // (CompileLabels; at most 64 labels): the bit of label i is 1 << i.
+  // Without them labels are compared as text.
+  std::vector<std::string> labels;
+  bool label_bits = false;
 };
+
+// Fills Policy::labels and each condition's label bits, so that
+// evaluating a rule compares bits, not text. Called by ParsePolicy and
+// BuiltinPolicy; call it again after changing a policy's rules by hand.
+void CompileLabels(Policy* policy);
 
 // The policy of a daemon run without a policy file: one rule, "default",
 // that gives every verdict with a matched document `on_leak`, with

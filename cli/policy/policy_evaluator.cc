@@ -1,37 +1,59 @@
 #include "cli/policy/policy_evaluator.h"
 
 #include <algorithm>
+#include <optional>
+#include <string_view>
 
 namespace leakhound {
 namespace {
 
-std::string DomainOf(const std::string& address) {
+std::string_view DomainOf(std::string_view address) {
   const size_t at = address.rfind('@');
-  return at == std::string::npos ? "" : address.substr(at + 1);
+  return at == std::string_view::npos ? std::string_view()
+                                      : address.substr(at + 1);
 }
 
 // `domain` is `parent` or a subdomain of it.
-bool UnderDomain(const std::string& domain, const std::string& parent) {
-  if (parent.empty() || domain.size() < parent.size()) return false;
-  if (domain == parent) return true;
-  return domain.size() > parent.size() &&
-         domain.compare(domain.size() - parent.size(), parent.size(),
-                        parent) == 0 &&
+bool UnderDomain(std::string_view domain, std::string_view parent) {
+  if (parent.empty() || !domain.ends_with(parent)) return false;
+  return domain.size() == parent.size() ||
          domain[domain.size() - parent.size() - 1] == '.';
 }
 
-bool Contains(const std::vector<std::string>& list, const std::string& x) {
-  return std::find(list.begin(), list.end(), x) != list.end();
+bool InDomainList(const std::vector<std::string>& domains,
+                  std::string_view domain) {
+  for (const std::string& d : domains) {
+    if (UnderDomain(domain, d)) return true;
+  }
+  return false;
 }
 
-bool DocumentQualifies(const PolicyConditions& c, const MatchedDocument& d) {
-  if (!c.labels_any.empty() &&
-      std::none_of(c.labels_any.begin(), c.labels_any.end(),
-                   [&](const std::string& l) { return Contains(d.labels, l); })) {
-    return false;
+bool Contains(const std::vector<std::string>& list, std::string_view x) {
+  for (const std::string& item : list) {
+    if (item == x) return true;
   }
-  for (const std::string& l : c.labels_all) {
-    if (!Contains(d.labels, l)) return false;
+  return false;
+}
+
+// `bits`: the document's labels as bits of Policy::labels, when the
+// policy has them (else nullopt: compared as text).
+bool DocumentQualifies(const PolicyConditions& c, const MatchedDocument& d,
+                       std::optional<uint64_t> bits) {
+  if (c.min_words && d.words < *c.min_words) return false;
+  if (c.min_share && d.share < *c.min_share) return false;
+  if (bits) {
+    if (!c.labels_any.empty() && (*bits & c.labels_any_bits) == 0) return false;
+    if ((*bits & c.labels_all_bits) != c.labels_all_bits) return false;
+  } else {
+    if (!c.labels_any.empty() &&
+        std::none_of(
+            c.labels_any.begin(), c.labels_any.end(),
+            [&](const std::string& l) { return Contains(d.labels, l); })) {
+      return false;
+    }
+    for (const std::string& l : c.labels_all) {
+      if (!Contains(d.labels, l)) return false;
+    }
   }
   if (!c.documents.empty() &&
       std::none_of(c.documents.begin(), c.documents.end(),
@@ -41,68 +63,103 @@ bool DocumentQualifies(const PolicyConditions& c, const MatchedDocument& d) {
                    })) {
     return false;
   }
-  if (c.min_words && d.words < *c.min_words) return false;
-  if (c.min_share && d.share < *c.min_share) return false;
   return true;
 }
 
-// The documents of `facts` that qualify under `c`.
-std::vector<const MatchedDocument*> Qualifying(const PolicyConditions& c,
-                                               const VerdictFacts& facts) {
-  std::vector<const MatchedDocument*> out;
-  for (const MatchedDocument& d : facts.documents) {
-    if (DocumentQualifies(c, d)) out.push_back(&d);
+// What a verdict's facts give every rule alike, worked out once.
+struct Context {
+  Context(const Policy& p, const VerdictFacts& f) : policy(p), facts(f) {
+    sender_domain = DomainOf(f.sender);
+    for (const std::string& r : f.recipients) {
+      recipient_domains.push_back(DomainOf(r));
+      any_external |= !InDomainList(p.internal_domains, DomainOf(r));
+    }
+    // Compiled labels (CompileLabels): each document's as bits.
+    if (p.label_bits) {
+      for (const MatchedDocument& d : f.documents) {
+        uint64_t b = 0;
+        for (const std::string& l : d.labels) {
+          for (size_t i = 0; i < p.labels.size(); ++i) {
+            if (p.labels[i] == l) b |= uint64_t{1} << i;
+          }
+        }
+        label_bits.push_back(b);
+        any_label_bits |= b;
+      }
+    }
+    for (const auto& [name, members] : p.groups) {
+      sender_groups.emplace_back(
+          name, std::any_of(members.begin(), members.end(),
+                            [&](const std::string& m) {
+                              return !m.starts_with("group:") &&
+                                     AddressMatches(p, m, f.sender);
+                            }));
+    }
   }
-  return out;
+  // Whether the sender matches `pattern`, groups from the table above.
+  bool SenderIs(const std::string& pattern) const {
+    if (!pattern.starts_with("group:")) {
+      return AddressMatches(policy, pattern, facts.sender);
+    }
+    const std::string_view name = std::string_view(pattern).substr(6);
+    for (const auto& [group, member] : sender_groups) {
+      if (group == name) return member;
+    }
+    return false;
+  }
+  std::optional<uint64_t> Bits(size_t document) const {
+    if (label_bits.empty()) return std::nullopt;
+    return label_bits[document];
+  }
+  const Policy& policy;
+  const VerdictFacts& facts;
+  std::string_view sender_domain;
+  std::vector<std::string_view> recipient_domains;
+  bool any_external = false;
+  std::vector<uint64_t> label_bits;  // per document; empty: compare text
+  uint64_t any_label_bits = 0;       // of every document
+  // Per group of the policy, whether the sender is in it.
+  std::vector<std::pair<std::string_view, bool>> sender_groups;
+};
+
+// The documents that qualify under a rule's conditions, summed.
+struct Qualified {
+  uint32_t documents = 0;
+  uint32_t words = 0;
+  double share = 0;  // the largest
+};
+
+Qualified Qualify(const Context& x, const PolicyConditions& c) {
+  Qualified q;
+  // No document has any of labels_any: none qualifies.
+  if (!x.label_bits.empty() && !c.labels_any.empty() &&
+      (x.any_label_bits & c.labels_any_bits) == 0) {
+    return q;
+  }
+  for (size_t i = 0; i < x.facts.documents.size(); ++i) {
+    const MatchedDocument& d = x.facts.documents[i];
+    if (!DocumentQualifies(c, d, x.Bits(i))) continue;
+    ++q.documents;
+    q.words += d.words;
+    q.share = std::max(q.share, d.share);
+  }
+  return q;
 }
 
-// Whether every condition of `c` holds; the qualifying documents in *docs.
-// With `why`, the first condition that does not hold is named there.
-bool Holds(const Policy& policy, const PolicyConditions& c,
-           const VerdictFacts& facts,
-           std::vector<const MatchedDocument*>* docs,
+// Whether every condition of `c` holds; what qualifies in *q. With `why`,
+// the first condition that does not hold is named there.
+bool Holds(const Context& x, const PolicyConditions& c, Qualified* q,
            std::string* why = nullptr) {
+  const VerdictFacts& facts = x.facts;
   const auto no = [why](const char* reason) {
     if (why != nullptr) *why = reason;
     return false;
   };
-  if (!c.channels.empty() && !Contains(c.channels, facts.channel)) {
-    return no("channels: the channel is not one of them");
-  }
-  if (!c.senders.empty() &&
-      std::none_of(c.senders.begin(), c.senders.end(),
-                   [&](const std::string& p) {
-                     return AddressMatches(policy, p, facts.sender);
-                   })) {
-    return no("senders: the sender matches none of them");
-  }
-  if (!c.recipient_domains.empty() &&
-      std::none_of(facts.recipients.begin(), facts.recipients.end(),
-                   [&](const std::string& r) {
-                     return InDomains(c.recipient_domains, r);
-                   })) {
-    return no("recipient_domains: no recipient is in them");
-  }
-  if (!c.all_recipient_domains.empty() &&
-      (facts.recipients.empty() ||
-       !std::all_of(facts.recipients.begin(), facts.recipients.end(),
-                    [&](const std::string& r) {
-                      return InDomains(c.all_recipient_domains, r);
-                    }))) {
-    return no("all_recipient_domains: a recipient is outside them");
-  }
-  if (c.external_recipient) {
-    const bool any_external =
-        std::any_of(facts.recipients.begin(), facts.recipients.end(),
-                    [&](const std::string& r) {
-                      return !InDomains(policy.internal_domains, r);
-                    });
-    if (any_external != *c.external_recipient) {
-      return no(any_external ? "external_recipient = false: a recipient is "
+  if (c.external_recipient && x.any_external != *c.external_recipient) {
+    return no(x.any_external ? "external_recipient = false: a recipient is "
                                "outside internal_domains"
                              : "external_recipient = true: every recipient "
                                "is inside internal_domains");
-    }
   }
   if (c.unread && facts.unread != *c.unread) {
     return no(facts.unread ? "unread = false: parts were not read"
@@ -112,12 +169,35 @@ bool Holds(const Policy& policy, const PolicyConditions& c,
     return no(facts.error ? "error = false: the message could not be judged"
                           : "error = true: the message was judged");
   }
-  *docs = Qualifying(c, facts);
+  if (!c.channels.empty() && !Contains(c.channels, facts.channel)) {
+    return no("channels: the channel is not one of them");
+  }
+  if (!c.senders.empty() &&
+      std::none_of(c.senders.begin(), c.senders.end(),
+                   [&](const std::string& p) { return x.SenderIs(p); })) {
+    return no("senders: the sender matches none of them");
+  }
+  if (!c.recipient_domains.empty() &&
+      std::none_of(x.recipient_domains.begin(), x.recipient_domains.end(),
+                   [&](std::string_view d) {
+                     return InDomainList(c.recipient_domains, d);
+                   })) {
+    return no("recipient_domains: no recipient is in them");
+  }
+  if (!c.all_recipient_domains.empty() &&
+      (x.recipient_domains.empty() ||
+       !std::all_of(x.recipient_domains.begin(), x.recipient_domains.end(),
+                    [&](std::string_view d) {
+                      return InDomainList(c.all_recipient_domains, d);
+                    }))) {
+    return no("all_recipient_domains: a recipient is outside them");
+  }
+  *q = Qualify(x, c);
   // A rule about documents needs some; one about errors or unread parts
   // alone does not.
   const bool about_documents =
       HasDocumentConditions(c) || (!c.unread && !c.error);
-  if (about_documents && docs->size() < c.min_documents.value_or(1)) {
+  if (about_documents && q->documents < c.min_documents.value_or(1)) {
     return no(facts.documents.empty()
                   ? "no protected document was matched"
                   : "not enough matched documents meet the document "
@@ -127,16 +207,12 @@ bool Holds(const Policy& policy, const PolicyConditions& c,
   return true;
 }
 
-Severity SeverityOf(const PolicyRule& rule,
-                    const std::vector<const MatchedDocument*>& docs,
-                    uint32_t words) {
+Severity SeverityOf(const PolicyRule& rule, const Qualified& q) {
   Severity s = rule.severity;
-  double share = 0;
-  for (const MatchedDocument* d : docs) share = std::max(share, d->share);
   for (const SeverityStep& step : rule.steps) {
-    const bool reached = (step.documents && docs.size() >= *step.documents) ||
-                         (step.share && share >= *step.share) ||
-                         (step.words && words >= *step.words);
+    const bool reached = (step.documents && q.documents >= *step.documents) ||
+                         (step.share && q.share >= *step.share) ||
+                         (step.words && q.words >= *step.words);
     if (reached) s = std::max(s, step.severity);
   }
   return s;
@@ -146,72 +222,75 @@ void AddDistinct(std::vector<std::string>* list, const std::string& x) {
   if (!Contains(*list, x)) list->push_back(x);
 }
 
+// Whether `rule` matches: its conditions hold and none of its exceptions.
+bool Matches(const Context& x, const PolicyRule& rule, Qualified* q) {
+  if (!Holds(x, rule.when, q)) return false;
+  Qualified ignored;
+  for (const PolicyConditions& u : rule.unless) {
+    if (Holds(x, u, &ignored)) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 bool InDomains(const std::vector<std::string>& domains,
                const std::string& address) {
-  const std::string domain = DomainOf(address);
-  return std::any_of(domains.begin(), domains.end(), [&](const std::string& d) {
-    return UnderDomain(domain, d);
-  });
+  return InDomainList(domains, DomainOf(address));
 }
 
 bool AddressMatches(const Policy& policy, const std::string& pattern,
                     const std::string& address) {
-  if (pattern.starts_with("group:")) {
-    auto group = policy.groups.find(pattern.substr(6));
+  const std::string_view p = pattern;
+  if (p.starts_with("group:")) {
+    auto group = policy.groups.find(p.substr(6));
     if (group == policy.groups.end()) return false;
     return std::any_of(group->second.begin(), group->second.end(),
-                       [&](const std::string& p) {
-                         return !p.starts_with("group:") &&
-                                AddressMatches(policy, p, address);
+                       [&](const std::string& member) {
+                         return !member.starts_with("group:") &&
+                                AddressMatches(policy, member, address);
                        });
   }
-  if (pattern.starts_with('@')) {
-    return UnderDomain(DomainOf(address), pattern.substr(1));
-  }
+  if (p.starts_with('@')) return UnderDomain(DomainOf(address), p.substr(1));
   return address == pattern;
 }
 
 std::string ExplainRule(const Policy& policy, const PolicyRule& rule,
                         const VerdictFacts& facts) {
-  std::vector<const MatchedDocument*> docs;
+  const Context x(policy, facts);
+  Qualified q;
   std::string why;
-  if (!Holds(policy, rule.when, facts, &docs, &why)) return "no: " + why;
+  if (!Holds(x, rule.when, &q, &why)) return "no: " + why;
   for (size_t i = 0; i < rule.unless.size(); ++i) {
-    std::vector<const MatchedDocument*> ignored;
-    if (Holds(policy, rule.unless[i], facts, &ignored)) {
+    Qualified ignored;
+    if (Holds(x, rule.unless[i], &ignored)) {
       return "no: exception " + std::to_string(i + 1) + " holds";
     }
   }
   std::string out = "yes";
-  if (!docs.empty()) {
-    out += ": ";
-    for (size_t i = 0; i < docs.size(); ++i) {
-      if (i > 0) out += ", ";
-      out += docs[i]->id;
-    }
+  const char* separator = ": ";
+  for (size_t i = 0; i < facts.documents.size(); ++i) {
+    const MatchedDocument& d = facts.documents[i];
+    if (!DocumentQualifies(rule.when, d, x.Bits(i))) continue;
+    out += separator;
+    out += d.id;
+    separator = ", ";
   }
   return out;
 }
 
 PolicyDecision EvaluatePolicy(const Policy& policy, const VerdictFacts& facts) {
   PolicyDecision decision;
+  const Context x(policy, facts);
+  decision.matches.reserve(policy.rules.size());
   for (const PolicyRule& rule : policy.rules) {
-    std::vector<const MatchedDocument*> docs;
-    if (!Holds(policy, rule.when, facts, &docs)) continue;
-    std::vector<const MatchedDocument*> ignored;
-    if (std::any_of(rule.unless.begin(), rule.unless.end(),
-                    [&](const PolicyConditions& c) {
-                      return Holds(policy, c, facts, &ignored);
-                    })) {
-      continue;
-    }
+    Qualified q;
+    if (!Matches(x, rule, &q)) continue;
     RuleMatch m;
     m.rule = &rule;
-    m.documents = static_cast<uint32_t>(docs.size());
-    for (const MatchedDocument* d : docs) m.words += d->words;
-    m.severity = SeverityOf(rule, docs, m.words);
+    m.documents = q.documents;
+    m.words = q.words;
+    m.severity = SeverityOf(rule, q);
     decision.severity = std::max(decision.severity, m.severity);
     decision.matches.push_back(m);
     if (rule.monitor) {

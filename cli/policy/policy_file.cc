@@ -359,6 +359,7 @@ PolicyReport CheckPolicy(std::string_view text, const std::string& path) {
   }
   reader.CheckGroups(policy);
   report.errors = reader.errors();
+  CompileLabels(&policy);
   if (report.errors.empty()) report.policy = std::move(policy);
   return report;
 }

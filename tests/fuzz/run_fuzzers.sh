@@ -19,7 +19,8 @@ if ((${#targets[@]} == 0)); then
   targets=(fuzz_text fuzz_html fuzz_mail fuzz_mbox fuzz_office
            fuzz_opendocument fuzz_pdf fuzz_archive fuzz_rtf
            fuzz_legacy_office fuzz_tnef fuzz_epub fuzz_image fuzz_extraction
-           fuzz_locations fuzz_shingler fuzz_records fuzz_index_ops)
+           fuzz_locations fuzz_shingler fuzz_records fuzz_index_ops
+           fuzz_policy)
 fi
 mkdir -p "$build"
 build=$(cd "$build" && pwd)
@@ -62,6 +63,8 @@ if [[ ! -d "$seeds" ]]; then
   printf '%s\n%s\n' 'https://intranet.example/projects/' \
     'see https://intranet.example/projects/x?y=1, \\fs01\hr\pay.xlsx, C:\finance\2027\a.xlsx and /srv/legal/' \
     > "$seeds.tmp/locations.txt"
+  # For fuzz_policy: a policy with every key.
+  cp "$root/tests/fuzz/policy_seed.toml" "$seeds.tmp/"
   mv "$seeds.tmp" "$seeds"
 fi
 

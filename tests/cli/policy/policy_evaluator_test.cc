@@ -170,3 +170,93 @@ error = true
 
 }  // namespace
 }  // namespace leakhound
+
+namespace leakhound {
+namespace {
+
+TEST(PolicyEvaluatorTest, AllRecipientDomainsExceptsOnlyWhenEveryRecipientIsInThem) {
+  const Policy policy = Parse(R"(
+[groups]
+legal = ["@legal.example.com"]
+[[rule]]
+name = "r"
+action = "reject"
+[rule.when]
+labels_any = ["confidential"]
+[[rule.unless]]
+senders = ["group:legal"]
+all_recipient_domains = ["counsel.example"]
+)");
+  const MatchedDocument memo{"memo", {"confidential"}, 40, 0.2};
+  VerdictFacts f = Mail({"lee@counsel.example"}, {memo});
+  f.sender = "dana@legal.example.com";
+  EXPECT_EQ(EvaluatePolicy(policy, f).disposition, Disposition::kLog);
+  f.recipients.push_back("x@gmail.com");
+  EXPECT_EQ(EvaluatePolicy(policy, f).disposition, Disposition::kReject);
+  f.recipients.clear();  // no recipient: not "all in counsel.example"
+  EXPECT_EQ(EvaluatePolicy(policy, f).disposition, Disposition::kReject);
+}
+
+TEST(PolicyEvaluatorTest, ExplainNamesTheFirstConditionThatFailsOrTheException) {
+  const Policy policy = Parse(kInternalExternal);
+  const MatchedDocument memo{"board/memo.txt", {"confidential"}, 40, 0.2};
+  const VerdictFacts inside = Mail({"a@example.com"}, {memo});
+  EXPECT_EQ(ExplainRule(policy, policy.rules[0], inside), "yes: board/memo.txt");
+  EXPECT_THAT(ExplainRule(policy, policy.rules[1], inside),
+              ::testing::StartsWith("no: external_recipient = true"));
+  const Policy excepted = Parse(R"(
+[[rule]]
+name = "r"
+[rule.when]
+labels_any = ["confidential"]
+[[rule.unless]]
+min_share = 0.1
+)");
+  EXPECT_EQ(ExplainRule(excepted, excepted.rules[0], inside),
+            "no: exception 1 holds");
+}
+
+TEST(PolicyEvaluatorTest, LabelsDecideAlikeCompiledOrCompared) {
+  Policy compiled = Parse(R"(
+[[rule]]
+name = "any"
+action = "tag"
+[rule.when]
+labels_any = ["finance", "hr"]
+[[rule]]
+name = "all"
+action = "reject"
+[rule.when]
+labels_all = ["finance", "board"]
+)");
+  ASSERT_TRUE(compiled.label_bits);
+  Policy text = compiled;
+  text.label_bits = false;  // as a policy with more than 64 labels
+  for (const std::vector<std::string>& labels :
+       std::vector<std::vector<std::string>>{{},
+                                             {"finance"},
+                                             {"board", "finance"},
+                                             {"hr", "board"},
+                                             {"other"}}) {
+    const VerdictFacts f = Mail({"a@x.test"}, {{"d", labels, 40, 0.2}});
+    const PolicyDecision a = EvaluatePolicy(compiled, f);
+    const PolicyDecision b = EvaluatePolicy(text, f);
+    EXPECT_EQ(a.disposition, b.disposition);
+    EXPECT_EQ(a.matches.size(), b.matches.size());
+  }
+  // 65 labels: compared as text, still right.
+  Policy many;
+  PolicyRule r;
+  r.name = "many";
+  r.disposition = Disposition::kReject;
+  for (int i = 0; i < 65; ++i) r.when.labels_any.push_back("l" + std::to_string(i));
+  many.rules.push_back(r);
+  CompileLabels(&many);
+  EXPECT_FALSE(many.label_bits);
+  EXPECT_EQ(EvaluatePolicy(many, Mail({"a@x.test"}, {{"d", {"l64"}, 40, 0.2}}))
+                .disposition,
+            Disposition::kReject);
+}
+
+}  // namespace
+}  // namespace leakhound
