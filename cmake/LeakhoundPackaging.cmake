@@ -35,7 +35,7 @@ install(FILES ${_dist}/leakhound-milter.service ${_dist}/leakhound-console.servi
   ${_dist}/leakhound-sync.service ${_dist}/leakhound-sync.timer
   DESTINATION /lib/systemd/system)
 # /etc: absolute, so `cmake --install` and the package put it at /etc.
-install(FILES ${_dist}/milter.conf ${_dist}/sync.env
+install(FILES ${_dist}/milter.conf ${_dist}/sync.env ${_dist}/policy.toml
   DESTINATION /etc/leakhound PERMISSIONS OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ)
 
 set(CPACK_GENERATOR DEB)

@@ -28,7 +28,8 @@ constexpr char kUsage[] =
     "  list [--since T] [--until T] [--status S] [--document ID] [--sender "
     "ADDR]\n"
     "       [--recipient ADDR] [--action A] [--source milter|scan]\n"
-    "       [--kind leak|error|unread]\n"
+    "       [--kind leak|error|unread] [--severity S] [--rule NAME]\n"
+    "       [--reference LH-...]\n"
     "       [--limit N] [--offset N] [--json]     newest first (default "
     "limit 50)\n"
     "  show ID [--json]                           an incident with its "
@@ -91,6 +92,9 @@ absl::StatusOr<IncidentFilter> FilterOf(const CommandLine& line, int64_t now) {
   f.action = line.Value("action").value_or("");
   f.source = line.Value("source").value_or("");
   f.kind = line.Value("kind").value_or("");
+  f.severity = line.Value("severity").value_or("");
+  f.rule = line.Value("rule").value_or("");
+  f.reference = line.Value("reference").value_or("");
   auto limit = line.Unsigned("limit", 50, 1, 1'000'000);
   if (!limit.ok()) return limit.status();
   auto offset = line.Unsigned("offset", 0, 0, uint64_t{1} << 40);
@@ -361,7 +365,8 @@ int RunIncidentsCommand(int argc, char** argv) {
       {"kind", true},      {"limit", true},      {"offset", true},
       {"json", false},     {"as", true},         {"note", true},
       {"format", true},    {"older-than", true}, {"postfix-config", true},
-      {"recipient", true}};
+      {"recipient", true}, {"severity", true},   {"rule", true},
+      {"reference", true}};
   int exit = kExitOk;
   auto line = ParseCommandLine("incidents", argc, argv, kSpecs, kUsage, &exit);
   if (!line) return exit;

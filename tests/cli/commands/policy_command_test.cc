@@ -89,6 +89,14 @@ TEST_F(PolicyCheckTest, AnUnknownLabelIsOnlyAWarning) {
   EXPECT_THAT(known.out, HasSubstr("p.toml: 1 rule, no mistakes"));
 }
 
+TEST_F(PolicyCheckTest, ThePackagedExamplePolicyHasNoMistakes) {
+  const RunResult r =
+      RunLeakhound({"policy", "check",
+                    std::string(LEAKHOUND_SOURCE_DIR) + "/cli/dist/policy.toml"});
+  EXPECT_EQ(r.exit, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("3 rules, no mistakes"));
+}
+
 TEST_F(PolicyCheckTest, AMissingFileIsAnError) {
   const RunResult r = RunLeakhound({"policy", "check", dir_.Sub("none.toml")});
   EXPECT_EQ(r.exit, 2);

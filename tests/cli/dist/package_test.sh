@@ -49,6 +49,9 @@ getent passwd leakhound >/dev/null
 [[ $(stat -c '%a %U' /var/lib/leakhound) == "700 leakhound" ]] || {
   echo "package_test: /var/lib/leakhound is $(stat -c '%a %U' /var/lib/leakhound)" >&2; exit 1; }
 grep -qx /etc/leakhound/milter.conf /var/lib/dpkg/info/leakhound.conffiles
+grep -qx /etc/leakhound/policy.toml /var/lib/dpkg/info/leakhound.conffiles
+/usr/bin/leakhound policy check /etc/leakhound/policy.toml >/dev/null
+echo "package_test: the example policy is a conffile and has no mistakes"
 man -P cat leakhound 2>/dev/null | grep -q "find passages of protected documents"
 man -P cat 5 leakhound.conf 2>/dev/null | grep -q "options of the leakhound"
 echo "package_test: man pages render"
