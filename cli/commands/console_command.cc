@@ -31,6 +31,7 @@ constexpr char kUsage[] =
     "                         [--idle-minutes N] [--session-hours N] "
     "[--pidfile FILE]\n"
     "                         [--trusted-proxy ADDR] [--server-name NAME]\n"
+    "                         [--policy FILE]\n"
     "       leakhound console user add NAME --role viewer|reviewer|admin "
     "[--password-file FILE]\n"
     "       leakhound console user passwd NAME [--password-file FILE]\n"
@@ -56,6 +57,9 @@ constexpr char kUsage[] =
     "                       the audit), and the cookie is Secure with HSTS\n"
     "  --server-name NAME   refuse requests whose Host header names another "
     "host (421)\n"
+    "  --policy FILE        show the policy in force, read-only, with each "
+    "rule's\n"
+    "                       incident count (docs/policy.md)\n"
     "  A session also ends at its next request once its user is removed or "
     "given a\n"
     "  new password, and takes a changed role at once.\n"
@@ -255,7 +259,7 @@ absl::StatusOr<ConsoleOptions> ConsoleOptionsOf(const CommandLine& line) {
   options.trusted_proxy = line.Value("trusted-proxy").value_or("");
   options.server_name = line.Value("server-name").value_or("");
   options.limits = *limits;
-
+  options.policy_file = line.Value("policy").value_or("");
   return options;
 }
 
@@ -308,7 +312,7 @@ int RunConsoleCommand(int argc, char** argv) {
       {"role", true},         {"password-file", true},
       {"idle-minutes", true}, {"session-hours", true},
       {"pidfile", true},      {"trusted-proxy", true},
-      {"server-name", true}};
+      {"server-name", true},  {"policy", true}};
   static constexpr auto kAllSpecs = WithLimitOptions(kSpecs);
   int exit = kExitOk;
   auto line = ParseCommandLine("console", argc, argv, kAllSpecs, kUsage, &exit);

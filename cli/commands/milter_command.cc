@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "absl/strings/str_format.h"
 #include "cli/commands/command_line.h"
 #include "cli/commands/exit_codes.h"
@@ -51,6 +52,13 @@ constexpr OptionSpec kMilterOwnOptions[] = {
     {"policy", true, "FILE",
      "rules deciding what happens to each catch (docs/policy.md);\n"
      "without one, --on-leak applies to every leak"},
+    {"sendmail", true, "COMMAND",
+     "send the policy's notices with this sendmail(1) command\n"
+     "(e.g. /usr/sbin/sendmail; default: no notices)"},
+    {"console-url", true, "URL",
+     "the console's address, for the links in reviewers' digests"},
+    {"notify-digest-seconds", true, "S",
+     "a reviewer gets one digest per S seconds (default 60)"},
     {"reject-text", true, "TEXT", "the 550 5.7.1 reply's text"},
     {"show-matches", false, nullptr, "name the matched documents in the reply"},
     {"status-header", false, nullptr,
@@ -202,11 +210,20 @@ absl::Status ReadMilterPolicy(const CommandLine& line, MilterPolicy* policy) {
   return absl::OkStatus();
 }
 
-// The policy file, or the flags' built-in policy.
-void ReadPolicyChoice(const CommandLine& line, MilterOptions* o) {
+// The policy file, or the flags' built-in policy, and the notices.
+absl::Status ReadPolicyChoice(const CommandLine& line, MilterOptions* o) {
   o->gateway.policy_file = line.Value("policy").value_or("");
   o->gateway.builtin_policy =
       BuiltinPolicy(DispositionOf(o->policy.on_leak), o->policy.reject_text);
+  if (auto sendmail = line.Value("sendmail")) {
+    o->gateway.sendmail = absl::StrSplit(*sendmail, ' ', absl::SkipEmpty());
+  }
+  o->gateway.console_url = line.Value("console-url").value_or("");
+  auto digest = line.Double("notify-digest-seconds",
+                            o->gateway.digest_seconds, 0.1, 86400);
+  if (!digest.ok()) return digest.status();
+  o->gateway.digest_seconds = *digest;
+  return absl::OkStatus();
 }
 
 // Step 1: argv and the --config file to MilterOptions. nullopt after
@@ -222,7 +239,7 @@ std::optional<MilterOptions> ParseMilterOptions(int argc, char** argv,
   MilterOptions o;
   absl::Status s = ReadMilterValues(*line, &o);
   if (s.ok()) s = ReadMilterPolicy(*line, &o.policy);
-  if (s.ok()) ReadPolicyChoice(*line, &o);
+  if (s.ok()) s = ReadPolicyChoice(*line, &o);
   if (!s.ok()) {
     *exit = ReportError("milter", WhereFrom(s, origins, *given));
     return std::nullopt;

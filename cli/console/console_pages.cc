@@ -26,7 +26,8 @@ std::string Layout(const PageContext* ctx, const std::string& title,
     absl::StrAppend(
         &out,
         "<nav><a href=\"/incidents\">Incidents</a><a href=\"/dashboard\">"
-        "Dashboard</a><a href=\"/documents\">Protected documents</a></nav>"
+        "Dashboard</a><a href=\"/documents\">Protected documents</a>"
+        "<a href=\"/policy\">Policy</a></nav>"
         "<span class=\"who\">",
         Html(ctx->user), " (", Html(ctx->role),
         ")</span><form class=\"inline\" method=\"post\" action=\"/logout\">"
@@ -136,7 +137,12 @@ std::string IncidentListPage(const PageContext& ctx,
              {"open", "confirmed", "false-positive"}),
       "</label><label>Action ",
       Select("action", Get(q, "action"),
-             {"reject", "quarantine", "tag", "accept", "tempfail", "reported"}),
+             {"reject", "quarantine", "tag", "log", "accept", "tempfail",
+              "remove-external-recipients", "redirect", "reported"}),
+      "</label><label>Severity ",
+      Select("severity", Get(q, "severity"), {"info", "low", "medium", "high"}),
+      "</label><label>Rule <input name=\"rule\" id=\"f-rule\" value=\"",
+      Html(Get(q, "rule")), "\">",
       "</label><label>Source ",
       Select("source", Get(q, "source"), {"milter", "scan"}),
       "</label><label>Kind ",
@@ -160,7 +166,8 @@ std::string IncidentListPage(const PageContext& ctx,
     absl::StrAppend(
         &body,
         "<table class=\"incidents\"><thead><tr><th>#</th><th>Time (UTC)</th>"
-        "<th>Source</th><th>Kind</th><th>Action</th><th>Status</th><th>Mail"
+        "<th>Source</th><th>Kind</th><th>Action</th><th>Severity</th>"
+        "<th>Status</th><th>Mail"
         "</th><th>From / file</th><th>Subject</th><th>Documents</th></tr>"
         "</thead><tbody>");
     for (const Incident& i : view.rows) {
@@ -168,7 +175,9 @@ std::string IncidentListPage(const PageContext& ctx,
           &body, "<tr><td><a class=\"incident-link\" href=\"/incidents/", i.id,
           "\">", i.id, "</a></td><td>", Html(FormatTime(i.time_ms)),
           "</td><td>", Html(i.source), "</td><td>", Html(i.kind), "</td><td>",
-          Html(i.action), "</td><td class=\"status-", Html(i.status), "\">",
+          Html(i.action), "</td><td class=\"severity-", Html(i.severity),
+          "\">", Html(i.severity), "</td><td class=\"status-", Html(i.status),
+          "\">",
           Html(i.status), "</td><td>", Html(i.mail_state), "</td><td>",
           Html(Origin(i)), "</td><td>", Html(i.subject), "</td><td>",
           Html(absl::StrJoin(i.documents, ", ")), "</td></tr>");
@@ -447,9 +456,40 @@ std::string DashboardPage(const PageContext& ctx, const DashboardView& view) {
       view.days, "\"></label><button type=\"submit\">Show</button></form><p>",
       total, " incidents in the last ", view.days, " days.</p>",
       StackedBarChart("Incidents per day, by action", columns, series),
+      RankingChart("Incidents by severity", pairs(view.per_severity)),
       RankingChart("Top protected documents", pairs(view.top_documents)),
       RankingChart("Top senders", pairs(view.top_senders)));
   return Layout(&ctx, "Dashboard", body);
+}
+
+std::string PolicyPage(const PageContext& ctx, const PolicyView& view) {
+  if (view.path.empty()) {
+    return Layout(&ctx, "Policy",
+                  "<p class=\"empty\">No policy file: the console was "
+                  "started without --policy (docs/policy.md).</p>");
+  }
+  std::string body = absl::StrCat("<p>", Html(view.path), "</p>");
+  if (!view.error.empty()) {
+    absl::StrAppend(&body, "<p class=\"error\" role=\"alert\">",
+                    Html(view.error), "</p>");
+  }
+  if (!view.rules.empty()) {
+    body +=
+        "<table class=\"rules\"><thead><tr><th>Rule</th><th>Line</th>"
+        "<th>Mode</th><th>Action</th><th>Severity</th><th>Incidents</th>"
+        "</tr></thead><tbody>";
+    for (const PolicyView::Rule& r : view.rules) {
+      absl::StrAppend(
+          &body, "<tr><td>", Html(r.name), "</td><td>", r.line, "</td><td>",
+          Html(r.mode), "</td><td>", Html(r.action), "</td><td>",
+          Html(r.severity), "</td><td><a class=\"rule-incidents\" "
+          "href=\"/incidents", Html(QueryString({{"rule", r.name}}, 0)), "\">",
+          r.incidents, "</a></td></tr>");
+    }
+    body += "</tbody></table>";
+  }
+  absl::StrAppend(&body, "<pre class=\"policy\">", Html(view.text), "</pre>");
+  return Layout(&ctx, "Policy", body);
 }
 
 std::string MessagePage(const PageContext* ctx, const std::string& title,

@@ -65,6 +65,21 @@ struct DashboardView {
   std::vector<DayCount> per_day;
   std::vector<NamedCount> top_documents;
   std::vector<NamedCount> top_senders;
+  std::vector<NamedCount> per_severity;
+};
+
+// The policy in force, read-only: its file's text and per rule the
+// incidents recorded under it (all time).
+struct PolicyView {
+  std::string path;  // "": the console was given no policy file
+  std::string text;  // the file as read
+  std::string error;  // the file does not read or parse (FILE:LINE)
+  struct Rule {
+    std::string name, mode, action, severity;
+    int line = 0;
+    int64_t incidents = 0;
+  };
+  std::vector<Rule> rules;
 };
 
 inline constexpr size_t kIncidentsPerPage = 50;
@@ -82,6 +97,7 @@ std::string IncidentPage(const PageContext& ctx, const Incident& incident,
 std::string DocumentsPage(const PageContext& ctx, const DocumentsView& view,
                           const std::string& done);
 std::string DashboardPage(const PageContext& ctx, const DashboardView& view);
+std::string PolicyPage(const PageContext& ctx, const PolicyView& view);
 // `ctx` may be null (not logged in).
 std::string MessagePage(const PageContext* ctx, const std::string& title,
                         const std::string& message);

@@ -23,6 +23,7 @@
 #include "cli/formats/extraction.h"
 #include "cli/gateway/index_holder.h"
 #include "cli/incidents/incident_store.h"
+#include "cli/policy/policy_file.h"
 #include "engine/protected_index.h"
 
 namespace leakhound {
@@ -276,6 +277,8 @@ struct ConsoleServer::Impl {
   void Documents(const HttpRequest& req, HttpResponse& res);
   void DocumentChange(const HttpRequest& req, HttpResponse& res, bool add);
   void Dashboard(const HttpRequest& req, HttpResponse& res);
+  // The policy file, read-only, with each rule's incident count.
+  void PolicyShow(const HttpRequest& req, HttpResponse& res);
 };
 
 void ConsoleServer::Impl::LoginGet(const HttpRequest& req, HttpResponse& res) {
@@ -346,7 +349,8 @@ void ConsoleServer::Impl::IncidentList(const HttpRequest& req,
   if (!s) return;
   IncidentListView view;
   for (const char* key : {"status", "action", "source", "kind", "sender",
-                          "document", "since", "until"}) {
+                          "document", "since", "until", "severity", "rule",
+                          "reference"}) {
     const std::string v(absl::StripAsciiWhitespace(req.Query(key)));
     if (!v.empty()) view.query[key] = v;
   }
@@ -357,6 +361,9 @@ void ConsoleServer::Impl::IncidentList(const HttpRequest& req,
   f.kind = view.query["kind"];
   f.sender = view.query["sender"];
   f.document = view.query["document"];
+  f.severity = view.query["severity"];
+  f.rule = view.query["rule"];
+  f.reference = view.query["reference"];
   const int64_t now = NowUnixMs();
   for (auto [key, field] :
        {std::pair{"since", &f.since_ms}, std::pair{"until", &f.until_ms}}) {
@@ -608,14 +615,47 @@ void ConsoleServer::Impl::Dashboard(const HttpRequest& req, HttpResponse& res) {
   auto per_day = store->PerDay(since);
   auto documents = store->TopDocuments(since, 10);
   auto senders = store->TopSenders(since, 10);
-  for (const absl::Status& st :
-       {per_day.status(), documents.status(), senders.status()}) {
+  auto severities = store->PerSeverity(since);
+  for (const absl::Status& st : {per_day.status(), documents.status(),
+                                 senders.status(), severities.status()}) {
     if (!st.ok()) return Fail(res, *s, st);
   }
   view.per_day = std::move(*per_day);
   view.top_documents = std::move(*documents);
   view.top_senders = std::move(*senders);
+  view.per_severity = std::move(*severities);
   SendHtml(res, 200, DashboardPage(Context(*s), view));
+}
+
+void ConsoleServer::Impl::PolicyShow(const HttpRequest& req,
+                                     HttpResponse& res) {
+  auto s = Authenticate(req, res);
+  if (!s) return;
+  PolicyView view;
+  view.path = options.policy_file;
+  if (!view.path.empty()) {
+    absl::StatusOr<std::string> text = ReadPolicyText(view.path);
+    if (!text.ok()) {
+      view.error = std::string(text.status().message());
+    } else {
+      view.text = *text;
+      PolicyReport report = CheckPolicy(*text, view.path);
+      if (!report.errors.empty()) view.error = report.errors.front();
+      if (report.policy) {
+        absl::MutexLock lock(&store_mu);
+        for (const PolicyRule& r : report.policy->rules) {
+          IncidentFilter f;
+          f.rule = r.name;
+          auto n = store->Count(f);
+          if (!n.ok()) return Fail(res, *s, n.status());
+          view.rules.push_back({r.name, r.monitor ? "monitor" : "enforce",
+                                DispositionName(r.disposition),
+                                SeverityName(r.severity), r.line, *n});
+        }
+      }
+    }
+  }
+  SendHtml(res, 200, PolicyPage(Context(*s), view));
 }
 
 void ConsoleServer::Impl::Routes() {
@@ -684,6 +724,7 @@ void ConsoleServer::Impl::Routes() {
   post("/documents/remove",
        [this](const auto& q, auto& r) { DocumentChange(q, r, false); });
   get("/dashboard", [this](const auto& q, auto& r) { Dashboard(q, r); });
+  get("/policy", [this](const auto& q, auto& r) { PolicyShow(q, r); });
 }
 
 ConsoleServer::ConsoleServer(std::unique_ptr<Impl> impl)

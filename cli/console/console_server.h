@@ -45,6 +45,8 @@ struct ConsoleOptions {
   std::chrono::seconds session_max_age{12 * 60 * 60};
   ExtractionLimits limits;  // for uploaded documents
   size_t max_upload_bytes = size_t{64} << 20;
+  // The policy file shown, read-only, at /policy ("": none).
+  std::string policy_file;
 };
 
 using ConsoleLog = std::function<void(const std::string& line)>;

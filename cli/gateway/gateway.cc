@@ -29,6 +29,14 @@ absl::StatusOr<std::unique_ptr<Gateway>> Gateway::Open(
       PolicySource::Open(options.policy_file, options.builtin_policy);
   if (!policy.ok()) return policy.status();
   gateway->policy_ = std::move(*policy);
+  if (!options.sendmail.empty()) {
+    Notifier::Options n;
+    n.sendmail = options.sendmail;
+    n.console_url = options.console_url;
+    n.digest_period = std::chrono::milliseconds(
+        static_cast<int64_t>(options.digest_seconds * 1000));
+    gateway->notifier_ = std::make_unique<Notifier>(n, log);
+  }
   if (options.duplicate_window > 0) {
     auto cache = DuplicateCache::Create(options.duplicate_window);
     if (!cache.ok()) return cache.status();
@@ -140,6 +148,12 @@ void Gateway::Stop() {
         s.lookups == 0 ? 0.0
                        : 100.0 * static_cast<double>(s.hits) /
                              static_cast<double>(s.lookups)));
+  }
+  if (notifier_ != nullptr) {
+    notifier_->Stop();
+    const Notifier::Counters c = notifier_->counters();
+    log_->Write(absl::StrFormat("notices: %d sent, %d failed, %d dropped",
+                                c.sent, c.failed, c.dropped));
   }
   if (writer_ != nullptr) {
     writer_->Stop(5);

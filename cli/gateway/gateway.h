@@ -30,6 +30,7 @@
 #include "cli/gateway/message_verdict.h"
 #include "cli/gateway/metrics_server.h"
 #include "cli/gateway/milter_metrics.h"
+#include "cli/gateway/notifier.h"
 #include "cli/incidents/incident.h"
 #include "cli/incidents/incident_writer.h"
 #include "cli/policy/policy.h"
@@ -60,6 +61,10 @@ struct GatewayOptions {
   // channel's flags as a policy.
   std::string policy_file;
   Policy builtin_policy;
+  // The notices (notifier.h): sendmail's command; empty: no notices.
+  std::vector<std::string> sendmail;
+  std::string console_url;  // for the reviewers' links
+  double digest_seconds = 60;
 };
 
 class Gateway {
@@ -80,6 +85,8 @@ class Gateway {
   IndexHolder::Snapshot Current() const { return holder_->Current(); }
   // The policy in force; the caller's reference keeps it valid.
   std::shared_ptr<const Policy> policy() const { return policy_->Current(); }
+  // Where notices go; null without options().sendmail.
+  Notifier* notifier() const { return notifier_.get(); }
 
   // Starts the incident writer when options().incidents names a store
   // (a store that cannot be opened yet is logged and retried, never
@@ -105,8 +112,9 @@ class Gateway {
   absl::StatusOr<std::unique_ptr<MetricsServer>> StartMetrics(
       const std::string& address, const MilterMetrics* metrics);
 
-  // Stops the incident writer (the spool gets 5 s to drain) and logs the
-  // duplicate cache's and the incidents' totals. Idempotent.
+  // Stops the incident writer (the spool gets 5 s to drain) and the
+  // notifier (queued notices and digests are sent), and logs the
+  // duplicate cache's, the incidents' and the notices' totals. Idempotent.
   void Stop();
 
  private:
@@ -120,6 +128,7 @@ class Gateway {
   std::unique_ptr<DuplicateCache> cache_;  // null: no cache
   std::unique_ptr<MessageScanner> scanner_;
   std::unique_ptr<IncidentWriter> writer_;  // null: no store
+  std::unique_ptr<Notifier> notifier_;      // null: no notices
   std::atomic<int64_t> last_reload_ns_;     // steady_clock
   bool stopped_ = false;
 };

@@ -848,6 +848,23 @@ absl::StatusOr<std::vector<NamedCount>> IncidentStore::TopSenders(
       since_ms, n);
 }
 
+absl::StatusOr<std::vector<NamedCount>> IncidentStore::PerSeverity(
+    int64_t since_ms) {
+  return NamedCounts(
+      "SELECT severity, COUNT(*) AS c FROM incidents WHERE time_ms >= ? AND "
+      "severity != '' GROUP BY severity ORDER BY c DESC, severity LIMIT ?",
+      since_ms, 4);
+}
+
+absl::StatusOr<std::vector<NamedCount>> IncidentStore::PerRule(int64_t since_ms,
+                                                               size_t n) {
+  return NamedCounts(
+      "SELECT r.rule, COUNT(DISTINCT r.incident_id) AS c FROM incident_rules "
+      "r JOIN incidents i ON i.id = r.incident_id WHERE i.time_ms >= ? GROUP "
+      "BY r.rule ORDER BY c DESC, r.rule LIMIT ?",
+      since_ms, n);
+}
+
 absl::StatusOr<std::string> IncidentStore::IntegrityCheck() {
   SqlStatement s(db_, "PRAGMA integrity_check");
   std::vector<std::string> lines;

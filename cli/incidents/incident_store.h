@@ -162,6 +162,11 @@ class IncidentStore {
   absl::StatusOr<std::vector<NamedCount>> TopSenders(int64_t since_ms,
                                                      size_t n);
 
+  // Incidents since `since_ms` per severity (those a rule matched), and
+  // per rule that matched (the n most frequent).
+  absl::StatusOr<std::vector<NamedCount>> PerSeverity(int64_t since_ms);
+  absl::StatusOr<std::vector<NamedCount>> PerRule(int64_t since_ms, size_t n);
+
   // PRAGMA integrity_check: "ok" or SQLite's findings.
   absl::StatusOr<std::string> IntegrityCheck();
   int schema_version() const { return schema_version_; }

@@ -21,6 +21,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "cli/gateway/notifier.h"
 #include "cli/policy/policy_evaluator.h"
 
 namespace leakhound {
@@ -271,6 +272,7 @@ struct Judged {
   PolicyDecision decision;               // points into *policy
   Disposition action = Disposition::kLog;
   std::string why, note, reference;
+  std::vector<std::string> removed;  // remove-external-recipients: who
   double wait_ms = 0;
 };
 
@@ -310,6 +312,13 @@ std::string RefusalText(const Judged& j) {
   return text;
 }
 
+// Whether the decision came from a policy file (not the flags' built-in
+// policy, under which the milter answers exactly as it did before
+// policies: one-line refusals, no policy headers).
+bool FromPolicyFile(const Judged& j) {
+  return j.policy != nullptr && j.policy->path != "(built-in)";
+}
+
 // 550 5.7.1. A policy file's refusal is multi-line (smfi_setmlreply): the
 // rule's text, the incident's reference and rule, and where to ask for
 // help; the built-in policy's is today's one line.
@@ -317,8 +326,7 @@ void SetRefusal(SMFICTX* ctx, const Judged& j) {
   std::string code = "550", xcode = "5.7.1";
   std::string text = ReplyLine(RefusalText(j));
   const PolicyRule* rule = j.decision.deciding;
-  if (rule == nullptr || j.policy == nullptr ||
-      j.policy->path == "(built-in)") {
+  if (rule == nullptr || !FromPolicyFile(j)) {
     smfi_setreply(ctx, Mutable(code), Mutable(xcode), Mutable(text));
     return;
   }
@@ -355,7 +363,7 @@ void TagHeaders(SMFICTX* ctx, const Session& s, const Judged& j) {
   if (!v.locations.empty()) {
     AddHeader(ctx, "X-Leakhound-Locations", HeaderValue(v.locations));
   }
-  if (!j.decision.matches.empty()) {
+  if (FromPolicyFile(j) && !j.decision.matches.empty()) {
     std::vector<std::string> rules;
     for (const RuleMatch& m : j.decision.matches) rules.push_back(m.rule->name);
     AddHeader(ctx, "X-Leakhound-Severity", SeverityName(j.decision.severity));
@@ -373,8 +381,8 @@ void TagHeaders(SMFICTX* ctx, const Session& s, const Judged& j) {
 
 // Deletes every recipient outside the internal domains; false (nothing
 // deleted) when none is inside.
-bool RemoveExternal(SMFICTX* ctx, const Session& s, const Judged& j) {
-  std::vector<std::string> removed;
+bool RemoveExternal(SMFICTX* ctx, const Session& s, Judged& j) {
+  std::vector<std::string>& removed = j.removed;
   std::vector<size_t> external;
   for (size_t i = 0; i < s.raw_recipients.size(); ++i) {
     if (!Internal(*j.policy, s.recipient_list[i])) external.push_back(i);
@@ -450,6 +458,30 @@ sfsistat Act(SMFICTX* ctx, const Session& s, Judged& j) {
     smfi_addrcpt(ctx, Mutable(r));
   }
   return SMFIS_ACCEPT;
+}
+
+// The policy's notices for a judged message (a policy file's only): the
+// sender is told when a rule asks it or recipients were removed; each
+// reviewer a rule names gets the incident in the next digest.
+void Notify(const Session& s, const Judged& j) {
+  Notifier* notifier = g_state.gateway->notifier();
+  if (notifier == nullptr || !FromPolicyFile(j) || j.reference.empty()) return;
+  const PolicyDecision& d = j.decision;
+  const std::string rule = d.deciding != nullptr ? d.deciding->name : "";
+  std::vector<std::string> documents;
+  for (const MatchedDocument& m : j.v.matched) documents.push_back(m.id);
+  if ((d.notify_sender ||
+       j.action == Disposition::kRemoveExternalRecipients) &&
+      !s.sender.empty()) {
+    notifier->NotifySender({s.sender, s.subject, s.recipient_list, j.removed,
+                            DispositionName(j.action), rule, documents,
+                            j.reference, j.policy->help_url});
+  }
+  for (const std::string& reviewer : d.notify) {
+    notifier->NotifyReviewer(
+        reviewer, {j.reference, rule, SeverityName(d.severity),
+                   DispositionName(j.action), s.sender, s.subject});
+  }
 }
 
 // A reference for the incident, told to the sender: "LH-" and 10
@@ -680,6 +712,7 @@ sfsistat OnEndOfMessage(SMFICTX* ctx) {
   const sfsistat answer = Act(ctx, *s, j);
   // The record is handed over before `ms` is taken: the time it costs is
   // part of the milter's latency (docs/console.md, "Measured").
+  Notify(*s, j);
   const bool eventful =
       j.v.kind != MessageVerdict::Kind::kClean || !j.v.unread.empty();
   if (g_state.record && j.note.empty() && eventful) {

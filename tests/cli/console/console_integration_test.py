@@ -15,6 +15,7 @@ import csv
 import http.client
 import io
 import json
+import re
 import os
 import shutil
 import smtplib
@@ -124,11 +125,19 @@ class ConsoleTest(unittest.TestCase):
             "--incidents", cls.store).stdout)
         cls.http_port = free_port()
         cls.console_log = os.path.join(d, "console.log")
+        # The policy shown at /policy: the built-in policy the milter runs
+        # (its one rule is "default"), written out as a file, plus a rule
+        # nothing matched yet.
+        cls.policy = os.path.join(d, "policy.toml")
+        with open(cls.policy, "w") as f:
+            f.write('[[rule]]\nname = "default"\naction = "quarantine"\n\n'
+                    '[[rule]]\nname = "<b>hr</b> only"\naction = "reject"\n'
+                    'severity = "high"\n[rule.when]\nlabels_any = ["hr"]\n')
         with open(cls.console_log, "w") as log:
             cls.console = subprocess.Popen(
                 [LEAKHOUND, "console", "--listen", "127.0.0.1:%d" % cls.http_port,
                  "--index", cls.index, "--incidents", cls.store,
-                 "--postfix-config", cls.postfix.config],
+                 "--postfix-config", cls.postfix.config, "--policy", cls.policy],
                 stdout=subprocess.DEVNULL, stderr=log)
         wait_for(lambda: listening(cls.http_port) or cls.console.poll() is not None,
                  "the console")
@@ -325,6 +334,30 @@ class ConsoleTest(unittest.TestCase):
             self.assertNotIn("<script>document.title", page)
             self.assertNotIn("<img src=x", page)
             self.assertIn("&lt;script&gt;document.title=&#39;pwned&#39;", page)
+
+    def test_severity_and_rule_show_filter_and_chart_and_the_policy_is_shown(self):
+        c = Client(self.http_port)
+        c.login("vic", "vic-password-1")
+        recorded = self.incidents()
+        self.assertTrue(all(i["severity"] == "medium" for i in recorded))
+        status, _, page = c.request("GET", "/incidents?severity=medium&rule=default")
+        self.assertEqual(status, 200)
+        self.assertEqual(page.count('class="incident-link"'), len(recorded))
+        self.assertIn('<td class="severity-medium">medium</td>', page)
+        _, _, page = c.request("GET", "/incidents?severity=high")
+        self.assertIn("No incidents match.", page)
+        _, _, page = c.request("GET", "/incidents/%d" % recorded[0]["id"])
+        self.assertIn("<th>Severity</th><td>medium</td>", page)
+        self.assertIn("default (medium, quarantine)", page)
+        _, _, page = c.request("GET", "/dashboard")
+        self.assertIn("Incidents by severity", page)
+        status, _, page = c.request("GET", "/policy")
+        self.assertEqual(status, 200)
+        counts = re.findall(r'class="rule-incidents" href="/incidents\?rule=([^"]*)">(\d+)<', page)
+        self.assertEqual(counts, [("default", str(len(recorded))),
+                                  ("%3Cb%3Ehr%3C%2Fb%3E%20only", "0")])
+        self.assertNotIn("<b>hr</b>", page)  # the rule's name is escaped
+        self.assertIn("&lt;b&gt;hr&lt;/b&gt; only", page)
 
     def test_cookies_and_headers_protect_the_session(self):
         c = Client(self.http_port)

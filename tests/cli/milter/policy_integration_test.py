@@ -90,6 +90,17 @@ action = "reject"
 labels_any = ["confidential"]
 external_recipient = true
 """,
+    "notice": COMMON + """
+[[rule]]
+name = "tell the sender and the desk"
+action = "reject"
+reject_text = "Refused: it quotes confidential documents."
+notify_sender = true
+notify = ["dlp@corp.test"]
+[rule.when]
+labels_any = ["confidential"]
+external_recipient = true
+""",
     "review": COMMON + """
 [[rule]]
 name = "prices go to review"
@@ -155,6 +166,13 @@ class PolicyThroughPostfixTest(unittest.TestCase):
             log = os.path.join(d, "milter-%s.log" % name)
             incidents = os.path.join(d, "%s.incidents" % name)
             extra = []
+            if name == "notice":
+                # Notices through this Postfix's own sendmail(1); digests
+                # every 2 s so that the test need not wait a minute.
+                extra = ["--sendmail", "/usr/sbin/sendmail -C %s"
+                         % os.path.join(d, "postfix"),
+                         "--notify-digest-seconds", "2",
+                         "--console-url", "https://dlp.corp.test"]
             if name == "monitor":
                 cls.metrics_port = free_port()
                 extra = ["--metrics", "127.0.0.1:%d" % cls.metrics_port]
@@ -335,6 +353,55 @@ class PolicyThroughPostfixTest(unittest.TestCase):
         self.assertEqual((i["action"], i["would_action"]), ("log", "reject"))
         self.assertIn("monitor: would reject", i["rules"])
         self.assertIn("would=reject", read(self.milters["monitor"][2]))
+
+    def test_notify_sender_reaches_the_sender_without_protected_text(self):
+        code, text, subject = self.send("notice", self.outbound("email-board-leak.txt"))
+        self.assertEqual(code, 550)
+        reference = text.split("Incident ")[1].split(",")[0]
+        # The notice comes back to alex@corp.test through Postfix.
+        def notice():
+            for path in self.postfix.delivered():
+                m = email.message_from_bytes(read(path, "rb"))
+                if (m["Delivered-To"] == "alex@corp.test" and
+                        reference in (m["Subject"] or "")):
+                    return m
+            return None
+        wait_for(lambda: notice() is not None, "the sender's notice")
+        m = notice()
+        body = m.get_payload(decode=True).decode()
+        self.assertIn(subject, body)
+        self.assertIn("confidential/merger-memo.txt", body)
+        self.assertIn("Rule: tell the sender and the desk", body)
+        self.assertIn("https://help.corp.test/dlp", body)
+        self.assertEqual(m["Auto-Submitted"], "auto-generated")
+        # Not one 5-word run of the protected memo or of the message.
+        for source in (self.protected("merger-memo.txt"),
+                       self.outbound("email-board-leak.txt")):
+            words = source.split()
+            for i in range(len(words) - 5):
+                self.assertNotIn(" ".join(words[i:i + 5]), " ".join(body.split()))
+
+    def test_notify_batches_a_burst_into_one_digest_for_the_reviewer(self):
+        references = []
+        for _ in range(3):
+            code, text, _ = self.send("notice", self.outbound("email-board-leak.txt"))
+            self.assertEqual(code, 550)
+            references.append(text.split("Incident ")[1].split(",")[0])
+
+        def digests():
+            out = []
+            for path in self.postfix.delivered():
+                m = email.message_from_bytes(read(path, "rb"))
+                if m["Delivered-To"] == "dlp@corp.test":
+                    out.append(m.get_payload(decode=True).decode())
+            return [d for d in out if any(r in d for r in references)]
+        wait_for(lambda: all(any(r in d for d in digests()) for r in references),
+                 "the digests naming the three incidents")
+        # A burst inside one period is one mail (the three may straddle two
+        # periods of 2 s: at most two mails, never three).
+        self.assertLessEqual(len(digests()), 2)
+        self.assertIn("https://dlp.corp.test/incidents?reference=" + references[0],
+                      "".join(digests()))
 
     def test_redirect_and_bcc_reach_the_reviewers(self):
         code, _, subject = self.send("review", self.outbound("obfuscated-pricing-leak.txt"))

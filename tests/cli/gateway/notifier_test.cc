@@ -1,0 +1,119 @@
+// Notifier with a stand-in sendmail (a shell script that files each mail
+// and its arguments): what the sender and a reviewer receive, the digest,
+// and a sendmail that fails.
+#include "cli/gateway/notifier.h"
+
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/temp_dir.h"
+
+namespace leakhound {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+std::string Slurp(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class NotifierTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    script_ = dir_.Sub("sendmail");
+    std::ofstream(script_) << "#!/bin/sh\n"
+                              "n=$(ls " << dir_.Sub("out") << " | wc -l)\n"
+                              "echo \"$@\" > " << dir_.Sub("out") << "/$n.args\n"
+                              "cat > " << dir_.Sub("out") << "/$n.mail\n";
+    ::chmod(script_.c_str(), 0700);
+    std::filesystem::create_directory(dir_.Sub("out"));
+  }
+  std::vector<std::string> Mails() {
+    std::vector<std::string> out;
+    for (int i = 0; i < 100; i += 2) {
+      const auto p = std::filesystem::path(dir_.Sub("out")) /
+                     (std::to_string(i) + ".mail");
+      if (!std::filesystem::exists(p)) break;
+      out.push_back(Slurp(p));
+    }
+    return out;
+  }
+  TempDir dir_;
+  std::string script_;
+  DaemonLog log_{"notifier_test", false};
+};
+
+TEST_F(NotifierTest, TheSenderIsToldTheRuleDocumentsAndReferenceNeverTheText) {
+  Notifier::Options o;
+  o.sendmail = {script_};
+  Notifier n(o, &log_);
+  n.NotifySender({"alex@corp.test", "Q3\r\nBcc: evil@x.test", {"bob@example.test"},
+                  {"bob@example.test"}, "remove-external-recipients",
+                  "confidential stays inside", {"board/merger-memo.txt"},
+                  "LH-ABCDEFGHJK", "https://help.corp.test/dlp"});
+  n.Stop();
+  const std::vector<std::string> mails = Mails();
+  ASSERT_EQ(mails.size(), 1u);
+  const std::string& m = mails[0];
+  EXPECT_THAT(m, HasSubstr("To: <alex@corp.test>\n"));
+  EXPECT_THAT(m, HasSubstr("Auto-Submitted: auto-generated\n"));
+  EXPECT_THAT(m, HasSubstr("board/merger-memo.txt"));
+  EXPECT_THAT(m, HasSubstr("Rule: confidential stays inside"));
+  EXPECT_THAT(m, HasSubstr("Incident: LH-ABCDEFGHJK"));
+  EXPECT_THAT(m, HasSubstr("Not delivered to: bob@example.test"));
+  EXPECT_THAT(m, HasSubstr("https://help.corp.test/dlp"));
+  // A subject cannot add a header.
+  EXPECT_THAT(m, Not(HasSubstr("\nBcc:")));
+  EXPECT_EQ(Slurp(std::filesystem::path(dir_.Sub("out")) / "0.args"),
+            "-i -f <> -- alex@corp.test\n");
+  EXPECT_EQ(n.counters().sent, 1u);
+}
+
+TEST_F(NotifierTest, AReviewerGetsOneDigestPerPeriod) {
+  Notifier::Options o;
+  o.sendmail = {script_};
+  o.console_url = "https://dlp.corp.test";
+  o.digest_period = std::chrono::hours(1);  // sent at Stop
+  Notifier n(o, &log_);
+  for (const char* ref : {"LH-AAAAAAAAAA", "LH-BBBBBBBBBB", "LH-CCCCCCCCCC"}) {
+    n.NotifyReviewer("dlp@corp.test", {ref, "outside", "high", "reject",
+                                       "alex@corp.test", "numbers"});
+  }
+  n.NotifyReviewer("legal@corp.test", {"LH-DDDDDDDDDD", "legal", "low", "log",
+                                       "dana@corp.test", "contract"});
+  n.Stop();
+  const std::vector<std::string> mails = Mails();
+  ASSERT_EQ(mails.size(), 2u);
+  const std::string& dlp =
+      mails[0].find("dlp@corp.test") != std::string::npos ? mails[0] : mails[1];
+  EXPECT_THAT(dlp, HasSubstr("Subject: leakhound: 3 incidents for review"));
+  for (const char* ref : {"LH-AAAAAAAAAA", "LH-BBBBBBBBBB", "LH-CCCCCCCCCC"}) {
+    EXPECT_THAT(dlp, HasSubstr(std::string("https://dlp.corp.test/incidents?"
+                                           "reference=") + ref));
+  }
+  EXPECT_THAT(dlp, Not(HasSubstr("LH-DDDDDDDDDD")));
+  EXPECT_EQ(n.counters().sent, 2u);
+}
+
+TEST_F(NotifierTest, ASendmailThatFailsIsCountedAndLogged) {
+  Notifier::Options o;
+  o.sendmail = {"/bin/false"};
+  Notifier n(o, &log_);
+  n.NotifySender({"alex@corp.test", "s", {}, {}, "reject", "r", {"d"},
+                  "LH-ABCDEFGHJK", ""});
+  n.Stop();
+  EXPECT_EQ(n.counters().sent, 0u);
+  EXPECT_EQ(n.counters().failed, 1u);
+}
+
+}  // namespace
+}  // namespace leakhound
