@@ -73,7 +73,7 @@ try {
 
   await page.goto(url + '/dashboard');
   seen.charts = await page.locator('svg.chart').count();
-  check(seen.charts === 3, 'the dashboard does not draw its 3 charts');
+  check(seen.charts === 4, 'the dashboard does not draw its 4 charts (per day, by severity, documents, senders)');
   await page.screenshot({ path: shots + '/dashboard.png', fullPage: true });
 
   // 6. Logout: the session is gone.
