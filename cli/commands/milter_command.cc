@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_split.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
 #include "cli/commands/command_line.h"
 #include "cli/commands/exit_codes.h"
 #include "cli/gateway/daemon_log.h"
@@ -219,8 +219,8 @@ absl::Status ReadPolicyChoice(const CommandLine& line, MilterOptions* o) {
     o->gateway.sendmail = absl::StrSplit(*sendmail, ' ', absl::SkipEmpty());
   }
   o->gateway.console_url = line.Value("console-url").value_or("");
-  auto digest = line.Double("notify-digest-seconds",
-                            o->gateway.digest_seconds, 0.1, 86400);
+  auto digest = line.Double("notify-digest-seconds", o->gateway.digest_seconds,
+                            0.1, 86400);
   if (!digest.ok()) return digest.status();
   o->gateway.digest_seconds = *digest;
   return absl::OkStatus();
@@ -396,8 +396,8 @@ int RunMilter(const MilterOptions& o) {
   std::atomic<bool> served{false};
   absl::Status serve_status;
   std::thread server([&] {
-    serve_status = ServeMilter(o.socket, o.policy, gateway->get(),
-                               log.Sink(), (*gateway)->Recorder(), &metrics);
+    serve_status = ServeMilter(o.socket, o.policy, gateway->get(), log.Sink(),
+                               (*gateway)->Recorder(), &metrics);
     served = true;
   });
   WaitForStop(o.reload_seconds, served, gateway->get(), log);

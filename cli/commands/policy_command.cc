@@ -24,12 +24,20 @@
 namespace leakhound {
 namespace {
 
-constexpr OptionSpec kPolicyOwnOptions[] = {
-    {"policy", true},    {"index", true},     {"incidents", true},
-    {"since", true},     {"until", true},     {"channel", true},
-    {"sender", true},    {"recipient", true}, {"json", false},
-    {"min-words", true}, {"min-coverage", true}, {"boilerplate-docs", true},
-    {"min-distinctive-words", true}, {"no-word-checks", false}};
+constexpr OptionSpec kPolicyOwnOptions[] = {{"policy", true},
+                                            {"index", true},
+                                            {"incidents", true},
+                                            {"since", true},
+                                            {"until", true},
+                                            {"channel", true},
+                                            {"sender", true},
+                                            {"recipient", true},
+                                            {"json", false},
+                                            {"min-words", true},
+                                            {"min-coverage", true},
+                                            {"boilerplate-docs", true},
+                                            {"min-distinctive-words", true},
+                                            {"no-word-checks", false}};
 constexpr auto kPolicyOptions = WithLimitOptions(kPolicyOwnOptions);
 
 constexpr char kUsage[] =
@@ -51,8 +59,8 @@ constexpr char kUsage[] =
 // check: exit 1 when the file has a mistake.
 int CheckCommand(const CommandLine& line, const ActionArguments& action) {
   if (action.operands.size() != 1) {
-    return UsageError("policy", absl::InvalidArgumentError(
-                                    "policy check takes one FILE"));
+    return UsageError(
+        "policy", absl::InvalidArgumentError("policy check takes one FILE"));
   }
   const std::string& path = action.operands[0];
   auto text = ReadPolicyText(path);
@@ -65,8 +73,8 @@ int CheckCommand(const CommandLine& line, const ActionArguments& action) {
   if (with_index) {
     auto index = OpenIndex(line, OpenMode::kRead);
     if (!index.ok()) return ReportError("policy", index.status());
-    absl::Status s = (*index)->ForEachDocument(
-        [&](uint32_t, const DocumentRecord& record) {
+    absl::Status s =
+        (*index)->ForEachDocument([&](uint32_t, const DocumentRecord& record) {
           labels.insert(record.labels.begin(), record.labels.end());
           return absl::OkStatus();
         });
@@ -173,15 +181,16 @@ int ExplainCommand(const CommandLine& line, const ActionArguments& action) {
   std::ostringstream bytes;
   bytes << in.rdbuf();
   VerdictFacts f;
-  f.channel = line.Value("channel").value_or(
-      path.ends_with(".eml") ? "mail" : "scan");
+  f.channel =
+      line.Value("channel").value_or(path.ends_with(".eml") ? "mail" : "scan");
   if (f.channel != "mail" && f.channel != "scan" && f.channel != "web") {
-    return UsageError("policy", absl::InvalidArgumentError(
-                                    "--channel is mail, scan or web"));
+    return UsageError(
+        "policy", absl::InvalidArgumentError("--channel is mail, scan or web"));
   }
   const MessageScanner scanner(holder->get(), nullptr, *match, *limits);
-  const MessageVerdict v = f.channel == "mail" ? scanner.Scan(bytes.str())
-                                               : scanner.ScanFile(path, bytes.str());
+  const MessageVerdict v = f.channel == "mail"
+                               ? scanner.Scan(bytes.str())
+                               : scanner.ScanFile(path, bytes.str());
   if (f.channel == "mail") EnvelopeOf(bytes.str(), &f.sender, &f.recipients);
   if (auto s = line.Value("sender")) f.sender = Lower(*s);
   if (line.Has("recipient")) {
@@ -259,7 +268,8 @@ void PrintReplay(const ReplayReport& r, bool json) {
       t.push_back(absl::StrCat(change.first, " -> ", change.second, " ", n));
     }
     std::printf("rule '%s': matches %llu, changes %llu%s%s\n",
-                rule.rule.c_str(), static_cast<unsigned long long>(rule.matched),
+                rule.rule.c_str(),
+                static_cast<unsigned long long>(rule.matched),
                 static_cast<unsigned long long>(rule.changed),
                 t.empty() ? "" : ": ", absl::StrJoin(t, ", ").c_str());
   }

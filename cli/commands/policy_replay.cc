@@ -78,7 +78,8 @@ absl::StatusOr<ReplayReport> ReplayPolicy(IncidentStore& store,
         ++report.incidents;
         const PolicyDecision d =
             EvaluatePolicy(policy, FactsOfIncident(incident));
-        for (const RuleMatch& m : d.matches) ++report.rules[slot[m.rule]].matched;
+        for (const RuleMatch& m : d.matches)
+          ++report.rules[slot[m.rule]].matched;
         const std::string before = ActionName(incident.action);
         const std::string after = ReplayedAction(incident, d);
         if (before == after) return absl::OkStatus();

@@ -21,8 +21,8 @@
 #include "cli/commands/ordered_work.h"
 #include "cli/commands/progress_bar.h"
 #include "cli/commands/scan_output.h"
-#include "cli/gateway/message_verdict.h"
 #include "cli/formats/mime_extractor.h"
+#include "cli/gateway/message_verdict.h"
 #include "cli/incidents/incident_evidence.h"
 #include "cli/incidents/incident_store.h"
 #include "cli/policy/policy_evaluator.h"
@@ -93,7 +93,8 @@ const char* ScanUsage() {
       "  --incidents FILE     the store (default INDEX_DIR.incidents)\n"
       "  --store-snippets on|off  keep the text around each passage "
       "(default on)\n"
-      "  --policy FILE        apply the rules for channel scan (docs/policy.md):"
+      "  --policy FILE        apply the rules for channel scan "
+      "(docs/policy.md):"
       "\n"
       "                       each file gets a severity, the rules that "
       "matched and\n"
@@ -331,9 +332,9 @@ std::optional<ScanCommandOptions> ParseScanOptions(int argc, char** argv,
   if (auto name = line->Value("fail-severity")) {
     std::optional<Severity> severity = SeverityNamed(*name);
     if (!severity) {
-      return fail(absl::InvalidArgumentError(absl::StrCat(
-          "--fail-severity: unknown severity '", *name,
-          "' (info, low, medium, high)")));
+      return fail(absl::InvalidArgumentError(
+          absl::StrCat("--fail-severity: unknown severity '", *name,
+                       "' (info, low, medium, high)")));
     }
     if (!o.policy) {
       return fail(absl::InvalidArgumentError("--fail-severity needs --policy"));
@@ -472,8 +473,8 @@ class ScanRun {
     }
     if (fails) ++failing_;
     for (MatchedDocument& m : facts.documents) {
-      out.facts.push_back({std::move(m.id), std::move(m.labels), m.words,
-                           m.share});
+      out.facts.push_back(
+          {std::move(m.id), std::move(m.labels), m.words, m.share});
     }
     o.policy = std::move(out);
   }

@@ -142,8 +142,7 @@ std::string IncidentListPage(const PageContext& ctx,
       "</label><label>Severity ",
       Select("severity", Get(q, "severity"), {"info", "low", "medium", "high"}),
       "</label><label>Rule <input name=\"rule\" id=\"f-rule\" value=\"",
-      Html(Get(q, "rule")), "\">",
-      "</label><label>Source ",
+      Html(Get(q, "rule")), "\">", "</label><label>Source ",
       Select("source", Get(q, "source"), {"milter", "scan"}),
       "</label><label>Kind ",
       Select("kind", Get(q, "kind"), {"leak", "error", "unread"}),
@@ -175,9 +174,8 @@ std::string IncidentListPage(const PageContext& ctx,
           &body, "<tr><td><a class=\"incident-link\" href=\"/incidents/", i.id,
           "\">", i.id, "</a></td><td>", Html(FormatTime(i.time_ms)),
           "</td><td>", Html(i.source), "</td><td>", Html(i.kind), "</td><td>",
-          Html(i.action), "</td><td class=\"severity-", Html(i.severity),
-          "\">", Html(i.severity), "</td><td class=\"status-", Html(i.status),
-          "\">",
+          Html(i.action), "</td><td class=\"severity-", Html(i.severity), "\">",
+          Html(i.severity), "</td><td class=\"status-", Html(i.status), "\">",
           Html(i.status), "</td><td>", Html(i.mail_state), "</td><td>",
           Html(Origin(i)), "</td><td>", Html(i.subject), "</td><td>",
           Html(absl::StrJoin(i.documents, ", ")), "</td></tr>");
@@ -479,12 +477,13 @@ std::string PolicyPage(const PageContext& ctx, const PolicyView& view) {
         "<th>Mode</th><th>Action</th><th>Severity</th><th>Incidents</th>"
         "</tr></thead><tbody>";
     for (const PolicyView::Rule& r : view.rules) {
-      absl::StrAppend(
-          &body, "<tr><td>", Html(r.name), "</td><td>", r.line, "</td><td>",
-          Html(r.mode), "</td><td>", Html(r.action), "</td><td>",
-          Html(r.severity), "</td><td><a class=\"rule-incidents\" "
-          "href=\"/incidents", Html(QueryString({{"rule", r.name}}, 0)), "\">",
-          r.incidents, "</a></td></tr>");
+      absl::StrAppend(&body, "<tr><td>", Html(r.name), "</td><td>", r.line,
+                      "</td><td>", Html(r.mode), "</td><td>", Html(r.action),
+                      "</td><td>", Html(r.severity),
+                      "</td><td><a class=\"rule-incidents\" "
+                      "href=\"/incidents",
+                      Html(QueryString({{"rule", r.name}}, 0)), "\">",
+                      r.incidents, "</a></td></tr>");
     }
     body += "</tbody></table>";
   }

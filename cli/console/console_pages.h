@@ -71,8 +71,8 @@ struct DashboardView {
 // The policy in force, read-only: its file's text and per rule the
 // incidents recorded under it (all time).
 struct PolicyView {
-  std::string path;  // "": the console was given no policy file
-  std::string text;  // the file as read
+  std::string path;   // "": the console was given no policy file
+  std::string text;   // the file as read
   std::string error;  // the file does not read or parse (FILE:LINE)
   struct Rule {
     std::string name, mode, action, severity;

@@ -348,9 +348,9 @@ void ConsoleServer::Impl::IncidentList(const HttpRequest& req,
   auto s = Authenticate(req, res);
   if (!s) return;
   IncidentListView view;
-  for (const char* key : {"status", "action", "source", "kind", "sender",
-                          "document", "since", "until", "severity", "rule",
-                          "reference"}) {
+  for (const char* key :
+       {"status", "action", "source", "kind", "sender", "document", "since",
+        "until", "severity", "rule", "reference"}) {
     const std::string v(absl::StripAsciiWhitespace(req.Query(key)));
     if (!v.empty()) view.query[key] = v;
   }

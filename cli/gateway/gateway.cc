@@ -25,8 +25,7 @@ absl::StatusOr<std::unique_ptr<Gateway>> Gateway::Open(
   auto holder = IndexHolder::Open(options.index_dir);
   if (!holder.ok()) return holder.status();
   gateway->holder_ = std::move(*holder);
-  auto policy =
-      PolicySource::Open(options.policy_file, options.builtin_policy);
+  auto policy = PolicySource::Open(options.policy_file, options.builtin_policy);
   if (!policy.ok()) return policy.status();
   gateway->policy_ = std::move(*policy);
   if (!options.sendmail.empty()) {
@@ -94,9 +93,8 @@ void Gateway::ReloadPolicy(const char* why) {
                              "): ", changed.status().message(),
                              "; the previous policy stays in force"));
   } else if (*changed) {
-    log_->Write(absl::StrCat("policy reloaded (", why, "): ",
-                             policy_->path(), ", ",
-                             policy_->Current()->rules.size(), " rules"));
+    log_->Write(absl::StrCat("policy reloaded (", why, "): ", policy_->path(),
+                             ", ", policy_->Current()->rules.size(), " rules"));
   }
 }
 

@@ -8,8 +8,8 @@
 #include "cli/gateway/duplicate_cache.h"
 #include "cli/gateway/index_holder.h"
 #include "cli/incidents/incident_evidence.h"
-#include "index/index_store.h"
 #include "engine/content_digest.h"
+#include "index/index_store.h"
 
 namespace leakhound {
 

@@ -30,11 +30,10 @@ std::string Field(std::string value) {
 
 std::string Headers(const std::string& from, const std::string& to,
                     const std::string& subject) {
-  return absl::StrCat("From: leakhound <", Field(from), ">\n", "To: <",
-                      Field(to), ">\n", "Subject: ", Field(subject), "\n",
-                      "Auto-Submitted: auto-generated\n",
-                      "Content-Type: text/plain; charset=utf-8\n",
-                      "MIME-Version: 1.0\n\n");
+  return absl::StrCat(
+      "From: leakhound <", Field(from), ">\n", "To: <", Field(to), ">\n",
+      "Subject: ", Field(subject), "\n", "Auto-Submitted: auto-generated\n",
+      "Content-Type: text/plain; charset=utf-8\n", "MIME-Version: 1.0\n\n");
 }
 
 // What was done, in words a sender understands.
@@ -57,23 +56,24 @@ std::string WhatHappened(const SenderNotice& n) {
 
 std::string Notifier::SenderMail(const SenderNotice& n,
                                  const std::string& from) {
-  std::string body = absl::StrCat(
-      "Your message \"", Field(n.subject), "\"\n", "to ",
-      Field(absl::StrJoin(n.recipients, ", ")), "\n", WhatHappened(n),
-      ".\n\n", "It quotes protected documents: ",
-      Field(absl::StrJoin(n.documents, ", ")), "\n", "Rule: ", Field(n.rule),
-      "\n");
+  std::string body =
+      absl::StrCat("Your message \"", Field(n.subject), "\"\n", "to ",
+                   Field(absl::StrJoin(n.recipients, ", ")), "\n",
+                   WhatHappened(n), ".\n\n", "It quotes protected documents: ",
+                   Field(absl::StrJoin(n.documents, ", ")), "\n",
+                   "Rule: ", Field(n.rule), "\n");
   if (!n.removed.empty()) {
-    absl::StrAppend(&body, "Not delivered to: ",
-                    Field(absl::StrJoin(n.removed, ", ")), "\n");
+    absl::StrAppend(&body,
+                    "Not delivered to: ", Field(absl::StrJoin(n.removed, ", ")),
+                    "\n");
   }
-  absl::StrAppend(&body, "Incident: ", n.reference, "\n\n",
-                  n.help_url.empty()
-                      ? "To ask for release, write to your security team and "
-                        "name the incident.\n"
-                      : absl::StrCat("To ask for release, see ",
-                                     Field(n.help_url),
-                                     " and name the incident.\n"));
+  absl::StrAppend(
+      &body, "Incident: ", n.reference, "\n\n",
+      n.help_url.empty()
+          ? "To ask for release, write to your security team and "
+            "name the incident.\n"
+          : absl::StrCat("To ask for release, see ", Field(n.help_url),
+                         " and name the incident.\n"));
   return Headers(from, n.to,
                  absl::StrCat("Your message quotes protected documents (",
                               n.reference, ")")) +
@@ -84,9 +84,9 @@ std::string Notifier::DigestMail(const std::string& reviewer,
                                  const std::vector<ReviewerItem>& items,
                                  const std::string& from,
                                  const std::string& console_url) {
-  std::string body = absl::StrCat(items.size(),
-                                  items.size() == 1 ? " incident" : " incidents",
-                                  " for review:\n\n");
+  std::string body =
+      absl::StrCat(items.size(), items.size() == 1 ? " incident" : " incidents",
+                   " for review:\n\n");
   for (const ReviewerItem& i : items) {
     absl::StrAppend(&body, i.reference, "  ", Field(i.severity), "  ",
                     Field(i.action), "  rule ", Field(i.rule), "\n", "  from ",
@@ -158,7 +158,8 @@ void Notifier::Run() {
       while (senders_.empty() && !stopping_ &&
              std::chrono::steady_clock::now() < next_digest) {
         cv_.WaitWithTimeout(
-            &mu_, absl::FromChrono(next_digest - std::chrono::steady_clock::now()));
+            &mu_,
+            absl::FromChrono(next_digest - std::chrono::steady_clock::now()));
       }
       senders.swap(senders_);
       stop = stopping_;
@@ -203,12 +204,13 @@ void Notifier::Send(const std::string& to, const std::string& mail) {
     ::close(in[0]);
     if (spawned != 0) {
       ::close(in[1]);
-      status = absl::UnavailableError(absl::StrCat(
-          "cannot run ", argv[0], ": ", std::strerror(spawned)));
+      status = absl::UnavailableError(
+          absl::StrCat("cannot run ", argv[0], ": ", std::strerror(spawned)));
     } else {
       size_t done = 0;
       while (done < mail.size()) {
-        const ssize_t n = ::write(in[1], mail.data() + done, mail.size() - done);
+        const ssize_t n =
+            ::write(in[1], mail.data() + done, mail.size() - done);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) break;
         done += static_cast<size_t>(n);
@@ -219,9 +221,9 @@ void Notifier::Send(const std::string& to, const std::string& mail) {
       }
       if (done < mail.size() || !WIFEXITED(wstatus) ||
           WEXITSTATUS(wstatus) != 0) {
-        status = absl::UnavailableError(absl::StrCat(
-            argv[0], " failed (exit ",
-            WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1, ")"));
+        status = absl::UnavailableError(
+            absl::StrCat(argv[0], " failed (exit ",
+                         WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1, ")"));
       }
     }
   }
@@ -230,8 +232,8 @@ void Notifier::Send(const std::string& to, const std::string& mail) {
     ++counters_.sent;
   } else {
     ++counters_.failed;
-    log_->Write(absl::StrCat("notice to ", Field(to), " not sent: ",
-                             status.message()));
+    log_->Write(
+        absl::StrCat("notice to ", Field(to), " not sent: ", status.message()));
   }
 }
 

@@ -32,15 +32,15 @@ namespace leakhound {
 
 // What the sender of a caught message is told.
 struct SenderNotice {
-  std::string to;         // the envelope sender
-  std::string subject;    // of their message
+  std::string to;       // the envelope sender
+  std::string subject;  // of their message
   std::vector<std::string> recipients;
-  std::vector<std::string> removed;  // remove-external-recipients: who
-  std::string action;     // the disposition carried out
-  std::string rule;       // the deciding rule
+  std::vector<std::string> removed;    // remove-external-recipients: who
+  std::string action;                  // the disposition carried out
+  std::string rule;                    // the deciding rule
   std::vector<std::string> documents;  // protected document ids
-  std::string reference;  // "LH-..."
-  std::string help_url;   // may be empty
+  std::string reference;               // "LH-..."
+  std::string help_url;                // may be empty
 };
 
 // One incident in a reviewer's digest.

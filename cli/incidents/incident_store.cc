@@ -700,7 +700,8 @@ absl::StatusOr<int64_t> IncidentStore::Purge(int64_t before_ms,
   int64_t deleted = 0;
   absl::Status s = InTransaction([&]() -> absl::Status {
     int code = SQLITE_DONE;
-    for (const char* table : {"matches", "incident_rules", "incident_documents"}) {
+    for (const char* table :
+         {"matches", "incident_rules", "incident_documents"}) {
       SqlStatement m(db_, absl::StrCat("DELETE FROM ", table,
                                        " WHERE incident_id IN (SELECT id FROM "
                                        "incidents WHERE time_ms < ?)"));

@@ -330,9 +330,9 @@ void SetRefusal(SMFICTX* ctx, const Judged& j) {
     smfi_setreply(ctx, Mutable(code), Mutable(xcode), Mutable(text));
     return;
   }
-  std::string incident = ReplyLine(absl::StrCat(
-      "Incident ", j.reference, ", rule '", rule->name, "', severity ",
-      SeverityName(j.decision.severity)));
+  std::string incident = ReplyLine(
+      absl::StrCat("Incident ", j.reference, ", rule '", rule->name,
+                   "', severity ", SeverityName(j.decision.severity)));
   std::string help = ReplyLine(
       j.policy->help_url.empty()
           ? "Ask your security team for help, naming the incident."
@@ -431,14 +431,15 @@ sfsistat Act(SMFICTX* ctx, const Session& s, Judged& j) {
     case Disposition::kQuarantine: {
       // The hold reason (postqueue -j, the console) says what happened to
       // the mail: held, not refused.
-      std::string reason = absl::StrCat(
-          "leakhound: held: ",
-          v.kind == MessageVerdict::Kind::kLeak
-              ? absl::StrCat("it quotes protected content (",
-                             absl::StrJoin(v.documents, ", "), ")")
-              : j.why);
+      std::string reason =
+          absl::StrCat("leakhound: held: ",
+                       v.kind == MessageVerdict::Kind::kLeak
+                           ? absl::StrCat("it quotes protected content (",
+                                          absl::StrJoin(v.documents, ", "), ")")
+                           : j.why);
       smfi_quarantine(ctx, Mutable(reason));
-      if (p.status_header) AddHeader(ctx, "X-Leakhound-Status", VerdictName(v.kind));
+      if (p.status_header)
+        AddHeader(ctx, "X-Leakhound-Status", VerdictName(v.kind));
       break;
     }
     case Disposition::kRedirect:
@@ -450,7 +451,8 @@ sfsistat Act(SMFICTX* ctx, const Session& s, Judged& j) {
       TagHeaders(ctx, s, j);
       break;
     case Disposition::kLog:
-      if (p.status_header) AddHeader(ctx, "X-Leakhound-Status", VerdictName(v.kind));
+      if (p.status_header)
+        AddHeader(ctx, "X-Leakhound-Status", VerdictName(v.kind));
       break;
   }
   for (const std::string& reviewer : j.decision.bcc) {
@@ -470,17 +472,16 @@ void Notify(const Session& s, const Judged& j) {
   const std::string rule = d.deciding != nullptr ? d.deciding->name : "";
   std::vector<std::string> documents;
   for (const MatchedDocument& m : j.v.matched) documents.push_back(m.id);
-  if ((d.notify_sender ||
-       j.action == Disposition::kRemoveExternalRecipients) &&
+  if ((d.notify_sender || j.action == Disposition::kRemoveExternalRecipients) &&
       !s.sender.empty()) {
     notifier->NotifySender({s.sender, s.subject, s.recipient_list, j.removed,
                             DispositionName(j.action), rule, documents,
                             j.reference, j.policy->help_url});
   }
   for (const std::string& reviewer : d.notify) {
-    notifier->NotifyReviewer(
-        reviewer, {j.reference, rule, SeverityName(d.severity),
-                   DispositionName(j.action), s.sender, s.subject});
+    notifier->NotifyReviewer(reviewer,
+                             {j.reference, rule, SeverityName(d.severity),
+                              DispositionName(j.action), s.sender, s.subject});
   }
 }
 
@@ -667,8 +668,8 @@ std::string LogLine(const std::string& queue_id, const Judged& j, double ms,
       "queue_id=%s verdict=%s action=%s ms=%.2f scan_ms=%.2f wait_ms=%.2f "
       "bytes=%d",
       queue_id.empty() ? "-" : queue_id,
-      j.note.empty() ? VerdictName(v.kind) : "skipped",
-      AnswerName(j.action), ms, v.milliseconds, j.wait_ms, bytes);
+      j.note.empty() ? VerdictName(v.kind) : "skipped", AnswerName(j.action),
+      ms, v.milliseconds, j.wait_ms, bytes);
   if (!j.note.empty()) absl::StrAppend(&line, " note=\"", j.note, "\"");
   if (!j.reference.empty()) absl::StrAppend(&line, " incident=", j.reference);
   if (!j.decision.matches.empty()) {
@@ -764,11 +765,16 @@ absl::StatusOr<MilterAction> ParseMilterAction(std::string_view name) {
 
 Disposition DispositionOf(MilterAction action) {
   switch (action) {
-    case MilterAction::kAccept: return Disposition::kLog;
-    case MilterAction::kReject: return Disposition::kReject;
-    case MilterAction::kQuarantine: return Disposition::kQuarantine;
-    case MilterAction::kTag: return Disposition::kTag;
-    case MilterAction::kTempfail: return Disposition::kTempfail;
+    case MilterAction::kAccept:
+      return Disposition::kLog;
+    case MilterAction::kReject:
+      return Disposition::kReject;
+    case MilterAction::kQuarantine:
+      return Disposition::kQuarantine;
+    case MilterAction::kTag:
+      return Disposition::kTag;
+    case MilterAction::kTempfail:
+      return Disposition::kTempfail;
   }
   return Disposition::kTempfail;
 }

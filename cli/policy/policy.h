@@ -28,13 +28,13 @@ enum class Severity { kInfo, kLow, kMedium, kHigh };
 // disposition actions are ordered from least to most restrictive; the
 // most restrictive of the enforcing rules is what happens.
 enum class Disposition {
-  kLog,         // deliver, record
-  kTag,         // deliver with X-Leakhound-* headers (and a subject prefix)
+  kLog,  // deliver, record
+  kTag,  // deliver with X-Leakhound-* headers (and a subject prefix)
   kRemoveExternalRecipients,  // deliver to the internal recipients only
-  kRedirect,    // deliver to the reviewer instead
-  kQuarantine,  // hold in the MTA's queue
-  kTempfail,    // 451: try later
-  kReject,      // 550 with the rule's text
+  kRedirect,                  // deliver to the reviewer instead
+  kQuarantine,                // hold in the MTA's queue
+  kTempfail,                  // 451: try later
+  kReject,                    // 550 with the rule's text
 };
 
 const char* SeverityName(Severity s);
@@ -58,8 +58,8 @@ struct PolicyConditions {
   // How many distinct documents must qualify (default 1 when any of the
   // document conditions above is set or no other condition is).
   std::optional<uint32_t> min_documents;
-  std::vector<std::string> channels;  // "mail", "scan", "web"
-  std::vector<std::string> senders;   // address patterns
+  std::vector<std::string> channels;           // "mail", "scan", "web"
+  std::vector<std::string> senders;            // address patterns
   std::vector<std::string> recipient_domains;  // some recipient is in one
   // Every recipient is in one of these domains (and there is one): what an
   // exception for "mail to counsel" needs, so that one more recipient

@@ -56,11 +56,10 @@ bool DocumentQualifies(const PolicyConditions& c, const MatchedDocument& d,
     }
   }
   if (!c.documents.empty() &&
-      std::none_of(c.documents.begin(), c.documents.end(),
-                   [&](const std::string& p) {
-                     return d.id == p ||
-                            (p.ends_with('/') && d.id.starts_with(p));
-                   })) {
+      std::none_of(
+          c.documents.begin(), c.documents.end(), [&](const std::string& p) {
+            return d.id == p || (p.ends_with('/') && d.id.starts_with(p));
+          })) {
     return false;
   }
   return true;

@@ -39,9 +39,9 @@ class Reader {
     for (const auto& [key, node] : table) {
       const std::string name(key.str());
       if (std::find(known.begin(), known.end(), name) == known.end()) {
-        Fail(key.source(), absl::StrCat("unknown key '", name, "' in ", where,
-                                        " (known: ", absl::StrJoin(known, ", "),
-                                        ")"));
+        Fail(key.source(),
+             absl::StrCat("unknown key '", name, "' in ", where,
+                          " (known: ", absl::StrJoin(known, ", "), ")"));
       }
     }
   }
@@ -87,13 +87,15 @@ class Reader {
     if (!(n->is_floating_point() || n->is_integer()) || !v || *v < 0 ||
         *v > 1) {
       Fail(n->source(),
-           absl::StrCat("'", key, "' must be a share from 0 to 1 (0.5 is 50 %)"));
+           absl::StrCat("'", key,
+                        "' must be a share from 0 to 1 (0.5 is 50 %)"));
       return std::nullopt;
     }
     return *v;
   }
 
-  std::vector<std::string> Strings(const toml::table& t, const std::string& key) {
+  std::vector<std::string> Strings(const toml::table& t,
+                                   const std::string& key) {
     std::vector<std::string> out;
     const toml::node* n = t.get(key);
     if (n == nullptr) return out;
@@ -119,8 +121,7 @@ class Reader {
     if (!s) return std::nullopt;
     if (std::optional<Severity> v = SeverityNamed(*s)) return v;
     Fail(t.get(key)->source(),
-         absl::StrCat("unknown severity '", *s,
-                      "' (info, low, medium, high)"));
+         absl::StrCat("unknown severity '", *s, "' (info, low, medium, high)"));
     return std::nullopt;
   }
 
@@ -138,8 +139,7 @@ class Reader {
                            p.find_first_of(" \t,;<>") == std::string::npos;
       if (!group && !address) {
         Fail(t.get(key)->source(),
-             absl::StrCat("malformed address pattern '", p,
-                          "' in '", key,
+             absl::StrCat("malformed address pattern '", p, "' in '", key,
                           "' (user@domain, @domain or group:NAME)"));
       }
       if (group) groups_used_.emplace(p.substr(6), t.get(key)->source());
@@ -163,10 +163,9 @@ class Reader {
 
   PolicyConditions Conditions(const toml::table& t, const std::string& where) {
     OnlyKeys(t,
-             {"labels_any", "labels_all", "documents", "min_words",
-              "min_share", "min_documents", "channels", "senders",
-              "recipient_domains", "all_recipient_domains",
-              "external_recipient", "unread", "error"},
+             {"labels_any", "labels_all", "documents", "min_words", "min_share",
+              "min_documents", "channels", "senders", "recipient_domains",
+              "all_recipient_domains", "external_recipient", "unread", "error"},
              where);
     PolicyConditions c;
     c.labels_any = Strings(t, "labels_any");
@@ -261,7 +260,8 @@ class Reader {
     if (const toml::node* unless = t.get("unless")) {
       const toml::array* list = unless->as_array();
       if (list == nullptr) {
-        Fail(unless->source(), "'unless' must be a list of tables ([[rule.unless]])");
+        Fail(unless->source(),
+             "'unless' must be a list of tables ([[rule.unless]])");
       } else {
         for (const toml::node& item : *list) {
           if (item.as_table() == nullptr) {
@@ -290,8 +290,9 @@ class Reader {
     r.notify = Addresses(t, "notify");
     if ((r.disposition == Disposition::kRedirect || r.bcc_reviewer) &&
         r.reviewer.empty()) {
-      Fail(t.source(), absl::StrCat(where, ": redirect and bcc need a "
-                                           "'reviewer' address"));
+      Fail(t.source(), absl::StrCat(where,
+                                    ": redirect and bcc need a "
+                                    "'reviewer' address"));
     }
     return r;
   }

@@ -13,9 +13,9 @@ std::string NeverHolds(const PolicyConditions& c) {
       !c.channels.empty() &&
       std::all_of(c.channels.begin(), c.channels.end(),
                   [](const std::string& ch) { return ch == "scan"; });
-  if (scan_only && (c.external_recipient.value_or(false) ||
-                    !c.recipient_domains.empty() ||
-                    !c.all_recipient_domains.empty())) {
+  if (scan_only &&
+      (c.external_recipient.value_or(false) || !c.recipient_domains.empty() ||
+       !c.all_recipient_domains.empty())) {
     return "a scan has no recipients";
   }
   if (scan_only && !c.senders.empty()) return "a scan has no sender";
@@ -39,8 +39,8 @@ std::vector<PolicyFinding> LintPolicy(const Policy& policy,
                                       const std::set<std::string>* labels) {
   std::vector<PolicyFinding> out;
   for (const PolicyRule& r : policy.rules) {
-    const std::string at = absl::StrCat(policy.path, ":", r.line, ": rule '",
-                                        r.name, "'");
+    const std::string at =
+        absl::StrCat(policy.path, ":", r.line, ": rule '", r.name, "'");
     if (std::string why = NeverHolds(r.when); !why.empty()) {
       out.push_back({true, absl::StrCat(at, " can never match: ", why)});
     }
@@ -59,8 +59,9 @@ std::vector<PolicyFinding> LintPolicy(const Policy& policy,
       for (const auto* list : {&c->labels_any, &c->labels_all}) {
         for (const std::string& l : *list) {
           if (!labels->contains(l)) {
-            out.push_back({false, absl::StrCat(at, ": warning: no protected "
-                                                   "document has the label '",
+            out.push_back({false, absl::StrCat(at,
+                                               ": warning: no protected "
+                                               "document has the label '",
                                                l, "'")});
           }
         }

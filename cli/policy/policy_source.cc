@@ -9,7 +9,9 @@ namespace leakhound {
 PolicySource::PolicySource(std::string path,
                            std::shared_ptr<const Policy> policy,
                            std::string text)
-    : path_(std::move(path)), policy_(std::move(policy)), text_(std::move(text)) {}
+    : path_(std::move(path)),
+      policy_(std::move(policy)),
+      text_(std::move(text)) {}
 
 absl::StatusOr<std::unique_ptr<PolicySource>> PolicySource::Open(
     const std::string& path, Policy builtin) {
@@ -21,9 +23,9 @@ absl::StatusOr<std::unique_ptr<PolicySource>> PolicySource::Open(
   if (!text.ok()) return text.status();
   absl::StatusOr<Policy> policy = ParsePolicy(*text, path);
   if (!policy.ok()) return policy.status();
-  return std::unique_ptr<PolicySource>(new PolicySource(
-      path, std::make_shared<const Policy>(*std::move(policy)),
-      *std::move(text)));
+  return std::unique_ptr<PolicySource>(
+      new PolicySource(path, std::make_shared<const Policy>(*std::move(policy)),
+                       *std::move(text)));
 }
 
 std::shared_ptr<const Policy> PolicySource::Current() const {

@@ -37,9 +37,13 @@ std::string Pick(FuzzedDataProvider& in, const std::vector<std::string>& from) {
 }
 
 VerdictFacts Facts(FuzzedDataProvider& in) {
-  static const std::vector<std::string> kAddresses = {
-      "a@example.com", "b@sub.example.com", "c@legal.example.com",
-      "x@gmail.com", "y@counsel.example", "", "bad"};
+  static const std::vector<std::string> kAddresses = {"a@example.com",
+                                                      "b@sub.example.com",
+                                                      "c@legal.example.com",
+                                                      "x@gmail.com",
+                                                      "y@counsel.example",
+                                                      "",
+                                                      "bad"};
   static const std::vector<std::string> kLabels = {"confidential", "public",
                                                    "hr", "finance", ""};
   static const std::vector<std::string> kChannels = {"mail", "scan", "web"};
@@ -47,7 +51,8 @@ VerdictFacts Facts(FuzzedDataProvider& in) {
   f.channel = Pick(in, kChannels);
   f.sender = Pick(in, kAddresses);
   const size_t recipients = in.ConsumeIntegralInRange<size_t>(0, 4);
-  for (size_t i = 0; i < recipients; ++i) f.recipients.push_back(Pick(in, kAddresses));
+  for (size_t i = 0; i < recipients; ++i)
+    f.recipients.push_back(Pick(in, kAddresses));
   const size_t documents = in.ConsumeIntegralInRange<size_t>(0, 5);
   for (size_t i = 0; i < documents; ++i) {
     MatchedDocument d;
@@ -104,8 +109,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const char* text = reinterpret_cast<const char*>(data);
   const void* nul = std::memchr(data, 0, size);
   const size_t text_size =
-      nul != nullptr ? static_cast<size_t>(static_cast<const uint8_t*>(nul) - data)
-                     : size;
+      nul != nullptr
+          ? static_cast<size_t>(static_cast<const uint8_t*>(nul) - data)
+          : size;
   const leakhound::PolicyReport report =
       leakhound::CheckPolicy(std::string_view(text, text_size), "fuzz.toml");
   for (const std::string& e : report.errors) {

@@ -41,10 +41,14 @@ TEST_F(PolicyCheckTest, EveryMistakeClassIsReportedWithItsFileAndLine) {
     const char* expected;
   } kCases[] = {
       {"internal_domains = [\"x\"\n", "p.toml:"},  // syntax
-      {std::string(kRule) + "acton = \"reject\"\n", "p.toml:3: unknown key 'acton'"},
-      {std::string(kRule) + "severity = 3\n", "p.toml:3: 'severity' must be a string"},
-      {std::string(kRule) + "action = \"bounce\"\n", "p.toml:3: unknown action 'bounce'"},
-      {std::string(kRule) + "severity = \"urgent\"\n", "p.toml:3: unknown severity 'urgent'"},
+      {std::string(kRule) + "acton = \"reject\"\n",
+       "p.toml:3: unknown key 'acton'"},
+      {std::string(kRule) + "severity = 3\n",
+       "p.toml:3: 'severity' must be a string"},
+      {std::string(kRule) + "action = \"bounce\"\n",
+       "p.toml:3: unknown action 'bounce'"},
+      {std::string(kRule) + "severity = \"urgent\"\n",
+       "p.toml:3: unknown severity 'urgent'"},
       {std::string(kRule) + "mode = \"dry\"\n", "p.toml:3: unknown mode 'dry'"},
       {std::string(kRule) + "[rule.when]\nsenders = [\"bob\"]\n",
        "p.toml:4: malformed address pattern 'bob'"},
@@ -68,17 +72,17 @@ TEST_F(PolicyCheckTest, EveryMistakeClassIsReportedWithItsFileAndLine) {
 }
 
 TEST_F(PolicyCheckTest, EveryMistakeOfAFileIsReportedNotOnlyTheFirst) {
-  const RunResult r = Check(std::string(kRule) +
-                            "acton = \"reject\"\nseverity = \"urgent\"\n");
+  const RunResult r =
+      Check(std::string(kRule) + "acton = \"reject\"\nseverity = \"urgent\"\n");
   EXPECT_EQ(r.exit, 1);
   EXPECT_THAT(r.out, HasSubstr("p.toml:3: unknown key 'acton'"));
   EXPECT_THAT(r.out, HasSubstr("p.toml:4: unknown severity 'urgent'"));
 }
 
 TEST_F(PolicyCheckTest, AnUnknownLabelIsOnlyAWarning) {
-  const RunResult r = Check(std::string(kRule) +
-                                "[rule.when]\nlabels_any = [\"confidental\"]\n",
-                            /*with_index=*/true);
+  const RunResult r = Check(
+      std::string(kRule) + "[rule.when]\nlabels_any = [\"confidental\"]\n",
+      /*with_index=*/true);
   EXPECT_EQ(r.exit, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("p.toml:1: rule 'a': warning: no protected "
                                "document has the label 'confidental'"));
@@ -90,9 +94,9 @@ TEST_F(PolicyCheckTest, AnUnknownLabelIsOnlyAWarning) {
 }
 
 TEST_F(PolicyCheckTest, ThePackagedExamplePolicyHasNoMistakes) {
-  const RunResult r =
-      RunLeakhound({"policy", "check",
-                    std::string(LEAKHOUND_SOURCE_DIR) + "/cli/dist/policy.toml"});
+  const RunResult r = RunLeakhound(
+      {"policy", "check",
+       std::string(LEAKHOUND_SOURCE_DIR) + "/cli/dist/policy.toml"});
   EXPECT_EQ(r.exit, 0) << r.out << r.err;
   EXPECT_THAT(r.out, HasSubstr("3 rules, no mistakes"));
 }
@@ -109,11 +113,11 @@ TEST_F(PolicyCheckTest, AMissingFileIsAnError) {
 class ScanPolicyTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    const std::string sample = std::string(LEAKHOUND_SOURCE_DIR) +
-                               "/corpus/sample/";
+    const std::string sample =
+        std::string(LEAKHOUND_SOURCE_DIR) + "/corpus/sample/";
     ASSERT_EQ(RunLeakhound({"init", "--index", index_}).exit, 0);
-    for (const char* f : {"merger-memo.txt", "pricing-2027.txt",
-                          "supplier-contract-zh.txt"}) {
+    for (const char* f :
+         {"merger-memo.txt", "pricing-2027.txt", "supplier-contract-zh.txt"}) {
       ASSERT_EQ(RunLeakhound({"add", "--index", index_, "--label",
                               "confidential", sample + "protected/" + f})
                     .exit,
@@ -154,13 +158,14 @@ labels_any = ["public"]
 };
 
 TEST_F(ScanPolicyTest, JsonGainsSeverityRulesAndAction) {
-  const RunResult r = RunLeakhound({"scan", "--index", index_, "--policy",
-                                    policy_, "--json", board_, three_,
-                                    public_});
+  const RunResult r =
+      RunLeakhound({"scan", "--index", index_, "--policy", policy_, "--json",
+                    board_, three_, public_});
   EXPECT_EQ(r.exit, 1) << r.err;
   std::istringstream in(r.out);
   std::vector<nlohmann::json> lines;
-  for (std::string l; std::getline(in, l);) lines.push_back(nlohmann::json::parse(l));
+  for (std::string l; std::getline(in, l);)
+    lines.push_back(nlohmann::json::parse(l));
   ASSERT_EQ(lines.size(), 3u);
   EXPECT_EQ(lines[0]["severity"], "medium");
   EXPECT_EQ(lines[0]["action"], "quarantine");
@@ -184,8 +189,8 @@ TEST_F(ScanPolicyTest, ExitOneOnlyWhenAnEnforcingRuleReachesTheFailSeverity) {
   EXPECT_EQ(exit_of(public_, "info"), 0);
   // Without --policy, any leak is exit 1 as before.
   EXPECT_EQ(RunLeakhound({"scan", "--index", index_, "-q", public_}).exit, 1);
-  EXPECT_EQ(RunLeakhound({"scan", "--index", index_, "--fail-severity", "low",
-                          board_})
+  EXPECT_EQ(RunLeakhound(
+                {"scan", "--index", index_, "--fail-severity", "low", board_})
                 .exit,
             2);
 }

@@ -30,14 +30,14 @@ TEST(PolicyReplayTest, CountsPerRuleTheIncidentsWhoseActionChanges) {
   const IncidentDocument faq{"faq", {"public"}, 40, 0.1};
   std::vector<Incident> batch = {
       // Under the new policy: confidential outside -> reject.
-      Mail("reject", "bob@example.test", {memo}),   // unchanged
-      Mail("accept", "bob@example.test", {memo}),   // log -> reject
-      Mail("tag", "bob@example.test", {memo}),      // tag -> reject
+      Mail("reject", "bob@example.test", {memo}),  // unchanged
+      Mail("accept", "bob@example.test", {memo}),  // log -> reject
+      Mail("tag", "bob@example.test", {memo}),     // tag -> reject
       // Confidential inside -> log.
-      Mail("reject", "ann@corp.test", {memo}),      // reject -> log
+      Mail("reject", "ann@corp.test", {memo}),  // reject -> log
       // Public only: no rule -> log.
-      Mail("reject", "bob@example.test", {faq}),    // reject -> log
-      Mail("log", "bob@example.test", {faq}),       // unchanged
+      Mail("reject", "bob@example.test", {faq}),  // reject -> log
+      Mail("log", "bob@example.test", {faq}),     // unchanged
   };
   // An error no rule speaks to keeps the action the flags gave it.
   Incident error;

@@ -31,9 +31,14 @@ class NotifierTest : public ::testing::Test {
   void SetUp() override {
     script_ = dir_.Sub("sendmail");
     std::ofstream(script_) << "#!/bin/sh\n"
-                              "n=$(ls " << dir_.Sub("out") << " | wc -l)\n"
-                              "echo \"$@\" > " << dir_.Sub("out") << "/$n.args\n"
-                              "cat > " << dir_.Sub("out") << "/$n.mail\n";
+                              "n=$(ls "
+                           << dir_.Sub("out")
+                           << " | wc -l)\n"
+                              "echo \"$@\" > "
+                           << dir_.Sub("out")
+                           << "/$n.args\n"
+                              "cat > "
+                           << dir_.Sub("out") << "/$n.mail\n";
     ::chmod(script_.c_str(), 0700);
     std::filesystem::create_directory(dir_.Sub("out"));
   }
@@ -56,10 +61,15 @@ TEST_F(NotifierTest, TheSenderIsToldTheRuleDocumentsAndReferenceNeverTheText) {
   Notifier::Options o;
   o.sendmail = {script_};
   Notifier n(o, &log_);
-  n.NotifySender({"alex@corp.test", "Q3\r\nBcc: evil@x.test", {"bob@example.test"},
-                  {"bob@example.test"}, "remove-external-recipients",
-                  "confidential stays inside", {"board/merger-memo.txt"},
-                  "LH-ABCDEFGHJK", "https://help.corp.test/dlp"});
+  n.NotifySender({"alex@corp.test",
+                  "Q3\r\nBcc: evil@x.test",
+                  {"bob@example.test"},
+                  {"bob@example.test"},
+                  "remove-external-recipients",
+                  "confidential stays inside",
+                  {"board/merger-memo.txt"},
+                  "LH-ABCDEFGHJK",
+                  "https://help.corp.test/dlp"});
   n.Stop();
   const std::vector<std::string> mails = Mails();
   ASSERT_EQ(mails.size(), 1u);
@@ -98,7 +108,8 @@ TEST_F(NotifierTest, AReviewerGetsOneDigestPerPeriod) {
   EXPECT_THAT(dlp, HasSubstr("Subject: leakhound: 3 incidents for review"));
   for (const char* ref : {"LH-AAAAAAAAAA", "LH-BBBBBBBBBB", "LH-CCCCCCCCCC"}) {
     EXPECT_THAT(dlp, HasSubstr(std::string("https://dlp.corp.test/incidents?"
-                                           "reference=") + ref));
+                                           "reference=") +
+                               ref));
   }
   EXPECT_THAT(dlp, Not(HasSubstr("LH-DDDDDDDDDD")));
   EXPECT_EQ(n.counters().sent, 2u);
@@ -108,8 +119,15 @@ TEST_F(NotifierTest, ASendmailThatFailsIsCountedAndLogged) {
   Notifier::Options o;
   o.sendmail = {"/bin/false"};
   Notifier n(o, &log_);
-  n.NotifySender({"alex@corp.test", "s", {}, {}, "reject", "r", {"d"},
-                  "LH-ABCDEFGHJK", ""});
+  n.NotifySender({"alex@corp.test",
+                  "s",
+                  {},
+                  {},
+                  "reject",
+                  "r",
+                  {"d"},
+                  "LH-ABCDEFGHJK",
+                  ""});
   n.Stop();
   EXPECT_EQ(n.counters().sent, 0u);
   EXPECT_EQ(n.counters().failed, 1u);

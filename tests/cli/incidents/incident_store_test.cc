@@ -75,7 +75,8 @@ TEST_F(IncidentStoreTest, AnIncidentReadsBackWithEveryFieldAndMatch) {
             "THE PASSAGE");
 }
 
-TEST_F(IncidentStoreTest, ThePolicyDecisionReadsBackAndFiltersByRuleSeverityAndReference) {
+TEST_F(IncidentStoreTest,
+       ThePolicyDecisionReadsBackAndFiltersByRuleSeverityAndReference) {
   std::vector<Incident> batch = {MailLeak(1000, "a@corp.test", "memo"),
                                  MailLeak(2000, "b@corp.test", "plan")};
   batch[0].reference = "LH-ABCDEFGHJK";
@@ -258,7 +259,8 @@ TEST_F(IncidentStoreTest,
   EXPECT_EQ(*store_->Count(IncidentFilter{}), 2);
 }
 
-TEST(IncidentStoreFormatTest, AVersionOneFileWrittenWithoutLeakhoundIsMigratedAndReads) {
+TEST(IncidentStoreFormatTest,
+     AVersionOneFileWrittenWithoutLeakhoundIsMigratedAndReads) {
   // Pins the persisted schema (docs/storage_format.md): a file made by
   // plain SQL with the documented version-1 tables is read as is.
   TempDir dir;

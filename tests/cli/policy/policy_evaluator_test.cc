@@ -42,8 +42,8 @@ external_recipient = true
 TEST(PolicyEvaluatorTest, OneExternalRecipientAmongInternalOnesIsExternal) {
   const Policy policy = Parse(kInternalExternal);
   const MatchedDocument memo{"board/memo.txt", {"confidential"}, 40, 0.2};
-  PolicyDecision inside =
-      EvaluatePolicy(policy, Mail({"a@example.com", "b@sub.example.com"}, {memo}));
+  PolicyDecision inside = EvaluatePolicy(
+      policy, Mail({"a@example.com", "b@sub.example.com"}, {memo}));
   EXPECT_EQ(inside.disposition, Disposition::kLog);
   ASSERT_EQ(inside.matches.size(), 1u);
   EXPECT_EQ(inside.matches[0].rule->name, "confidential inside");
@@ -81,9 +81,9 @@ steps = [ { share = 0.5, severity = "high" },
   };
   EXPECT_EQ(severity({{"a", {}, 30, 0.1}}), Severity::kLow);
   EXPECT_EQ(severity({{"a", {}, 300, 0.5}}), Severity::kHigh);
-  EXPECT_EQ(severity({{"a", {}, 30, 0.1}, {"b", {}, 30, 0.1},
-                      {"c", {}, 30, 0.1}}),
-            Severity::kMedium);
+  EXPECT_EQ(
+      severity({{"a", {}, 30, 0.1}, {"b", {}, 30, 0.1}, {"c", {}, 30, 0.1}}),
+      Severity::kMedium);
 }
 
 TEST(PolicyEvaluatorTest, MonitorRecordsWhatWouldHappenAndDelivers) {
@@ -127,7 +127,8 @@ recipient_domains = ["counsel.example"]
   EXPECT_EQ(d.disposition, Disposition::kQuarantine);
   EXPECT_THAT(d.notify, testing::ElementsAre("dlp@example.com"));
   VerdictFacts other = Mail({"partner@counsel.example"}, {{"a", {}, 30, 0.1}});
-  EXPECT_EQ(EvaluatePolicy(policy, other).disposition, Disposition::kQuarantine);
+  EXPECT_EQ(EvaluatePolicy(policy, other).disposition,
+            Disposition::kQuarantine);
 }
 
 TEST(PolicyEvaluatorTest, TheMostRestrictiveEnforcingActionWins) {
@@ -174,7 +175,8 @@ error = true
 namespace leakhound {
 namespace {
 
-TEST(PolicyEvaluatorTest, AllRecipientDomainsExceptsOnlyWhenEveryRecipientIsInThem) {
+TEST(PolicyEvaluatorTest,
+     AllRecipientDomainsExceptsOnlyWhenEveryRecipientIsInThem) {
   const Policy policy = Parse(R"(
 [groups]
 legal = ["@legal.example.com"]
@@ -197,11 +199,13 @@ all_recipient_domains = ["counsel.example"]
   EXPECT_EQ(EvaluatePolicy(policy, f).disposition, Disposition::kReject);
 }
 
-TEST(PolicyEvaluatorTest, ExplainNamesTheFirstConditionThatFailsOrTheException) {
+TEST(PolicyEvaluatorTest,
+     ExplainNamesTheFirstConditionThatFailsOrTheException) {
   const Policy policy = Parse(kInternalExternal);
   const MatchedDocument memo{"board/memo.txt", {"confidential"}, 40, 0.2};
   const VerdictFacts inside = Mail({"a@example.com"}, {memo});
-  EXPECT_EQ(ExplainRule(policy, policy.rules[0], inside), "yes: board/memo.txt");
+  EXPECT_EQ(ExplainRule(policy, policy.rules[0], inside),
+            "yes: board/memo.txt");
   EXPECT_THAT(ExplainRule(policy, policy.rules[1], inside),
               ::testing::StartsWith("no: external_recipient = true"));
   const Policy excepted = Parse(R"(
@@ -233,11 +237,8 @@ labels_all = ["finance", "board"]
   Policy text = compiled;
   text.label_bits = false;  // as a policy with more than 64 labels
   for (const std::vector<std::string>& labels :
-       std::vector<std::vector<std::string>>{{},
-                                             {"finance"},
-                                             {"board", "finance"},
-                                             {"hr", "board"},
-                                             {"other"}}) {
+       std::vector<std::vector<std::string>>{
+           {}, {"finance"}, {"board", "finance"}, {"hr", "board"}, {"other"}}) {
     const VerdictFacts f = Mail({"a@x.test"}, {{"d", labels, 40, 0.2}});
     const PolicyDecision a = EvaluatePolicy(compiled, f);
     const PolicyDecision b = EvaluatePolicy(text, f);
@@ -249,7 +250,8 @@ labels_all = ["finance", "board"]
   PolicyRule r;
   r.name = "many";
   r.disposition = Disposition::kReject;
-  for (int i = 0; i < 65; ++i) r.when.labels_any.push_back("l" + std::to_string(i));
+  for (int i = 0; i < 65; ++i)
+    r.when.labels_any.push_back("l" + std::to_string(i));
   many.rules.push_back(r);
   CompileLabels(&many);
   EXPECT_FALSE(many.label_bits);

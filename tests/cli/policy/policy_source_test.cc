@@ -40,7 +40,8 @@ TEST(PolicySourceTest, ABrokenFileKeepsThePreviousPolicyAndIsCounted) {
   Write(path, "[[rule]]\nname = \"two\"\nactoin = \"tag\"\n");
   absl::StatusOr<bool> broken = (*source)->Reload();
   ASSERT_FALSE(broken.ok());
-  EXPECT_THAT(broken.status().message(), HasSubstr("policy.toml:3: unknown key"));
+  EXPECT_THAT(broken.status().message(),
+              HasSubstr("policy.toml:3: unknown key"));
   EXPECT_EQ((*source)->Current()->rules[0].name, "one");
   EXPECT_EQ((*source)->failures(), 1u);
 
