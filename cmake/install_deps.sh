@@ -6,8 +6,8 @@
 #            build tools, the libraries, Tesseract's English and Chinese
 #            data (OCR is on by default).
 #   --test   also what the tests need: GoogleTest and Google Benchmark,
-#            clang for the fuzzers, Postfix (its own instance on loopback
-#            ports; the system's stays off), Chromium and npm for the
+#            clang for the fuzzers, Postfix and slapd (their own instances
+#            on loopback ports; the system's stay off), Chromium and npm for the
 #            console's browser test, LibreOffice (headless), pandoc, libgsf's
 #            gsf tool and poppler's pdftoppm as the producers of real legacy
 #            Office, RTF, EPUB, Outlook and scanned-page files
@@ -22,7 +22,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libicu-dev libboost-serialization-dev libxxhash-dev librocksdb-dev
   libabsl-dev libssl-dev libxml2-dev
-  libsqlite3-dev libsodium-dev libmicrohttpd-dev libtomlplusplus-dev
+  libsqlite3-dev libsodium-dev libmicrohttpd-dev libtomlplusplus-dev libldap-dev
   libmagic-dev libarchive-dev libpoppler-cpp-dev libgmime-3.0-dev
   libgsf-1-dev libtesseract-dev libleptonica-dev tesseract-ocr-eng
   tesseract-ocr-chi-sim libmilter-dev libsystemd-dev
@@ -32,7 +32,7 @@ test_packages=(
   python3-prometheus-client
   python3-docx python3-openpyxl python3-odf python3-gi python3-gi-cairo
   python3-cairo gir1.2-pango-1.0 fonts-dejavu-core fonts-wqy-microhei qpdf
-  clang-14 libclang-rt-14-dev postfix python3-distributed
+  clang-14 libclang-rt-14-dev postfix slapd ldap-utils python3-distributed
   python3.11-doc manpages-zh linux-doc-6.1 postgresql-doc-15 perl-doc
   manpages manpages-dev icu-devtools groff-base coreutils grep sed gzip diffutils
   findutils
@@ -73,5 +73,8 @@ export DEBIAN_FRONTEND=noninteractive
 # run their own instance on loopback ports (the system's stays off).
 echo "postfix postfix/main_mailer_type select No configuration" |
   debconf-set-selections
+# slapd likewise, for the directory tests (tests/cli/milter/private_slapd.py):
+# no database of its own, the system's server stays off.
+echo "slapd slapd/no_configuration boolean true" | debconf-set-selections
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -23,6 +23,7 @@
 #include "cli/formats/extraction.h"
 #include "cli/gateway/index_holder.h"
 #include "cli/incidents/incident_store.h"
+#include "cli/gateway/directory_groups.h"
 #include "cli/policy/policy_file.h"
 #include "engine/protected_index.h"
 
@@ -31,6 +32,9 @@ namespace {
 
 constexpr char kSessionCookie[] = "lh_session";
 constexpr char kLoginCookie[] = "lh_login";  // the login form's CSRF token
+// The credential of a session the directory opened (no password hash of
+// ours to follow).
+constexpr char kDirectoryCredential[] = "directory";
 
 std::string CookieValue(const HttpRequest& req, const std::string& name) {
   const std::string header = req.Header("Cookie");
@@ -88,6 +92,9 @@ int HttpStatusOf(const absl::Status& s) {
 
 struct ConsoleServer::Impl {
   ConsoleOptions options;
+  // Logins against the directory (the policy file's [directory] roles).
+  std::optional<Directory> directory;
+  std::map<std::string, std::string> directory_roles;
   ConsoleLog log;
   std::unique_ptr<HttpServer> server;
   absl::Mutex store_mu;
@@ -202,6 +209,11 @@ struct ConsoleServer::Impl {
                        "' refused a request: ", user.status().message()));
       return false;
     }
+    // A directory login: the directory decided at login; the session
+    // keeps its role until it ends (idle, or session_max_age).
+    if (session.credential == kDirectoryCredential && !user->has_value()) {
+      return true;
+    }
     if (!user->has_value() || (*user)->password_hash != session.credential) {
       sessions.Erase(session.id);
       log(absl::StrCat("session of '", LogField(session.user), "' ended: ",
@@ -210,6 +222,29 @@ struct ConsoleServer::Impl {
     }
     session.role = (*user)->role;
     return true;
+  }
+
+  // A directory login: the role of the highest console group (`roles` of
+  // the policy's [directory]) the user is in. PermissionDenied for a
+  // wrong password, an unknown user, or one in no console group.
+  absl::StatusOr<std::string> DirectoryLogin(const std::string& name,
+                                             const std::string& password) {
+    std::vector<std::string> dns;
+    for (const auto& [role, dn] : directory_roles) dns.push_back(dn);
+    auto in = directory->Login(name, password, dns);
+    if (!in.ok()) return in.status();
+    std::string best;
+    for (const char* role : {"viewer", "reviewer", "admin"}) {
+      auto it = directory_roles.find(role);
+      if (it != directory_roles.end() &&
+          std::find(in->begin(), in->end(), it->second) != in->end()) {
+        best = role;
+      }
+    }
+    if (best.empty()) {
+      return absl::PermissionDeniedError("in no console group");
+    }
+    return best;
   }
 
   // For a POST: the session, its CSRF token checked, and its role at
@@ -318,9 +353,25 @@ void ConsoleServer::Impl::LoginPost(const HttpRequest& req, HttpResponse& res) {
     if (!u.ok()) return again(503, std::string(u.status().message()));
     found = *u;
   }
-  const bool ok = CheckPassword(req.Field("password"),
-                                found ? found->password_hash : dummy_hash) &&
-                  found.has_value();
+  if (!found && directory) {
+    // Not a console user: the directory decides, and the role is that of
+    // the highest console group the user is in.
+    auto role = DirectoryLogin(user, req.Field("password"));
+    if (!role.ok() && !absl::IsPermissionDenied(role.status())) {
+      log(absl::StrCat("login of '", LogField(user), "': ",
+                       role.status().message()));
+      return again(503, "The directory cannot be reached. Try again later.");
+    }
+    if (role.ok()) {
+      found = ConsoleUser{user, *role, kDirectoryCredential, 0};
+    }
+  }
+  const bool by_directory =
+      found.has_value() && found->password_hash == kDirectoryCredential;
+  const bool ok =
+      by_directory || (CheckPassword(req.Field("password"),
+                                     found ? found->password_hash : dummy_hash) &&
+                       found.has_value());
   if (!ok) {
     limiter.Failed(client, user, now);
     log(absl::StrCat("login failed: user '", LogField(user), "' from ",
@@ -332,7 +383,8 @@ void ConsoleServer::Impl::LoginPost(const HttpRequest& req, HttpResponse& res) {
   limiter.Succeeded(user);
   const ConsoleSession s =
       sessions.Create(found->name, found->role, found->password_hash, now);
-  log(absl::StrCat("login: user '", LogField(s.user), "' (", s.role, ") from ",
+  log(absl::StrCat("login: user '", LogField(s.user), "' (", s.role,
+                   by_directory ? ", directory" : "", ") from ",
                    LogField(client)));
   {
     absl::MutexLock lock(&store_mu);
@@ -754,6 +806,20 @@ absl::StatusOr<std::unique_ptr<ConsoleServer>> ConsoleServer::Create(
     auto holder = IndexHolder::Open(options.index_dir);
     if (!holder.ok()) return holder.status();
     impl->holder = std::move(*holder);
+  }
+  if (!options.policy_file.empty()) {
+    // A broken policy file is shown on /policy; it only has to give the
+    // directory here when it parses.
+    auto policy = ReadPolicyFile(options.policy_file);
+    if (policy.ok() && policy->directory && !policy->directory->roles.empty()) {
+      auto directory = OpenDirectory(*policy->directory);
+      if (!directory.ok()) return directory.status();
+      impl->directory.emplace(*std::move(directory));
+      impl->directory_roles = policy->directory->roles;
+      impl->log(absl::StrCat("directory logins: ", policy->directory->url,
+                             ", ", impl->directory_roles.size(),
+                             " console groups"));
+    }
   }
   auto dummy = HashPassword(RandomToken());
   if (!dummy.ok()) return dummy.status();

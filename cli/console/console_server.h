@@ -45,7 +45,9 @@ struct ConsoleOptions {
   std::chrono::seconds session_max_age{12 * 60 * 60};
   ExtractionLimits limits;  // for uploaded documents
   size_t max_upload_bytes = size_t{64} << 20;
-  // The policy file shown, read-only, at /policy ("": none).
+  // The policy file shown, read-only, at /policy ("": none). When it has
+  // a [directory] with roles, people the console does not know log in
+  // against the directory with the role of their directory group.
   std::string policy_file;
 };
 

@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "cli/gateway/directory_groups.h"
 #include "cli/incidents/incident_store.h"
 
 namespace leakhound {
@@ -28,6 +29,7 @@ absl::StatusOr<std::unique_ptr<Gateway>> Gateway::Open(
   auto policy = PolicySource::Open(options.policy_file, options.builtin_policy);
   if (!policy.ok()) return policy.status();
   gateway->policy_ = std::move(*policy);
+  gateway->RefreshDirectoryGroups();
   if (!options.sendmail.empty()) {
     Notifier::Options n;
     n.sendmail = options.sendmail;
@@ -73,6 +75,7 @@ IncidentSink Gateway::Recorder() {
 
 void Gateway::Reload(const char* why) {
   ReloadPolicy(why);
+  RefreshDirectoryGroups();
   auto changed = holder_->Reload();
   if (!changed.ok()) {
     log_->Write(absl::StrCat("reload failed (", why,
@@ -98,6 +101,60 @@ void Gateway::ReloadPolicy(const char* why) {
   }
 }
 
+std::shared_ptr<const Policy> Gateway::policy() const {
+  absl::MutexLock lock(&policy_mu_);
+  return expanded_;
+}
+
+void Gateway::RefreshDirectoryGroups() {
+  const std::shared_ptr<const Policy> raw = policy_->Current();
+  std::shared_ptr<const Policy> previous;
+  {
+    absl::MutexLock lock(&policy_mu_);
+    const bool fresh =
+        raw->directory_groups.empty() ||
+        std::chrono::steady_clock::now() - expanded_at_ <
+            std::chrono::duration<double>(raw->directory->cache_seconds);
+    if (expanded_from_ == raw && fresh) return;
+    if (raw->directory_groups.empty()) {
+      expanded_ = expanded_from_ = raw;
+      return;
+    }
+    previous = expanded_;
+  }
+  std::vector<std::string> errors;
+  absl::StatusOr<Directory> directory = OpenDirectory(*raw->directory);
+  std::shared_ptr<const Policy> expanded;
+  if (directory.ok()) {
+    expanded = std::make_shared<const Policy>(
+        ExpandDirectoryGroups(*raw, *directory, previous.get(), &errors));
+  } else {
+    errors.emplace_back(directory.status().message());
+    expanded = previous != nullptr && previous->directory_groups ==
+                                          raw->directory_groups
+                   ? previous
+                   : raw;
+  }
+  for (const std::string& e : errors) {
+    directory_failures_.fetch_add(1);
+    log_->Write(absl::StrCat("directory groups: ", e,
+                             "; the members read before (if any) stay"));
+  }
+  size_t members = 0;
+  for (const auto& [name, dn] : raw->directory_groups) {
+    auto it = expanded->groups.find(name);
+    if (it != expanded->groups.end()) members += it->second.size();
+  }
+  if (errors.empty()) {
+    log_->Write(absl::StrCat("directory groups: ", raw->directory_groups.size(),
+                             " read, ", members, " addresses"));
+  }
+  absl::MutexLock lock(&policy_mu_);
+  expanded_ = std::move(expanded);
+  expanded_from_ = raw;
+  expanded_at_ = std::chrono::steady_clock::now();
+}
+
 void Gateway::LogPolicy() const {
   const std::shared_ptr<const Policy> p = policy_->Current();
   log_->Write(absl::StrCat("policy: ", p->path, ", ", p->rules.size(),
@@ -111,6 +168,7 @@ MilterMetrics::Gauges Gateway::gauges() const {
   g.index_documents = snapshot.index->matrix().documents();
   g.policy_rules = policy_->Current()->rules.size();
   g.policy_reload_failures = policy_->failures();
+  g.directory_failures = directory_failures_.load();
   g.seconds_since_reload =
       static_cast<double>(NowNanoseconds() - last_reload_ns_.load()) / 1e9;
   if (cache_ != nullptr) {

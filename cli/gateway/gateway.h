@@ -16,13 +16,16 @@
 #define LEAKHOUND_CLI_GATEWAY_GATEWAY_H_
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
 #include "cli/formats/text_extractor.h"
 #include "cli/gateway/daemon_log.h"
 #include "cli/gateway/duplicate_cache.h"
@@ -83,8 +86,9 @@ class Gateway {
   const GatewayOptions& options() const { return options_; }
   const MessageScanner& scanner() const { return *scanner_; }
   IndexHolder::Snapshot Current() const { return holder_->Current(); }
-  // The policy in force; the caller's reference keeps it valid.
-  std::shared_ptr<const Policy> policy() const { return policy_->Current(); }
+  // The policy in force, its directory groups filled in; the caller's
+  // reference keeps it valid.
+  std::shared_ptr<const Policy> policy() const ABSL_LOCKS_EXCLUDED(policy_mu_);
   // Where notices go; null without options().sendmail.
   Notifier* notifier() const { return notifier_.get(); }
 
@@ -120,11 +124,22 @@ class Gateway {
  private:
   Gateway(const GatewayOptions& options, const DaemonLog* log);
   void ReloadPolicy(const char* why);
+  // Fills the policy's directory groups from the directory when the
+  // policy changed, or its members are older than cache_seconds.
+  void RefreshDirectoryGroups() ABSL_LOCKS_EXCLUDED(policy_mu_);
 
   const GatewayOptions options_;
   const DaemonLog* log_;
   std::unique_ptr<IndexHolder> holder_;
   std::unique_ptr<PolicySource> policy_;
+  mutable absl::Mutex policy_mu_;
+  // policy_'s current policy with its directory groups filled in, and
+  // which one it was made from, when.
+  std::shared_ptr<const Policy> expanded_ ABSL_GUARDED_BY(policy_mu_);
+  std::shared_ptr<const Policy> expanded_from_ ABSL_GUARDED_BY(policy_mu_);
+  std::chrono::steady_clock::time_point expanded_at_
+      ABSL_GUARDED_BY(policy_mu_);
+  std::atomic<uint64_t> directory_failures_{0};
   std::unique_ptr<DuplicateCache> cache_;  // null: no cache
   std::unique_ptr<MessageScanner> scanner_;
   std::unique_ptr<IncidentWriter> writer_;  // null: no store

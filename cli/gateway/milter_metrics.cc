@@ -139,6 +139,11 @@ std::string MilterMetrics::Render(const Gauges& g) const {
          "policy stayed in force).");
   absl::StrAppend(&out, "leakhound_policy_reload_failures_total ",
                   g.policy_reload_failures, "\n");
+  Header(out, "leakhound_directory_failures_total", "counter",
+         "Directory groups that could not be read (their members read "
+         "before stayed).");
+  absl::StrAppend(&out, "leakhound_directory_failures_total ",
+                  g.directory_failures, "\n");
   return out;
 }
 

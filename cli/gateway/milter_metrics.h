@@ -52,6 +52,7 @@ class MilterMetrics {
     uint64_t incidents_dropped = 0;
     uint64_t policy_rules = 0;
     uint64_t policy_reload_failures = 0;
+    uint64_t directory_failures = 0;
   };
 
   // The exposition text: every metric with HELP and TYPE lines.

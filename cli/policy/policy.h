@@ -106,6 +106,26 @@ struct PolicyRule {
   std::vector<std::string> notify;  // reviewers told, by address
 };
 
+// Where directory groups are read (LDAP or Active Directory; the gateway
+// resolves them, cli/gateway/directory_groups.h). PERSISTED in the policy
+// file's [directory] table.
+struct DirectorySettings {
+  std::string url;        // ldap://HOST:PORT or ldaps://HOST:PORT
+  bool start_tls = true;  // for ldap://: StartTLS, required
+  std::string ca_file;    // PEM CA the server's certificate is checked with
+  std::string bind_dn;    // "": an anonymous bind
+  std::string bind_password_file;
+  std::string base_dn;    // where users are searched (console logins)
+  std::string user_filter = "(uid=%s)";  // %s: the login name, escaped
+  std::string mail_attribute = "mail";
+  double timeout_seconds = 5;
+  double cache_seconds = 300;  // how long group members are kept
+  // Console logins against the directory: role ("viewer", "reviewer",
+  // "admin") -> the DN of the group whose members get it. Empty: the
+  // console's users are its own only.
+  std::map<std::string, std::string> roles;
+};
+
 struct Policy {
   std::string path;  // where it was read from; "(built-in)" otherwise
   std::vector<std::string> internal_domains;
@@ -114,6 +134,10 @@ struct Policy {
   std::string help_url;
   // Sender groups: name -> address patterns.
   std::map<std::string, std::vector<std::string>, std::less<>> groups;
+  // Groups whose members are a directory group's (name -> its DN): the
+  // gateway fills `groups` with their addresses, kept for cache_seconds.
+  std::map<std::string, std::string> directory_groups;
+  std::optional<DirectorySettings> directory;
   std::vector<PolicyRule> rules;
   // Every label the rules name, and whether they are compiled to bits
   // (CompileLabels; at most 64 labels): the bit of label i is 1 << i.

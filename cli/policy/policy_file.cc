@@ -297,6 +297,54 @@ class Reader {
     return r;
   }
 
+  DirectorySettings Directory(const toml::table& t) {
+    OnlyKeys(t,
+             {"url", "start_tls", "ca_file", "bind_dn", "bind_password_file",
+              "base_dn", "user_filter", "mail_attribute", "timeout_seconds",
+              "cache_seconds", "roles"},
+             "[directory]");
+    DirectorySettings d;
+    d.url = String(t, "url").value_or("");
+    if (!d.url.starts_with("ldap://") && !d.url.starts_with("ldaps://")) {
+      Fail(t.get("url") != nullptr ? t.get("url")->source() : t.source(),
+           "[directory] needs a url: ldap://HOST:PORT or ldaps://HOST:PORT");
+    }
+    d.start_tls = Bool(t, "start_tls").value_or(d.url.starts_with("ldap://"));
+    d.ca_file = String(t, "ca_file").value_or("");
+    d.bind_dn = String(t, "bind_dn").value_or("");
+    d.bind_password_file = String(t, "bind_password_file").value_or("");
+    d.base_dn = String(t, "base_dn").value_or("");
+    d.user_filter = String(t, "user_filter").value_or(d.user_filter);
+    if (d.user_filter.find("%s") == std::string::npos) {
+      Fail(t.get("user_filter")->source(), "'user_filter' needs %s");
+    }
+    d.mail_attribute = String(t, "mail_attribute").value_or(d.mail_attribute);
+    if (const toml::node* roles = t.get("roles")) {
+      if (roles->as_table() == nullptr) {
+        Fail(roles->source(), "'roles' must be a table ([directory.roles])");
+      } else {
+        OnlyKeys(*roles->as_table(), {"viewer", "reviewer", "admin"},
+                 "[directory.roles]");
+        for (const char* role : {"viewer", "reviewer", "admin"}) {
+          if (auto dn = String(*roles->as_table(), role)) d.roles[role] = *dn;
+        }
+      }
+    }
+    for (auto [key, field] : {std::pair{"timeout_seconds", &d.timeout_seconds},
+                              std::pair{"cache_seconds", &d.cache_seconds}}) {
+      if (const toml::node* n = t.get(key)) {
+        const std::optional<double> v = n->value<double>();
+        if (!v || *v <= 0 || *v > 86400) {
+          Fail(n->source(),
+               absl::StrCat("'", key, "' must be seconds, above 0"));
+        } else {
+          *field = *v;
+        }
+      }
+    }
+    return d;
+  }
+
   // Every group:NAME used is defined.
   void CheckGroups(const Policy& policy) {
     for (const auto& [name, at] : groups_used_) {
@@ -328,7 +376,9 @@ PolicyReport CheckPolicy(std::string_view text, const std::string& path) {
     return report;
   }
   Reader reader(path);
-  reader.OnlyKeys(root, {"internal_domains", "help_url", "groups", "rule"},
+  reader.OnlyKeys(root,
+                  {"internal_domains", "help_url", "directory", "groups",
+                   "rule"},
                   "the file");
   Policy policy;
   policy.path = path;
@@ -339,10 +389,34 @@ PolicyReport CheckPolicy(std::string_view text, const std::string& path) {
       reader.Fail(groups->source(), "'groups' must be a table ([groups])");
     } else {
       for (const auto& [name, node] : *groups->as_table()) {
-        policy.groups[std::string(name.str())] =
-            reader.Addresses(*groups->as_table(), std::string(name.str()));
+        const std::string group(name.str());
+        if (const toml::table* t = node.as_table()) {
+          // A directory group: { directory = "cn=legal,ou=groups,..." }.
+          reader.OnlyKeys(*t, {"directory"}, "a directory group");
+          const std::optional<std::string> dn = reader.String(*t, "directory");
+          if (!dn || dn->empty()) {
+            reader.Fail(node.source(), "a directory group needs 'directory', "
+                                       "the group entry's DN");
+          } else {
+            policy.directory_groups[group] = *dn;
+            policy.groups[group] = {};
+          }
+          continue;
+        }
+        policy.groups[group] = reader.Addresses(*groups->as_table(), group);
       }
     }
+  }
+  if (const toml::node* directory = root.get("directory")) {
+    if (directory->as_table() == nullptr) {
+      reader.Fail(directory->source(), "'directory' must be a table");
+    } else {
+      policy.directory = reader.Directory(*directory->as_table());
+    }
+  }
+  if (!policy.directory_groups.empty() && !policy.directory) {
+    reader.Fail(root.get("groups")->source(),
+                "directory groups need a [directory] table (url, base_dn)");
   }
   if (const toml::node* rules = root.get("rule")) {
     const toml::array* list = rules->as_array();

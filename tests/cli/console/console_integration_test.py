@@ -26,6 +26,7 @@ import unittest
 import urllib.parse
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "milter"))
+from private_slapd import PrivateSlapd  # noqa: E402
 from private_postfix import (DEADLINE, PrivatePostfix, free_port, listening,  # noqa: E402
                              read, start_milter, stop_process, wait_for)
 
@@ -624,6 +625,41 @@ class ConsoleTest(unittest.TestCase):
         self.assertIn("/login?next=", seen["after_removal"])
         log = read(self.console_log)
         self.assertIn("session of 'rex' ended: user removed", log)
+
+    def test_browser_a_directory_user_logs_in_with_the_role_of_their_group(self):
+        # A second console whose policy file maps a real slapd's groups to
+        # roles (private_slapd.py: rhea is in cn=dlp-reviewers).
+        ldap = PrivateSlapd(os.path.join(self.dir, "ldap"))
+        os.makedirs(ldap.dir)
+        console = None
+        try:
+            ldap.start()
+            policy = os.path.join(self.dir, "directory.toml")
+            with open(policy, "w") as f:
+                f.write('[directory]\nurl = "%s"\nca_file = "%s"\n'
+                        'bind_dn = "%s"\nbind_password_file = "%s"\n'
+                        'base_dn = "dc=corp,dc=test"\n[directory.roles]\n'
+                        'reviewer = "cn=dlp-reviewers,ou=groups,dc=corp,dc=test"\n'
+                        % (ldap.url, ldap.ca_file, ldap.bind_dn, ldap.secret_file))
+            port = free_port()
+            log_path = os.path.join(self.dir, "console-ldap.log")
+            with open(log_path, "w") as log:
+                console = subprocess.Popen(
+                    [LEAKHOUND, "console", "--listen", "127.0.0.1:%d" % port,
+                     "--incidents", self.store, "--policy", policy],
+                    stdout=subprocess.DEVNULL, stderr=log)
+            wait_for(lambda: listening(port) or console.poll() is not None,
+                     "the directory console")
+            out = self.node("directory_login.mjs", "http://127.0.0.1:%d" % port,
+                            "rhea", "rhea-ldap-1")
+            self.assertEqual(out.returncode, 0, out.stderr + out.stdout)
+            seen = json.loads(out.stdout.strip().splitlines()[-1])
+            self.assertEqual(seen["who"], "rhea (reviewer)")
+            self.assertIn("login: user 'rhea' (reviewer, directory)", read(log_path))
+        finally:
+            if console is not None:
+                stop_process(console)
+            ldap.stop()
 
     def test_browser_walk_reviews_and_releases_and_postfix_delivers(self):
         shots = SHOTS or os.path.join(self.dir, "shots")

@@ -21,6 +21,7 @@ by its pid.
 Needs root (Postfix's master) and the postfix package.
 """
 import email
+import http.client
 import json
 import os
 import shutil
@@ -31,13 +32,15 @@ import sys
 import tempfile
 import time
 import unittest
+import urllib.parse
 import urllib.request
 import uuid
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from private_postfix import (DEADLINE, PrivatePostfix, free_port, read,  # noqa: E402
-                             start_milter, stop_process, wait_for)
+from private_postfix import (DEADLINE, PrivatePostfix, free_port, listening,  # noqa: E402
+                             read, start_milter, stop_process, wait_for)
+from private_slapd import PrivateSlapd  # noqa: E402
 
 LEAKHOUND = None
 SOURCE = None
@@ -101,6 +104,29 @@ notify = ["dlp@corp.test"]
 labels_any = ["confidential"]
 external_recipient = true
 """,
+    # The legal group from a real slapd (private_slapd.py): paula is in it.
+    "directory": COMMON.replace('legal = ["@legal.corp.test"]',
+                                'legal = { directory = "cn=legal,ou=groups,dc=corp,dc=test" }') + """
+[directory]
+url = "{url}"
+ca_file = "{ca}"
+bind_dn = "{bind_dn}"
+bind_password_file = "{secret}"
+base_dn = "dc=corp,dc=test"
+[directory.roles]
+reviewer = "cn=dlp-reviewers,ou=groups,dc=corp,dc=test"
+admin = "cn=dlp-admins,ou=groups,dc=corp,dc=test"
+
+[[rule]]
+name = "confidential outside"
+action = "reject"
+[rule.when]
+labels_any = ["confidential"]
+external_recipient = true
+[[rule.unless]]
+senders = ["group:legal"]
+all_recipient_domains = ["counsel.test"]
+""",
     "review": COMMON + """
 [[rule]]
 name = "prices go to review"
@@ -126,6 +152,8 @@ class PolicyThroughPostfixTest(unittest.TestCase):
         cls.dir = tempfile.mkdtemp(prefix="leakhound-policy-")
         cls.milters = {}  # name -> (Popen, port, log path, incidents)
         cls.postfix = None
+        cls.slapd = None
+        cls.console = None
         try:
             cls._start()
         except BaseException:
@@ -154,9 +182,17 @@ class PolicyThroughPostfixTest(unittest.TestCase):
             for f in files:
                 shutil.copy(os.path.join(protected, f), staging)
             run("add", "--index", cls.index, "--label", label, staging)
+        cls.slapd = PrivateSlapd(os.path.join(d, "ldap"))
+        os.makedirs(cls.slapd.dir)
+        cls.slapd.start()
         for name, text in POLICIES.items():
             policy = os.path.join(d, "%s.toml" % name)
             with open(policy, "w") as f:
+                if name == "directory":
+                    text = text.replace("{url}", cls.slapd.url).replace(
+                        "{ca}", cls.slapd.ca_file).replace(
+                        "{bind_dn}", cls.slapd.bind_dn).replace(
+                        "{secret}", cls.slapd.secret_file)
                 f.write(text)
             check = subprocess.run([LEAKHOUND, "policy", "check", "--index",
                                     cls.index, policy], capture_output=True,
@@ -184,13 +220,30 @@ class PolicyThroughPostfixTest(unittest.TestCase):
         cls.postfix = PrivatePostfix(
             d, {name: m[1] for name, m in cls.milters.items()})
         cls.postfix.start()
+        # A console that logs people in against the directory.
+        cls.console_port = free_port()
+        cls.console_log = os.path.join(d, "console.log")
+        with open(cls.console_log, "w") as log:
+            cls.console = subprocess.Popen(
+                [LEAKHOUND, "console", "--listen", "127.0.0.1:%d" % cls.console_port,
+                 "--incidents", cls.milters["directory"][3],
+                 "--policy", os.path.join(d, "directory.toml")],
+                stdout=subprocess.DEVNULL, stderr=log)
+        wait_for(lambda: listening(cls.console_port) or cls.console.poll() is not None,
+                 "the console")
+        if cls.console.poll() is not None:
+            raise AssertionError("console exited: " + read(cls.console_log))
 
     @classmethod
     def tearDownClass(cls):
+        if cls.console is not None:
+            stop_process(cls.console)
         if cls.postfix is not None:
             cls.postfix.stop()
         for proc, _, _, _ in cls.milters.values():
             stop_process(proc)
+        if cls.slapd is not None:
+            cls.slapd.stop()
         shutil.rmtree(cls.dir, ignore_errors=True)
 
     # --- helpers -----------------------------------------------------------
@@ -327,6 +380,59 @@ class PolicyThroughPostfixTest(unittest.TestCase):
             "enforce", self.outbound("email-board-leak.txt"),
             sender="alex@corp.test", recipients=("lee@counsel.test",))
         self.assertEqual(code, 550)
+
+    def test_a_directory_group_from_slapd_excepts_its_members_mail_to_counsel(self):
+        self.assertIn("directory groups: 1 read, 1 addresses",
+                      read(self.milters["directory"][2]))
+        board = self.outbound("email-board-leak.txt")
+        code, _, subject = self.send("directory", board, sender="paula@corp.test",
+                                     recipients=("lee@counsel.test",))
+        self.assertEqual(code, 250)
+        self.assertIn("lee@counsel.test", self.copies(subject, 1))
+        code, _, _ = self.send("directory", board, sender="paula@corp.test",
+                               recipients=("lee@counsel.test", "bob@example.test"))
+        self.assertEqual(code, 550)
+        code, _, _ = self.send("directory", board, sender="sam@corp.test",
+                               recipients=("lee@counsel.test",))
+        self.assertEqual(code, 550)
+
+    def console_login(self, user, password):
+        """(status, Location, Set-Cookie) of a login through the form."""
+        c = http.client.HTTPConnection("127.0.0.1", self.console_port,
+                                       timeout=DEADLINE)
+        c.request("GET", "/login")
+        r = c.getresponse()
+        r.read()
+        token = r.getheader("Set-Cookie").split("lh_login=")[1].split(";")[0]
+        body = urllib.parse.urlencode({"csrf": token, "user": user,
+                                       "password": password,
+                                       "next": "/incidents"})
+        c.request("POST", "/login", body, {
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Cookie": "lh_login=" + token,
+            "Origin": "http://127.0.0.1:%d" % self.console_port,
+            "Host": "127.0.0.1:%d" % self.console_port})
+        r = c.getresponse()
+        r.read()
+        session = (r.getheader("Set-Cookie") or "").split(";")[0]
+        page = ""
+        if r.status == 303:
+            c.request("GET", "/incidents", headers={"Cookie": session})
+            page = c.getresponse().read().decode()
+        c.close()
+        return r.status, page
+
+    def test_a_directory_user_logs_in_to_the_console_with_the_role_of_their_group(self):
+        status, page = self.console_login("rhea", "rhea-ldap-1")
+        self.assertEqual(status, 303)
+        self.assertIn("rhea (reviewer)", page)
+        self.assertEqual(self.console_login("rhea", "wrong-password")[0], 401)
+        self.assertEqual(self.console_login("rhea", "")[0], 401)
+        # In the directory, but in no console group.
+        self.assertEqual(self.console_login("sam", "sam-ldap-1")[0], 401)
+        self.assertEqual(self.console_login("nobody*", "x")[0], 401)
+        log = read(self.console_log)
+        self.assertIn("login: user 'rhea' (reviewer, directory)", log)
 
     def test_remove_external_recipients_delivers_to_the_internal_ones_only(self):
         code, _, subject = self.send(
