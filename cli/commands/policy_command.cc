@@ -14,6 +14,7 @@
 #include "cli/commands/exit_codes.h"
 #include "cli/commands/json_text.h"
 #include "cli/commands/policy_replay.h"
+#include "cli/gateway/directory_groups.h"
 #include "cli/gateway/index_holder.h"
 #include "cli/gateway/message_verdict.h"
 #include "cli/incidents/incident_store.h"
@@ -164,6 +165,17 @@ int ExplainCommand(const CommandLine& line, const ActionArguments& action) {
   }
   auto policy = ReadPolicyFile(*line.Value("policy"));
   if (!policy.ok()) return ReportError("policy", policy.status());
+  if (!policy->directory_groups.empty()) {
+    // As the gateway does: the directory groups' members, read now.
+    auto directory = OpenDirectory(*policy->directory);
+    if (!directory.ok()) return ReportError("policy", directory.status());
+    std::vector<std::string> errors;
+    *policy = ExpandDirectoryGroups(*policy, *directory, nullptr, &errors);
+    for (const std::string& e : errors) {
+      std::printf("warning: directory %s: its members are unknown here\n",
+                  e.c_str());
+    }
+  }
   auto dir = line.IndexDir();
   if (!dir.ok()) return ReportError("policy", dir.status());
   auto match = MatchRuleOptions(line);

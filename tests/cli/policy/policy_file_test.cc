@@ -78,5 +78,43 @@ senders = ["group:legal"]
   EXPECT_THAT(r.unless[0].senders, testing::ElementsAre("group:legal"));
 }
 
+TEST(PolicyFileTest, DirectoryGroupsAndTheDirectoryAreRead) {
+  auto policy = ParsePolicy(R"(
+[directory]
+url = "ldap://127.0.0.1:3890"
+ca_file = "/etc/ssl/corp-ca.pem"
+bind_dn = "cn=reader,dc=corp,dc=test"
+bind_password_file = "/etc/leakhound/ldap.secret"
+base_dn = "dc=corp,dc=test"
+cache_seconds = 60
+[directory.roles]
+reviewer = "cn=dlp-reviewers,ou=groups,dc=corp,dc=test"
+[groups]
+legal = { directory = "cn=legal,ou=groups,dc=corp,dc=test" }
+desk = ["@desk.corp.test"]
+[[rule]]
+name = "r"
+[[rule.unless]]
+senders = ["group:legal"]
+)",
+                            "p.toml");
+  ASSERT_TRUE(policy.ok()) << policy.status();
+  ASSERT_TRUE(policy->directory.has_value());
+  EXPECT_TRUE(policy->directory->start_tls);  // ldap:// needs StartTLS
+  EXPECT_EQ(policy->directory->cache_seconds, 60);
+  EXPECT_EQ(policy->directory->roles.at("reviewer"),
+            "cn=dlp-reviewers,ou=groups,dc=corp,dc=test");
+  EXPECT_EQ(policy->directory_groups.at("legal"),
+            "cn=legal,ou=groups,dc=corp,dc=test");
+  EXPECT_TRUE(policy->groups.at("legal").empty());  // filled by the gateway
+  EXPECT_THAT(ErrorOf("[groups]\nlegal = { directory = \"cn=x\" }\n"),
+              HasSubstr("directory groups need a [directory] table"));
+  EXPECT_THAT(ErrorOf("[directory]\nurl = \"http://x\"\n"),
+              HasSubstr("p.toml:2: [directory] needs a url"));
+  EXPECT_THAT(ErrorOf("[directory]\nurl = \"ldaps://x\"\n[directory.roles]\n"
+                      "root = \"cn=x\"\n"),
+              HasSubstr("unknown key 'root' in [directory.roles]"));
+}
+
 }  // namespace
 }  // namespace leakhound
