@@ -195,6 +195,30 @@ TEST_F(ScanPolicyTest, ExitOneOnlyWhenAnEnforcingRuleReachesTheFailSeverity) {
             2);
 }
 
+TEST_F(ScanPolicyTest, ExplainSaysWhichRulesMatchWhyAndTheDecision) {
+  const std::string mail = dir_.Sub("out.eml");
+  std::ofstream(mail) << "From: Alex <alex@corp.test>\r\nTo: bob@example.test, "
+                         "\"Ann\" <ann@corp.test>\r\nSubject: numbers\r\n\r\n"
+                      << SlurpFile(three_);
+  const RunResult r = RunLeakhound(
+      {"policy", "explain", "--index", index_, "--policy", policy_, mail});
+  EXPECT_EQ(r.exit, 1) << r.err;  // the decision is not log
+  EXPECT_THAT(r.out, HasSubstr("channel mail, sender alex@corp.test, "
+                               "recipients bob@example.test, ann@corp.test"));
+  EXPECT_THAT(r.out, HasSubstr("labels confidential"));
+  EXPECT_THAT(r.out, HasSubstr("rule 'confidential' (line 2, quarantine): yes"));
+  EXPECT_THAT(r.out, HasSubstr("rule 'public' (line 8, monitor, would tag): no: "
+                               "not enough matched documents"));
+  EXPECT_THAT(r.out, HasSubstr("decision: quarantine by rule 'confidential', "
+                               "severity high"));
+  // The envelope as given overrides the headers.
+  const RunResult scan = RunLeakhound(
+      {"policy", "explain", "--index", index_, "--policy", policy_,
+       "--channel", "scan", board_});
+  EXPECT_THAT(scan.out, HasSubstr("channel scan, sender (none)"));
+  EXPECT_THAT(scan.out, HasSubstr("severity medium"));
+}
+
 TEST_F(ScanPolicyTest, RecordedScanIncidentsKeepTheDecision) {
   const std::string store = dir_.Sub("incidents");
   ASSERT_EQ(RunLeakhound({"scan", "--index", index_, "--policy", policy_,
