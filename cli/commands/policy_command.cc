@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -93,12 +94,6 @@ int CheckCommand(const CommandLine& line, const ActionArguments& action) {
   return kExitOk;
 }
 
-std::string Lower(std::string s) {
-  for (char& c : s)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 // The addresses of a header field's value: those in <>, else the words
 // with an @.
 std::vector<std::string> AddressesIn(const std::string& value) {
@@ -109,7 +104,7 @@ std::vector<std::string> AddressesIn(const std::string& value) {
     begin = begin == std::string::npos ? 0 : begin + 1;
     size_t end = value.find_first_of(" \t,>;\"", i);
     if (end == std::string::npos) end = value.size();
-    out.push_back(Lower(value.substr(begin, end - begin)));
+    out.push_back(absl::AsciiStrToLower(value.substr(begin, end - begin)));
     i = end;
   }
   return out;
@@ -133,7 +128,7 @@ void EnvelopeOf(const std::string& message, std::string* sender,
   for (const std::string& f : fields) {
     const size_t colon = f.find(':');
     if (colon == std::string::npos) continue;
-    const std::string name = Lower(f.substr(0, colon));
+    const std::string name = absl::AsciiStrToLower(f.substr(0, colon));
     const std::vector<std::string> a = AddressesIn(f.substr(colon + 1));
     if (name == "from" && !a.empty() && sender->empty()) *sender = a[0];
     if (name == "to" || name == "cc") {
@@ -204,11 +199,11 @@ int ExplainCommand(const CommandLine& line, const ActionArguments& action) {
                                ? scanner.Scan(bytes.str())
                                : scanner.ScanFile(path, bytes.str());
   if (f.channel == "mail") EnvelopeOf(bytes.str(), &f.sender, &f.recipients);
-  if (auto s = line.Value("sender")) f.sender = Lower(*s);
+  if (auto s = line.Value("sender")) f.sender = absl::AsciiStrToLower(*s);
   if (line.Has("recipient")) {
     f.recipients.clear();
     for (const std::string& r : line.Values("recipient")) {
-      f.recipients.push_back(Lower(r));
+      f.recipients.push_back(absl::AsciiStrToLower(r));
     }
   }
   f.documents = v.matched;

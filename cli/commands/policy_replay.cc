@@ -3,14 +3,10 @@
 #include <algorithm>
 #include <cctype>
 
+#include "absl/strings/ascii.h"
+
 namespace leakhound {
 namespace {
-
-std::string Lower(std::string s) {
-  for (char& c : s)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 std::string ChannelOf(const std::string& source) {
   if (source == "milter") return "mail";
@@ -27,8 +23,8 @@ std::string ActionName(const std::string& action) {
 VerdictFacts FactsOfIncident(const Incident& i) {
   VerdictFacts f;
   f.channel = ChannelOf(i.source);
-  f.sender = Lower(i.sender);
-  for (const std::string& r : i.recipients) f.recipients.push_back(Lower(r));
+  f.sender = absl::AsciiStrToLower(i.sender);
+  for (const std::string& r : i.recipients) f.recipients.push_back(absl::AsciiStrToLower(r));
   f.error = i.kind == "error";
   f.unread = i.kind == "unread" || (i.kind == "leak" && !i.detail.empty());
   for (const IncidentDocument& d : i.facts) {

@@ -9,6 +9,7 @@
 #include <set>
 #include <utility>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 
@@ -122,12 +123,6 @@ std::vector<std::string> Values(LDAP* ld, LDAPMessage* entry,
   return out;
 }
 
-std::string Lower(std::string s) {
-  for (char& c : s)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 // The member DNs of the group entry `dn`.
 absl::StatusOr<std::vector<std::string>> MemberDns(LDAP* ld,
                                                    const DirectorySettings& s,
@@ -184,7 +179,7 @@ absl::StatusOr<std::vector<std::string>> Directory::GroupMembers(
     if (entry == nullptr) continue;
     for (const std::string& mail :
          Values(ld->get(), entry, settings_.mail_attribute.c_str())) {
-      addresses.insert(Lower(mail));
+      addresses.insert(absl::AsciiStrToLower(mail));
     }
   }
   return std::vector<std::string>(addresses.begin(), addresses.end());
@@ -226,9 +221,9 @@ absl::StatusOr<std::vector<std::string>> Directory::Login(
       if (absl::IsNotFound(members.status())) continue;
       return members.status();
     }
-    const std::string lower = Lower(dn);
+    const std::string lower = absl::AsciiStrToLower(dn);
     if (std::any_of(members->begin(), members->end(),
-                    [&](const std::string& m) { return Lower(m) == lower; })) {
+                    [&](const std::string& m) { return absl::AsciiStrToLower(m) == lower; })) {
       in.push_back(group);
     }
   }

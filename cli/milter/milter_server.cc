@@ -16,6 +16,7 @@
 #include <set>
 
 #include "absl/base/thread_annotations.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -345,10 +346,7 @@ void SetRefusal(SMFICTX* ctx, const Judged& j) {
 // Whether `address` (unbracketed, any case) is in the policy's internal
 // domains.
 bool Internal(const Policy& policy, const std::string& address) {
-  std::string lower = address;
-  for (char& c : lower)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return InDomains(policy.internal_domains, lower);
+  return InDomains(policy.internal_domains, absl::AsciiStrToLower(address));
 }
 
 void TagHeaders(SMFICTX* ctx, const Session& s, const Judged& j) {
@@ -500,13 +498,9 @@ std::string NewReference() {
 VerdictFacts FactsOf(const Session& s, const MessageVerdict& v) {
   VerdictFacts f;
   f.channel = "mail";
-  f.sender = s.sender;
-  for (char& c : f.sender)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  for (std::string r : s.recipient_list) {
-    for (char& c : r)
-      c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    f.recipients.push_back(std::move(r));
+  f.sender = absl::AsciiStrToLower(s.sender);
+  for (const std::string& r : s.recipient_list) {
+    f.recipients.push_back(absl::AsciiStrToLower(r));
   }
   f.documents = v.matched;
   f.unread = !v.unread.empty();

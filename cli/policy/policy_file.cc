@@ -8,6 +8,7 @@
 #include <sstream>
 #include <utility>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 
@@ -130,7 +131,7 @@ class Reader {
                                      const std::string& key) {
     std::vector<std::string> out = Strings(t, key);
     for (std::string& p : out) {
-      for (char& c : p) c = static_cast<char>(std::tolower(c));
+      p = absl::AsciiStrToLower(p);
       const bool group = p.starts_with("group:") && p.size() > 6;
       const size_t at = p.find('@');
       const bool address = !group && at != std::string::npos &&
@@ -151,7 +152,7 @@ class Reader {
                                    const std::string& key) {
     std::vector<std::string> out = Strings(t, key);
     for (std::string& d : out) {
-      for (char& c : d) c = static_cast<char>(std::tolower(c));
+      d = absl::AsciiStrToLower(d);
       if (d.starts_with('@')) d.erase(0, 1);
       if (d.empty() || d.find_first_of("@ \t,;") != std::string::npos) {
         Fail(t.get(key)->source(),
