@@ -103,8 +103,12 @@ struct Session {
   std::string message;   // headers and body as received
   // For the incident record.
   std::string sender;
-  std::vector<std::string> recipient_list;
-  std::vector<std::string> raw_recipients;  // as RCPT TO gave them
+  std::vector<std::string> recipient_list;  // the first 1,000, for the record
+  // Every recipient, as RCPT TO gave it and without its <>: the policy
+  // reads them all (one outside address among thousands counts), and
+  // remove-external-recipients deletes by the form given.
+  std::vector<std::string> raw_recipients;
+  std::vector<std::string> recipients_all;
   std::string subject;
   std::string message_id;
   bool oversized = false;
@@ -118,6 +122,7 @@ struct Session {
     sender.clear();
     recipient_list.clear();
     raw_recipients.clear();
+    recipients_all.clear();
     subject.clear();
     message_id.clear();
     oversized = false;
@@ -209,7 +214,10 @@ sfsistat OnEnvelopeRecipient(SMFICTX* ctx, char** argv) {
   if (argv != nullptr && argv[0] != nullptr &&
       s->recipient_list.size() < 1000) {
     s->recipient_list.push_back(Bounded(Unbracketed(argv[0])));
+  }
+  if (argv != nullptr && argv[0] != nullptr) {
     s->raw_recipients.emplace_back(argv[0]);
+    s->recipients_all.emplace_back(Unbracketed(argv[0]));
   }
   if (argv == nullptr || argv[0] == nullptr ||
       !AddressAllowed(argv[0], g_state.policy->allow_recipients)) {
@@ -383,13 +391,13 @@ bool RemoveExternal(SMFICTX* ctx, const Session& s, Judged& j) {
   std::vector<std::string>& removed = j.removed;
   std::vector<size_t> external;
   for (size_t i = 0; i < s.raw_recipients.size(); ++i) {
-    if (!Internal(*j.policy, s.recipient_list[i])) external.push_back(i);
+    if (!Internal(*j.policy, s.recipients_all[i])) external.push_back(i);
   }
   if (external.size() == s.raw_recipients.size()) return false;
   for (size_t i : external) {
     std::string raw = s.raw_recipients[i];
     smfi_delrcpt(ctx, Mutable(raw));
-    removed.push_back(s.recipient_list[i]);
+    removed.push_back(s.recipients_all[i]);
   }
   if (!removed.empty()) {
     AddHeader(ctx, "X-Leakhound-Removed-Recipients", HeaderValue(removed));
@@ -499,7 +507,7 @@ VerdictFacts FactsOf(const Session& s, const MessageVerdict& v) {
   VerdictFacts f;
   f.channel = "mail";
   f.sender = absl::AsciiStrToLower(s.sender);
-  for (const std::string& r : s.recipient_list) {
+  for (const std::string& r : s.recipients_all) {
     f.recipients.push_back(absl::AsciiStrToLower(r));
   }
   f.documents = v.matched;
