@@ -152,25 +152,63 @@ void PrintFacts(const VerdictFacts& f, const MessageVerdict& v) {
   for (const std::string& u : v.unread) std::printf("  unread %s\n", u.c_str());
 }
 
+// The policy of `explain`, its directory groups read as the gateway
+// reads them (a group that cannot be read is a warning).
+absl::StatusOr<Policy> ExplainPolicy(const std::string& path) {
+  auto policy = ReadPolicyFile(path);
+  if (!policy.ok() || policy->directory_groups.empty()) return policy;
+  auto directory = OpenDirectory(*policy->directory);
+  if (!directory.ok()) return directory.status();
+  std::vector<std::string> errors;
+  Policy expanded = ExpandDirectoryGroups(*policy, *directory, nullptr, &errors);
+  for (const std::string& e : errors) {
+    std::printf("warning: directory %s: its members are unknown here\n",
+                e.c_str());
+  }
+  return expanded;
+}
+
+// The rules' verdicts on `f` and the decision; the exit code.
+int PrintDecision(const Policy& policy, const VerdictFacts& f) {
+  for (const PolicyRule& r : policy.rules) {
+    std::printf("rule '%s' (line %d, %s%s): %s\n", r.name.c_str(), r.line,
+                r.monitor ? "monitor, would " : "",
+                DispositionName(r.disposition),
+                ExplainRule(policy, r, f).c_str());
+  }
+  const PolicyDecision d = EvaluatePolicy(policy, f);
+  if (d.matches.empty()) {
+    std::printf("decision: no rule matches: %s\n",
+                f.documents.empty() && !f.unread && !f.error
+                    ? "delivered"
+                    : "log (errors and unread parts: the daemon's flags)");
+    return kExitOk;
+  }
+  std::printf("decision: %s%s%s, severity %s", DispositionName(d.disposition),
+              d.deciding != nullptr ? " by rule '" : "",
+              d.deciding != nullptr ? (d.deciding->name + "'").c_str() : "",
+              SeverityName(d.severity));
+  for (const RuleMatch& m : d.matches) {
+    if (m.rule->monitor) {
+      std::printf("; monitor rules would %s", DispositionName(d.would));
+      break;
+    }
+  }
+  std::printf("\n");
+  if (d.notify_sender) std::printf("notice: the sender is told\n");
+  for (const std::string& n : d.notify) std::printf("notice: %s\n", n.c_str());
+  for (const std::string& b : d.bcc) std::printf("bcc: %s\n", b.c_str());
+  return d.disposition == Disposition::kLog ? kExitOk : kExitLeak;
+}
+
 int ExplainCommand(const CommandLine& line, const ActionArguments& action) {
   if (action.operands.size() != 1 || !line.Has("policy")) {
     return UsageError("policy", absl::InvalidArgumentError(
                                     "policy explain takes --policy FILE and "
                                     "one MESSAGE or FILE"));
   }
-  auto policy = ReadPolicyFile(*line.Value("policy"));
+  auto policy = ExplainPolicy(*line.Value("policy"));
   if (!policy.ok()) return ReportError("policy", policy.status());
-  if (!policy->directory_groups.empty()) {
-    // As the gateway does: the directory groups' members, read now.
-    auto directory = OpenDirectory(*policy->directory);
-    if (!directory.ok()) return ReportError("policy", directory.status());
-    std::vector<std::string> errors;
-    *policy = ExpandDirectoryGroups(*policy, *directory, nullptr, &errors);
-    for (const std::string& e : errors) {
-      std::printf("warning: directory %s: its members are unknown here\n",
-                  e.c_str());
-    }
-  }
   auto dir = line.IndexDir();
   if (!dir.ok()) return ReportError("policy", dir.status());
   auto match = MatchRuleOptions(line);
@@ -210,35 +248,7 @@ int ExplainCommand(const CommandLine& line, const ActionArguments& action) {
   f.unread = !v.unread.empty();
   f.error = v.kind == MessageVerdict::Kind::kError;
   PrintFacts(f, v);
-  for (const PolicyRule& r : policy->rules) {
-    std::printf("rule '%s' (line %d, %s%s): %s\n", r.name.c_str(), r.line,
-                r.monitor ? "monitor, would " : "",
-                DispositionName(r.disposition),
-                ExplainRule(*policy, r, f).c_str());
-  }
-  const PolicyDecision d = EvaluatePolicy(*policy, f);
-  if (d.matches.empty()) {
-    std::printf("decision: no rule matches: %s\n",
-                f.documents.empty() && !f.unread && !f.error
-                    ? "delivered"
-                    : "log (errors and unread parts: the daemon's flags)");
-    return kExitOk;
-  }
-  std::printf("decision: %s%s%s, severity %s", DispositionName(d.disposition),
-              d.deciding != nullptr ? " by rule '" : "",
-              d.deciding != nullptr ? (d.deciding->name + "'").c_str() : "",
-              SeverityName(d.severity));
-  for (const RuleMatch& m : d.matches) {
-    if (m.rule->monitor) {
-      std::printf("; monitor rules would %s", DispositionName(d.would));
-      break;
-    }
-  }
-  std::printf("\n");
-  if (d.notify_sender) std::printf("notice: the sender is told\n");
-  for (const std::string& n : d.notify) std::printf("notice: %s\n", n.c_str());
-  for (const std::string& b : d.bcc) std::printf("bcc: %s\n", b.c_str());
-  return d.disposition == Disposition::kLog ? kExitOk : kExitLeak;
+  return PrintDecision(*policy, f);
 }
 
 void PrintReplay(const ReplayReport& r, bool json) {
