@@ -91,7 +91,7 @@ for t in "${targets[@]}"; do
   # can name the library function that leaked: Debian's libraries have no
   # frame pointers.
   # One OpenMP thread for Tesseract, as the leakhound command runs it
-  # (OCR of a seed page took over the 10 s timeout with OpenMP's default).
+  # (OCR of a seed page took over 10 s with OpenMP's default).
   { time TMPDIR=$tmp OMP_THREAD_LIMIT=1 \
     ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0 \
     UBSAN_OPTIONS=print_stacktrace=1 \
