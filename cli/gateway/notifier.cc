@@ -1,6 +1,8 @@
 #include "cli/gateway/notifier.h"
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -148,6 +150,13 @@ void Notifier::Stop() {
 }
 
 void Notifier::Run() {
+  // A sendmail that exits before reading its input makes the write fail
+  // with EPIPE; the SIGPIPE it raises must not end the daemon. Blocked in
+  // this thread only (the signal is the writing thread's).
+  sigset_t pipe_signal;
+  sigemptyset(&pipe_signal);
+  sigaddset(&pipe_signal, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipe_signal, nullptr);
   auto next_digest = std::chrono::steady_clock::now() + options_.digest_period;
   for (;;) {
     std::deque<SenderNotice> senders;

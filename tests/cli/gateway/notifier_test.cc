@@ -119,15 +119,27 @@ TEST_F(NotifierTest, ASendmailThatFailsIsCountedAndLogged) {
   Notifier::Options o;
   o.sendmail = {"/bin/false"};
   Notifier n(o, &log_);
-  n.NotifySender({"alex@corp.test",
-                  "s",
-                  {},
-                  {},
-                  "reject",
-                  "r",
-                  {"d"},
-                  "LH-ABCDEFGHJK",
-                  ""});
+  n.NotifySender({"alex@corp.test", "s", {}, {}, "reject", "r", {"d"},
+                  "LH-ABCDEFGHJK", ""});
+  n.Stop();
+  EXPECT_EQ(n.counters().sent, 0u);
+  EXPECT_EQ(n.counters().failed, 1u);
+}
+
+TEST_F(NotifierTest, ASendmailThatStopsReadingIsAFailureNotASigpipe) {
+  // The digest of 2,000 incidents is larger than a pipe's buffer: the
+  // write waits for the reader, which closes its input and exits. The
+  // write then fails with EPIPE; the SIGPIPE it raises must not end the
+  // process (it would end the milter).
+  Notifier::Options o;
+  o.sendmail = {"/bin/sh", "-c", "exec 0<&-; exit 1"};
+  o.digest_period = std::chrono::hours(1);
+  Notifier n(o, &log_);
+  for (int i = 0; i < 2000; ++i) {
+    n.NotifyReviewer("dlp@corp.test", {"LH-AAAAAAAAAA", "outside", "high",
+                                       "reject", "alex@corp.test",
+                                       std::string(200, 's')});
+  }
   n.Stop();
   EXPECT_EQ(n.counters().sent, 0u);
   EXPECT_EQ(n.counters().failed, 1u);
