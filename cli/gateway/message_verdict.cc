@@ -50,15 +50,20 @@ std::string MessageDigest(const Extraction& extraction,
   return ContentDigest(all);
 }
 
+// `v` with the time since `start` (extraction and scan) set.
+MessageVerdict Timed(std::chrono::steady_clock::time_point start,
+                     MessageVerdict v) {
+  v.milliseconds = std::chrono::duration<double, std::milli>(
+                       std::chrono::steady_clock::now() - start)
+                       .count();
+  return v;
+}
+
 void AddOnce(std::vector<std::string>* list, const std::string& item) {
   if (std::find(list->begin(), list->end(), item) == list->end()) {
     list->push_back(item);
   }
 }
-
-}  // namespace
-
-namespace {
 
 // Adds `m` to the verdict's documents for the policy: its words summed
 // over the parts, its largest share, its labels from the index.
@@ -136,22 +141,14 @@ void MessageScanner::AddFindings(const ProtectedIndex& index,
 
 MessageVerdict MessageScanner::Scan(std::string_view message) const {
   const auto start = std::chrono::steady_clock::now();
-  MessageVerdict v = Judge(ExtractBytesAs(FileKind::kMail, "message.eml",
-                                          std::string(message), limits_));
-  v.milliseconds = std::chrono::duration<double, std::milli>(
-                       std::chrono::steady_clock::now() - start)
-                       .count();
-  return v;
+  return Timed(start, Judge(ExtractBytesAs(FileKind::kMail, "message.eml",
+                                           std::string(message), limits_)));
 }
 
 MessageVerdict MessageScanner::ScanFile(std::string_view name,
                                         std::string bytes) const {
   const auto start = std::chrono::steady_clock::now();
-  MessageVerdict v = Judge(ExtractBytes(name, std::move(bytes), limits_));
-  v.milliseconds = std::chrono::duration<double, std::milli>(
-                       std::chrono::steady_clock::now() - start)
-                       .count();
-  return v;
+  return Timed(start, Judge(ExtractBytes(name, std::move(bytes), limits_)));
 }
 
 MessageVerdict MessageScanner::Judge(
