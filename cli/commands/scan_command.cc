@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -461,21 +462,18 @@ class ScanRun {
     facts.unread = !o.skipped.empty();
     facts.error = !o.error.ok();
     const PolicyDecision d = EvaluatePolicy(*o_.policy, facts);
+    DecisionRecord r = RecordOf(d);
     FilePolicyOutcome out;
-    if (!d.matches.empty()) out.severity = SeverityName(d.severity);
+    out.severity = std::move(r.severity);
     out.action = DispositionName(d.disposition);
-    bool fails = false;
-    for (const RuleMatch& m : d.matches) {
-      out.rules.push_back({m.rule->name, SeverityName(m.severity),
-                           DispositionName(m.rule->disposition),
-                           m.rule->monitor});
-      fails |= !m.rule->monitor && m.severity >= o_.fail_severity;
-    }
+    out.rules = std::move(r.rules);
+    out.would_action = std::move(r.would_action);
+    out.facts = FactsRecord(facts.documents);
+    const bool fails = std::any_of(
+        d.matches.begin(), d.matches.end(), [&](const RuleMatch& m) {
+          return !m.rule->monitor && m.severity >= o_.fail_severity;
+        });
     if (fails) ++failing_;
-    for (MatchedDocument& m : facts.documents) {
-      out.facts.push_back(
-          {std::move(m.id), std::move(m.labels), m.words, m.share});
-    }
     o.policy = std::move(out);
   }
 
@@ -483,9 +481,7 @@ class ScanRun {
     incident->policy = o_.policy->path;
     incident->severity = o.policy->severity;
     incident->rules = o.policy->rules;
-    for (const IncidentRule& r : o.policy->rules) {
-      if (r.monitor) incident->would_action = r.action;
-    }
+    incident->would_action = o.policy->would_action;
     incident->facts = o.policy->facts;
   }
 

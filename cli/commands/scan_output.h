@@ -36,6 +36,7 @@ struct FilePolicyOutcome {
   std::string severity;
   std::string action;  // the enforcing rules' most restrictive, or "log"
   std::vector<IncidentRule> rules;
+  std::string would_action;  // what monitor rules would do; "" when none
   std::vector<IncidentDocument> facts;  // what the rules read, for --record
 };
 

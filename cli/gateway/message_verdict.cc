@@ -99,6 +99,26 @@ void AddMatchedFindings(const ProtectedIndex& index, const ScanReport& report,
   }
 }
 
+DecisionRecord RecordOf(const PolicyDecision& d) {
+  DecisionRecord r;
+  if (!d.matches.empty()) r.severity = SeverityName(d.severity);
+  for (const RuleMatch& m : d.matches) {
+    r.rules.push_back({m.rule->name, SeverityName(m.severity),
+                       DispositionName(m.rule->disposition), m.rule->monitor});
+    if (m.rule->monitor) r.would_action = DispositionName(d.would);
+  }
+  return r;
+}
+
+std::vector<IncidentDocument> FactsRecord(
+    const std::vector<MatchedDocument>& documents) {
+  std::vector<IncidentDocument> out;
+  for (const MatchedDocument& m : documents) {
+    out.push_back({m.id, m.labels, m.words, m.share});
+  }
+  return out;
+}
+
 MessageScanner::PooledScanner MessageScanner::TakeScanner() const {
   PooledScanner local;
   absl::MutexLock lock(&pool_mu_);

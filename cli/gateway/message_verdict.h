@@ -64,6 +64,18 @@ const char* VerdictName(MessageVerdict::Kind kind);
 void AddMatchedFindings(const ProtectedIndex& index, const ScanReport& report,
                         std::vector<MatchedDocument>* matched);
 
+// The policy's decision as an incident records it: the highest severity
+// ("" when no rule matched), every rule that matched, and what monitor
+// rules would have done ("" when none matched); and the documents' facts.
+struct DecisionRecord {
+  std::string severity;
+  std::vector<IncidentRule> rules;
+  std::string would_action;
+};
+DecisionRecord RecordOf(const PolicyDecision& decision);
+std::vector<IncidentDocument> FactsRecord(
+    const std::vector<MatchedDocument>& documents);
+
 // What a verdict keeps of a leak's passages.
 enum class Evidence { kNone, kOffsets, kSnippets };
 

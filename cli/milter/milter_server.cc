@@ -589,19 +589,13 @@ Incident MilterIncident(Session& s, const std::string& queue_id, Judged& j) {
   incident.action = DispositionName(j.action);
   incident.reference = j.reference;
   if (j.policy != nullptr) {
-    const PolicyDecision& d = j.decision;
     incident.policy = j.policy->path;
-    if (!d.matches.empty()) incident.severity = SeverityName(d.severity);
-    for (const RuleMatch& m : d.matches) {
-      incident.rules.push_back({m.rule->name, SeverityName(m.severity),
-                                DispositionName(m.rule->disposition),
-                                m.rule->monitor});
-      if (m.rule->monitor) incident.would_action = DispositionName(d.would);
-    }
+    DecisionRecord r = RecordOf(j.decision);
+    incident.severity = std::move(r.severity);
+    incident.rules = std::move(r.rules);
+    incident.would_action = std::move(r.would_action);
   }
-  for (const MatchedDocument& m : v.matched) {
-    incident.facts.push_back({m.id, m.labels, m.words, m.share});
-  }
+  incident.facts = FactsRecord(v.matched);
   incident.queue_id = queue_id;
   incident.message_id = std::move(s.message_id);
   incident.sender = std::move(s.sender);
