@@ -23,7 +23,7 @@ packages=(
   libicu-dev libboost-serialization-dev libxxhash-dev librocksdb-dev
   libabsl-dev libssl-dev libxml2-dev
   libsqlite3-dev libsodium-dev libmicrohttpd-dev libtomlplusplus-dev libldap-dev
-  libmagic-dev libarchive-dev libpoppler-cpp-dev libgmime-3.0-dev
+  libmagic-dev libarchive-dev libpoppler-cpp-dev libpoppler-glib-dev libgmime-3.0-dev
   libgsf-1-dev libtesseract-dev libleptonica-dev tesseract-ocr-eng
   tesseract-ocr-chi-sim libmilter-dev libsystemd-dev
 )

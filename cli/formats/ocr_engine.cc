@@ -6,11 +6,14 @@
 #include <tesseract/ocrclass.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cstdlib>
 #include <map>
 #include <memory>
 #include <mutex>  // std::call_once
+#include <thread>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
@@ -149,7 +152,25 @@ absl::StatusOr<std::string> Recognize(tesseract::TessBaseAPI* api,
   return out;
 }
 
+// Threads recognizing now, over the whole process (OcrCoreLease).
+std::atomic<int> g_recognizing{0};
+
 }  // namespace
+
+OcrCoreLease::OcrCoreLease(int wanted) {
+  const int cores =
+      std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  int running = g_recognizing.fetch_add(1) + 1;
+  while (wanted > 0 && running < cores) {
+    const int take = std::min(wanted, cores - running);
+    if (g_recognizing.compare_exchange_weak(running, running + take)) {
+      extra_ = take;
+      break;
+    }
+  }
+}
+
+OcrCoreLease::~OcrCoreLease() { g_recognizing.fetch_sub(1 + extra_); }
 
 void LimitOcrThreads(char** argv) {
   if (std::getenv("OMP_THREAD_LIMIT") == nullptr &&

@@ -52,6 +52,28 @@ struct OcrSettings {
 // the image or page is listed as unread (class limit) instead.
 inline constexpr double kOcrMinSeconds = 0.5;
 
+// The cores recognition may use: a process-wide count of the threads
+// recognizing now, at most one per core. A lease counts its holder, which
+// always runs, and reserves up to `wanted` more threads among the cores no
+// recognition holds, so that one file's pages are read in parallel when
+// the machine is otherwise idle, and one page at a time when every core is
+// already recognizing (the milter's other messages).
+//
+// Thread-safety: safe to create and destroy concurrently.
+class OcrCoreLease {
+ public:
+  explicit OcrCoreLease(int wanted);
+  ~OcrCoreLease();
+  OcrCoreLease(const OcrCoreLease&) = delete;
+  OcrCoreLease& operator=(const OcrCoreLease&) = delete;
+
+  // The helper threads the holder may start (0 <= extra() <= wanted).
+  int extra() const { return extra_; }
+
+ private:
+  int extra_ = 0;
+};
+
 // Tesseract runs its networks on OpenMP threads; next to a program's own
 // worker threads they fight for the cores: a 150 dpi page took 8.2 s with
 // OpenMP's default and 2.1 s with one OpenMP thread (2-core machine).

@@ -1,6 +1,8 @@
-// The one file that calls poppler.
+// The one file that calls poppler (its C++ interface for text and
+// rendering, its GLib interface for the images a page draws).
 #include "cli/formats/pdf_extractor.h"
 
+#include <poppler.h>  // poppler-glib
 #include <poppler/cpp/poppler-document.h>
 #include <poppler/cpp/poppler-embedded-file.h>
 #include <poppler/cpp/poppler-global.h>
@@ -9,14 +11,20 @@
 #include <poppler/cpp/poppler-page.h>
 #include <poppler/cpp/poppler-version.h>
 
+#include <algorithm>
+#include <atomic>
 #include <climits>
 #include <cmath>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
+#include <vector>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
 #include "cli/formats/ocr_engine.h"
 
 namespace leakhound {
@@ -39,18 +47,119 @@ bool HasWord(std::string_view text) {
   return false;
 }
 
-// The text OCR reads on `page` (page number `number`, from 1), rendered
-// in gray at the configured resolution, lowered to fit max_pixels. A
-// blank page is "" (nothing to read); a page with marks but no legible
-// text is the Unreadable error kNoText, one whose rendering would not fit
-// even at 50 dpi or whose recognition ran out of time kLimit.
-absl::StatusOr<std::string> RecognizePage(const poppler::page& page,
-                                          int number,
-                                          const OcrSettings& settings) {
-  const std::string what = absl::StrCat("page ", number);
-  const poppler::rectf box = page.page_rect();
+// A page's text layer, in reading order.
+std::string TextLayer(poppler::page& page) {
+  const poppler::byte_array utf8 =
+      page.text(poppler::rectf(), poppler::page::non_raw_non_physical_layout)
+          .to_utf8();
+  return std::string(utf8.data(), utf8.size());
+}
+
+// The pages PDF text extraction could not read, and whether for lack of
+// time.
+struct UnreadPages {
+  int count = 0;
+  bool out_of_time = false;
+};
+
+// The resolution at which the images of a page were made: a lazily
+// opened poppler-glib view of the document (poppler-cpp does not show a
+// page's images), read only for pages without a text layer.
+class ScanGeometry {
+ public:
+  explicit ScanGeometry(std::string_view bytes) : bytes_(bytes) {}
+  ~ScanGeometry() {
+    if (doc_ != nullptr) g_object_unref(doc_);
+  }
+  ScanGeometry(const ScanGeometry&) = delete;
+  ScanGeometry& operator=(const ScanGeometry&) = delete;
+
+  // The pixels per inch of the largest image drawn on page `index` (from
+  // 0), when it covers at least half of the page (a scan); else nullopt.
+  std::optional<double> PixelsPerInch(int index) {
+    if (!Open()) return std::nullopt;
+    PopplerPage* page = poppler_document_get_page(doc_, index);
+    if (page == nullptr) return std::nullopt;
+    double width = 0, height = 0;
+    poppler_page_get_size(page, &width, &height);
+    GList* mapping = poppler_page_get_image_mapping(page);
+    const PopplerImageMapping* largest = nullptr;
+    double largest_area = 0;
+    for (GList* l = mapping; l != nullptr; l = l->next) {
+      const auto* m = static_cast<const PopplerImageMapping*>(l->data);
+      const double area =
+          std::abs((m->area.x2 - m->area.x1) * (m->area.y2 - m->area.y1));
+      if (area > largest_area) {
+        largest_area = area;
+        largest = m;
+      }
+    }
+    std::optional<double> ppi;
+    if (largest != nullptr && largest_area >= 0.5 * width * height) {
+      cairo_surface_t* image = poppler_page_get_image(page, largest->image_id);
+      if (image != nullptr) {
+        const double drawn_w = std::abs(largest->area.x2 - largest->area.x1);
+        const double drawn_h = std::abs(largest->area.y2 - largest->area.y1);
+        const int px_w = cairo_image_surface_get_width(image);
+        const int px_h = cairo_image_surface_get_height(image);
+        if (drawn_w > 0 && drawn_h > 0 && px_w > 0 && px_h > 0) {
+          ppi = std::min(px_w * 72.0 / drawn_w, px_h * 72.0 / drawn_h);
+        }
+        cairo_surface_destroy(image);
+      }
+    }
+    poppler_page_free_image_mapping(mapping);
+    g_object_unref(page);
+    return ppi;
+  }
+
+ private:
+  bool Open() {
+    if (!opened_) {
+      opened_ = true;
+      GBytes* data = g_bytes_new_static(bytes_.data(), bytes_.size());
+      doc_ = poppler_document_new_from_bytes(data, nullptr, nullptr);
+      g_bytes_unref(data);  // the document keeps its own reference
+    }
+    return doc_ != nullptr;
+  }
+
+  std::string_view bytes_;
+  bool opened_ = false;
+  PopplerDocument* doc_ = nullptr;
+};
+
+// Below this resolution a scan is rendered at kMinScanDpi for OCR: the
+// recognizer reads text of 10-12 points poorly under 100 pixels per inch.
+constexpr int kMinScanDpi = 100;
+
+// A page rendered in gray for OCR, at `dpi`.
+struct PageImage {
+  poppler::image image;
+  int dpi = 0;
+};
+
+// Page `index` (from 0) rendered in gray for OCR: at the resolution of the
+// scan it holds (`scan_ppi`, at least kMinScanDpi, at most --ocr-pdf-dpi)
+// or, for a page that is not one image, at --ocr-pdf-dpi; lowered to fit
+// --ocr-max-pixels. nullopt for a blank page (nothing to read); kLimit for
+// a page that would not fit even at 50 dpi, kNoText for one that cannot be
+// rendered.
+absl::StatusOr<std::optional<PageImage>> RenderForOcr(
+    poppler::document& doc, int index, std::optional<double> scan_ppi,
+    const OcrSettings& settings) {
+  const std::string what = absl::StrCat("page ", index + 1);
+  std::unique_ptr<poppler::page> page(doc.create_page(index));
+  if (page == nullptr) {
+    return UnreadableError(Unreadable::kNoText,
+                           absl::StrCat(what, ": cannot be rendered for OCR"));
+  }
+  const poppler::rectf box = page->page_rect();
   const double square_inches = (box.width() / 72.0) * (box.height() / 72.0);
   double dpi = settings.pdf_dpi;
+  if (scan_ppi) {
+    dpi = std::clamp(std::round(*scan_ppi), double{kMinScanDpi}, dpi);
+  }
   if (square_inches * dpi * dpi > static_cast<double>(settings.max_pixels)) {
     dpi = std::floor(
         std::sqrt(static_cast<double>(settings.max_pixels) / square_inches));
@@ -64,77 +173,131 @@ absl::StatusOr<std::string> RecognizePage(const poppler::page& page,
   renderer.set_image_format(poppler::image::format_gray8);
   renderer.set_render_hint(poppler::page_renderer::antialiasing, true);
   renderer.set_render_hint(poppler::page_renderer::text_antialiasing, true);
-  const poppler::image image = renderer.render_page(&page, dpi, dpi);
+  PageImage out{renderer.render_page(page.get(), dpi, dpi),
+                static_cast<int>(dpi)};
+  const poppler::image& image = out.image;
   if (!image.is_valid() || image.width() <= 0 || image.height() <= 0) {
     return UnreadableError(Unreadable::kNoText,
                            absl::StrCat(what, ": cannot be rendered for OCR"));
   }
   const auto* pixels = reinterpret_cast<const uint8_t*>(image.const_data());
   const int stride = image.bytes_per_row();
-  bool marked = false;
-  for (int y = 0; y < image.height() && !marked; ++y) {
+  for (int y = 0; y < image.height(); ++y) {
     for (int x = 0; x < image.width(); ++x) {
-      if (pixels[size_t(y) * size_t(stride) + size_t(x)] < 200) {
-        marked = true;
-        break;
-      }
+      if (pixels[size_t(y) * size_t(stride) + size_t(x)] < 200) return out;
     }
   }
-  if (!marked) return std::string();
-  return RecognizeGrayPixels(pixels, image.width(), image.height(), stride,
-                             static_cast<int>(dpi), what, settings);
+  return std::nullopt;
 }
 
-// The pages PDF text extraction could not read, and whether for lack of
-// time.
-struct UnreadPages {
-  int count = 0;
-  bool out_of_time = false;
+// What became of one page: its text (nullopt when left unread) or why it
+// was skipped.
+struct PageOutcome {
+  std::optional<std::string> text;
+  Unreadable skipped = Unreadable::kNoText;
+  std::string reason;  // "" unless skipped
 };
 
-// The text of page `i` (0-based): its text layer, or OCR of the page when
-// it has none. nullopt when the page is left unread, noted in `sink` and
-// counted in *unread.
-absl::StatusOr<std::optional<std::string>> PageText(poppler::page& page, int i,
-                                                    ExtractionSink& sink,
-                                                    UnreadPages* unread) {
-  const poppler::byte_array utf8 =
-      page.text(poppler::rectf(), poppler::page::non_raw_non_physical_layout)
-          .to_utf8();
-  std::string page_text(utf8.data(), utf8.size());
-  if (HasWord(page_text)) return page_text;
-  // A page without a text layer: a scan, or text drawn as images.
-  const OcrSettings& ocr = sink.limits().ocr;
-  const std::string name = absl::StrCat("page", i + 1);
-  if (!ocr.enabled) {
-    ++unread->count;
-    sink.NoteSkipped(name, Unreadable::kNoText,
-                     "page without a text layer: OCR is off (--ocr)");
-    return std::nullopt;
+// The OCR of a document's pages without a text layer, shared by the
+// threads reading them: each takes the next page, renders it under mu_
+// (poppler's documents are not thread-safe) and recognizes it outside.
+class ScannedPages {
+ public:
+  // REQUIRES: `doc`, `bytes`, `sink` and `out` outlive this; `pages` are
+  // indices into `out`.
+  ScannedPages(poppler::document& doc, std::string_view bytes,
+               std::vector<int> pages, ExtractionSink& sink,
+               std::vector<PageOutcome>& out)
+      : doc_(doc),
+        geometry_(bytes),
+        pages_(std::move(pages)),
+        sink_(sink),
+        out_(out) {}
+
+  // Reads every page, on this thread and on the cores OCR may borrow.
+  // Returns the first error that is not a page's (missing languages).
+  absl::Status ReadAll() {
+    if (pages_.empty()) return absl::OkStatus();
+    OcrCoreLease lease(static_cast<int>(pages_.size()) - 1);
+    workers_ = 1 + lease.extra();
+    std::vector<std::thread> helpers;
+    for (int i = 0; i < lease.extra(); ++i) {
+      helpers.emplace_back([this] { Work(); });
+    }
+    Work();
+    for (std::thread& t : helpers) t.join();
+    absl::MutexLock lock(&mu_);
+    return fatal_;
   }
-  // OCR leaves a tenth of the file's time to the pages after it (their
-  // text layers are cheap), so a long scan lists the pages it had no time
-  // for and the policy for unread parts decides, not a time-out.
-  const double left = sink.SecondsLeft() - 0.1 * sink.limits().max_seconds;
-  if (left < kOcrMinSeconds) {
-    ++unread->count;
-    unread->out_of_time = true;
-    sink.NoteSkipped(name, Unreadable::kLimit,
-                     "page without a text layer not read: the file's time "
-                     "limit (--max-seconds) is reached");
-    return std::nullopt;
+
+ private:
+  PageOutcome& At(int index) { return out_[static_cast<size_t>(index)]; }
+
+  void Skip(int index, Unreadable kind, std::string reason) {
+    At(index).skipped = kind;
+    At(index).reason = std::move(reason);
   }
-  auto recognized = RecognizePage(page, i + 1, ocr.Within(left));
-  if (!recognized.ok()) {
-    auto kind = UnreadableOf(recognized.status());
-    if (!kind || *kind == Unreadable::kEncrypted) return recognized.status();
-    ++unread->count;
-    unread->out_of_time = unread->out_of_time || *kind == Unreadable::kLimit;
-    sink.NoteSkipped(name, *kind, std::string(recognized.status().message()));
-    return std::nullopt;
+
+  void Work() {
+    const ExtractionLimits& limits = sink_.limits();
+    for (size_t k = next_++; k < pages_.size(); k = next_++) {
+      const int index = pages_[k];
+      // OCR leaves a tenth of the file's time to what follows (text
+      // layers, embedded files), and gives no page more than twice its
+      // share of what is left, so that one page cannot starve the rest.
+      const double left = sink_.SecondsLeft() - 0.1 * limits.max_seconds;
+      if (left < kOcrMinSeconds) {
+        Skip(index, Unreadable::kLimit,
+             "page without a text layer not read: the file's time "
+             "limit (--max-seconds) is reached");
+        continue;
+      }
+      const double share =
+          left * workers_ / static_cast<double>(pages_.size() - k);
+      const double budget = std::min(left, std::max(2 * share, 2.0));
+      absl::StatusOr<std::optional<PageImage>> image;
+      {
+        absl::MutexLock lock(&mu_);
+        image = RenderForOcr(doc_, index, geometry_.PixelsPerInch(index),
+                             limits.ocr);
+      }
+      absl::StatusOr<std::string> text = std::string();
+      if (!image.ok()) {
+        text = image.status();
+      } else if (*image) {
+        const poppler::image& pixels = (*image)->image;
+        text = RecognizeGrayPixels(
+            reinterpret_cast<const uint8_t*>(pixels.const_data()),
+            pixels.width(), pixels.height(), pixels.bytes_per_row(),
+            (*image)->dpi, absl::StrCat("page ", index + 1),
+            limits.ocr.Within(budget));
+      }
+      if (text.ok()) {
+        At(index).text = std::move(*text);
+        continue;
+      }
+      const auto kind = UnreadableOf(text.status());
+      if (!kind || *kind == Unreadable::kEncrypted) {
+        absl::MutexLock lock(&mu_);
+        if (fatal_.ok()) fatal_ = text.status();
+        next_ = pages_.size();
+        return;
+      }
+      Skip(index, *kind, std::string(text.status().message()));
+    }
   }
-  return std::move(*recognized);
-}
+
+  poppler::document& doc_ ABSL_GUARDED_BY(mu_);
+  ScanGeometry geometry_ ABSL_GUARDED_BY(mu_);
+  const std::vector<int> pages_;
+  ExtractionSink& sink_;
+  // Each page's slot is written by the one thread that took the page.
+  std::vector<PageOutcome>& out_;
+  std::atomic<size_t> next_{0};
+  int workers_ = 1;
+  absl::Mutex mu_;
+  absl::Status fatal_ ABSL_GUARDED_BY(mu_);
+};
 
 // The files embedded in `doc`, as members; whether there was one.
 absl::StatusOr<bool> AddEmbeddedFiles(poppler::document& doc,
@@ -174,18 +337,37 @@ absl::Status PdfExtractor::Extract(std::string_view bytes,
         Unreadable::kEncrypted,
         "encrypted PDF (password required): no extractable text");
   }
-  std::string text;
+  // The text layers first (cheap); then OCR of the pages without one.
   const int pages = doc->pages();
-  UnreadPages unread;
-  for (int i = 0; i < pages; ++i) {
+  std::vector<PageOutcome> outcome(static_cast<size_t>(std::max(pages, 0)));
+  std::vector<int> scanned;
+  for (size_t i = 0; i < outcome.size(); ++i) {
     if (auto s = sink.CheckTime(); !s.ok()) return s;
-    std::unique_ptr<poppler::page> page(doc->create_page(i));
+    std::unique_ptr<poppler::page> page(doc->create_page(static_cast<int>(i)));
     if (page == nullptr) continue;
-    auto page_text = PageText(*page, i, sink, &unread);
-    if (!page_text.ok()) return page_text.status();
-    if (!*page_text) continue;
-    if (auto s =
-            AppendWithin(**page_text, sink.limits().max_output_bytes, &text);
+    std::string layer = TextLayer(*page);
+    if (HasWord(layer)) {
+      outcome[i].text = std::move(layer);
+    } else if (sink.limits().ocr.enabled) {
+      scanned.push_back(static_cast<int>(i));
+    } else {
+      outcome[i].reason = "page without a text layer: OCR is off (--ocr)";
+    }
+  }
+  ScannedPages ocr(*doc, bytes, std::move(scanned), sink, outcome);
+  if (auto s = ocr.ReadAll(); !s.ok()) return s;
+  std::string text;
+  UnreadPages unread;
+  for (size_t i = 0; i < outcome.size(); ++i) {
+    const PageOutcome& o = outcome[i];
+    if (!o.reason.empty()) {
+      ++unread.count;
+      unread.out_of_time =
+          unread.out_of_time || o.skipped == Unreadable::kLimit;
+      sink.NoteSkipped(absl::StrCat("page", i + 1), o.skipped, o.reason);
+    }
+    if (!o.text) continue;
+    if (auto s = AppendWithin(*o.text, sink.limits().max_output_bytes, &text);
         !s.ok()) {
       return s;
     }
@@ -208,6 +390,26 @@ absl::Status PdfExtractor::Extract(std::string_view bytes,
                                         : " (scanned images; OCR is off)"));
   }
   return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<std::optional<double>>> PdfScanResolutions(
+    std::string_view pdf) {
+  InitPoppler();
+  if (pdf.size() > INT_MAX) {
+    return absl::ResourceExhaustedError("PDF larger than 2 GB");
+  }
+  std::unique_ptr<poppler::document> doc(poppler::document::load_from_raw_data(
+      pdf.data(), static_cast<int>(pdf.size())));
+  if (doc == nullptr) {
+    return absl::InvalidArgumentError(
+        "malformed or truncated PDF (poppler cannot open it)");
+  }
+  ScanGeometry geometry(pdf);
+  std::vector<std::optional<double>> out;
+  for (int i = 0; i < doc->pages(); ++i) {
+    out.push_back(geometry.PixelsPerInch(i));
+  }
+  return out;
 }
 
 std::string PopplerVersion() { return poppler::version_string(); }

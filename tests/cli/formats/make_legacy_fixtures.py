@@ -250,6 +250,11 @@ def main(directory):
     jobs.append("png\t%s\t%s\n" % (passage, os.path.join(directory, "passage.png")))
     jobs.append("png\t%s\t%s\n" % (zh, os.path.join(directory, "passage-zh.png")))
     jobs.append("pdf-scan\t%s\t%s\n" % (passage, os.path.join(directory, "scan.pdf")))
+    jobs.append("pdf\t%s\t%s\n" % (passage, os.path.join(directory, "passage.pdf")))
+    # Five pages of a scan, the passage on the last: read in parallel.
+    pages = text_file(directory, "pages.txt", "Appendix opening.\n" + "".join(
+        "Line %d of the appendix.\n" % i for i in range(1, 180)) + PASSAGE + "\n")
+    jobs.append("pdf-scan\t%s\t%s\n" % (pages, os.path.join(directory, "pages.pdf")))
     manifest = os.path.join(directory, "manifest.tsv")
     with open(manifest, "w", encoding="utf-8") as f:
         f.writelines(jobs)
