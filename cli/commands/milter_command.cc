@@ -49,6 +49,11 @@ constexpr OptionSpec kMilterOwnOptions[] = {
      "(images without text, unknown binary data): tag (default:\n"
      "X-Leakhound-Unread names them), accept, quarantine,\n"
      "reject, tempfail"},
+    {"on-unread-limit", true, "ACTION",
+     "a clean message with parts left unread for lack of time\n"
+     "(OCR past --max-seconds): quarantine (default: held for\n"
+     "review, as such a part may hide protected text), tag,\n"
+     "accept, reject, tempfail"},
     {"policy", true, "FILE",
      "rules deciding what happens to each catch (docs/policy.md);\n"
      "without one, --on-leak applies to every leak"},
@@ -192,7 +197,8 @@ absl::Status ReadMilterPolicy(const CommandLine& line, MilterPolicy* policy) {
        {std::pair{"on-leak", &policy->on_leak},
         std::pair{"on-error", &policy->on_error},
         std::pair{"on-oversize", &policy->on_oversize},
-        std::pair{"on-unreadable", &policy->on_unreadable}}) {
+        std::pair{"on-unreadable", &policy->on_unreadable},
+        std::pair{"on-unread-limit", &policy->on_unread_limit}}) {
     if (auto v = line.Value(name)) {
       auto action = ParseMilterAction(*v);
       if (!action.ok()) {
@@ -306,10 +312,11 @@ void LogStart(const MilterOptions& o, const Gateway& gateway,
   const OcrSettings& ocr = o.gateway.limits.ocr;
   log.Write(absl::StrFormat(
       "listening on %s, index %s generation %d, %d documents, on-leak %s, "
-      "on-error %s, on-unreadable %s, ocr %s",
+      "on-error %s, on-unreadable %s, on-unread-limit %s, ocr %s",
       o.socket, o.gateway.index_dir, serving.generation, documents,
       MilterActionName(o.policy.on_leak), MilterActionName(o.policy.on_error),
       MilterActionName(o.policy.on_unreadable),
+      MilterActionName(o.policy.on_unread_limit),
       ocr.enabled ? ocr.languages : "off"));
   gateway.LogPolicy();
 }

@@ -246,6 +246,7 @@ int ExplainCommand(const CommandLine& line, const ActionArguments& action) {
   }
   f.documents = v.matched;
   f.unread = !v.unread.empty();
+  f.unread_limit = v.unread_limit;
   f.error = v.kind == MessageVerdict::Kind::kError;
   PrintFacts(f, v);
   return PrintDecision(*policy, f);

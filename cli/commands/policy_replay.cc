@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 
 namespace leakhound {
 namespace {
@@ -27,6 +28,7 @@ VerdictFacts FactsOfIncident(const Incident& i) {
   for (const std::string& r : i.recipients) f.recipients.push_back(absl::AsciiStrToLower(r));
   f.error = i.kind == "error";
   f.unread = i.kind == "unread" || (i.kind == "leak" && !i.detail.empty());
+  f.unread_limit = f.unread && absl::StrContains(i.detail, "(limit)");
   for (const IncidentDocument& d : i.facts) {
     f.documents.push_back({d.document, d.labels, d.words, d.share});
   }

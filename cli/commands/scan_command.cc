@@ -22,6 +22,8 @@
 #include "cli/commands/ordered_work.h"
 #include "cli/commands/progress_bar.h"
 #include "cli/commands/scan_output.h"
+#include "cli/commands/scan_totals.h"
+#include "cli/formats/file_type.h"
 #include "cli/formats/mime_extractor.h"
 #include "cli/gateway/message_verdict.h"
 #include "cli/incidents/incident_evidence.h"
@@ -81,6 +83,12 @@ const char* ScanUsage() {
       "                       second stage dropped, and allow-listed and "
       "boilerplate\n"
       "                       text ignored\n"
+      "  --summary            after the files, totals per protected document "
+      "(files,\n"
+      "                       words), leaking parts (own text or members) "
+      "and unread\n"
+      "                       parts by class (with --json: one last "
+      "\"summary\" line)\n"
       "  --color WHEN         auto (default: a terminal, unless NO_COLOR is "
       "set or\n"
       "                       TERM=dumb), always or never\n"
@@ -110,16 +118,37 @@ const char* ScanUsage() {
 // Files scanned ahead of the one being printed, per thread, at most.
 constexpr size_t kAheadPerThread = 4;
 
+// The extraction of `file`; with `record`, from one read that also gives
+// o->sha256 and, for an e-mail, o->mail.
+absl::StatusOr<Extraction> ReadAndExtract(const InputFile& file,
+                                          const ExtractionLimits& limits,
+                                          bool record, FileOutcome* o) {
+  if (!record || !file.problem.ok()) return ExtractInput(file, limits);
+  auto bytes = ReadFileBounded(file.path, limits.max_input_bytes);
+  if (!bytes.ok()) return bytes.status();
+  static constexpr char kHex[] = "0123456789abcdef";
+  for (const char c : ContentDigest(*bytes)) {
+    const auto b = static_cast<unsigned char>(c);
+    o->sha256 += kHex[b >> 4];
+    o->sha256 += kHex[b & 15];
+  }
+  if (LooksLikeMailHeaders(
+          std::string_view(*bytes).substr(0, kTypeHeadBytes))) {
+    o->mail = ReadMailHeaders(*bytes);
+  }
+  return ExtractBytes(file.path, std::move(*bytes), limits);
+}
+
 // `candidates_of`: the index whose candidate ids to list (--candidates), or
-// nullptr.
+// nullptr. `record`: the incident's file facts are wanted (--record).
 FileOutcome ScanOne(const InputFile& file, LeakScanner* scanner,
                     const ExtractionLimits& limits, bool keep_text,
                     const ProtectedIndex* candidates_of,
-                    UnreadablePolicy unreadable) {
+                    UnreadablePolicy unreadable, bool record) {
   const auto start = std::chrono::steady_clock::now();
   FileOutcome o;
   o.path = file.path;
-  auto extraction = ExtractInput(file, limits);
+  auto extraction = ReadAndExtract(file, limits, record, &o);
   if (!extraction.ok() &&
       SkipUnreadable(extraction.status(), file, unreadable)) {
     o.skipped.push_back(SkippedPart{
@@ -181,36 +210,16 @@ std::string ScanRunId() {
   return absl::StrCat("scan-", stamp, "-", ::getpid());
 }
 
-// Hex SHA-256 of the file at `path` ("" when it cannot be read again, as
-// standard input cannot).
-// Records what an incident keeps of the file itself, from one read of
-// it: its SHA-256 and, for an e-mail, its sender, recipients, subject and
-// Message-ID (as the milter records the SMTP envelope).
+// Records what an incident keeps of the file itself, read when it was
+// extracted: its SHA-256 and, for an e-mail, its sender, recipients,
+// subject and Message-ID (as the milter records the SMTP envelope).
 void RecordFileFacts(const FileOutcome& o, Incident* incident) {
-  if (o.path == "-") return;
-  std::FILE* f = std::fopen(o.path.c_str(), "rb");
-  if (f == nullptr) return;
-  std::string bytes;
-  char buffer[1 << 16];
-  size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0)
-    bytes.append(buffer, n);
-  const bool failed = std::ferror(f) != 0;
-  std::fclose(f);
-  if (failed) return;
-  static constexpr char kHex[] = "0123456789abcdef";
-  for (const char c : ContentDigest(bytes)) {
-    const auto b = static_cast<unsigned char>(c);
-    incident->sha256 += kHex[b >> 4];
-    incident->sha256 += kHex[b & 15];
-  }
-  if (o.format != "mail") return;
-  if (std::optional<MailHeaders> mail = ReadMailHeaders(bytes)) {
-    incident->sender = std::move(mail->from);
-    incident->recipients = std::move(mail->recipients);
-    incident->subject = std::move(mail->subject);
-    incident->message_id = std::move(mail->message_id);
-  }
+  incident->sha256 = o.sha256;
+  if (o.format != "mail" || !o.mail) return;
+  incident->sender = o.mail->from;
+  incident->recipients = o.mail->recipients;
+  incident->subject = o.mail->subject;
+  incident->message_id = o.mail->message_id;
 }
 
 Incident ScanIncident(const FileOutcome& o, const ProtectedIndex& index,
@@ -249,7 +258,8 @@ struct ScanCommandOptions {
   bool color = false;
   uint32_t shard = 0, shards = 1;
   bool json = false, list_candidates = false, quiet = false, leaks_only = false,
-       verbose = false, follow_symlinks = false, record = false;
+       verbose = false, follow_symlinks = false, record = false,
+       summary = false;
 };
 
 // --shard I/N into *shard and *shards; InvalidArgument for anything else.
@@ -291,6 +301,7 @@ std::optional<ScanCommandOptions> ParseScanOptions(int argc, char** argv,
                                           {"color", true},
                                           {"recursive", false},
                                           {"verbose", false},
+                                          {"summary", false},
                                           {"policy", true},
                                           {"fail-severity", true}};
   static constexpr auto kAllSpecs = WithLimitOptions(kSpecs);
@@ -323,6 +334,7 @@ std::optional<ScanCommandOptions> ParseScanOptions(int argc, char** argv,
   o.quiet = line->Has("quiet");
   o.leaks_only = line->Has("leaks-only");
   o.verbose = line->Has("verbose");
+  o.summary = line->Has("summary");
   o.follow_symlinks = line->Has("follow-symlinks");
   o.record = line->Has("record");
   if (auto path = line->Value("policy")) {
@@ -424,6 +436,7 @@ class ScanRun {
     allowed_ += o.allowed_fingerprints();
     boilerplate_shingles_ += o.boilerplate_shingles();
     bytes_done_ += o.bytes;
+    if (o_.summary) totals_.Add(o);
     progress_.Update(i + 1, bytes_done_);
   }
 
@@ -440,6 +453,11 @@ class ScanRun {
                      "leakhound scan: recorded %zu incidents in %s, run %s\n",
                      recorded_.size(), store_->path().c_str(), run_id_.c_str());
       }
+    }
+    if (o_.summary && !o_.quiet) {
+      const std::string block =
+          o_.json ? totals_.Json() + "\n" : totals_.Human();
+      std::fwrite(block.data(), 1, block.size(), stdout);
     }
     if (!o_.quiet && (files_.size() > 1 || !o_.json || skipped_links > 0)) {
       std::fprintf(o_.json ? stderr : stdout, "%s\n",
@@ -514,6 +532,7 @@ class ScanRun {
   uint64_t candidates_ = 0, dropped_ = 0, allowed_ = 0,
            boilerplate_shingles_ = 0, bytes_done_ = 0;
   std::vector<Incident> recorded_;
+  ScanTotals totals_;   // with --summary
   size_t failing_ = 0;  // files where an enforcing rule >= fail_severity
 };
 
@@ -556,7 +575,7 @@ int RunScanCommand(int argc, char** argv) {
         return ScanOne(files[i], scanners[w].get(), o->limits,
                        !o->json || store != nullptr,
                        o->list_candidates ? index->get() : nullptr,
-                       o->unreadable);
+                       o->unreadable, store != nullptr);
       },
       [&run](size_t i, FileOutcome outcome) { run.Consume(i, outcome); });
   return run.Finish(expanded.skipped_links);

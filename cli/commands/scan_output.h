@@ -15,6 +15,7 @@
 
 #include "absl/status/status.h"
 #include "cli/formats/extraction.h"
+#include "cli/formats/mime_extractor.h"
 #include "cli/incidents/incident.h"
 #include "engine/scan/leak_scanner.h"
 
@@ -49,6 +50,10 @@ struct FileOutcome {
   std::vector<SkippedPart> skipped;  // members without text to read
   double elapsed_ms = 0;
   std::optional<FilePolicyOutcome> policy;
+  // With --record, from the one read extraction made: the file's SHA-256
+  // (hex) and, for an e-mail, its own headers.
+  std::string sha256;
+  std::optional<MailHeaders> mail;
 
   bool leak() const;
   // Sums over the parts.

@@ -188,6 +188,7 @@ MessageVerdict MessageScanner::Judge(
   for (const SkippedPart& skipped : extraction->skipped) {
     v.unread.push_back(std::string(skipped.name) + " (" +
                        UnreadableName(skipped.kind) + ")");
+    v.unread_limit = v.unread_limit || skipped.kind == Unreadable::kLimit;
   }
   const IndexHolder::Snapshot snapshot = holder_->Current();
   std::string digest;

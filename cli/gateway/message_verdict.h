@@ -46,6 +46,9 @@ struct MessageVerdict {
   // in, unknown binary data), each "name (class)": the milter's
   // --on-unreadable decides what a clean message with some does.
   std::vector<std::string> unread;
+  // Whether one of them was left unread because a budget ran out (class
+  // limit): the milter's --on-unread-limit.
+  bool unread_limit = false;
   // For the incident desk (MessageScanner's `evidence`): per matched
   // passage its document and, with snippets, the outbound text around it;
   // at most kEvidencePerDocument passages per document and part

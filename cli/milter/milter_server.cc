@@ -512,6 +512,7 @@ VerdictFacts FactsOf(const Session& s, const MessageVerdict& v) {
   }
   f.documents = v.matched;
   f.unread = !v.unread.empty();
+  f.unread_limit = v.unread_limit;
   f.error = v.kind == MessageVerdict::Kind::kError;
   return f;
 }
@@ -519,7 +520,8 @@ VerdictFacts FactsOf(const Session& s, const MessageVerdict& v) {
 // Applies the policy to a scanned message: a leak gets the decision's
 // action (log when no rule matched: the policy says it does not
 // matter); an error or unread parts get it when a rule speaks to them,
-// else the --on-error / --on-unreadable flag's.
+// else the --on-error / --on-unreadable flag's (and --on-unread-limit's,
+// if more restrictive, for parts left unread for lack of time).
 void Decide(const Session& s, Judged& j) {
   const MilterPolicy& p = *g_state.policy;
   MessageVerdict& v = j.v;
@@ -534,6 +536,9 @@ void Decide(const Session& s, Judged& j) {
     j.why = "Message could not be checked for protected content";
   } else if (!v.unread.empty()) {
     j.action = spoken ? j.decision.disposition : DispositionOf(p.on_unreadable);
+    if (!spoken && v.unread_limit) {
+      j.action = std::max(j.action, DispositionOf(p.on_unread_limit));
+    }
     j.why =
         "Message has parts that could not be checked for protected "
         "content";

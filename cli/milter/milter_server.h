@@ -42,6 +42,13 @@ struct MilterPolicy {
   // A clean message with parts leakhound could not read (MessageVerdict::
   // unread): tag delivers it with X-Leakhound-Unread naming them.
   MilterAction on_unreadable = MilterAction::kTag;
+  // A clean message with parts left unread because a budget ran out (class
+  // limit: OCR had no time left within --max-seconds). Unlike a picture
+  // without text, such a part may hold protected text leakhound had no
+  // time to see; the mail is held for review rather than delivered. A
+  // policy rule with `unread` or `unread_limit` conditions decides
+  // instead when it matches.
+  MilterAction on_unread_limit = MilterAction::kQuarantine;
   // The SMTP text of a rejection (550 5.7.1); with show_matches the
   // matched document ids are appended.
   std::string reject_text = "Message refused: it contains protected content";

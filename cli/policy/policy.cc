@@ -103,7 +103,7 @@ bool HasDocumentConditions(const PolicyConditions& c) {
 bool NoConditions(const PolicyConditions& c) {
   return !HasDocumentConditions(c) && c.channels.empty() && c.senders.empty() &&
          c.recipient_domains.empty() && c.all_recipient_domains.empty() &&
-         !c.external_recipient && !c.unread && !c.error;
+         !c.external_recipient && !c.unread && !c.unread_limit && !c.error;
 }
 
 Policy BuiltinPolicy(Disposition on_leak, const std::string& reject_text) {

@@ -68,6 +68,8 @@ struct PolicyConditions {
   // Some recipient is outside the policy's internal_domains.
   std::optional<bool> external_recipient;
   std::optional<bool> unread;  // the message had parts not read
+  // Some of them for lack of time or of another budget (class limit).
+  std::optional<bool> unread_limit;
   std::optional<bool> error;   // the message could not be judged
   // labels_any and labels_all as bits of Policy::labels (CompileLabels).
   uint64_t labels_any_bits = 0;

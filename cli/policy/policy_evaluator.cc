@@ -164,6 +164,13 @@ bool Holds(const Context& x, const PolicyConditions& c, Qualified* q,
     return no(facts.unread ? "unread = false: parts were not read"
                            : "unread = true: every part was read");
   }
+  if (c.unread_limit && facts.unread_limit != *c.unread_limit) {
+    return no(facts.unread_limit
+                  ? "unread_limit = false: parts were left unread for lack "
+                    "of time"
+                  : "unread_limit = true: no part was left unread for lack "
+                    "of time");
+  }
   if (c.error && facts.error != *c.error) {
     return no(facts.error ? "error = false: the message could not be judged"
                           : "error = true: the message was judged");
@@ -195,7 +202,7 @@ bool Holds(const Context& x, const PolicyConditions& c, Qualified* q,
   // A rule about documents needs some; one about errors or unread parts
   // alone does not.
   const bool about_documents =
-      HasDocumentConditions(c) || (!c.unread && !c.error);
+      HasDocumentConditions(c) || (!c.unread && !c.unread_limit && !c.error);
   if (about_documents && q->documents < c.min_documents.value_or(1)) {
     return no(facts.documents.empty()
                   ? "no protected document was matched"

@@ -34,6 +34,7 @@ struct VerdictFacts {
   std::vector<std::string> recipients;  // lower case
   std::vector<MatchedDocument> documents;
   bool unread = false;
+  bool unread_limit = false;  // some were left unread for lack of time
   bool error = false;
 };
 

@@ -166,7 +166,8 @@ class Reader {
     OnlyKeys(t,
              {"labels_any", "labels_all", "documents", "min_words", "min_share",
               "min_documents", "channels", "senders", "recipient_domains",
-              "all_recipient_domains", "external_recipient", "unread", "error"},
+              "all_recipient_domains", "external_recipient", "unread",
+              "unread_limit", "error"},
              where);
     PolicyConditions c;
     c.labels_any = Strings(t, "labels_any");
@@ -187,6 +188,7 @@ class Reader {
     c.all_recipient_domains = Domains(t, "all_recipient_domains");
     c.external_recipient = Bool(t, "external_recipient");
     c.unread = Bool(t, "unread");
+    c.unread_limit = Bool(t, "unread_limit");
     c.error = Bool(t, "error");
     return c;
   }

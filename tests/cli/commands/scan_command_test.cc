@@ -8,12 +8,15 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_format.h"
 #include "cli/formats/text_extractor.h"
+#include "engine/content_digest.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
@@ -521,6 +524,66 @@ TEST_F(ScanCommandTest, UnreadableFileIsReportedAndOthersScanned) {
   ASSERT_EQ(lines.size(), 2u) << r.err;
   EXPECT_EQ(lines[0]["error"], "Permission denied");
   EXPECT_EQ(lines[1]["verdict"], "leak");
+}
+
+// `scan --summary` ends with totals per protected document, where leaks
+// were found and what was left unread; one last line with --json.
+TEST_F(ScanCommandTest, SummaryTotalsLeaksByDocumentPartAndUnreadClass) {
+  std::string data;
+  for (int i = 0; i < 300; ++i) data += std::string("LHB\0\1\2\3", 7);
+  const std::string blob = Write("blob.bin", data);  // no format known
+  const std::string outbound = SamplePath("outbound");
+  RunResult r =
+      Scan({"--json", "--summary", "--on-unreadable", "skip", outbound, blob});
+  EXPECT_EQ(r.exit, 1) << r.err;
+  const std::vector<Json> lines = JsonLines(r.out);
+  ASSERT_FALSE(lines.empty());
+  const Json& summary = lines.back().at("summary");
+  uint64_t files_leaked = 0, leaking_parts = 0;
+  for (size_t i = 0; i + 1 < lines.size(); ++i) {
+    if (lines[i]["verdict"] != "leak") continue;
+    ++files_leaked;
+    std::set<std::string> parts;
+    for (const Json& m : lines[i]["matches"]) parts.insert(m["part"]);
+    leaking_parts += parts.size();
+  }
+  EXPECT_GT(files_leaked, 2u);
+  EXPECT_EQ(summary["leaking_parts"]["text"].get<uint64_t>() +
+                summary["leaking_parts"]["members"].get<uint64_t>(),
+            leaking_parts);
+  EXPECT_GT(summary["leaking_parts"]["members"].get<uint64_t>(), 0u);
+  EXPECT_EQ(summary["unread_parts"]["unsupported"], 1);
+  // The contract leaks in two files: first, as the most files.
+  EXPECT_EQ(summary["documents"][0]["doc_id"],
+            "protected/supplier-contract-zh.txt");
+  EXPECT_EQ(summary["documents"][0]["files"], 2);
+  RunResult human = Scan({"--summary", outbound});
+  EXPECT_THAT(human.out, HasSubstr("Leaked documents ("));
+  EXPECT_THAT(human.out,
+              HasSubstr("protected/supplier-contract-zh.txt  2 files"));
+  EXPECT_THAT(Scan({outbound}).out, Not(HasSubstr("Leaked documents")));
+}
+
+// `scan --record` takes the file's SHA-256 and headers from the bytes it
+// extracted: standard input, which cannot be read twice, gets them too.
+TEST_F(ScanCommandTest, RecordingStandardInputKeepsTheHashOfTheBytesRead) {
+  RunOptions piped;
+  piped.stdin_text =
+      "From: eve@corp.test\r\nTo: bob@example.test\r\nSubject: pack\r\n\r\n" +
+      SlurpFile(SamplePath("outbound/email-board-leak.txt"));
+  const std::string store = tmp_.Sub("incidents.db");
+  RunResult r = Scan({"--record", "--incidents", store, "-"}, piped);
+  EXPECT_EQ(r.exit, 1) << r.err;
+  RunResult listed =
+      RunLeakhound({"incidents", "list", "--json", "--incidents", store});
+  ASSERT_EQ(listed.exit, 0) << listed.err;
+  const Json incident = JsonLines(listed.out).at(0);
+  std::string hex;
+  for (const char c : ContentDigest(piped.stdin_text)) {
+    hex += absl::StrFormat("%02x", static_cast<unsigned char>(c));
+  }
+  EXPECT_EQ(incident["sha256"], hex);
+  EXPECT_EQ(incident["sender"], "eve@corp.test");
 }
 
 // `scan --record` of a mail records its sender, recipients, subject and

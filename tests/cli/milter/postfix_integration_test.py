@@ -3,15 +3,17 @@
 
 Starts, on loopback and non-standard ports only, a private Postfix
 instance (its own configuration, queue and mail directories under a
-temporary directory, no systemd) and three `leakhound milter` daemons, one
-per policy (reject, quarantine, tag), each behind its own smtpd listener,
+temporary directory, no systemd) and four `leakhound milter` daemons, one
+per policy (reject, quarantine, tag, hurried: too little time for OCR),
+each behind its own smtpd listener,
 plus a listener whose milter is down. Sends messages with smtplib and
 checks the SMTP replies, the hold queue, the delivered mail and its
 headers, Postfix's milter_default_action, and that the daemon picks up an
 `leakhound add` on SIGHUP and stops on SIGTERM; that a leak attached as
 Word 97, Excel 97, PowerPoint 97 (LibreOffice), RTF, EPUB (pandoc), a
 page image (read by OCR), an Outlook .msg or a winmail.dat is refused,
-and that a part leakhound cannot read is named in X-Leakhound-Unread.
+that a part leakhound cannot read is named in X-Leakhound-Unread, and that
+one it had no time to read (OCR past --max-seconds) is held.
 Every process it started is stopped by its pid.
 
   postfix_integration_test.py LEAKHOUND_BINARY SOURCE_DIR
@@ -69,6 +71,9 @@ class PostfixMilterTest(unittest.TestCase):
                        "127.0.0.1:%d" % cls.metrics_port],
             "quarantine": ["--on-leak", "quarantine"],
             "tag": ["--on-leak", "tag", "--status-header"],
+            # Too little time for OCR: a scanned attachment is unread for
+            # lack of time (class limit), held by default.
+            "hurried": ["--max-seconds", "0.3"],
         }
         for name, flags in policies.items():
             port = free_port()
@@ -265,6 +270,23 @@ class PostfixMilterTest(unittest.TestCase):
         self.assertEqual(delivered["X-Leakhound-Unread"], "blob.bin (unsupported)")
         wait_for(lambda: 'unread="blob.bin (unsupported)"' in self.milter_log("tag"),
                  "the log naming the unread part")
+
+    def test_part_left_unread_for_lack_of_time_is_held_not_delivered(self):
+        clean = os.path.join(SOURCE, "corpus/sample/outbound/support-reply-clean.txt")
+        scan = os.path.join(self.dir, "reply-scan.pdf")
+        subprocess.run(["/usr/bin/python3", os.path.join(
+            SOURCE, "corpus/make_formats.py"), "pdf-scan", clean, scan],
+            check=True, timeout=600)
+        message = self.with_attachment("limit-check", "reply-scan.pdf",
+                                       read(scan, "rb"))
+        self.assertEqual(self.send("hurried", message), (250, ""))
+        wait_for(lambda: 'action=quarantine' in self.milter_log("hurried") and
+                 'unread="reply-scan.pdf!/page1 (limit)' in self.milter_log("hurried"),
+                 "the log of a held message naming the part left unread")
+        self.assertIn("on-unread-limit quarantine", self.milter_log("hurried"))
+        wait_for(lambda: any(q.get("queue_name") == "hold"
+                             for q in self.postfix.queue()),
+                 "a message in the hold queue")
 
     def test_milter_down_gets_postfix_default_action_tempfail(self):
         code, _ = self.send("down", self.sample("support-reply-clean.txt"))

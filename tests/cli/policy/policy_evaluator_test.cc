@@ -169,6 +169,29 @@ error = true
   EXPECT_EQ(EvaluatePolicy(policy, f).disposition, Disposition::kTempfail);
 }
 
+TEST(PolicyEvaluatorTest, PartsUnreadForLackOfTimeCanBeTreatedApart) {
+  // The milter holds such mail by default (--on-unread-limit); a rule can
+  // deliver it tagged for one sender and leave the rest to the default.
+  const Policy policy = Parse(R"(
+[[rule]]
+name = "scanner outbox"
+action = "tag"
+[rule.when]
+unread_limit = true
+senders = ["scanner@example.com"]
+)");
+  VerdictFacts f = Mail({"x@gmail.com"}, {});
+  f.sender = "scanner@example.com";
+  f.unread = true;
+  EXPECT_TRUE(EvaluatePolicy(policy, f).matches.empty());
+  f.unread_limit = true;
+  const PolicyDecision d = EvaluatePolicy(policy, f);
+  EXPECT_EQ(d.disposition, Disposition::kTag);
+  ASSERT_EQ(d.matches.size(), 1u);
+  f.sender = "bob@example.com";
+  EXPECT_TRUE(EvaluatePolicy(policy, f).matches.empty());
+}
+
 }  // namespace
 }  // namespace leakhound
 
