@@ -132,9 +132,12 @@ absl::StatusOr<Extraction> ReadAndExtract(const InputFile& file,
     o->sha256 += kHex[b >> 4];
     o->sha256 += kHex[b & 15];
   }
-  if (LooksLikeMailHeaders(
-          std::string_view(*bytes).substr(0, kTypeHeadBytes))) {
-    o->mail = ReadMailHeaders(*bytes);
+  const std::string_view all(*bytes);
+  if (LooksLikeMailHeaders(all.substr(0, kTypeHeadBytes))) {
+    // The header block alone: the body is parsed once, by extraction.
+    size_t end = all.find("\r\n\r\n");
+    if (end == std::string_view::npos) end = all.find("\n\n");
+    o->mail = ReadMailHeaders(all.substr(0, end));
   }
   return ExtractBytes(file.path, std::move(*bytes), limits);
 }
@@ -478,6 +481,9 @@ class ScanRun {
       AddMatchedFindings(index_, p.report, &facts.documents);
     }
     facts.unread = !o.skipped.empty();
+    facts.unread_limit = std::any_of(
+        o.skipped.begin(), o.skipped.end(),
+        [](const SkippedPart& p) { return p.kind == Unreadable::kLimit; });
     facts.error = !o.error.ok();
     const PolicyDecision d = EvaluatePolicy(*o_.policy, facts);
     DecisionRecord r = RecordOf(d);

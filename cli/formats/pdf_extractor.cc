@@ -47,6 +47,23 @@ bool HasWord(std::string_view text) {
   return false;
 }
 
+// The document `bytes` holds (which it must outlive). ResourceExhausted
+// past 2 GB; InvalidArgument for what poppler cannot open.
+absl::StatusOr<std::unique_ptr<poppler::document>> OpenPdf(
+    std::string_view bytes) {
+  InitPoppler();
+  if (bytes.size() > INT_MAX) {
+    return absl::ResourceExhaustedError("PDF larger than 2 GB");
+  }
+  std::unique_ptr<poppler::document> doc(poppler::document::load_from_raw_data(
+      bytes.data(), static_cast<int>(bytes.size())));
+  if (doc == nullptr) {
+    return absl::InvalidArgumentError(
+        "malformed or truncated PDF (poppler cannot open it)");
+  }
+  return doc;
+}
+
 // A page's text layer, in reading order.
 std::string TextLayer(poppler::page& page) {
   const poppler::byte_array utf8 =
@@ -322,16 +339,9 @@ absl::StatusOr<bool> AddEmbeddedFiles(poppler::document& doc,
 
 absl::Status PdfExtractor::Extract(std::string_view bytes,
                                    ExtractionSink& sink) const {
-  InitPoppler();
-  if (bytes.size() > INT_MAX) {
-    return absl::ResourceExhaustedError("PDF larger than 2 GB");
-  }
-  std::unique_ptr<poppler::document> doc(poppler::document::load_from_raw_data(
-      bytes.data(), static_cast<int>(bytes.size())));
-  if (doc == nullptr) {
-    return absl::InvalidArgumentError(
-        "malformed or truncated PDF (poppler cannot open it)");
-  }
+  auto opened = OpenPdf(bytes);
+  if (!opened.ok()) return opened.status();
+  std::unique_ptr<poppler::document> doc = std::move(*opened);
   if (doc->is_locked()) {
     return UnreadableError(
         Unreadable::kEncrypted,
@@ -394,19 +404,11 @@ absl::Status PdfExtractor::Extract(std::string_view bytes,
 
 absl::StatusOr<std::vector<std::optional<double>>> PdfScanResolutions(
     std::string_view pdf) {
-  InitPoppler();
-  if (pdf.size() > INT_MAX) {
-    return absl::ResourceExhaustedError("PDF larger than 2 GB");
-  }
-  std::unique_ptr<poppler::document> doc(poppler::document::load_from_raw_data(
-      pdf.data(), static_cast<int>(pdf.size())));
-  if (doc == nullptr) {
-    return absl::InvalidArgumentError(
-        "malformed or truncated PDF (poppler cannot open it)");
-  }
+  auto doc = OpenPdf(pdf);
+  if (!doc.ok()) return doc.status();
   ScanGeometry geometry(pdf);
   std::vector<std::optional<double>> out;
-  for (int i = 0; i < doc->pages(); ++i) {
+  for (int i = 0; i < (*doc)->pages(); ++i) {
     out.push_back(geometry.PixelsPerInch(i));
   }
   return out;

@@ -66,6 +66,7 @@ VerdictFacts Facts(FuzzedDataProvider& in) {
   }
   f.unread = in.ConsumeBool();
   f.error = in.ConsumeBool();
+  f.unread_limit = f.unread && in.ConsumeBool();  // limit is a kind of unread
   return f;
 }
 
