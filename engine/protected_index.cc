@@ -363,6 +363,37 @@ IndexOptions ProtectedIndex::options() const {
   return options;
 }
 
+absl::StatusOr<std::vector<std::pair<uint32_t, DocumentRecord>>>
+ProtectedIndex::DocumentsFrom(uint32_t first, size_t limit) const {
+  return store_->ReadDocumentsFrom(first, limit);
+}
+
+absl::StatusOr<std::vector<std::pair<uint32_t, DocumentRecord>>>
+ProtectedIndex::FindDocuments(std::string_view text, std::string_view from,
+                              size_t limit) const {
+  std::vector<uint32_t> ids;
+  if (limit > 0) {
+    absl::Status s = store_->ForEachExternalIdFrom(
+        from, [&](std::string_view external_id,
+                  uint32_t id) -> absl::StatusOr<bool> {
+          if (external_id.find(text) != std::string_view::npos) {
+            ids.push_back(id);
+          }
+          return ids.size() < limit;
+        });
+    if (!s.ok()) return s;
+  }
+  std::vector<std::pair<uint32_t, DocumentRecord>> out;
+  for (uint32_t id : ids) {
+    auto record = store_->ReadDocument(id);
+    if (!record.ok()) return record.status();
+    // Removed since the key was read: a reader's view is of one state, so
+    // only a torn view could do that; the page then shows one fewer.
+    if (record->has_value()) out.emplace_back(id, std::move(**record));
+  }
+  return out;
+}
+
 absl::Status ProtectedIndex::ForEachDocument(
     const std::function<absl::Status(uint32_t, const DocumentRecord&)>& fn)
     const {

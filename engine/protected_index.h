@@ -250,6 +250,19 @@ class ProtectedIndex {
     return documents_->Get(doc);
   }
 
+  // One page of the documents: up to `limit` with ids >= `first`, in id
+  // order, read without walking the others.
+  absl::StatusOr<std::vector<std::pair<uint32_t, DocumentRecord>>>
+  DocumentsFrom(uint32_t first, size_t limit) const;
+
+  // Up to `limit` documents whose external id contains `text`, in external
+  // id order from the external id `from` (inclusive; "" for the first): a
+  // walk of the id map's keys that stops once `limit` are found (a rare
+  // `text` walks every key), then one read per document found.
+  absl::StatusOr<std::vector<std::pair<uint32_t, DocumentRecord>>>
+  FindDocuments(std::string_view text, std::string_view from,
+                size_t limit) const;
+
   // Every document in id order.
   absl::Status ForEachDocument(
       const std::function<absl::Status(uint32_t, const DocumentRecord&)>& fn)

@@ -413,6 +413,47 @@ absl::Status IndexStore::ForEachExternalId(
   return db_->ForEach(IndexBatch::Family::kExternalIds, IdValues(fn));
 }
 
+namespace {
+// What a visitor returns to end a walk early: the walk's own, not an error.
+constexpr char kEnough[] = "leakhound: enough records";
+absl::Status Enough() { return absl::CancelledError(kEnough); }
+bool IsEnough(const absl::Status& s) {
+  return absl::IsCancelled(s) && s.message() == kEnough;
+}
+}  // namespace
+
+absl::StatusOr<std::vector<std::pair<uint32_t, DocumentRecord>>>
+IndexStore::ReadDocumentsFrom(uint32_t first, size_t limit) const {
+  std::vector<std::pair<uint32_t, DocumentRecord>> out;
+  if (limit == 0) return out;
+  const std::function<absl::Status(uint32_t, const DocumentRecord&)> take =
+      [&out, limit](uint32_t id, const DocumentRecord& d) {
+        out.emplace_back(id, d);
+        return out.size() < limit ? absl::OkStatus() : Enough();
+      };
+  absl::Status s = db_->ForEach(IndexBatch::Family::kDocuments,
+                                Decoding(take), EncodeId(first));
+  if (!s.ok() && !IsEnough(s)) return s;
+  return out;
+}
+
+absl::Status IndexStore::ForEachExternalIdFrom(
+    std::string_view from,
+    const std::function<absl::StatusOr<bool>(std::string_view, uint32_t)>& fn)
+    const {
+  absl::Status s = db_->ForEach(
+      IndexBatch::Family::kExternalIds,
+      [&fn](std::string_view key, std::string_view value) {
+        auto id = DecodeId(value);
+        if (!id) return absl::DataLossError("corrupt id in the index");
+        absl::StatusOr<bool> more = fn(key, *id);
+        if (!more.ok()) return more.status();
+        return *more ? absl::OkStatus() : Enough();
+      },
+      from);
+  return IsEnough(s) ? absl::OkStatus() : s;
+}
+
 absl::Status IndexStore::ForEachDigest(
     const std::function<absl::Status(std::string_view, uint32_t)>& fn) const {
   return db_->ForEach(IndexBatch::Family::kDigests, IdValues(fn));

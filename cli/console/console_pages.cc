@@ -371,8 +371,12 @@ std::string DocumentsPage(const PageContext& ctx, const DocumentsView& view,
         "<label>Labels <input name=\"labels\" placeholder=\"a, b\"></label>"
         "<button type=\"submit\">Protect</button></form>");
   }
-  absl::StrAppend(&body, "<p>", view.matching,
-                  " match.</p><table "
+  if (!view.query.empty()) {
+    absl::StrAppend(&body, "<p>Documents whose id contains &ldquo;",
+                    Html(view.query), "&rdquo;", view.from.empty() ? "" : ", continued",
+                    ":</p>");
+  }
+  absl::StrAppend(&body, "<table "
                   "class=\"documents\"><thead><tr><th>Id</th><th>Source</th>"
                   "<th>Labels</th><th>Bytes</th><th>Added (UTC)</th>",
                   RoleAtLeast(ctx.role, "admin") ? "<th></th>" : "",
@@ -394,16 +398,17 @@ std::string DocumentsPage(const PageContext& ctx, const DocumentsView& view,
     body += "</tr>";
   }
   body += "</tbody></table><p class=\"paging\">";
-  std::map<std::string, std::string> q = {{"q", view.query}};
-  if (view.page > 0) {
+  if (view.rows.empty()) body += "No documents. ";
+  if (!view.from.empty()) {
     absl::StrAppend(&body, "<a href=\"/documents",
-                    Html(QueryString(q, view.page - 1)),
-                    "\">&larr; previous</a> ");
+                    Html(QueryString({{"q", view.query}}, 0)),
+                    "\">&larr; first page</a> ");
   }
-  absl::StrAppend(&body, "page ", view.page + 1);
-  if (view.more) {
-    absl::StrAppend(&body, " <a href=\"/documents",
-                    Html(QueryString(q, view.page + 1)), "\">next &rarr;</a>");
+  if (!view.next.empty()) {
+    absl::StrAppend(
+        &body, " <a href=\"/documents",
+        Html(QueryString({{"q", view.query}, {"from", view.next}}, 0)),
+        "\">next &rarr;</a>");
   }
   body += "</p>";
   return Layout(&ctx, "Protected documents", body);

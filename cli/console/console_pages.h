@@ -48,14 +48,16 @@ struct DocumentRow {
   int64_t added_ms = 0;
 };
 
+// One page of the protected documents: in id order, or those whose id
+// contains `query` in id-text order; pages are cursors (`from`, `next`),
+// so a page costs its rows, not the index's size.
 struct DocumentsView {
-  std::string query;  // substring of the id or source
+  std::string query;  // a substring of the document's id
   std::vector<DocumentRow> rows;
-  size_t matching = 0;
-  size_t total = 0;
+  size_t total = 0;  // documents protected
   uint64_t generation = 0;
-  size_t page = 0;
-  bool more = false;
+  std::string from;  // where this page starts ("": the first page)
+  std::string next;  // where the next one starts ("": this is the last)
   bool index_available = true;
 };
 

@@ -543,7 +543,7 @@ void ConsoleServer::Impl::Documents(const HttpRequest& req, HttpResponse& res) {
   if (!s) return;
   DocumentsView view;
   view.query = std::string(absl::StripAsciiWhitespace(req.Query("q")));
-  if (!absl::SimpleAtoi(req.Query("page"), &view.page)) view.page = 0;
+  view.from = std::string(req.Query("from"));
   std::string done;
   if (req.Query("done") == "added") done = "The document is protected.";
   if (req.Query("done") == "removed")
@@ -557,24 +557,32 @@ void ConsoleServer::Impl::Documents(const HttpRequest& req, HttpResponse& res) {
   }
   const IndexHolder::Snapshot snap = holder->Current();
   view.generation = snap.generation;
-  const size_t first = view.page * kDocumentsPerPage;
-  absl::Status st =
-      snap.index->ForEachDocument([&](uint32_t, const DocumentRecord& d) {
-        ++view.total;
-        if (!view.query.empty() &&
-            d.external_id.find(view.query) == std::string::npos &&
-            d.source.find(view.query) == std::string::npos) {
-          return absl::OkStatus();
-        }
-        if (view.matching >= first && view.rows.size() < kDocumentsPerPage) {
-          view.rows.push_back(
-              {d.external_id, d.source, d.labels, d.bytes, d.added_unix_ms});
-        }
-        ++view.matching;
-        return absl::OkStatus();
-      });
-  if (!st.ok()) return Fail(res, *s, st);
-  view.more = view.matching > first + view.rows.size();
+  view.total = snap.index->matrix().documents();
+  // One row more than a page says whether there is a next one, and where.
+  absl::StatusOr<std::vector<std::pair<uint32_t, DocumentRecord>>> page;
+  if (view.query.empty()) {
+    uint32_t first = 0;
+    if (!view.from.empty() && !absl::SimpleAtoi(view.from, &first)) {
+      const PageContext ctx = Context(*s);
+      return SendHtml(res, 400,
+                      MessagePage(&ctx, "Bad request",
+                                  "from= is a document number here."));
+    }
+    page = snap.index->DocumentsFrom(first, kDocumentsPerPage + 1);
+  } else {
+    page = snap.index->FindDocuments(view.query, view.from,
+                                     kDocumentsPerPage + 1);
+  }
+  if (!page.ok()) return Fail(res, *s, page.status());
+  if (page->size() > kDocumentsPerPage) {
+    const auto& [id, d] = page->back();
+    view.next = view.query.empty() ? absl::StrCat(id) : d.external_id;
+    page->pop_back();
+  }
+  for (const auto& [id, d] : *page) {
+    view.rows.push_back(
+        {d.external_id, d.source, d.labels, d.bytes, d.added_unix_ms});
+  }
   SendHtml(res, 200, DocumentsPage(Context(*s), view, done));
 }
 

@@ -3,9 +3,12 @@
 "Measured"): `leakhound console` over a store of a million incidents
 (filled by incident_store_bench), the list page (50 rows) with the
 console's filters, one client and then 4 at once; and the command
-`leakhound incidents list --since 1d`, process start included.
+`leakhound incidents list --since 1d`, process start included. With
+--index, also the documents page (100 rows) over that index: a million
+synthetic documents kept by protected_index_bench's BM_DocumentsPage
+(LEAKHOUND_BENCH_KEEP_INDEX=DIR).
 
-  console_latency.py LEAKHOUND STORE [--requests 200]
+  console_latency.py LEAKHOUND STORE [--requests 200] [--index DIR]
 
 Binds loopback only; stops the console it started.
 """
@@ -31,6 +34,13 @@ QUERIES = [
     ("open, quarantined, last 7 days", "/incidents?status=open&action=quarantine&since=7d"),
     ("since 1 day", "/incidents?since=1d"),
     ("status open, page 21", "/incidents?status=open&page=20"),
+]
+DOCUMENT_QUERIES = [
+    ("documents, first page", "/documents"),
+    ("documents from no. 500,000", "/documents?from=500000"),
+    ("search, every id matches", "/documents?q=finance"),
+    ("search, one id matches (every key read)",
+     "/documents?q=%2Fdocument-12345.docx"),
 ]
 
 
@@ -75,6 +85,7 @@ def main():
     ap.add_argument("leakhound")
     ap.add_argument("store")
     ap.add_argument("--requests", type=int, default=200)
+    ap.add_argument("--index", help="also the documents page over this index")
     args = ap.parse_args()
     subprocess.run([args.leakhound, "console", "user", "add", "bench", "--role", "viewer",
                     "--incidents", args.store], input="bench-password\n", text=True,
@@ -82,8 +93,10 @@ def main():
     count = subprocess.run(["sqlite3", args.store, "SELECT COUNT(*) FROM incidents"],
                            capture_output=True, text=True).stdout.strip()
     port = free_port()
+    index = ["--index", args.index] if args.index else []
     console = subprocess.Popen([args.leakhound, "console", "--listen",
-                                "127.0.0.1:%d" % port, "--incidents", args.store],
+                                "127.0.0.1:%d" % port, "--incidents", args.store,
+                                *index],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         wait_for(lambda: listening(port), "the console")
@@ -92,7 +105,8 @@ def main():
         print("store: %s incidents\n" % count)
         print("| list page (50 rows) | rows | 1 client: median / p95 / max | "
               "4 clients: median / p95 |\n|---|---:|---:|---:|")
-        for name, path in QUERIES:
+        queries = QUERIES + (DOCUMENT_QUERIES if args.index else [])
+        for name, path in queries:
             for _ in range(5):
                 s.get(path)
             times = []
@@ -102,7 +116,8 @@ def main():
                 status, page, _ = s.get(path)
                 times.append((time.perf_counter() - t0) * 1000)
                 assert status == 200, status
-                rows = page.count("class=\"incident-link\"")
+                rows = (page.count("class=\"incident-link\"") or
+                        page.count("<tr><td>"))
             parallel = []
             lock = threading.Lock()
 

@@ -23,8 +23,10 @@
 #include <bit>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
@@ -383,6 +385,73 @@ BENCHMARK(BM_Refresh)
     ->Args({100000, 0, 1})->Args({100000, 1, 1})->Args({100000, 1, 0})
     ->Args({1000000, 0, 1})->Args({1000000, 1, 1})->Args({1000000, 1, 0})
     ->Iterations(5)->Unit(benchmark::kMillisecond);
+
+// The console's documents page at N documents (range(0)), 100 rows and
+// one more (which says where the next page starts):
+//  - range(1) 0: a page from a random cursor (DocumentsFrom);
+//  - range(1) 1: a search of the ids for a text one document holds
+//    (FindDocuments): the worst case, a walk of every id key;
+//  - range(1) 2: a search for a text every id holds, a page found at once;
+//  - range(1) 3: the page as the console built it before (every document
+//    record read and decoded per request), the baseline.
+// The synthetic index is written once per N and kept for the four.
+void BM_DocumentsPage(benchmark::State& state) {
+  const auto documents = static_cast<uint32_t>(state.range(0));
+  static std::map<uint32_t, std::string> built;
+  // LEAKHOUND_BENCH_KEEP_INDEX=DIR keeps the largest index there, for
+  // tests/bench/console_latency.py --index DIR.
+  static struct Cleanup {
+    ~Cleanup() {
+      const char* keep = std::getenv("LEAKHOUND_BENCH_KEEP_INDEX");
+      if (keep != nullptr && !built.empty() && !fs::exists(keep)) {
+        fs::rename(built.rbegin()->second + "/idx", keep);
+      }
+      for (const auto& [n, tmpl] : built) fs::remove_all(tmpl);
+    }
+  } cleanup;
+  std::string& tmpl = built[documents];
+  if (tmpl.empty()) tmpl = SyntheticIndex(documents, true);
+  auto reader = ProtectedIndex::Open(tmpl + "/idx", OpenMode::kRead);
+  if (!reader.ok()) std::abort();
+  const ProtectedIndex& index = **reader;
+  std::mt19937 rng(3);
+  size_t rows = 0;
+  for (auto _ : state) {
+    switch (state.range(1)) {
+      case 0: {
+        auto page = index.DocumentsFrom(
+            static_cast<uint32_t>(rng() % documents), 101);
+        if (!page.ok()) std::abort();
+        rows = page->size();
+        break;
+      }
+      case 1:
+      case 2: {
+        auto page = index.FindDocuments(
+            state.range(1) == 1 ? "/document-12345.docx" : "finance", "", 101);
+        if (!page.ok() || page->empty()) std::abort();
+        rows = page->size();
+        break;
+      }
+      default: {
+        const size_t first = rng() % documents;
+        size_t seen = 0;
+        std::vector<DocumentRecord> page;
+        absl::Status s =
+            index.ForEachDocument([&](uint32_t, const DocumentRecord& d) {
+              if (seen++ >= first && page.size() < 101) page.push_back(d);
+              return absl::OkStatus();
+            });
+        if (!s.ok()) std::abort();
+        rows = page.size();
+      }
+    }
+  }
+  state.counters["rows"] = static_cast<double>(rows);
+}
+BENCHMARK(BM_DocumentsPage)
+    ->Args({1000000, 0})->Args({1000000, 1})->Args({1000000, 2})
+    ->Args({1000000, 3})->Iterations(20)->Unit(benchmark::kMillisecond);
 
 // Last: it changes the corpus's index.
 void BM_CompactAfterRemovingHalf(benchmark::State& state) {

@@ -1306,3 +1306,77 @@ TEST(ProtectedIndexIoFaultTest, AFaultWhileOpeningLeavesTheIndexWhole) {
 
 }  // namespace
 }  // namespace leakhound
+
+namespace leakhound {
+namespace {
+
+// The console's pages: a page of documents, and the documents whose id
+// contains a text, are read from a cursor without walking the others.
+TEST(ProtectedIndexTest, DocumentsArePagedFromACursorInIdAndTextOrder) {
+  TempDir tmp;
+  const std::string dir = tmp.Sub("idx");
+  const auto& docs = RealDocuments();
+  ASSERT_GE(docs.size(), 12u);
+  auto index = CreateWith(dir, 12);
+  ASSERT_TRUE(index.ok()) << index.status();
+  ASSERT_TRUE((*index)->Remove(docs[3].id).ok());
+  std::vector<uint32_t> every;
+  ASSERT_TRUE((*index)
+                  ->ForEachDocument([&](uint32_t id, const DocumentRecord&) {
+                    every.push_back(id);
+                    return absl::OkStatus();
+                  })
+                  .ok());
+  ASSERT_EQ(every.size(), 11u);
+  // Pages of 4 from each page's last id + 1 are every document once.
+  std::vector<uint32_t> paged;
+  uint32_t from = 0;
+  for (int pages = 0; pages < 10; ++pages) {
+    auto page = (*index)->DocumentsFrom(from, 4);
+    ASSERT_TRUE(page.ok()) << page.status();
+    ASSERT_LE(page->size(), 4u);
+    for (const auto& [id, d] : *page) {
+      paged.push_back(id);
+      EXPECT_FALSE(d.external_id.empty());
+    }
+    if (page->size() < 4) break;
+    from = page->back().first + 1;
+  }
+  EXPECT_EQ(paged, every);
+  // The documents whose id contains a text, in id-text order, resumed from
+  // the next one's id.
+  std::vector<std::string> expected;
+  const std::string text = docs[5].id.substr(0, 2);
+  for (size_t i = 0; i < 12; ++i) {
+    if (i != 3 && docs[i].id.find(text) != std::string::npos) {
+      expected.push_back(docs[i].id);
+    }
+  }
+  std::sort(expected.begin(), expected.end());
+  ASSERT_FALSE(expected.empty());
+  auto first = (*index)->FindDocuments(text, "", 1);
+  ASSERT_TRUE(first.ok()) << first.status();
+  ASSERT_EQ(first->size(), 1u);
+  EXPECT_EQ((*first)[0].second.external_id, expected[0]);
+  auto all = (*index)->FindDocuments(text, "", 100);
+  ASSERT_TRUE(all.ok()) << all.status();
+  std::vector<std::string> found;
+  for (const auto& [id, d] : *all) found.push_back(d.external_id);
+  EXPECT_EQ(found, expected);
+  if (expected.size() > 1) {
+    auto rest = (*index)->FindDocuments(text, expected[1], 100);
+    ASSERT_TRUE(rest.ok()) << rest.status();
+    ASSERT_EQ(rest->size(), expected.size() - 1);
+    EXPECT_EQ((*rest)[0].second.external_id, expected[1]);
+  }
+  auto none = (*index)->FindDocuments("no document has this id", "", 100);
+  ASSERT_TRUE(none.ok()) << none.status();
+  EXPECT_TRUE(none->empty());
+  // A removed document is not found by its id.
+  auto removed = (*index)->FindDocuments(docs[3].id, "", 100);
+  ASSERT_TRUE(removed.ok()) << removed.status();
+  for (const auto& [id, d] : *removed) EXPECT_NE(d.external_id, docs[3].id);
+}
+
+}  // namespace
+}  // namespace leakhound

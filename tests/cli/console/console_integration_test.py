@@ -400,6 +400,11 @@ class ConsoleTest(unittest.TestCase):
         self.assertEqual(headers["Location"], "/documents?done=added")
         _, _, page = admin.request("GET", "/documents?q=lease")
         self.assertIn("lease.txt", page)
+        # Pages are cursors: a document number without a query, an id with one.
+        self.assertIn("lease.txt", admin.request("GET", "/documents?from=0")[2])
+        self.assertNotIn("lease.txt",
+                         admin.request("GET", "/documents?q=lease&from=lease.txu")[2])
+        self.assertEqual(admin.request("GET", "/documents?from=x")[0], 400)
         # Its source is the retained copy `rekey` reads it again from.
         copies = self.index + ".sources"
         (copy,) = [f for f in os.listdir(copies) if f.endswith("-lease.txt")]

@@ -102,12 +102,33 @@ TEST(ConsolePagesTest, TheDashboardDrawsEveryActionAndEscapesNames) {
 TEST(ConsolePagesTest, OnlyAdminsSeeDocumentChanges) {
   DocumentsView view;
   view.rows = {{"memo", "/p/memo", {"board"}, 100, 0}};
-  view.total = view.matching = 1;
+  view.total = 1;
   EXPECT_EQ(DocumentsPage(kReviewer, view, "").find("/documents/remove"),
             std::string::npos);
   const std::string admin = DocumentsPage({"ada", "admin", "t"}, view, "");
   EXPECT_NE(admin.find("/documents/remove"), std::string::npos);
   EXPECT_NE(admin.find("/documents/add"), std::string::npos);
+}
+
+TEST(ConsolePagesTest, DocumentPagesLinkByCursorWithTheSearchEscaped) {
+  DocumentsView view;
+  view.rows = {{"a&b", "/p/a", {}, 1, 0}};
+  view.total = 1000;
+  view.query = "a&b";
+  view.from = "a";
+  view.next = "z<1>";
+  const std::string page = DocumentsPage(kReviewer, view, "");
+  EXPECT_NE(page.find("href=\"/documents?from=z%3C1%3E&amp;q=a%26b\""),
+            std::string::npos)
+      << page;
+  EXPECT_NE(page.find("href=\"/documents?q=a%26b\">&larr; first page"),
+            std::string::npos);
+  EXPECT_NE(page.find("1000 documents protected"), std::string::npos);
+  view.from.clear();
+  view.next.clear();
+  const std::string only = DocumentsPage(kReviewer, view, "");
+  EXPECT_EQ(only.find("first page"), std::string::npos);
+  EXPECT_EQ(only.find("next &rarr;"), std::string::npos);
 }
 
 TEST(ConsolePagesTest, RolesRankViewerReviewerAdmin) {
