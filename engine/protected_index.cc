@@ -374,8 +374,8 @@ ProtectedIndex::FindDocuments(std::string_view text, std::string_view from,
   std::vector<uint32_t> ids;
   if (limit > 0) {
     absl::Status s = store_->ForEachExternalIdFrom(
-        from, [&](std::string_view external_id,
-                  uint32_t id) -> absl::StatusOr<bool> {
+        from,
+        [&](std::string_view external_id, uint32_t id) -> absl::StatusOr<bool> {
           if (external_id.find(text) != std::string_view::npos) {
             ids.push_back(id);
           }

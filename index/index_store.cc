@@ -431,8 +431,8 @@ IndexStore::ReadDocumentsFrom(uint32_t first, size_t limit) const {
         out.emplace_back(id, d);
         return out.size() < limit ? absl::OkStatus() : Enough();
       };
-  absl::Status s = db_->ForEach(IndexBatch::Family::kDocuments,
-                                Decoding(take), EncodeId(first));
+  absl::Status s = db_->ForEach(IndexBatch::Family::kDocuments, Decoding(take),
+                                EncodeId(first));
   if (!s.ok() && !IsEnough(s)) return s;
   return out;
 }

@@ -131,8 +131,8 @@ class IndexStore {
   // while fn returns true; stops at (and returns) fn's first error.
   absl::Status ForEachExternalIdFrom(
       std::string_view from,
-      const std::function<absl::StatusOr<bool>(std::string_view, uint32_t)>&
-          fn) const;
+      const std::function<absl::StatusOr<bool>(std::string_view, uint32_t)>& fn)
+      const;
   // Every key of the external_ids (or digests) family with its id.
   absl::Status ForEachExternalId(
       const std::function<absl::Status(std::string_view, uint32_t)>& fn)

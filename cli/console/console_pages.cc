@@ -373,10 +373,11 @@ std::string DocumentsPage(const PageContext& ctx, const DocumentsView& view,
   }
   if (!view.query.empty()) {
     absl::StrAppend(&body, "<p>Documents whose id contains &ldquo;",
-                    Html(view.query), "&rdquo;", view.from.empty() ? "" : ", continued",
-                    ":</p>");
+                    Html(view.query), "&rdquo;",
+                    view.from.empty() ? "" : ", continued", ":</p>");
   }
-  absl::StrAppend(&body, "<table "
+  absl::StrAppend(&body,
+                  "<table "
                   "class=\"documents\"><thead><tr><th>Id</th><th>Source</th>"
                   "<th>Labels</th><th>Bytes</th><th>Added (UTC)</th>",
                   RoleAtLeast(ctx.role, "admin") ? "<th></th>" : "",

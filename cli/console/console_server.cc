@@ -564,14 +564,14 @@ void ConsoleServer::Impl::Documents(const HttpRequest& req, HttpResponse& res) {
     uint32_t first = 0;
     if (!view.from.empty() && !absl::SimpleAtoi(view.from, &first)) {
       const PageContext ctx = Context(*s);
-      return SendHtml(res, 400,
-                      MessagePage(&ctx, "Bad request",
-                                  "from= is a document number here."));
+      return SendHtml(
+          res, 400,
+          MessagePage(&ctx, "Bad request", "from= is a document number here."));
     }
     page = snap.index->DocumentsFrom(first, kDocumentsPerPage + 1);
   } else {
-    page = snap.index->FindDocuments(view.query, view.from,
-                                     kDocumentsPerPage + 1);
+    page =
+        snap.index->FindDocuments(view.query, view.from, kDocumentsPerPage + 1);
   }
   if (!page.ok()) return Fail(res, *s, page.status());
   if (page->size() > kDocumentsPerPage) {

@@ -14,9 +14,7 @@
 // Documents are random words from a 5,000-word vocabulary: shingling real
 // text costs the same, and a generated corpus can be made any size.
 #include <benchmark/benchmark.h>
-
 #include <stdlib.h>
-
 #include <unistd.h>
 
 #include <algorithm>
@@ -419,8 +417,8 @@ void BM_DocumentsPage(benchmark::State& state) {
   for (auto _ : state) {
     switch (state.range(1)) {
       case 0: {
-        auto page = index.DocumentsFrom(
-            static_cast<uint32_t>(rng() % documents), 101);
+        auto page =
+            index.DocumentsFrom(static_cast<uint32_t>(rng() % documents), 101);
         if (!page.ok()) std::abort();
         rows = page->size();
         break;
@@ -450,8 +448,12 @@ void BM_DocumentsPage(benchmark::State& state) {
   state.counters["rows"] = static_cast<double>(rows);
 }
 BENCHMARK(BM_DocumentsPage)
-    ->Args({1000000, 0})->Args({1000000, 1})->Args({1000000, 2})
-    ->Args({1000000, 3})->Iterations(20)->Unit(benchmark::kMillisecond);
+    ->Args({1000000, 0})
+    ->Args({1000000, 1})
+    ->Args({1000000, 2})
+    ->Args({1000000, 3})
+    ->Iterations(20)
+    ->Unit(benchmark::kMillisecond);
 
 // Last: it changes the corpus's index.
 void BM_CompactAfterRemovingHalf(benchmark::State& state) {
