@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -126,12 +127,7 @@ absl::StatusOr<Extraction> ReadAndExtract(const InputFile& file,
   if (!record || !file.problem.ok()) return ExtractInput(file, limits);
   auto bytes = ReadFileBounded(file.path, limits.max_input_bytes);
   if (!bytes.ok()) return bytes.status();
-  static constexpr char kHex[] = "0123456789abcdef";
-  for (const char c : ContentDigest(*bytes)) {
-    const auto b = static_cast<unsigned char>(c);
-    o->sha256 += kHex[b >> 4];
-    o->sha256 += kHex[b & 15];
-  }
+  o->sha256 = absl::BytesToHexString(ContentDigest(*bytes));
   const std::string_view all(*bytes);
   if (LooksLikeMailHeaders(all.substr(0, kTypeHeadBytes))) {
     // The header block alone: the body is parsed once, by extraction.
