@@ -151,6 +151,33 @@ absl::Status LoadGroupBits(const IndexStore& store, PseudoMatrix& matrix) {
   return absl::OkStatus();
 }
 
+absl::Status InconsistentRowTable(const IndexStore& store,
+                                  const absl::Status& why) {
+  return absl::DataLossError(
+      absl::StrCat("index ", store.dir(), " has an inconsistent row table (",
+                   why.message(), "); run leakhound verify"));
+}
+
+// Loads the stored bits of `row`, whose record `matrix` holds, after
+// ReplaceRows cleared them.
+absl::Status LoadOneRowBits(const IndexStore& store, PseudoMatrix& matrix,
+                            uint32_t row, std::vector<uint64_t>& words) {
+  auto bits = store.ReadRowBits(row);
+  if (!bits.ok()) return bits.status();
+  const RowInfo& info = matrix.rows()[row];
+  if (!bits->has_value()) {
+    return info.segments.empty() ? absl::OkStatus()
+                                 : Damaged(store, "row", row);
+  }
+  if ((*bits)->size() != words.size() * 8 ||
+      PopcountBits(**bits) != info.bits_set) {
+    return Damaged(store, "row", row);
+  }
+  std::memcpy(words.data(), (*bits)->data(), (*bits)->size());
+  matrix.LoadRowBits(row, 1, words);
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 RowInfo RowInfoOf(const RowRecord& record) {
@@ -204,27 +231,74 @@ PseudoMatrixOptions MatrixOptionsOf(const MetadataRecord& metadata) {
 }
 
 absl::StatusOr<std::unique_ptr<PseudoMatrix>> LoadMatrix(
-    const IndexStore& store, const StateRecord& state) {
+    const IndexStore& store, const StateRecord& state,
+    std::vector<uint64_t>* record_hashes) {
   std::vector<RowInfo> rows;
-  absl::Status s =
-      store.ForEachRow([&rows](uint32_t id, const RowRecord& record) {
+  std::vector<uint64_t> hashes;
+  absl::Status s = store.ForEachRowIfChanged(
+      {}, &hashes, [&rows](uint32_t id, const RowRecord& record) {
         if (id >= rows.size()) rows.resize(size_t{id} + 1);
         rows[id] = RowInfoOf(record);
         return absl::OkStatus();
       });
   if (!s.ok()) return s;
+  if (record_hashes != nullptr) *record_hashes = std::move(hashes);
   auto matrix = PseudoMatrix::Restore(MatrixOptionsOf(store.metadata()),
                                       std::move(rows), state.open_row);
-  if (!matrix.ok()) {
-    return absl::DataLossError(absl::StrCat(
-        "index ", store.dir(), " has an inconsistent row table (",
-        matrix.status().message(), "); run leakhound verify"));
-  }
+  if (!matrix.ok()) return InconsistentRowTable(store, matrix.status());
   s = LoadRowBits(store, **matrix);
   if (!s.ok()) return s;
   s = LoadGroupBits(store, **matrix);
   if (!s.ok()) return s;
   return matrix;
+}
+
+absl::StatusOr<RowChanges> LoadChangedRows(
+    const IndexStore& store, const StateRecord& state, PseudoMatrix& matrix,
+    std::vector<uint64_t>* record_hashes) {
+  std::vector<uint64_t> hashes;
+  std::vector<std::pair<uint32_t, RowInfo>> changed;
+  absl::Status s = store.ForEachRowIfChanged(
+      *record_hashes, &hashes, [&changed](uint32_t id, const RowRecord& r) {
+        changed.emplace_back(id, RowInfoOf(r));
+        return absl::OkStatus();
+      });
+  if (!s.ok()) return s;
+  const std::vector<uint64_t>& before = *record_hashes;
+  bool lost = hashes.size() < before.size();
+  for (size_t r = 0; r < hashes.size() && !lost; ++r) {
+    lost = hashes[r] == 0 && r < before.size() && before[r] != 0;
+  }
+  if (lost || changed.size() > hashes.size() / 4) {
+    return absl::FailedPreconditionError("load the matrix whole");
+  }
+  auto dropped = matrix.ReplaceRows(
+      changed, static_cast<uint32_t>(hashes.size()), state.open_row);
+  if (!dropped.ok()) return InconsistentRowTable(store, dropped.status());
+  RowChanges out;
+  out.dropped = std::move(*dropped);
+  std::vector<uint64_t> words(RowWords(matrix.geometry().bits));
+  for (const auto& [row, info] : changed) {
+    out.rows.push_back(row);
+    s = LoadOneRowBits(store, matrix, row, words);
+    if (!s.ok()) return s;
+  }
+  if (matrix.options().group_rows > 0) {
+    words.assign(RowWords(matrix.options().group_rows * matrix.geometry().bits),
+                 0);
+    for (uint32_t g : matrix.GroupsOf(out.rows)) {
+      auto bits = store.ReadGroupBits(g);
+      if (!bits.ok()) return bits.status();
+      if (!bits->has_value()) continue;  // a group without rows in use
+      if ((*bits)->size() != words.size() * 8) {
+        return Damaged(store, "row group", g);
+      }
+      std::memcpy(words.data(), (*bits)->data(), (*bits)->size());
+      matrix.LoadGroupBits(g, 1, words);
+    }
+  }
+  *record_hashes = std::move(hashes);
+  return out;
 }
 
 void PutRows(const PseudoMatrix& matrix, std::span<const uint32_t> rows,
@@ -252,12 +326,8 @@ void PutGroups(const PseudoMatrix& matrix, std::span<const uint32_t> rows,
                IndexBatch& batch) {
   const uint32_t per = matrix.options().group_rows;
   if (per == 0) return;
-  std::vector<uint32_t> groups;
-  for (uint32_t row : rows) groups.push_back(row / per);
-  std::sort(groups.begin(), groups.end());
-  groups.erase(std::unique(groups.begin(), groups.end()), groups.end());
   std::vector<uint64_t> words(RowWords(per * matrix.geometry().bits));
-  for (uint32_t g : groups) {
+  for (uint32_t g : matrix.GroupsOf(rows)) {
     bool in_use = false;
     for (uint32_t r = g * per; r < (g + 1) * per && r < matrix.rows().size();
          ++r) {

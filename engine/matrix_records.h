@@ -54,10 +54,32 @@ inline uint32_t RowWords(uint32_t bits) { return (bits + 63) / 64; }
 
 // The matrix `store` holds, whose open row `state` records: the row table,
 // then every row's bits and every row group's filter, each checked against
-// the row table (length, popcount). DataLoss naming the damage, or store
-// read errors.
+// the row table (length, popcount). With `record_hashes`, also sets it to
+// the hashes of the row records read (IndexStore::ForEachRowIfChanged),
+// for LoadChangedRows. DataLoss naming the damage, or store read errors.
 absl::StatusOr<std::unique_ptr<PseudoMatrix>> LoadMatrix(
-    const IndexStore& store, const StateRecord& state);
+    const IndexStore& store, const StateRecord& state,
+    std::vector<uint64_t>* record_hashes = nullptr);
+
+// What LoadChangedRows changed.
+struct RowChanges {
+  std::vector<uint32_t> rows;  // rows whose record changed, bits reloaded
+  std::vector<DocId> dropped;  // documents no row holds any more
+};
+
+// Brings `matrix`, loaded from `store` when its row records hashed to
+// *record_hashes, to the state the store holds now (`state` its state
+// record), in place: walks the row records' hashes and reads only the
+// records that changed, their bits and their row groups' filters
+// (PseudoMatrix::ReplaceRows); updates *record_hashes. Errors:
+// FailedPrecondition, with nothing changed, where a whole load is the
+// better way (rows gone from the table, or more than a quarter of them
+// changed); after any other error (DataLoss for damage or a row table of
+// another state, store read errors) the matrix may be part old, part new
+// and must be loaded whole.
+absl::StatusOr<RowChanges> LoadChangedRows(
+    const IndexStore& store, const StateRecord& state, PseudoMatrix& matrix,
+    std::vector<uint64_t>* record_hashes);
 
 // Adds `rows` to `batch` as `matrix` holds them now: record and bits (no
 // bits for a row without documents).

@@ -130,20 +130,46 @@ absl::StatusOr<std::unique_ptr<ProtectedIndex>> ProtectedIndex::OpenWithFaults(
 absl::Status ProtectedIndex::Load() {
   auto state = store_->ReadState();
   if (!state.ok()) return state.status();
-  auto matrix = LoadMatrix(*store_, *state);
+  std::vector<uint64_t> hashes;
+  auto matrix = LoadMatrix(*store_, *state, &hashes);
   if (!matrix.ok()) return matrix.status();
+  absl::Status s = LoadSideTables();
+  if (!s.ok()) return s;
+  // The first view replaced in a LoadConsistent stays, for its check.
+  if (previous_ == nullptr) previous_ = std::move(matrix_);
+  matrix_ = std::move(*matrix);
+  record_hashes_ = std::move(hashes);
+  rows_read_ = matrix_->rows().size();
+  state_ = *state;
+  pending_next_id_ = state_.next_doc_id;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::optional<RowChanges>> ProtectedIndex::LoadChanges() {
+  auto state = store_->ReadState();
+  if (!state.ok()) return state.status();
+  auto changes = LoadChangedRows(*store_, *state, *matrix_, &record_hashes_);
+  if (absl::IsFailedPrecondition(changes.status())) return std::nullopt;
+  absl::Status s = changes.status();
+  if (s.ok()) s = LoadSideTables();
+  if (!s.ok()) {
+    record_hashes_.clear();
+    return s;
+  }
+  rows_read_ = changes->rows.size();
+  state_ = *state;
+  pending_next_id_ = state_.next_doc_id;
+  return std::move(*changes);
+}
+
+absl::Status ProtectedIndex::LoadSideTables() {
   absl::Status s = LoadAllowList();
   if (!s.ok()) return s;
   s = LoadLocations();
   if (!s.ok()) return s;
   auto frequency = DocumentFrequency::Load(*store_);
   if (!frequency.ok()) return frequency.status();
-  // The first view replaced in a LoadConsistent stays, for its check.
-  if (previous_ == nullptr) previous_ = std::move(matrix_);
-  matrix_ = std::move(*matrix);
   frequency_ = std::make_unique<DocumentFrequency>(std::move(*frequency));
-  state_ = *state;
-  pending_next_id_ = state_.next_doc_id;
   return absl::OkStatus();
 }
 
@@ -165,15 +191,30 @@ absl::Status ProtectedIndex::LoadConsistent() {
       absl::Status s = store_->Reopen();
       if (!s.ok()) return s;
     }
-    loaded = Load();
+    // A reader that loaded a view before catches up in place; a view torn
+    // on the way is loaded whole next.
+    std::optional<RowChanges> patched;
+    if (store_->mode() == IndexStore::Mode::kReader &&
+        !record_hashes_.empty()) {
+      auto changes = LoadChanges();
+      loaded = changes.status();
+      if (changes.ok()) patched = std::move(*changes);
+      if (changes.ok() && !patched.has_value()) loaded = Load();
+    } else {
+      loaded = Load();
+    }
     if (!loaded.ok() && store_->mode() == IndexStore::Mode::kWriter) {
       return loaded;
     }
     // A reader's view may mix two states of the index (IndexStore::Reopen).
     bool torn = !loaded.ok();
     if (loaded.ok() && store_->mode() == IndexStore::Mode::kReader) {
-      auto whole = ViewIsWhole();
-      if (!whole.ok()) return whole.status();
+      auto whole = ViewIsWhole(patched.has_value() ? &*patched : nullptr);
+      if (!whole.ok()) {  // unchecked: the next load starts afresh
+        record_hashes_.clear();
+        row_hashes_.reset();
+        return whole.status();
+      }
       torn = !*whole;
     }
     if (!torn) {
@@ -181,6 +222,10 @@ absl::Status ProtectedIndex::LoadConsistent() {
       return absl::OkStatus();
     }
     ++torn_views_;
+    // The next view is loaded whole; and if the filter was patched in place
+    // it is neither the last whole view nor a state: check all of the next.
+    record_hashes_.clear();
+    if (patched.has_value() || !loaded.ok()) row_hashes_.reset();
   }
   previous_.reset();
   row_hashes_.reset();  // the next view is checked whole
@@ -232,10 +277,24 @@ absl::StatusOr<bool> EveryDocumentIsNamed(const IndexStore& store,
 
 }  // namespace
 
-absl::StatusOr<bool> ProtectedIndex::ViewIsWhole() {
+absl::StatusOr<bool> ProtectedIndex::ViewIsWhole(const RowChanges* patched) {
   const std::span<const RowInfo> rows = matrix_->rows();
   std::vector<uint64_t> hashes;
-  const uint64_t digest = RowsDigest(rows, &hashes);
+  uint64_t digest;
+  if (patched != nullptr && row_hashes_.has_value()) {
+    // Only the changed rows' hashes are new (the digest is an XOR).
+    hashes = *row_hashes_;
+    hashes.resize(rows.size(), 0);
+    digest = kRowsDigestSeed;
+    for (uint64_t h : hashes) digest ^= h;
+    for (uint32_t r : patched->rows) {
+      const uint64_t now = RowHash(r, rows[r]);
+      digest ^= hashes[r] ^ now;
+      hashes[r] = now;
+    }
+  } else {
+    digest = RowsDigest(rows, &hashes);
+  }
   // The row table of the state read (its record holds the digest), or of
   // another.
   const bool recorded = state_.rows_digest != 0;
@@ -247,7 +306,12 @@ absl::StatusOr<bool> ProtectedIndex::ViewIsWhole() {
   // stale, so every view is checked whole.
   absl::flat_hash_set<uint32_t> named, dropped;
   const bool incremental = recorded && row_hashes_.has_value();
-  if (incremental) {
+  if (incremental && patched != nullptr) {
+    for (uint32_t r : patched->rows) {
+      for (const Segment& s : rows[r].segments) named.insert(s.doc);
+    }
+    dropped.insert(patched->dropped.begin(), patched->dropped.end());
+  } else if (incremental) {
     const size_t n = std::max(rows.size(), row_hashes_->size());
     for (size_t r = 0; r < n; ++r) {
       const uint64_t now = r < hashes.size() ? hashes[r] : 0;

@@ -30,11 +30,12 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "engine/filter/bloom_geometry.h"
 #include "engine/document_cache.h"
 #include "engine/document_frequency.h"
-#include "engine/protected_locations.h"
+#include "engine/filter/bloom_geometry.h"
 #include "engine/filter/pseudo_matrix.h"
+#include "engine/matrix_records.h"
+#include "engine/protected_locations.h"
 #include "index/index_batch.h"
 #include "index/index_store.h"
 #include "index/io_faults.h"
@@ -216,10 +217,11 @@ class ProtectedIndex {
   absl::StatusOr<std::unique_ptr<Shingler>> NewShingler() const;
 
   // Reader: reads the writer's committed generation and, when it is not
-  // the one loaded, opens a fresh view and loads it; returns whether it
-  // did. After an error, what is in memory may be neither view: the next
-  // Refresh loads again whatever the generation (use the object for
-  // nothing else meanwhile). Writer: returns false.
+  // the one loaded, opens a fresh view and brings the filter to it (in
+  // place, reading only the rows whose records changed, when it can:
+  // rows_read()); returns whether it did. After an error, what is in memory may
+  // be neither view: the next Refresh loads again whatever the generation (use
+  // the object for nothing else meanwhile). Writer: returns false.
   // FailedPrecondition if the index was replaced as a whole (replaced()).
   absl::StatusOr<bool> Refresh();
   // Closes the database but keeps the writer lock until destruction, so
@@ -241,6 +243,9 @@ class ProtectedIndex {
   uint64_t generation() const { return state_.generation; }
   // Reader views found mixing two states and loaded again, since open.
   uint64_t torn_views() const { return torn_views_; }
+  // Rows whose record and bits the last Open or Refresh read: every row,
+  // or, when a reader caught up in place, only the rows a commit changed.
+  uint64_t rows_read() const { return rows_read_; }
 
   // A document's external id and fingerprint list, through a cache shared
   // by every thread (document_cache.h). NotFound for an id the index does
@@ -283,6 +288,13 @@ class ProtectedIndex {
                  std::unique_ptr<Shingler> shingler);
   // (Re)loads the filter from the store.
   absl::Status Load();
+  // Reader: brings the filter loaded last up to the store's state in place,
+  // reading only the rows whose records changed (LoadChangedRows). nullopt,
+  // with nothing changed, where a whole Load is the better way. After an
+  // error the filter may be part old, part new: Load it whole.
+  absl::StatusOr<std::optional<RowChanges>> LoadChanges();
+  // The allow-list, the locations and the shared document frequencies.
+  absl::Status LoadSideTables();
   absl::Status LoadAllowList();
   absl::Status LoadLocations();
   // For a location change: checks the writer, commits what is pending and
@@ -316,7 +328,8 @@ class ProtectedIndex {
   // records must match (the first view; afterwards only the documents of
   // rows changed since the last whole view). Remembers the row hashes of
   // a whole view. Errors: store reads.
-  absl::StatusOr<bool> ViewIsWhole();
+  // `patched`: what LoadChanges changed, if it made this view.
+  absl::StatusOr<bool> ViewIsWhole(const RowChanges* patched);
   // Commits batch + the next state; on failure the object turns read-only.
   absl::Status CommitWithState(IndexBatch& batch, uint32_t next_doc_id);
 
@@ -340,6 +353,10 @@ class ProtectedIndex {
   // recorded a digest.
   std::unique_ptr<PseudoMatrix> previous_;
   std::optional<std::vector<uint64_t>> row_hashes_;
+  // Reader: the hashes of the row records the filter was loaded from
+  // (IndexStore::ForEachRowIfChanged); empty when it must be loaded whole.
+  std::vector<uint64_t> record_hashes_;
+  uint64_t rows_read_ = 0;
   uint64_t torn_views_ = 0;
   bool loaded_ = true;  // false after a Refresh failed, until one succeeds
   bool broken_ = false;

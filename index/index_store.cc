@@ -13,6 +13,7 @@
 #include <system_error>
 #include <vector>
 
+#include "absl/hash/hash.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "index/key_format.h"
@@ -366,6 +367,28 @@ absl::Status IndexStore::ForEachDocument(
 absl::Status IndexStore::ForEachRow(
     const std::function<absl::Status(uint32_t, const RowRecord&)>& fn) const {
   return db_->ForEach(IndexBatch::Family::kRows, Decoding(fn));
+}
+
+absl::Status IndexStore::ForEachRowIfChanged(
+    std::span<const uint64_t> previous, std::vector<uint64_t>* hashes,
+    const std::function<absl::Status(uint32_t, const RowRecord&)>& fn) const {
+  hashes->clear();
+  return db_->ForEach(IndexBatch::Family::kRows, [&](std::string_view key,
+                                                     std::string_view value) {
+    auto id = DecodeId(key);
+    if (!id) return absl::DataLossError("corrupt key in the index");
+    // Never 0, which stands for an absent record.
+    const uint64_t hash = absl::HashOf(value) | 1;
+    if (*id >= hashes->size()) hashes->resize(size_t{*id} + 1, 0);
+    (*hashes)[*id] = hash;
+    if (*id < previous.size() && previous[*id] == hash) {
+      return absl::OkStatus();
+    }
+    RowRecord record;
+    absl::Status s = DecodeRecord(value, &record);
+    if (!s.ok()) return s;
+    return fn(*id, record);
+  });
 }
 
 absl::Status IndexStore::ForEachRowBits(

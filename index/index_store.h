@@ -114,6 +114,17 @@ class IndexStore {
   absl::Status ForEachRow(
       const std::function<absl::Status(uint32_t, const RowRecord&)>& fn)
       const;
+  // The row records changed since a previous walk, for a reader that
+  // keeps its matrix and loads only what a commit changed: sets
+  // (*hashes)[id] to a hash of each row record's stored bytes (hashes->
+  // size(): one past the last row id; absent ids hash 0) and decodes and
+  // visits only the records whose hash differs from previous[id] (ids
+  // past previous.size() differ). Hashes are of this process only (absl
+  // hashing is seeded per process): never persist them. Empty `previous`:
+  // every record is visited.
+  absl::Status ForEachRowIfChanged(
+      std::span<const uint64_t> previous, std::vector<uint64_t>* hashes,
+      const std::function<absl::Status(uint32_t, const RowRecord&)>& fn) const;
   // `bits` is valid only during the call. Rows [first, end) only (end 0:
   // to the last); calls for disjoint ranges may run on several threads.
   absl::Status ForEachRowBits(

@@ -76,6 +76,7 @@ IncidentSink Gateway::Recorder() {
 void Gateway::Reload(const char* why) {
   ReloadPolicy(why);
   RefreshDirectoryGroups();
+  const int64_t start_ns = NowNanoseconds();
   auto changed = holder_->Reload();
   if (!changed.ok()) {
     log_->Write(absl::StrCat("reload failed (", why,
@@ -84,8 +85,11 @@ void Gateway::Reload(const char* why) {
   }
   last_reload_ns_ = NowNanoseconds();
   if (*changed) {
-    log_->Write(absl::StrCat("index reloaded (", why, "): generation ",
-                             holder_->Current().generation));
+    const IndexHolder::Snapshot now = holder_->Current();
+    log_->Write(absl::StrCat(
+        "index reloaded (", why, "): generation ", now.generation, " (",
+        now.index->rows_read(), " of ", now.index->matrix().rows().size(),
+        " rows read, ", (last_reload_ns_ - start_ns) / 1000000, " ms)"));
   }
 }
 

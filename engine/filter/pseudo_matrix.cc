@@ -1,12 +1,31 @@
 #include "engine/filter/pseudo_matrix.h"
 
 #include <algorithm>
+#include <string>
 #include <utility>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 
 namespace leakhound {
+
+namespace {
+
+// Why Restore refuses a row record, or "" if it does not.
+std::string RowRecordProblem(uint32_t r, const RowInfo& info) {
+  uint32_t fingerprints = 0;
+  for (const Segment& s : info.segments) {
+    if (s.begin >= s.end)
+      return absl::StrCat("row ", r, " has an empty segment");
+    fingerprints += s.end - s.begin;
+  }
+  if (fingerprints != info.fingerprints) {
+    return absl::StrCat("row ", r, " fingerprint count mismatch");
+  }
+  return "";
+}
+
+}  // namespace
 
 absl::StatusOr<std::unique_ptr<PseudoMatrix>> PseudoMatrix::Create(
     const PseudoMatrixOptions& options) {
@@ -48,18 +67,10 @@ absl::StatusOr<std::unique_ptr<PseudoMatrix>> PseudoMatrix::Restore(
   m.matrix_->Reserve(static_cast<uint32_t>(rows.size()));
   for (uint32_t r = 0; r < rows.size(); ++r) {
     m.matrix_->AddRow();
-    uint32_t fingerprints = 0;
+    const std::string problem = RowRecordProblem(r, rows[r]);
+    if (!problem.empty()) return absl::InvalidArgumentError(problem);
     for (const Segment& s : rows[r].segments) {
-      if (s.begin >= s.end) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("row ", r, " has an empty segment"));
-      }
-      fingerprints += s.end - s.begin;
       m.doc_rows_[s.doc].push_back(r);  // ascending r: sorted
-    }
-    if (fingerprints != rows[r].fingerprints) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("row ", r, " fingerprint count mismatch"));
     }
     m.rows_in_use_ += rows[r].segments.empty() ? 0u : 1u;
   }
@@ -86,6 +97,85 @@ absl::StatusOr<std::unique_ptr<PseudoMatrix>> PseudoMatrix::Restore(
     m.RefreshGroups(nullptr);  // no filter to rebuild: the bits come later
   }
   return pm;
+}
+
+absl::StatusOr<std::vector<DocId>> PseudoMatrix::ReplaceRows(
+    std::span<const std::pair<uint32_t, RowInfo>> changed, uint32_t row_count,
+    int64_t open_row) {
+  if (open_row < -1 || open_row >= int64_t{row_count}) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("open row ", open_row, " out of range"));
+  }
+  for (const auto& [r, info] : changed) {
+    const std::string problem = RowRecordProblem(r, info);
+    if (!problem.empty()) return absl::InvalidArgumentError(problem);
+  }
+  while (rows_.size() < row_count) {
+    rows_.emplace_back();
+    matrix_->AddRow();
+  }
+  if (groups_) groups_->Cover(row_count);
+  absl::flat_hash_set<DocId> touched;
+  std::vector<uint32_t> rows;
+  for (const auto& [r, info] : changed) {
+    rows.push_back(r);
+    for (const Segment& s : rows_[r].segments) {
+      std::vector<uint32_t>& held = doc_rows_[s.doc];
+      held.erase(std::remove(held.begin(), held.end(), r), held.end());
+      touched.insert(s.doc);
+    }
+    rows_in_use_ -= rows_[r].segments.empty() ? 0u : 1u;
+    rows_[r] = info;
+    rows_in_use_ += info.segments.empty() ? 0u : 1u;
+    for (const Segment& s : info.segments) {
+      std::vector<uint32_t>& held = doc_rows_[s.doc];
+      auto at = std::lower_bound(held.begin(), held.end(), r);
+      if (at == held.end() || *at != r) held.insert(at, r);
+      touched.insert(s.doc);
+    }
+    matrix_->ClearRow(r);
+  }
+  std::vector<DocId> dropped;
+  for (DocId doc : touched) {
+    auto it = doc_rows_.find(doc);
+    if (it->second.empty()) {
+      doc_rows_.erase(it);
+      spanning_.erase(doc);
+      dropped.push_back(doc);
+    } else if (it->second.size() > 1) {
+      spanning_.insert(doc);
+    } else {
+      spanning_.erase(doc);
+    }
+    if (groups_) UpdateCrossGroup(doc);
+  }
+  // Free rows are taken back lowest first, as Restore orders them.
+  free_rows_.clear();
+  for (auto r = static_cast<int64_t>(rows_.size()) - 1; r >= 0; --r) {
+    if (rows_[static_cast<size_t>(r)].segments.empty() &&
+        options_.packing != PackingMode::kSingleFilter) {
+      free_rows_.push_back(static_cast<uint32_t>(r));
+    }
+  }
+  open_row_ = open_row;
+  if (groups_) {
+    for (uint32_t g : GroupsOf(rows)) {
+      groups_->Clear(g);
+      touched_groups_.push_back(g);
+    }
+    RefreshGroups(nullptr);  // no filter to rebuild: the bits come later
+  }
+  return dropped;
+}
+
+std::vector<uint32_t> PseudoMatrix::GroupsOf(
+    std::span<const uint32_t> rows) const {
+  std::vector<uint32_t> groups;
+  if (!groups_) return groups;
+  for (uint32_t r : rows) groups.push_back(groups_->GroupOf(r));
+  std::sort(groups.begin(), groups.end());
+  groups.erase(std::unique(groups.begin(), groups.end()), groups.end());
+  return groups;
 }
 
 void PseudoMatrix::LoadRowBits(uint32_t first, uint32_t count,

@@ -30,6 +30,7 @@
 #include <functional>
 #include <memory>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -101,6 +102,20 @@ class PseudoMatrix {
   // REQUIRES: first + count <= rows().size().
   void LoadRowBits(uint32_t first, uint32_t count,
                    std::span<const uint64_t> words);
+  // A reader's catch-up with a commit, in place: replaces the row records
+  // of `changed` (row id, its record now), extends the table to
+  // `row_count` rows (rows not in `changed` added empty) and sets the open
+  // row; the document and free-row indexes follow. The bits of the changed
+  // rows and the filters of their row groups are cleared: load them again
+  // with LoadRowBits and LoadGroupBits. Returns the documents no row holds
+  // any more. InvalidArgument, with nothing changed, for records Restore
+  // would refuse or an open row out of range. REQUIRES: row_count >=
+  // rows().size(); every changed row < row_count, each once.
+  absl::StatusOr<std::vector<DocId>> ReplaceRows(
+      std::span<const std::pair<uint32_t, RowInfo>> changed, uint32_t row_count,
+      int64_t open_row);
+  // The group ids of `rows` (none without row groups), sorted, distinct.
+  std::vector<uint32_t> GroupsOf(std::span<const uint32_t> rows) const;
   // Copies `row`'s bits, RowMatrix::GetRow format.
   void RowBits(uint32_t row, std::span<uint64_t> words) const {
     matrix_->GetRow(row, words);

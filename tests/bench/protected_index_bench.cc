@@ -318,13 +318,39 @@ std::string SyntheticIndex(uint32_t documents, bool digest_recorded,
   return tmpl;
 }
 
+// Resident memory from /proc/self/status (`field`: "VmRSS:", or
+// "VmHWM:", the peak since the last ResetPeakResident), in MB.
+double ResidentMB(const char* field) {
+  std::FILE* f = std::fopen("/proc/self/status", "r");
+  if (f == nullptr) std::abort();
+  char line[256];
+  double kb = 0;
+  while (std::fgets(line, sizeof line, f) != nullptr) {
+    if (std::strncmp(line, field, std::strlen(field)) == 0) {
+      kb = std::strtod(line + std::strlen(field), nullptr);
+    }
+  }
+  std::fclose(f);
+  return kb / 1e3;
+}
+
+// Sets VmHWM to the current resident size (Linux: clear_refs 5).
+void ResetPeakResident() {
+  std::FILE* f = std::fopen("/proc/self/clear_refs", "w");
+  if (f == nullptr) std::abort();
+  std::fputs("5", f);
+  std::fclose(f);
+}
+
 // What a daemon pays on every --reload-seconds tick, and on a change, for
 // an index of N documents (range(0)):
 //  - RefreshUnchanged (range(1) 0): Refresh when nothing was committed
 //    (reading the committed generation);
 //  - RefreshAfterChange (range(1) 1): Refresh after a commit that adds a
-//    row of 64 documents (a fresh view loaded whole, its check limited to
-//    the rows changed since the last view).
+//    row of 64 documents: a fresh store instance, the reader's filter
+//    caught up in place (the row records hashed, only the changed rows
+//    read: rows_read), the check limited to the rows changed since the
+//    last view.
 // With range(2) 0 the states record no rows digest (an index written
 // before StateRecord v2): every view is checked whole, the baseline.
 // full_view_check_ms: the check of every document (the first view's),
@@ -341,6 +367,10 @@ void BM_Refresh(benchmark::State& state) {
   if (!writer.ok()) std::abort();
   const uint32_t bits = (*writer)->metadata().bits;
   std::mt19937_64 rng(7);
+  // The peak resident memory of the loop above the memory before it: what
+  // the refreshes allocate (and the writer's commits, a few MB).
+  ResetPeakResident();
+  const double resident_before = ResidentMB("VmRSS:");
   for (auto _ : state) {
     if (change) {
       state.PauseTiming();
@@ -361,6 +391,7 @@ void BM_Refresh(benchmark::State& state) {
     auto refreshed = (*reader)->Refresh();
     if (!refreshed.ok() || *refreshed != change) std::abort();
   }
+  const double peak_extra = ResidentMB("VmHWM:") - resident_before;
   const double check = SecondsOf([&] {
     size_t bad = 0;
     absl::Status s = (*reader)->ForEachDocument(
@@ -374,6 +405,13 @@ void BM_Refresh(benchmark::State& state) {
   });
   state.counters["full_view_check_ms"] = check * 1e3;
   state.counters["torn_views"] = static_cast<double>((*reader)->torn_views());
+  const double filter_mb =
+      static_cast<double>((*reader)->matrix().matrix().MemoryBytes()) / 1e6;
+  state.counters["peak_per_filter"] = (filter_mb + peak_extra) / filter_mb;
+  state.counters["rows_read"] = static_cast<double>((*reader)->rows_read());
+  state.counters["rows"] =
+      static_cast<double>((*reader)->matrix().rows().size());
+  state.counters["filter_MB"] = filter_mb;
   state.counters["files_MB"] = static_cast<double>(FileBytes(dir)) / 1e6;
   reader->reset();
   writer->reset();

@@ -267,6 +267,86 @@ TEST(ProtectedIndexTest, ReaderPicksUpTheWritersCommits) {
             absl::StatusCode::kFailedPrecondition);
 }
 
+// A reader that has loaded a view catches up with a commit by reading only
+// the rows the commit changed (an addition, a removal: a few rows of
+// hundreds), and ends with the filter a writer holds: rows, bits, row
+// group filters, every document's rows. With and without row groups.
+class ReaderCatchUpTest : public ::testing::TestWithParam<uint32_t> {};
+
+// The rows of `now` that differ from `before` (or are new).
+size_t ChangedRows(const std::vector<RowInfo>& before,
+                   const std::vector<RowInfo>& now) {
+  size_t changed = 0;
+  for (size_t r = 0; r < now.size(); ++r) {
+    changed += r >= before.size() || before[r].segments != now[r].segments ||
+                       before[r].bits_set != now[r].bits_set
+                   ? 1
+                   : 0;
+  }
+  return changed;
+}
+
+TEST_P(ReaderCatchUpTest, ReadsOnlyTheChangedRowsAndEndsWithTheWritersFilter) {
+  TempDir tmp;
+  const std::string dir = tmp.Sub("idx");
+  IndexOptions options = SmallRows();
+  options.group_rows = GetParam();
+  auto writer = ProtectedIndex::Create(dir, options);
+  ASSERT_TRUE(writer.ok());
+  const auto& docs = RealDocuments();
+  const size_t n = std::min<size_t>(docs.size(), 400) - 1;
+  for (size_t i = 0; i < n; ++i) ASSERT_TRUE(AddDoc(**writer, docs[i]).ok());
+  auto reader = ProtectedIndex::Open(dir, OpenMode::kRead);
+  ASSERT_TRUE(reader.ok()) << reader.status();
+  const size_t rows = (*writer)->matrix().rows().size();
+  ASSERT_GT(rows, 100u);
+  EXPECT_EQ((*reader)->rows_read(), rows);  // the first view: every row
+
+  auto expect_caught_up = [&](const char* what, size_t changed) {
+    auto refreshed = (*reader)->Refresh();
+    ASSERT_TRUE(refreshed.ok()) << refreshed.status();
+    EXPECT_TRUE(*refreshed) << what;
+    EXPECT_EQ((*reader)->rows_read(), changed) << what;
+    const PseudoMatrix& w = (*writer)->matrix();
+    const PseudoMatrix& r = (*reader)->matrix();
+    ExpectSameFilter(w, r);
+    EXPECT_EQ(w.rows_in_use(), r.rows_in_use()) << what;
+    for (size_t i = 0; i <= n; ++i) {
+      auto id = (*writer)->store().FindExternalId(docs[i].id);
+      ASSERT_TRUE(id.ok());
+      if (!id->has_value()) continue;
+      const std::span<const uint32_t> a = w.RowsOf(**id), b = r.RowsOf(**id);
+      EXPECT_TRUE(std::equal(a.begin(), a.end(), b.begin(), b.end()))
+          << what << ": " << docs[i].id;
+    }
+    EXPECT_EQ((*reader)->torn_views(), 0u);
+  };
+
+  std::vector<RowInfo> before = (*writer)->matrix().rows();
+  ASSERT_TRUE(AddDoc(**writer, docs[n]).ok());
+  size_t changed = ChangedRows(before, (*writer)->matrix().rows());
+  ASSERT_GE(changed, 1u);
+  ASSERT_LT(changed, rows / 4);
+  expect_caught_up("addition", changed);
+  if (Findable(**writer, docs[n])) {
+    EXPECT_TRUE(CandidateIds(**reader, docs[n].text).contains(docs[n].id));
+  }
+
+  before = (*writer)->matrix().rows();
+  const TextDoc& gone = docs[n / 2];
+  ASSERT_TRUE((*writer)->Remove(gone.id).ok());
+  changed = ChangedRows(before, (*writer)->matrix().rows());
+  ASSERT_GE(changed, 1u);
+  expect_caught_up("removal", changed);
+  EXPECT_FALSE(CandidateIds(**reader, gone.text).contains(gone.id));
+  auto fresh = ProtectedIndex::Open(dir, OpenMode::kRead);
+  ASSERT_TRUE(fresh.ok());
+  ExpectSameFilter((*fresh)->matrix(), (*reader)->matrix());
+}
+
+INSTANTIATE_TEST_SUITE_P(GroupRows, ReaderCatchUpTest,
+                         ::testing::Values(0u, 64u));
+
 // A refresh that fails part way (here: the n-th read of the reader's
 // files fails, for every n the refresh does) must not leave the reader
 // believing it is up to date: the next refresh loads the writer's last

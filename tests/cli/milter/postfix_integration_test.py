@@ -310,7 +310,7 @@ class PostfixMilterTest(unittest.TestCase):
         proc = self.milters["reject"][0]
         proc.send_signal(signal.SIGHUP)
         # The daemon serves the generation `leakhound stats` reads.
-        wait_for(lambda: "index reloaded (SIGHUP): generation %d\n"
+        wait_for(lambda: "index reloaded (SIGHUP): generation %d ("
                  % stats["generation"] in self.milter_log("reject"), "the reload")
         code, text_reply = self.send("reject", message)
         self.assertEqual(code, 550)
