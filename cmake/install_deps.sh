@@ -26,9 +26,10 @@ packages=(
   libmagic-dev libarchive-dev libpoppler-cpp-dev libpoppler-glib-dev libgmime-3.0-dev
   libgsf-1-dev libtesseract-dev libleptonica-dev tesseract-ocr-eng
   tesseract-ocr-chi-sim libmilter-dev libsystemd-dev
+  zlib1g-dev libbrotli-dev nlohmann-json3-dev
 )
 test_packages=(
-  libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev sqlite3
+  libgtest-dev libgmock-dev libbenchmark-dev sqlite3 curl brotli
   python3-prometheus-client
   python3-docx python3-openpyxl python3-odf python3-gi python3-gi-cairo
   python3-cairo gir1.2-pango-1.0 fonts-dejavu-core fonts-wqy-microhei qpdf

@@ -90,6 +90,32 @@ bool CoveredBy(std::string_view other, std::string_view chosen) {
   return found * 10 >= words.size() * 9;
 }
 
+// A part's content decoded from its transfer encoding (and, `to_utf8`,
+// from its charset).
+absl::StatusOr<std::string> Content(GMimePart* part, bool to_utf8) {
+  GMimeDataWrapper* content = g_mime_part_get_content(part);
+  if (content == nullptr) return std::string();
+  GPtr<GMimeStream> memory(g_mime_stream_mem_new());
+  GPtr<GMimeStream> filtered(g_mime_stream_filter_new(memory.get()));
+  const char* charset =
+      g_mime_object_get_content_type_parameter(GMIME_OBJECT(part), "charset");
+  if (to_utf8 && charset != nullptr) {
+    GPtr<GMimeFilter> convert(g_mime_filter_charset_new(charset, "UTF-8"));
+    if (convert != nullptr) {
+      g_mime_stream_filter_add(GMIME_STREAM_FILTER(filtered.get()),
+                               convert.get());
+    }
+  }
+  if (g_mime_data_wrapper_write_to_stream(content, filtered.get()) < 0 ||
+      g_mime_stream_flush(filtered.get()) < 0) {
+    return absl::InvalidArgumentError("a MIME part could not be decoded");
+  }
+  GByteArray* bytes =
+      g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(memory.get()));
+  if (bytes == nullptr) return std::string();
+  return std::string(reinterpret_cast<const char*>(bytes->data), bytes->len);
+}
+
 class Walker {
  public:
   explicit Walker(ExtractionSink& sink) : sink_(sink) {}
@@ -175,30 +201,6 @@ class Walker {
   // The decoded content of `part` (transfer encoding undone), as bytes:
   // never through a C string, so a NUL byte cannot cut the text short.
   // With `to_utf8`, converted from the part's declared charset.
-  static absl::StatusOr<std::string> Content(GMimePart* part, bool to_utf8) {
-    GMimeDataWrapper* content = g_mime_part_get_content(part);
-    if (content == nullptr) return std::string();
-    GPtr<GMimeStream> memory(g_mime_stream_mem_new());
-    GPtr<GMimeStream> filtered(g_mime_stream_filter_new(memory.get()));
-    const char* charset =
-        g_mime_object_get_content_type_parameter(GMIME_OBJECT(part), "charset");
-    if (to_utf8 && charset != nullptr) {
-      GPtr<GMimeFilter> convert(g_mime_filter_charset_new(charset, "UTF-8"));
-      if (convert != nullptr) {
-        g_mime_stream_filter_add(GMIME_STREAM_FILTER(filtered.get()),
-                                 convert.get());
-      }
-    }
-    if (g_mime_data_wrapper_write_to_stream(content, filtered.get()) < 0 ||
-        g_mime_stream_flush(filtered.get()) < 0) {
-      return absl::InvalidArgumentError("a MIME part could not be decoded");
-    }
-    GByteArray* bytes =
-        g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(memory.get()));
-    if (bytes == nullptr) return std::string();
-    return std::string(reinterpret_cast<const char*>(bytes->data), bytes->len);
-  }
-
   absl::Status Part(GMimePart* part, std::string* text) {
     GMimeContentType* type = g_mime_object_get_content_type(GMIME_OBJECT(part));
     const bool plain =
@@ -320,6 +322,66 @@ std::optional<MailHeaders> ReadMailHeaders(std::string_view bytes) {
   }
   if (headers.from.empty() && headers.subject.empty()) return std::nullopt;
   return headers;
+}
+
+absl::StatusOr<std::vector<FormField>> ReadFormData(
+    std::string_view content_type, std::string_view body, size_t max_fields) {
+  InitGmime();
+  // The body behind its one header, as a MIME entity GMime parses.
+  std::string entity = "Content-Type: ";
+  entity.append(content_type).append("\r\n\r\n").append(body);
+  GPtr<GMimeStream> stream(
+      g_mime_stream_mem_new_with_buffer(entity.data(), entity.size()));
+  GPtr<GMimeParser> parser(g_mime_parser_new_with_stream(stream.get()));
+  GPtr<GMimeObject> object(g_mime_parser_construct_part(parser.get(), nullptr));
+  if (object == nullptr || !GMIME_IS_MULTIPART(object.get())) {
+    return absl::InvalidArgumentError(
+        "a multipart/form-data body without its boundary");
+  }
+  GMimeMultipart* multipart = GMIME_MULTIPART(object.get());
+  const int count = g_mime_multipart_get_count(multipart);
+  if (count <= 0) {
+    return absl::InvalidArgumentError(
+        "a multipart/form-data body without a part of its boundary");
+  }
+  if (static_cast<size_t>(count) > max_fields) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("a form of more than ", max_fields, " fields"));
+  }
+  std::vector<FormField> fields;
+  for (int i = 0; i < count; ++i) {
+    GMimeObject* child = g_mime_multipart_get_part(multipart, i);
+    if (!GMIME_IS_PART(child)) {  // a nested multipart (RFC 2388 mixed)
+      return absl::InvalidArgumentError(
+          "a form field that is itself multipart");
+    }
+    FormField field;
+    if (const char* name =
+            g_mime_object_get_content_disposition_parameter(child, "name")) {
+      field.name = RepairUtf8(name);
+    }
+    if (const char* filename = g_mime_part_get_filename(GMIME_PART(child))) {
+      field.filename = RepairUtf8(filename);
+    }
+    if (GMimeContentType* type = g_mime_object_get_content_type(child)) {
+      field.content_type =
+          absl::StrCat(g_mime_content_type_get_media_type(type), "/",
+                       g_mime_content_type_get_media_subtype(type));
+    }
+    auto bytes = Content(GMIME_PART(child), /*to_utf8=*/false);
+    if (!bytes.ok()) return bytes.status();
+    field.bytes = std::move(*bytes);
+    fields.push_back(std::move(field));
+  }
+  // Text before the first boundary or after the last reaches the server
+  // too: it is kept as fields without a name.
+  for (const char* extra : {g_mime_multipart_get_prologue(multipart),
+                            g_mime_multipart_get_epilogue(multipart)}) {
+    if (extra != nullptr && *extra != '\0') {
+      fields.push_back(FormField{"", "", "text/plain", extra});
+    }
+  }
+  return fields;
 }
 
 std::string GmimeVersion() {

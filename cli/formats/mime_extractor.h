@@ -20,11 +20,13 @@
 #ifndef LEAKHOUND_CLI_FORMATS_MIME_EXTRACTOR_H_
 #define LEAKHOUND_CLI_FORMATS_MIME_EXTRACTOR_H_
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "cli/formats/text_extractor.h"
 
 namespace leakhound {
@@ -52,6 +54,24 @@ class MimeExtractor : public TextExtractor {
  private:
   const Input input_;
 };
+
+// One field of a multipart/form-data body (RFC 7578): a form's text field,
+// or a file (`filename` set) with its bytes as sent.
+struct FormField {
+  std::string name;          // the field's name ("" if none)
+  std::string filename;      // "" for a field that is not a file
+  std::string content_type;  // "text/plain" unless the part says
+  std::string bytes;         // decoded from any transfer encoding
+};
+
+// The fields of a multipart/form-data body, in order, then any text before
+// the first boundary and after the last (as text fields without a name).
+// `content_type` is the request's Content-Type header value (it holds the
+// boundary). InvalidArgument for a body without a part of that boundary or
+// with a field that is itself multipart; ResourceExhausted past
+// `max_fields`.
+absl::StatusOr<std::vector<FormField>> ReadFormData(
+    std::string_view content_type, std::string_view body, size_t max_fields);
 
 // The GMime version (for `leakhound --version`).
 std::string GmimeVersion();

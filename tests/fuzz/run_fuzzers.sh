@@ -20,7 +20,7 @@ if ((${#targets[@]} == 0)); then
            fuzz_opendocument fuzz_pdf fuzz_archive fuzz_rtf
            fuzz_legacy_office fuzz_tnef fuzz_epub fuzz_image fuzz_extraction
            fuzz_locations fuzz_shingler fuzz_records fuzz_index_ops
-           fuzz_policy)
+           fuzz_policy fuzz_request_body)
 fi
 mkdir -p "$build"
 build=$(cd "$build" && pwd)
@@ -63,6 +63,12 @@ if [[ ! -d "$seeds" ]]; then
   printf '%s\n%s\n' 'https://intranet.example/projects/' \
     'see https://intranet.example/projects/x?y=1, \\fs01\hr\pay.xlsx, C:\finance\2027\a.xlsx and /srv/legal/' \
     > "$seeds.tmp/locations.txt"
+  # For fuzz_request_body: the first byte picks the type and coding
+  # (request_body_fuzzer.cc): a form with a field and a file, a JSON chat.
+  printf '\000--------------------------abc\r\nContent-Disposition: form-data; name="note"\r\n\r\nhello\r\n--------------------------abc\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\nquarterly figures\r\n--------------------------abc--\r\n' \
+    > "$seeds.tmp/request-form"
+  printf '\002{"model":"m","messages":[{"role":"user","content":"quarterly figures"}]}' \
+    > "$seeds.tmp/request-json"
   # For fuzz_policy: a policy with every key.
   cp "$root/tests/fuzz/policy_seed.toml" "$seeds.tmp/"
   mv "$seeds.tmp" "$seeds"

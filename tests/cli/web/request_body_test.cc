@@ -1,0 +1,269 @@
+// Request bodies as real clients send them: curl posts forms, JSON, url-
+// encoded fields and compressed bodies to a capture server
+// (capture_request.py), and the captured bytes are read back.
+#include "cli/web/request_body.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include "absl/strings/str_split.h"
+#include "cli/web/content_coding.h"
+#include "cli/web/json_strings.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/temp_dir.h"
+
+namespace leakhound {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+// The passage tests/cli/formats/make_fixtures.py writes into passage.txt.
+constexpr char kPassage[] =
+    "Valuation. Our advisers value Calloway between 212 and 236 million "
+    "dollars on a debt-free basis";
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// White space collapsed to one space.
+std::string Collapsed(std::string_view text) {
+  std::string out;
+  bool space = false;
+  for (char c : text) {
+    if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
+      space = !out.empty();
+      continue;
+    }
+    if (space) out += ' ';
+    space = false;
+    out += c;
+  }
+  return out;
+}
+
+class RequestBodyTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new TempDir();
+    const std::string source = LEAKHOUND_SOURCE_DIR;
+    const std::string d = dir_->path();
+    Run("/usr/bin/python3 " + source + "/tests/cli/formats/make_fixtures.py " +
+        d);
+    for (const char* ext : {"docx", "pdf"}) {
+      Run("/usr/bin/python3 " + source + "/corpus/make_formats.py " + ext +
+          " " + d + "/passage.txt " + d + "/passage." + ext);
+    }
+    Run("/usr/bin/python3 -c \"import json,sys; print(json.dumps({'model': "
+        "'m', 'messages': [{'role': 'user', 'content': open(sys.argv[1])."
+        "read()}]}))\" " +
+        d + "/passage.txt > " + d + "/chat.json");
+    Run("gzip -c " + d + "/passage.txt > " + d + "/passage.txt.gz");
+    Run("brotli -c " + d + "/passage.txt > " + d + "/passage.txt.br");
+    const std::string curl = "/usr/bin/curl -s -S ";
+    Capture("form", curl + "-F note=hello -F file=@" + d +
+                        "/passage.docx -F doc=@" + d +
+                        "/passage.pdf -F text=@" + d + "/passage.txt {url}");
+    Capture("json", curl +
+                        "-H 'Content-Type: application/json' "
+                        "--data-binary @" +
+                        d + "/chat.json {url}");
+    Capture("chunked", curl +
+                           "-H 'Content-Type: application/json' "
+                           "-H 'Transfer-Encoding: chunked' "
+                           "--data-binary @" +
+                           d + "/chat.json {url}");
+    Capture("urlencoded", curl + "--data-urlencode comment@" + d +
+                              "/passage.txt -d a=1 {url}");
+    Capture("gzip", curl +
+                        "-H 'Content-Type: text/plain' "
+                        "-H 'Content-Encoding: gzip' --data-binary @" +
+                        d + "/passage.txt.gz {url}");
+    Capture("br", curl +
+                      "-H 'Content-Type: text/plain' "
+                      "-H 'Content-Encoding: br' --data-binary @" +
+                      d + "/passage.txt.br {url}");
+    Capture("put", curl + "-T " + d + "/passage.docx {url}");
+  }
+  static void TearDownTestSuite() {
+    delete dir_;
+    dir_ = nullptr;
+  }
+
+  static void Run(const std::string& command) {
+    ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  }
+  // Runs a client through capture_request.py into `name`.headers/.body.
+  static void Capture(const std::string& name, const std::string& client) {
+    Run("/usr/bin/python3 " + std::string(LEAKHOUND_SOURCE_DIR) +
+        "/tests/cli/web/capture_request.py " + dir_->Sub(name) + " -- " +
+        client);
+  }
+
+  // The request `name` as captured, its URL path /upload/ plus `file`.
+  static HttpRequestBody Request(const std::string& name,
+                                 const std::string& file = "") {
+    HttpRequestBody r;
+    for (absl::string_view line :
+         absl::StrSplit(Slurp(dir_->Sub(name + ".headers")), '\n')) {
+      const size_t colon = line.find(": ");
+      if (colon == absl::string_view::npos) continue;
+      const std::string header(line.substr(0, colon));
+      const std::string value(line.substr(colon + 2));
+      if (header == "content-type") r.content_type = value;
+      if (header == "content-encoding") r.content_encoding = value;
+    }
+    r.url_path = "/upload/" + file;
+    r.body = Slurp(dir_->Sub(name + ".body"));
+    return r;
+  }
+
+  // The text of part `name`, or "(none)".
+  static std::string PartText(const Extraction& e, const std::string& name) {
+    for (const ExtractedPart& p : e.parts) {
+      if (p.name == name) return Collapsed(p.text);
+    }
+    return "(none)";
+  }
+
+  static TempDir* dir_;
+};
+
+TempDir* RequestBodyTest::dir_ = nullptr;
+
+TEST_F(RequestBodyTest, FormFilesAreMembersNamedByFieldAndFileName) {
+  auto e = ExtractRequestBody(Request("form"), ExtractionLimits{});
+  ASSERT_TRUE(e.ok()) << e.status();
+  EXPECT_EQ(e->format, "form");
+  EXPECT_THAT(PartText(*e, ""), HasSubstr("hello"));
+  EXPECT_THAT(PartText(*e, "file/passage.docx"), HasSubstr(kPassage));
+  EXPECT_THAT(PartText(*e, "doc/passage.pdf"), HasSubstr(kPassage));
+  EXPECT_THAT(PartText(*e, "text/passage.txt"), HasSubstr(kPassage));
+}
+
+TEST_F(RequestBodyTest, AJsonChatRequestIsItsStringValues) {
+  for (const char* name : {"json", "chunked"}) {
+    auto e = ExtractRequestBody(Request(name), ExtractionLimits{});
+    ASSERT_TRUE(e.ok()) << name << ": " << e.status();
+    ASSERT_EQ(e->parts.size(), 1u) << name;
+    EXPECT_EQ(e->parts[0].format, "json");
+    EXPECT_THAT(Collapsed(e->parts[0].text), HasSubstr(kPassage)) << name;
+    EXPECT_THAT(e->parts[0].text, HasSubstr("user\n"));     // a value
+    EXPECT_THAT(e->parts[0].text, Not(HasSubstr("role")));  // a key
+  }
+}
+
+TEST_F(RequestBodyTest, UrlencodedFieldsAreDecoded) {
+  auto e = ExtractRequestBody(Request("urlencoded"), ExtractionLimits{});
+  ASSERT_TRUE(e.ok()) << e.status();
+  EXPECT_EQ(e->format, "form");
+  EXPECT_THAT(PartText(*e, ""), HasSubstr(kPassage));
+}
+
+TEST_F(RequestBodyTest, CompressedBodiesAreDecoded) {
+  for (const char* name : {"gzip", "br"}) {
+    auto e = ExtractRequestBody(Request(name), ExtractionLimits{});
+    ASSERT_TRUE(e.ok()) << name << ": " << e.status();
+    EXPECT_THAT(PartText(*e, ""), HasSubstr(kPassage)) << name;
+  }
+}
+
+TEST_F(RequestBodyTest, APutUploadIsAFileNamedByItsPathAndTypedByContent) {
+  auto e =
+      ExtractRequestBody(Request("put", "passage.docx"), ExtractionLimits{});
+  ASSERT_TRUE(e.ok()) << e.status();
+  EXPECT_EQ(e->format, "docx");
+  EXPECT_THAT(PartText(*e, ""), HasSubstr(kPassage));
+}
+
+TEST_F(RequestBodyTest, AGzipBombStopsAtTheInputLimit) {
+  HttpRequestBody r;
+  r.content_type = "text/plain";
+  r.content_encoding = "gzip";
+  // gzip -c of 4 MiB of one letter, written by the real gzip.
+  const std::string plain = dir_->Sub("bomb"), packed = dir_->Sub("bomb.gz");
+  std::ofstream(plain, std::ios::binary) << std::string(size_t{4} << 20, 'a');
+  Run("gzip -c " + plain + " > " + packed);
+  r.body = Slurp(packed);
+  ASSERT_LT(r.body.size(), size_t{64} << 10);
+  ExtractionLimits limits;
+  limits.max_input_bytes = size_t{1} << 20;
+  auto e = ExtractRequestBody(r, limits);
+  EXPECT_EQ(e.status().code(), absl::StatusCode::kResourceExhausted)
+      << e.status();
+  // Truncated: an error, not a shorter text.
+  r.body.resize(r.body.size() / 2);
+  e = ExtractRequestBody(r, ExtractionLimits{});
+  EXPECT_EQ(e.status().code(), absl::StatusCode::kInvalidArgument)
+      << e.status();
+}
+
+TEST(ContentCodingTest, AnUnknownCodingIsUnreadNotClean) {
+  auto d = DecodeContent("zstd", "abc", 100);
+  EXPECT_EQ(d.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_THAT(std::string(d.status().message()), HasSubstr("zstd"));
+  auto identity = DecodeContent(" Identity ", "abc", 100);
+  ASSERT_TRUE(identity.ok());
+  EXPECT_EQ(*identity, "abc");
+}
+
+TEST(JsonStringsTest, BrokenJsonIsReadAsPlainText) {
+  HttpRequestBody r;
+  r.content_type = "application/json";
+  r.body = std::string("{\"content\": \"") + kPassage;  // cut off
+  auto e = ExtractRequestBody(r, ExtractionLimits{});
+  ASSERT_TRUE(e.ok()) << e.status();
+  EXPECT_THAT(Collapsed(e->JoinedText()), HasSubstr(kPassage));
+}
+
+TEST(JsonStringsTest, DeepNestingIsRefusedAndKeysAreLeftOut) {
+  const std::string deep(kMaxJsonDepth + 1, '[');
+  EXPECT_EQ(JsonStrings(deep + std::string(kMaxJsonDepth + 1, ']'), 1000)
+                .status()
+                .code(),
+            absl::StatusCode::kResourceExhausted);
+  auto fine = JsonStrings("[[\"a\", 1, null, {\"k\": \"b\"}]]", 1000);
+  ASSERT_TRUE(fine.ok());
+  EXPECT_EQ(*fine, "a\nb\n");
+}
+
+TEST(RequestBodyFormTest, AMultipartBodyWithoutItsBoundaryIsAnError) {
+  HttpRequestBody r;
+  r.content_type = "multipart/form-data; boundary=zzz";
+  r.body = "no boundary here";
+  EXPECT_EQ(ExtractRequestBody(r, ExtractionLimits{}).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+// Text outside the parts reaches the server too: it is read, not dropped.
+TEST(RequestBodyFormTest, TextBeforeAndAfterThePartsIsRead) {
+  HttpRequestBody r;
+  r.content_type = "multipart/form-data; boundary=zzz";
+  r.body =
+      "before the first\r\n--zzz\r\nContent-Disposition: form-data; "
+      "name=\"a\"\r\n\r\ninside\r\n--zzz--\r\nafter the last\r\n";
+  auto e = ExtractRequestBody(r, ExtractionLimits{});
+  ASSERT_TRUE(e.ok()) << e.status();
+  const std::string text = e->JoinedText();
+  EXPECT_THAT(text, HasSubstr("before the first"));
+  EXPECT_THAT(text, HasSubstr("inside"));
+  EXPECT_THAT(text, HasSubstr("after the last"));
+}
+
+TEST(UrlDecodeTest, PlusAndPercentEscapesAreUndone) {
+  EXPECT_EQ(UrlDecode("a+b%20c%2Bd"), "a b c+d");
+  EXPECT_EQ(UrlDecode("100%"), "100%");
+  EXPECT_EQ(UrlDecode("%zz%4"), "%zz%4");
+  EXPECT_EQ(UrlDecode("%E4%B8%AD"), "\xE4\xB8\xAD");
+}
+
+}  // namespace
+}  // namespace leakhound
