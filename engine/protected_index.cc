@@ -435,18 +435,18 @@ ProtectedIndex::DocumentsFrom(uint32_t first, size_t limit) const {
 absl::StatusOr<std::vector<std::pair<uint32_t, DocumentRecord>>>
 ProtectedIndex::FindDocuments(std::string_view text, std::string_view from,
                               size_t limit) const {
-  std::vector<uint32_t> ids;
-  if (limit > 0) {
-    absl::Status s = store_->ForEachExternalIdFrom(
-        from,
-        [&](std::string_view external_id, uint32_t id) -> absl::StatusOr<bool> {
-          if (external_id.find(text) != std::string_view::npos) {
-            ids.push_back(id);
-          }
-          return ids.size() < limit;
-        });
-    if (!s.ok()) return s;
+  std::shared_ptr<const IdCatalog> catalog;
+  {
+    absl::MutexLock lock(&catalog_mu_);
+    if (catalog_ == nullptr || catalog_generation_ != state_.generation) {
+      auto loaded = IdCatalog::Load(*store_);
+      if (!loaded.ok()) return loaded.status();
+      catalog_ = std::make_shared<const IdCatalog>(std::move(*loaded));
+      catalog_generation_ = state_.generation;
+    }
+    catalog = catalog_;
   }
+  const std::vector<uint32_t> ids = catalog->Find(text, from, limit);
   std::vector<std::pair<uint32_t, DocumentRecord>> out;
   for (uint32_t id : ids) {
     auto record = store_->ReadDocument(id);

@@ -27,13 +27,16 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
 #include "engine/document_cache.h"
 #include "engine/document_frequency.h"
 #include "engine/filter/bloom_geometry.h"
 #include "engine/filter/pseudo_matrix.h"
+#include "engine/id_catalog.h"
 #include "engine/matrix_records.h"
 #include "engine/protected_locations.h"
 #include "index/index_batch.h"
@@ -261,9 +264,10 @@ class ProtectedIndex {
   DocumentsFrom(uint32_t first, size_t limit) const;
 
   // Up to `limit` documents whose external id contains `text`, in external
-  // id order from the external id `from` (inclusive; "" for the first): a
-  // walk of the id map's keys that stops once `limit` are found (a rare
-  // `text` walks every key), then one read per document found.
+  // id order from the external id `from` (inclusive; "" for the first):
+  // searched in a catalog of every external id (id_catalog.h) read on the
+  // first search of each generation and kept until the next, then one read
+  // per document found.
   absl::StatusOr<std::vector<std::pair<uint32_t, DocumentRecord>>>
   FindDocuments(std::string_view text, std::string_view from,
                 size_t limit) const;
@@ -357,6 +361,12 @@ class ProtectedIndex {
   // (IndexStore::ForEachRowIfChanged); empty when it must be loaded whole.
   std::vector<uint64_t> record_hashes_;
   uint64_t rows_read_ = 0;
+  // FindDocuments' catalog of external ids, of generation
+  // catalog_generation_.
+  mutable absl::Mutex catalog_mu_;
+  mutable std::shared_ptr<const IdCatalog> catalog_
+      ABSL_GUARDED_BY(catalog_mu_);
+  mutable uint64_t catalog_generation_ ABSL_GUARDED_BY(catalog_mu_) = 0;
   uint64_t torn_views_ = 0;
   bool loaded_ = true;  // false after a Refresh failed, until one succeeds
   bool broken_ = false;

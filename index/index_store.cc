@@ -460,23 +460,6 @@ IndexStore::ReadDocumentsFrom(uint32_t first, size_t limit) const {
   return out;
 }
 
-absl::Status IndexStore::ForEachExternalIdFrom(
-    std::string_view from,
-    const std::function<absl::StatusOr<bool>(std::string_view, uint32_t)>& fn)
-    const {
-  absl::Status s = db_->ForEach(
-      IndexBatch::Family::kExternalIds,
-      [&fn](std::string_view key, std::string_view value) {
-        auto id = DecodeId(value);
-        if (!id) return absl::DataLossError("corrupt id in the index");
-        absl::StatusOr<bool> more = fn(key, *id);
-        if (!more.ok()) return more.status();
-        return *more ? absl::OkStatus() : Enough();
-      },
-      from);
-  return IsEnough(s) ? absl::OkStatus() : s;
-}
-
 absl::Status IndexStore::ForEachDigest(
     const std::function<absl::Status(std::string_view, uint32_t)>& fn) const {
   return db_->ForEach(IndexBatch::Family::kDigests, IdValues(fn));

@@ -138,12 +138,6 @@ class IndexStore {
   // listing, read without walking the rest.
   absl::StatusOr<std::vector<std::pair<uint32_t, DocumentRecord>>>
   ReadDocumentsFrom(uint32_t first, size_t limit) const;
-  // Calls fn(external_id, id) for the external ids >= `from`, in key order,
-  // while fn returns true; stops at (and returns) fn's first error.
-  absl::Status ForEachExternalIdFrom(
-      std::string_view from,
-      const std::function<absl::StatusOr<bool>(std::string_view, uint32_t)>& fn)
-      const;
   // Every key of the external_ids (or digests) family with its id.
   absl::Status ForEachExternalId(
       const std::function<absl::Status(std::string_view, uint32_t)>& fn)

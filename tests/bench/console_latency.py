@@ -39,7 +39,7 @@ DOCUMENT_QUERIES = [
     ("documents, first page", "/documents"),
     ("documents from no. 500,000", "/documents?from=500000"),
     ("search, every id matches", "/documents?q=finance"),
-    ("search, one id matches (every key read)",
+    ("search, one id matches (the whole catalog read)",
      "/documents?q=%2Fdocument-12345.docx"),
 ]
 

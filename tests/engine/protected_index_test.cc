@@ -1456,6 +1456,18 @@ TEST(ProtectedIndexTest, DocumentsArePagedFromACursorInIdAndTextOrder) {
   auto removed = (*index)->FindDocuments(docs[3].id, "", 100);
   ASSERT_TRUE(removed.ok()) << removed.status();
   for (const auto& [id, d] : *removed) EXPECT_NE(d.external_id, docs[3].id);
+  // Searches are of the generation searched: the document added back
+  // after the searches above is found.
+  ASSERT_TRUE(AddDoc(**index, docs[3]).ok());
+  auto back = (*index)->FindDocuments(docs[3].id, "", 100);
+  ASSERT_TRUE(back.ok()) << back.status();
+  std::vector<std::string> back_ids;
+  for (const auto& [id, d] : *back) back_ids.push_back(d.external_id);
+  EXPECT_THAT(back_ids, ::testing::Contains(docs[3].id));
+  // No id holds a NUL.
+  auto nul = (*index)->FindDocuments(std::string_view("a\0b", 3), "", 100);
+  ASSERT_TRUE(nul.ok());
+  EXPECT_TRUE(nul->empty());
 }
 
 }  // namespace
