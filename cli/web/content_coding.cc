@@ -32,22 +32,26 @@ absl::StatusOr<std::string> Inflate(std::string_view in, int window_bits,
   z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
   z.avail_in = static_cast<uInt>(in.size());
   std::string out;
-  int rc = Z_OK;
-  while (rc != Z_STREAM_END) {
+  for (;;) {
     const size_t before = out.size();
     out.resize(before + kChunk);
     z.next_out = reinterpret_cast<Bytef*>(out.data() + before);
     z.avail_out = static_cast<uInt>(kChunk);
-    rc = inflate(&z, Z_NO_FLUSH);
+    const int rc = inflate(&z, Z_NO_FLUSH);
     out.resize(before + kChunk - z.avail_out);
     if (out.size() > max_bytes) return TooLarge(max_bytes);
-    if (rc == Z_STREAM_END) break;
-    if (rc != Z_OK || (z.avail_in == 0 && z.avail_out != 0)) {
-      return absl::InvalidArgumentError(
-          "the request body is a malformed or truncated compressed stream");
+    if (rc == Z_STREAM_END) {
+      if (z.avail_in == 0) return out;
+      // More after the end: the next member of a gzip file (cat a.gz
+      // b.gz is one, which decoders read whole); in a zlib or raw stream,
+      // bytes a reader would not see, so not read as clean.
+      if (window_bits <= 15 || inflateReset(&z) != Z_OK) break;
+      continue;
     }
+    if (rc != Z_OK || (z.avail_in == 0 && z.avail_out != 0)) break;
   }
-  return out;
+  return absl::InvalidArgumentError(
+      "the request body is a malformed or truncated compressed stream");
 }
 
 absl::StatusOr<std::string> Unbrotli(std::string_view in, size_t max_bytes) {
@@ -68,7 +72,7 @@ absl::StatusOr<std::string> Unbrotli(std::string_view in, size_t max_bytes) {
                                       &available_out, &next_out, nullptr);
     out.resize(before + kChunk - available_out);
     if (out.size() > max_bytes) return TooLarge(max_bytes);
-    if (rc == BROTLI_DECODER_RESULT_SUCCESS) return out;
+    if (rc == BROTLI_DECODER_RESULT_SUCCESS && available_in == 0) return out;
     if (rc == BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT) continue;
     return absl::InvalidArgumentError(
         "the request body is a malformed or truncated brotli stream");

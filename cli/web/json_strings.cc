@@ -1,6 +1,7 @@
 #include "cli/web/json_strings.h"
 
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "absl/strings/str_cat.h"
 
@@ -14,19 +15,18 @@ class StringCollector final : public nlohmann::json_sax<nlohmann::json> {
 
   bool null() override { return true; }
   bool boolean(bool) override { return true; }
-  bool number_integer(number_integer_t) override { return true; }
-  bool number_unsigned(number_unsigned_t) override { return true; }
-  bool number_float(number_float_t, const string_t&) override { return true; }
-  bool binary(binary_t&) override { return true; }
-  bool string(string_t& value) override {
-    if (text_.size() + value.size() + 1 > max_bytes_) {
-      limit_ = absl::ResourceExhaustedError(absl::StrCat(
-          "the JSON body holds more than ", max_bytes_, " bytes of text"));
-      return false;
-    }
-    absl::StrAppend(&text_, value, "\n");
-    return true;
+  // Numbers are values a person typed too (an account, a card number).
+  bool number_integer(number_integer_t value) override {
+    return Append(std::to_string(value));
   }
+  bool number_unsigned(number_unsigned_t value) override {
+    return Append(std::to_string(value));
+  }
+  bool number_float(number_float_t, const string_t& written) override {
+    return Append(written);
+  }
+  bool binary(binary_t&) override { return true; }
+  bool string(string_t& value) override { return Append(value); }
   bool key(string_t&) override { return true; }
   bool start_object(std::size_t) override { return Open(); }
   bool end_object() override { return Close(); }
@@ -47,6 +47,15 @@ class StringCollector final : public nlohmann::json_sax<nlohmann::json> {
   }
 
  private:
+  bool Append(const std::string& value) {
+    if (text_.size() + value.size() + 1 > max_bytes_) {
+      limit_ = absl::ResourceExhaustedError(absl::StrCat(
+          "the JSON body holds more than ", max_bytes_, " bytes of text"));
+      return false;
+    }
+    absl::StrAppend(&text_, value, "\n");
+    return true;
+  }
   bool Open() {
     if (++depth_ > kMaxJsonDepth) {
       limit_ = absl::ResourceExhaustedError(absl::StrCat(

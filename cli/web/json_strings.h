@@ -1,8 +1,9 @@
 // JsonStrings: the text a person wrote into a JSON request body, such as a
 // chat assistant's {"messages":[{"role":"user","content":"..."}]}: every
-// string value, in document order, one per line. Object keys are field
-// names, not text, and are left out; numbers, booleans and nulls too. Read
-// with nlohmann-json's SAX parser (no document tree), its one caller.
+// string and number value, in document order, one per line (a number as
+// written, or in decimal). Object keys are field names, not text, and are
+// left out; booleans and nulls too. Read with nlohmann-json's SAX parser
+// (no document tree), its one caller.
 //
 // Thread-safety: stateless; safe to call concurrently.
 #ifndef LEAKHOUND_CLI_WEB_JSON_STRINGS_H_
@@ -19,8 +20,8 @@ namespace leakhound {
 // Objects and arrays nested deeper than this are refused.
 inline constexpr size_t kMaxJsonDepth = 256;
 
-// The string values of the JSON document `json`, each followed by a
-// newline. Errors: InvalidArgument for text that is not one JSON document
+// The string and number values of the JSON document `json`, each followed
+// by a newline. Errors: InvalidArgument for text that is not one JSON document
 // (the caller then reads the body as plain text: nothing is lost);
 // ResourceExhausted for nesting past kMaxJsonDepth or text past
 // `max_bytes`.

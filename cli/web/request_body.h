@@ -6,8 +6,8 @@
 //    OCR, limits); text fields are the request's own text;
 //  - application/x-www-form-urlencoded: the decoded values are its text;
 //  - JSON (application/json, any +json type, or a body that parses as
-//    JSON): its string values (json_strings.h); a body that does not parse is
-//    read as plain text, so nothing is lost;
+//    JSON): its string and number values (json_strings.h); a body that does not
+//    parse is read as plain text, so nothing is lost;
 //  - anything else (a PUT upload, a text/plain post): the body as a file
 //    named after the URL path's last segment, typed by its content.
 //

@@ -13,6 +13,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/file_text.h"
 #include "tests/temp_dir.h"
 
 namespace leakhound {
@@ -34,29 +35,6 @@ constexpr const char* kFormats[] = {
     "docx", "xlsx", "pptx", "odt", "pdf", "eml-qp", "eml-base64",
     "eml-alternative", "eml-docx", "eml-attachment", "eml-forward", "zip",
     "doc", "rtf", "xls", "ppt", "epub"};
-
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// White space collapsed to one space.
-std::string Collapsed(std::string_view text) {
-  std::string out;
-  bool space = false;
-  for (char c : text) {
-    if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
-      space = !out.empty();
-      continue;
-    }
-    if (space) out += ' ';
-    space = false;
-    out += c;
-  }
-  return out;
-}
 
 std::string Extension(const std::string& format) {
   return format.substr(0, format.find('-'));

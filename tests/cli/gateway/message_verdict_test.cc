@@ -8,17 +8,11 @@
 #include "cli/gateway/duplicate_cache.h"
 #include "cli/gateway/index_holder.h"
 #include "gtest/gtest.h"
+#include "tests/file_text.h"
 #include "tests/temp_dir.h"
 
 namespace leakhound {
 namespace {
-
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::string Sample(const std::string& relative) {
   return Slurp(std::string(LEAKHOUND_SOURCE_DIR) + "/corpus/sample/" +

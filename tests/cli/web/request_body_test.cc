@@ -14,6 +14,7 @@
 #include "cli/web/json_strings.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/file_text.h"
 #include "tests/temp_dir.h"
 
 namespace leakhound {
@@ -26,29 +27,6 @@ using ::testing::Not;
 constexpr char kPassage[] =
     "Valuation. Our advisers value Calloway between 212 and 236 million "
     "dollars on a debt-free basis";
-
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// White space collapsed to one space.
-std::string Collapsed(std::string_view text) {
-  std::string out;
-  bool space = false;
-  for (char c : text) {
-    if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
-      space = !out.empty();
-      continue;
-    }
-    if (space) out += ' ';
-    space = false;
-    out += c;
-  }
-  return out;
-}
 
 class RequestBodyTest : public ::testing::Test {
  protected:
@@ -206,6 +184,32 @@ TEST_F(RequestBodyTest, AGzipBombStopsAtTheInputLimit) {
       << e.status();
 }
 
+// `cat a.gz b.gz` is one gzip body; bytes after a stream's end are not.
+TEST_F(RequestBodyTest, AllMembersOfAGzipBodyAreReadAndTrailingBytesRefused) {
+  const std::string first = dir_->Sub("first"), second = dir_->Sub("second");
+  std::ofstream(first, std::ios::binary) << "the first member\n";
+  std::ofstream(second, std::ios::binary) << "the second member\n";
+  const std::string both = dir_->Sub("both.gz");
+  Run("gzip -c " + first + " > " + both + " && gzip -c " + second + " >> " +
+      both);
+  auto decoded = DecodeContent("gzip", Slurp(both), 1 << 20);
+  ASSERT_TRUE(decoded.ok()) << decoded.status();
+  EXPECT_EQ(*decoded, "the first member\nthe second member\n");
+  const std::string br = Slurp(dir_->Sub("passage.txt.br"));
+  EXPECT_EQ(DecodeContent("br", br + "hidden", 1 << 20).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  // A zlib stream (Python's zlib) with a byte after its end.
+  const std::string deflated = dir_->Sub("deflated");
+  Run("/usr/bin/python3 -c \"import sys, zlib; sys.stdout.buffer.write("
+      "zlib.compress(b'abc') + b'x')\" > " +
+      deflated);
+  EXPECT_EQ(DecodeContent("deflate", Slurp(deflated), 1 << 20).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  auto whole = DecodeContent("deflate", Slurp(deflated).substr(0, 11), 1 << 20);
+  ASSERT_TRUE(whole.ok()) << whole.status();
+  EXPECT_EQ(*whole, "abc");
+}
+
 TEST(ContentCodingTest, AnUnknownCodingIsUnreadNotClean) {
   auto d = DecodeContent("zstd", "abc", 100);
   EXPECT_EQ(d.status().code(), absl::StatusCode::kUnimplemented);
@@ -230,9 +234,10 @@ TEST(JsonStringsTest, DeepNestingIsRefusedAndKeysAreLeftOut) {
                 .status()
                 .code(),
             absl::StatusCode::kResourceExhausted);
-  auto fine = JsonStrings("[[\"a\", 1, null, {\"k\": \"b\"}]]", 1000);
+  auto fine = JsonStrings(
+      "[[\"a\", 1, null, true, {\"k\": \"b\", \"n\": -2.50}]]", 1000);
   ASSERT_TRUE(fine.ok());
-  EXPECT_EQ(*fine, "a\nb\n");
+  EXPECT_EQ(*fine, "a\n1\nb\n-2.50\n");
 }
 
 TEST(RequestBodyFormTest, AMultipartBodyWithoutItsBoundaryIsAnError) {
