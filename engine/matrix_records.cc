@@ -40,6 +40,13 @@ uint32_t PopcountBits(std::string_view bits) {
   return popcount;
 }
 
+// Whether a row's stored bits have the length of a row and the set bits
+// its record counts: else they are damaged, or (a reader) of another state
+// of the index.
+bool BitsMatch(std::string_view bits, size_t row_bytes, const RowInfo& info) {
+  return bits.size() == row_bytes && PopcountBits(bits) == info.bits_set;
+}
+
 // Bits arrive in row order; load them kLoadRows at a time: a bit-sliced
 // matrix then fills whole 64-byte lines of each slice (512 rows) while
 // they are in cache; 64 rows at a time wrote 8 bytes per slice and missed
@@ -66,11 +73,8 @@ absl::Status LoadRowBitRange(const IndexStore& store, PseudoMatrix& matrix,
   };
   absl::Status s = store.ForEachRowBits(
       [&](uint32_t row, std::string_view bits) {
-        // The row record counts the row's set bits: bits of another length
-        // or count are damaged, or (a reader) from another state of the
-        // index.
-        if (row >= row_count || bits.size() != row_bytes ||
-            PopcountBits(bits) != matrix.rows()[row].bits_set) {
+        if (row >= row_count ||
+            !BitsMatch(bits, row_bytes, matrix.rows()[row])) {
           return Damaged(store, "row", row);
         }
         const int64_t first = row / kLoadRows * kLoadRows;
@@ -169,8 +173,7 @@ absl::Status LoadOneRowBits(const IndexStore& store, PseudoMatrix& matrix,
     return info.segments.empty() ? absl::OkStatus()
                                  : Damaged(store, "row", row);
   }
-  if ((*bits)->size() != words.size() * 8 ||
-      PopcountBits(**bits) != info.bits_set) {
+  if (!BitsMatch(**bits, words.size() * 8, info)) {
     return Damaged(store, "row", row);
   }
   std::memcpy(words.data(), (*bits)->data(), (*bits)->size());

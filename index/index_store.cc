@@ -373,6 +373,7 @@ absl::Status IndexStore::ForEachRowIfChanged(
     std::span<const uint64_t> previous, std::vector<uint64_t>* hashes,
     const std::function<absl::Status(uint32_t, const RowRecord&)>& fn) const {
   hashes->clear();
+  const auto decoded = Decoding(fn);
   return db_->ForEach(IndexBatch::Family::kRows, [&](std::string_view key,
                                                      std::string_view value) {
     auto id = DecodeId(key);
@@ -384,10 +385,7 @@ absl::Status IndexStore::ForEachRowIfChanged(
     if (*id < previous.size() && previous[*id] == hash) {
       return absl::OkStatus();
     }
-    RowRecord record;
-    absl::Status s = DecodeRecord(value, &record);
-    if (!s.ok()) return s;
-    return fn(*id, record);
+    return decoded(key, value);
   });
 }
 

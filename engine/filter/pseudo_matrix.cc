@@ -79,14 +79,8 @@ absl::StatusOr<std::unique_ptr<PseudoMatrix>> PseudoMatrix::Restore(
                    doc_rows.end());
     if (doc_rows.size() > 1) m.spanning_.insert(doc);
   }
-  // Free rows are taken back lowest first, as after removals.
-  for (auto r = static_cast<int64_t>(rows.size()) - 1; r >= 0; --r) {
-    if (rows[static_cast<size_t>(r)].segments.empty() &&
-        options.packing != PackingMode::kSingleFilter) {
-      m.free_rows_.push_back(static_cast<uint32_t>(r));
-    }
-  }
   m.rows_ = std::move(rows);
+  m.FindFreeRows();
   m.open_row_ = open_row;
   if (m.groups_) {
     m.groups_->Cover(static_cast<uint32_t>(m.rows_.size()));
@@ -149,14 +143,7 @@ absl::StatusOr<std::vector<DocId>> PseudoMatrix::ReplaceRows(
     }
     if (groups_) UpdateCrossGroup(doc);
   }
-  // Free rows are taken back lowest first, as Restore orders them.
-  free_rows_.clear();
-  for (auto r = static_cast<int64_t>(rows_.size()) - 1; r >= 0; --r) {
-    if (rows_[static_cast<size_t>(r)].segments.empty() &&
-        options_.packing != PackingMode::kSingleFilter) {
-      free_rows_.push_back(static_cast<uint32_t>(r));
-    }
-  }
+  FindFreeRows();
   open_row_ = open_row;
   if (groups_) {
     for (uint32_t g : GroupsOf(rows)) {
@@ -166,6 +153,17 @@ absl::StatusOr<std::vector<DocId>> PseudoMatrix::ReplaceRows(
     RefreshGroups(nullptr);  // no filter to rebuild: the bits come later
   }
   return dropped;
+}
+
+void PseudoMatrix::FindFreeRows() {
+  // Taken back lowest first, as after removals.
+  free_rows_.clear();
+  if (options_.packing == PackingMode::kSingleFilter) return;
+  for (auto r = static_cast<int64_t>(rows_.size()) - 1; r >= 0; --r) {
+    if (rows_[static_cast<size_t>(r)].segments.empty()) {
+      free_rows_.push_back(static_cast<uint32_t>(r));
+    }
+  }
 }
 
 std::vector<uint32_t> PseudoMatrix::GroupsOf(

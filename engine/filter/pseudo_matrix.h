@@ -193,6 +193,9 @@ class PseudoMatrix {
             uint32_t end);
   uint32_t TakeRow();  // a free row, or a new one
   void ClearRow(uint32_t row);
+  // Sets free_rows_ to every row without segments (none in
+  // kSingleFilter mode), the lowest on top.
+  void FindFreeRows();
   // Brings the row groups up to date after a mutation: rebuilds the
   // filters of cleared_groups_ from `source` (REQUIRES: non-null if there
   // are any) and recomputes the values of touched groups.
