@@ -36,26 +36,8 @@ struct Budget {
   Extraction* result;
 };
 
-std::string JoinPart(std::string_view parent, std::string_view member) {
-  if (parent.empty()) return std::string(member);
-  std::string out(parent);
-  out += kPartSeparator;
-  out += member;
-  return out;
-}
-
 // The payload URL that carries an Unreadable class on a Status.
 constexpr char kUnreadablePayload[] = "leakhound/unreadable";
-
-absl::Status Prefixed(const absl::Status& s, std::string_view part) {
-  const std::string_view message(s.message().data(), s.message().size());
-  if (s.ok() || message.starts_with(part)) return s;
-  absl::Status out(s.code(), std::string(part) + ": " + std::string(message));
-  s.ForEachPayload([&out](absl::string_view url, const absl::Cord& payload) {
-    out.SetPayload(url, payload);
-  });
-  return out;
-}
 
 class PartSink : public ExtractionSink {
  public:
@@ -261,15 +243,8 @@ absl::Status PartSink::AddMember(std::string_view name, std::string bytes) {
   if (!child.ok()) return child.status();
   const std::string full = (*child)->name();
   if (bytes.empty()) return absl::OkStatus();
-  absl::Status s = Dispatch(name, bytes, **child);
-  if (s.code() == absl::StatusCode::kUnimplemented) {
-    // A member leakhound cannot read is listed, not fatal (above).
-    budget_->result->skipped.push_back(SkippedPart{
-        full, std::string(s.message()),
-        UnreadableOf(s).value_or(Unreadable::kUnsupported)});
-    return absl::OkStatus();
-  }
-  return Prefixed(s, full);
+  return SkipOrFail(Dispatch(name, bytes, **child), full,
+                    budget_->result->skipped);
 }
 
 // Extracts a whole file, read as `forced` if given.
@@ -296,6 +271,36 @@ absl::StatusOr<Extraction> Extract(std::optional<FileKind> forced,
 }
 
 }  // namespace
+
+std::string JoinPart(std::string_view parent, std::string_view member) {
+  if (parent.empty()) return std::string(member);
+  std::string out(parent);
+  out += kPartSeparator;
+  out += member;
+  return out;
+}
+
+absl::Status SkipOrFail(const absl::Status& s, std::string_view member,
+                        std::vector<SkippedPart>& skipped) {
+  if (s.code() == absl::StatusCode::kUnimplemented) {
+    // A member leakhound cannot read is listed, not fatal (extraction.h).
+    skipped.push_back(
+        SkippedPart{std::string(member), std::string(s.message()),
+                    UnreadableOf(s).value_or(Unreadable::kUnsupported)});
+    return absl::OkStatus();
+  }
+  return Prefixed(s, member);
+}
+
+absl::Status Prefixed(const absl::Status& s, std::string_view part) {
+  const std::string_view message(s.message().data(), s.message().size());
+  if (s.ok() || message.starts_with(part)) return s;
+  absl::Status out(s.code(), std::string(part) + ": " + std::string(message));
+  s.ForEachPayload([&out](absl::string_view url, const absl::Cord& payload) {
+    out.SetPayload(url, payload);
+  });
+  return out;
+}
 
 absl::Status TextLimitError(size_t max_bytes) {
   return absl::ResourceExhaustedError(

@@ -32,6 +32,14 @@ namespace leakhound {
 // is "a.zip!/b.pdf"; the file's own part is "".
 inline constexpr char kPartSeparator[] = "!/";
 
+// `parent` + kPartSeparator + `member`; `member` alone for the file's own
+// part (`parent` "").
+std::string JoinPart(std::string_view parent, std::string_view member);
+
+// `s` with "`part`: " before its message (unless it starts so already),
+// its payloads (the Unreadable class) kept; `s` itself when OK.
+absl::Status Prefixed(const absl::Status& s, std::string_view part);
+
 struct ExtractedPart {
   std::string name;    // "" for the file itself, else "mail.eml" style
                        // paths joined by kPartSeparator
@@ -57,6 +65,13 @@ struct Extraction {
   // Every part's text, joined by blank lines (what `add` protects).
   std::string JoinedText() const;
 };
+
+// How a container treats the extraction status `s` of its member `member`
+// (the file comment): a member of a type without text leakhound reads
+// (Unimplemented) is appended to `skipped` and OK returned; any other error
+// (malformed, encrypted, over a limit) is returned Prefixed with `member`.
+absl::Status SkipOrFail(const absl::Status& s, std::string_view member,
+                        std::vector<SkippedPart>& skipped);
 
 // Extracts `bytes`, a file named `name` (for its extension only).
 // Errors: InvalidArgument (malformed or truncated input; an encrypted

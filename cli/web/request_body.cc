@@ -54,14 +54,11 @@ class BodyParts {
           "the request holds more than ", limits_.max_members, " files"));
     }
     auto extracted = ExtractBytes(name, std::move(bytes), limits_);
+    // The body itself unreadable is the caller's error (its policy's
+    // unread action); a file in a form is a member, as in a mail.
+    if (!extracted.ok() && member.empty()) return extracted.status();
     if (!extracted.ok()) {
-      const std::optional<Unreadable> kind = UnreadableOf(extracted.status());
-      if (!kind.has_value() || member.empty()) {
-        return Named(extracted.status(), member);
-      }
-      out_.skipped.push_back(SkippedPart{
-          member, std::string(extracted.status().message()), *kind});
-      return absl::OkStatus();
+      return SkipOrFail(extracted.status(), member, out_.skipped);
     }
     if (member.empty()) out_.format = extracted->format;
     for (ExtractedPart& part : extracted->parts) {
@@ -95,14 +92,7 @@ class BodyParts {
 
  private:
   static std::string Join(const std::string& member, const std::string& sub) {
-    if (member.empty()) return sub;
-    return sub.empty() ? member : absl::StrCat(member, kPartSeparator, sub);
-  }
-  static absl::Status Named(const absl::Status& status,
-                            const std::string& member) {
-    if (member.empty()) return status;
-    return absl::Status(status.code(),
-                        absl::StrCat(member, ": ", status.message()));
+    return sub.empty() ? member : JoinPart(member, sub);
   }
 
   const ExtractionLimits& limits_;

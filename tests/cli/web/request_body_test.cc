@@ -154,6 +154,22 @@ TEST_F(RequestBodyTest, CompressedBodiesAreDecoded) {
   }
 }
 
+// A file that cannot be read fails the request with its member's name and
+// keeps its class: an encrypted upload is not merely skipped.
+TEST_F(RequestBodyTest, AnEncryptedFileFailsTheRequestAsEncrypted) {
+  HttpRequestBody r;
+  r.content_type = "multipart/form-data; boundary=zzz";
+  r.body =
+      "--zzz\r\nContent-Disposition: form-data; name=\"file\"; "
+      "filename=\"locked.pdf\"\r\nContent-Type: application/pdf\r\n\r\n" +
+      Slurp(dir_->Sub("locked.pdf")) + "\r\n--zzz--\r\n";
+  auto e = ExtractRequestBody(r, ExtractionLimits{});
+  ASSERT_FALSE(e.ok());
+  EXPECT_THAT(std::string(e.status().message()),
+              ::testing::StartsWith("file/locked.pdf: "));
+  EXPECT_EQ(UnreadableOf(e.status()), Unreadable::kEncrypted);
+}
+
 TEST_F(RequestBodyTest, APutUploadIsAFileNamedByItsPathAndTypedByContent) {
   auto e =
       ExtractRequestBody(Request("put", "passage.docx"), ExtractionLimits{});
