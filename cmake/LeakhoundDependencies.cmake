@@ -20,6 +20,10 @@ pkg_check_modules(MICROHTTPD REQUIRED IMPORTED_TARGET libmicrohttpd>=0.9.75)
 pkg_check_modules(LDAP REQUIRED IMPORTED_TARGET ldap>=2.5)
 pkg_check_modules(BROTLIDEC REQUIRED IMPORTED_TARGET libbrotlidec>=1.0.9)
 find_package(ZLIB 1.2.13 REQUIRED)
+# c-icap's service API (libicapapi-dev), for the web channel's module
+# (cli/icap); it ships no pkg-config file.
+find_path(CICAP_INCLUDE_DIR c_icap/c-icap.h REQUIRED)
+find_library(CICAP_LIBRARY icapapi REQUIRED)
 find_package(nlohmann_json 3.11 REQUIRED)
 find_package(SQLite3 3.40 REQUIRED)
 find_package(tomlplusplus 3.3 REQUIRED)

@@ -9,6 +9,10 @@ include(GNUInstallDirs)
 set(_dist ${PROJECT_SOURCE_DIR}/cli/dist)
 
 install(TARGETS leakhound RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The web channel's c-icap module, where Debian's c-icap looks for
+# services (its ServicesDir: c_icap beside libicapapi), absolute as /etc.
+get_filename_component(_icap_libdir ${CICAP_LIBRARY} DIRECTORY)
+install(TARGETS srv_leakhound LIBRARY DESTINATION ${_icap_libdir}/c_icap)
 
 # Man pages and the changelog, gzipped as Debian wants them (-n: no name or
 # time stamp, so the bytes do not depend on the build).
@@ -30,12 +34,15 @@ install(FILES ${_dist}/leakhound.bash-completion
   DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
   RENAME leakhound)
 install(FILES ${_dist}/copyright ${PROJECT_BINARY_DIR}/dist/changelog.gz
+  ${PROJECT_SOURCE_DIR}/docs/web-gateway.md
   DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/leakhound)
 install(FILES ${_dist}/leakhound-milter.service ${_dist}/leakhound-console.service
+  ${_dist}/leakhound-icap.service
   ${_dist}/leakhound-sync.service ${_dist}/leakhound-sync.timer
   DESTINATION /lib/systemd/system)
 # /etc: absolute, so `cmake --install` and the package put it at /etc.
 install(FILES ${_dist}/milter.conf ${_dist}/sync.env ${_dist}/policy.toml
+  ${_dist}/c-icap.conf
   DESTINATION /etc/leakhound PERMISSIONS OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ)
 
 set(CPACK_GENERATOR DEB)
@@ -43,19 +50,21 @@ set(CPACK_PACKAGE_NAME leakhound)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_CONTACT "The leakhound authors <leakhound@example.org>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
-  "data-leak prevention for mail and files")
+  "data-leak prevention for mail, web uploads and files")
 set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
   "leakhound fingerprints protected documents into an index that holds no
 protected text and reports which of them an outbound file or mail quotes,
 with the passages, even with a few words changed. It ships a milter for
-Postfix and Sendmail, an incident store with a web console, and a sync
-service that keeps the protected set equal to folders.")
+Postfix and Sendmail, an ICAP service for Squid (a c-icap module) that
+judges uploads, forms and pastes, an incident store with a web console,
+and a sync service that keeps the protected set equal to folders.")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION mail)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "adduser, tesseract-ocr-eng, tesseract-ocr-chi-sim")
-set(CPACK_DEBIAN_PACKAGE_SUGGESTS "postfix")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "c-icap")
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "postfix, squid-openssl")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA
   ${_dist}/postinst ${_dist}/postrm ${_dist}/conffiles)

@@ -26,7 +26,7 @@ packages=(
   libmagic-dev libarchive-dev libpoppler-cpp-dev libpoppler-glib-dev libgmime-3.0-dev
   libgsf-1-dev libtesseract-dev libleptonica-dev tesseract-ocr-eng
   tesseract-ocr-chi-sim libmilter-dev libsystemd-dev
-  zlib1g-dev libbrotli-dev nlohmann-json3-dev
+  zlib1g-dev libbrotli-dev nlohmann-json3-dev libicapapi-dev
 )
 test_packages=(
   libgtest-dev libgmock-dev libbenchmark-dev sqlite3 curl brotli
@@ -39,7 +39,7 @@ test_packages=(
   findutils
   libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui
   pandoc libgsf-bin poppler-utils
-  chromium lintian
+  chromium lintian c-icap squid-openssl
 )
 for arg in "$@"; do
   case "$arg" in
@@ -77,5 +77,7 @@ echo "postfix postfix/main_mailer_type select No configuration" |
 # slapd likewise, for the directory tests (tests/cli/milter/private_slapd.py):
 # no database of its own, the system's server stays off.
 echo "slapd slapd/no_configuration boolean true" | debconf-set-selections
+# c-icap and Squid (squid-openssl: ssl_bump) likewise, for the web
+# channel's tests (tests/cli/icap/): they start their own on loopback ports.
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -82,8 +82,12 @@ std::string QueryString(const std::map<std::string, std::string>& query,
   return parts.empty() ? "" : "?" + absl::StrJoin(parts, "&");
 }
 
+// Who or what it came from: a scanned file, a mail's sender, a web
+// request's user (or, without one, its client address).
 std::string Origin(const Incident& i) {
-  return i.source == "scan" ? i.file_path : i.sender;
+  if (i.source == "scan") return i.file_path;
+  if (i.source == "web" && i.sender.empty()) return i.client;
+  return i.sender;
 }
 
 std::string DayText(int64_t day) {
@@ -143,7 +147,7 @@ std::string IncidentListPage(const PageContext& ctx,
       Select("severity", Get(q, "severity"), {"info", "low", "medium", "high"}),
       "</label><label>Rule <input name=\"rule\" id=\"f-rule\" value=\"",
       Html(Get(q, "rule")), "\">", "</label><label>Source ",
-      Select("source", Get(q, "source"), {"milter", "scan"}),
+      Select("source", Get(q, "source"), {"milter", "scan", "web"}),
       "</label><label>Kind ",
       Select("kind", Get(q, "kind"), {"leak", "error", "unread"}),
       "</label><label>Sender <input name=\"sender\" id=\"f-sender\" value=\"",

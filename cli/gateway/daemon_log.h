@@ -1,6 +1,7 @@
 // DaemonLog: where a long-running channel (the milter, the console) writes
 // its log lines: syslog (mail facility, tagged "leakhound") or standard
-// error, each line prefixed with the daemon's name ("leakhound milter: ").
+// error, each line prefixed with the daemon's name ("leakhound milter: "),
+// or a host's own log (the c-icap service writes to c-icap's).
 //
 // Thread-safety: Write may be called from any thread; lines never
 // interleave.
@@ -8,6 +9,7 @@
 #define LEAKHOUND_CLI_GATEWAY_DAEMON_LOG_H_
 
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "absl/base/thread_annotations.h"
@@ -20,6 +22,10 @@ class DaemonLog {
   // `name` is the daemon's, as in "leakhound milter"; with `use_syslog`
   // the lines go to syslog (openlog is called here), else to stderr.
   DaemonLog(std::string name, bool use_syslog);
+  // A log whose lines go to `writer` (called under the log's lock),
+  // prefixed with `name`. REQUIRES: `writer` is callable from any thread.
+  static std::unique_ptr<DaemonLog> WritingTo(
+      std::string name, std::function<void(const std::string&)> writer);
   DaemonLog(const DaemonLog&) = delete;
   DaemonLog& operator=(const DaemonLog&) = delete;
 
@@ -32,8 +38,11 @@ class DaemonLog {
   }
 
  private:
+  DaemonLog(std::string name, std::function<void(const std::string&)> writer);
+
   const std::string name_;
   const bool syslog_;
+  const std::function<void(const std::string&)> writer_;  // may be empty
   mutable absl::Mutex mu_;  // serializes the writes to stderr
 };
 

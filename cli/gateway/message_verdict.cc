@@ -171,6 +171,13 @@ MessageVerdict MessageScanner::ScanFile(std::string_view name,
   return Timed(start, Judge(ExtractBytes(name, std::move(bytes), limits_)));
 }
 
+MessageVerdict MessageScanner::ScanExtracted(
+    const std::function<absl::StatusOr<Extraction>(const ExtractionLimits&)>&
+        extract) const {
+  const auto start = std::chrono::steady_clock::now();
+  return Timed(start, Judge(extract(limits_)));
+}
+
 MessageVerdict MessageScanner::Judge(
     absl::StatusOr<Extraction> extraction) const {
   MessageVerdict v;

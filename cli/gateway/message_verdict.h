@@ -14,6 +14,7 @@
 #define LEAKHOUND_CLI_GATEWAY_MESSAGE_VERDICT_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -97,6 +98,11 @@ class MessageScanner {
   // As Scan, for a file of any kind (`name` for its extension; its
   // content decides the reader): `policy explain`, uploads.
   MessageVerdict ScanFile(std::string_view name, std::string bytes) const;
+  // As Scan, for what `extract` reads (given the scanner's limits): a web
+  // request's body (cli/web). `extract` runs on the calling thread.
+  MessageVerdict ScanExtracted(
+      const std::function<absl::StatusOr<Extraction>(const ExtractionLimits&)>&
+          extract) const;
 
  private:
   struct PooledScanner {

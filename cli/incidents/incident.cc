@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <random>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -116,6 +117,15 @@ int64_t NowUnixMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
              std::chrono::system_clock::now().time_since_epoch())
       .count();
+}
+
+std::string NewIncidentReference() {
+  static constexpr char kAlphabet[] = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ";
+  thread_local std::mt19937_64 random(std::random_device{}());
+  uint64_t bits = random();
+  std::string out = "LH-";
+  for (int i = 0; i < 10; ++i, bits >>= 5) out += kAlphabet[bits & 31];
+  return out;
 }
 
 }  // namespace leakhound

@@ -82,7 +82,10 @@ struct Incident {
   std::string sender;
   std::vector<std::string> recipients;
   std::string subject;
-  std::string client;
+  std::string client;  // mail: the SMTP client; web: X-Client-IP
+  // Web (sender: the proxy's user; recipients: the destination host).
+  std::string method;
+  std::string url;  // without credentials
   // Scan.
   std::string run_id;
   std::string file_path;
@@ -124,6 +127,11 @@ absl::StatusOr<int64_t> ParseTimeBound(std::string_view text, int64_t now_ms);
 std::string FormatTime(int64_t unix_ms);
 
 int64_t NowUnixMs();
+
+// A reference for an incident, told to the person who sent what was caught
+// (the refusal, the block page): "LH-" and 10 characters of an
+// unambiguous alphabet (50 bits), random. Thread-safe.
+std::string NewIncidentReference();
 
 }  // namespace leakhound
 

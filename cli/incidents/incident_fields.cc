@@ -52,6 +52,11 @@ const IncidentField kFields[] = {
      }},
     {"would_action", "Would (monitor)", "would", Type::kText, false, nullptr,
      [](const Incident& i) { return i.would_action; }},
+    // The web channel (docs/web-gateway.md).
+    {"method", "Method", "method", Type::kText, false, nullptr,
+     [](const Incident& i) { return i.method; }},
+    {"url", "URL", "url", Type::kText, false, nullptr,
+     [](const Incident& i) { return i.url; }},
 };
 
 }  // namespace

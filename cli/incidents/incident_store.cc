@@ -160,6 +160,10 @@ constexpr const char* kMigrations[] = {
     "  words INTEGER NOT NULL,"
     "  share REAL NOT NULL,"
     "  PRIMARY KEY (incident_id, ordinal)) WITHOUT ROWID;",
+    // 2 -> 3: the web channel (docs/web-gateway.md).
+    "ALTER TABLE incidents ADD COLUMN method TEXT NOT NULL DEFAULT '';"
+    "ALTER TABLE incidents ADD COLUMN url TEXT NOT NULL DEFAULT '';"
+    "CREATE INDEX incidents_by_source ON incidents(source, time_ms);",
 };
 static_assert(std::size(kMigrations) == kIncidentSchemaVersion);
 
@@ -257,7 +261,7 @@ constexpr char kColumns[] =
     "id, time_ms, source, kind, action, queue_id, message_id, sender, "
     "recipients, subject, client, run_id, file_path, file_size, sha256, "
     "detail, documents, status, note, reviewed_by, reviewed_ms, mail_state, "
-    "reference, severity, policy, would_action";
+    "reference, severity, policy, would_action, method, url";
 
 Incident ReadIncident(const SqlStatement& s) {
   Incident i;
@@ -287,6 +291,8 @@ Incident ReadIncident(const SqlStatement& s) {
   i.severity = s.Text(23);
   i.policy = s.Text(24);
   i.would_action = s.Text(25);
+  i.method = s.Text(26);
+  i.url = s.Text(27);
   return i;
 }
 
@@ -436,8 +442,9 @@ absl::Status IncidentStore::InsertAll(std::span<Incident> incidents) {
                    "queue_id, message_id, sender, recipients, subject, client, "
                    "run_id, file_path, file_size, sha256, detail, documents, "
                    "status, note, reviewed_by, reviewed_ms, mail_state, "
-                   "reference, severity, policy, would_action) VALUES "
-                   "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+                   "reference, severity, policy, would_action, method, url) "
+                   "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+                   "?,?)");
   SqlStatement match(
       db_,
       "INSERT INTO matches (incident_id, ordinal, document, source, "
@@ -473,7 +480,9 @@ absl::Status IncidentStore::InsertAll(std::span<Incident> incidents) {
         .Bind(i.reference)
         .Bind(i.severity)
         .Bind(i.policy)
-        .Bind(i.would_action);
+        .Bind(i.would_action)
+        .Bind(i.method)
+        .Bind(i.url);
     if (const int code = add.Step(); code != SQLITE_DONE) {
       return Error(code, "cannot insert an incident");
     }

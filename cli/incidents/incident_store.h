@@ -36,7 +36,7 @@ namespace leakhound {
 class SqlStatement;  // incident_store.cc's prepared statement
 
 // PERSISTED (PRAGMA user_version): the schema version this build writes.
-inline constexpr int kIncidentSchemaVersion = 2;
+inline constexpr int kIncidentSchemaVersion = 3;
 
 struct IncidentFilter {
   int64_t since_ms = std::numeric_limits<int64_t>::min();  // time >= since

@@ -12,7 +12,6 @@
 #include <cctype>
 #include <chrono>
 #include <memory>
-#include <random>
 #include <set>
 
 #include "absl/base/thread_annotations.h"
@@ -491,17 +490,6 @@ void Notify(const Session& s, const Judged& j) {
   }
 }
 
-// A reference for the incident, told to the sender: "LH-" and 10
-// characters of an unambiguous alphabet (50 bits), random.
-std::string NewReference() {
-  static constexpr char kAlphabet[] = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ";
-  thread_local std::mt19937_64 random(std::random_device{}());
-  uint64_t bits = random();
-  std::string out = "LH-";
-  for (int i = 0; i < 10; ++i, bits >>= 5) out += kAlphabet[bits & 31];
-  return out;
-}
-
 // The facts the policy reads of a judged session.
 VerdictFacts FactsOf(const Session& s, const MessageVerdict& v) {
   VerdictFacts f;
@@ -544,7 +532,7 @@ void Decide(const Session& s, Judged& j) {
         "content";
   }
   if (v.kind != MessageVerdict::Kind::kClean || !v.unread.empty()) {
-    j.reference = NewReference();
+    j.reference = NewIncidentReference();
   }
 }
 
@@ -562,14 +550,14 @@ Judged Judge(const Session& s, const MilterPolicy& p,
     v.error = absl::StrCat("larger than ", p.max_message_bytes, " bytes");
     j.action = DispositionOf(p.on_oversize);
     j.why = "Message too large to be checked for protected content";
-    j.reference = NewReference();
+    j.reference = NewIncidentReference();
   } else if (!g_state.slots->Acquire(
                  std::chrono::duration<double>(p.max_wait_seconds))) {
     v.kind = MessageVerdict::Kind::kError;
     v.error = kNoSlotError;
     j.action = DispositionOf(p.on_error);
     j.why = "Message could not be checked for protected content";
-    j.reference = NewReference();
+    j.reference = NewIncidentReference();
   } else {
     j.wait_ms = std::chrono::duration<double, std::milli>(
                     std::chrono::steady_clock::now() - start)

@@ -7,10 +7,10 @@
 namespace leakhound {
 namespace {
 
+// An address's domain; a web destination (a host, no '@') is its own.
 std::string_view DomainOf(std::string_view address) {
   const size_t at = address.rfind('@');
-  return at == std::string_view::npos ? std::string_view()
-                                      : address.substr(at + 1);
+  return at == std::string_view::npos ? address : address.substr(at + 1);
 }
 
 // `domain` is `parent` or a subdomain of it.

@@ -30,8 +30,11 @@ struct MatchedDocument {
 // What a rule can read of one verdict.
 struct VerdictFacts {
   std::string channel;  // "mail", "scan", "web"
-  std::string sender;   // envelope sender, lower case; "" when none
-  std::vector<std::string> recipients;  // lower case
+  // Lower case. Mail: the envelope sender ("" when none) and recipients;
+  // web: the proxy's authenticated user and the destination host (a
+  // recipient without '@' is a host, its own domain).
+  std::string sender;
+  std::vector<std::string> recipients;
   std::vector<MatchedDocument> documents;
   bool unread = false;
   bool unread_limit = false;  // some were left unread for lack of time

@@ -1,8 +1,11 @@
-// libFuzzer target for the web channel's request bodies
+// libFuzzer targets for the web channel's request bodies
 // (cli/web/request_body.h): the input's first byte picks a Content-Type
-// and a Content-Encoding, the rest is the body. Besides crashes, leaks and
-// hangs it checks the contract: a body that reads holds no part whose
-// text passes the output limit, and JSON text stays within its limit.
+// and a Content-Encoding, the rest is the body; built with
+// LEAKHOUND_FUZZ_BODY_TYPE, the type is that one (fuzz_form_data,
+// fuzz_urlencoded, fuzz_json_body: each reader fuzzed on its own). Besides
+// crashes, leaks and hangs it checks the contract: a body that reads holds
+// no part whose text passes the output limit, and JSON text stays within
+// its limit.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -20,7 +23,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       "text/plain; charset=utf-8", "application/octet-stream"};
   static constexpr const char* kCodings[] = {"", "gzip", "deflate", "br"};
   leakhound::HttpRequestBody request;
+#ifdef LEAKHOUND_FUZZ_BODY_TYPE
+  request.content_type = kTypes[LEAKHOUND_FUZZ_BODY_TYPE];
+#else
   request.content_type = kTypes[data[0] % 5];
+#endif
   request.content_encoding = kCodings[(data[0] / 5) % 4];
   request.url_path = "/upload/file.bin";
   request.body.assign(reinterpret_cast<const char*>(data) + 1, size - 1);

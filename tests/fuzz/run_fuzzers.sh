@@ -20,7 +20,8 @@ if ((${#targets[@]} == 0)); then
            fuzz_opendocument fuzz_pdf fuzz_archive fuzz_rtf
            fuzz_legacy_office fuzz_tnef fuzz_epub fuzz_image fuzz_extraction
            fuzz_locations fuzz_shingler fuzz_records fuzz_index_ops
-           fuzz_policy fuzz_request_body)
+           fuzz_policy fuzz_request_body fuzz_form_data fuzz_urlencoded
+           fuzz_json_body)
 fi
 mkdir -p "$build"
 build=$(cd "$build" && pwd)
@@ -69,6 +70,7 @@ if [[ ! -d "$seeds" ]]; then
     > "$seeds.tmp/request-form"
   printf '\002{"model":"m","messages":[{"role":"user","content":"quarterly figures"}]}' \
     > "$seeds.tmp/request-json"
+  printf '\001note=quarterly+figures&to=%%40board&n=3' > "$seeds.tmp/request-urlencoded"
   # For fuzz_policy: a policy with every key.
   cp "$root/tests/fuzz/policy_seed.toml" "$seeds.tmp/"
   mv "$seeds.tmp" "$seeds"

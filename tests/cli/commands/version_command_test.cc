@@ -16,7 +16,7 @@ TEST(VersionCommandTest, VersionNamesTheFormatsAndLibraries) {
     EXPECT_THAT(
         r.out,
         HasSubstr(
-            "storage format 5, shingler version 4, incident store schema 2"));
+            "storage format 5, shingler version 4, incident store schema 3"));
     EXPECT_THAT(r.out, HasSubstr("RocksDB "));
     EXPECT_THAT(r.out, HasSubstr("SQLite 3."));
   }

@@ -7,7 +7,8 @@
 #   package_test.sh BUILD_DIR SOURCE_DIR
 # The packaged milter then runs exactly as its unit's ExecStart, as the
 # unit's user, behind a private Postfix: a leak is refused, clean mail
-# delivered (packaged_milter_check.py).
+# delivered (packaged_milter_check.py); likewise the web channel's c-icap
+# behind a private Squid (packaged_icap_check.py).
 # Needs root. Exit 77 (skipped) when a leakhound package is installed
 # already: the test never touches an installation it did not make.
 set -euo pipefail
@@ -50,6 +51,7 @@ getent passwd leakhound >/dev/null
   echo "package_test: /var/lib/leakhound is $(stat -c '%a %U' /var/lib/leakhound)" >&2; exit 1; }
 grep -qx /etc/leakhound/milter.conf /var/lib/dpkg/info/leakhound.conffiles
 grep -qx /etc/leakhound/policy.toml /var/lib/dpkg/info/leakhound.conffiles
+grep -qx /etc/leakhound/c-icap.conf /var/lib/dpkg/info/leakhound.conffiles
 /usr/bin/leakhound policy check /etc/leakhound/policy.toml >/dev/null
 echo "package_test: the example policy is a conffile and has no mistakes"
 man -P cat leakhound 2>/dev/null | grep -q "find passages of protected documents"
@@ -57,6 +59,7 @@ man -P cat 5 leakhound.conf 2>/dev/null | grep -q "options of the leakhound"
 echo "package_test: man pages render"
 systemd-analyze verify /lib/systemd/system/leakhound-milter.service \
   /lib/systemd/system/leakhound-console.service \
+  /lib/systemd/system/leakhound-icap.service \
   /lib/systemd/system/leakhound-sync.service \
   /lib/systemd/system/leakhound-sync.timer
 echo "package_test: systemd-analyze verify: clean"
@@ -81,6 +84,28 @@ for _ in $(seq 100); do
 done
 /usr/bin/python3 "$source/tests/cli/dist/packaged_milter_check.py" "$source" "$port"
 stop_milter
+# The web channel as leakhound-icap.service runs it: ExecStart as User=,
+# with the directories systemd would make (RuntimeDirectory,
+# LogsDirectory), behind a private Squid.
+install -d -o leakhound -g leakhound /run/leakhound-icap /var/log/leakhound
+[[ -f /usr/lib/x86_64-linux-gnu/c_icap/srv_leakhound.so ]]
+icap_start=$(sed -n 's/^ExecStart=//p' /lib/systemd/system/leakhound-icap.service)
+icap_port=$(sed -n 's/^Port 127.0.0.1:\([0-9]*\)$/\1/p' /etc/leakhound/c-icap.conf)
+runuser -u leakhound -- $icap_start &
+icap=$!
+stop_icap() {
+  # c-icap's master stops its children on SIGTERM.
+  kill "$icap" 2>/dev/null || true; wait "$icap" 2>/dev/null || true
+}
+trap 'stop_icap; cleanup' EXIT
+for _ in $(seq 100); do
+  grep -q "serving index" /var/log/leakhound/icap-server.log 2>/dev/null && break
+  sleep 0.1
+done
+/usr/bin/python3 "$source/tests/cli/dist/packaged_icap_check.py" "$source" "$icap_port"
+stop_icap
+rm -rf /var/log/leakhound /run/leakhound-icap
+trap cleanup EXIT
 # The sync service's command, as its unit runs it, on a share as it is
 # (issue 48): a PNG, an ELF, random bytes and a FIFO are skipped, a folder
 # the leakhound user cannot list is an error (exit 2) and keeps its

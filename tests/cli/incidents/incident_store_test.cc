@@ -301,8 +301,9 @@ TEST(IncidentStoreFormatTest,
   sqlite3_close(db);
   auto store = IncidentStore::Open(path);
   ASSERT_TRUE(store.ok()) << store.status();
-  // Migrated to version 2: the policy's columns are there, empty.
-  EXPECT_EQ((*store)->schema_version(), 2);
+  // Migrated to version 3: the policy's and the web's columns are there,
+  // empty.
+  EXPECT_EQ((*store)->schema_version(), 3);
   auto i = (*store)->Get(7);
   ASSERT_TRUE(i.ok()) << i.status();
   EXPECT_EQ(i->recipients,
@@ -314,6 +315,8 @@ TEST(IncidentStoreFormatTest,
   EXPECT_EQ(i->severity, "");
   EXPECT_TRUE(i->rules.empty());
   EXPECT_TRUE(i->facts.empty());
+  EXPECT_EQ(i->method, "");
+  EXPECT_EQ(i->url, "");
 }
 
 TEST(IncidentStoreFormatTest, AFileFromANewerLeakhoundIsRefused) {
