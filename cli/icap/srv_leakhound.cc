@@ -17,6 +17,7 @@
 // are shared and thread-safe.
 #include <stdarg.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -223,17 +224,29 @@ int InitService(ci_service_xdata_t* xdata, struct ci_server_conf*) {
   ci_service_enable_204(xdata);
   ci_service_set_transfer_preview(xdata, "*");
   ci_service_set_xopts(xdata, CI_XCLIENTIP | CI_XAUTHENTICATEDUSER);
-  ci_command_register_action("leakhound_child_start", CI_CMD_CHILD_START,
-                             nullptr, OnChildStart);
-  ci_command_register_action("leakhound_child_stop", CI_CMD_CHILD_STOP, nullptr,
-                             OnChildStop);
+  // Once per process: c-icap calls this again when it re-reads its
+  // configuration, and the commands would then run twice per child.
+  static bool registered = false;
+  if (!registered) {
+    ci_command_register_action("leakhound_child_start", CI_CMD_CHILD_START,
+                               nullptr, OnChildStart);
+    ci_command_register_action("leakhound_child_stop", CI_CMD_CHILD_STOP,
+                               nullptr, OnChildStop);
+    registered = true;
+  }
   return CI_OK;
 }
 
-// After the configuration is read: the preview size, and a refusal to
-// start without an index (the one directive without a default).
-int PostInitService(ci_service_xdata_t* xdata, struct ci_server_conf*) {
+// After the configuration is read: the preview size, the connections the
+// proxy may open (OPTIONS' Max-Connections: a c-icap thread serves one
+// connection for as long as the proxy keeps it open, so a proxy holding
+// more connections than there are threads would leave requests queued
+// behind idle ones), and a refusal to start without an index (the one
+// directive without a default).
+int PostInitService(ci_service_xdata_t* xdata, struct ci_server_conf* conf) {
   ci_service_set_preview(xdata, g_settings.preview);
+  ci_service_set_max_connections(
+      xdata, std::max(1, conf->THREADS_PER_CHILD * conf->MAX_SERVERS));
   if (g_settings.index == nullptr) {
     ci_debug_printf(1, "leakhound web: leakhound.Index is not set\n");
     return CI_ERROR;
@@ -285,9 +298,8 @@ void* InitRequestData(ci_request_t* req) {
       query != std::string::npos) {
     r->web.body.url_path.resize(query);
   }
-  r->keep_oversized =
-      g_child != nullptr && g_child->channel != nullptr &&
-      g_child->channel->policy().on_oversize < Disposition::kRedirect;
+  r->keep_oversized = g_child != nullptr && g_child->channel != nullptr &&
+                      !BlocksRequest(g_child->channel->policy().on_oversize);
   return r;
 }
 
@@ -371,10 +383,11 @@ int EndOfData(ci_request_t* req) {
   return CI_MOD_DONE;
 }
 
-int ServiceIo(char* wbuf, int* wlen, char* rbuf, int* rlen, int iseof,
+// The body in (buffered, nothing sent on before the verdict) and, once
+// judged, the body or the block page out.
+int ServiceIo(char* wbuf, int* wlen, char* rbuf, int* rlen, int /*iseof*/,
               ci_request_t* req) {
   auto* r = static_cast<Request*>(ci_service_data(req));
-  (void)iseof;
   if (rbuf != nullptr && rlen != nullptr && *rlen > 0) {
     Append(r, rbuf, static_cast<size_t>(*rlen));
   }

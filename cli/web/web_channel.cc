@@ -27,11 +27,6 @@ struct Judged {
   std::string reference;
 };
 
-// Whether a disposition stops the request: the web cannot tag, hold or
-// redirect an upload, so what mail would hold or send elsewhere is
-// refused.
-bool Blocks(Disposition d) { return d >= Disposition::kRedirect; }
-
 VerdictFacts FactsOf(const WebRequest& r, const MessageVerdict& v) {
   VerdictFacts f;
   f.channel = "web";
@@ -245,6 +240,8 @@ std::string LogLine(const WebRequest& r, const Judged& j, bool block,
 
 }  // namespace
 
+bool BlocksRequest(Disposition d) { return d >= Disposition::kRedirect; }
+
 std::string UrlWithoutCredentials(std::string_view url) {
   const size_t scheme = url.find("://");
   if (scheme == std::string_view::npos || scheme == 0) return "";
@@ -302,7 +299,7 @@ WebAnswer WebChannel::Judge(WebRequest request) const {
   }
   Decide(*gateway_, policy_, request, j);
   WebAnswer answer;
-  answer.block = Blocks(j.action);
+  answer.block = BlocksRequest(j.action);
   answer.reference = j.reference;
   if (answer.block) FillPage(request, j, &answer);
   Notify(*gateway_, request, j);

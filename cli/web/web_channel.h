@@ -63,6 +63,11 @@ struct WebAnswer {
   std::string log_line;   // one line for the daemon log
 };
 
+// Whether `d` stops a request: the web cannot tag, hold or redirect an
+// upload, so what mail would hold or send elsewhere is refused (kRedirect
+// and above); the rest let it pass.
+bool BlocksRequest(Disposition d);
+
 // `url` without its user information (user:password@) and fragment;
 // "" for a URL that does not start with a scheme ("http:", "https:",
 // "ftp:").

@@ -307,7 +307,7 @@ icap_send_client_username on
 icap_client_username_header X-Authenticated-User
 icap_service_failure_limit -1
 icap_service closed_svc reqmod_precache bypass=off icap://127.0.0.1:{icap_port}/leakhound
-icap_service open_svc reqmod_precache bypass=on icap://127.0.0.1:{icap_port}/leakhound
+icap_service open_svc reqmod_precache bypass=on on-overload=wait icap://127.0.0.1:{icap_port}/leakhound
 acl on_closed myportname closed
 acl on_open myportname open
 adaptation_access closed_svc allow on_closed
