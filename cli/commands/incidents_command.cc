@@ -27,7 +27,7 @@ constexpr char kUsage[] =
     "usage: leakhound incidents ACTION [OPTIONS]\n"
     "  list [--since T] [--until T] [--status S] [--document ID] [--sender "
     "ADDR]\n"
-    "       [--recipient ADDR] [--action A] [--source milter|scan]\n"
+    "       [--recipient ADDR] [--action A] [--source milter|scan|web]\n"
     "       [--kind leak|error|unread] [--severity S] [--rule NAME]\n"
     "       [--reference LH-...]\n"
     "       [--limit N] [--offset N] [--json]     newest first (default "
@@ -112,11 +112,6 @@ absl::StatusOr<int64_t> IdOperand(const ActionArguments& action) {
         absl::StrCat("incidents ", action.action, " takes one incident id"));
   }
   return id;
-}
-
-// What the incident is about: the sender, else the scanned file.
-std::string Origin(const Incident& i) {
-  return i.source == "scan" ? i.file_path : i.sender;
 }
 
 void PrintShow(const Incident& i) {
@@ -224,7 +219,7 @@ int ListIncidents(const CommandLine& line, IncidentStore& store,
   constexpr size_t kOriginWidth = 48;
   size_t width = std::string_view("FROM/FILE").size();
   for (const Incident& i : *rows) {
-    width = std::max(width, std::min(Origin(i).size(), kOriginWidth));
+    width = std::max(width, std::min(IncidentOrigin(i).size(), kOriginWidth));
   }
   auto fitted = [&](std::string text) {
     text = Printable(text);
@@ -246,7 +241,7 @@ int ListIncidents(const CommandLine& line, IncidentStore& store,
       std::printf("%-8lld %-19s %-6s %-6s %-10s %-14s %-*s %s\n",
                   static_cast<long long>(i.id), FormatTime(i.time_ms).c_str(),
                   i.source.c_str(), i.kind.c_str(), i.action.c_str(),
-                  i.status.c_str(), w, fitted(Origin(i)).c_str(),
+                  i.status.c_str(), w, fitted(IncidentOrigin(i)).c_str(),
                   Printable(absl::StrJoin(i.documents, ",")).c_str());
     }
   }

@@ -5,8 +5,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "cli/console/html_text.h"
 #include "cli/console/svg_chart.h"
+#include "cli/gateway/html_text.h"
 #include "cli/incidents/incident_fields.h"
 
 namespace leakhound {
@@ -80,14 +80,6 @@ std::string QueryString(const std::map<std::string, std::string>& query,
   }
   if (page > 0) parts.push_back(absl::StrCat("page=", page));
   return parts.empty() ? "" : "?" + absl::StrJoin(parts, "&");
-}
-
-// Who or what it came from: a scanned file, a mail's sender, a web
-// request's user (or, without one, its client address).
-std::string Origin(const Incident& i) {
-  if (i.source == "scan") return i.file_path;
-  if (i.source == "web" && i.sender.empty()) return i.client;
-  return i.sender;
 }
 
 std::string DayText(int64_t day) {
@@ -181,8 +173,11 @@ std::string IncidentListPage(const PageContext& ctx,
           Html(i.action), "</td><td class=\"severity-", Html(i.severity), "\">",
           Html(i.severity), "</td><td class=\"status-", Html(i.status), "\">",
           Html(i.status), "</td><td>", Html(i.mail_state), "</td><td>",
-          Html(Origin(i)), "</td><td>", Html(i.subject), "</td><td>",
-          Html(absl::StrJoin(i.documents, ", ")), "</td></tr>");
+          Html(IncidentOrigin(i)), "</td><td>",
+          // A web request has no subject: its method and URL stand there.
+          Html(i.source == "web" ? absl::StrCat(i.method, " ", i.url)
+                                 : i.subject),
+          "</td><td>", Html(absl::StrJoin(i.documents, ", ")), "</td></tr>");
     }
     body += "</tbody></table>";
   }

@@ -22,7 +22,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/synchronization/mutex.h"
-#include "cli/console/html_text.h"
+#include "cli/gateway/html_text.h"
 
 namespace leakhound {
 

@@ -4,7 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "cli/console/html_text.h"
+#include "cli/gateway/html_text.h"
 
 namespace leakhound {
 

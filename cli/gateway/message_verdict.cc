@@ -119,6 +119,36 @@ std::vector<IncidentDocument> FactsRecord(
   return out;
 }
 
+Incident JudgedIncident(std::string source, MessageVerdict& v,
+                        Disposition action, std::string reference,
+                        const Policy* policy, const PolicyDecision& decision) {
+  Incident incident;
+  incident.time_ms = NowUnixMs();
+  incident.source = std::move(source);
+  incident.kind = v.kind == MessageVerdict::Kind::kLeak    ? "leak"
+                  : v.kind == MessageVerdict::Kind::kError ? "error"
+                                                           : "unread";
+  incident.action = DispositionName(action);
+  incident.reference = std::move(reference);
+  if (policy != nullptr) {
+    incident.policy = policy->path;
+    DecisionRecord r = RecordOf(decision);
+    incident.severity = std::move(r.severity);
+    incident.rules = std::move(r.rules);
+    incident.would_action = std::move(r.would_action);
+  }
+  incident.facts = FactsRecord(v.matched);
+  incident.matches = std::move(v.evidence);
+  if (incident.matches.empty()) {
+    for (const std::string& d : v.documents) {
+      IncidentMatch m;
+      m.document = d;
+      incident.matches.push_back(std::move(m));
+    }
+  }
+  return incident;
+}
+
 MessageScanner::PooledScanner MessageScanner::TakeScanner() const {
   PooledScanner local;
   absl::MutexLock lock(&pool_mu_);

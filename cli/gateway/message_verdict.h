@@ -80,6 +80,16 @@ DecisionRecord RecordOf(const PolicyDecision& decision);
 std::vector<IncidentDocument> FactsRecord(
     const std::vector<MatchedDocument>& documents);
 
+// The incident of a judged verdict, as every channel records it: the
+// kind (leak, error, unread), `action` carried out, `reference`, the
+// policy in force (may be null) and its decision (RecordOf), the facts,
+// and the matches: the verdict's evidence (taken from `v`) or, without
+// evidence, one per matched document. The channel fills in where it came
+// from and the detail.
+Incident JudgedIncident(std::string source, MessageVerdict& v,
+                        Disposition action, std::string reference,
+                        const Policy* policy, const PolicyDecision& decision);
+
 // What a verdict keeps of a leak's passages.
 enum class Evidence { kNone, kOffsets, kSnippets };
 

@@ -119,6 +119,12 @@ int64_t NowUnixMs() {
       .count();
 }
 
+std::string IncidentOrigin(const Incident& i) {
+  if (i.source == "scan") return i.file_path;
+  if (i.source == "web" && i.sender.empty()) return i.client;
+  return i.sender;
+}
+
 std::string NewIncidentReference() {
   static constexpr char kAlphabet[] = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ";
   thread_local std::mt19937_64 random(std::random_device{}());

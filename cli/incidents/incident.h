@@ -105,6 +105,10 @@ struct Incident {
   std::vector<IncidentMatch> matches;  // empty in a list (IncidentStore)
 };
 
+// Who or what an incident came from, for lists: a scanned file, a mail's
+// sender, a web request's user (without one, its client address).
+std::string IncidentOrigin(const Incident& i);
+
 std::vector<std::string> DistinctDocuments(
     const std::vector<IncidentMatch>& matches);
 

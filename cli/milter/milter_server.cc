@@ -573,22 +573,8 @@ Judged Judge(const Session& s, const MilterPolicy& p,
 // verdict's evidence.
 Incident MilterIncident(Session& s, const std::string& queue_id, Judged& j) {
   MessageVerdict& v = j.v;
-  Incident incident;
-  incident.time_ms = NowUnixMs();
-  incident.source = "milter";
-  incident.kind = v.kind == MessageVerdict::Kind::kLeak    ? "leak"
-                  : v.kind == MessageVerdict::Kind::kError ? "error"
-                                                           : "unread";
-  incident.action = DispositionName(j.action);
-  incident.reference = j.reference;
-  if (j.policy != nullptr) {
-    incident.policy = j.policy->path;
-    DecisionRecord r = RecordOf(j.decision);
-    incident.severity = std::move(r.severity);
-    incident.rules = std::move(r.rules);
-    incident.would_action = std::move(r.would_action);
-  }
-  incident.facts = FactsRecord(v.matched);
+  Incident incident = JudgedIncident("milter", v, j.action, j.reference,
+                                     j.policy.get(), j.decision);
   incident.queue_id = queue_id;
   incident.message_id = std::move(s.message_id);
   incident.sender = std::move(s.sender);
@@ -598,15 +584,6 @@ Incident MilterIncident(Session& s, const std::string& queue_id, Judged& j) {
   incident.detail =
       v.kind == MessageVerdict::Kind::kError ? v.error : HeaderValue(v.unread);
   if (j.action == Disposition::kQuarantine) incident.mail_state = "held";
-  incident.matches = std::move(v.evidence);
-  if (incident.matches.empty()) {
-    // A verdict without evidence (the milter keeps none): the documents.
-    for (const std::string& d : v.documents) {
-      IncidentMatch m;
-      m.document = d;
-      incident.matches.push_back(std::move(m));
-    }
-  }
   return incident;
 }
 

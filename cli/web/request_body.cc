@@ -1,5 +1,7 @@
 #include "cli/web/request_body.h"
 
+#include <algorithm>
+#include <chrono>
 #include <utility>
 #include <vector>
 
@@ -38,10 +40,13 @@ std::string UploadName(std::string_view path) {
   return name.empty() ? std::string("upload") : name;
 }
 
-// Collects the request's text and its files' extractions.
+// Collects the request's text and its files' extractions, within one
+// budget for the whole request, as a mail's attachments share one: each
+// file gets the time and the text the files before it left.
 class BodyParts {
  public:
-  explicit BodyParts(const ExtractionLimits& limits) : limits_(limits) {}
+  explicit BodyParts(const ExtractionLimits& limits)
+      : limits_(limits), start_(std::chrono::steady_clock::now()) {}
 
   void AddText(std::string_view text) { text_.append(text).push_back('\n'); }
 
@@ -53,7 +58,9 @@ class BodyParts {
       return absl::ResourceExhaustedError(absl::StrCat(
           "the request holds more than ", limits_.max_members, " files"));
     }
-    auto extracted = ExtractBytes(name, std::move(bytes), limits_);
+    auto left = Left();
+    if (!left.ok()) return left.status();
+    auto extracted = ExtractBytes(name, std::move(bytes), *left);
     // The body itself unreadable is the caller's error (its policy's
     // unread action); a file in a form is a member, as in a mail.
     if (!extracted.ok() && member.empty()) return extracted.status();
@@ -63,6 +70,7 @@ class BodyParts {
     if (member.empty()) out_.format = extracted->format;
     for (ExtractedPart& part : extracted->parts) {
       part.name = Join(member, part.name);
+      text_bytes_ += part.text.size();
       out_.parts.push_back(std::move(part));
     }
     for (SkippedPart& skipped : extracted->skipped) {
@@ -77,7 +85,7 @@ class BodyParts {
   // The parts, the request's own text first (`format` names it).
   absl::StatusOr<Extraction> Finish(std::string format, size_t input_bytes) {
     if (!text_.empty()) {
-      if (text_.size() > limits_.max_output_bytes) {
+      if (text_bytes_ + text_.size() > limits_.max_output_bytes) {
         return absl::ResourceExhaustedError(
             absl::StrCat("the request holds more than ",
                          limits_.max_output_bytes, " bytes of text"));
@@ -95,7 +103,31 @@ class BodyParts {
     return sub.empty() ? member : JoinPart(member, sub);
   }
 
+  // The limits of the next file: the request's time and text left. Past
+  // the time, DeadlineExceeded (the whole request is then an error, as a
+  // mail past --max-seconds is).
+  absl::StatusOr<ExtractionLimits> Left() const {
+    ExtractionLimits left = limits_;
+    left.max_seconds -=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_)
+            .count();
+    if (left.max_seconds <= 0) {
+      return absl::DeadlineExceededError(
+          absl::StrCat("the request took longer than ", limits_.max_seconds,
+                       " s to read (--max-seconds)"));
+    }
+    left.max_output_bytes -= std::min(text_bytes_, left.max_output_bytes);
+    if (left.max_output_bytes == 0) {
+      return absl::ResourceExhaustedError(
+          absl::StrCat("the request holds more than ", limits_.max_output_bytes,
+                       " bytes of text"));
+    }
+    return left;
+  }
+
   const ExtractionLimits& limits_;
+  const std::chrono::steady_clock::time_point start_;
+  size_t text_bytes_ = 0;  // of the files' parts so far
   std::string text_;
   uint32_t members_ = 0;
   Extraction out_;

@@ -10,6 +10,9 @@
 //    parse is read as plain text, so nothing is lost;
 //  - anything else (a PUT upload, a text/plain post): the body as a file
 //    named after the URL path's last segment, typed by its content.
+// The request has one budget, as a mail has: its files share
+// limits.max_seconds and limits.max_output_bytes (each gets what the ones
+// before it left).
 //
 // Thread-safety: stateless; safe to call concurrently.
 #ifndef LEAKHOUND_CLI_WEB_REQUEST_BODY_H_

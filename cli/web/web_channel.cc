@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "cli/gateway/html_text.h"
 #include "cli/gateway/message_verdict.h"
 #include "cli/policy/policy_evaluator.h"
 
@@ -76,32 +77,6 @@ void Decide(const Gateway& gateway, const WebPolicy& p, const WebRequest& r,
   }
 }
 
-std::string Html(std::string_view text) {
-  std::string out;
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
 // `text` as a JSON string's contents (RFC 8259): quotes, backslashes and
 // control characters escaped; other bytes as they are.
 std::string JsonEscaped(std::string_view text) {
@@ -163,22 +138,8 @@ void FillPage(const WebRequest& r, const Judged& j, WebAnswer* a) {
 
 Incident WebIncident(const WebRequest& r, Judged& j) {
   MessageVerdict& v = j.v;
-  Incident incident;
-  incident.time_ms = NowUnixMs();
-  incident.source = "web";
-  incident.kind = v.kind == MessageVerdict::Kind::kLeak    ? "leak"
-                  : v.kind == MessageVerdict::Kind::kError ? "error"
-                                                           : "unread";
-  incident.action = DispositionName(j.action);
-  incident.reference = j.reference;
-  if (j.policy != nullptr) {
-    incident.policy = j.policy->path;
-    DecisionRecord record = RecordOf(j.decision);
-    incident.severity = std::move(record.severity);
-    incident.rules = std::move(record.rules);
-    incident.would_action = std::move(record.would_action);
-  }
-  incident.facts = FactsRecord(v.matched);
+  Incident incident = JudgedIncident("web", v, j.action, j.reference,
+                                     j.policy.get(), j.decision);
   incident.sender = r.user;
   const std::string host = UrlHost(r.url);
   if (!host.empty()) incident.recipients.push_back(host);
@@ -189,15 +150,6 @@ Incident WebIncident(const WebRequest& r, Judged& j) {
   incident.detail = v.kind == MessageVerdict::Kind::kError
                         ? v.error
                         : absl::StrJoin(v.unread, ", ");
-  incident.matches = std::move(v.evidence);
-  if (incident.matches.empty()) {
-    // A verdict without evidence (no incident store to keep it for).
-    for (const std::string& d : v.documents) {
-      IncidentMatch m;
-      m.document = d;
-      incident.matches.push_back(std::move(m));
-    }
-  }
   return incident;
 }
 

@@ -46,6 +46,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "cli", "icap"))
+from milter_load import slope_per_hour  # noqa: E402
 from private_proxy import (PrivateCicap, PrivateSquid, free_port,  # noqa: E402
                            listening, stop_process, wait_for)
 
@@ -228,19 +229,6 @@ def rss_mb(pid):
     return 0.0
 
 
-def slope_mb_per_hour(samples):
-    """Least squares over (seconds, MB) after the first fifth."""
-    tail = samples[len(samples) // 5:]
-    if len(tail) < 3:
-        return 0.0
-    n = len(tail)
-    mx = sum(t for t, _ in tail) / n
-    my = sum(m for _, m in tail) / n
-    sxx = sum((t - mx) ** 2 for t, _ in tail)
-    sxy = sum((t - mx) * (m - my) for t, m in tail)
-    return sxy / sxx * 3600 if sxx else 0.0
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("leakhound")
@@ -355,7 +343,9 @@ def main():
                     "seconds": a.soak_seconds,
                     "rss_first_mb": round(samples[0][1], 1),
                     "rss_last_mb": round(samples[-1][1], 1),
-                    "slope_mb_per_hour": round(slope_mb_per_hour(samples), 2),
+                    # After the first fifth (warm-up).
+                    "slope_mb_per_hour": round(slope_per_hour(
+                        samples[len(samples) // 5:]), 2),
                     "p99_ms": round(percentile(ms, 99), 2),
                     "samples": [(round(t), round(m, 1)) for t, m in samples]}
                 print("soak: RSS %.1f -> %.1f MB, slope %.2f MB/h after "

@@ -83,6 +83,28 @@ TEST(ConsolePagesTest, ListPagingKeepsTheFilterAndEscapesIt) {
   EXPECT_NE(page.find("value=\"a&amp;b&quot;&lt;x&gt;\""), std::string::npos);
 }
 
+TEST(ConsolePagesTest, AWebIncidentShowsItsRequestAndTheChannelFilter) {
+  Incident i;
+  i.id = 7;
+  i.source = "web";
+  i.kind = "leak";
+  i.action = "reject";
+  i.method = "POST";
+  i.url = "https://chat.example.net/v1?<x>";
+  i.client = "10.1.2.3";  // no proxy user: the client address stands
+  i.recipients = {"chat.example.net"};
+  const std::string list = IncidentListPage(kViewer, {{}, {i}, 0, false});
+  EXPECT_NE(list.find("<td>10.1.2.3</td><td>POST https://chat.example.net/"
+                      "v1?&lt;x&gt;</td>"),
+            std::string::npos)
+      << list;
+  EXPECT_NE(list.find("<option>web</option>"), std::string::npos);
+  const std::string page = IncidentPage(kViewer, i, {}, "");
+  EXPECT_NE(page.find("<th>Method</th><td>POST</td>"), std::string::npos);
+  EXPECT_NE(page.find("<th>URL</th><td>https://chat.example.net/v1?&lt;x&gt;"),
+            std::string::npos);
+}
+
 TEST(ConsolePagesTest, TheDashboardDrawsEveryActionAndEscapesNames) {
   DashboardView view;
   view.days = 3;

@@ -16,36 +16,28 @@ import json
 import os
 import pwd
 import signal
-import socket
 import ssl
 import subprocess
+import sys
 import threading
 import time
 
-DEADLINE = 20  # seconds any single wait may take
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "milter"))
+from private_postfix import (DEADLINE, free_port, listening,  # noqa: E402,F401
+                             stop_process, wait_for)
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_for(predicate, what, timeout=DEADLINE):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return
-        time.sleep(0.05)
-    raise AssertionError("timed out waiting for " + what)
-
-
-def listening(port):
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=1):
-            return True
-    except OSError:
-        return False
+def read_files(directory, names):
+    """The text of those of `names` in `directory` that exist, joined."""
+    text = ""
+    for name in names:
+        try:
+            with open(os.path.join(directory, name), errors="replace") as f:
+                text += f.read()
+        except OSError:
+            pass
+    return text
 
 
 def stop_pid(pid, timeout=DEADLINE):
@@ -65,17 +57,6 @@ def stop_pid(pid, timeout=DEADLINE):
         os.kill(pid, signal.SIGKILL)
     except ProcessLookupError:
         pass
-
-
-def stop_process(proc, timeout=DEADLINE):
-    if proc is None or proc.poll() is not None:
-        return
-    proc.terminate()
-    try:
-        proc.wait(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(timeout=timeout)
 
 
 class _OriginHandler(http.server.BaseHTTPRequestHandler):
@@ -257,14 +238,7 @@ class PrivateCicap:
                  "cannot start" in self.read_log(), "the service to start")
 
     def read_log(self):
-        text = ""
-        for name in ("server.log", "stdout.log"):
-            try:
-                with open(os.path.join(self.dir, name), errors="replace") as f:
-                    text += f.read()
-            except OSError:
-                pass
-        return text
+        return read_files(self.dir, ("server.log", "stdout.log"))
 
     def child_pids(self):
         out = subprocess.run(["pgrep", "-P", str(self.proc.pid)],
@@ -392,14 +366,7 @@ class PrivateSquid:
             raise AssertionError("Squid exited: " + self.read_log())
 
     def read_log(self):
-        text = ""
-        for name in ("cache.log", "stdout.log"):
-            try:
-                with open(os.path.join(self.dir, name), errors="replace") as f:
-                    text += f.read()
-            except OSError:
-                pass
-        return text
+        return read_files(self.dir, ("cache.log", "stdout.log"))
 
     def stop(self):
         if self.proc is None:

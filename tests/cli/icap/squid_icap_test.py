@@ -194,6 +194,28 @@ class SquidIcapTest(unittest.TestCase):
         self.assertIn("no-external-uploads", text)
         return reference
 
+    # --- the service ----------------------------------------------------------
+
+    def test_options_advertise_the_preview_204_and_the_connection_limit(self):
+        import socket
+        with socket.create_connection(("127.0.0.1", self.icap.port),
+                                      timeout=DEADLINE) as s:
+            s.sendall(b"OPTIONS icap://127.0.0.1/leakhound ICAP/1.0\r\n"
+                      b"Host: 127.0.0.1\r\nEncapsulated: null-body=0\r\n\r\n")
+            answer = b""
+            while b"\r\n\r\n" not in answer:
+                chunk = s.recv(4096)
+                if not chunk:
+                    break
+                answer += chunk
+        head = answer.decode("latin-1")
+        self.assertTrue(head.startswith("ICAP/1.0 200"), head)
+        self.assertIn("Methods: REQMOD\r\n", head)
+        self.assertIn("Preview: 4096\r\n", head)
+        self.assertIn("Allow: 204\r\n", head)
+        self.assertIn("Max-Connections: 16\r\n", head)  # the threads
+        self.assertIn("X-Include: X-Client-IP, X-Authenticated-User", head)
+
     # --- leaks -------------------------------------------------------------
 
     def test_a_form_with_protected_files_is_refused_with_the_block_page(self):

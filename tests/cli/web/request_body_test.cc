@@ -279,6 +279,41 @@ TEST(RequestBodyFormTest, TextBeforeAndAfterThePartsIsRead) {
   EXPECT_THAT(text, HasSubstr("after the last"));
 }
 
+// A form of two text files of `bytes` bytes each.
+HttpRequestBody TwoFiles(size_t bytes) {
+  HttpRequestBody r;
+  r.content_type = "multipart/form-data; boundary=zzz";
+  for (const char* name : {"a.txt", "b.txt"}) {
+    r.body += std::string(
+                  "--zzz\r\nContent-Disposition: form-data; "
+                  "name=\"f\"; filename=\"") +
+              name + "\"\r\nContent-Type: text/plain\r\n\r\n" +
+              std::string(bytes, 'x') + "\r\n";
+  }
+  r.body += "--zzz--\r\n";
+  return r;
+}
+
+// As a mail's attachments do, a request's files share one budget: two
+// files that each fit the text limit but not together fail the request.
+TEST(RequestBodyFormTest, ItsFilesShareTheRequestsTextBudget) {
+  ExtractionLimits limits;
+  limits.max_output_bytes = 1500;
+  ASSERT_TRUE(ExtractRequestBody(TwoFiles(700), limits).ok());
+  auto e = ExtractRequestBody(TwoFiles(1000), limits);
+  EXPECT_EQ(e.status().code(), absl::StatusCode::kResourceExhausted)
+      << e.status();
+}
+
+TEST(RequestBodyFormTest, ARequestPastItsTimeIsAnError) {
+  ExtractionLimits limits;
+  limits.max_seconds = 1e-9;  // gone before the first file is read
+  auto e = ExtractRequestBody(TwoFiles(10), limits);
+  EXPECT_EQ(e.status().code(), absl::StatusCode::kDeadlineExceeded)
+      << e.status();
+  EXPECT_THAT(std::string(e.status().message()), HasSubstr("--max-seconds"));
+}
+
 TEST(UrlDecodeTest, PlusAndPercentEscapesAreUndone) {
   EXPECT_EQ(UrlDecode("a+b%20c%2Bd"), "a b c+d");
   EXPECT_EQ(UrlDecode("100%"), "100%");

@@ -1,4 +1,4 @@
-#include "cli/console/html_text.h"
+#include "cli/gateway/html_text.h"
 
 #include <gtest/gtest.h>
 

@@ -1,11 +1,12 @@
-// HtmlText: escaping for the console's server-rendered pages. Everything
-// the console shows that came from outside (mail subjects, snippets,
-// document ids, user names) goes through Html or Url; ill-formed UTF-8
+// HtmlText: escaping for the pages leakhound renders (the console's, the
+// web channel's block page). Everything shown that came from outside (mail
+// subjects, snippets, document ids, user names, a rule's text) goes
+// through Html or Url; ill-formed UTF-8
 // becomes U+FFFD first (a browser must not guess an encoding).
 //
 // Thread-safety: pure functions.
-#ifndef LEAKHOUND_CLI_CONSOLE_HTML_TEXT_H_
-#define LEAKHOUND_CLI_CONSOLE_HTML_TEXT_H_
+#ifndef LEAKHOUND_CLI_GATEWAY_HTML_TEXT_H_
+#define LEAKHOUND_CLI_GATEWAY_HTML_TEXT_H_
 
 #include <string>
 #include <string_view>
@@ -22,4 +23,4 @@ std::string Url(std::string_view text);
 
 }  // namespace leakhound
 
-#endif  // LEAKHOUND_CLI_CONSOLE_HTML_TEXT_H_
+#endif  // LEAKHOUND_CLI_GATEWAY_HTML_TEXT_H_
