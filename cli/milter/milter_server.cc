@@ -505,35 +505,28 @@ VerdictFacts FactsOf(const Session& s, const MessageVerdict& v) {
   return f;
 }
 
-// Applies the policy to a scanned message: a leak gets the decision's
-// action (log when no rule matched: the policy says it does not
-// matter); an error or unread parts get it when a rule speaks to them,
-// else the --on-error / --on-unreadable flag's (and --on-unread-limit's,
-// if more restrictive, for parts left unread for lack of time).
+// Applies the policy to a scanned message (ActionOf: the decision's
+// action, or the --on-error / --on-unreadable / --on-unread-limit flags'
+// where no rule speaks) and gives an incident its reference.
 void Decide(const Session& s, Judged& j) {
   const MilterPolicy& p = *g_state.policy;
   MessageVerdict& v = j.v;
   j.policy = g_state.gateway->policy();
   j.decision = EvaluatePolicy(*j.policy, FactsOf(s, v));
-  const bool spoken = !j.decision.matches.empty();
+  j.action =
+      ActionOf(v, j.decision,
+               {DispositionOf(p.on_error), DispositionOf(p.on_unreadable),
+                DispositionOf(p.on_unread_limit)});
   if (v.kind == MessageVerdict::Kind::kLeak) {
-    j.action = j.decision.disposition;
     j.why = p.reject_text;
   } else if (v.kind == MessageVerdict::Kind::kError) {
-    j.action = spoken ? j.decision.disposition : DispositionOf(p.on_error);
     j.why = "Message could not be checked for protected content";
   } else if (!v.unread.empty()) {
-    j.action = spoken ? j.decision.disposition : DispositionOf(p.on_unreadable);
-    if (!spoken && v.unread_limit) {
-      j.action = std::max(j.action, DispositionOf(p.on_unread_limit));
-    }
     j.why =
         "Message has parts that could not be checked for protected "
         "content";
   }
-  if (v.kind != MessageVerdict::Kind::kClean || !v.unread.empty()) {
-    j.reference = NewIncidentReference();
-  }
+  if (Eventful(v)) j.reference = NewIncidentReference();
 }
 
 // Judges the session's message (through the gateway's scanner, within a
@@ -680,9 +673,7 @@ sfsistat OnEndOfMessage(SMFICTX* ctx) {
   // The record is handed over before `ms` is taken: the time it costs is
   // part of the milter's latency (docs/console.md, "Measured").
   Notify(*s, j);
-  const bool eventful =
-      j.v.kind != MessageVerdict::Kind::kClean || !j.v.unread.empty();
-  if (g_state.record && j.note.empty() && eventful) {
+  if (g_state.record && j.note.empty() && Eventful(j.v)) {
     g_state.record(MilterIncident(*s, queue_id, j));
   }
   const double ms = std::chrono::duration<double, std::milli>(

@@ -56,25 +56,18 @@ void Decide(const Gateway& gateway, const WebPolicy& p, const WebRequest& r,
     return;
   }
   j.decision = EvaluatePolicy(*j.policy, FactsOf(r, v));
-  const bool spoken = !j.decision.matches.empty();
+  j.action =
+      ActionOf(v, j.decision, {p.on_error, p.on_unreadable, p.on_unread_limit});
   if (v.kind == MessageVerdict::Kind::kLeak) {
-    j.action = j.decision.disposition;
     j.why = p.block_text;
   } else if (v.kind == MessageVerdict::Kind::kError) {
-    j.action = spoken ? j.decision.disposition : p.on_error;
     j.why = "This upload could not be checked for protected content";
   } else if (!v.unread.empty()) {
-    j.action = spoken ? j.decision.disposition : p.on_unreadable;
-    if (!spoken && v.unread_limit) {
-      j.action = std::max(j.action, p.on_unread_limit);
-    }
     j.why =
         "This upload has parts that could not be checked for protected "
         "content";
   }
-  if (v.kind != MessageVerdict::Kind::kClean || !v.unread.empty()) {
-    j.reference = NewIncidentReference();
-  }
+  if (Eventful(v)) j.reference = NewIncidentReference();
 }
 
 // `text` as a JSON string's contents (RFC 8259): quotes, backslashes and
