@@ -15,8 +15,6 @@
 // Thread-safety: c-icap calls the request handlers from its child's
 // threads, one request per thread at a time; the gateway and the channel
 // are shared and thread-safe.
-#include <stdarg.h>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -242,13 +240,20 @@ int InitService(ci_service_xdata_t* xdata, struct ci_server_conf*) {
 // connection for as long as the proxy keeps it open, so a proxy holding
 // more connections than there are threads would leave requests queued
 // behind idle ones), and a refusal to start without an index (the one
-// directive without a default).
+// directive without a default) or with a directive's value wrong.
 int PostInitService(ci_service_xdata_t* xdata, struct ci_server_conf* conf) {
   ci_service_set_preview(xdata, g_settings.preview);
   ci_service_set_max_connections(
       xdata, std::max(1, conf->THREADS_PER_CHILD * conf->MAX_SERVERS));
   if (g_settings.index == nullptr) {
     ci_debug_printf(1, "leakhound web: leakhound.Index is not set\n");
+    return CI_ERROR;
+  }
+  // A directive's mistake is told once, here, not by every child.
+  Disposition on_leak = Disposition::kReject;
+  if (auto policy = ReadPolicy(&on_leak); !policy.ok()) {
+    ci_debug_printf(1, "leakhound web: %s\n",
+                    std::string(policy.status().message()).c_str());
     return CI_ERROR;
   }
   return CI_OK;

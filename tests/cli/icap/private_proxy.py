@@ -202,6 +202,23 @@ leakhound.ReloadSeconds 1
 """
 
 
+def sanitizer_env(module):
+    """The environment c-icap needs to load `module`: a module built with
+    the sanitizers (LEAKHOUND_SANITIZE) needs their runtimes loaded first,
+    and c-icap is not built with them, so they are preloaded (leaks are
+    not reported: c-icap's own would be)."""
+    env = dict(os.environ)
+    needed = subprocess.run(["ldd", module], capture_output=True,
+                            text=True).stdout
+    runtimes = [line.split("=>")[1].split()[0] for line in needed.splitlines()
+                if "=>" in line and ("libasan" in line or "libubsan" in line)]
+    if runtimes:
+        env["LD_PRELOAD"] = " ".join(runtimes)
+        env["ASAN_OPTIONS"] = "detect_leaks=0:abort_on_error=1"
+        env["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
+    return env
+
+
 class PrivateCicap:
     """c-icap in the foreground (-N) with the leakhound service only."""
 
@@ -228,7 +245,8 @@ class PrivateCicap:
         self.out = open(os.path.join(self.dir, "stdout.log"), "wb")
         self.proc = subprocess.Popen(
             ["c-icap", "-N", "-f", conf], stdout=self.out,
-            stderr=subprocess.STDOUT, start_new_session=True)
+            stderr=subprocess.STDOUT, start_new_session=True,
+            env=sanitizer_env(self.module))
         wait_for(lambda: listening(self.port) or self.proc.poll() is not None,
                  "c-icap to listen")
         if self.proc.poll() is not None:
