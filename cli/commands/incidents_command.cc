@@ -16,6 +16,7 @@
 #include "cli/commands/command_line.h"
 #include "cli/commands/exit_codes.h"
 #include "cli/commands/json_text.h"
+#include "cli/commands/outbox_command.h"
 #include "cli/incidents/held_mail.h"
 #include "cli/incidents/incident_fields.h"
 #include "cli/incidents/incident_store.h"
@@ -43,6 +44,10 @@ constexpr char kUsage[] =
     "on standard output\n"
     "  purge --older-than AGE                     delete incidents older "
     "than AGE (90d)\n"
+    "  outbox [--json] [--forget NAME]            what waits for each SIEM "
+    "or webhook\n"
+    "  forward --policy FILE [--once [--seconds N]]  deliver the outbox "
+    "(docs/siem.md)\n"
     "  --incidents FILE   the store (default: $LEAKHOUND_INCIDENTS, else "
     "INDEX_DIR.incidents\n"
     "                     with --index DIR or $LEAKHOUND_INDEX)\n"
@@ -361,7 +366,8 @@ int RunIncidentsCommand(int argc, char** argv) {
       {"json", false},     {"as", true},         {"note", true},
       {"format", true},    {"older-than", true}, {"postfix-config", true},
       {"recipient", true}, {"severity", true},   {"rule", true},
-      {"reference", true}};
+      {"reference", true}, {"forget", true},     {"policy", true},
+      {"once", false},     {"seconds", true}};
   int exit = kExitOk;
   auto line = ParseCommandLine("incidents", argc, argv, kSpecs, kUsage, &exit);
   if (!line) return exit;
@@ -386,6 +392,8 @@ int RunIncidentsCommand(int argc, char** argv) {
                           : ExportIncidents(*line, **store, *filter);
   }
   if (verb == "purge") return PurgeIncidents(*line, **store, now);
+  if (verb == "outbox") return ShowOutbox(*line, **store);
+  if (verb == "forward") return ForwardOutbox(*line, **path);
   auto id = IdOperand(*action);
   if (!id.ok()) return ReportError("incidents", id.status());
   return ActOnIncident(*line, **store, verb, *id);

@@ -549,6 +549,14 @@ int RunScanCommand(int argc, char** argv) {
     auto opened = OpenRecordStore(o->line);
     if (!opened.ok()) return ReportError("scan", opened.status());
     store = std::move(*opened);
+    // The policy's destinations get what this scan records (docs/siem.md).
+    for (const DestinationSettings& d :
+         o->policy ? o->policy->destinations
+                   : std::vector<DestinationSettings>()) {
+      if (absl::Status s = store->RegisterDestination(d.name); !s.ok()) {
+        return ReportError("scan", s);
+      }
+    }
   }
   if (!ParseScanInputs(&*o, &exit)) return exit;
   ExpandNotes expanded;

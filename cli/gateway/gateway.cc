@@ -65,6 +65,50 @@ void Gateway::StartIncidents() {
   log_->Write(absl::StrCat(
       "recording incidents in ", path,
       options_.store_snippets ? "" : " (offsets only, no snippets)"));
+  StartOutbox();
+}
+
+void Gateway::StartOutbox() {
+  if (!options_.incidents) return;
+  const std::shared_ptr<const Policy> policy = policy_->Current();
+  std::vector<std::unique_ptr<OutboxSender>> old;
+  {
+    absl::MutexLock lock(&outbox_mu_);
+    bool same = senders_.size() == policy->destinations.size();
+    for (size_t i = 0; same && i < senders_.size(); ++i) {
+      same = senders_[i]->options().destination == policy->destinations[i] &&
+             senders_[i]->options().outbox == policy->outbox;
+    }
+    if (same) return;
+    old.swap(senders_);
+  }
+  old.clear();  // stops them, outside the lock (a send may take a while)
+  // Registered before the first incident is written, so that it is queued
+  // for them (a sender would register only on its first round).
+  if (!policy->destinations.empty()) {
+    auto store = IncidentStore::Open(*options_.incidents);
+    for (const DestinationSettings& d : policy->destinations) {
+      absl::Status s = store.ok() ? (*store)->RegisterDestination(d.name)
+                                  : store.status();
+      if (!s.ok()) log_->Write(absl::StrCat("outbox ", d.name, ": ", s.message()));
+    }
+  }
+  std::vector<std::unique_ptr<OutboxSender>> started;
+  for (const DestinationSettings& d : policy->destinations) {
+    OutboxSender::Options o;
+    o.store = *options_.incidents;
+    o.destination = d;
+    o.outbox = policy->outbox;
+    o.console_url = options_.console_url;
+    started.push_back(std::make_unique<OutboxSender>(o, log_->Sink()));
+    started.back()->Start();
+    log_->Write(absl::StrCat("outbox: sending to ", d.name, " (",
+                             d.webhook ? "webhook " : "syslog ", d.url,
+                             d.webhook ? "" : absl::StrCat(", ", d.format),
+                             ")"));
+  }
+  absl::MutexLock lock(&outbox_mu_);
+  senders_.swap(started);
 }
 
 IncidentSink Gateway::Recorder() {
@@ -102,6 +146,7 @@ void Gateway::ReloadPolicy(const char* why) {
   } else if (*changed) {
     log_->Write(absl::StrCat("policy reloaded (", why, "): ", policy_->path(),
                              ", ", policy_->Current()->rules.size(), " rules"));
+    if (writer_ != nullptr) StartOutbox();
   }
 }
 
@@ -185,6 +230,12 @@ MilterMetrics::Gauges Gateway::gauges() const {
     g.incidents_written = c.written;
     g.incidents_dropped = c.dropped;
   }
+  absl::MutexLock lock(&outbox_mu_);
+  for (const auto& sender : senders_) {
+    OutboxDestinationState state = sender->snapshot().state;
+    state.name = sender->options().destination.name;
+    g.outbox.push_back(std::move(state));
+  }
   return g;
 }
 
@@ -214,6 +265,19 @@ void Gateway::Stop() {
     const Notifier::Counters c = notifier_->counters();
     log_->Write(absl::StrFormat("notices: %d sent, %d failed, %d dropped",
                                 c.sent, c.failed, c.dropped));
+  }
+  std::vector<std::unique_ptr<OutboxSender>> senders;
+  {
+    absl::MutexLock lock(&outbox_mu_);
+    senders.swap(senders_);
+  }
+  for (const auto& sender : senders) {
+    sender->Stop();
+    const OutboxDestinationState& d = sender->snapshot().state;
+    log_->Write(absl::StrFormat(
+        "outbox %s: %d delivered, %d pending, %d failed, %d dropped",
+        sender->options().destination.name, d.delivered, d.pending, d.failed,
+        d.dropped));
   }
   if (writer_ != nullptr) {
     writer_->Stop(5);

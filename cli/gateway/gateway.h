@@ -22,6 +22,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
@@ -38,6 +39,7 @@
 #include "cli/incidents/incident_writer.h"
 #include "cli/policy/policy.h"
 #include "cli/policy/policy_source.h"
+#include "cli/siem/outbox_sender.h"
 #include "engine/scan/leak_scanner.h"
 
 namespace leakhound {
@@ -94,7 +96,8 @@ class Gateway {
 
   // Starts the incident writer when options().incidents names a store
   // (a store that cannot be opened yet is logged and retried, never
-  // fatal) and logs where incidents go.
+  // fatal) and logs where incidents go; and the outbox's senders, one per
+  // destination of the policy (restarted when a reload changes them).
   void StartIncidents();
   // The sink a channel hands its incidents to: empty without a store.
   // REQUIRES: StartIncidents was called; the gateway outlives the sink.
@@ -124,6 +127,9 @@ class Gateway {
  private:
   Gateway(const GatewayOptions& options, const DaemonLog* log);
   void ReloadPolicy(const char* why);
+  // Starts a sender per destination of the policy in force unless those
+  // running were made from the same settings (then nothing changes).
+  void StartOutbox() ABSL_LOCKS_EXCLUDED(outbox_mu_);
   // Fills the policy's directory groups from the directory when the
   // policy changed, or its members are older than cache_seconds.
   void RefreshDirectoryGroups() ABSL_LOCKS_EXCLUDED(policy_mu_);
@@ -144,6 +150,9 @@ class Gateway {
   std::unique_ptr<MessageScanner> scanner_;
   std::unique_ptr<IncidentWriter> writer_;  // null: no store
   std::unique_ptr<Notifier> notifier_;      // null: no notices
+  mutable absl::Mutex outbox_mu_;
+  std::vector<std::unique_ptr<OutboxSender>> senders_
+      ABSL_GUARDED_BY(outbox_mu_);
   std::atomic<int64_t> last_reload_ns_;     // steady_clock
   bool stopped_ = false;
 };

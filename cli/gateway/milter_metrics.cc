@@ -30,6 +30,59 @@ void Header(std::string& out, const char* name, const char* type,
 
 std::string Number(double v) { return absl::StrFormat("%.17g", v); }
 
+// The outbox's figures per destination (docs/siem.md, "Metrics").
+void RenderOutbox(std::string& out,
+                  const std::vector<OutboxDestinationState>& outbox) {
+  if (outbox.empty()) return;
+  struct Metric {
+    const char* name;
+    const char* type;
+    const char* help;
+    int64_t (*value)(const OutboxDestinationState&);
+  };
+  static constexpr Metric kMetrics[] = {
+      {"leakhound_outbox_queued_total", "counter",
+       "Events queued for the destination since it was registered.",
+       [](const OutboxDestinationState& d) { return d.queued(); }},
+      {"leakhound_outbox_delivered_total", "counter",
+       "Events the destination accepted.",
+       [](const OutboxDestinationState& d) { return d.delivered; }},
+      {"leakhound_outbox_retried_total", "counter",
+       "Attempts that failed and were tried again.",
+       [](const OutboxDestinationState& d) { return d.retried; }},
+      {"leakhound_outbox_failed_total", "counter",
+       "Events the destination refused for good.",
+       [](const OutboxDestinationState& d) { return d.failed; }},
+      {"leakhound_outbox_dropped_total", "counter",
+       "Events dropped unsent by the outbox's age or size bound.",
+       [](const OutboxDestinationState& d) { return d.dropped; }},
+      {"leakhound_outbox_skipped_total", "counter",
+       "Events not for the destination (its severities, channels, events).",
+       [](const OutboxDestinationState& d) { return d.skipped; }},
+      {"leakhound_outbox_pending", "gauge", "Events waiting to be sent.",
+       [](const OutboxDestinationState& d) { return d.pending; }},
+  };
+  for (const Metric& m : kMetrics) {
+    Header(out, m.name, m.type, m.help);
+    for (const OutboxDestinationState& d : outbox) {
+      absl::StrAppend(&out, m.name, "{destination=\"", LabelValue(d.name),
+                      "\"} ", m.value(d), "\n");
+    }
+  }
+  Header(out, "leakhound_outbox_oldest_pending_seconds", "gauge",
+         "Age of the oldest event waiting (0: none).");
+  const int64_t now = NowUnixMs();
+  for (const OutboxDestinationState& d : outbox) {
+    const double age =
+        d.oldest_pending_ms == 0
+            ? 0.0
+            : static_cast<double>(now - d.oldest_pending_ms) / 1000.0;
+    absl::StrAppend(&out,
+                    "leakhound_outbox_oldest_pending_seconds{destination=\"",
+                    LabelValue(d.name), "\"} ", Number(age), "\n");
+  }
+}
+
 }  // namespace
 
 void MilterMetrics::Histogram::Observe(double seconds) {
@@ -144,6 +197,7 @@ std::string MilterMetrics::Render(const Gauges& g) const {
          "before stayed).");
   absl::StrAppend(&out, "leakhound_directory_failures_total ",
                   g.directory_failures, "\n");
+  RenderOutbox(out, g.outbox);
   return out;
 }
 

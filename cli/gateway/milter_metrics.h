@@ -19,6 +19,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/synchronization/mutex.h"
+#include "cli/incidents/incident_store.h"
 
 namespace leakhound {
 
@@ -53,6 +54,9 @@ class MilterMetrics {
     uint64_t policy_rules = 0;
     uint64_t policy_reload_failures = 0;
     uint64_t directory_failures = 0;
+    // The outbox's destinations this process sends to, as the store had
+    // them at their sender's last round.
+    std::vector<OutboxDestinationState> outbox;
   };
 
   // The exposition text: every metric with HELP and TYPE lines.

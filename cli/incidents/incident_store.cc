@@ -164,6 +164,35 @@ constexpr const char* kMigrations[] = {
     "ALTER TABLE incidents ADD COLUMN method TEXT NOT NULL DEFAULT '';"
     "ALTER TABLE incidents ADD COLUMN url TEXT NOT NULL DEFAULT '';"
     "CREATE INDEX incidents_by_source ON incidents(source, time_ms);",
+    // 3 -> 4: the outbox to the SIEM and webhooks (docs/siem.md).
+    "CREATE TABLE outbox ("
+    "  seq INTEGER PRIMARY KEY AUTOINCREMENT,"
+    "  event_id TEXT NOT NULL,"
+    "  time_ms INTEGER NOT NULL,"
+    "  type TEXT NOT NULL,"
+    "  incident_id INTEGER NOT NULL,"
+    "  payload TEXT NOT NULL);"
+    "CREATE INDEX outbox_by_time ON outbox(time_ms);"
+    "CREATE TABLE outbox_destinations ("
+    "  name TEXT PRIMARY KEY,"
+    "  cursor INTEGER NOT NULL,"
+    "  delivered INTEGER NOT NULL DEFAULT 0,"
+    "  skipped INTEGER NOT NULL DEFAULT 0,"
+    "  failed INTEGER NOT NULL DEFAULT 0,"
+    "  dropped INTEGER NOT NULL DEFAULT 0,"
+    "  retried INTEGER NOT NULL DEFAULT 0,"
+    "  last_delivery_ms INTEGER NOT NULL DEFAULT 0,"
+    "  last_error TEXT NOT NULL DEFAULT '',"
+    "  last_error_ms INTEGER NOT NULL DEFAULT 0,"
+    "  lease_owner TEXT NOT NULL DEFAULT '',"
+    "  lease_until_ms INTEGER NOT NULL DEFAULT 0);"
+    "CREATE TABLE outbox_failures ("
+    "  id INTEGER PRIMARY KEY,"
+    "  destination TEXT NOT NULL,"
+    "  seq INTEGER NOT NULL,"
+    "  event_id TEXT NOT NULL,"
+    "  time_ms INTEGER NOT NULL,"
+    "  error TEXT NOT NULL);",
 };
 static_assert(std::size(kMigrations) == kIncidentSchemaVersion);
 
@@ -509,7 +538,10 @@ absl::Status IncidentStore::InsertAll(std::span<Incident> incidents) {
     }
     if (absl::Status st = InsertDecision(i); !st.ok()) return st;
   }
-  return absl::OkStatus();
+  std::vector<OutboxEvent> events;
+  events.reserve(incidents.size());
+  for (const Incident& i : incidents) events.push_back(IncidentEvent(i));
+  return Enqueue(events);
 }
 
 absl::Status IncidentStore::InsertDecision(const Incident& i) {
@@ -688,6 +720,8 @@ absl::Status IncidentStore::Resolve(int64_t id, const std::string& status,
         "reviewed_ms = ? WHERE id = ?");
     s.Bind(status).Bind(note).Bind(user).Bind(NowUnixMs()).Bind(id);
     if (absl::Status st = UpdatedOne(s, id); !st.ok()) return st;
+    if (absl::Status st = EnqueueReview(id, "resolved", user, note); !st.ok())
+      return st;
     return Audit(user, "resolve", id,
                  note.empty() ? status : absl::StrCat(status, ": ", note));
   });
@@ -700,6 +734,10 @@ absl::Status IncidentStore::SetMailState(int64_t id, const std::string& state,
     SqlStatement s(db_, "UPDATE incidents SET mail_state = ? WHERE id = ?");
     s.Bind(state).Bind(id);
     if (absl::Status st = UpdatedOne(s, id); !st.ok()) return st;
+    if (state == "released" || state == "deleted") {
+      if (absl::Status st = EnqueueReview(id, state, user, detail); !st.ok())
+        return st;
+    }
     return Audit(user, "mail " + state, id, detail);
   });
 }
@@ -722,12 +760,297 @@ absl::StatusOr<int64_t> IncidentStore::Purge(int64_t before_ms,
     if (code == SQLITE_DONE) code = i.Step();
     if (code != SQLITE_DONE) return Error(code, "cannot purge");
     deleted = sqlite3_changes(db_);
+    OutboxEvent purged;
+    purged.type = "review";
+    purged.review = "purged";
+    purged.user = user;
+    purged.purged = deleted;
+    purged.note = absl::StrCat("incidents before ", FormatTime(before_ms));
+    if (absl::Status st = Enqueue({&purged, 1}); !st.ok()) return st;
     return Audit(
         user, "purge", 0,
         absl::StrCat(deleted, " incidents before ", FormatTime(before_ms)));
   });
   if (!s.ok()) return s;
   return deleted;
+}
+
+absl::Status IncidentStore::Enqueue(std::span<const OutboxEvent> events) {
+  SqlStatement any(db_, "SELECT 1 FROM outbox_destinations LIMIT 1");
+  const int found = any.Step();
+  if (found == SQLITE_DONE || events.empty()) return absl::OkStatus();
+  if (found != SQLITE_ROW) return Error(found, "cannot read the outbox");
+  SqlStatement add(db_,
+                   "INSERT INTO outbox (event_id, time_ms, type, incident_id, "
+                   "payload) VALUES (?,?,?,?,?)");
+  const int64_t now = NowUnixMs();
+  for (const OutboxEvent& e : events) {
+    add.Reset();
+    add.Bind(NewEventId())
+        .Bind(now)
+        .Bind(e.type)
+        .Bind(e.incident_id)
+        .Bind(EncodeOutboxPayload(e));
+    if (const int code = add.Step(); code != SQLITE_DONE) {
+      return Error(code, "cannot queue an event");
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status IncidentStore::EnqueueReview(int64_t id, std::string_view review,
+                                          const std::string& user,
+                                          const std::string& note) {
+  SqlStatement s(
+      db_, absl::StrCat("SELECT ", kColumns, " FROM incidents WHERE id = ?"));
+  s.Bind(id);
+  if (const int code = s.Step(); code != SQLITE_ROW) {
+    return Error(code, "cannot read an incident");
+  }
+  Incident incident = ReadIncident(s);
+  if (absl::Status st = LoadDecision(incident); !st.ok()) return st;
+  const OutboxEvent event = ReviewEvent(incident, review, user, note);
+  return Enqueue({&event, 1});
+}
+
+absl::Status IncidentStore::RegisterDestination(const std::string& name) {
+  SqlStatement s(db_,
+                 "INSERT OR IGNORE INTO outbox_destinations (name, cursor) "
+                 "VALUES (?, (SELECT IFNULL(MAX(seq), 0) FROM outbox))");
+  s.Bind(name);
+  if (const int code = s.Step(); code != SQLITE_DONE) {
+    return Error(code, "cannot register a destination");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status IncidentStore::ForgetDestination(const std::string& name) {
+  SqlStatement s(db_, "DELETE FROM outbox_destinations WHERE name = ?");
+  s.Bind(name);
+  if (const int code = s.Step(); code != SQLITE_DONE) {
+    return Error(code, "cannot forget a destination");
+  }
+  if (sqlite3_changes(db_) == 0) {
+    return absl::NotFoundError(absl::StrCat("no destination '", name, "'"));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<bool> IncidentStore::TakeLease(const std::string& name,
+                                              const std::string& owner,
+                                              int64_t now_ms, int64_t until_ms,
+                                              const std::string& stale_owner) {
+  SqlStatement s(db_,
+                 "UPDATE outbox_destinations SET lease_owner = ?, "
+                 "lease_until_ms = ? WHERE name = ? AND (lease_owner IN "
+                 "('', ?, ?) OR lease_until_ms < ?)");
+  s.Bind(owner).Bind(until_ms).Bind(name).Bind(owner);
+  s.Bind(stale_owner.empty() ? owner : stale_owner).Bind(now_ms);
+  if (const int code = s.Step(); code != SQLITE_DONE) {
+    return Error(code, "cannot take a destination's lease");
+  }
+  if (sqlite3_changes(db_) == 1) return true;
+  SqlStatement exists(db_,
+                      "SELECT 1 FROM outbox_destinations WHERE name = ?");
+  exists.Bind(name);
+  if (exists.Step() != SQLITE_ROW) {
+    return absl::NotFoundError(absl::StrCat("no destination '", name, "'"));
+  }
+  return false;
+}
+
+absl::Status IncidentStore::ReleaseLease(const std::string& name,
+                                         const std::string& owner) {
+  SqlStatement s(db_,
+                 "UPDATE outbox_destinations SET lease_owner = '', "
+                 "lease_until_ms = 0 WHERE name = ? AND lease_owner = ?");
+  s.Bind(name).Bind(owner);
+  if (const int code = s.Step(); code != SQLITE_DONE) {
+    return Error(code, "cannot release a destination's lease");
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<OutboxEvent>> IncidentStore::PendingEvents(
+    const std::string& name, size_t limit) {
+  SqlStatement s(db_,
+                 "SELECT seq, event_id, time_ms, payload FROM outbox WHERE "
+                 "seq > (SELECT cursor FROM outbox_destinations WHERE name = "
+                 "?) ORDER BY seq LIMIT ?");
+  s.Bind(name).Bind(static_cast<int64_t>(limit));
+  std::vector<OutboxEvent> out;
+  int code;
+  while ((code = s.Step()) == SQLITE_ROW) {
+    auto event = DecodeOutboxPayload(s.Text(3));
+    if (!event.ok()) {
+      // Kept whole, so that the sender can count it as failed and move on.
+      OutboxEvent broken;
+      broken.detail = std::string(event.status().message());
+      event = std::move(broken);
+    }
+    event->seq = s.Int(0);
+    event->id = s.Text(1);
+    event->time_ms = s.Int(2);
+    out.push_back(*std::move(event));
+  }
+  if (code != SQLITE_DONE) return Error(code, "cannot read the outbox");
+  return out;
+}
+
+absl::Status IncidentStore::Advance(const std::string& name,
+                                    const std::string& owner,
+                                    const OutboxProgress& p) {
+  return InTransaction([&]() -> absl::Status {
+    const int64_t now = NowUnixMs();
+    SqlStatement s(
+        db_,
+        "UPDATE outbox_destinations SET cursor = ?, delivered = delivered + "
+        "?, skipped = skipped + ?, failed = failed + ?, last_delivery_ms = "
+        "CASE WHEN ? > 0 THEN ? ELSE last_delivery_ms END, last_error = CASE "
+        "WHEN ? > 0 THEN ? ELSE last_error END, last_error_ms = CASE WHEN ? > "
+        "0 THEN ? ELSE last_error_ms END WHERE name = ? AND lease_owner = ? "
+        "AND cursor < ?");
+    s.Bind(p.cursor).Bind(p.delivered).Bind(p.skipped).Bind(p.failed);
+    s.Bind(p.delivered).Bind(now).Bind(p.failed).Bind(p.error);
+    s.Bind(p.failed).Bind(now).Bind(name).Bind(owner).Bind(p.cursor);
+    if (const int code = s.Step(); code != SQLITE_DONE) {
+      return Error(code, "cannot move a destination's cursor");
+    }
+    if (sqlite3_changes(db_) == 0) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "outbox destination '", name, "': the lease is no longer ", owner,
+          "'s"));
+    }
+    if (p.failed == 0) return absl::OkStatus();
+    SqlStatement f(db_,
+                   "INSERT INTO outbox_failures (destination, seq, event_id, "
+                   "time_ms, error) VALUES (?,?,?,?,?)");
+    f.Bind(name).Bind(p.cursor).Bind(p.failed_event_id).Bind(now).Bind(
+        p.error);
+    SqlStatement trim(db_,
+                      "DELETE FROM outbox_failures WHERE id <= (SELECT "
+                      "MAX(id) FROM outbox_failures) - 1000");
+    int code = f.Step();
+    if (code == SQLITE_DONE) code = trim.Step();
+    if (code != SQLITE_DONE) return Error(code, "cannot record a failure");
+    return absl::OkStatus();
+  });
+}
+
+absl::Status IncidentStore::NoteRetry(const std::string& name,
+                                      const std::string& owner,
+                                      const std::string& error) {
+  SqlStatement s(db_,
+                 "UPDATE outbox_destinations SET retried = retried + 1, "
+                 "last_error = ?, last_error_ms = ? WHERE name = ? AND "
+                 "lease_owner = ?");
+  s.Bind(error).Bind(NowUnixMs()).Bind(name).Bind(owner);
+  if (const int code = s.Step(); code != SQLITE_DONE) {
+    return Error(code, "cannot count a retry");
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<int64_t> IncidentStore::PruneOutbox(int64_t before_ms,
+                                                   int64_t max_events) {
+  int64_t dropped = 0;
+  absl::Status s = InTransaction([&]() -> absl::Status {
+    // The newest event that goes: by age, by size, or done everywhere.
+    SqlStatement last(
+        db_,
+        "SELECT MAX(IFNULL((SELECT MAX(seq) FROM outbox WHERE time_ms < ?), "
+        "0), IFNULL((SELECT seq FROM outbox ORDER BY seq DESC LIMIT 1 OFFSET "
+        "?), 0))");
+    last.Bind(before_ms).Bind(max_events);
+    if (const int code = last.Step(); code != SQLITE_ROW) {
+      return Error(code, "cannot prune the outbox");
+    }
+    const int64_t cut = last.Int(0);
+    SqlStatement lost(db_,
+                      "SELECT IFNULL(SUM((SELECT COUNT(*) FROM outbox WHERE "
+                      "seq > d.cursor AND seq <= ?)), 0) FROM "
+                      "outbox_destinations d");
+    lost.Bind(cut);
+    if (const int code = lost.Step(); code != SQLITE_ROW) {
+      return Error(code, "cannot prune the outbox");
+    }
+    dropped = lost.Int(0);
+    SqlStatement count(db_,
+                       "UPDATE outbox_destinations SET dropped = dropped + "
+                       "(SELECT COUNT(*) FROM outbox WHERE seq > cursor AND "
+                       "seq <= ?1), cursor = MAX(cursor, ?1)");
+    count.Bind(cut);
+    if (const int code = count.Step(); code != SQLITE_DONE) {
+      return Error(code, "cannot prune the outbox");
+    }
+    SqlStatement done(db_,
+                      "DELETE FROM outbox WHERE seq <= MAX(?, IFNULL((SELECT "
+                      "MIN(cursor) FROM outbox_destinations), (SELECT "
+                      "IFNULL(MAX(seq), 0) FROM outbox)))");
+    done.Bind(cut);
+    if (const int code = done.Step(); code != SQLITE_DONE) {
+      return Error(code, "cannot prune the outbox");
+    }
+    return absl::OkStatus();
+  });
+  if (!s.ok()) return s;
+  return dropped;
+}
+
+absl::StatusOr<std::vector<OutboxDestinationState>>
+IncidentStore::OutboxStates() {
+  SqlStatement s(
+      db_,
+      "SELECT name, cursor, delivered, skipped, failed, dropped, retried, "
+      "(SELECT COUNT(*) FROM outbox WHERE seq > d.cursor), (SELECT "
+      "IFNULL(MIN(time_ms), 0) FROM outbox WHERE seq > d.cursor), "
+      "last_delivery_ms, last_error, last_error_ms, lease_owner, "
+      "lease_until_ms FROM outbox_destinations d ORDER BY name");
+  std::vector<OutboxDestinationState> out;
+  int code;
+  while ((code = s.Step()) == SQLITE_ROW) {
+    OutboxDestinationState d;
+    d.name = s.Text(0);
+    d.cursor = s.Int(1);
+    d.delivered = s.Int(2);
+    d.skipped = s.Int(3);
+    d.failed = s.Int(4);
+    d.dropped = s.Int(5);
+    d.retried = s.Int(6);
+    d.pending = s.Int(7);
+    d.oldest_pending_ms = s.Int(8);
+    d.last_delivery_ms = s.Int(9);
+    d.last_error = s.Text(10);
+    d.last_error_ms = s.Int(11);
+    d.lease_owner = s.Text(12);
+    d.lease_until_ms = s.Int(13);
+    out.push_back(std::move(d));
+  }
+  if (code != SQLITE_DONE) return Error(code, "cannot read the outbox");
+  return out;
+}
+
+absl::StatusOr<std::vector<OutboxFailure>> IncidentStore::OutboxFailures(
+    size_t limit) {
+  SqlStatement s(db_,
+                 "SELECT destination, seq, event_id, time_ms, error FROM "
+                 "outbox_failures ORDER BY id DESC LIMIT ?");
+  s.Bind(static_cast<int64_t>(limit));
+  std::vector<OutboxFailure> out;
+  int code;
+  while ((code = s.Step()) == SQLITE_ROW) {
+    out.push_back({s.Text(0), s.Int(1), s.Text(2), s.Int(3), s.Text(4)});
+  }
+  if (code != SQLITE_DONE) return Error(code, "cannot read the outbox");
+  return out;
+}
+
+absl::StatusOr<int64_t> IncidentStore::OutboxSize() {
+  SqlStatement s(db_, "SELECT COUNT(*) FROM outbox");
+  if (const int code = s.Step(); code != SQLITE_ROW) {
+    return Error(code, "cannot read the outbox");
+  }
+  return s.Int(0);
 }
 
 absl::Status IncidentStore::Audit(const std::string& user,

@@ -23,11 +23,13 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "cli/incidents/incident.h"
+#include "cli/incidents/outbox_event.h"
 
 struct sqlite3;
 
@@ -36,7 +38,7 @@ namespace leakhound {
 class SqlStatement;  // incident_store.cc's prepared statement
 
 // PERSISTED (PRAGMA user_version): the schema version this build writes.
-inline constexpr int kIncidentSchemaVersion = 3;
+inline constexpr int kIncidentSchemaVersion = 4;
 
 struct IncidentFilter {
   int64_t since_ms = std::numeric_limits<int64_t>::min();  // time >= since
@@ -81,6 +83,48 @@ struct DayCount {
 struct NamedCount {
   std::string name;
   int64_t count = 0;
+};
+
+// A destination of the outbox (docs/siem.md) as the store keeps it. The
+// counters are totals since it was registered; queued = delivered +
+// skipped + failed + dropped + pending.
+struct OutboxDestinationState {
+  std::string name;
+  int64_t cursor = 0;     // the last event it is done with
+  int64_t delivered = 0;  // sent and accepted
+  int64_t skipped = 0;    // not for it (its severities, channels, events)
+  int64_t failed = 0;     // refused for good (a webhook's 4xx)
+  int64_t dropped = 0;    // pruned before it was sent (age or size bound)
+  int64_t retried = 0;    // attempts that failed and were tried again
+  int64_t pending = 0;    // waiting now
+  int64_t oldest_pending_ms = 0;  // 0: none
+  int64_t last_delivery_ms = 0;
+  std::string last_error;
+  int64_t last_error_ms = 0;
+  std::string lease_owner;  // the sender delivering it ("" none)
+  int64_t lease_until_ms = 0;
+  int64_t queued() const {
+    return delivered + skipped + failed + dropped + pending;
+  }
+};
+
+// A permanent failure of one event at one destination.
+struct OutboxFailure {
+  std::string destination;
+  int64_t seq = 0;
+  std::string event_id;
+  int64_t time_ms = 0;
+  std::string error;
+};
+
+// What a sender did with the events up to a cursor.
+struct OutboxProgress {
+  int64_t cursor = 0;  // REQUIRES: after the destination's cursor
+  int64_t delivered = 0;
+  int64_t skipped = 0;
+  int64_t failed = 0;
+  std::string error;  // a failure's reason (recorded with `failed`)
+  std::string failed_event_id;
 };
 
 class IncidentStore {
@@ -167,6 +211,47 @@ class IncidentStore {
   absl::StatusOr<std::vector<NamedCount>> PerSeverity(int64_t since_ms);
   absl::StatusOr<std::vector<NamedCount>> PerRule(int64_t since_ms, size_t n);
 
+  // The outbox (docs/siem.md). Insert, Resolve, SetMailState and Purge
+  // queue their events in their own transaction when a destination is
+  // registered (none registered: nothing is queued). A destination reads
+  // the events after its cursor in order; one sender at a time holds its
+  // lease.
+  //
+  // Registers `name` (idempotent); a new one starts after the newest event.
+  absl::Status RegisterDestination(const std::string& name);
+  // Forgets `name` and its counters; NotFound.
+  absl::Status ForgetDestination(const std::string& name);
+  // Takes or renews the lease of `name` for `owner` until `until_ms`: true
+  // when it is free, expired (before `now_ms`), `owner`'s already, or held
+  // by `stale_owner` (non-empty: a sender known dead). NotFound.
+  absl::StatusOr<bool> TakeLease(const std::string& name,
+                                 const std::string& owner, int64_t now_ms,
+                                 int64_t until_ms,
+                                 const std::string& stale_owner);
+  // Gives the lease of `name` up if `owner` holds it.
+  absl::Status ReleaseLease(const std::string& name, const std::string& owner);
+  // At most `limit` events after `name`'s cursor, in order.
+  absl::StatusOr<std::vector<OutboxEvent>> PendingEvents(
+      const std::string& name, size_t limit);
+  // Moves `name`'s cursor and counters by `progress` (a failure is also
+  // kept in the failures list, the newest 1,000). FailedPrecondition when
+  // `owner` no longer holds the lease (nothing changes).
+  absl::Status Advance(const std::string& name, const std::string& owner,
+                       const OutboxProgress& progress);
+  // Counts a failed attempt that will be retried, with its reason.
+  absl::Status NoteRetry(const std::string& name, const std::string& owner,
+                         const std::string& error);
+  // Deletes the events every destination is done with, those queued
+  // before `before_ms`, and the oldest beyond `max_events`; the ones a
+  // destination had not sent count as its drops. Returns the drops.
+  absl::StatusOr<int64_t> PruneOutbox(int64_t before_ms, int64_t max_events);
+  // Every registered destination, by name.
+  absl::StatusOr<std::vector<OutboxDestinationState>> OutboxStates();
+  // The newest permanent failures, newest first.
+  absl::StatusOr<std::vector<OutboxFailure>> OutboxFailures(size_t limit);
+  // Events in the outbox now (for tests and the dashboard).
+  absl::StatusOr<int64_t> OutboxSize();
+
   // PRAGMA integrity_check: "ok" or SQLite's findings.
   absl::StatusOr<std::string> IntegrityCheck();
   int schema_version() const { return schema_version_; }
@@ -189,6 +274,12 @@ class IncidentStore {
   absl::Status InsertDecision(const Incident& incident);
   // Steps an UPDATE of incident `id`: NotFound when it changed no row.
   absl::Status UpdatedOne(SqlStatement& update, int64_t id);
+  // Queues `events` when a destination is registered.
+  // REQUIRES: inside a transaction.
+  absl::Status Enqueue(std::span<const OutboxEvent> events);
+  // Queues the review `review` of incident `id` as it is now.
+  absl::Status EnqueueReview(int64_t id, std::string_view review,
+                             const std::string& user, const std::string& note);
   absl::StatusOr<std::vector<NamedCount>> NamedCounts(const char* sql,
                                                       int64_t since_ms,
                                                       size_t n);

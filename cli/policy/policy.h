@@ -128,6 +128,41 @@ struct DirectorySettings {
   std::map<std::string, std::string> roles;
 };
 
+// Where the incident store's outbox sends its events (docs/siem.md): a
+// syslog receiver or a webhook. PERSISTED in the policy file's
+// [[destination]] tables.
+struct DestinationSettings {
+  std::string name;  // the outbox's key for it: a new name starts afresh
+  int line = 0;      // in the policy file, for messages
+  // "syslog": udp://HOST:PORT, tcp://HOST:PORT (RFC 6587 octet counting)
+  // or tls://HOST:PORT (RFC 5425); "webhook": https://HOST[:PORT]/PATH.
+  std::string url;
+  bool webhook = false;
+  std::string format = "cef";  // syslog: "cef" or "leef"
+  int facility = 20;           // syslog facility number (20: local4)
+  std::string ca_file;         // TLS: the CA checked against; "": the system's
+  std::string secret_file;     // webhook: the HMAC key's file
+  // Which events it receives; empty: all. Severities "info" ... "high"
+  // and "none" (an incident no rule matched: an error, unread parts);
+  // channels "mail", "web", "scan"; events "incident", "review".
+  std::vector<std::string> severities;
+  std::vector<std::string> channels;
+  std::vector<std::string> events;
+  bool include_snippets = false;  // the outbound text around passages
+  double timeout_seconds = 10;    // to connect, and for a webhook's answer
+  double max_retry_seconds = 60;  // the longest pause between attempts
+  bool operator==(const DestinationSettings&) const = default;
+};
+
+// The outbox's bounds and the console link the events carry. PERSISTED in
+// the policy file's [outbox] table.
+struct OutboxSettings {
+  double max_age_days = 7;         // older events are dropped, counted
+  int64_t max_events = 1'000'000;  // beyond, the oldest are dropped
+  std::string console_url;  // events link to CONSOLE/incidents?reference=
+  bool operator==(const OutboxSettings&) const = default;
+};
+
 struct Policy {
   std::string path;  // where it was read from; "(built-in)" otherwise
   std::vector<std::string> internal_domains;
@@ -141,6 +176,8 @@ struct Policy {
   std::map<std::string, std::string> directory_groups;
   std::optional<DirectorySettings> directory;
   std::vector<PolicyRule> rules;
+  std::vector<DestinationSettings> destinations;
+  OutboxSettings outbox;
   // Every label the rules name, and whether they are compiled to bits
   // (CompileLabels; at most 64 labels): the bit of label i is 1 << i.
   // Without them labels are compared as text.

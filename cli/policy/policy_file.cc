@@ -19,6 +19,21 @@
 namespace leakhound {
 namespace {
 
+// The syslog facility `name` (RFC 5424's numbers), or -1.
+int FacilityNumber(std::string_view name) {
+  static constexpr std::pair<const char*, int> kNamed[] = {
+      {"kern", 0},     {"user", 1},    {"mail", 2},   {"daemon", 3},
+      {"auth", 4},     {"syslog", 5},  {"authpriv", 10}};
+  for (const auto& [n, v] : kNamed) {
+    if (name == n) return v;
+  }
+  if (name.size() == 6 && name.starts_with("local") && name[5] >= '0' &&
+      name[5] <= '7') {
+    return 16 + (name[5] - '0');
+  }
+  return -1;
+}
+
 // Reads one table of the file into the model, collecting the first error.
 class Reader {
  public:
@@ -300,6 +315,32 @@ class Reader {
     return r;
   }
 
+  // A list of strings each of which is in `known`.
+  std::vector<std::string> OneOf(const toml::table& t, const std::string& key,
+                                 std::initializer_list<const char*> known) {
+    std::vector<std::string> out = Strings(t, key);
+    for (const std::string& v : out) {
+      if (std::find(known.begin(), known.end(), v) == known.end()) {
+        Fail(t.get(key)->source(),
+             absl::StrCat("unknown ", key, " value '", v,
+                          "' (known: ", absl::StrJoin(known, ", "), ")"));
+      }
+    }
+    return out;
+  }
+
+  // Seconds above 0, at most a day, into `field` when set.
+  void Seconds(const toml::table& t, const char* key, double& field) {
+    if (const toml::node* n = t.get(key)) {
+      const std::optional<double> v = n->value<double>();
+      if (!v || *v <= 0 || *v > 86400) {
+        Fail(n->source(), absl::StrCat("'", key, "' must be seconds, above 0"));
+      } else {
+        field = *v;
+      }
+    }
+  }
+
   DirectorySettings Directory(const toml::table& t) {
     OnlyKeys(t,
              {"url", "start_tls", "ca_file", "bind_dn", "bind_password_file",
@@ -333,19 +374,93 @@ class Reader {
         }
       }
     }
-    for (auto [key, field] : {std::pair{"timeout_seconds", &d.timeout_seconds},
-                              std::pair{"cache_seconds", &d.cache_seconds}}) {
-      if (const toml::node* n = t.get(key)) {
-        const std::optional<double> v = n->value<double>();
-        if (!v || *v <= 0 || *v > 86400) {
-          Fail(n->source(),
-               absl::StrCat("'", key, "' must be seconds, above 0"));
-        } else {
-          *field = *v;
-        }
+    Seconds(t, "timeout_seconds", d.timeout_seconds);
+    Seconds(t, "cache_seconds", d.cache_seconds);
+    return d;
+  }
+
+  DestinationSettings Destination(const toml::table& t) {
+    OnlyKeys(t,
+             {"name", "type", "url", "format", "facility", "ca_file",
+              "secret_file", "severities", "channels", "events",
+              "include_snippets", "timeout_seconds", "max_retry_seconds"},
+             "[[destination]]");
+    DestinationSettings d;
+    d.line = static_cast<int>(t.source().begin.line);
+    d.name = String(t, "name").value_or("");
+    if (d.name.empty()) Fail(t.source(), "a [[destination]] needs a name");
+    const std::string type = String(t, "type").value_or("");
+    d.webhook = type == "webhook";
+    d.url = String(t, "url").value_or("");
+    const bool syslog_url = d.url.starts_with("udp://") ||
+                            d.url.starts_with("tcp://") ||
+                            d.url.starts_with("tls://");
+    if (type != "syslog" && type != "webhook") {
+      Fail(t.source(), absl::StrCat("destination '", d.name,
+                                    "': type must be syslog or webhook"));
+    } else if (d.webhook ? !d.url.starts_with("https://") : !syslog_url) {
+      Fail(t.source(),
+           absl::StrCat("destination '", d.name, "': url must be ",
+                        d.webhook ? "https://HOST[:PORT]/PATH"
+                                  : "udp://, tcp:// or tls://HOST:PORT"));
+    }
+    d.format = String(t, "format").value_or(d.format);
+    if (d.format != "cef" && d.format != "leef") {
+      Fail(t.source(), "'format' must be cef or leef");
+    }
+    if (auto f = String(t, "facility")) {
+      d.facility = FacilityNumber(*f);
+      if (d.facility < 0) {
+        Fail(t.get("facility")->source(),
+             "'facility' must be a syslog facility (auth, local0 ... local7)");
       }
     }
+    d.ca_file = String(t, "ca_file").value_or("");
+    d.secret_file = String(t, "secret_file").value_or("");
+    if (d.webhook && d.secret_file.empty()) {
+      Fail(t.source(), absl::StrCat("webhook '", d.name,
+                                    "' needs a secret_file (its HMAC key)"));
+    }
+    d.severities = OneOf(t, "severities",
+                         {"none", "info", "low", "medium", "high"});
+    d.channels = OneOf(t, "channels", {"mail", "web", "scan"});
+    d.events = OneOf(t, "events", {"incident", "review"});
+    d.include_snippets = Bool(t, "include_snippets").value_or(false);
+    Seconds(t, "timeout_seconds", d.timeout_seconds);
+    Seconds(t, "max_retry_seconds", d.max_retry_seconds);
     return d;
+  }
+
+  OutboxSettings Outbox(const toml::table& t) {
+    OnlyKeys(t, {"max_age_days", "max_events", "console_url"}, "[outbox]");
+    OutboxSettings o;
+    if (const toml::node* n = t.get("max_age_days")) {
+      const std::optional<double> v = n->value<double>();
+      if (!v || *v <= 0 || *v > 3650) {
+        Fail(n->source(), "'max_age_days' must be days, above 0");
+      } else {
+        o.max_age_days = *v;
+      }
+    }
+    if (std::optional<uint32_t> n = Count(t, "max_events")) {
+      if (*n == 0) Fail(t.get("max_events")->source(), "'max_events' is 0");
+      o.max_events = *n;
+    }
+    o.console_url = String(t, "console_url").value_or("");
+    return o;
+  }
+
+  // Destination names are distinct.
+  void CheckNames(const std::vector<DestinationSettings>& destinations) {
+    std::set<std::string> seen;
+    for (const DestinationSettings& d : destinations) {
+      if (!seen.insert(d.name).second) {
+        errors_.push_back(absl::StrCat(path_, ":", d.line,
+                                       ": a second destination named '",
+                                       d.name, "'"));
+        if (status_.ok()) status_ = absl::InvalidArgumentError(errors_.back());
+      }
+    }
   }
 
   // Every group:NAME used is defined.
@@ -381,7 +496,7 @@ PolicyReport CheckPolicy(std::string_view text, const std::string& path) {
   Reader reader(path);
   reader.OnlyKeys(root,
                   {"internal_domains", "help_url", "directory", "groups",
-                   "rule"},
+                   "rule", "destination", "outbox"},
                   "the file");
   Policy policy;
   policy.path = path;
@@ -434,6 +549,28 @@ PolicyReport CheckPolicy(std::string_view text, const std::string& path) {
         policy.rules.push_back(reader.Rule(*item.as_table()));
       }
     }
+  }
+  if (const toml::node* outbox = root.get("outbox")) {
+    if (outbox->as_table() == nullptr) {
+      reader.Fail(outbox->source(), "'outbox' must be a table ([outbox])");
+    } else {
+      policy.outbox = reader.Outbox(*outbox->as_table());
+    }
+  }
+  if (const toml::node* destinations = root.get("destination")) {
+    const toml::array* list = destinations->as_array();
+    for (size_t k = 0; list != nullptr && k < list->size(); ++k) {
+      if (const toml::table* t = (*list)[k].as_table()) {
+        policy.destinations.push_back(reader.Destination(*t));
+      } else {
+        list = nullptr;
+      }
+    }
+    if (list == nullptr) {
+      reader.Fail(destinations->source(),
+                  "destinations are [[destination]] tables");
+    }
+    reader.CheckNames(policy.destinations);
   }
   reader.CheckGroups(policy);
   report.errors = reader.errors();
