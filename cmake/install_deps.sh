@@ -14,7 +14,8 @@
 #            (corpus/make_formats.py, tests/cli/formats/), and the real-text
 #            corpora of the evaluation's small configuration (Python, Linux,
 #            PostgreSQL and Perl documentation, English and Chinese manual
-#            pages, groff to render them).
+#            pages, groff to render them), rsyslog with its OpenSSL
+#            driver (the SIEM tests' receiver, its own instance).
 #   --plots  also gnuplot, for the evaluation report's figures.
 set -euo pipefail
 
@@ -27,6 +28,7 @@ packages=(
   libgsf-1-dev libtesseract-dev libleptonica-dev tesseract-ocr-eng
   tesseract-ocr-chi-sim libmilter-dev libsystemd-dev
   zlib1g-dev libbrotli-dev nlohmann-json3-dev libicapapi-dev
+  libcurl4-openssl-dev
 )
 test_packages=(
   libgtest-dev libgmock-dev libbenchmark-dev sqlite3 curl brotli
@@ -39,7 +41,7 @@ test_packages=(
   findutils
   libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui
   pandoc libgsf-bin poppler-utils
-  chromium lintian c-icap squid-openssl
+  chromium lintian c-icap squid-openssl rsyslog rsyslog-openssl
 )
 for arg in "$@"; do
   case "$arg" in
@@ -79,5 +81,6 @@ echo "postfix postfix/main_mailer_type select No configuration" |
 echo "slapd slapd/no_configuration boolean true" | debconf-set-selections
 # c-icap and Squid (squid-openssl: ssl_bump) likewise, for the web
 # channel's tests (tests/cli/icap/): they start their own on loopback ports.
+# rsyslog too (tests/cli/siem/): the test runs its own rsyslogd.
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -37,6 +37,23 @@ Incident MailLeak(int64_t time_ms, const std::string& sender,
   return i;
 }
 
+OutboxProgress Delivered(int64_t cursor, int64_t n) {
+  OutboxProgress p;
+  p.cursor = cursor;
+  p.delivered = n;
+  return p;
+}
+
+OutboxProgress Failed(int64_t cursor, const std::string& error,
+                      const std::string& event) {
+  OutboxProgress p;
+  p.cursor = cursor;
+  p.failed = 1;
+  p.error = error;
+  p.failed_event_id = event;
+  return p;
+}
+
 class IncidentStoreTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -301,9 +318,12 @@ TEST(IncidentStoreFormatTest,
   sqlite3_close(db);
   auto store = IncidentStore::Open(path);
   ASSERT_TRUE(store.ok()) << store.status();
-  // Migrated to version 3: the policy's and the web's columns are there,
-  // empty.
-  EXPECT_EQ((*store)->schema_version(), 3);
+  // Migrated to version 4: the policy's and the web's columns are there,
+  // empty, and the outbox's tables, with no destination.
+  EXPECT_EQ((*store)->schema_version(), 4);
+  auto destinations = (*store)->OutboxStates();
+  ASSERT_TRUE(destinations.ok()) << destinations.status();
+  EXPECT_TRUE(destinations->empty());
   auto i = (*store)->Get(7);
   ASSERT_TRUE(i.ok()) << i.status();
   EXPECT_EQ(i->recipients,
@@ -348,6 +368,181 @@ TEST(IncidentStoreFormatTest, AMissingFileIsNotFoundWithoutCreate) {
   o.create = false;
   EXPECT_TRUE(
       absl::IsNotFound(IncidentStore::Open(dir.Sub("none"), o).status()));
+}
+
+TEST_F(IncidentStoreTest, NothingIsQueuedWhileNoDestinationIsRegistered) {
+  std::vector<Incident> batch = {MailLeak(1000, "a@corp.test", "memo")};
+  ASSERT_TRUE(store_->Insert(batch).ok());
+  ASSERT_TRUE(store_->Resolve(batch[0].id, "confirmed", "", "ada").ok());
+  EXPECT_EQ(*store_->OutboxSize(), 0);
+}
+
+TEST_F(IncidentStoreTest,
+       IncidentsAndReviewsAreQueuedInOrderForARegisteredDestination) {
+  std::vector<Incident> before = {MailLeak(500, "old@corp.test", "memo")};
+  ASSERT_TRUE(store_->Insert(before).ok());
+  ASSERT_TRUE(store_->RegisterDestination("soc").ok());
+  ASSERT_TRUE(store_->RegisterDestination("soc").ok());  // idempotent
+  std::vector<Incident> batch = {MailLeak(1000, "a@corp.test", "memo"),
+                                 MailLeak(2000, "b@corp.test", "plan")};
+  batch[1].severity = "high";
+  batch[1].rules = {{"external", "high", "reject", false}};
+  ASSERT_TRUE(store_->Insert(batch).ok());
+  ASSERT_TRUE(
+      store_->Resolve(batch[1].id, "false-positive", "a quote", "ada").ok());
+  ASSERT_TRUE(store_->SetMailState(batch[0].id, "released", "bob", "ok").ok());
+  auto events = store_->PendingEvents("soc", 10);
+  ASSERT_TRUE(events.ok()) << events.status();
+  // The incident from before the registration is not queued for it.
+  ASSERT_EQ(events->size(), 4u);
+  for (size_t i = 1; i < events->size(); ++i) {
+    EXPECT_LT((*events)[i - 1].seq, (*events)[i].seq);
+    EXPECT_NE((*events)[i - 1].id, (*events)[i].id);
+    EXPECT_EQ((*events)[i].id.size(), 32u);
+  }
+  const OutboxEvent& first = (*events)[0];
+  EXPECT_EQ(first.type, "incident");
+  EXPECT_EQ(first.incident_id, batch[0].id);
+  EXPECT_EQ(first.sender, "a@corp.test");
+  EXPECT_EQ(first.channel, "mail");
+  EXPECT_EQ(first.words, 25u);
+  ASSERT_EQ(first.snippets.size(), 1u);
+  EXPECT_EQ(first.snippets[0].text, "before THE PASSAGE after");
+  const OutboxEvent& review = (*events)[2];
+  EXPECT_EQ(review.type, "review");
+  EXPECT_EQ(review.review, "resolved");
+  EXPECT_EQ(review.status, "false-positive");
+  EXPECT_EQ(review.note, "a quote");
+  EXPECT_EQ(review.user, "ada");
+  EXPECT_EQ(review.severity, "high");
+  ASSERT_EQ(review.rules.size(), 1u);
+  EXPECT_EQ(review.rules[0].rule, "external");
+  EXPECT_EQ((*events)[3].review, "released");
+}
+
+TEST_F(IncidentStoreTest, AFailedInsertQueuesNothing) {
+  ASSERT_TRUE(store_->RegisterDestination("soc").ok());
+  // A second writer holds the lock: the insert fails as a whole.
+  IncidentStore::Options quick;
+  quick.busy_timeout_ms = 10;
+  auto other = IncidentStore::Open(path_, quick);
+  ASSERT_TRUE(other.ok());
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  std::vector<Incident> batch = {MailLeak(1000, "a@corp.test", "memo")};
+  EXPECT_FALSE((*other)->Insert(batch).ok());
+  sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+  sqlite3_close(db);
+  EXPECT_EQ(*store_->OutboxSize(), 0);
+  EXPECT_EQ(*store_->Count(IncidentFilter()), 0);
+}
+
+TEST_F(IncidentStoreTest, OneOwnerHoldsTheLeaseUntilItLapsesOrIsReleased) {
+  ASSERT_TRUE(store_->RegisterDestination("soc").ok());
+  EXPECT_TRUE(*store_->TakeLease("soc", "a", 1000, 2000, ""));
+  EXPECT_TRUE(*store_->TakeLease("soc", "a", 1500, 2500, ""));  // renewed
+  EXPECT_FALSE(*store_->TakeLease("soc", "b", 2000, 3000, ""));
+  EXPECT_TRUE(*store_->TakeLease("soc", "b", 2000, 3000, "a"));  // a is dead
+  EXPECT_FALSE(*store_->TakeLease("soc", "a", 2999, 4000, ""));
+  EXPECT_TRUE(*store_->TakeLease("soc", "a", 3001, 4000, ""));  // lapsed
+  ASSERT_TRUE(store_->ReleaseLease("soc", "a").ok());
+  EXPECT_TRUE(*store_->TakeLease("soc", "b", 3002, 5000, ""));
+  EXPECT_TRUE(absl::IsNotFound(
+      store_->TakeLease("none", "b", 0, 1, "").status()));
+}
+
+TEST_F(IncidentStoreTest, AdvanceMovesTheCursorOnlyForTheLeaseHolder) {
+  ASSERT_TRUE(store_->RegisterDestination("soc").ok());
+  std::vector<Incident> batch = {MailLeak(1000, "a@corp.test", "memo"),
+                                 MailLeak(2000, "b@corp.test", "memo"),
+                                 MailLeak(3000, "c@corp.test", "memo")};
+  ASSERT_TRUE(store_->Insert(batch).ok());
+  auto events = *store_->PendingEvents("soc", 10);
+  ASSERT_EQ(events.size(), 3u);
+  ASSERT_TRUE(*store_->TakeLease("soc", "a", NowUnixMs(),
+                                 NowUnixMs() + 60000, ""));
+  EXPECT_TRUE(absl::IsFailedPrecondition(
+      store_->Advance("soc", "b", Delivered(events[0].seq, 1))));
+  ASSERT_TRUE(
+      store_->Advance("soc", "a", Delivered(events[0].seq, 1))
+          .ok());
+  ASSERT_TRUE(store_->NoteRetry("soc", "a", "connection refused").ok());
+  ASSERT_TRUE(store_
+                  ->Advance("soc", "a",
+                            Failed(events[1].seq, "HTTP status 400",
+                                   events[1].id))
+                  .ok());
+  auto pending = *store_->PendingEvents("soc", 10);
+  ASSERT_EQ(pending.size(), 1u);
+  EXPECT_EQ(pending[0].sender, "c@corp.test");
+  auto states = *store_->OutboxStates();
+  ASSERT_EQ(states.size(), 1u);
+  EXPECT_EQ(states[0].delivered, 1);
+  EXPECT_EQ(states[0].failed, 1);
+  EXPECT_EQ(states[0].retried, 1);
+  EXPECT_EQ(states[0].pending, 1);
+  EXPECT_EQ(states[0].queued(), 3);
+  EXPECT_EQ(states[0].last_error, "HTTP status 400");
+  EXPECT_GT(states[0].oldest_pending_ms, 0);
+  auto failures = *store_->OutboxFailures(10);
+  ASSERT_EQ(failures.size(), 1u);
+  EXPECT_EQ(failures[0].event_id, events[1].id);
+}
+
+TEST_F(IncidentStoreTest, PruningDropsWhatIsPastTheBoundsAndCountsItPerDestination) {
+  ASSERT_TRUE(store_->RegisterDestination("fast").ok());
+  ASSERT_TRUE(store_->RegisterDestination("slow").ok());
+  std::vector<Incident> batch;
+  for (int k = 0; k < 10; ++k) {
+    batch.push_back(MailLeak(1000 + k, "a@corp.test", "memo"));
+  }
+  ASSERT_TRUE(store_->Insert(batch).ok());
+  auto events = *store_->PendingEvents("fast", 10);
+  ASSERT_TRUE(*store_->TakeLease("fast", "f", 0, NowUnixMs() + 60000, ""));
+  ASSERT_TRUE(
+      store_->Advance("fast", "f", Delivered(events[9].seq, 10))
+          .ok());
+  // At most 4 events: the 6 oldest go; "fast" had them all, "slow" none.
+  auto dropped = store_->PruneOutbox(0, 4);
+  ASSERT_TRUE(dropped.ok()) << dropped.status();
+  EXPECT_EQ(*dropped, 6);
+  auto states = *store_->OutboxStates();
+  EXPECT_EQ(states[0].name, "fast");
+  EXPECT_EQ(states[0].dropped, 0);
+  EXPECT_EQ(states[1].dropped, 6);
+  EXPECT_EQ(states[1].pending, 4);
+  EXPECT_EQ(states[1].queued(), 10);
+  // Past the age bound: everything left goes, counted for "slow".
+  EXPECT_EQ(*store_->PruneOutbox(NowUnixMs() + 1, 1000), 4);
+  EXPECT_EQ(*store_->OutboxSize(), 0);
+  states = *store_->OutboxStates();
+  EXPECT_EQ(states[1].dropped, 10);
+  EXPECT_EQ(states[1].pending, 0);
+  // What every destination is done with is deleted without a drop.
+  std::vector<Incident> more = {MailLeak(5000, "z@corp.test", "memo")};
+  ASSERT_TRUE(store_->Insert(more).ok());
+  ASSERT_TRUE(store_->ForgetDestination("slow").ok());
+  auto last = *store_->PendingEvents("fast", 10);
+  ASSERT_TRUE(
+      store_->Advance("fast", "f", Delivered(last[0].seq, 1))
+          .ok());
+  EXPECT_EQ(*store_->PruneOutbox(0, 1000), 0);
+  EXPECT_EQ(*store_->OutboxSize(), 0);
+}
+
+TEST_F(IncidentStoreTest, APurgeIsQueuedAsOneEventWithItsCount) {
+  ASSERT_TRUE(store_->RegisterDestination("soc").ok());
+  std::vector<Incident> batch = {MailLeak(1000, "a@corp.test", "memo"),
+                                 MailLeak(2000, "b@corp.test", "memo")};
+  ASSERT_TRUE(store_->Insert(batch).ok());
+  ASSERT_EQ(*store_->Purge(5000, "ada"), 2);
+  auto events = *store_->PendingEvents("soc", 10);
+  ASSERT_EQ(events.size(), 3u);
+  EXPECT_EQ(events[2].review, "purged");
+  EXPECT_EQ(events[2].purged, 2);
+  EXPECT_EQ(events[2].user, "ada");
 }
 
 }  // namespace

@@ -116,5 +116,82 @@ senders = ["group:legal"]
               HasSubstr("unknown key 'root' in [directory.roles]"));
 }
 
+TEST(PolicyFileTest, DestinationsAndTheOutboxAreRead) {
+  auto policy = ParsePolicy(R"(
+[outbox]
+max_age_days = 3
+max_events = 5000
+console_url = "https://dlp.corp.test"
+
+[[destination]]
+name = "qradar"
+type = "syslog"
+url = "tls://siem.corp.test:6514"
+format = "leef"
+facility = "local7"
+ca_file = "/etc/ssl/corp-ca.pem"
+severities = ["high", "none"]
+channels = ["mail"]
+
+[[destination]]
+name = "tickets"
+type = "webhook"
+url = "https://hooks.corp.test/dlp"
+secret_file = "/etc/leakhound/hook.key"
+events = ["incident"]
+include_snippets = true
+timeout_seconds = 3
+max_retry_seconds = 30
+)",
+                            "p.toml");
+  ASSERT_TRUE(policy.ok()) << policy.status();
+  EXPECT_EQ(policy->outbox.max_age_days, 3);
+  EXPECT_EQ(policy->outbox.max_events, 5000);
+  EXPECT_EQ(policy->outbox.console_url, "https://dlp.corp.test");
+  ASSERT_EQ(policy->destinations.size(), 2u);
+  const DestinationSettings& q = policy->destinations[0];
+  EXPECT_EQ(q.name, "qradar");
+  EXPECT_FALSE(q.webhook);
+  EXPECT_EQ(q.format, "leef");
+  EXPECT_EQ(q.facility, 23);
+  EXPECT_EQ(q.severities, (std::vector<std::string>{"high", "none"}));
+  EXPECT_EQ(q.channels, std::vector<std::string>{"mail"});
+  EXPECT_EQ(q.line, 7);
+  const DestinationSettings& t = policy->destinations[1];
+  EXPECT_TRUE(t.webhook);
+  EXPECT_EQ(t.secret_file, "/etc/leakhound/hook.key");
+  EXPECT_TRUE(t.include_snippets);
+  EXPECT_EQ(t.timeout_seconds, 3);
+  EXPECT_EQ(t.max_retry_seconds, 30);
+  EXPECT_EQ(t.events, std::vector<std::string>{"incident"});
+}
+
+TEST(PolicyFileTest, ADestinationMistakeIsReportedWithItsLine) {
+  EXPECT_THAT(ErrorOf("[[destination]]\nname = \"a\"\ntype = \"kafka\"\n"),
+              HasSubstr("p.toml:1: destination 'a': type must be syslog or "
+                        "webhook"));
+  EXPECT_THAT(ErrorOf("[[destination]]\nname = \"a\"\ntype = \"syslog\"\n"
+                      "url = \"https://x\"\n"),
+              HasSubstr("url must be udp://, tcp:// or tls://HOST:PORT"));
+  EXPECT_THAT(ErrorOf("[[destination]]\nname = \"a\"\ntype = \"webhook\"\n"
+                      "url = \"http://x/\"\nsecret_file = \"k\"\n"),
+              HasSubstr("url must be https://"));
+  EXPECT_THAT(ErrorOf("[[destination]]\nname = \"a\"\ntype = \"webhook\"\n"
+                      "url = \"https://x/\"\n"),
+              HasSubstr("needs a secret_file"));
+  EXPECT_THAT(ErrorOf("[[destination]]\nname = \"a\"\ntype = \"syslog\"\n"
+                      "url = \"udp://x:514\"\nseverities = [\"urgent\"]\n"),
+              HasSubstr("p.toml:5: unknown severities value 'urgent'"));
+  EXPECT_THAT(ErrorOf("[[destination]]\nname = \"a\"\ntype = \"syslog\"\n"
+                      "url = \"udp://x:514\"\nfacility = \"local9\"\n"),
+              HasSubstr("'facility' must be a syslog facility"));
+  EXPECT_THAT(ErrorOf("[[destination]]\nname = \"a\"\ntype = \"syslog\"\n"
+                      "url = \"udp://x:514\"\n[[destination]]\nname = "
+                      "\"a\"\ntype = \"syslog\"\nurl = \"udp://y:514\"\n"),
+              HasSubstr("p.toml:5: a second destination named 'a'"));
+  EXPECT_THAT(ErrorOf("[outbox]\nmax_events = 0\n"),
+              HasSubstr("'max_events' is 0"));
+}
+
 }  // namespace
 }  // namespace leakhound
