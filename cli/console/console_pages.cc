@@ -414,6 +414,40 @@ std::string DocumentsPage(const PageContext& ctx, const DocumentsView& view,
   return Layout(&ctx, "Protected documents", body);
 }
 
+namespace {
+
+// The outbox per destination: what waits, since when, and what went wrong.
+std::string OutboxTable(const DashboardView& view) {
+  if (view.outbox.empty()) {
+    return "<h2>Outbox</h2><p class=\"empty\">No SIEM or webhook "
+           "destination (docs/siem.md).</p>";
+  }
+  std::string rows;
+  for (const OutboxDestinationState& d : view.outbox) {
+    const bool late = d.oldest_pending_ms != 0 &&
+                      view.now_ms - d.oldest_pending_ms > 300'000;
+    absl::StrAppend(
+        &rows, "<tr", late || d.dropped > 0 ? " class=\"alert\"" : "",
+        "><td>", Html(d.name), "</td><td>", d.pending, "</td><td>",
+        d.oldest_pending_ms == 0
+            ? std::string("-")
+            : absl::StrCat((view.now_ms - d.oldest_pending_ms) / 1000, " s"),
+        "</td><td>", d.delivered, "</td><td>", d.failed, "</td><td>",
+        d.dropped, "</td><td>", d.retried, "</td><td>",
+        d.last_delivery_ms == 0 ? std::string("-")
+                                : FormatTime(d.last_delivery_ms),
+        "</td><td>", Html(d.last_error), "</td></tr>");
+  }
+  return absl::StrCat(
+      "<h2>Outbox</h2><table class=\"outbox\"><thead><tr><th>Destination"
+      "</th><th>Pending</th><th>Oldest</th><th>Delivered</th><th>Failed</th>"
+      "<th>Dropped</th><th>Retried</th><th>Last delivery (UTC)</th>"
+      "<th>Last error</th></tr></thead><tbody>",
+      rows, "</tbody></table>");
+}
+
+}  // namespace
+
 std::string DashboardPage(const PageContext& ctx, const DashboardView& view) {
   static constexpr struct {
     const char* action;
@@ -461,7 +495,8 @@ std::string DashboardPage(const PageContext& ctx, const DashboardView& view) {
       StackedBarChart("Incidents per day, by action", columns, series),
       RankingChart("Incidents by severity", pairs(view.per_severity)),
       RankingChart("Top protected documents", pairs(view.top_documents)),
-      RankingChart("Top senders", pairs(view.top_senders)));
+      RankingChart("Top senders", pairs(view.top_senders)),
+      OutboxTable(view));
   return Layout(&ctx, "Dashboard", body);
 }
 
@@ -522,6 +557,7 @@ table.fields th { width: 9em; }
   #3b6ea5; padding: .5em 1em; font-family: ui-monospace, monospace; }
 mark { background: #ffe08a; }
 .error { color: #a00; } .notice { color: #064; }
+tr.alert td { background: #fdecea; }
 .status-open { font-weight: bold; }
 svg.chart { display: block; margin: 1em 0; }
 svg .chart-title { font-weight: bold; font-size: 14px; }

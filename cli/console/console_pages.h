@@ -68,6 +68,9 @@ struct DashboardView {
   std::vector<NamedCount> top_documents;
   std::vector<NamedCount> top_senders;
   std::vector<NamedCount> per_severity;
+  // The outbox to the SIEMs and webhooks (docs/siem.md), per destination.
+  std::vector<OutboxDestinationState> outbox;
+  int64_t now_ms = 0;
 };
 
 // The policy in force, read-only: its file's text and per rule the

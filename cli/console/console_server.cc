@@ -676,14 +676,18 @@ void ConsoleServer::Impl::Dashboard(const HttpRequest& req, HttpResponse& res) {
   auto documents = store->TopDocuments(since, 10);
   auto senders = store->TopSenders(since, 10);
   auto severities = store->PerSeverity(since);
-  for (const absl::Status& st : {per_day.status(), documents.status(),
-                                 senders.status(), severities.status()}) {
+  auto outbox = store->OutboxStates();
+  for (const absl::Status& st :
+       {per_day.status(), documents.status(), senders.status(),
+        severities.status(), outbox.status()}) {
     if (!st.ok()) return Fail(res, *s, st);
   }
   view.per_day = std::move(*per_day);
   view.top_documents = std::move(*documents);
   view.top_senders = std::move(*senders);
   view.per_severity = std::move(*severities);
+  view.outbox = std::move(*outbox);
+  view.now_ms = NowUnixMs();
   SendHtml(res, 200, DashboardPage(Context(*s), view));
 }
 

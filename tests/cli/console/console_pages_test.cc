@@ -121,6 +121,31 @@ TEST(ConsolePagesTest, TheDashboardDrawsEveryActionAndEscapesNames) {
   EXPECT_EQ(page.find("<doc>"), std::string::npos);
 }
 
+TEST(ConsolePagesTest, TheDashboardShowsTheOutboxAndFlagsALateDestination) {
+  DashboardView view;
+  view.now_ms = 10'000'000;
+  EXPECT_NE(DashboardPage(kViewer, view).find("No SIEM or webhook"),
+            std::string::npos);
+  OutboxDestinationState ok;
+  ok.name = "siem";
+  ok.delivered = 42;
+  OutboxDestinationState late;
+  late.name = "<hook>";
+  late.pending = 7;
+  late.oldest_pending_ms = view.now_ms - 600'000;
+  late.retried = 3;
+  late.last_error = "webhook <x>: HTTP status 503";
+  view.outbox = {ok, late};
+  const std::string page = DashboardPage(kViewer, view);
+  EXPECT_NE(page.find("<tr><td>siem</td><td>0</td><td>-</td><td>42</td>"),
+            std::string::npos);
+  EXPECT_NE(page.find("<tr class=\"alert\"><td>&lt;hook&gt;</td><td>7</td>"
+                      "<td>600 s</td>"),
+            std::string::npos);
+  EXPECT_NE(page.find("webhook &lt;x&gt;: HTTP status 503"), std::string::npos);
+  EXPECT_EQ(page.find("<hook>"), std::string::npos);
+}
+
 TEST(ConsolePagesTest, OnlyAdminsSeeDocumentChanges) {
   DocumentsView view;
   view.rows = {{"memo", "/p/memo", {"board"}, 100, 0}};

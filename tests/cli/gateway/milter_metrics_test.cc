@@ -50,5 +50,34 @@ TEST(MilterMetricsTest, CountsRenderWithCumulativeBucketsAndEscapedLabels) {
   EXPECT_THAT(text, HasSubstr("leakhound_index_documents 5\n"));
 }
 
+TEST(MilterMetricsTest, TheOutboxIsRenderedPerDestination) {
+  MilterMetrics metrics;
+  MilterMetrics::Gauges g;
+  EXPECT_THAT(metrics.Render(g), Not(HasSubstr("leakhound_outbox")));
+  OutboxDestinationState d;
+  d.name = "soc\"1";
+  d.delivered = 10;
+  d.skipped = 2;
+  d.failed = 1;
+  d.dropped = 3;
+  d.retried = 4;
+  d.pending = 5;
+  g.outbox = {d};
+  const std::string text = metrics.Render(g);
+  EXPECT_THAT(text, HasSubstr("# TYPE leakhound_outbox_queued_total counter\n"
+                              "leakhound_outbox_queued_total{destination="
+                              "\"soc\\\"1\"} 21\n"));
+  EXPECT_THAT(text, HasSubstr("leakhound_outbox_delivered_total{destination="
+                              "\"soc\\\"1\"} 10\n"));
+  EXPECT_THAT(text, HasSubstr("leakhound_outbox_retried_total{destination="
+                              "\"soc\\\"1\"} 4\n"));
+  EXPECT_THAT(text, HasSubstr("leakhound_outbox_dropped_total{destination="
+                              "\"soc\\\"1\"} 3\n"));
+  EXPECT_THAT(text, HasSubstr("leakhound_outbox_pending{destination="
+                              "\"soc\\\"1\"} 5\n"));
+  EXPECT_THAT(text, HasSubstr("leakhound_outbox_oldest_pending_seconds{"
+                              "destination=\"soc\\\"1\"} 0\n"));
+}
+
 }  // namespace
 }  // namespace leakhound
