@@ -172,7 +172,6 @@ constexpr const char* kMigrations[] = {
     "  type TEXT NOT NULL,"
     "  incident_id INTEGER NOT NULL,"
     "  payload TEXT NOT NULL);"
-    "CREATE INDEX outbox_by_time ON outbox(time_ms);"
     "CREATE TABLE outbox_destinations ("
     "  name TEXT PRIMARY KEY,"
     "  cursor INTEGER NOT NULL,"
@@ -956,11 +955,14 @@ absl::StatusOr<int64_t> IncidentStore::PruneOutbox(int64_t before_ms,
   int64_t dropped = 0;
   absl::Status s = InTransaction([&]() -> absl::Status {
     // The newest event that goes: by age, by size, or done everywhere.
+    // Events are queued in time order (within a clock step), so those past
+    // the age bound are the oldest: up to the first young one.
     SqlStatement last(
         db_,
-        "SELECT MAX(IFNULL((SELECT MAX(seq) FROM outbox WHERE time_ms < ?), "
-        "0), IFNULL((SELECT seq FROM outbox ORDER BY seq DESC LIMIT 1 OFFSET "
-        "?), 0))");
+        "SELECT MAX(IFNULL((SELECT seq FROM outbox WHERE time_ms >= ? ORDER "
+        "BY seq LIMIT 1) - 1, (SELECT IFNULL(MAX(seq), 0) FROM outbox)), "
+        "IFNULL((SELECT seq FROM outbox ORDER BY seq DESC LIMIT 1 OFFSET ?), "
+        "0))");
     last.Bind(before_ms).Bind(max_events);
     if (const int code = last.Step(); code != SQLITE_ROW) {
       return Error(code, "cannot prune the outbox");
@@ -1002,8 +1004,8 @@ IncidentStore::OutboxStates() {
   SqlStatement s(
       db_,
       "SELECT name, cursor, delivered, skipped, failed, dropped, retried, "
-      "(SELECT COUNT(*) FROM outbox WHERE seq > d.cursor), (SELECT "
-      "IFNULL(MIN(time_ms), 0) FROM outbox WHERE seq > d.cursor), "
+      "(SELECT COUNT(*) FROM outbox WHERE seq > d.cursor), IFNULL((SELECT "
+      "time_ms FROM outbox WHERE seq > d.cursor ORDER BY seq LIMIT 1), 0), "
       "last_delivery_ms, last_error, last_error_ms, lease_owner, "
       "lease_until_ms FROM outbox_destinations d ORDER BY name");
   std::vector<OutboxDestinationState> out;

@@ -72,9 +72,11 @@ postlog unix-dgram n - n - 1 postlogd
 
 
 class PrivatePostfix:
-    def __init__(self, directory, milters):
-        """`milters`: listener name -> milter port (one smtpd each)."""
+    def __init__(self, directory, milters, extra_main_cf=""):
+        """`milters`: listener name -> milter port (one smtpd each);
+        `extra_main_cf`: lines appended to main.cf."""
         self.dir = directory
+        self.extra_main_cf = extra_main_cf
         self.config = os.path.join(directory, "postfix")
         self.milters = milters
         self.smtp = {name: free_port() for name in milters}
@@ -118,7 +120,7 @@ smtpd_error_sleep_time = 0
 smtpd_client_connection_count_limit = 0
 smtpd_client_connection_rate_limit = 0
 smtpd_client_message_rate_limit = 0
-""".format(d=d))
+""".format(d=d) + self.extra_main_cf)
         with open(os.path.join(self.config, "master.cf"), "w") as f:
             for name, port in self.smtp.items():
                 f.write("127.0.0.1:%d inet n - n - - smtpd "

@@ -52,6 +52,9 @@ from private_proxy import make_tls_files  # noqa: E402
 from leakhound_webhook_verify import WebhookVerifier  # noqa: E402
 
 DEADLINE = 120
+# Refused mail never gives Postfix's flow-control tokens back, so past 100
+# refusals smtpd would pause in_flow_delay (1 s) before each message.
+NO_FLOW_DELAY = "in_flow_delay = 0\n"
 KEY = b"test-webhook-key-0123456789abcdef"
 
 
@@ -199,6 +202,8 @@ class Rsyslog:
 
 
 class HookHandler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"  # keep-alive, as a real receiver would
+
     def do_POST(self):
         body = self.rfile.read(int(self.headers["Content-Length"]))
         outcome = self.server.verifier.check(
@@ -322,23 +327,27 @@ def subject_of(n):
     return hidden, encoded
 
 
-def send_all(port, body, count, sessions=32):
+def send_all(port, body, count, sessions=8):
     refused = []
     lock = threading.Lock()
 
     def worker(ids):
-        with smtplib.SMTP("127.0.0.1", port, timeout=60) as s:
-            for n in ids:
-                _, header = subject_of(n)
-                message = ("From: s%d@corp.test\r\nTo: x%d@example.test\r\n"
-                           "Subject: %s\r\n\r\n%s" % (n, n, header, body))
-                try:
-                    s.sendmail("s%d@corp.test" % n, ["x%d@example.test" % n],
-                               message.encode())
-                except smtplib.SMTPDataError as e:
-                    with lock:
-                        refused.append((n, e.smtp_code))
-                s.rset()
+        # A new session every 200 messages: smtpd ends a session after
+        # smtpd_hard_error_limit (1,000 here) refusals.
+        ids = list(ids)
+        for start in range(0, len(ids), 200):
+            with smtplib.SMTP("127.0.0.1", port, timeout=60) as s:
+                for n in ids[start:start + 200]:
+                    _, header = subject_of(n)
+                    message = ("From: s%d@corp.test\r\nTo: x%d@example.test"
+                               "\r\nSubject: %s\r\n\r\n%s"
+                               % (n, n, header, body))
+                    try:
+                        s.sendmail("s%d@corp.test" % n,
+                                   ["x%d@example.test" % n], message.encode())
+                    except smtplib.SMTPDataError as e:
+                        with lock:
+                            refused.append((n, e.smtp_code))
     threads = [threading.Thread(target=worker, args=(range(k, count, sessions),))
                for k in range(sessions)]
     for t in threads:
@@ -452,7 +461,7 @@ def run(args, work):
                              "corpus/sample/outbound/email-board-leak.txt"))
     body = body.replace("\n", "\r\n")
     milter_port, metrics_port = free_port(), free_port()
-    postfix = PrivatePostfix(work, {"gateway": milter_port})
+    postfix = PrivatePostfix(work, {"gateway": milter_port}, NO_FLOW_DELAY)
     milter_log = os.path.join(work, "milter.log")
     flags = ("--policy", policy, "--incidents", store, "--reload-seconds", "0",
              "--duplicate-window", "0", "--metrics", "127.0.0.1:%d" % metrics_port)
