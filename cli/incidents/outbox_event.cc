@@ -11,16 +11,20 @@
 
 namespace leakhound {
 
-namespace {
-
 using Json = nlohmann::json;
 
-template <typename T>
-void Read(const Json& object, const char* key, T& out) {
-  if (auto it = object.find(key); it != object.end() && !it->is_null()) {
-    out = it->get<T>();
-  }
-}
+// The payload's fields, one list for writing and reading (a field missing
+// from a payload reads as its default).
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(IncidentRule, rule, severity,
+                                                action, monitor)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(EventSnippet, document, text)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(
+    OutboxEvent, type, review, incident_id, incident_ms, reference, kind,
+    channel, action, would_action, severity, policy, rules, sender,
+    recipients, recipient_count, subject, client, method, url, file_path,
+    detail, documents, words, snippets, user, status, note, purged)
+
+namespace {
 
 // Fills what incidents and reviews have in common.
 OutboxEvent Common(const Incident& i) {
@@ -65,11 +69,15 @@ std::string ChannelOf(std::string_view source) {
 OutboxEvent IncidentEvent(const Incident& incident) {
   OutboxEvent e = Common(incident);
   e.type = "incident";
-  for (const IncidentMatch& m : incident.matches) {
-    if (e.snippets.size() == kEventSnippets) break;
-    if (!m.snippet.empty()) e.snippets.push_back({m.document, m.snippet});
-  }
   return e;
+}
+
+void AddSnippets(const Incident& incident, OutboxEvent* event) {
+  event->snippets.clear();
+  for (const IncidentMatch& m : incident.matches) {
+    if (event->snippets.size() == kEventSnippets) break;
+    if (!m.snippet.empty()) event->snippets.push_back({m.document, m.snippet});
+  }
 }
 
 OutboxEvent ReviewEvent(const Incident& incident, std::string_view review,
@@ -84,46 +92,8 @@ OutboxEvent ReviewEvent(const Incident& incident, std::string_view review,
 }
 
 std::string EncodeOutboxPayload(const OutboxEvent& e) {
-  Json rules = Json::array();
-  for (const IncidentRule& r : e.rules) {
-    rules.push_back({{"rule", r.rule},
-                     {"severity", r.severity},
-                     {"action", r.action},
-                     {"monitor", r.monitor}});
-  }
-  Json snippets = Json::array();
-  for (const EventSnippet& s : e.snippets) {
-    snippets.push_back({{"document", s.document}, {"text", s.text}});
-  }
-  const Json j = {{"schema", kOutboxSchema},
-                  {"type", e.type},
-                  {"review", e.review},
-                  {"incident_id", e.incident_id},
-                  {"incident_ms", e.incident_ms},
-                  {"reference", e.reference},
-                  {"kind", e.kind},
-                  {"channel", e.channel},
-                  {"action", e.action},
-                  {"would_action", e.would_action},
-                  {"severity", e.severity},
-                  {"policy", e.policy},
-                  {"rules", std::move(rules)},
-                  {"sender", e.sender},
-                  {"recipients", e.recipients},
-                  {"recipient_count", e.recipient_count},
-                  {"subject", e.subject},
-                  {"client", e.client},
-                  {"method", e.method},
-                  {"url", e.url},
-                  {"file_path", e.file_path},
-                  {"detail", e.detail},
-                  {"documents", e.documents},
-                  {"words", e.words},
-                  {"snippets", std::move(snippets)},
-                  {"user", e.user},
-                  {"status", e.status},
-                  {"note", e.note},
-                  {"purged", e.purged}};
+  Json j = e;
+  j["schema"] = kOutboxSchema;
   return j.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
@@ -133,48 +103,7 @@ absl::StatusOr<OutboxEvent> DecodeOutboxPayload(std::string_view payload) {
     if (!j.is_object() || j.value("schema", "") != kOutboxSchema) {
       return absl::DataLossError("outbox event: not a leakhound.event/1");
     }
-    OutboxEvent e;
-    Read(j, "type", e.type);
-    Read(j, "review", e.review);
-    Read(j, "incident_id", e.incident_id);
-    Read(j, "incident_ms", e.incident_ms);
-    Read(j, "reference", e.reference);
-    Read(j, "kind", e.kind);
-    Read(j, "channel", e.channel);
-    Read(j, "action", e.action);
-    Read(j, "would_action", e.would_action);
-    Read(j, "severity", e.severity);
-    Read(j, "policy", e.policy);
-    for (const Json& r : j.value("rules", Json::array())) {
-      IncidentRule rule;
-      Read(r, "rule", rule.rule);
-      Read(r, "severity", rule.severity);
-      Read(r, "action", rule.action);
-      Read(r, "monitor", rule.monitor);
-      e.rules.push_back(std::move(rule));
-    }
-    Read(j, "sender", e.sender);
-    Read(j, "recipients", e.recipients);
-    Read(j, "recipient_count", e.recipient_count);
-    Read(j, "subject", e.subject);
-    Read(j, "client", e.client);
-    Read(j, "method", e.method);
-    Read(j, "url", e.url);
-    Read(j, "file_path", e.file_path);
-    Read(j, "detail", e.detail);
-    Read(j, "documents", e.documents);
-    Read(j, "words", e.words);
-    for (const Json& s : j.value("snippets", Json::array())) {
-      EventSnippet snippet;
-      Read(s, "document", snippet.document);
-      Read(s, "text", snippet.text);
-      e.snippets.push_back(std::move(snippet));
-    }
-    Read(j, "user", e.user);
-    Read(j, "status", e.status);
-    Read(j, "note", e.note);
-    Read(j, "purged", e.purged);
-    return e;
+    return j.get<OutboxEvent>();
   } catch (const Json::exception& error) {
     return absl::DataLossError(
         absl::StrCat("outbox event: cannot be read: ", error.what()));

@@ -3,9 +3,9 @@
 // review action on one (resolved, mail released or deleted, purged). The
 // outbox keeps it as a JSON payload (PERSISTED, "leakhound.event/1") next
 // to its sequence number and stable id; cli/siem formats it as CEF, LEEF
-// or a webhook's JSON. Never any protected text; the outbound text around
-// a passage (snippets) only when the incident kept it, and it is sent only
-// to a destination that asks for it.
+// or a webhook's JSON. Never any protected text, and the stored payload no
+// outbound text either: the text around a passage (snippets) is read from
+// the incident when a destination asks for it.
 //
 // Thread-safety: plain values and pure functions.
 #ifndef LEAKHOUND_CLI_INCIDENTS_OUTBOX_EVENT_H_
@@ -78,8 +78,13 @@ struct OutboxEvent {
 // The policy's channel of an incident's source ("milter" -> "mail").
 std::string ChannelOf(std::string_view source);
 
-// The event of `incident` just recorded (its id set).
+// The event of `incident` just recorded (its id set). Without snippets:
+// the outbox keeps no outbound text; a sender reads them from the incident
+// for a destination that asks (AddSnippets).
 OutboxEvent IncidentEvent(const Incident& incident);
+// Sets `event`'s snippets from `incident`'s matches (the first
+// kEventSnippets that kept one).
+void AddSnippets(const Incident& incident, OutboxEvent* event);
 // The event of a review action on `incident`.
 OutboxEvent ReviewEvent(const Incident& incident, std::string_view review,
                         std::string_view user, std::string_view note);

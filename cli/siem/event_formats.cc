@@ -250,57 +250,17 @@ std::string LeefMessage(const OutboxEvent& e,
 
 std::string WebhookBody(const OutboxEvent& e,
                         const EventFormatOptions& options) {
-  Json rules = Json::array();
-  for (const IncidentRule& r : e.rules) {
-    rules.push_back({{"rule", r.rule},
-                     {"severity", r.severity},
-                     {"action", r.action},
-                     {"monitor", r.monitor}});
-  }
-  Json incident = {{"id", e.incident_id},
-                   {"time_ms", e.incident_ms},
-                   {"reference", e.reference},
-                   {"kind", e.kind},
-                   {"channel", e.channel},
-                   {"action", e.action},
-                   {"would_action", e.would_action},
-                   {"severity", e.severity},
-                   {"policy", e.policy},
-                   {"rules", std::move(rules)},
-                   {"sender", e.sender},
-                   {"recipients", e.recipients},
-                   {"recipient_count", e.recipient_count},
-                   {"subject", e.subject},
-                   {"client", e.client},
-                   {"method", e.method},
-                   {"url", e.url},
-                   {"file_path", e.file_path},
-                   {"detail", e.detail},
-                   {"documents", e.documents},
-                   {"words", e.words},
-                   {"link", Link(e, options)}};
-  if (options.include_snippets) {
-    Json snippets = Json::array();
-    for (const EventSnippet& s : e.snippets) {
-      snippets.push_back({{"document", s.document}, {"text", s.text}});
-    }
-    incident["snippets"] = std::move(snippets);
-  }
-  Json body = {{"schema", kWebhookSchema},
-               {"id", e.id},
-               {"sequence", e.seq},
-               {"type", e.type},
-               {"class", EventClass(e)},
-               {"time_ms", e.time_ms},
-               {"severity_scaled", ScaledSeverity(e)}};
-  if (e.review != "purged") body["incident"] = std::move(incident);
-  if (e.type == "review") {
-    body["review"] = {{"action", e.review},
-                      {"user", e.user},
-                      {"status", e.status},
-                      {"note", e.note},
-                      {"purged", e.purged}};
-  }
+  // The stored payload's fields, one list (outbox_event.cc), and the
+  // envelope.
+  Json body = Json::parse(EncodeOutboxPayload(e));
+  body["schema"] = kWebhookSchema;
+  body["id"] = e.id;
+  body["sequence"] = e.seq;
+  body["time_ms"] = e.time_ms;
+  body["class"] = EventClass(e);
+  body["severity_scaled"] = ScaledSeverity(e);
+  body["link"] = Link(e, options);
+  if (!options.include_snippets) body.erase("snippets");
   return body.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 

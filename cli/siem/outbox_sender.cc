@@ -153,6 +153,18 @@ absl::Status OutboxSender::Deliver(const OutboxEvent& e) {
     return absl::FailedPreconditionError(
         absl::StrCat("event ", e.id, " cannot be read: ", e.detail));
   }
+  if (format_.include_snippets && e.type == "incident" && e.snippets.empty()) {
+    // From the incident (none when it was purged since).
+    OutboxEvent with = e;
+    if (auto incident = store_->Get(e.incident_id); incident.ok()) {
+      AddSnippets(*incident, &with);
+    }
+    return Send(with);
+  }
+  return Send(e);
+}
+
+absl::Status OutboxSender::Send(const OutboxEvent& e) {
   if (webhook_ != nullptr) {
     return webhook_->Post(WebhookBody(e, format_), e.id, NowUnixMs() / 1000);
   }
@@ -245,7 +257,12 @@ void OutboxSender::Prune() {
   }
 }
 
-void OutboxSender::Refresh() {
+void OutboxSender::Refresh(bool busy) {
+  // While sending, at most once a second: counting what is pending reads
+  // the outbox.
+  const auto now = steady_clock::now();
+  if (busy && now - refreshed_ < std::chrono::seconds(1)) return;
+  refreshed_ = now;
   auto states = store_->OutboxStates();
   if (!states.ok()) return;
   for (OutboxDestinationState& s : *states) {
@@ -262,24 +279,18 @@ OutboxSender::StepResult OutboxSender::Step() {
     return Retry(s);
   }
   if (!HoldLease()) {
-    Refresh();
+    Refresh(false);
     return {Outcome::kBlocked, Ms(std::min(options_.lease_seconds / 3, 5.0))};
   }
   Prune();
   StepResult r = SendBatch();
-  if (r.outcome != Outcome::kProgress) Refresh();
+  Refresh(r.outcome == Outcome::kProgress);
   return r;
 }
 
 void OutboxSender::Run() {
-  steady_clock::time_point refreshed;
   for (;;) {
     StepResult r = Step();
-    if (r.outcome == Outcome::kProgress &&
-        steady_clock::now() - refreshed > std::chrono::seconds(1)) {
-      Refresh();
-      refreshed = steady_clock::now();
-    }
     absl::MutexLock lock(&mu_);
     if (r.pause.count() > 0) {
       wake_.WaitWithTimeout(&mu_, absl::Milliseconds(r.pause.count()));

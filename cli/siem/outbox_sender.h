@@ -95,8 +95,8 @@ class OutboxSender {
   // timeout) and gives the lease up. Idempotent.
   void Stop();
 
-  // The destination's state as the store had it at the last round, with
-  // whether this sender holds the lease.
+  // The destination's state as the store had it at most a second ago (at
+  // a round's end), with whether this sender holds the lease.
   struct Snapshot {
     OutboxDestinationState state;
     bool holding = false;
@@ -106,12 +106,16 @@ class OutboxSender {
  private:
   absl::Status Open();
   bool HoldLease();
-  // Sends one event: OK, Unavailable-like (retry) or FailedPrecondition.
+  // Sends one event (with its incident's snippets when the destination
+  // takes them): OK, Unavailable-like (retry) or FailedPrecondition.
   absl::Status Deliver(const OutboxEvent& event);
+  absl::Status Send(const OutboxEvent& event);
   StepResult SendBatch();
   StepResult Retry(const absl::Status& why);
   void Prune();
-  void Refresh() ABSL_LOCKS_EXCLUDED(mu_);
+  // Reads the destination's state into snapshot_; `busy`: unless it was
+  // read in the last second.
+  void Refresh(bool busy) ABSL_LOCKS_EXCLUDED(mu_);
   void Run();
   bool Stopping() const ABSL_LOCKS_EXCLUDED(mu_);
   void LogLimited(const std::string& line);
@@ -128,6 +132,7 @@ class OutboxSender {
   std::chrono::steady_clock::time_point lease_renewed_;
   std::chrono::steady_clock::time_point pruned_;
   std::chrono::steady_clock::time_point logged_;
+  std::chrono::steady_clock::time_point refreshed_;
   std::chrono::milliseconds retry_{0};
   uint64_t unlogged_ = 0;
 

@@ -22,17 +22,15 @@ import os
 import random
 import shutil
 import sqlite3
-import subprocess
 import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "cli", "siem"))
-from siem_integration_test import (HookReceiver, Rsyslog, cef_parse,  # noqa: E402
-                                   in_order, send_all, KEY, NO_FLOW_DELAY)
-from private_postfix import (PrivatePostfix, free_port, read,  # noqa: E402
+from siem_integration_test import (NO_FLOW_DELAY, Setup, cef_parse,  # noqa: E402
+                                   in_order, send_all)
+from private_postfix import (PrivatePostfix, free_port,  # noqa: E402
                              start_milter, stop_process, wait_for)
-from private_proxy import make_tls_files  # noqa: E402
 
 POLICY = """[[rule]]
 name = "leak"
@@ -79,25 +77,9 @@ def main():
     work = os.path.abspath(args.work)
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
-    tls = make_tls_files(os.path.join(work, "tls"), ["localhost"])
-    index, store = os.path.join(work, "index"), os.path.join(work, "incidents.db")
-    subprocess.run([args.leakhound, "init", "--index", index], check=True,
-                   capture_output=True)
-    subprocess.run([args.leakhound, "add", "--index", index,
-                    os.path.join(args.source, "corpus/sample/protected")],
-                   check=True, capture_output=True)
-    key = os.path.join(work, "hook.key")
-    with open(key, "wb") as f:
-        f.write(KEY + b"\n")
-    os.chmod(key, 0o600)
-    rsyslog = Rsyslog(os.path.join(work, "rsyslog"), tls)
-    hook = HookReceiver(free_port(), tls)
-    policy = os.path.join(work, "policy.toml")
-    with open(policy, "w") as f:
-        f.write(POLICY.format(tcp=rsyslog.ports["tcp"], hook=hook.port, key=key,
-                              ca=tls["origin.pem"]))
-    body = read(os.path.join(args.source,
-                             "corpus/sample/outbound/email-board-leak.txt"))
+    setup = Setup(args.leakhound, args.source, work, POLICY)
+    index, store, policy = setup.index, setup.store, setup.policy
+    rsyslog, hook = setup.rsyslog, setup.hook
     milter_port = free_port()
     postfix = PrivatePostfix(work, {"gateway": milter_port}, NO_FLOW_DELAY)
     log = os.path.join(work, "milter.log")
@@ -108,8 +90,8 @@ def main():
         postfix.start()
         milter = start_milter(args.leakhound, index, milter_port, log, *flags)
         down_from = time.monotonic()
-        refused = send_all(postfix.smtp["gateway"], body.replace("\n", "\r\n"),
-                           args.incidents, args.sessions)
+        refused = send_all(postfix.smtp["gateway"], setup.body, args.incidents,
+                           args.sessions)
         sent_seconds = time.monotonic() - down_from
         wait_for(lambda: recorded(store) == args.incidents, "incidents", 120)
         print("%d leaks refused and recorded in %.0f s" % (len(refused),

@@ -113,24 +113,31 @@ TEST(EventFormatsTest, SeveritiesMapToEachScale) {
   EXPECT_EQ(EventClass(e), "review:resolved");
 }
 
-TEST(EventFormatsTest, TheWebhookBodyFollowsItsSchema) {
+TEST(EventFormatsTest, TheWebhookBodyIsTheEventWithItsEnvelope) {
   OutboxEvent e = HostileLeak();
   e.type = "review";
   e.review = "resolved";
   e.user = "ada";
   e.status = "confirmed";
   e.note = "checked";
-  const nlohmann::json j = nlohmann::json::parse(WebhookBody(e, {}));
+  EventFormatOptions o;
+  o.console_url = "https://dlp.corp.test";
+  const nlohmann::json j = nlohmann::json::parse(WebhookBody(e, o));
   EXPECT_EQ(j["schema"], "leakhound.webhook/1");
   EXPECT_EQ(j["id"], e.id);
   EXPECT_EQ(j["sequence"], 42);
   EXPECT_EQ(j["class"], "review:resolved");
-  EXPECT_EQ(j["incident"]["reference"], "LH-ABCDEFGHJK");
-  EXPECT_EQ(j["incident"]["subject"], e.subject);
-  EXPECT_EQ(j["incident"]["recipients"].size(), 2u);
-  EXPECT_FALSE(j["incident"].contains("snippets"));
-  EXPECT_EQ(j["review"]["user"], "ada");
-  EXPECT_EQ(j["review"]["status"], "confirmed");
+  EXPECT_EQ(j["severity_scaled"], 1);
+  EXPECT_EQ(j["link"],
+            "https://dlp.corp.test/incidents?reference=LH-ABCDEFGHJK");
+  EXPECT_EQ(j["reference"], "LH-ABCDEFGHJK");
+  EXPECT_EQ(j["subject"], e.subject);
+  EXPECT_EQ(j["recipients"].size(), 2u);
+  EXPECT_EQ(j["rules"][0]["rule"], "external");
+  EXPECT_FALSE(j.contains("snippets"));
+  EXPECT_EQ(j["user"], "ada");
+  EXPECT_EQ(j["status"], "confirmed");
+  EXPECT_EQ(j["note"], "checked");
 }
 
 TEST(EventFormatsTest, AWebIncidentNamesItsHostAndUrl) {
