@@ -13,6 +13,8 @@
 #include "cli/formats/ocr_engine.h"
 #include "cli/formats/pdf_extractor.h"
 #include "cli/incidents/incident_store.h"
+#include "cli/siem/syslog_client.h"
+#include "cli/siem/webhook_client.h"
 #include "index/key_format.h"
 #include "index/rocks_database.h"
 #include "shingler/shingler.h"
@@ -45,7 +47,8 @@ int RunVersionCommand(int argc, char** argv) {
       RocksDbVersion(), ", SQLite ", SqliteVersion(), ", GMime ",
       GmimeVersion(), ", poppler ", PopplerVersion(), ", libarchive ",
       LibarchiveVersion(), ", Tesseract ", TesseractVersion(), ", libsodium ",
-      SodiumVersion(), ", libmicrohttpd ", HttpLibraryVersion());
+      SodiumVersion(), ", libmicrohttpd ", HttpLibraryVersion(), ", libcurl ",
+      CurlVersion(), ", ", OpenSslVersion());
   std::printf("%s\n", libraries.c_str());
   return kExitOk;
 }

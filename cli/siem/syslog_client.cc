@@ -105,6 +105,13 @@ struct SyslogClient::Tls {
   }
 };
 
+std::string OpenSslVersion() {
+  std::string v = OpenSSL_version(OPENSSL_VERSION);
+  // "OpenSSL 3.0.17 1 Jul 2025": the name and number.
+  const size_t second = v.find(' ', v.find(' ') + 1);
+  return second == std::string::npos ? v : v.substr(0, second);
+}
+
 std::string FormatSyslog(const SyslogMessage& m) {
   const time_t seconds = static_cast<time_t>(m.time_ms / 1000);
   struct tm utc {};

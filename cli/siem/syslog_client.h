@@ -39,6 +39,9 @@ struct SyslogMessage {
   std::string msg;
 };
 
+// OpenSSL's name and version ("OpenSSL 3.0.x ..."), for --version.
+std::string OpenSslVersion();
+
 // The message as RFC 5424 writes it: "<PRI>1 TIMESTAMP HOSTNAME APP-NAME
 // PROCID MSGID - MSG", the time in UTC with milliseconds; header fields
 // are printable US-ASCII of their maximum lengths (others become '_').

@@ -23,6 +23,10 @@ size_t Discard(char*, size_t size, size_t count, void*) {
 
 }  // namespace
 
+std::string CurlVersion() {
+  return curl_version_info(CURLVERSION_NOW)->version;
+}
+
 std::string WebhookSignature(std::string_view key, int64_t timestamp,
                              std::string_view body) {
   const std::string stamp = absl::StrCat(timestamp);

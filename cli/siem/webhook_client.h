@@ -23,6 +23,9 @@
 
 namespace leakhound {
 
+// libcurl's version ("7.88.1"), for --version.
+std::string CurlVersion();
+
 // "t=TIMESTAMP,v1=HEX" for `body` sent at `timestamp` (Unix seconds).
 std::string WebhookSignature(std::string_view key, int64_t timestamp,
                              std::string_view body);

@@ -16,9 +16,11 @@ TEST(VersionCommandTest, VersionNamesTheFormatsAndLibraries) {
     EXPECT_THAT(
         r.out,
         HasSubstr(
-            "storage format 5, shingler version 4, incident store schema 3"));
+            "storage format 5, shingler version 4, incident store schema 4"));
     EXPECT_THAT(r.out, HasSubstr("RocksDB "));
     EXPECT_THAT(r.out, HasSubstr("SQLite 3."));
+    EXPECT_THAT(r.out, HasSubstr(", libcurl 7."));
+    EXPECT_THAT(r.out, HasSubstr(", OpenSSL 3."));
   }
   RunResult unknown = RunLeakhound({"frobnicate"});
   EXPECT_EQ(unknown.exit, 2);

@@ -220,29 +220,35 @@ class HookHandler(http.server.BaseHTTPRequestHandler):
 
 
 class HookReceiver:
-    def __init__(self, port, tls_files):
-        self.port = port
+    """The port is bound at once (no other process can take it) but not
+    listened on until start(): until then a connection is refused."""
+
+    def __init__(self, tls_files):
         self.tls = tls_files
         self.verifier = WebhookVerifier(KEY)
         self.requests = []
         self.lock = threading.Lock()
-        self.server = None
+        self.server = http.server.ThreadingHTTPServer(
+            ("127.0.0.1", 0), HookHandler, bind_and_activate=False)
+        self.server.verifier = None
+        self.server.server_bind()
+        self.port = self.server.server_address[1]
 
     def start(self):
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", self.port),
-                                                      HookHandler)
         self.server.daemon_threads = True
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(self.tls["origin.pem"], self.tls["origin.key"])
         self.server.socket = context.wrap_socket(self.server.socket,
                                                  server_side=True)
+        self.server.server_activate()
         self.server.verifier, self.server.requests = self.verifier, self.requests
         self.server.lock = self.lock
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
     def stop(self):
         if self.server is not None:
-            self.server.shutdown()
+            if self.server.verifier is self.verifier:  # started
+                self.server.shutdown()
             self.server.server_close()
             self.server = None
 
@@ -458,7 +464,7 @@ class Setup:
             f.write(KEY + b"\n")
         os.chmod(key, 0o600)
         self.rsyslog = Rsyslog(os.path.join(work, "rsyslog"), self.tls)
-        self.hook = HookReceiver(free_port(), self.tls)
+        self.hook = HookReceiver(self.tls)
         self.policy = os.path.join(work, "policy.toml")
         with open(self.policy, "w") as f:
             f.write(policy.format(ca=self.tls["origin.pem"],
@@ -523,6 +529,9 @@ def run(args, work):
                  "the reviews over UDP", DEADLINE)
         print("webhook: %d accepted before the kill" % delivered_at_kill)
         return check(args, leakhound, store, rsyslog, hook, ids, metrics_port)
+    except Exception:
+        print("milter log (end):\n" + read(milter_log)[-4000:])
+        raise
     finally:
         if milter is not None:
             stop_process(milter)
