@@ -35,9 +35,8 @@ std::string StateJson(const OutboxDestinationState& d, int64_t now) {
       ",\"dropped\":", d.dropped, ",\"retried\":", d.retried,
       ",\"last_delivery_ms\":", d.last_delivery_ms,
       ",\"last_error\":", JsonString(d.last_error),
-      ",\"last_error_ms\":", d.last_error_ms,
-      ",\"lease_owner\":", JsonString(d.lease_until_ms > now ? d.lease_owner : ""),
-      "}");
+      ",\"last_error_ms\":", d.last_error_ms, ",\"lease_owner\":",
+      JsonString(d.lease_until_ms > now ? d.lease_owner : ""), "}");
 }
 
 void Log(const std::string& line) {
@@ -73,9 +72,10 @@ int ForwardOnce(std::vector<std::unique_ptr<OutboxSender>>& senders,
     exit = ReportError(
         "incidents",
         absl::UnavailableError(absl::StrCat(
-            "outbox ", senders[i]->options().destination.name, ": ",
-            d.pending, " events still pending",
-            d.last_error.empty() ? "" : absl::StrCat(" (", d.last_error, ")"))));
+            "outbox ", senders[i]->options().destination.name, ": ", d.pending,
+            " events still pending",
+            d.last_error.empty() ? ""
+                                 : absl::StrCat(" (", d.last_error, ")"))));
   }
   return exit;
 }
@@ -103,12 +103,11 @@ int ShowOutbox(const CommandLine& line, IncidentStore& store) {
     out += "],\"failures\":[";
     for (size_t i = 0; i < failures->size(); ++i) {
       const OutboxFailure& f = (*failures)[i];
-      absl::StrAppend(&out, i == 0 ? "" : ",",
-                      "{\"destination\":", JsonString(f.destination),
-                      ",\"sequence\":", f.seq,
-                      ",\"event\":", JsonString(f.event_id),
-                      ",\"time_ms\":", f.time_ms,
-                      ",\"error\":", JsonString(f.error), "}");
+      absl::StrAppend(
+          &out, i == 0 ? "" : ",",
+          "{\"destination\":", JsonString(f.destination),
+          ",\"sequence\":", f.seq, ",\"event\":", JsonString(f.event_id),
+          ",\"time_ms\":", f.time_ms, ",\"error\":", JsonString(f.error), "}");
     }
     std::printf("%s]}\n", out.c_str());
     return kExitOk;
@@ -121,14 +120,13 @@ int ShowOutbox(const CommandLine& line, IncidentStore& store) {
               "OLDEST", "DELIVERED", "FAILED", "DROPPED", "RETRIED",
               "LAST ERROR");
   for (const OutboxDestinationState& d : *states) {
-    std::printf("%-20s %8lld %8s %10lld %8lld %8lld %8lld  %s\n",
-                Printable(d.name).c_str(), static_cast<long long>(d.pending),
-                Age(d.oldest_pending_ms, now).c_str(),
-                static_cast<long long>(d.delivered),
-                static_cast<long long>(d.failed),
-                static_cast<long long>(d.dropped),
-                static_cast<long long>(d.retried),
-                Printable(d.last_error).c_str());
+    std::printf(
+        "%-20s %8lld %8s %10lld %8lld %8lld %8lld  %s\n",
+        Printable(d.name).c_str(), static_cast<long long>(d.pending),
+        Age(d.oldest_pending_ms, now).c_str(),
+        static_cast<long long>(d.delivered), static_cast<long long>(d.failed),
+        static_cast<long long>(d.dropped), static_cast<long long>(d.retried),
+        Printable(d.last_error).c_str());
   }
   for (const OutboxFailure& f : *failures) {
     std::printf("failed %s %s event %s: %s\n", FormatTime(f.time_ms).c_str(),
@@ -141,21 +139,20 @@ int ShowOutbox(const CommandLine& line, IncidentStore& store) {
 int ForwardOutbox(const CommandLine& line, const std::string& store_path) {
   auto file = line.Value("policy");
   if (!file) {
-    return ReportError("incidents", absl::InvalidArgumentError(
-                                        "forward needs --policy FILE"));
+    return ReportError(
+        "incidents", absl::InvalidArgumentError("forward needs --policy FILE"));
   }
   auto policy = ReadPolicyFile(*file);
   if (!policy.ok()) return ReportError("incidents", policy.status());
   if (policy->destinations.empty()) {
-    return ReportError("incidents",
-                       absl::InvalidArgumentError(absl::StrCat(
-                           *file, " has no [[destination]]")));
+    return ReportError("incidents", absl::InvalidArgumentError(absl::StrCat(
+                                        *file, " has no [[destination]]")));
   }
   double seconds = 60;
   if (auto v = line.Value("seconds");
       v && (!absl::SimpleAtod(*v, &seconds) || seconds <= 0)) {
-    return ReportError("incidents", absl::InvalidArgumentError(
-                                        "--seconds must be above 0"));
+    return ReportError("incidents",
+                       absl::InvalidArgumentError("--seconds must be above 0"));
   }
   // Blocked before the threads start, so that sigwait alone takes them.
   sigset_t stop;
@@ -172,10 +169,9 @@ int ForwardOutbox(const CommandLine& line, const std::string& store_path) {
     senders.push_back(std::make_unique<OutboxSender>(o, Log));
   }
   if (line.Has("once")) {
-    return ForwardOnce(senders,
-                       std::chrono::steady_clock::now() +
-                           std::chrono::milliseconds(
-                               static_cast<int64_t>(seconds * 1000)));
+    return ForwardOnce(senders, std::chrono::steady_clock::now() +
+                                    std::chrono::milliseconds(
+                                        static_cast<int64_t>(seconds * 1000)));
   }
   for (auto& s : senders) s->Start();
   Log(absl::StrCat("delivering ", senders.size(), " destinations from ",

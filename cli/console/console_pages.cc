@@ -424,16 +424,16 @@ std::string OutboxTable(const DashboardView& view) {
   }
   std::string rows;
   for (const OutboxDestinationState& d : view.outbox) {
-    const bool late = d.oldest_pending_ms != 0 &&
-                      view.now_ms - d.oldest_pending_ms > 300'000;
+    const bool late =
+        d.oldest_pending_ms != 0 && view.now_ms - d.oldest_pending_ms > 300'000;
     absl::StrAppend(
-        &rows, "<tr", late || d.dropped > 0 ? " class=\"alert\"" : "",
-        "><td>", Html(d.name), "</td><td>", d.pending, "</td><td>",
+        &rows, "<tr", late || d.dropped > 0 ? " class=\"alert\"" : "", "><td>",
+        Html(d.name), "</td><td>", d.pending, "</td><td>",
         d.oldest_pending_ms == 0
             ? std::string("-")
             : absl::StrCat((view.now_ms - d.oldest_pending_ms) / 1000, " s"),
-        "</td><td>", d.delivered, "</td><td>", d.failed, "</td><td>",
-        d.dropped, "</td><td>", d.retried, "</td><td>",
+        "</td><td>", d.delivered, "</td><td>", d.failed, "</td><td>", d.dropped,
+        "</td><td>", d.retried, "</td><td>",
         d.last_delivery_ms == 0 ? std::string("-")
                                 : FormatTime(d.last_delivery_ms),
         "</td><td>", Html(d.last_error), "</td></tr>");
@@ -495,8 +495,7 @@ std::string DashboardPage(const PageContext& ctx, const DashboardView& view) {
       StackedBarChart("Incidents per day, by action", columns, series),
       RankingChart("Incidents by severity", pairs(view.per_severity)),
       RankingChart("Top protected documents", pairs(view.top_documents)),
-      RankingChart("Top senders", pairs(view.top_senders)),
-      OutboxTable(view));
+      RankingChart("Top senders", pairs(view.top_senders)), OutboxTable(view));
   return Layout(&ctx, "Dashboard", body);
 }
 

@@ -88,9 +88,10 @@ void Gateway::StartOutbox() {
   if (!policy->destinations.empty()) {
     auto store = IncidentStore::Open(*options_.incidents);
     for (const DestinationSettings& d : policy->destinations) {
-      absl::Status s = store.ok() ? (*store)->RegisterDestination(d.name)
-                                  : store.status();
-      if (!s.ok()) log_->Write(absl::StrCat("outbox ", d.name, ": ", s.message()));
+      absl::Status s =
+          store.ok() ? (*store)->RegisterDestination(d.name) : store.status();
+      if (!s.ok())
+        log_->Write(absl::StrCat("outbox ", d.name, ": ", s.message()));
     }
   }
   std::vector<std::unique_ptr<OutboxSender>> started;
@@ -102,10 +103,9 @@ void Gateway::StartOutbox() {
     o.console_url = options_.console_url;
     started.push_back(std::make_unique<OutboxSender>(o, log_->Sink()));
     started.back()->Start();
-    log_->Write(absl::StrCat("outbox: sending to ", d.name, " (",
-                             d.webhook ? "webhook " : "syslog ", d.url,
-                             d.webhook ? "" : absl::StrCat(", ", d.format),
-                             ")"));
+    log_->Write(absl::StrCat(
+        "outbox: sending to ", d.name, " (", d.webhook ? "webhook " : "syslog ",
+        d.url, d.webhook ? "" : absl::StrCat(", ", d.format), ")"));
   }
   absl::MutexLock lock(&outbox_mu_);
   senders_.swap(started);

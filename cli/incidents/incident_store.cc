@@ -849,8 +849,7 @@ absl::StatusOr<bool> IncidentStore::TakeLease(const std::string& name,
     return Error(code, "cannot take a destination's lease");
   }
   if (sqlite3_changes(db_) == 1) return true;
-  SqlStatement exists(db_,
-                      "SELECT 1 FROM outbox_destinations WHERE name = ?");
+  SqlStatement exists(db_, "SELECT 1 FROM outbox_destinations WHERE name = ?");
   exists.Bind(name);
   if (exists.Step() != SQLITE_ROW) {
     return absl::NotFoundError(absl::StrCat("no destination '", name, "'"));
@@ -916,16 +915,15 @@ absl::Status IncidentStore::Advance(const std::string& name,
       return Error(code, "cannot move a destination's cursor");
     }
     if (sqlite3_changes(db_) == 0) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "outbox destination '", name, "': the lease is no longer ", owner,
-          "'s"));
+      return absl::FailedPreconditionError(
+          absl::StrCat("outbox destination '", name,
+                       "': the lease is no longer ", owner, "'s"));
     }
     if (p.failed == 0) return absl::OkStatus();
     SqlStatement f(db_,
                    "INSERT INTO outbox_failures (destination, seq, event_id, "
                    "time_ms, error) VALUES (?,?,?,?,?)");
-    f.Bind(name).Bind(p.cursor).Bind(p.failed_event_id).Bind(now).Bind(
-        p.error);
+    f.Bind(name).Bind(p.cursor).Bind(p.failed_event_id).Bind(now).Bind(p.error);
     SqlStatement trim(db_,
                       "DELETE FROM outbox_failures WHERE id <= (SELECT "
                       "MAX(id) FROM outbox_failures) - 1000");

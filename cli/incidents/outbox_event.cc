@@ -20,9 +20,9 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(IncidentRule, rule, severity,
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(EventSnippet, document, text)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(
     OutboxEvent, type, review, incident_id, incident_ms, reference, kind,
-    channel, action, would_action, severity, policy, rules, sender,
-    recipients, recipient_count, subject, client, method, url, file_path,
-    detail, documents, words, snippets, user, status, note, purged)
+    channel, action, would_action, severity, policy, rules, sender, recipients,
+    recipient_count, subject, client, method, url, file_path, detail, documents,
+    words, snippets, user, status, note, purged)
 
 namespace {
 
@@ -43,15 +43,16 @@ OutboxEvent Common(const Incident& i) {
   e.recipient_count = i.recipients.size();
   e.recipients.assign(
       i.recipients.begin(),
-      i.recipients.begin() +
-          static_cast<ptrdiff_t>(std::min(i.recipients.size(), kEventRecipients)));
+      i.recipients.begin() + static_cast<ptrdiff_t>(std::min(
+                                 i.recipients.size(), kEventRecipients)));
   e.subject = i.subject;
   e.client = i.client;
   e.method = i.method;
   e.url = i.url;
   e.file_path = i.file_path;
   e.detail = i.detail;
-  e.documents = i.documents.empty() ? DistinctDocuments(i.matches) : i.documents;
+  e.documents =
+      i.documents.empty() ? DistinctDocuments(i.matches) : i.documents;
   if (!i.facts.empty()) {
     for (const IncidentDocument& d : i.facts) e.words += d.words;
   } else {

@@ -56,7 +56,7 @@ struct OutboxEvent {
   std::string severity;  // "" when no rule matched
   std::string policy;
   std::vector<IncidentRule> rules;
-  std::string sender;  // web: the proxy user
+  std::string sender;                   // web: the proxy user
   std::vector<std::string> recipients;  // web: the destination host
   uint64_t recipient_count = 0;
   std::string subject;

@@ -22,8 +22,8 @@ namespace {
 // The syslog facility `name` (RFC 5424's numbers), or -1.
 int FacilityNumber(std::string_view name) {
   static constexpr std::pair<const char*, int> kNamed[] = {
-      {"kern", 0},     {"user", 1},    {"mail", 2},   {"daemon", 3},
-      {"auth", 4},     {"syslog", 5},  {"authpriv", 10}};
+      {"kern", 0}, {"user", 1},   {"mail", 2},     {"daemon", 3},
+      {"auth", 4}, {"syslog", 5}, {"authpriv", 10}};
   for (const auto& [n, v] : kNamed) {
     if (name == n) return v;
   }
@@ -421,8 +421,8 @@ class Reader {
       Fail(t.source(), absl::StrCat("webhook '", d.name,
                                     "' needs a secret_file (its HMAC key)"));
     }
-    d.severities = OneOf(t, "severities",
-                         {"none", "info", "low", "medium", "high"});
+    d.severities =
+        OneOf(t, "severities", {"none", "info", "low", "medium", "high"});
     d.channels = OneOf(t, "channels", {"mail", "web", "scan"});
     d.events = OneOf(t, "events", {"incident", "review"});
     d.include_snippets = Bool(t, "include_snippets").value_or(false);
@@ -455,9 +455,8 @@ class Reader {
     std::set<std::string> seen;
     for (const DestinationSettings& d : destinations) {
       if (!seen.insert(d.name).second) {
-        errors_.push_back(absl::StrCat(path_, ":", d.line,
-                                       ": a second destination named '",
-                                       d.name, "'"));
+        errors_.push_back(absl::StrCat(
+            path_, ":", d.line, ": a second destination named '", d.name, "'"));
         if (status_.ok()) status_ = absl::InvalidArgumentError(errors_.back());
       }
     }

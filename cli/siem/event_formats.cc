@@ -63,8 +63,7 @@ std::string EventName(const OutboxEvent& e) {
 
 // The time of what the event reports (the incident's; a purge's queueing).
 int64_t EventMs(const OutboxEvent& e) {
-  return e.type == "incident" && e.incident_ms != 0 ? e.incident_ms
-                                                     : e.time_ms;
+  return e.type == "incident" && e.incident_ms != 0 ? e.incident_ms : e.time_ms;
 }
 
 std::string RuleNames(const OutboxEvent& e) {
@@ -137,10 +136,12 @@ std::vector<Field> Fields(const OutboxEvent& e,
 
 const char* CefLabel(std::string_view key) {
   static constexpr std::pair<const char*, const char*> kLabels[] = {
-      {"cs1", "policy"},        {"cs2", "rules"},       {"cs3", "documents"},
-      {"cs4", "consoleLink"},   {"cs5", "eventId"},     {"cs6", "reviewer"},
-      {"cn1", "words"},         {"cn2", "incidentId"},  {"cn3", "sequence"},
-      {"flexString1", "snippets"}, {"flexString2", "severity"}};
+      {"cs1", "policy"},          {"cs2", "rules"},
+      {"cs3", "documents"},       {"cs4", "consoleLink"},
+      {"cs5", "eventId"},         {"cs6", "reviewer"},
+      {"cn1", "words"},           {"cn2", "incidentId"},
+      {"cn3", "sequence"},        {"flexString1", "snippets"},
+      {"flexString2", "severity"}};
   for (const auto& [k, label] : kLabels) {
     if (key == k) return label;
   }
@@ -162,12 +163,23 @@ std::string CefValueEscape(std::string_view value) {
   std::string out;
   for (char c : Clean(value)) {
     switch (c) {
-      case '\\': out += "\\\\"; break;
-      case '=': out += "\\="; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += ' '; break;
-      default: out += c;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '=':
+        out += "\\=";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += ' ';
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -177,11 +189,20 @@ std::string LeefValueEscape(std::string_view value) {
   std::string out;
   for (char c : Clean(value)) {
     switch (c) {
-      case '\\': out += "\\\\"; break;
-      case '\t': out += "\\t"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      default: out += c;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -210,9 +231,9 @@ int SyslogSeverity(const OutboxEvent& e) {
 std::string CefMessage(const OutboxEvent& e,
                        const EventFormatOptions& options) {
   std::string out = absl::StrCat(
-      "CEF:0|", kVendor, "|", kProduct, "|",
-      CefHeaderEscape(LEAKHOUND_VERSION), "|", CefHeaderEscape(EventClass(e)),
-      "|", CefHeaderEscape(EventName(e)), "|", ScaledSeverity(e), "|");
+      "CEF:0|", kVendor, "|", kProduct, "|", CefHeaderEscape(LEAKHOUND_VERSION),
+      "|", CefHeaderEscape(EventClass(e)), "|", CefHeaderEscape(EventName(e)),
+      "|", ScaledSeverity(e), "|");
   absl::StrAppend(&out, "rt=", EventMs(e));
   for (const Field& f : Fields(e, options)) {
     if (*f.cef == '\0') continue;
@@ -230,10 +251,9 @@ std::string LeefMessage(const OutboxEvent& e,
   const time_t seconds = static_cast<time_t>(ms / 1000);
   struct tm utc {};
   gmtime_r(&seconds, &utc);
-  std::string out = absl::StrCat(
-      "LEEF:2.0|", kVendor, "|", kProduct, "|",
-      CefHeaderEscape(LEAKHOUND_VERSION), "|", CefHeaderEscape(EventClass(e)),
-      "|x09|");
+  std::string out = absl::StrCat("LEEF:2.0|", kVendor, "|", kProduct, "|",
+                                 CefHeaderEscape(LEAKHOUND_VERSION), "|",
+                                 CefHeaderEscape(EventClass(e)), "|x09|");
   absl::StrAppend(
       &out, "devTime=",
       absl::StrFormat("%04d-%02d-%02dT%02d:%02d:%02d.%03d+0000",

@@ -66,9 +66,9 @@ OutboxSender::OutboxSender(Options options, Log log)
     : options_(std::move(options)),
       log_(std::move(log)),
       format_{options_.destination.include_snippets,
-              options_.outbox.console_url.empty() ? options_.console_url
-                                                  : options_.outbox.console_url} {
-}
+              options_.outbox.console_url.empty()
+                  ? options_.console_url
+                  : options_.outbox.console_url} {}
 
 OutboxSender::~OutboxSender() { Stop(); }
 
@@ -185,8 +185,8 @@ OutboxSender::StepResult OutboxSender::Retry(const absl::Status& why) {
   retry_ = std::clamp(retry_ * 2, kMinRetry,
                       Ms(options_.destination.max_retry_seconds));
   LogLimited(absl::StrCat("outbox ", options_.destination.name,
-                          ": retrying in ", retry_.count(), " ms: ",
-                          why.message()));
+                          ": retrying in ", retry_.count(),
+                          " ms: ", why.message()));
   return {Outcome::kBlocked, retry_};
 }
 
@@ -245,10 +245,12 @@ void OutboxSender::Prune() {
   if (now - pruned_ < Ms(options_.prune_seconds)) return;
   pruned_ = now;
   const int64_t before =
-      NowUnixMs() - static_cast<int64_t>(options_.outbox.max_age_days * 86400e3);
+      NowUnixMs() -
+      static_cast<int64_t>(options_.outbox.max_age_days * 86400e3);
   auto dropped = store_->PruneOutbox(before, options_.outbox.max_events);
   if (!dropped.ok()) {
-    LogLimited(absl::StrCat("outbox: cannot prune: ", dropped.status().message()));
+    LogLimited(
+        absl::StrCat("outbox: cannot prune: ", dropped.status().message()));
   } else if (*dropped > 0) {
     log_(absl::StrCat("outbox: dropped ", *dropped,
                       " unsent events past the bounds (max_age_days ",

@@ -60,9 +60,9 @@ class OutboxSender {
     std::string console_url;  // when outbox.console_url is empty
     std::string owner = LeaseOwnerName();
     double lease_seconds = 30;
-    double poll_seconds = 0.2;   // how often an idle sender looks again
+    double poll_seconds = 0.2;  // how often an idle sender looks again
     double prune_seconds = 60;
-    size_t batch = 256;          // events read at a time
+    size_t batch = 256;  // events read at a time
   };
   using Log = std::function<void(const std::string& line)>;
 

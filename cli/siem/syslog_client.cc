@@ -122,8 +122,8 @@ std::string FormatSyslog(const SyslogMessage& m) {
       utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min,
       utc.tm_sec, static_cast<int>(m.time_ms % 1000),
       HeaderField(m.hostname, 255), HeaderField(m.app_name, 48),
-      m.proc_id != 0 ? absl::StrCat(m.proc_id) : "-",
-      HeaderField(m.msg_id, 32), m.msg);
+      m.proc_id != 0 ? absl::StrCat(m.proc_id) : "-", HeaderField(m.msg_id, 32),
+      m.msg);
 }
 
 absl::StatusOr<std::unique_ptr<SyslogClient>> SyslogClient::Create(
@@ -259,7 +259,8 @@ absl::Status SyslogClient::WriteAll(std::string_view bytes) {
   while (!bytes.empty()) {
     ssize_t n;
     if (tls_ != nullptr) {
-      n = SSL_write(tls_->session, bytes.data(), static_cast<int>(bytes.size()));
+      n = SSL_write(tls_->session, bytes.data(),
+                    static_cast<int>(bytes.size()));
       if (n <= 0) {
         return absl::UnavailableError(absl::StrCat(
             "syslog ", options_.url, ": write failed: ", OpenSslError()));
@@ -279,9 +280,9 @@ absl::Status SyslogClient::WriteAll(std::string_view bytes) {
 
 absl::Status SyslogClient::Send(std::string_view framed) {
   if (scheme_ == "udp" && framed.size() > kMaxUdpMessage) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "syslog ", options_.url, ": a message of ", framed.size(),
-        " bytes is too long for UDP; use tcp:// or tls://"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("syslog ", options_.url, ": a message of ", framed.size(),
+                     " bytes is too long for UDP; use tcp:// or tls://"));
   }
   if (fd_ >= 0 && scheme_ != "udp" && PeerClosed()) Close();
   if (fd_ < 0) {

@@ -17,9 +17,7 @@ namespace {
 CURL* Handle(void* p) { return static_cast<CURL*>(p); }
 
 // Discards the answer's body.
-size_t Discard(char*, size_t size, size_t count, void*) {
-  return size * count;
-}
+size_t Discard(char*, size_t size, size_t count, void*) { return size * count; }
 
 }  // namespace
 
@@ -36,8 +34,8 @@ std::string WebhookSignature(std::string_view key, int64_t timestamp,
   crypto_auth_hmacsha256_update(
       &state, reinterpret_cast<const unsigned char*>(stamp.data()),
       stamp.size());
-  crypto_auth_hmacsha256_update(
-      &state, reinterpret_cast<const unsigned char*>("."), 1);
+  crypto_auth_hmacsha256_update(&state,
+                                reinterpret_cast<const unsigned char*>("."), 1);
   crypto_auth_hmacsha256_update(
       &state, reinterpret_cast<const unsigned char*>(body.data()), body.size());
   unsigned char mac[crypto_auth_hmacsha256_BYTES];
@@ -50,8 +48,8 @@ std::string WebhookSignature(std::string_view key, int64_t timestamp,
 absl::StatusOr<std::string> ReadWebhookKey(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) {
-    return absl::NotFoundError(absl::StrCat("webhook key ", path,
-                                            ": cannot be read"));
+    return absl::NotFoundError(
+        absl::StrCat("webhook key ", path, ": cannot be read"));
   }
   if (st.st_mode & S_IROTH) {
     return absl::PermissionDeniedError(absl::StrCat(
@@ -60,13 +58,14 @@ absl::StatusOr<std::string> ReadWebhookKey(const std::string& path) {
   std::ifstream in(path);
   std::string key;
   if (!in || !std::getline(in, key)) {
-    return absl::NotFoundError(absl::StrCat("webhook key ", path,
-                                            ": cannot be read"));
+    return absl::NotFoundError(
+        absl::StrCat("webhook key ", path, ": cannot be read"));
   }
   if (key.size() < 16) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "webhook key ", path, ": shorter than 16 bytes (head -c 32 "
-        "/dev/urandom | base64 makes one)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("webhook key ", path,
+                     ": shorter than 16 bytes (head -c 32 "
+                     "/dev/urandom | base64 makes one)"));
   }
   return key;
 }
@@ -79,8 +78,8 @@ absl::StatusOr<std::unique_ptr<WebhookClient>> WebhookClient::Create(
   }
   static const CURLcode kInit = curl_global_init(CURL_GLOBAL_DEFAULT);
   if (kInit != CURLE_OK) {
-    return absl::InternalError(absl::StrCat("webhook: libcurl: ",
-                                            curl_easy_strerror(kInit)));
+    return absl::InternalError(
+        absl::StrCat("webhook: libcurl: ", curl_easy_strerror(kInit)));
   }
   std::unique_ptr<WebhookClient> client(new WebhookClient(options));
   if (client->curl_ == nullptr) {
@@ -122,9 +121,10 @@ absl::Status WebhookClient::Post(std::string_view body,
   const std::string signature =
       absl::StrCat("X-Leakhound-Signature: ",
                    WebhookSignature(options_.key, now_seconds, body));
-  const std::string id = absl::StrCat("X-Leakhound-Event-Id: ", std::string(event_id));
-  for (const char* h : {"Content-Type: application/json", "Expect:",
-                        signature.c_str(), id.c_str()}) {
+  const std::string id =
+      absl::StrCat("X-Leakhound-Event-Id: ", std::string(event_id));
+  for (const char* h : {"Content-Type: application/json",
+                        "Expect:", signature.c_str(), id.c_str()}) {
     headers = curl_slist_append(headers, h);
   }
   curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers);
@@ -142,8 +142,8 @@ absl::Status WebhookClient::Post(std::string_view body,
         ": the endpoint's certificate is refused: ", curl_easy_strerror(code)));
   }
   if (code != CURLE_OK) {
-    return absl::UnavailableError(absl::StrCat("webhook ", options_.url, ": ",
-                                               curl_easy_strerror(code)));
+    return absl::UnavailableError(
+        absl::StrCat("webhook ", options_.url, ": ", curl_easy_strerror(code)));
   }
   if (status >= 200 && status < 300) return absl::OkStatus();
   const std::string what =

@@ -38,10 +38,10 @@ absl::StatusOr<std::string> ReadWebhookKey(const std::string& path);
 class WebhookClient {
  public:
   struct Options {
-    std::string url;      // https://...
-    std::string ca_file;  // PEM CA file; "": the system's CAs
+    std::string url;              // https://...
+    std::string ca_file;          // PEM CA file; "": the system's CAs
     double timeout_seconds = 10;  // the whole request, connection included
-    std::string key;      // the HMAC key
+    std::string key;              // the HMAC key
   };
   // InvalidArgument for a URL that is not https://.
   static absl::StatusOr<std::unique_ptr<WebhookClient>> Create(

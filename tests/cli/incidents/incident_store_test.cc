@@ -448,8 +448,8 @@ TEST_F(IncidentStoreTest, OneOwnerHoldsTheLeaseUntilItLapsesOrIsReleased) {
   EXPECT_TRUE(*store_->TakeLease("soc", "a", 3001, 4000, ""));  // lapsed
   ASSERT_TRUE(store_->ReleaseLease("soc", "a").ok());
   EXPECT_TRUE(*store_->TakeLease("soc", "b", 3002, 5000, ""));
-  EXPECT_TRUE(absl::IsNotFound(
-      store_->TakeLease("none", "b", 0, 1, "").status()));
+  EXPECT_TRUE(
+      absl::IsNotFound(store_->TakeLease("none", "b", 0, 1, "").status()));
 }
 
 TEST_F(IncidentStoreTest, AdvanceMovesTheCursorOnlyForTheLeaseHolder) {
@@ -460,19 +460,17 @@ TEST_F(IncidentStoreTest, AdvanceMovesTheCursorOnlyForTheLeaseHolder) {
   ASSERT_TRUE(store_->Insert(batch).ok());
   auto events = *store_->PendingEvents("soc", 10);
   ASSERT_EQ(events.size(), 3u);
-  ASSERT_TRUE(*store_->TakeLease("soc", "a", NowUnixMs(),
-                                 NowUnixMs() + 60000, ""));
+  ASSERT_TRUE(
+      *store_->TakeLease("soc", "a", NowUnixMs(), NowUnixMs() + 60000, ""));
   EXPECT_TRUE(absl::IsFailedPrecondition(
       store_->Advance("soc", "b", Delivered(events[0].seq, 1))));
-  ASSERT_TRUE(
-      store_->Advance("soc", "a", Delivered(events[0].seq, 1))
-          .ok());
+  ASSERT_TRUE(store_->Advance("soc", "a", Delivered(events[0].seq, 1)).ok());
   ASSERT_TRUE(store_->NoteRetry("soc", "a", "connection refused").ok());
-  ASSERT_TRUE(store_
-                  ->Advance("soc", "a",
-                            Failed(events[1].seq, "HTTP status 400",
-                                   events[1].id))
-                  .ok());
+  ASSERT_TRUE(
+      store_
+          ->Advance("soc", "a",
+                    Failed(events[1].seq, "HTTP status 400", events[1].id))
+          .ok());
   auto pending = *store_->PendingEvents("soc", 10);
   ASSERT_EQ(pending.size(), 1u);
   EXPECT_EQ(pending[0].sender, "c@corp.test");
@@ -490,7 +488,8 @@ TEST_F(IncidentStoreTest, AdvanceMovesTheCursorOnlyForTheLeaseHolder) {
   EXPECT_EQ(failures[0].event_id, events[1].id);
 }
 
-TEST_F(IncidentStoreTest, PruningDropsWhatIsPastTheBoundsAndCountsItPerDestination) {
+TEST_F(IncidentStoreTest,
+       PruningDropsWhatIsPastTheBoundsAndCountsItPerDestination) {
   ASSERT_TRUE(store_->RegisterDestination("fast").ok());
   ASSERT_TRUE(store_->RegisterDestination("slow").ok());
   std::vector<Incident> batch;
@@ -500,9 +499,7 @@ TEST_F(IncidentStoreTest, PruningDropsWhatIsPastTheBoundsAndCountsItPerDestinati
   ASSERT_TRUE(store_->Insert(batch).ok());
   auto events = *store_->PendingEvents("fast", 10);
   ASSERT_TRUE(*store_->TakeLease("fast", "f", 0, NowUnixMs() + 60000, ""));
-  ASSERT_TRUE(
-      store_->Advance("fast", "f", Delivered(events[9].seq, 10))
-          .ok());
+  ASSERT_TRUE(store_->Advance("fast", "f", Delivered(events[9].seq, 10)).ok());
   // At most 4 events: the 6 oldest go; "fast" had them all, "slow" none.
   auto dropped = store_->PruneOutbox(0, 4);
   ASSERT_TRUE(dropped.ok()) << dropped.status();
@@ -524,9 +521,7 @@ TEST_F(IncidentStoreTest, PruningDropsWhatIsPastTheBoundsAndCountsItPerDestinati
   ASSERT_TRUE(store_->Insert(more).ok());
   ASSERT_TRUE(store_->ForgetDestination("slow").ok());
   auto last = *store_->PendingEvents("fast", 10);
-  ASSERT_TRUE(
-      store_->Advance("fast", "f", Delivered(last[0].seq, 1))
-          .ok());
+  ASSERT_TRUE(store_->Advance("fast", "f", Delivered(last[0].seq, 1)).ok());
   EXPECT_EQ(*store_->PruneOutbox(0, 1000), 0);
   EXPECT_EQ(*store_->OutboxSize(), 0);
 }

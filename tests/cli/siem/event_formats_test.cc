@@ -51,19 +51,18 @@ TEST(EventFormatsTest, ControlCharactersAndBadUtf8AreMadeSafe) {
 TEST(EventFormatsTest, AnIncidentAsCef) {
   EventFormatOptions o;
   o.console_url = "https://dlp.corp.test/";
-  EXPECT_EQ(
-      CefMessage(HostileLeak(), o),
-      "CEF:0|leakhound|leakhound|" LEAKHOUND_VERSION
-      "|incident:leak|Protected text leaving|9|rt=1795812060261 cat=mail "
-      "act=reject suser=a@corp.test duser=x@example.org,y@example.org "
-      "src=192.0.2.7 msg=Q3|plan\\=final\\\\draft\\nBcc: evil\\r end "
-      "externalId=LH-ABCDEFGHJK cs1Label=policy "
-      "cs1=/etc/leakhound/policy.toml cs2Label=rules cs2=external "
-      "cs3Label=documents cs3=board/memo.txt cs4Label=consoleLink "
-      "cs4=https://dlp.corp.test/incidents?reference\\=LH-ABCDEFGHJK "
-      "cs5Label=eventId cs5=00112233445566778899aabbccddeeff "
-      "flexString2Label=severity flexString2=high cn1Label=words cn1=58 "
-      "cn2Label=incidentId cn2=7 cn3Label=sequence cn3=42");
+  EXPECT_EQ(CefMessage(HostileLeak(), o),
+            "CEF:0|leakhound|leakhound|" LEAKHOUND_VERSION
+            "|incident:leak|Protected text leaving|9|rt=1795812060261 cat=mail "
+            "act=reject suser=a@corp.test duser=x@example.org,y@example.org "
+            "src=192.0.2.7 msg=Q3|plan\\=final\\\\draft\\nBcc: evil\\r end "
+            "externalId=LH-ABCDEFGHJK cs1Label=policy "
+            "cs1=/etc/leakhound/policy.toml cs2Label=rules cs2=external "
+            "cs3Label=documents cs3=board/memo.txt cs4Label=consoleLink "
+            "cs4=https://dlp.corp.test/incidents?reference\\=LH-ABCDEFGHJK "
+            "cs5Label=eventId cs5=00112233445566778899aabbccddeeff "
+            "flexString2Label=severity flexString2=high cn1Label=words cn1=58 "
+            "cn2Label=incidentId cn2=7 cn3Label=sequence cn3=42");
 }
 
 TEST(EventFormatsTest, AnIncidentAsLeef) {
@@ -87,20 +86,23 @@ TEST(EventFormatsTest, SnippetsTravelOnlyWhenTheDestinationAsks) {
   EXPECT_EQ(WebhookBody(e, {}).find("the outbound text"), std::string::npos);
   EventFormatOptions with;
   with.include_snippets = true;
-  EXPECT_NE(CefMessage(e, with).find(
-                "flexString1=board/memo.txt: the outbound text"),
-            std::string::npos);
-  EXPECT_NE(LeefMessage(e, with).find(
-                "\tsnippets=board/memo.txt: the outbound text"),
-            std::string::npos);
+  EXPECT_NE(
+      CefMessage(e, with).find("flexString1=board/memo.txt: the outbound text"),
+      std::string::npos);
+  EXPECT_NE(
+      LeefMessage(e, with).find("\tsnippets=board/memo.txt: the outbound text"),
+      std::string::npos);
   EXPECT_NE(WebhookBody(e, with).find("the outbound text"), std::string::npos);
 }
 
 TEST(EventFormatsTest, SeveritiesMapToEachScale) {
   OutboxEvent e = HostileLeak();
   const std::pair<const char*, std::pair<int, int>> kCases[] = {
-      {"info", {1, 6}}, {"low", {3, 5}}, {"medium", {6, 4}},
-      {"high", {9, 2}}, {"", {3, 4}}};
+      {"info", {1, 6}},
+      {"low", {3, 5}},
+      {"medium", {6, 4}},
+      {"high", {9, 2}},
+      {"", {3, 4}}};
   for (const auto& [severity, scaled] : kCases) {
     e.severity = severity;
     EXPECT_EQ(ScaledSeverity(e), scaled.first) << severity;

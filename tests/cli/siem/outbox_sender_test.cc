@@ -132,11 +132,11 @@ TEST_F(OutboxSenderTest, ALeaseOfADeadProcessOfThisHostIsTakenOverAtOnce) {
   SyslogSink sink;
   ASSERT_TRUE(store_->RegisterDestination("soc").ok());
   // A pid that cannot be alive (above pid_max's ceiling).
-  const std::string dead = LeaseOwnerName().substr(
-                               0, LeaseOwnerName().find(" pid=")) +
-                           " pid=4194305";
-  ASSERT_TRUE(*store_->TakeLease("soc", dead, NowUnixMs(),
-                                 NowUnixMs() + 3600000, ""));
+  const std::string dead =
+      LeaseOwnerName().substr(0, LeaseOwnerName().find(" pid=")) +
+      " pid=4194305";
+  ASSERT_TRUE(
+      *store_->TakeLease("soc", dead, NowUnixMs(), NowUnixMs() + 3600000, ""));
   Record(0, 3);
   OutboxSender sender(Options(sink.url()), Log);
   EXPECT_EQ(Drain(sender), OutboxSender::Outcome::kIdle);

@@ -40,8 +40,8 @@ TEST(SyslogClientTest, FormatsAnRfc5424Message) {
 TEST(SyslogClientTest, RefusesAUrlThatIsNotUdpTcpOrTls) {
   for (const char* url : {"http://x:1", "tcp://nohost", "tcp://h:0",
                           "tls://[::1", "udp://h:70000"}) {
-    EXPECT_TRUE(absl::IsInvalidArgument(
-        SyslogClient::Create(Tcp(url)).status()))
+    EXPECT_TRUE(
+        absl::IsInvalidArgument(SyslogClient::Create(Tcp(url)).status()))
         << url;
   }
 }
@@ -78,8 +78,8 @@ TEST(SyslogClientTest, AReceiverThatIsDownIsUnavailable) {
     SyslogSink gone;
     port = gone.port();
   }
-  auto client = SyslogClient::Create(
-      Tcp("tcp://127.0.0.1:" + std::to_string(port)));
+  auto client =
+      SyslogClient::Create(Tcp("tcp://127.0.0.1:" + std::to_string(port)));
   ASSERT_TRUE(client.ok());
   EXPECT_TRUE(absl::IsUnavailable((*client)->Send("x")));
 }
@@ -98,8 +98,7 @@ TEST(SyslogClientTest, TlsToAPlainListenerFailsTheHandshake) {
   ASSERT_TRUE(client.ok());
   const absl::Status s = (*client)->Send("x");
   EXPECT_FALSE(s.ok());
-  EXPECT_NE(s.message().find("syslog tls://127.0.0.1"), std::string::npos)
-      << s;
+  EXPECT_NE(s.message().find("syslog tls://127.0.0.1"), std::string::npos) << s;
 }
 
 }  // namespace

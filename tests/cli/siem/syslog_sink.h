@@ -46,9 +46,7 @@ class SyslogSink {
     close(fd_);
   }
   int port() const { return port_; }
-  std::string url() const {
-    return "tcp://127.0.0.1:" + std::to_string(port_);
-  }
+  std::string url() const { return "tcp://127.0.0.1:" + std::to_string(port_); }
   std::vector<std::string> frames() {
     std::lock_guard<std::mutex> lock(mu_);
     return frames_;
@@ -100,8 +98,8 @@ class SyslogSink {
     for (;;) {
       const size_t space = buffer.find(' ');
       if (space == std::string::npos) return;
-      const size_t length = std::strtoul(buffer.substr(0, space).c_str(),
-                                         nullptr, 10);
+      const size_t length =
+          std::strtoul(buffer.substr(0, space).c_str(), nullptr, 10);
       if (buffer.size() < space + 1 + length) return;
       std::lock_guard<std::mutex> lock(mu_);
       frames_.push_back(buffer.substr(space + 1, length));

@@ -23,10 +23,10 @@ WebhookClient::Options Hook(const std::string& url) {
 TEST(WebhookClientTest, TheSignatureIsHmacSha256OfTimestampDotBody) {
   // Python: hmac.new(b"0123456789abcdef-key", b'1795800000.{"id":"x"}',
   // hashlib.sha256).hexdigest()
-  EXPECT_EQ(WebhookSignature("0123456789abcdef-key", 1795800000,
-                             "{\"id\":\"x\"}"),
-            "t=1795800000,v1=5d9c71474883e6020f87a94a3ba3218024692d563439b018"
-            "08e1f00b56bde6fd");
+  EXPECT_EQ(
+      WebhookSignature("0123456789abcdef-key", 1795800000, "{\"id\":\"x\"}"),
+      "t=1795800000,v1=5d9c71474883e6020f87a94a3ba3218024692d563439b018"
+      "08e1f00b56bde6fd");
 }
 
 TEST(WebhookClientTest, AKeyFileOthersCanReadIsRefused) {
@@ -51,8 +51,7 @@ TEST(WebhookClientTest, OnlyHttpsUrlsAreTaken) {
 }
 
 TEST(WebhookClientTest, AnEndpointThatIsDownIsUnavailable) {
-  auto client = WebhookClient::Create(
-      Hook("https://127.0.0.1:9/hook"));
+  auto client = WebhookClient::Create(Hook("https://127.0.0.1:9/hook"));
   ASSERT_TRUE(client.ok());
   EXPECT_TRUE(absl::IsUnavailable((*client)->Post("{}", "id", 1)));
 }
