@@ -3,7 +3,9 @@
 
 #include <arpa/inet.h>
 
+#include <algorithm>
 #include <ctime>
+#include <initializer_list>
 #include <utility>
 #include <vector>
 
@@ -29,6 +31,23 @@ std::string Clean(std::string_view value) {
     const auto u = static_cast<unsigned char>(c);
     if ((u < 0x20 && c != '\t' && c != '\r' && c != '\n') || u == 0x7F) {
       c = ' ';
+    }
+  }
+  return out;
+}
+
+// `value` made Clean, each character of `table` written as its text.
+std::string Replaced(
+    std::string_view value,
+    std::initializer_list<std::pair<char, const char*>> table) {
+  std::string out;
+  for (char c : Clean(value)) {
+    const auto* hit = std::find_if(table.begin(), table.end(),
+                                   [c](const auto& p) { return p.first == c; });
+    if (hit != table.end()) {
+      out += hit->second;
+    } else {
+      out += c;
     }
   }
   return out;
@@ -151,61 +170,22 @@ const char* CefLabel(std::string_view key) {
 }  // namespace
 
 std::string CefHeaderEscape(std::string_view value) {
-  std::string out;
-  for (char c : Clean(value)) {
-    if (c == '\\' || c == '|') out += '\\';
-    out += (c == '\r' || c == '\n' || c == '\t') ? ' ' : c;
-  }
-  return out;
+  return Replaced(
+      value,
+      {{'\\', "\\\\"}, {'|', "\\|"}, {'\r', " "}, {'\n', " "}, {'\t', " "}});
 }
 
 std::string CefValueEscape(std::string_view value) {
-  std::string out;
-  for (char c : Clean(value)) {
-    switch (c) {
-      case '\\':
-        out += "\\\\";
-        break;
-      case '=':
-        out += "\\=";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += ' ';
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
+  return Replaced(value, {{'\\', "\\\\"},
+                          {'=', "\\="},
+                          {'\n', "\\n"},
+                          {'\r', "\\r"},
+                          {'\t', " "}});
 }
 
 std::string LeefValueEscape(std::string_view value) {
-  std::string out;
-  for (char c : Clean(value)) {
-    switch (c) {
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
+  return Replaced(
+      value, {{'\\', "\\\\"}, {'\t', "\\t"}, {'\n', "\\n"}, {'\r', "\\r"}});
 }
 
 std::string EventClass(const OutboxEvent& e) {
