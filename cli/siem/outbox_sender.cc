@@ -228,7 +228,10 @@ OutboxSender::StepResult OutboxSender::SendBatch() {
       holding_ = false;
       return Retry(a);
     }
-    retry_ = milliseconds(0);
+    if (retry_.count() > 0) {
+      log_(absl::StrCat("outbox ", d.name, ": delivering again"));
+      retry_ = milliseconds(0);
+    }
   }
   if (skipped.skipped > 0 && HoldLease()) {
     if (absl::Status a = store_->Advance(d.name, options_.owner, skipped);
