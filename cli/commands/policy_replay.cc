@@ -9,11 +9,6 @@
 namespace leakhound {
 namespace {
 
-std::string ChannelOf(const std::string& source) {
-  if (source == "milter") return "mail";
-  return source;  // "scan", "web"
-}
-
 // "accept" (the flags' name before policies) is "log".
 std::string ActionName(const std::string& action) {
   return action == "accept" ? "log" : action;

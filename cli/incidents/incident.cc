@@ -125,6 +125,10 @@ std::string IncidentOrigin(const Incident& i) {
   return i.sender;
 }
 
+std::string ChannelOf(std::string_view source) {
+  return source == "milter" ? "mail" : std::string(source);
+}
+
 std::string NewIncidentReference() {
   static constexpr char kAlphabet[] = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ";
   thread_local std::mt19937_64 random(std::random_device{}());

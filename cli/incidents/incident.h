@@ -109,6 +109,10 @@ struct Incident {
 // sender, a web request's user (without one, its client address).
 std::string IncidentOrigin(const Incident& i);
 
+// The policy's channel (docs/policy.md) of an incident's source:
+// "milter" -> "mail"; "scan" and "web" are their own.
+std::string ChannelOf(std::string_view source);
+
 std::vector<std::string> DistinctDocuments(
     const std::vector<IncidentMatch>& matches);
 

@@ -63,10 +63,6 @@ OutboxEvent Common(const Incident& i) {
 
 }  // namespace
 
-std::string ChannelOf(std::string_view source) {
-  return source == "milter" ? "mail" : std::string(source);
-}
-
 OutboxEvent IncidentEvent(const Incident& incident) {
   OutboxEvent e = Common(incident);
   e.type = "incident";

@@ -75,9 +75,6 @@ struct OutboxEvent {
   int64_t purged = 0;
 };
 
-// The policy's channel of an incident's source ("milter" -> "mail").
-std::string ChannelOf(std::string_view source);
-
 // The event of `incident` just recorded (its id set). Without snippets:
 // the outbox keeps no outbound text; a sender reads them from the incident
 // for a destination that asks (AddSnippets).
