@@ -835,10 +835,9 @@ absl::Status IncidentStore::ForgetDestination(const std::string& name) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<bool> IncidentStore::TakeLease(const std::string& name,
-                                              const std::string& owner,
-                                              int64_t now_ms, int64_t until_ms,
-                                              const std::string& stale_owner) {
+absl::StatusOr<std::string> IncidentStore::TakeLease(
+    const std::string& name, const std::string& owner, int64_t now_ms,
+    int64_t until_ms, const std::string& stale_owner) {
   SqlStatement s(db_,
                  "UPDATE outbox_destinations SET lease_owner = ?, "
                  "lease_until_ms = ? WHERE name = ? AND (lease_owner IN "
@@ -848,13 +847,15 @@ absl::StatusOr<bool> IncidentStore::TakeLease(const std::string& name,
   if (const int code = s.Step(); code != SQLITE_DONE) {
     return Error(code, "cannot take a destination's lease");
   }
-  if (sqlite3_changes(db_) == 1) return true;
-  SqlStatement exists(db_, "SELECT 1 FROM outbox_destinations WHERE name = ?");
-  exists.Bind(name);
-  if (exists.Step() != SQLITE_ROW) {
+  SqlStatement holder(
+      db_, "SELECT lease_owner FROM outbox_destinations WHERE name = ?");
+  holder.Bind(name);
+  const int code = holder.Step();
+  if (code == SQLITE_DONE) {
     return absl::NotFoundError(absl::StrCat("no destination '", name, "'"));
   }
-  return false;
+  if (code != SQLITE_ROW) return Error(code, "cannot read a lease");
+  return holder.Text(0);
 }
 
 absl::Status IncidentStore::ReleaseLease(const std::string& name,

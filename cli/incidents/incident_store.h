@@ -221,13 +221,14 @@ class IncidentStore {
   absl::Status RegisterDestination(const std::string& name);
   // Forgets `name` and its counters; NotFound.
   absl::Status ForgetDestination(const std::string& name);
-  // Takes or renews the lease of `name` for `owner` until `until_ms`: true
-  // when it is free, expired (before `now_ms`), `owner`'s already, or held
-  // by `stale_owner` (non-empty: a sender known dead). NotFound.
-  absl::StatusOr<bool> TakeLease(const std::string& name,
-                                 const std::string& owner, int64_t now_ms,
-                                 int64_t until_ms,
-                                 const std::string& stale_owner);
+  // Takes or renews the lease of `name` for `owner` until `until_ms` when
+  // it is free, expired (before `now_ms`), `owner`'s already, or held by
+  // `stale_owner` (non-empty: a sender known dead). Returns who holds it
+  // after the attempt (`owner` when taken). NotFound.
+  absl::StatusOr<std::string> TakeLease(const std::string& name,
+                                        const std::string& owner,
+                                        int64_t now_ms, int64_t until_ms,
+                                        const std::string& stale_owner);
   // Gives the lease of `name` up if `owner` holds it.
   absl::Status ReleaseLease(const std::string& name, const std::string& owner);
   // At most `limit` events after `name`'s cursor, in order.

@@ -121,24 +121,16 @@ bool OutboxSender::HoldLease() {
   const int64_t now_ms = NowUnixMs();
   const int64_t until = now_ms + Ms(options_.lease_seconds).count();
   const std::string& name = options_.destination.name;
-  absl::StatusOr<bool> taken =
+  absl::StatusOr<std::string> holder =
       store_->TakeLease(name, options_.owner, now_ms, until, "");
-  if (taken.ok() && !*taken) {
-    // Held by another: taken over at once when it was a process of ours
-    // that died (a SIGKILLed milter restarted).
-    auto states = store_->OutboxStates();
-    if (states.ok()) {
-      for (const OutboxDestinationState& s : *states) {
-        if (s.name == name && DeadHere(s.lease_owner)) {
-          taken = store_->TakeLease(name, options_.owner, now_ms, until,
-                                    s.lease_owner);
-        }
-      }
-    }
+  if (holder.ok() && *holder != options_.owner && DeadHere(*holder)) {
+    // Held by a process of ours that died (a SIGKILLed milter restarted):
+    // taken over at once.
+    holder = store_->TakeLease(name, options_.owner, now_ms, until, *holder);
   }
-  if (!taken.ok() && absl::IsNotFound(taken.status())) registered_ = false;
+  if (!holder.ok() && absl::IsNotFound(holder.status())) registered_ = false;
   const bool was = holding_;
-  holding_ = taken.ok() && *taken;
+  holding_ = holder.ok() && *holder == options_.owner;
   if (holding_) lease_renewed_ = now;
   if (holding_ != was) {
     log_(absl::StrCat("outbox ", name, ": ",

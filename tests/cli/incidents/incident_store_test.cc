@@ -440,14 +440,14 @@ TEST_F(IncidentStoreTest, AFailedInsertQueuesNothing) {
 
 TEST_F(IncidentStoreTest, OneOwnerHoldsTheLeaseUntilItLapsesOrIsReleased) {
   ASSERT_TRUE(store_->RegisterDestination("soc").ok());
-  EXPECT_TRUE(*store_->TakeLease("soc", "a", 1000, 2000, ""));
-  EXPECT_TRUE(*store_->TakeLease("soc", "a", 1500, 2500, ""));  // renewed
-  EXPECT_FALSE(*store_->TakeLease("soc", "b", 2000, 3000, ""));
-  EXPECT_TRUE(*store_->TakeLease("soc", "b", 2000, 3000, "a"));  // a is dead
-  EXPECT_FALSE(*store_->TakeLease("soc", "a", 2999, 4000, ""));
-  EXPECT_TRUE(*store_->TakeLease("soc", "a", 3001, 4000, ""));  // lapsed
+  EXPECT_EQ(*store_->TakeLease("soc", "a", 1000, 2000, ""), "a");
+  EXPECT_EQ(*store_->TakeLease("soc", "a", 1500, 2500, ""), "a");  // renewed
+  EXPECT_EQ(*store_->TakeLease("soc", "b", 2000, 3000, ""), "a");
+  EXPECT_EQ(*store_->TakeLease("soc", "b", 2000, 3000, "a"), "b");  // a dead
+  EXPECT_EQ(*store_->TakeLease("soc", "a", 2999, 4000, ""), "b");
+  EXPECT_EQ(*store_->TakeLease("soc", "a", 3001, 4000, ""), "a");  // lapsed
   ASSERT_TRUE(store_->ReleaseLease("soc", "a").ok());
-  EXPECT_TRUE(*store_->TakeLease("soc", "b", 3002, 5000, ""));
+  EXPECT_EQ(*store_->TakeLease("soc", "b", 3002, 5000, ""), "b");
   EXPECT_TRUE(
       absl::IsNotFound(store_->TakeLease("none", "b", 0, 1, "").status()));
 }
@@ -460,8 +460,9 @@ TEST_F(IncidentStoreTest, AdvanceMovesTheCursorOnlyForTheLeaseHolder) {
   ASSERT_TRUE(store_->Insert(batch).ok());
   auto events = *store_->PendingEvents("soc", 10);
   ASSERT_EQ(events.size(), 3u);
-  ASSERT_TRUE(
-      *store_->TakeLease("soc", "a", NowUnixMs(), NowUnixMs() + 60000, ""));
+  ASSERT_EQ(
+      *store_->TakeLease("soc", "a", NowUnixMs(), NowUnixMs() + 60000, ""),
+      "a");
   EXPECT_TRUE(absl::IsFailedPrecondition(
       store_->Advance("soc", "b", Delivered(events[0].seq, 1))));
   ASSERT_TRUE(store_->Advance("soc", "a", Delivered(events[0].seq, 1)).ok());
@@ -498,7 +499,7 @@ TEST_F(IncidentStoreTest,
   }
   ASSERT_TRUE(store_->Insert(batch).ok());
   auto events = *store_->PendingEvents("fast", 10);
-  ASSERT_TRUE(*store_->TakeLease("fast", "f", 0, NowUnixMs() + 60000, ""));
+  ASSERT_EQ(*store_->TakeLease("fast", "f", 0, NowUnixMs() + 60000, ""), "f");
   ASSERT_TRUE(store_->Advance("fast", "f", Delivered(events[9].seq, 10)).ok());
   // At most 4 events: the 6 oldest go; "fast" had them all, "slow" none.
   auto dropped = store_->PruneOutbox(0, 4);

@@ -135,8 +135,9 @@ TEST_F(OutboxSenderTest, ALeaseOfADeadProcessOfThisHostIsTakenOverAtOnce) {
   const std::string dead =
       LeaseOwnerName().substr(0, LeaseOwnerName().find(" pid=")) +
       " pid=4194305";
-  ASSERT_TRUE(
-      *store_->TakeLease("soc", dead, NowUnixMs(), NowUnixMs() + 3600000, ""));
+  ASSERT_EQ(
+      *store_->TakeLease("soc", dead, NowUnixMs(), NowUnixMs() + 3600000, ""),
+      dead);
   Record(0, 3);
   OutboxSender sender(Options(sink.url()), Log);
   EXPECT_EQ(Drain(sender), OutboxSender::Outcome::kIdle);
