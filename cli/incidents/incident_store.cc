@@ -537,10 +537,12 @@ absl::Status IncidentStore::InsertAll(std::span<Incident> incidents) {
     }
     if (absl::Status st = InsertDecision(i); !st.ok()) return st;
   }
-  std::vector<OutboxEvent> events;
-  events.reserve(incidents.size());
-  for (const Incident& i : incidents) events.push_back(IncidentEvent(i));
-  return Enqueue(events);
+  return Enqueue([&]() -> absl::StatusOr<std::vector<OutboxEvent>> {
+    std::vector<OutboxEvent> events;
+    events.reserve(incidents.size());
+    for (const Incident& i : incidents) events.push_back(IncidentEvent(i));
+    return events;
+  });
 }
 
 absl::Status IncidentStore::InsertDecision(const Incident& i) {
@@ -765,7 +767,13 @@ absl::StatusOr<int64_t> IncidentStore::Purge(int64_t before_ms,
     purged.user = user;
     purged.purged = deleted;
     purged.note = absl::StrCat("incidents before ", FormatTime(before_ms));
-    if (absl::Status st = Enqueue({&purged, 1}); !st.ok()) return st;
+    if (absl::Status st =
+            Enqueue([&]() -> absl::StatusOr<std::vector<OutboxEvent>> {
+              return std::vector<OutboxEvent>{purged};
+            });
+        !st.ok()) {
+      return st;
+    }
     return Audit(
         user, "purge", 0,
         absl::StrCat(deleted, " incidents before ", FormatTime(before_ms)));
@@ -774,16 +782,18 @@ absl::StatusOr<int64_t> IncidentStore::Purge(int64_t before_ms,
   return deleted;
 }
 
-absl::Status IncidentStore::Enqueue(std::span<const OutboxEvent> events) {
+absl::Status IncidentStore::Enqueue(const EventMaker& make) {
   SqlStatement any(db_, "SELECT 1 FROM outbox_destinations LIMIT 1");
   const int found = any.Step();
-  if (found == SQLITE_DONE || events.empty()) return absl::OkStatus();
+  if (found == SQLITE_DONE) return absl::OkStatus();
   if (found != SQLITE_ROW) return Error(found, "cannot read the outbox");
+  absl::StatusOr<std::vector<OutboxEvent>> events = make();
+  if (!events.ok()) return events.status();
   SqlStatement add(db_,
                    "INSERT INTO outbox (event_id, time_ms, type, incident_id, "
                    "payload) VALUES (?,?,?,?,?)");
   const int64_t now = NowUnixMs();
-  for (const OutboxEvent& e : events) {
+  for (const OutboxEvent& e : *events) {
     add.Reset();
     add.Bind(NewEventId())
         .Bind(now)
@@ -800,16 +810,17 @@ absl::Status IncidentStore::Enqueue(std::span<const OutboxEvent> events) {
 absl::Status IncidentStore::EnqueueReview(int64_t id, std::string_view review,
                                           const std::string& user,
                                           const std::string& note) {
-  SqlStatement s(
-      db_, absl::StrCat("SELECT ", kColumns, " FROM incidents WHERE id = ?"));
-  s.Bind(id);
-  if (const int code = s.Step(); code != SQLITE_ROW) {
-    return Error(code, "cannot read an incident");
-  }
-  Incident incident = ReadIncident(s);
-  if (absl::Status st = LoadDecision(incident); !st.ok()) return st;
-  const OutboxEvent event = ReviewEvent(incident, review, user, note);
-  return Enqueue({&event, 1});
+  return Enqueue([&]() -> absl::StatusOr<std::vector<OutboxEvent>> {
+    SqlStatement s(
+        db_, absl::StrCat("SELECT ", kColumns, " FROM incidents WHERE id = ?"));
+    s.Bind(id);
+    if (const int code = s.Step(); code != SQLITE_ROW) {
+      return Error(code, "cannot read an incident");
+    }
+    Incident incident = ReadIncident(s);
+    if (absl::Status st = LoadDecision(incident); !st.ok()) return st;
+    return std::vector<OutboxEvent>{ReviewEvent(incident, review, user, note)};
+  });
 }
 
 absl::Status IncidentStore::RegisterDestination(const std::string& name) {

@@ -275,9 +275,11 @@ class IncidentStore {
   absl::Status InsertDecision(const Incident& incident);
   // Steps an UPDATE of incident `id`: NotFound when it changed no row.
   absl::Status UpdatedOne(SqlStatement& update, int64_t id);
-  // Queues `events` when a destination is registered.
+  // When a destination is registered, queues the events `make` returns (it
+  // is not called otherwise: a store without destinations does no work).
   // REQUIRES: inside a transaction.
-  absl::Status Enqueue(std::span<const OutboxEvent> events);
+  using EventMaker = std::function<absl::StatusOr<std::vector<OutboxEvent>>()>;
+  absl::Status Enqueue(const EventMaker& make);
   // Queues the review `review` of incident `id` as it is now.
   absl::Status EnqueueReview(int64_t id, std::string_view review,
                              const std::string& user, const std::string& note);
