@@ -102,7 +102,7 @@ BENCHMARK(BM_Insert)
     ->ArgsProduct({{1, 16, 256}, {0, 1}})
     ->ArgNames({"batch", "queue"})
     ->Unit(benchmark::kMicrosecond)
-    ->Repetitions(3)
+    ->Repetitions(10)
     ->ReportAggregatesOnly(true);
 BENCHMARK(BM_DeliverTcpSyslog)->Unit(benchmark::kMillisecond)->Iterations(3);
 
