@@ -13,6 +13,7 @@
 #include "cli/commands/incidents_command.h"
 #include "cli/commands/milter_command.h"
 #include "cli/commands/policy_command.h"
+#include "cli/commands/records_command.h"
 #include "cli/commands/rekey_command.h"
 #include "cli/commands/scan_command.h"
 #include "cli/commands/shingle_command.h"
@@ -36,6 +37,9 @@ constexpr char kUsage[] =
     "  allow     manage the allow-list of benign text (add, remove, list)\n"
     "  locations manage the protected URL and share-path prefixes (add, "
     "remove, list)\n"
+    "  records   protect tables of records: exact data match (add, replace, "
+    "remove,\n"
+    "            list, stats)\n"
     "  rekey     rebuild the index under a fresh fingerprint key\n"
     "  snapshot  a consistent copy of the index, for replicas\n"
     "  scan      find passages of protected documents in files\n"
@@ -68,6 +72,7 @@ constexpr Command kCommands[] = {
     {"verify", leakhound::RunVerifyCommand},
     {"allow", leakhound::RunAllowCommand},
     {"locations", leakhound::RunLocationsCommand},
+    {"records", leakhound::RunRecordsCommand},
     {"rekey", leakhound::RunRekeyCommand},
     {"snapshot", leakhound::RunSnapshotCommand},
     {"scan", leakhound::RunScanCommand},

@@ -19,6 +19,10 @@ pkg_check_modules(SYSTEMD REQUIRED IMPORTED_TARGET libsystemd>=252)
 pkg_check_modules(MICROHTTPD REQUIRED IMPORTED_TARGET libmicrohttpd>=0.9.75)
 pkg_check_modules(LDAP REQUIRED IMPORTED_TARGET ldap>=2.5)
 pkg_check_modules(BROTLIDEC REQUIRED IMPORTED_TARGET libbrotlidec>=1.0.9)
+pkg_check_modules(HYPERSCAN REQUIRED IMPORTED_TARGET libhs>=5.4)
+# libcsv (libcsv-dev) ships no pkg-config file.
+find_path(CSV_INCLUDE_DIR csv.h REQUIRED)
+find_library(CSV_LIBRARY csv REQUIRED)
 find_package(ZLIB 1.2.13 REQUIRED)
 # c-icap's service API (libicapapi-dev), for the web channel's module
 # (cli/icap); it ships no pkg-config file.

@@ -170,6 +170,9 @@ absl::Status ProtectedIndex::LoadSideTables() {
   auto frequency = DocumentFrequency::Load(*store_);
   if (!frequency.ok()) return frequency.status();
   frequency_ = std::make_unique<DocumentFrequency>(std::move(*frequency));
+  auto tables = RecordTables::Load(*store_, record_tables_.get());
+  if (!tables.ok()) return tables.status();
+  record_tables_ = std::move(*tables);
   return absl::OkStatus();
 }
 

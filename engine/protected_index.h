@@ -39,6 +39,7 @@
 #include "engine/id_catalog.h"
 #include "engine/matrix_records.h"
 #include "engine/protected_locations.h"
+#include "engine/record_tables.h"
 #include "index/index_batch.h"
 #include "index/index_store.h"
 #include "index/io_faults.h"
@@ -206,6 +207,27 @@ class ProtectedIndex {
   // own changes.
   const ProtectedLocations& locations() const { return *locations_; }
 
+  // Begins storing the protected table `name` with the columns and
+  // settings of `shape` (its ids, counts and digest are set here): returns
+  // the load to add its rows to, then CommitRecordTable. `replace`: the
+  // table must exist (NotFound otherwise) and is replaced as a whole at
+  // the commit; else it must not (AlreadyExists). Commits what is pending
+  // and deletes what an interrupted load of the same table left.
+  // REQUIRES: a writer; the load is used before any other change.
+  absl::StatusOr<std::unique_ptr<RecordTableLoad>> BeginRecordTable(
+      std::string_view name, RecordTableRecord shape, bool replace);
+  // Names the table `load` wrote, deleting the generation it replaces, in
+  // one commit with the next generation. Returns the table's record.
+  absl::StatusOr<RecordTableRecord> CommitRecordTable(RecordTableLoad& load);
+  // Deletes the protected table `name` and its cells in one commit.
+  // NotFound if there is none.
+  absl::Status RemoveRecordTable(std::string_view name);
+  // The protected tables as of the last Open/Refresh and this object's own
+  // changes. Shared: a scan keeps the tables it started with.
+  std::shared_ptr<const RecordTables> record_tables() const {
+    return record_tables_;
+  }
+
   // Whether some allow-list entry holds `fingerprint` (as of the last
   // Open/Refresh and this object's own changes).
   bool IsAllowed(uint64_t fingerprint) const {
@@ -344,6 +366,8 @@ class ProtectedIndex {
   std::unique_ptr<DocumentCache> documents_;
   absl::flat_hash_set<uint64_t> allowed_;  // union of the allow-list
   std::unique_ptr<ProtectedLocations> locations_;
+  std::shared_ptr<const RecordTables> record_tables_ =
+      std::make_shared<const RecordTables>();
   // The pending batch (Stage): its writes, the rows it changed, its ids
   // and digests, and the next document id.
   IndexBatch pending_;

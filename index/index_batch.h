@@ -35,11 +35,15 @@ class IndexBatch {
     kCounts,
     kSharedCounts,
     kLocations,
+    kRecordTables,
+    kRecordData,
   };
   struct Op {
     Family family;
     std::string key;
     std::optional<std::string> value;  // nullopt deletes the key
+    // Set: deletes every key in [key, *range_end) (value is nullopt).
+    std::optional<std::string> range_end;
   };
 
   void PutMetadata(const MetadataRecord& metadata) {
@@ -123,15 +127,32 @@ class IndexBatch {
     Delete(Family::kLocations, std::string(key));
   }
 
+  // A protected table's record, keyed by its name.
+  void PutRecordTable(std::string_view name, const RecordTableRecord& record) {
+    Put(Family::kRecordTables, std::string(name), EncodeRecord(record));
+  }
+  void DeleteRecordTable(std::string_view name) {
+    Delete(Family::kRecordTables, std::string(name));
+  }
+  // `key`: a kRecordDataFamily key (key_format.h).
+  void PutRecordData(std::string key, std::string value) {
+    Put(Family::kRecordData, std::move(key), std::move(value));
+  }
+  // Deletes every record-data key in [begin, end).
+  void DeleteRecordDataRange(std::string begin, std::string end) {
+    ops_.push_back(
+        {Family::kRecordData, std::move(begin), std::nullopt, std::move(end)});
+  }
+
   const std::vector<Op>& ops() const { return ops_; }
   bool empty() const { return ops_.empty(); }
 
  private:
   void Put(Family family, std::string key, std::string value) {
-    ops_.push_back({family, std::move(key), std::move(value)});
+    ops_.push_back({family, std::move(key), std::move(value), std::nullopt});
   }
   void Delete(Family family, std::string key) {
-    ops_.push_back({family, std::move(key), std::nullopt});
+    ops_.push_back({family, std::move(key), std::nullopt, std::nullopt});
   }
 
   std::vector<Op> ops_;

@@ -173,11 +173,18 @@ absl::StatusOr<std::unique_ptr<IndexStore>> IndexStore::OpenWithFaults(
   auto missing = RocksDatabase::MissingFamily(
       dir + "/db", mode == Mode::kWriter, faults, what);
   if (!missing.ok()) return missing.status();
-  if (missing->has_value()) {
+  // A writer adds the record families to an index of the upgradable
+  // format (OpenWriter creates missing families); a reader cannot.
+  const bool upgradable =
+      missing->has_value() && (**missing == kRecordTablesFamily ||
+                               **missing == kRecordDataFamily);
+  if (missing->has_value() && !(upgradable && mode == Mode::kWriter)) {
     return absl::FailedPreconditionError(absl::StrCat(
         "index ", dir, " has an older storage format (no '", **missing,
-        "' family; this leakhound writes format ", kFormatVersion,
-        "); create a new index and add the documents again"));
+        "' family; this leakhound writes format ", kFormatVersion, "); ",
+        upgradable ? "any command that changes the index (such as leakhound "
+                     "compact) upgrades it in place"
+                   : "create a new index and add the documents again"));
   }
   auto db = mode == Mode::kWriter
                 ? RocksDatabase::OpenWriter(dir + "/db", /*create=*/false,
@@ -199,6 +206,15 @@ absl::StatusOr<std::unique_ptr<IndexStore>> IndexStore::OpenWithFaults(
   // The format version is the first field of every version of the metadata
   // record; check it before trusting the rest.
   absl::Status s = DecodeRecord(**meta, &store->metadata_);
+  if (s.ok() && mode == Mode::kWriter &&
+      store->metadata_.format_version == kUpgradableFormatVersion) {
+    // Format 6 only added the record families, which the writer's open
+    // has just created: record the new format.
+    store->metadata_.format_version = kFormatVersion;
+    IndexBatch upgrade;
+    upgrade.PutMetadata(store->metadata_);
+    s = store->db_->Write(upgrade);
+  }
   if (s.ok() && store->metadata_.format_version != kFormatVersion) {
     s = absl::FailedPreconditionError("");
   }
@@ -524,6 +540,36 @@ absl::Status IndexStore::ForEachLocation(
                           if (!s.ok()) return s;
                           return fn(key, record);
                         });
+}
+
+absl::StatusOr<std::optional<RecordTableRecord>> IndexStore::ReadRecordTable(
+    std::string_view name) const {
+  return RecordValue<RecordTableRecord>(
+      db_->Get(IndexBatch::Family::kRecordTables, name));
+}
+
+absl::Status IndexStore::ForEachRecordTable(
+    const std::function<absl::Status(std::string_view,
+                                     const RecordTableRecord&)>& fn) const {
+  return db_->ForEach(IndexBatch::Family::kRecordTables,
+                      [&fn](std::string_view key, std::string_view value) {
+                        RecordTableRecord record;
+                        absl::Status s = DecodeRecord(value, &record);
+                        if (!s.ok()) return s;
+                        return fn(key, record);
+                      });
+}
+
+absl::StatusOr<std::vector<std::optional<std::string>>>
+IndexStore::ReadRecordData(std::span<const std::string> keys) const {
+  return db_->MultiGet(IndexBatch::Family::kRecordData, keys);
+}
+
+absl::Status IndexStore::ForEachRecordData(
+    std::string_view from, std::string_view to,
+    const std::function<absl::Status(std::string_view, std::string_view)>& fn)
+    const {
+  return db_->ForEach(IndexBatch::Family::kRecordData, fn, from, to);
 }
 
 absl::Status IndexStore::Commit(const IndexBatch& batch) {

@@ -170,6 +170,23 @@ class IndexStore {
       const std::function<absl::Status(std::string_view,
                                        const LocationRecord&)>& fn) const;
 
+  // The protected table `name`; nullopt when absent.
+  absl::StatusOr<std::optional<RecordTableRecord>> ReadRecordTable(
+      std::string_view name) const;
+  // Every protected table in name order.
+  absl::Status ForEachRecordTable(
+      const std::function<absl::Status(std::string_view,
+                                       const RecordTableRecord&)>& fn) const;
+  // The values of record-data keys (key_format.h), nullopt for those
+  // absent, in one batched read.
+  absl::StatusOr<std::vector<std::optional<std::string>>> ReadRecordData(
+      std::span<const std::string> keys) const;
+  // Every record-data entry with a key in [from, to), in key order.
+  absl::Status ForEachRecordData(
+      std::string_view from, std::string_view to,
+      const std::function<absl::Status(std::string_view, std::string_view)>&
+          fn) const;
+
   // Applies the batch atomically and durably (WAL, fsync).
   // REQUIRES: mode() == kWriter.
   absl::Status Commit(const IndexBatch& batch);

@@ -15,7 +15,10 @@
 namespace leakhound {
 
 // The format this binary reads and writes (MetadataRecord::format_version).
-inline constexpr uint32_t kFormatVersion = 5;
+inline constexpr uint32_t kFormatVersion = 6;
+// The previous format, which a writer upgrades in place: format 6 only
+// added the record families (an index of format 5 has none).
+inline constexpr uint32_t kUpgradableFormatVersion = 5;
 
 // Column families, by record type.
 inline constexpr std::string_view kMetaFamily = "meta";
@@ -30,6 +33,8 @@ inline constexpr std::string_view kCountsFamily = "fp_counts";
 inline constexpr std::string_view kSharedCountsFamily = "shared_counts";
 inline constexpr std::string_view kAllowFamily = "allow";
 inline constexpr std::string_view kLocationsFamily = "locations";
+inline constexpr std::string_view kRecordTablesFamily = "record_tables";
+inline constexpr std::string_view kRecordDataFamily = "record_data";
 
 // Keys in kMetaFamily.
 inline constexpr std::string_view kMetadataKey = "metadata";
@@ -82,6 +87,34 @@ inline std::optional<uint32_t> DecodeId(std::string_view key) {
   uint32_t id = 0;
   for (char c : key) id = (id << 8) | static_cast<uint8_t>(c);
   return id;
+}
+
+// Keys of kRecordDataFamily: a protected table's cells, under the table's
+// id and data generation (RecordTableRecord), so that one generation's
+// keys are one range and a replacement never mixes with the one it
+// replaces.
+//   prefix  table id (4 bytes big-endian) + data generation (4 bytes BE)
+//   row     prefix + 'r' + row number (4 bytes BE)
+//             value: per column, its cell's 8-byte hash little-endian
+//             (0: empty cell)
+//   set     prefix + 's' + column (1 byte) + chunk (4 bytes BE)
+//             value: a primary column's (cell hash 8 bytes LE, row 4 bytes
+//             LE) entries in ascending hash order, up to
+//             kRecordSetChunkEntries per chunk
+inline constexpr char kRecordRowKind = 'r';
+inline constexpr char kRecordSetKind = 's';
+inline constexpr size_t kRecordSetChunkEntries = size_t{1} << 16;
+inline std::string RecordDataPrefix(uint32_t table, uint32_t generation) {
+  return EncodeId(table) + EncodeId(generation);
+}
+inline std::string RecordRowKey(uint32_t table, uint32_t generation,
+                                uint32_t row) {
+  return RecordDataPrefix(table, generation) + kRecordRowKind + EncodeId(row);
+}
+inline std::string RecordSetKey(uint32_t table, uint32_t generation,
+                                uint8_t column, uint32_t chunk) {
+  return RecordDataPrefix(table, generation) + kRecordSetKind +
+         static_cast<char>(column) + EncodeId(chunk);
 }
 
 }  // namespace leakhound

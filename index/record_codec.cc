@@ -30,6 +30,8 @@ BOOST_CLASS_VERSION(leakhound::RowRecord, 1)
 BOOST_CLASS_VERSION(leakhound::AllowRecord, 1)
 BOOST_CLASS_VERSION(leakhound::CountBucketRecord, 1)
 BOOST_CLASS_VERSION(leakhound::LocationRecord, 1)
+BOOST_CLASS_VERSION(leakhound::RecordColumnRecord, 1)
+BOOST_CLASS_VERSION(leakhound::RecordTableRecord, 1)
 BOOST_SERIALIZATION_SPLIT_FREE(leakhound::FingerprintsRecord)
 BOOST_SERIALIZATION_SPLIT_FREE(leakhound::AllowRecord)
 BOOST_SERIALIZATION_SPLIT_FREE(leakhound::CountBucketRecord)
@@ -375,6 +377,22 @@ void serialize(Archive& ar, leakhound::LocationRecord& r, unsigned version) {
 }
 
 template <class Archive>
+void serialize(Archive& ar, leakhound::RecordColumnRecord& r,
+               unsigned version) {
+  leakhound::RequireVersion(version, 1);
+  ar & r.name & r.type & r.role & r.max_words & r.pattern;
+}
+
+template <class Archive>
+void serialize(Archive& ar, leakhound::RecordTableRecord& r,
+               unsigned version) {
+  leakhound::RequireVersion(version, 1);
+  ar & r.table_id & r.data_generation & r.source & r.columns &
+      r.min_matches & r.proximity & r.date_order & r.rows & r.skipped_rows &
+      r.set_entries & r.sets_digest & r.added_unix_ms;
+}
+
+template <class Archive>
 void serialize(Archive& ar, leakhound::SegmentRecord& r, unsigned version) {
   leakhound::RequireVersion(version, 1);
   ar & r.doc & r.begin & r.end;
@@ -447,6 +465,7 @@ std::string EncodeRecord(const FingerprintsRecord& r) { return Encode(r); }
 std::string EncodeRecord(const RowRecord& r) { return Encode(r); }
 std::string EncodeRecord(const AllowRecord& r) { return Encode(r); }
 std::string EncodeRecord(const LocationRecord& r) { return Encode(r); }
+std::string EncodeRecord(const RecordTableRecord& r) { return Encode(r); }
 std::string EncodeRecord(const CountBucketRecord& r) { return Encode(r); }
 
 absl::Status DecodeRecord(std::string_view b, MetadataRecord* r) {
@@ -469,6 +488,9 @@ absl::Status DecodeRecord(std::string_view b, AllowRecord* r) {
 }
 absl::Status DecodeRecord(std::string_view b, LocationRecord* r) {
   return Decode(b, r, "location");
+}
+absl::Status DecodeRecord(std::string_view b, RecordTableRecord* r) {
+  return Decode(b, r, "record table");
 }
 absl::Status DecodeRecord(std::string_view b, CountBucketRecord* r) {
   return Decode(b, r, "fingerprint count");

@@ -26,6 +26,7 @@ std::string EncodeRecord(const FingerprintsRecord& record);
 std::string EncodeRecord(const RowRecord& record);
 std::string EncodeRecord(const AllowRecord& record);
 std::string EncodeRecord(const LocationRecord& record);
+std::string EncodeRecord(const RecordTableRecord& record);
 std::string EncodeRecord(const CountBucketRecord& record);
 
 // Decode returns DataLoss for bytes that are not a valid record of the type
@@ -38,6 +39,7 @@ absl::Status DecodeRecord(std::string_view bytes, FingerprintsRecord* record);
 absl::Status DecodeRecord(std::string_view bytes, RowRecord* record);
 absl::Status DecodeRecord(std::string_view bytes, AllowRecord* record);
 absl::Status DecodeRecord(std::string_view bytes, LocationRecord* record);
+absl::Status DecodeRecord(std::string_view bytes, RecordTableRecord* record);
 absl::Status DecodeRecord(std::string_view bytes, CountBucketRecord* record);
 
 }  // namespace leakhound

@@ -143,6 +143,46 @@ struct CountBucketRecord {
   bool operator==(const CountBucketRecord&) const = default;
 };
 
+// PERSISTED by value: what a column of a protected table is for.
+enum class RecordColumnRole : uint8_t {
+  kCorroborating = 0,  // counts toward a match next to a primary cell
+  kPrimary = 1,        // searched for in the text (its hashes in memory)
+};
+
+// One column of a protected table. The meaning of `type` is the records
+// library's (cli/records/record_schema.h); the index keeps it as a number. No cell value is ever stored, only keyed hashes (key_format.h).
+struct RecordColumnRecord {
+  std::string name;
+  uint8_t type = 0;  // CellType, PERSISTED by value
+  uint8_t role = 0;  // RecordColumnRole
+  // The most words any cell of the column has (name and text columns: the
+  // scanner tries word runs up to this long).
+  uint8_t max_words = 0;
+  std::string pattern;  // the column's own regular expression, if any
+  bool operator==(const RecordColumnRecord&) const = default;
+};
+
+// A protected table (kRecordTablesFamily, keyed by the table's name). Its
+// cells are in kRecordDataFamily under (table_id, data_generation).
+struct RecordTableRecord {
+  uint32_t table_id = 0;
+  uint32_t data_generation = 0;
+  std::string source;  // the file it was added from, as given
+  std::vector<RecordColumnRecord> columns;
+  uint32_t min_matches = 0;  // other cells of the row needed with a primary
+  uint32_t proximity = 0;    // words between the primary and each other cell
+  uint8_t date_order = 0;    // DateOrder, PERSISTED by value
+  uint64_t rows = 0;         // rows stored
+  uint64_t skipped_rows = 0;  // rows of the file without a usable primary
+  // Per column: entries of its primary set (0 for a column not primary).
+  std::vector<uint64_t> set_entries;
+  // XXH3-64 over the primary sets' chunks in key order: a reader checks
+  // that what it loaded is this generation's.
+  uint64_t sets_digest = 0;
+  int64_t added_unix_ms = 0;
+  bool operator==(const RecordTableRecord&) const = default;
+};
+
 }  // namespace leakhound
 
 #endif  // LEAKHOUND_INDEX_RECORDS_H_

@@ -104,6 +104,7 @@ constexpr std::string_view kFamilies[] = {
     kDigestsFamily, kFingerprintsFamily, kRowsFamily,
     kRowBitsFamily, kGroupBitsFamily,    kAllowFamily,
     kCountsFamily,  kSharedCountsFamily, kLocationsFamily,
+    kRecordTablesFamily, kRecordDataFamily,
 };
 constexpr size_t kFamilyCount = std::size(kFamilies);
 
@@ -123,7 +124,8 @@ std::vector<rocksdb::ColumnFamilyDescriptor> Descriptors() {
     // (keyed hashes) do not compress; the other records are small.
     if (name == kRowBitsFamily || name == kGroupBitsFamily ||
         name == kFingerprintsFamily ||
-        name == kCountsFamily || name == kSharedCountsFamily) {
+        name == kCountsFamily || name == kSharedCountsFamily ||
+        name == kRecordDataFamily) {
       cf.compression = rocksdb::kNoCompression;
     }
     out.emplace_back(std::string(name), cf);
@@ -178,9 +180,11 @@ absl::StatusOr<std::unique_ptr<RocksDatabase>> RocksDatabase::OpenWriter(
     const std::string& db_dir, bool create, IoFaults* faults,
     std::string_view what) {
   rocksdb::DBOptions options = WriterOptions();
+  // An index of the upgradable format lacks the record families
+  // (key_format.h); the writer adds them.
+  options.create_missing_column_families = true;
   if (create) {
     options.create_if_missing = true;
-    options.create_missing_column_families = true;
     options.error_if_exists = true;
   }
   options.info_log = std::make_shared<InfoLog>(db_dir + "/LOG");
@@ -333,8 +337,9 @@ absl::Status RocksDatabase::Write(const IndexBatch& batch) {
     rocksdb::ColumnFamilyHandle* cf = handles_->family(op.family);
     const rocksdb::Slice key(op.key);
     const rocksdb::Status s =
-        op.value ? wb.Put(cf, key, rocksdb::Slice(*op.value))
-                 : wb.Delete(cf, key);
+        op.range_end ? wb.DeleteRange(cf, key, rocksdb::Slice(*op.range_end))
+        : op.value   ? wb.Put(cf, key, rocksdb::Slice(*op.value))
+                     : wb.Delete(cf, key);
     if (!s.ok()) return FromRocks(s, "cannot build the index write");
   }
   rocksdb::WriteOptions options;

@@ -32,6 +32,7 @@
 #include "cli/policy/policy_evaluator.h"
 #include "cli/policy/policy_file.h"
 #include "engine/content_digest.h"
+#include "cli/records/data_scanner.h"
 #include "engine/scan/leak_scanner.h"
 
 namespace leakhound {
@@ -141,6 +142,8 @@ absl::StatusOr<Extraction> ReadAndExtract(const InputFile& file,
 // `candidates_of`: the index whose candidate ids to list (--candidates), or
 // nullptr. `record`: the incident's file facts are wanted (--record).
 FileOutcome ScanOne(const InputFile& file, LeakScanner* scanner,
+                    const DataScanner& data_scanner,
+                    DataScanner::Session& data_session,
                     const ExtractionLimits& limits, bool keep_text,
                     const ProtectedIndex* candidates_of,
                     UnreadablePolicy unreadable, bool record) {
@@ -178,7 +181,14 @@ FileOutcome ScanOne(const InputFile& file, LeakScanner* scanner,
         o.parts.clear();
         break;
       }
-      PartOutcome p{std::move(part.name), "", std::move(*report), {}};
+      auto data = data_scanner.Scan(part.text, data_session);
+      if (!data.ok()) {
+        o.error = data.status();
+        o.parts.clear();
+        break;
+      }
+      PartOutcome p{std::move(part.name), "", std::move(*report),
+                    std::move(*data), {}};
       if (candidates_of != nullptr) {
         // The scanner has just read these documents: the cache holds them.
         for (DocId doc : p.report.candidates) {
@@ -186,8 +196,9 @@ FileOutcome ScanOne(const InputFile& file, LeakScanner* scanner,
           if (stored.ok()) p.candidate_ids.push_back((*stored)->external_id);
         }
       }
-      if (keep_text &&
-          (!p.report.matches.empty() || !p.report.locations.empty())) {
+      if (keep_text && (!p.report.matches.empty() ||
+                        !p.report.locations.empty() ||
+                        !p.data.records.empty())) {
         p.text = std::move(part.text);
       }
       o.parts.push_back(std::move(p));
@@ -578,11 +589,24 @@ int RunScanCommand(int argc, char** argv) {
     if (!scanner.ok()) return ReportError("scan", scanner.status());
     scanners.push_back(std::move(*scanner));
   }
+  // Protected tables and data identifiers, in the same pass over each
+  // part's text (docs/records.md).
+  auto data_scanner = DataScanner::Create(
+      BuiltInIdentifiers(), (*index)->record_tables(), &(*index)->store(),
+      (*index)->store().key());
+  if (!data_scanner.ok()) return ReportError("scan", data_scanner.status());
+  std::vector<std::unique_ptr<DataScanner::Session>> sessions;
+  for (size_t i = 0; i < workers; ++i) {
+    auto session = (*data_scanner)->NewSession();
+    if (!session.ok()) return ReportError("scan", session.status());
+    sessions.push_back(std::move(*session));
+  }
   ScanRun run(*o, files, **index, store.get());
   RunInOrder<FileOutcome>(
       files.size(), workers, workers * kAheadPerThread,
       [&](size_t i, size_t w) {
-        return ScanOne(files[i], scanners[w].get(), o->limits,
+        return ScanOne(files[i], scanners[w].get(), **data_scanner,
+                       *sessions[w], o->limits,
                        !o->json || store != nullptr,
                        o->list_candidates ? index->get() : nullptr,
                        o->unreadable, store != nullptr);

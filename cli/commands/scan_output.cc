@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -72,9 +73,18 @@ std::string Percent(double share) {
 bool FileOutcome::leak() const {
   if (!error.ok()) return false;
   for (const PartOutcome& p : parts) {
-    if (!p.report.matches.empty() || !p.report.locations.empty()) return true;
+    if (!p.report.matches.empty() || !p.report.locations.empty() ||
+        !p.data.records.empty()) {
+      return true;
+    }
   }
   return false;
+}
+
+size_t FileOutcome::records() const {
+  size_t n = 0;
+  for (const PartOutcome& p : parts) n += p.data.records.size();
+  return n;
 }
 
 uint32_t FileOutcome::words() const {
@@ -173,8 +183,37 @@ std::string FormatJson(const FileOutcome& o, bool candidates) {
                       ",\"prefix\":", JsonString(f.prefix), "}");
       first_match = false;
     }
+    for (const RecordMatch& r : part.data.records) {
+      absl::StrAppend(&out, first_match ? "" : ",",
+                      "{\"kind\":\"record\",\"part\":", part_json,
+                      ",\"table\":", JsonString(r.table),
+                      ",\"row_key\":\"", r.row_key, "\",\"columns\":[");
+      for (size_t j = 0; j < r.columns.size(); ++j) {
+        absl::StrAppend(&out, j ? "," : "", "{\"column\":",
+                        JsonString(r.columns[j]), ",\"start\":",
+                        r.spans[j].first, ",\"end\":", r.spans[j].second,
+                        "}");
+      }
+      out += "]}";
+      first_match = false;
+    }
   }
-  out += "]";
+  out += "],\"identifiers\":{";
+  std::map<std::string, std::pair<uint32_t, uint32_t>> identifiers;
+  for (const PartOutcome& part : o.parts) {
+    for (const IdentifierCount& c : part.data.identifiers) {
+      identifiers[c.name].first += c.matches;
+      identifiers[c.name].second += c.distinct;
+    }
+  }
+  bool first_identifier = true;
+  for (const auto& [name, counts] : identifiers) {
+    absl::StrAppend(&out, first_identifier ? "" : ",", JsonString(name),
+                    ":{\"matches\":", counts.first, ",\"distinct\":",
+                    counts.second, "}");
+    first_identifier = false;
+  }
+  out += "}";
   if (o.policy) {
     absl::StrAppend(&out, ",\"severity\":", JsonString(o.policy->severity),
                     ",\"action\":", JsonString(o.policy->action),
@@ -216,6 +255,10 @@ std::string WhatLeaked(const FileOutcome& o) {
     absl::StrAppend(
         &what, what.empty() ? "" : ", ", locations,
         locations == 1 ? " protected location" : " protected locations");
+  }
+  if (const size_t records = o.records(); records > 0) {
+    absl::StrAppend(&what, what.empty() ? "" : ", ", records,
+                    records == 1 ? " protected record" : " protected records");
   }
   return what;
 }
@@ -266,6 +309,18 @@ void AppendPart(const PartOutcome& part, const std::string& path, bool color,
                     Percent(m.coverage_of_scanned), " of ", where, "\n");
     AppendPassages(m, part, lines_of, out);
   }
+  for (const RecordMatch& r : part.data.records) {
+    std::vector<std::string> masked;
+    for (const auto& [begin, end] : r.spans) {
+      masked.push_back(Printable(MaskedValue(
+          std::string_view(part.text).substr(begin, end - begin))));
+    }
+    absl::StrAppend(out, "       ", Paint(color, "1", "record"), " of table ",
+                    Printable(r.table), " (row ", r.row_key, "): line ",
+                    lines_of.LineAt(r.spans.front().first), " of ", where,
+                    ": ", Printable(absl::StrJoin(r.columns, ", ")), ": ",
+                    absl::StrJoin(masked, " | "), "\n");
+  }
   for (const LocationFinding& f : part.report.locations) {
     absl::StrAppend(out, "       ", Paint(color, "1", "location"), " under ",
                     f.prefix, ": line ", lines_of.LineAt(f.byte_begin), " of ",
@@ -274,6 +329,27 @@ void AppendPart(const PartOutcome& part, const std::string& path, bool color,
                         f.byte_begin, f.byte_end - f.byte_begin)),
                     "\"\n");
   }
+}
+
+// "       identifiers: card 12 (10 distinct), iban 1\n", or "".
+std::string IdentifiersLine(const FileOutcome& o) {
+  std::map<std::string, std::pair<uint32_t, uint32_t>> counts;
+  for (const PartOutcome& part : o.parts) {
+    for (const IdentifierCount& c : part.data.identifiers) {
+      counts[c.name].first += c.matches;
+      counts[c.name].second += c.distinct;
+    }
+  }
+  if (counts.empty()) return "";
+  std::vector<std::string> items;
+  for (const auto& [name, n] : counts) {
+    items.push_back(n.first == n.second
+                        ? absl::StrCat(name, " ", n.first)
+                        : absl::StrCat(name, " ", n.first, " (", n.second,
+                                       " distinct)"));
+  }
+  return absl::StrCat("       identifiers: ", absl::StrJoin(items, ", "),
+                      "\n");
 }
 
 }  // namespace
@@ -295,11 +371,12 @@ std::string FormatHuman(const FileOutcome& o, bool color) {
     // Nothing to compare is not the same as nothing found: say so.
     return absl::StrCat(Paint(color, "32", "clean"), "  ", path,
                         o.words() == 0 ? "  (no text to scan)" : "", "\n",
-                        skipped);
+                        IdentifiersLine(o), skipped);
   }
   std::string out = absl::StrCat(Paint(color, "1;31", "LEAK "), "  ", path,
                                  "  (", WhatLeaked(o), ")\n");
   for (const PartOutcome& part : o.parts) AppendPart(part, path, color, &out);
+  out += IdentifiersLine(o);
   if (o.policy && !o.policy->rules.empty()) {
     std::vector<std::string> rules;
     for (const IncidentRule& r : o.policy->rules) {

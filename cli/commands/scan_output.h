@@ -17,6 +17,7 @@
 #include "cli/formats/extraction.h"
 #include "cli/formats/mime_extractor.h"
 #include "cli/incidents/incident.h"
+#include "cli/records/data_scanner.h"
 #include "engine/scan/leak_scanner.h"
 
 namespace leakhound {
@@ -25,6 +26,8 @@ struct PartOutcome {
   std::string name;  // "" for the file's own text, else its path inside
   std::string text;  // the extracted text (kept for human output only)
   ScanReport report;
+  // Rows of protected tables and data identifiers found (docs/records.md).
+  DataFindings data;
   // The candidates' external ids, in report.candidates order; filled only
   // for `scan --candidates`.
   std::vector<std::string> candidate_ids;
@@ -62,6 +65,8 @@ struct FileOutcome {
   uint64_t false_candidates() const;
   uint64_t allowed_fingerprints() const;
   uint64_t boilerplate_shingles() const;
+  // Rows of protected tables matched, summed over the parts.
+  size_t records() const;
 };
 
 inline constexpr size_t kShownPassages = 3;

@@ -1,0 +1,259 @@
+#include "cli/records/cell_normalizer.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "absl/strings/ascii.h"
+#include "cli/records/data_validators.h"
+
+namespace leakhound {
+namespace {
+
+bool IsWordBreak(unsigned char c) {
+  switch (c) {
+    case ' ': case '\t': case '\n': case '\r': case '\f': case '\v':
+    case ',': case ';': case '|': case '"': case '\'': case '<': case '>':
+    case '(': case ')': case '[': case ']': case '{': case '}':
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Bytes of a non-ASCII white space at text[i] (NO-BREAK SPACE and the
+// U+2000 block's spaces, IDEOGRAPHIC SPACE), or 0.
+size_t WideSpaceAt(std::string_view text, size_t i) {
+  const auto b = [&](size_t k) {
+    return i + k < text.size() ? static_cast<unsigned char>(text[i + k]) : 0;
+  };
+  if (b(0) == 0xC2 && b(1) == 0xA0) return 2;
+  if (b(0) == 0xE2 && b(1) == 0x80 && b(2) >= 0x80 && b(2) <= 0x8A) return 3;
+  if (b(0) == 0xE3 && b(1) == 0x80 && b(2) == 0x80) return 3;
+  return 0;
+}
+
+std::string Digits(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c >= '0' && c <= '9') out.push_back(c);
+  }
+  return out;
+}
+
+int MonthNamed(std::string_view word) {
+  static constexpr const char* kMonths[] = {
+      "january", "february", "march",     "april",   "may",      "june",
+      "july",    "august",   "september", "october", "november", "december"};
+  if (word.size() < 3) return 0;
+  const std::string lower = absl::AsciiStrToLower(std::string(word));
+  for (int m = 0; m < 12; ++m) {
+    const std::string_view full = kMonths[m];
+    if (full.starts_with(lower) || (lower == "sept" && m == 8)) return m + 1;
+  }
+  return 0;
+}
+
+// The date parts of `raw`: runs of digits and runs of letters (an
+// ordinal's suffix dropped: 2nd is 2).
+std::vector<std::string> DateParts(std::string_view raw) {
+  std::vector<std::string> parts;
+  size_t i = 0;
+  while (i < raw.size()) {
+    const char c = raw[i];
+    const bool digit = c >= '0' && c <= '9';
+    const bool letter = absl::ascii_isalpha(static_cast<unsigned char>(c));
+    if (!digit && !letter) {
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j < raw.size() &&
+           (digit ? (raw[j] >= '0' && raw[j] <= '9')
+                  : absl::ascii_isalpha(static_cast<unsigned char>(raw[j])))) {
+      ++j;
+    }
+    std::string part(raw.substr(i, j - i));
+    const bool suffix = letter && !parts.empty() &&
+                        (part == "st" || part == "nd" || part == "rd" ||
+                         part == "th") &&
+                        i > 0 && raw[i - 1] >= '0' && raw[i - 1] <= '9';
+    if (!suffix) parts.push_back(std::move(part));
+    i = j;
+  }
+  return parts;
+}
+
+int Number(const std::string& part) {
+  if (part.empty() || part.size() > 4 || part[0] < '0' || part[0] > '9') {
+    return -1;
+  }
+  return std::stoi(part);
+}
+
+void AddDate(int y, int m, int d, std::vector<std::string>* out) {
+  if (auto date = CalendarDate(y, m, d)) {
+    if (std::find(out->begin(), out->end(), *date) == out->end()) {
+      out->push_back(std::move(*date));
+    }
+  }
+}
+
+// The dates `raw` may be; `order` nullopt: either numeric order.
+void Dates(std::string_view raw, std::optional<DateOrder> order,
+           std::vector<std::string>* out) {
+  const std::vector<std::string> p = DateParts(raw);
+  if (p.size() == 1 && p[0].size() == 8 && Number(p[0].substr(0, 4)) >= 0) {
+    AddDate(std::stoi(p[0].substr(0, 4)), std::stoi(p[0].substr(4, 2)),
+            std::stoi(p[0].substr(6, 2)), out);
+    return;
+  }
+  if (p.size() != 3) return;
+  const int m0 = MonthNamed(p[0]), m1 = MonthNamed(p[1]);
+  const int n0 = Number(p[0]), n1 = Number(p[1]), n2 = Number(p[2]);
+  if (m1 > 0 && p[0].size() == 4) return AddDate(n0, m1, n2, out);
+  if (m1 > 0) return AddDate(n2, m1, n0, out);
+  if (m0 > 0) return AddDate(n2, m0, n1, out);
+  if (n0 < 0 || n1 < 0 || n2 < 0) return;
+  if (p[0].size() == 4) return AddDate(n0, n1, n2, out);
+  if (p[2].size() != 4) return;
+  if (!order || *order != DateOrder::kMonthDayYear) AddDate(n2, n1, n0, out);
+  if (!order || *order == DateOrder::kMonthDayYear) AddDate(n2, n0, n1, out);
+}
+
+std::string_view TrimEmail(std::string_view raw) {
+  while (!raw.empty() && std::strchr("<>.:", raw.front()) != nullptr) {
+    raw.remove_prefix(1);
+  }
+  while (!raw.empty() && std::strchr("<>.:", raw.back()) != nullptr) {
+    raw.remove_suffix(1);
+  }
+  if (raw.size() > 7 && absl::AsciiStrToLower(std::string(raw.substr(0, 7))) == "mailto:") {
+    raw.remove_prefix(7);
+  }
+  return raw;
+}
+
+}  // namespace
+
+std::vector<WordSpan> SplitWords(std::string_view text) {
+  std::vector<WordSpan> words;
+  size_t i = 0;
+  const size_t n = text.size();
+  while (i < n) {
+    size_t wide = 0;
+    while (i < n && (IsWordBreak(static_cast<unsigned char>(text[i])) ||
+                     (wide = WideSpaceAt(text, i)) > 0)) {
+      i += wide > 0 ? wide : 1;
+      wide = 0;
+    }
+    if (i >= n) break;
+    const size_t begin = i;
+    while (i < n && !IsWordBreak(static_cast<unsigned char>(text[i])) &&
+           WideSpaceAt(text, i) == 0) {
+      ++i;
+    }
+    // A sentence's full stop or a label's colon is not part of the word.
+    size_t end = i;
+    while (end > begin + 1 && (text[end - 1] == '.' || text[end - 1] == ':')) {
+      --end;
+    }
+    words.push_back(
+        {static_cast<uint32_t>(begin), static_cast<uint32_t>(end)});
+  }
+  return words;
+}
+
+absl::StatusOr<std::unique_ptr<CellNormalizer>> CellNormalizer::Create() {
+  auto tokenizer = Tokenizer::Create();
+  if (!tokenizer.ok()) return tokenizer.status();
+  return std::unique_ptr<CellNormalizer>(
+      new CellNormalizer(std::move(*tokenizer)));
+}
+
+CellNormalizer::CellNormalizer(std::unique_ptr<Tokenizer> tokenizer)
+    : tokenizer_(std::move(tokenizer)) {}
+
+uint32_t CellNormalizer::WordCount(std::string_view raw) {
+  return static_cast<uint32_t>(SplitWords(raw).size());
+}
+
+std::string CellNormalizer::WordForm(std::string_view word) {
+  std::string out;
+  tokenizer_->Tokenize(word, &tokens_);
+  for (const Token& t : tokens_) {
+    for (int i = 0; i < 8; ++i) {
+      out.push_back(static_cast<char>(t.hash >> (8 * i)));
+    }
+  }
+  return out;
+}
+
+std::optional<std::string> CellNormalizer::Words(std::string_view raw) {
+  std::string out;
+  for (const WordSpan& w : SplitWords(raw)) {
+    out += WordForm(raw.substr(w.begin, w.end - w.begin));
+  }
+  if (out.empty()) return std::nullopt;
+  return out;
+}
+
+std::optional<std::string> CellNormalizer::Cell(CellType type,
+                                                DateOrder order,
+                                                std::string_view raw) {
+  std::vector<std::string> forms;
+  switch (type) {
+    case CellType::kName:
+    case CellType::kText:
+      return Words(raw);
+    case CellType::kDate:
+      Dates(raw, order, &forms);
+      break;
+    default:
+      TextForms(type, raw, &forms);
+      break;
+  }
+  if (forms.empty()) return std::nullopt;
+  return std::move(forms.front());
+}
+
+void CellNormalizer::TextForms(CellType type, std::string_view raw,
+                               std::vector<std::string>* forms) {
+  forms->clear();
+  switch (type) {
+    case CellType::kEmail: {
+      const std::string_view address = TrimEmail(raw);
+      if (EmailValid(address)) forms->push_back(absl::AsciiStrToLower(std::string(address)));
+      return;
+    }
+    case CellType::kPhone: {
+      std::string d = Digits(raw);
+      if (d.starts_with("00")) d.erase(0, 2);
+      if (d.size() >= 7 && d.size() <= 15) forms->push_back(std::move(d));
+      return;
+    }
+    case CellType::kCard: {
+      std::string d = Digits(raw);
+      if (d.size() >= 13 && d.size() <= 19) forms->push_back(std::move(d));
+      return;
+    }
+    case CellType::kIban: {
+      std::string v = AlnumUpper(raw);
+      if (v.size() >= 15 && v.size() <= 34) forms->push_back(std::move(v));
+      return;
+    }
+    case CellType::kNationalId: {
+      std::string v = AlnumUpper(raw);
+      if (!v.empty()) forms->push_back(std::move(v));
+      return;
+    }
+    case CellType::kDate:
+      Dates(raw, std::nullopt, forms);
+      return;
+    case CellType::kName:
+    case CellType::kText:
+      if (auto words = Words(raw)) forms->push_back(std::move(*words));
+      return;
+  }
+}
+
+}  // namespace leakhound

@@ -1,0 +1,489 @@
+#include "cli/records/data_scanner.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <utility>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "cli/records/data_validators.h"
+
+namespace leakhound {
+namespace {
+
+// Candidates of a phone column: digits with the separators phone numbers
+// are written with, the longest run first (FindPrimaries splits it).
+constexpr std::string_view kPhoneCandidate = R"(\+?\(?\d[\d ().\-/]{5,22}\d\b)";
+// Longest run of words a cell of each type is looked for in.
+uint32_t RunWords(const RecordColumnRecord& column) {
+  switch (static_cast<CellType>(column.type)) {
+    case CellType::kEmail: return 1;
+    case CellType::kDate: return 4;
+    case CellType::kIban: return 9;
+    case CellType::kName:
+    case CellType::kText:
+      return std::clamp<uint32_t>(column.max_words, 1, 16);
+    default: return 6;
+  }
+}
+bool ByWords(CellType type) {
+  return type == CellType::kName || type == CellType::kText;
+}
+
+std::string Hex(uint64_t v) {
+  char out[17];
+  std::snprintf(out, sizeof out, "%016llx",
+                static_cast<unsigned long long>(v));  // NOLINT(runtime/int)
+  return out;
+}
+
+// The digit groups of `span` joined in every contiguous stretch that makes
+// a phone number's length.
+void PhoneForms(std::string_view span, std::vector<std::string>* forms) {
+  std::vector<std::string> groups;
+  for (size_t i = 0; i < span.size();) {
+    if (span[i] < '0' || span[i] > '9') {
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j < span.size() && span[j] >= '0' && span[j] <= '9') ++j;
+    groups.emplace_back(span.substr(i, j - i));
+    i = j;
+  }
+  if (groups.size() > 8) groups.resize(8);
+  for (size_t a = 0; a < groups.size(); ++a) {
+    std::string joined;
+    for (size_t b = a; b < groups.size(); ++b) {
+      joined += groups[b];
+      std::string form = joined;
+      if (form.starts_with("00")) form.erase(0, 2);
+      if (form.size() > 15) break;
+      if (form.size() >= 7) forms->push_back(std::move(form));
+    }
+  }
+}
+
+std::string Keyword(std::string_view word) {
+  while (!word.empty() && std::string_view(".:-").find(word.back()) !=
+                              std::string_view::npos) {
+    word.remove_suffix(1);
+  }
+  return absl::AsciiStrToLower(std::string(word));
+}
+
+// Whether one of `spec`'s keywords is within its distance of the match
+// beginning at byte `begin`.
+bool HasKeyword(std::string_view text, const std::vector<WordSpan>& words,
+                uint32_t begin, const IdentifierSpec& spec) {
+  auto at = std::lower_bound(
+      words.begin(), words.end(), begin,
+      [](const WordSpan& w, uint32_t b) { return w.end <= b; });
+  const size_t w0 = static_cast<size_t>(at - words.begin());
+  const size_t lo =
+      w0 > spec.keyword_distance ? w0 - spec.keyword_distance : 0;
+  const size_t hi = std::min(words.size(), w0 + 1 + spec.keyword_distance);
+  for (size_t w = lo; w < hi; ++w) {
+    const std::string word =
+        Keyword(text.substr(words[w].begin, words[w].end - words[w].begin));
+    for (const std::string& k : spec.keywords) {
+      if (word == Keyword(k)) return true;
+    }
+  }
+  return false;
+}
+
+// Whether `word` has a character of the kind a cell of `type` begins and
+// ends with: a digit for numbers, a letter or digit for the rest. A run
+// of words is tried only between two such words, so that a match's span
+// holds the value and not the words around it.
+bool CanEdge(CellType type, std::string_view word) {
+  const bool digits = type == CellType::kPhone || type == CellType::kCard;
+  for (char c : word) {
+    const auto u = static_cast<unsigned char>(c);
+    if (digits ? absl::ascii_isdigit(u) : (absl::ascii_isalnum(u) || u >= 0x80)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+struct DataScanner::Use {
+  enum class Kind { kIdentifier, kPrimary } kind = Kind::kIdentifier;
+  size_t identifier = 0;
+  CellType type = CellType::kText;
+  std::vector<std::pair<const LoadedRecordTable*, uint8_t>> columns;
+};
+
+struct DataScanner::Hit {
+  const LoadedRecordTable* table = nullptr;
+  uint8_t column = 0;
+  uint32_t row = 0;
+  uint64_t hash = 0;
+  uint32_t begin = 0;
+  uint32_t end = 0;
+};
+
+const std::vector<WordSpan>& DataScanner::Session::Words(
+    std::string_view text) {
+  if (!words_ready) {
+    words = SplitWords(text);
+    words_ready = true;
+  }
+  return words;
+}
+
+uint32_t DataFindings::RecordsOf(std::string_view table) const {
+  uint32_t n = 0;
+  for (const RecordMatch& m : records) {
+    if (table.empty() || m.table == table) ++n;
+  }
+  return n;
+}
+
+uint32_t DataFindings::IdentifierDistinct(std::string_view name) const {
+  for (const IdentifierCount& c : identifiers) {
+    if (c.name == name) return c.distinct;
+  }
+  return 0;
+}
+
+DataScanner::~DataScanner() = default;
+
+absl::StatusOr<std::unique_ptr<DataScanner>> DataScanner::Create(
+    std::vector<IdentifierSpec> identifiers,
+    std::shared_ptr<const RecordTables> tables, const IndexStore* store,
+    std::string_view index_key) {
+  auto scanner = std::unique_ptr<DataScanner>(new DataScanner());
+  scanner->identifiers_ = std::move(identifiers);
+  scanner->tables_ = store != nullptr && tables != nullptr
+                         ? std::move(tables)
+                         : std::make_shared<const RecordTables>();
+  scanner->store_ = store;
+  if (!index_key.empty()) {
+    auto hasher = CellHasher::Create(index_key);
+    if (!hasher.ok()) return hasher.status();
+    scanner->hasher_ = std::move(*hasher);
+  }
+  std::vector<ScanPattern> patterns;
+  std::map<std::pair<std::string, bool>, size_t> ids;
+  auto id_of = [&](std::string regex, bool caseless) {
+    auto [it, added] = ids.try_emplace({regex, caseless}, patterns.size());
+    if (added) {
+      patterns.push_back({std::move(regex), caseless});
+      scanner->uses_.emplace_back();
+    }
+    return it->second;
+  };
+  for (size_t i = 0; i < scanner->identifiers_.size(); ++i) {
+    const IdentifierSpec& spec = scanner->identifiers_[i];
+    std::string regex = spec.pattern.empty()
+                            ? std::string(ValidatorPattern(spec.validator))
+                            : spec.pattern;
+    if (regex.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "identifier ", spec.name, " needs a pattern or a validator"));
+    }
+    Use use;
+    use.identifier = i;
+    scanner->uses_[id_of(std::move(regex), spec.caseless)].push_back(use);
+  }
+  if (scanner->hasher_ != nullptr) {
+    for (const auto& table : scanner->tables_->tables()) {
+      const auto& columns = table->record.columns;
+      for (size_t c = 0; c < columns.size(); ++c) {
+        if (table->sets[c] == nullptr) continue;
+        const auto type = static_cast<CellType>(columns[c].type);
+        std::string regex =
+            type == CellType::kPhone        ? std::string(kPhoneCandidate)
+            : type == CellType::kNationalId ? columns[c].pattern
+            : type == CellType::kCard ? std::string(ValidatorPattern(Validator::kCard))
+            : type == CellType::kIban ? std::string(ValidatorPattern(Validator::kIban))
+                                      : std::string(ValidatorPattern(Validator::kEmail));
+        std::vector<Use>& uses =
+            scanner->uses_[id_of(std::move(regex),
+                                 type == CellType::kNationalId)];
+        auto same = std::find_if(uses.begin(), uses.end(), [&](const Use& u) {
+          return u.kind == Use::Kind::kPrimary && u.type == type;
+        });
+        if (same == uses.end()) {
+          Use use;
+          use.kind = Use::Kind::kPrimary;
+          use.type = type;
+          uses.push_back(use);
+          same = uses.end() - 1;
+        }
+        same->columns.emplace_back(table.get(), static_cast<uint8_t>(c));
+      }
+    }
+  }
+  auto compiled = PatternScanner::Create(patterns);
+  if (!compiled.ok()) return compiled.status();
+  scanner->scanner_ = std::move(*compiled);
+  return scanner;
+}
+
+absl::StatusOr<std::unique_ptr<DataScanner::Session>> DataScanner::NewSession()
+    const {
+  auto session = std::make_unique<Session>();
+  auto scratch = scanner_->NewScratch();
+  if (!scratch.ok()) return scratch.status();
+  session->scratch = std::move(*scratch);
+  auto normalizer = CellNormalizer::Create();
+  if (!normalizer.ok()) return normalizer.status();
+  session->normalizer = std::move(*normalizer);
+  return session;
+}
+
+absl::StatusOr<DataFindings> DataScanner::Scan(std::string_view text,
+                                               Session& session) const {
+  DataFindings findings;
+  session.words_ready = false;
+  absl::Status s = scanner_->Scan(text, *session.scratch, &session.matches);
+  if (!s.ok()) return s;
+  const std::vector<PatternMatch>& matches = session.matches;
+  std::vector<Hit> hits;
+  std::vector<Found> found;
+  // Matches of one pattern are adjacent.
+  for (size_t first = 0; first < matches.size();) {
+    size_t end = first;
+    while (end < matches.size() &&
+           matches[end].pattern == matches[first].pattern) {
+      ++end;
+    }
+    for (const Use& use : uses_[matches[first].pattern]) {
+      if (use.kind == Use::Kind::kIdentifier) {
+        FindIdentifier(use.identifier, text, matches, first, end, session,
+                       found);
+      } else {
+        FindPrimaries(use, text, matches, first, end, session, hits);
+      }
+    }
+    first = end;
+  }
+  CountIdentifiers(text, found, findings);
+  if (!hits.empty()) {
+    s = Corroborate(text, hits, session, findings);
+    if (!s.ok()) return s;
+  }
+  return findings;
+}
+
+void DataScanner::FindIdentifier(size_t index, std::string_view text,
+                                 const std::vector<PatternMatch>& matches,
+                                 size_t first, size_t end, Session& session,
+                                 std::vector<Found>& found) const {
+  const IdentifierSpec& spec = identifiers_[index];
+  uint32_t covered = 0;  // matches end here or before: no overlaps
+  for (size_t i = first; i < end;) {
+    const uint32_t begin = matches[i].begin;
+    size_t next = i;
+    while (next < end && matches[next].begin == begin) ++next;
+    if (begin < covered) {
+      i = next;
+      continue;
+    }
+    // The longest end that validates (ends descend within a begin).
+    std::optional<uint32_t> valid_end;
+    for (size_t k = i; k < next; ++k) {
+      if (Validate(spec.validator,
+                   text.substr(begin, matches[k].end - begin))) {
+        valid_end = matches[k].end;
+        break;
+      }
+    }
+    i = next;
+    if (!valid_end) continue;
+    covered = *valid_end;
+    if (!spec.keywords.empty() &&
+        !HasKeyword(text, session.Words(text), begin, spec)) {
+      continue;
+    }
+    found.push_back({index, begin, *valid_end});
+  }
+}
+
+void DataScanner::CountIdentifiers(std::string_view text,
+                                   std::vector<Found>& found,
+                                   DataFindings& findings) const {
+  // By begin, the longest first: a match inside an earlier-starting or
+  // longer one of another identifier is dropped.
+  std::sort(found.begin(), found.end(), [](const Found& a, const Found& b) {
+    if (a.begin != b.begin) return a.begin < b.begin;
+    return a.end > b.end;
+  });
+  std::vector<IdentifierCount> counts(identifiers_.size());
+  std::vector<absl::flat_hash_set<std::string>> values(identifiers_.size());
+  uint32_t reach = 0;  // the furthest end of a kept match so far
+  size_t reach_of = 0;  // whose
+  for (const Found& f : found) {
+    const bool inside = f.end <= reach && reach_of != f.identifier;
+    if (inside) continue;
+    if (f.end > reach) {
+      reach = f.end;
+      reach_of = f.identifier;
+    }
+    IdentifierCount& c = counts[f.identifier];
+    ++c.matches;
+    const std::string_view value = text.substr(f.begin, f.end - f.begin);
+    values[f.identifier].insert(
+        identifiers_[f.identifier].validator == Validator::kEmail
+            ? absl::AsciiStrToLower(std::string(value))
+            : AlnumUpper(value));
+    if (c.examples.size() < 5) c.examples.emplace_back(f.begin, f.end);
+  }
+  for (size_t i = 0; i < counts.size(); ++i) {
+    if (counts[i].matches == 0) continue;
+    counts[i].name = identifiers_[i].name;
+    counts[i].distinct = static_cast<uint32_t>(values[i].size());
+    findings.identifiers.push_back(std::move(counts[i]));
+  }
+}
+
+void DataScanner::FindPrimaries(const Use& use, std::string_view text,
+                                const std::vector<PatternMatch>& matches,
+                                size_t first, size_t end, Session& session,
+                                std::vector<Hit>& hits) const {
+  uint32_t covered = 0;
+  for (size_t i = first; i < end;) {
+    const uint32_t begin = matches[i].begin;
+    size_t next = i;
+    while (next < end && matches[next].begin == begin) ++next;
+    if (begin < covered) {
+      i = next;
+      continue;
+    }
+    session.forms.clear();
+    uint32_t found_end = matches[i].end;  // the longest
+    if (use.type == CellType::kCard || use.type == CellType::kIban) {
+      const Validator v =
+          use.type == CellType::kCard ? Validator::kCard : Validator::kIban;
+      found_end = 0;
+      for (size_t k = i; k < next; ++k) {
+        const std::string_view m = text.substr(begin, matches[k].end - begin);
+        if (Validate(v, m)) {
+          found_end = matches[k].end;
+          session.forms.push_back(use.type == CellType::kCard
+                                      ? AlnumUpper(m)
+                                      : AlnumUpper(m));
+          break;
+        }
+      }
+    } else if (use.type == CellType::kPhone) {
+      PhoneForms(text.substr(begin, found_end - begin), &session.forms);
+    } else {
+      session.normalizer->TextForms(
+          use.type, text.substr(begin, found_end - begin), &session.forms);
+    }
+    i = next;
+    if (session.forms.empty()) continue;
+    covered = found_end;
+    for (const std::string& form : session.forms) {
+      const uint64_t hash = hasher_->Hash(use.type, form);
+      for (const auto& [table, column] : use.columns) {
+        session.rows.clear();
+        table->sets[column]->Find(hash, &session.rows);
+        for (uint32_t row : session.rows) {
+          hits.push_back({table, column, row, hash, begin, found_end});
+        }
+      }
+    }
+  }
+}
+
+absl::Status DataScanner::Corroborate(std::string_view text,
+                                      std::vector<Hit>& hits,
+                                      Session& session,
+                                      DataFindings& findings) const {
+  std::sort(hits.begin(), hits.end(), [](const Hit& a, const Hit& b) {
+    return a.begin < b.begin;
+  });
+  const std::vector<WordSpan>& words = session.Words(text);
+  // Forms' hashes by (type, first word, words), computed once per scan.
+  absl::flat_hash_map<uint64_t, std::vector<uint64_t>> cache;
+  absl::flat_hash_map<uint32_t, std::string> word_forms;
+  std::map<std::pair<const LoadedRecordTable*, uint32_t>, size_t> best;
+  for (const Hit& hit : hits) {
+    const RecordTableRecord& r = hit.table->record;
+    auto cells = RecordTables::ReadRows(*store_, *hit.table,
+                                        std::span<const uint32_t>(&hit.row, 1));
+    if (!cells.ok()) return cells.status();
+    const std::vector<uint64_t>& row = cells->front();
+    const auto first_word = static_cast<size_t>(
+        std::lower_bound(words.begin(), words.end(), hit.begin,
+                         [](const WordSpan& w, uint32_t b) { return w.end <= b; }) -
+        words.begin());
+    size_t last_word = first_word;
+    while (last_word + 1 < words.size() && words[last_word + 1].begin < hit.end) {
+      ++last_word;
+    }
+    const size_t lo = first_word > r.proximity ? first_word - r.proximity : 0;
+    const size_t hi = std::min(words.size(), last_word + 1 + r.proximity);
+    RecordMatch match;
+    match.table = hit.table->name;
+    match.row_key = Hex(hit.hash);
+    match.columns.push_back(r.columns[hit.column].name);
+    match.spans.emplace_back(hit.begin, hit.end);
+    for (size_t c = 0; c < r.columns.size(); ++c) {
+      if (c == hit.column || row[c] == 0) continue;
+      const auto type = static_cast<CellType>(r.columns[c].type);
+      const uint32_t run = RunWords(r.columns[c]);
+      bool found = false;
+      for (size_t w = lo; w < hi && !found; ++w) {
+        for (uint32_t n = 1; n <= run && w + n <= hi && !found; ++n) {
+          const WordSpan& a = words[w];
+          const WordSpan& b = words[w + n - 1];
+          if (a.begin < hit.end && b.end > hit.begin) break;  // the primary
+          if (!CanEdge(type, text.substr(a.begin, a.end - a.begin))) break;
+          if (!CanEdge(type, text.substr(b.begin, b.end - b.begin))) continue;
+          const uint64_t key = (uint64_t{static_cast<uint8_t>(type)} << 56) |
+                               (uint64_t{n} << 40) | w;
+          auto [it, added] = cache.try_emplace(key);
+          if (added) {
+            if (ByWords(type)) {
+              std::string form;
+              for (size_t k = w; k < w + n; ++k) {
+                auto [f, fresh] = word_forms.try_emplace(static_cast<uint32_t>(k));
+                if (fresh) {
+                  f->second = session.normalizer->WordForm(
+                      text.substr(words[k].begin, words[k].end - words[k].begin));
+                }
+                form += f->second;
+              }
+              if (!form.empty()) it->second.push_back(hasher_->Hash(type, form));
+            } else {
+              session.normalizer->TextForms(
+                  type, text.substr(a.begin, b.end - a.begin), &session.forms);
+              for (const std::string& f : session.forms) {
+                it->second.push_back(hasher_->Hash(type, f));
+              }
+            }
+          }
+          if (std::find(it->second.begin(), it->second.end(), row[c]) !=
+              it->second.end()) {
+            found = true;
+            match.columns.push_back(r.columns[c].name);
+            match.spans.emplace_back(a.begin, b.end);
+          }
+        }
+      }
+    }
+    if (match.columns.size() < 1 + r.min_matches) continue;
+    const auto key = std::make_pair(hit.table, hit.row);
+    auto [it, added] = best.try_emplace(key, findings.records.size());
+    if (added) {
+      findings.records.push_back(std::move(match));
+    } else if (findings.records[it->second].columns.size() <
+               match.columns.size()) {
+      findings.records[it->second] = std::move(match);
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace leakhound

@@ -1,0 +1,45 @@
+// TableLoader: a table file (CSV or tab-separated) and its schema into the
+// index as a protected table: each row's cells normalized, hashed under the
+// index's key and stored (engine/record_tables.h). Nothing readable is
+// kept; the file is not needed afterwards (but `leakhound rekey` reads it
+// again from the path the table records).
+//
+// Thread-safety: one call per writer.
+#ifndef LEAKHOUND_CLI_RECORDS_TABLE_LOADER_H_
+#define LEAKHOUND_CLI_RECORDS_TABLE_LOADER_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "cli/records/record_schema.h"
+#include "engine/protected_index.h"
+
+namespace leakhound {
+
+struct TableLoadOptions {
+  std::string name;    // the table's name (the schema's, or the file's)
+  std::string path;    // the file ("-": standard input)
+  char delimiter = ',';
+  bool replace = false;  // replace the table `name` (must exist)
+  // Called every 100,000 rows with the rows read so far; may be empty.
+  std::function<void(uint64_t rows)> progress;
+};
+
+// The schema as the index stores it (columns, settings; no counts yet).
+RecordTableRecord TableShape(const RecordSchema& schema,
+                             const std::string& source);
+
+// Loads the file into `index` (a writer) and commits it. Errors:
+// InvalidArgument "PATH:LINE: ..." for a header that lacks a schema
+// column or a malformed file; the index's; AlreadyExists / NotFound as
+// ProtectedIndex::BeginRecordTable. On an error nothing is named: the
+// index is as before (what was written is deleted by the next load).
+absl::StatusOr<RecordTableRecord> LoadTable(ProtectedIndex& index,
+                                            const RecordSchema& schema,
+                                            const TableLoadOptions& options);
+
+}  // namespace leakhound
+
+#endif  // LEAKHOUND_CLI_RECORDS_TABLE_LOADER_H_
