@@ -26,13 +26,14 @@
 #include "cli/commands/scan_totals.h"
 #include "cli/formats/file_type.h"
 #include "cli/formats/mime_extractor.h"
+#include "cli/gateway/data_facts.h"
 #include "cli/gateway/message_verdict.h"
 #include "cli/incidents/incident_evidence.h"
 #include "cli/incidents/incident_store.h"
 #include "cli/policy/policy_evaluator.h"
 #include "cli/policy/policy_file.h"
-#include "engine/content_digest.h"
 #include "cli/records/data_scanner.h"
+#include "engine/content_digest.h"
 #include "engine/scan/leak_scanner.h"
 
 namespace leakhound {
@@ -181,14 +182,16 @@ FileOutcome ScanOne(const InputFile& file, LeakScanner* scanner,
         o.parts.clear();
         break;
       }
-      auto data = data_scanner.Scan(part.text, data_session);
+      auto data = data_scanner.Scan(
+          part.layout_text.empty() ? part.text : part.layout_text,
+          data_session);
       if (!data.ok()) {
         o.error = data.status();
         o.parts.clear();
         break;
       }
       PartOutcome p{std::move(part.name), "", std::move(*report),
-                    std::move(*data), {}};
+                    std::move(*data),     "", {}};
       if (candidates_of != nullptr) {
         // The scanner has just read these documents: the cache holds them.
         for (DocId doc : p.report.candidates) {
@@ -200,6 +203,9 @@ FileOutcome ScanOne(const InputFile& file, LeakScanner* scanner,
                         !p.report.locations.empty() ||
                         !p.data.records.empty())) {
         p.text = std::move(part.text);
+      }
+      if (keep_text && !p.data.records.empty()) {
+        p.layout_text = std::move(part.layout_text);
       }
       o.parts.push_back(std::move(p));
     }
@@ -246,6 +252,11 @@ Incident ScanIncident(const FileOutcome& o, const ProtectedIndex& index,
   for (const PartOutcome& p : o.parts) {
     for (const DocumentMatch& m : p.report.matches) {
       AppendEvidence(index, p.name, p.text, m, snippets, &incident.matches);
+    }
+    for (const RecordMatch& r : p.data.records) {
+      AppendRecordEvidence(p.name,
+                           p.layout_text.empty() ? p.text : p.layout_text, r,
+                           snippets, &incident.matches);
     }
     for (const LocationFinding& f : p.report.locations) {
       AppendLocationEvidence(p.name, p.text, f, snippets, &incident.matches);
@@ -486,6 +497,7 @@ class ScanRun {
     facts.channel = "scan";
     for (const PartOutcome& p : o.parts) {
       AddMatchedFindings(index_, p.report, &facts.documents);
+      AddDataFacts(p.data, &facts);
     }
     facts.unread = !o.skipped.empty();
     facts.unread_limit = std::any_of(
@@ -591,9 +603,11 @@ int RunScanCommand(int argc, char** argv) {
   }
   // Protected tables and data identifiers, in the same pass over each
   // part's text (docs/records.md).
-  auto data_scanner = DataScanner::Create(
-      BuiltInIdentifiers(), (*index)->record_tables(), &(*index)->store(),
-      (*index)->store().key());
+  auto identifiers = PolicyIdentifiers(o->policy ? &*o->policy : nullptr);
+  if (!identifiers.ok()) return ReportError("scan", identifiers.status());
+  auto data_scanner =
+      DataScanner::Create(*std::move(identifiers), (*index)->record_tables(),
+                          &(*index)->store(), (*index)->store().key());
   if (!data_scanner.ok()) return ReportError("scan", data_scanner.status());
   std::vector<std::unique_ptr<DataScanner::Session>> sessions;
   for (size_t i = 0; i < workers; ++i) {

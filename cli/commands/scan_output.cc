@@ -309,15 +309,18 @@ void AppendPart(const PartOutcome& part, const std::string& path, bool color,
                     Percent(m.coverage_of_scanned), " of ", where, "\n");
     AppendPassages(m, part, lines_of, out);
   }
+  const std::string_view data_text =
+      part.layout_text.empty() ? part.text : part.layout_text;
+  const LineIndex data_lines(data_text);
   for (const RecordMatch& r : part.data.records) {
     std::vector<std::string> masked;
     for (const auto& [begin, end] : r.spans) {
-      masked.push_back(Printable(MaskedValue(
-          std::string_view(part.text).substr(begin, end - begin))));
+      masked.push_back(
+          Printable(MaskedValue(data_text.substr(begin, end - begin))));
     }
     absl::StrAppend(out, "       ", Paint(color, "1", "record"), " of table ",
                     Printable(r.table), " (row ", r.row_key, "): line ",
-                    lines_of.LineAt(r.spans.front().first), " of ", where,
+                    data_lines.LineAt(r.spans.front().first), " of ", where,
                     ": ", Printable(absl::StrJoin(r.columns, ", ")), ": ",
                     absl::StrJoin(masked, " | "), "\n");
   }

@@ -26,8 +26,12 @@ struct PartOutcome {
   std::string name;  // "" for the file's own text, else its path inside
   std::string text;  // the extracted text (kept for human output only)
   ScanReport report;
-  // Rows of protected tables and data identifiers found (docs/records.md).
+  // Rows of protected tables and data identifiers found (docs/records.md),
+  // in the part's layout text where it has one (ExtractedPart::
+  // layout_text), else in its text.
   DataFindings data;
+  // The layout text, kept with `text` when data's spans refer to it.
+  std::string layout_text;
   // The candidates' external ids, in report.candidates order; filled only
   // for `scan --candidates`.
   std::vector<std::string> candidate_ids;

@@ -13,6 +13,7 @@
 #include "cli/formats/ocr_engine.h"
 #include "cli/formats/pdf_extractor.h"
 #include "cli/incidents/incident_store.h"
+#include "cli/records/pattern_scanner.h"
 #include "cli/siem/syslog_client.h"
 #include "cli/siem/webhook_client.h"
 #include "index/key_format.h"
@@ -48,7 +49,8 @@ int RunVersionCommand(int argc, char** argv) {
       GmimeVersion(), ", poppler ", PopplerVersion(), ", libarchive ",
       LibarchiveVersion(), ", Tesseract ", TesseractVersion(), ", libsodium ",
       SodiumVersion(), ", libmicrohttpd ", HttpLibraryVersion(), ", libcurl ",
-      CurlVersion(), ", ", OpenSslVersion());
+      CurlVersion(), ", ", OpenSslVersion(), ", Hyperscan ",
+      HyperscanVersion());
   std::printf("%s\n", libraries.c_str());
   return kExitOk;
 }

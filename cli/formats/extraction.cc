@@ -53,6 +53,15 @@ class PartSink : public ExtractionSink {
     return absl::OkStatus();
   }
 
+  absl::Status AppendLayoutText(std::string_view utf8) override {
+    budget_->output += utf8.size();
+    if (budget_->output > budget_->limits.max_output_bytes) {
+      return TextLimitError(budget_->limits.max_output_bytes);
+    }
+    budget_->result->parts[part_].layout_text.append(utf8);
+    return absl::OkStatus();
+  }
+
   void NoteDecoding(std::string_view, size_t invalid_sequences) override {
     budget_->result->invalid_sequences += invalid_sequences;
   }
@@ -121,8 +130,8 @@ class PartSink : public ExtractionSink {
           JoinPart(this->name(), name), ": nested deeper than ",
           budget_->limits.max_depth, " levels (--max-depth)"));
     }
-    r.parts.push_back(
-        ExtractedPart{JoinPart(this->name(), name), std::string(format), ""});
+    r.parts.push_back(ExtractedPart{JoinPart(this->name(), name),
+                                    std::string(format), "", ""});
     return std::make_unique<PartSink>(budget_, r.parts.size() - 1, depth_ + 1);
   }
 
@@ -261,7 +270,7 @@ absl::StatusOr<Extraction> Extract(std::optional<FileKind> forced,
   const auto timeout = std::chrono::duration_cast<Clock::duration>(
       std::chrono::duration<double>(limits.max_seconds));
   Budget budget{limits, Clock::now() + timeout, 0, 0, &result};
-  result.parts.push_back(ExtractedPart{"", "", ""});
+  result.parts.push_back(ExtractedPart{"", "", "", ""});
   PartSink root(&budget, 0, 0);
   if (auto s = Dispatch(name, bytes, root, forced); !s.ok()) return s;
   result.format = result.parts.front().format;

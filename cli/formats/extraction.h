@@ -45,6 +45,11 @@ struct ExtractedPart {
                        // paths joined by kPartSeparator
   std::string format;  // "text", "html", "docx", "pdf", "mail", ...
   std::string text;    // UTF-8
+  // The text again as laid out on the page, where the format has a layout
+  // its reading order does not keep (PDF: poppler's physical layout, rows
+  // of a table on one line); "" otherwise. The records scanner reads it
+  // instead of `text` (docs/records.md).
+  std::string layout_text;
 };
 
 struct SkippedPart {

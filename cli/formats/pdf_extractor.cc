@@ -64,10 +64,12 @@ absl::StatusOr<std::unique_ptr<poppler::document>> OpenPdf(
   return doc;
 }
 
-// A page's text layer, in reading order.
-std::string TextLayer(poppler::page& page) {
+// A page's text layer, in reading order or (`physical`) as laid out.
+std::string TextLayer(poppler::page& page, bool physical = false) {
   const poppler::byte_array utf8 =
-      page.text(poppler::rectf(), poppler::page::non_raw_non_physical_layout)
+      page.text(poppler::rectf(),
+                physical ? poppler::page::physical_layout
+                         : poppler::page::non_raw_non_physical_layout)
           .to_utf8();
   return std::string(utf8.data(), utf8.size());
 }
@@ -351,6 +353,8 @@ absl::Status PdfExtractor::Extract(std::string_view bytes,
   const int pages = doc->pages();
   std::vector<PageOutcome> outcome(static_cast<size_t>(std::max(pages, 0)));
   std::vector<int> scanned;
+  // As laid out: a table's rows, which reading order splits into columns.
+  std::string layout;
   for (size_t i = 0; i < outcome.size(); ++i) {
     if (auto s = sink.CheckTime(); !s.ok()) return s;
     std::unique_ptr<poppler::page> page(doc->create_page(static_cast<int>(i)));
@@ -358,6 +362,12 @@ absl::Status PdfExtractor::Extract(std::string_view bytes,
     std::string layer = TextLayer(*page);
     if (HasWord(layer)) {
       outcome[i].text = std::move(layer);
+      if (auto s = AppendWithin(TextLayer(*page, /*physical=*/true),
+                                sink.limits().max_output_bytes, &layout);
+          !s.ok()) {
+        return s;
+      }
+      if (!layout.empty() && layout.back() != '\n') layout += '\n';
     } else if (sink.limits().ocr.enabled) {
       scanned.push_back(static_cast<int>(i));
     } else {
@@ -386,6 +396,7 @@ absl::Status PdfExtractor::Extract(std::string_view bytes,
   const bool has_text = HasWord(text);
   if (has_text) {
     if (auto s = sink.AppendText(text); !s.ok()) return s;
+    if (auto s = sink.AppendLayoutText(layout); !s.ok()) return s;
   }
   auto has_members = AddEmbeddedFiles(*doc, sink);
   if (!has_members.ok()) return has_members.status();

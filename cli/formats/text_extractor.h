@@ -90,6 +90,9 @@ class ExtractionSink {
   // Appends UTF-8 text to this part. ResourceExhausted past
   // max_output_bytes (all parts together).
   virtual absl::Status AppendText(std::string_view utf8) = 0;
+  // Appends to this part's layout text (ExtractedPart::layout_text), with
+  // the same limit.
+  virtual absl::Status AppendLayoutText(std::string_view utf8) = 0;
 
   // Records how text of this part was decoded (shingler/text_decoder.h).
   virtual void NoteDecoding(std::string_view encoding,

@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "cli/gateway/data_facts.h"
 #include "cli/gateway/directory_groups.h"
 #include "cli/incidents/incident_store.h"
 
@@ -49,6 +50,9 @@ absl::StatusOr<std::unique_ptr<Gateway>> Gateway::Open(
   gateway->scanner_ = std::make_unique<MessageScanner>(
       gateway->holder_.get(), gateway->cache_.get(), options.scan,
       options.limits, evidence);
+  auto identifiers = PolicyIdentifiers(gateway->policy_->Current().get());
+  if (!identifiers.ok()) return identifiers.status();
+  gateway->scanner_->SetIdentifiers(*std::move(identifiers));
   return gateway;
 }
 
@@ -146,6 +150,14 @@ void Gateway::ReloadPolicy(const char* why) {
   } else if (*changed) {
     log_->Write(absl::StrCat("policy reloaded (", why, "): ", policy_->path(),
                              ", ", policy_->Current()->rules.size(), " rules"));
+    auto identifiers = PolicyIdentifiers(policy_->Current().get());
+    if (identifiers.ok()) {
+      scanner_->SetIdentifiers(*std::move(identifiers));
+    } else {
+      log_->Write(absl::StrCat(
+          "data identifiers not reloaded: ", identifiers.status().message(),
+          "; the previous ones stay in force"));
+    }
     if (writer_ != nullptr) StartOutbox();
   }
 }

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "cli/formats/extraction.h"
+#include "cli/gateway/data_facts.h"
 #include "cli/gateway/duplicate_cache.h"
 #include "cli/gateway/index_holder.h"
 #include "cli/incidents/incident_evidence.h"
@@ -33,7 +34,48 @@ MessageScanner::MessageScanner(IndexHolder* holder, DuplicateCache* cache,
       cache_(cache),
       options_(options),
       limits_(limits),
-      evidence_(evidence) {}
+      evidence_(evidence),
+      identifiers_(std::make_shared<const std::vector<IdentifierSpec>>(
+          BuiltInIdentifiers())) {}
+
+void MessageScanner::SetIdentifiers(std::vector<IdentifierSpec> identifiers) {
+  auto shared = std::make_shared<const std::vector<IdentifierSpec>>(
+      std::move(identifiers));
+  absl::MutexLock lock(&pool_mu_);
+  identifiers_ = std::move(shared);
+  ++identifiers_version_;
+}
+
+absl::Status MessageScanner::Prepare(const IndexHolder::Snapshot& snapshot,
+                                     PooledScanner& local) const {
+  std::shared_ptr<const std::vector<IdentifierSpec>> identifiers;
+  uint64_t version = 0;
+  {
+    absl::MutexLock lock(&pool_mu_);
+    identifiers = identifiers_;
+    version = identifiers_version_;
+  }
+  if (local.scanner == nullptr || local.serial != snapshot.serial) {
+    auto scanner = LeakScanner::Create(*snapshot.index, options_);
+    if (!scanner.ok()) return scanner.status();
+    local.scanner = std::move(*scanner);
+    local.data.reset();
+  }
+  if (local.data == nullptr || local.serial != snapshot.serial ||
+      local.data_version != version) {
+    const ProtectedIndex& index = *snapshot.index;
+    auto data = DataScanner::Create(*identifiers, index.record_tables(),
+                                    &index.store(), index.store().key());
+    if (!data.ok()) return data.status();
+    auto session = (*data)->NewSession();
+    if (!session.ok()) return session.status();
+    local.data = std::move(*data);
+    local.data_session = std::move(*session);
+    local.data_version = version;
+  }
+  local.serial = snapshot.serial;
+  return absl::OkStatus();
+}
 
 namespace {
 
@@ -167,6 +209,13 @@ Incident JudgedIncident(std::string source, MessageVerdict& v,
       m.document = d;
       incident.matches.push_back(std::move(m));
     }
+    // A protected table: its rows matched as words.
+    for (const auto& [table, rows] : v.records) {
+      IncidentMatch m;
+      m.document = "table " + table;
+      m.words = rows;
+      incident.matches.push_back(std::move(m));
+    }
   }
   return incident;
 }
@@ -189,7 +238,24 @@ void MessageScanner::GiveBack(PooledScanner scanner) const {
 void MessageScanner::AddFindings(const ProtectedIndex& index,
                                  const ExtractedPart& part,
                                  const ScanReport& report,
+                                 const DataFindings& data,
                                  MessageVerdict* v) const {
+  const std::string& data_text =
+      part.layout_text.empty() ? part.text : part.layout_text;
+  for (const RecordMatch& r : data.records) {
+    if (evidence_ != Evidence::kNone) {
+      AppendRecordEvidence(part.name, data_text, r,
+                           evidence_ == Evidence::kSnippets, &v->evidence);
+    }
+    v->kind = MessageVerdict::Kind::kLeak;
+    AddOnce(&v->parts, part.name);
+  }
+  VerdictFacts counts;
+  counts.records = std::move(v->records);
+  counts.identifiers = std::move(v->identifiers);
+  AddDataFacts(data, &counts);
+  v->records = std::move(counts.records);
+  v->identifiers = std::move(counts.identifiers);
   for (const DocumentMatch& m : report.matches) {
     if (evidence_ != Evidence::kNone) {
       AppendEvidence(index, part.name, part.text, m,
@@ -237,6 +303,8 @@ MessageVerdict MessageScanner::Judge(
     v.documents.clear();
     v.matched.clear();
     v.locations.clear();
+    v.records.clear();
+    v.identifiers.clear();
     v.evidence.clear();
     v.parts.clear();
     v.kind = MessageVerdict::Kind::kError;
@@ -253,6 +321,11 @@ MessageVerdict MessageScanner::Judge(
   std::string digest;
   if (cache_ != nullptr) {
     digest = MessageDigest(*extraction, v.unread);
+    {
+      // A verdict counts the identifiers in force when it was made.
+      absl::MutexLock lock(&pool_mu_);
+      digest += std::to_string(identifiers_version_);
+    }
     if (auto cached = cache_->Lookup(digest, snapshot.generation)) {
       cached->duplicate = true;
       return *cached;
@@ -263,19 +336,19 @@ MessageVerdict MessageScanner::Judge(
   // pin a retired one), so it is used only while a snapshot of the same
   // instance is held.
   PooledScanner local = TakeScanner();
-  if (local.scanner == nullptr || local.serial != snapshot.serial) {
-    auto scanner = LeakScanner::Create(*snapshot.index, options_);
-    if (!scanner.ok()) return error(scanner.status());
-    local.scanner = std::move(*scanner);
-    local.serial = snapshot.serial;
-  }
+  if (absl::Status s = Prepare(snapshot, local); !s.ok()) return error(s);
   for (const ExtractedPart& part : extraction->parts) {
     auto report = local.scanner->Scan(part.text);
-    if (!report.ok()) {
+    auto data = report.ok() ? local.data->Scan(part.layout_text.empty()
+                                                   ? part.text
+                                                   : part.layout_text,
+                                               *local.data_session)
+                            : absl::StatusOr<DataFindings>(report.status());
+    if (!data.ok()) {
       GiveBack(std::move(local));
-      return error(report.status());
+      return error(data.status());
     }
-    AddFindings(*snapshot.index, part, *report, &v);
+    AddFindings(*snapshot.index, part, *report, *data, &v);
   }
   GiveBack(std::move(local));
   if (cache_ != nullptr) cache_->Insert(digest, snapshot.generation, v);

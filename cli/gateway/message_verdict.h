@@ -24,8 +24,10 @@
 #include "absl/synchronization/mutex.h"
 #include "cli/formats/extraction.h"
 #include "cli/formats/text_extractor.h"
+#include "cli/gateway/index_holder.h"
 #include "cli/incidents/incident.h"
 #include "cli/policy/policy_evaluator.h"
+#include "cli/records/data_scanner.h"
 #include "engine/scan/leak_scanner.h"
 
 namespace leakhound {
@@ -42,6 +44,10 @@ struct MessageVerdict {
   // matched summed over the parts, and its largest share matched.
   std::vector<MatchedDocument> matched;
   std::vector<std::string> locations;  // protected location prefixes named
+  // Rows of protected tables matched, per table, and distinct valid values
+  // per data identifier (docs/records.md), summed over the parts.
+  std::vector<std::pair<std::string, uint32_t>> records;
+  std::vector<std::pair<std::string, uint32_t>> identifiers;
   std::vector<std::string> parts;      // where: "" (the body) or a part path
   // Parts without text leakhound could read (an image OCR found nothing
   // in, unknown binary data), each "name (class)": the milter's
@@ -132,12 +138,27 @@ class MessageScanner {
   MessageVerdict ScanExtracted(
       const std::function<absl::StatusOr<Extraction>(const ExtractionLimits&)>&
           extract) const;
+  // The data identifiers to count from now on (the policy's: gateway
+  // calls it at start and on each policy reload). Before the first call:
+  // BuiltInIdentifiers().
+  void SetIdentifiers(std::vector<IdentifierSpec> identifiers)
+      ABSL_LOCKS_EXCLUDED(pool_mu_);
 
  private:
   struct PooledScanner {
     uint64_t serial = 0;  // IndexHolder::Snapshot::serial it was built on
     std::unique_ptr<LeakScanner> scanner;
+    // The records scanner of the same instance, for identifiers_version_
+    // data_version, with its session.
+    uint64_t data_version = 0;
+    std::unique_ptr<DataScanner> data;
+    std::unique_ptr<DataScanner::Session> data_session;
   };
+  // `local` made ready for `snapshot`'s instance; an error if a scanner
+  // cannot be built.
+  absl::Status Prepare(const IndexHolder::Snapshot& snapshot,
+                       PooledScanner& local) const
+      ABSL_LOCKS_EXCLUDED(pool_mu_);
 
   // Scan without the timing, from the extraction.
   MessageVerdict Judge(absl::StatusOr<Extraction> extraction) const;
@@ -145,10 +166,11 @@ class MessageScanner {
   // back.
   PooledScanner TakeScanner() const ABSL_LOCKS_EXCLUDED(pool_mu_);
   void GiveBack(PooledScanner scanner) const ABSL_LOCKS_EXCLUDED(pool_mu_);
-  // Adds one part's matches and location findings to `v` (a leak), with
-  // their evidence as evidence_ asks.
+  // Adds one part's matches, location findings and records to `v` (a
+  // leak), with their evidence as evidence_ asks.
   void AddFindings(const ProtectedIndex& index, const ExtractedPart& part,
-                   const ScanReport& report, MessageVerdict* v) const;
+                   const ScanReport& report, const DataFindings& data,
+                   MessageVerdict* v) const;
 
   IndexHolder* holder_;
   DuplicateCache* cache_;
@@ -158,6 +180,9 @@ class MessageScanner {
   mutable absl::Mutex pool_mu_;
   // Idle scanners.
   mutable std::vector<PooledScanner> pool_ ABSL_GUARDED_BY(pool_mu_);
+  std::shared_ptr<const std::vector<IdentifierSpec>> identifiers_
+      ABSL_GUARDED_BY(pool_mu_);
+  uint64_t identifiers_version_ ABSL_GUARDED_BY(pool_mu_) = 1;
 };
 
 }  // namespace leakhound

@@ -32,6 +32,27 @@ void AppendEvidence(const ProtectedIndex& index, std::string_view part,
   }
 }
 
+void AppendRecordEvidence(std::string_view part, std::string_view text,
+                          const RecordMatch& match, bool snippets,
+                          std::vector<IncidentMatch>* out) {
+  IncidentMatch e;
+  e.document = "table " + match.table;
+  e.source = "row " + match.row_key;
+  e.labels = match.columns;
+  e.part = std::string(part);
+  e.byte_begin = match.spans.front().first;
+  e.byte_end = match.spans.front().second;
+  e.words = static_cast<uint32_t>(match.columns.size());
+  if (snippets) {
+    for (const auto& [begin, end] : match.spans) {
+      if (begin > end || end > text.size()) continue;
+      if (!e.snippet.empty()) e.snippet += " | ";
+      e.snippet += MaskedValue(text.substr(begin, end - begin));
+    }
+  }
+  out->push_back(std::move(e));
+}
+
 void AppendLocationEvidence(std::string_view part, std::string_view text,
                             const LocationFinding& finding, bool snippets,
                             std::vector<IncidentMatch>* out) {

@@ -12,8 +12,9 @@
 #include <vector>
 
 #include "cli/incidents/incident.h"
-#include "engine/scan/leak_scanner.h"
+#include "cli/records/data_scanner.h"
 #include "engine/protected_index.h"
+#include "engine/scan/leak_scanner.h"
 
 namespace leakhound {
 
@@ -27,6 +28,15 @@ inline constexpr size_t kEvidencePerDocument = 10;
 void AppendEvidence(const ProtectedIndex& index, std::string_view part,
                     std::string_view text, const DocumentMatch& match,
                     bool snippets, std::vector<IncidentMatch>* out);
+
+// Appends a row of a protected table found in `text` (docs/records.md),
+// named "table NAME": its source is "row KEY" (the row's key hash), its
+// labels the columns found, its words their number, its range the primary
+// cell's; with snippets, the snippet is the cells as found in `text`,
+// masked (MaskedValue), never the table's values.
+void AppendRecordEvidence(std::string_view part, std::string_view text,
+                          const RecordMatch& match, bool snippets,
+                          std::vector<IncidentMatch>* out);
 
 // Appends a protected location found in `text`, named "location PREFIX".
 void AppendLocationEvidence(std::string_view part, std::string_view text,

@@ -499,6 +499,8 @@ VerdictFacts FactsOf(const Session& s, const MessageVerdict& v) {
     f.recipients.push_back(absl::AsciiStrToLower(r));
   }
   f.documents = v.matched;
+  f.records = v.records;
+  f.identifiers = v.identifiers;
   f.unread = !v.unread.empty();
   f.unread_limit = v.unread_limit;
   f.error = v.kind == MessageVerdict::Kind::kError;

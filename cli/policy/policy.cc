@@ -100,8 +100,14 @@ bool HasDocumentConditions(const PolicyConditions& c) {
          !c.documents.empty() || c.min_words || c.min_share || c.min_documents;
 }
 
+bool HasDataConditions(const PolicyConditions& c) {
+  return c.min_records.has_value() || !c.tables.empty() ||
+         !c.identifiers.empty();
+}
+
 bool NoConditions(const PolicyConditions& c) {
-  return !HasDocumentConditions(c) && c.channels.empty() && c.senders.empty() &&
+  return !HasDocumentConditions(c) && !HasDataConditions(c) &&
+         c.channels.empty() && c.senders.empty() &&
          c.recipient_domains.empty() && c.all_recipient_domains.empty() &&
          !c.external_recipient && !c.unread && !c.unread_limit && !c.error;
 }

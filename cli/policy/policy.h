@@ -71,6 +71,14 @@ struct PolicyConditions {
   // Some of them for lack of time or of another budget (class limit).
   std::optional<bool> unread_limit;
   std::optional<bool> error;   // the message could not be judged
+  // Rows of protected tables matched (docs/records.md): at least
+  // min_records (default 1 when `tables` is set) of the tables named in
+  // `tables` (empty: any table).
+  std::optional<uint32_t> min_records;
+  std::vector<std::string> tables;
+  // Data identifiers: for each (name, n), at least n distinct valid values
+  // of identifier `name` (a built-in or the policy's [[identifier]]).
+  std::vector<std::pair<std::string, uint32_t>> identifiers;
   // labels_any and labels_all as bits of Policy::labels (CompileLabels).
   uint64_t labels_any_bits = 0;
   uint64_t labels_all_bits = 0;
@@ -81,6 +89,8 @@ struct PolicyConditions {
 // `words` words are matched in all.
 // Whether `c` says anything about the matched documents.
 bool HasDocumentConditions(const PolicyConditions& c);
+// Whether `c` says anything about protected tables or data identifiers.
+bool HasDataConditions(const PolicyConditions& c);
 // Whether `c` has no condition at all.
 bool NoConditions(const PolicyConditions& c);
 
@@ -163,6 +173,21 @@ struct OutboxSettings {
   bool operator==(const OutboxSettings&) const = default;
 };
 
+// A data identifier the policy defines ([[identifier]], docs/records.md):
+// a pattern (Hyperscan's syntax; empty: the validator's own), an optional
+// built-in validator, and words of context that must be near a match.
+// PERSISTED in the policy file.
+struct IdentifierDefinition {
+  std::string name;
+  int line = 0;  // in the policy file, for messages
+  std::string pattern;
+  bool caseless = false;
+  std::string validator = "none";  // "card" ("luhn"), "iban" ("mod97"), ...
+  std::vector<std::string> keywords;
+  uint32_t keyword_distance = 20;  // words
+  bool operator==(const IdentifierDefinition&) const = default;
+};
+
 struct Policy {
   std::string path;  // where it was read from; "(built-in)" otherwise
   std::vector<std::string> internal_domains;
@@ -178,6 +203,7 @@ struct Policy {
   std::vector<PolicyRule> rules;
   std::vector<DestinationSettings> destinations;
   OutboxSettings outbox;
+  std::vector<IdentifierDefinition> identifiers;
   // Every label the rules name, and whether they are compiled to bits
   // (CompileLabels; at most 64 labels): the bit of label i is 1 << i.
   // Without them labels are compared as text.

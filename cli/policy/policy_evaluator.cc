@@ -4,6 +4,9 @@
 #include <optional>
 #include <string_view>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
 namespace leakhound {
 namespace {
 
@@ -145,6 +148,42 @@ Qualified Qualify(const Context& x, const PolicyConditions& c) {
   return q;
 }
 
+// Whether the conditions of `c` on protected tables and data identifiers
+// hold; if not, why in *why (when not null).
+bool DataHolds(const PolicyConditions& c, const VerdictFacts& facts,
+               std::string* why) {
+  if (c.min_records || !c.tables.empty()) {
+    uint32_t rows = 0;
+    for (const auto& [table, n] : facts.records) {
+      if (c.tables.empty() || Contains(c.tables, table)) rows += n;
+    }
+    const uint32_t need = c.min_records.value_or(1);
+    if (rows < need) {
+      if (why != nullptr) {
+        *why = absl::StrCat("records: ", rows, " rows of ",
+                            c.tables.empty() ? std::string("protected tables")
+                                             : absl::StrJoin(c.tables, ", "),
+                            " matched, ", need, " needed");
+      }
+      return false;
+    }
+  }
+  for (const auto& [name, need] : c.identifiers) {
+    uint32_t found = 0;
+    for (const auto& [n, count] : facts.identifiers) {
+      if (n == name) found = count;
+    }
+    if (found < need) {
+      if (why != nullptr) {
+        *why = absl::StrCat("identifiers: ", found, " distinct ", name,
+                            " found, ", need, " needed");
+      }
+      return false;
+    }
+  }
+  return true;
+}
+
 // Whether every condition of `c` holds; what qualifies in *q. With `why`,
 // the first condition that does not hold is named there.
 bool Holds(const Context& x, const PolicyConditions& c, Qualified* q,
@@ -198,17 +237,22 @@ bool Holds(const Context& x, const PolicyConditions& c, Qualified* q,
                     }))) {
     return no("all_recipient_domains: a recipient is outside them");
   }
+  if (!DataHolds(c, facts, why)) return false;
   *q = Qualify(x, c);
-  // A rule about documents needs some; one about errors or unread parts
-  // alone does not.
-  const bool about_documents =
-      HasDocumentConditions(c) || (!c.unread && !c.unread_limit && !c.error);
-  if (about_documents && q->documents < c.min_documents.value_or(1)) {
-    return no(facts.documents.empty()
-                  ? "no protected document was matched"
-                  : "not enough matched documents meet the document "
-                    "conditions (labels, documents, min_words, min_share, "
-                    "min_documents)");
+  // A rule about documents needs some; one about tables or identifiers,
+  // errors or unread parts alone does not; one without conditions needs a
+  // protected document or record.
+  if (HasDocumentConditions(c)) {
+    if (q->documents < c.min_documents.value_or(1)) {
+      return no(facts.documents.empty()
+                    ? "no protected document was matched"
+                    : "not enough matched documents meet the document "
+                      "conditions (labels, documents, min_words, min_share, "
+                      "min_documents)");
+    }
+  } else if (!HasDataConditions(c) && !c.unread && !c.unread_limit &&
+             !c.error && q->documents == 0 && facts.records.empty()) {
+    return no("no protected document or record was matched");
   }
   return true;
 }

@@ -36,6 +36,10 @@ struct VerdictFacts {
   std::string sender;
   std::vector<std::string> recipients;
   std::vector<MatchedDocument> documents;
+  // Rows of protected tables matched, per table (docs/records.md).
+  std::vector<std::pair<std::string, uint32_t>> records;
+  // Distinct valid values per data identifier found.
+  std::vector<std::pair<std::string, uint32_t>> identifiers;
   bool unread = false;
   bool unread_limit = false;  // some were left unread for lack of time
   bool error = false;

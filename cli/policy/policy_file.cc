@@ -182,7 +182,7 @@ class Reader {
              {"labels_any", "labels_all", "documents", "min_words", "min_share",
               "min_documents", "channels", "senders", "recipient_domains",
               "all_recipient_domains", "external_recipient", "unread",
-              "unread_limit", "error"},
+              "unread_limit", "error", "records", "tables", "identifiers"},
              where);
     PolicyConditions c;
     c.labels_any = Strings(t, "labels_any");
@@ -205,7 +205,50 @@ class Reader {
     c.unread = Bool(t, "unread");
     c.unread_limit = Bool(t, "unread_limit");
     c.error = Bool(t, "error");
+    c.min_records = Count(t, "records");
+    c.tables = Strings(t, "tables");
+    if (const toml::node* n = t.get("identifiers")) {
+      const toml::table* counts = n->as_table();
+      if (counts == nullptr) {
+        Fail(n->source(),
+             "'identifiers' must be a table of minimum counts, "
+             "as identifiers = { card = 10 }");
+      } else {
+        for (const auto& [name, count] : *counts) {
+          const std::optional<int64_t> v = count.value<int64_t>();
+          if (!count.is_integer() || !v || *v < 1 || *v > 1000000) {
+            Fail(count.source(),
+                 absl::StrCat("identifiers: '", std::string(name.str()),
+                              "' must be a whole number from 1"));
+            continue;
+          }
+          c.identifiers.emplace_back(std::string(name.str()),
+                                     static_cast<uint32_t>(*v));
+        }
+      }
+    }
     return c;
+  }
+
+  IdentifierDefinition Identifier(const toml::table& t) {
+    OnlyKeys(t,
+             {"name", "pattern", "caseless", "validator", "keywords",
+              "keyword_distance"},
+             "[[identifier]]");
+    IdentifierDefinition d;
+    d.line = static_cast<int>(t.source().begin.line);
+    d.name = String(t, "name").value_or("");
+    if (d.name.empty()) Fail(t.source(), "an [[identifier]] needs a name");
+    d.pattern = String(t, "pattern").value_or("");
+    d.caseless = Bool(t, "caseless").value_or(false);
+    d.validator = String(t, "validator").value_or("none");
+    if (d.pattern.empty() && d.validator == "none") {
+      Fail(t.source(), absl::StrCat("identifier '", d.name,
+                                    "' needs a pattern or a validator"));
+    }
+    d.keywords = Strings(t, "keywords");
+    d.keyword_distance = Count(t, "keyword_distance").value_or(20);
+    return d;
   }
 
   std::optional<Disposition> Action(const toml::table& t) {
@@ -495,7 +538,7 @@ PolicyReport CheckPolicy(std::string_view text, const std::string& path) {
   Reader reader(path);
   reader.OnlyKeys(root,
                   {"internal_domains", "help_url", "directory", "groups",
-                   "rule", "destination", "outbox"},
+                   "rule", "destination", "outbox", "identifier"},
                   "the file");
   Policy policy;
   policy.path = path;
@@ -570,6 +613,20 @@ PolicyReport CheckPolicy(std::string_view text, const std::string& path) {
                   "destinations are [[destination]] tables");
     }
     reader.CheckNames(policy.destinations);
+  }
+  if (const toml::node* identifiers = root.get("identifier")) {
+    const toml::array* list = identifiers->as_array();
+    for (size_t k = 0; list != nullptr && k < list->size(); ++k) {
+      if (const toml::table* t = (*list)[k].as_table()) {
+        policy.identifiers.push_back(reader.Identifier(*t));
+      } else {
+        list = nullptr;
+      }
+    }
+    if (list == nullptr) {
+      reader.Fail(identifiers->source(),
+                  "identifiers are [[identifier]] tables");
+    }
   }
   reader.CheckGroups(policy);
   report.errors = reader.errors();

@@ -12,7 +12,12 @@ namespace {
 bool IsWordBreak(unsigned char c) {
   switch (c) {
     case ' ': case '\t': case '\n': case '\r': case '\f': case '\v':
-    case ',': case ';': case '|': case '"': case '\'': case '<': case '>':
+    case ',':
+    case ';':
+    case '|':
+    case '"':
+    case '<':
+    case '>':
     case '(': case ')': case '[': case ']': case '{': case '}':
       return true;
     default:

@@ -13,7 +13,7 @@
 //   name, text   the shingler's tokens of each word (its Unicode folding:
 //                case, width, look-alikes, marks), as their hashes
 //
-// Words: the text splits into words at white space and at , ; | " ' < > ( )
+// Words: the text splits into words at white space and at , ; | " < > ( )
 // [ ] { }, but not at the . - / @ + : inside numbers, addresses and dates;
 // a word's trailing full stops and colons are not part of it.
 // A record's proximity counts these words.

@@ -35,6 +35,8 @@ VerdictFacts FactsOf(const WebRequest& r, const MessageVerdict& v) {
   const std::string host = UrlHost(r.url);
   if (!host.empty()) f.recipients.push_back(host);
   f.documents = v.matched;
+  f.records = v.records;
+  f.identifiers = v.identifiers;
   f.unread = !v.unread.empty();
   f.unread_limit = v.unread_limit;
   f.error = v.kind == MessageVerdict::Kind::kError;

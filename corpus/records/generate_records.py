@@ -285,8 +285,19 @@ def cmd_quotes(args):
                     import openpyxl
                     book = openpyxl.Workbook()
                     sheet = book.active
-                    for r in reordered_table(rows, rng):
+                    table_rows = reordered_table(rows, rng)
+                    for r in table_rows:
                         sheet.append(r)
+                    # Columns as wide as their values, the page landscape and
+                    # one page wide: the PDF shows every value whole.
+                    for i, _ in enumerate(table_rows[0]):
+                        letter = openpyxl.utils.get_column_letter(i + 1)
+                        sheet.column_dimensions[letter].width = 2 + max(
+                            len(r[i]) for r in table_rows)
+                    sheet.page_setup.orientation = "landscape"
+                    sheet.page_setup.fitToWidth = 1
+                    sheet.page_setup.fitToHeight = 0
+                    sheet.sheet_properties.pageSetUpPr.fitToPage = True
                     xlsx = os.path.join(args.out, stem + ".xlsx")
                     book.save(xlsx)
                     path = stem + ".xlsx"

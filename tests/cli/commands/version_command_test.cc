@@ -16,11 +16,12 @@ TEST(VersionCommandTest, VersionNamesTheFormatsAndLibraries) {
     EXPECT_THAT(
         r.out,
         HasSubstr(
-            "storage format 5, shingler version 4, incident store schema 4"));
+            "storage format 6, shingler version 4, incident store schema 4"));
     EXPECT_THAT(r.out, HasSubstr("RocksDB "));
     EXPECT_THAT(r.out, HasSubstr("SQLite 3."));
     EXPECT_THAT(r.out, HasSubstr(", libcurl 7."));
     EXPECT_THAT(r.out, HasSubstr(", OpenSSL 3."));
+    EXPECT_THAT(r.out, HasSubstr(", Hyperscan 5."));
   }
   RunResult unknown = RunLeakhound({"frobnicate"});
   EXPECT_EQ(unknown.exit, 2);

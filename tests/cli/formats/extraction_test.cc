@@ -272,7 +272,7 @@ TEST_F(ExtractionTest, TruncatedFilesAreOneLineErrors) {
 
 TEST_F(ExtractionTest, JoinedTextSeparatesPartsByABlankLine) {
   Extraction e;
-  e.parts = {{"", "mail", "body"}, {"a.txt", "text", "attachment"}};
+  e.parts = {{"", "mail", "body", ""}, {"a.txt", "text", "attachment", ""}};
   EXPECT_EQ(e.JoinedText(), "body\n\nattachment");
   EXPECT_THAT(Extraction{}.JoinedText(), IsEmpty());
 }

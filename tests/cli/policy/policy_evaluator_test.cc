@@ -285,3 +285,85 @@ labels_all = ["finance", "board"]
 
 }  // namespace
 }  // namespace leakhound
+
+namespace leakhound {
+namespace {
+
+constexpr char kRecords[] = R"(
+internal_domains = ["example.com"]
+[[identifier]]
+name = "iban_account"
+validator = "iban"
+keywords = ["account", "Konto"]
+[[rule]]
+name = "customer rows outside"
+severity = "high"
+action = "reject"
+[rule.when]
+tables = ["customers"]
+records = 5
+external_recipient = true
+[[rule]]
+name = "card export"
+action = "quarantine"
+[rule.when]
+identifiers = { card = 10 }
+[[rule]]
+name = "anything protected"
+action = "tag"
+)";
+
+TEST(PolicyEvaluatorTest, RecordAndIdentifierConditionsCountWhatTheScanFound) {
+  const Policy policy = Parse(kRecords);
+  ASSERT_EQ(policy.identifiers.size(), 1u);
+  EXPECT_EQ(policy.identifiers[0].keywords.size(), 2u);
+  VerdictFacts f = Mail({"x@gmail.com"}, {});
+  f.records = {{"customers", 4}, {"staff", 9}};
+  PolicyDecision d = EvaluatePolicy(policy, f);
+  // 4 customer rows: not the first rule; a record is protected: the last.
+  EXPECT_EQ(d.disposition, Disposition::kTag);
+  f.records[0].second = 5;
+  d = EvaluatePolicy(policy, f);
+  EXPECT_EQ(d.disposition, Disposition::kReject);
+  EXPECT_EQ(d.severity, Severity::kHigh);
+
+  VerdictFacts cards = Mail({"x@gmail.com"}, {});
+  cards.identifiers = {{"card", 9}};
+  EXPECT_EQ(EvaluatePolicy(policy, cards).disposition, Disposition::kLog);
+  cards.identifiers = {{"card", 10}};
+  EXPECT_EQ(EvaluatePolicy(policy, cards).disposition,
+            Disposition::kQuarantine);
+  // Identifiers alone are not a protected document or record.
+  ASSERT_EQ(EvaluatePolicy(policy, cards).matches.size(), 1u);
+}
+
+TEST(PolicyEvaluatorTest, ExplainSaysHowManyRecordsWereFoundAndNeeded) {
+  const Policy policy = Parse(kRecords);
+  VerdictFacts f = Mail({"x@gmail.com"}, {});
+  f.records = {{"customers", 2}};
+  EXPECT_THAT(ExplainRule(policy, policy.rules[0], f),
+              ::testing::HasSubstr("records: 2 rows of customers matched, 5 "
+                                   "needed"));
+  EXPECT_THAT(ExplainRule(policy, policy.rules[1], f),
+              ::testing::HasSubstr("identifiers: 0 distinct card found, 10 "
+                                   "needed"));
+}
+
+TEST(PolicyFileTest, IdentifierConditionsAndDefinitionsAreChecked) {
+  EXPECT_THAT(
+      std::string(ParsePolicy("[[rule]]\nname=\"r\"\n[rule.when]\n"
+                              "identifiers = { card = 0 }\n",
+                              "p.toml")
+                      .status()
+                      .message()),
+      ::testing::HasSubstr("p.toml:4: identifiers: 'card' must be a whole "
+                           "number from 1"));
+  EXPECT_THAT(std::string(ParsePolicy("[[identifier]]\nname=\"x\"\n", "p.toml")
+                              .status()
+                              .message()),
+              ::testing::HasSubstr("identifier 'x' needs a pattern or a "
+                                   "validator"));
+}
+
+}  // namespace
+}  // namespace leakhound

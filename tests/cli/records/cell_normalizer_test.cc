@@ -1,0 +1,87 @@
+#include "cli/records/cell_normalizer.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace leakhound {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
+using ::testing::UnorderedElementsAre;
+
+class CellNormalizerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto n = CellNormalizer::Create();
+    ASSERT_TRUE(n.ok());
+    normalizer_ = std::move(*n);
+  }
+  std::vector<std::string> Forms(CellType type, std::string_view raw) {
+    std::vector<std::string> forms;
+    normalizer_->TextForms(type, raw, &forms);
+    return forms;
+  }
+  std::optional<std::string> Cell(CellType type, std::string_view raw,
+                                  DateOrder order = DateOrder::kDayMonthYear) {
+    return normalizer_->Cell(type, order, raw);
+  }
+  std::unique_ptr<CellNormalizer> normalizer_;
+};
+
+TEST_F(CellNormalizerTest, NumbersLoseTheirSeparators) {
+  EXPECT_EQ(Cell(CellType::kPhone, "+49 (30) 123-4567"), "49301234567");
+  EXPECT_EQ(Cell(CellType::kPhone, "0049 30 1234567"), "49301234567");
+  EXPECT_EQ(Cell(CellType::kPhone, "12345"), std::nullopt);
+  EXPECT_EQ(Cell(CellType::kCard, "4111-1111 1111.1111"), "4111111111111111");
+  EXPECT_EQ(Cell(CellType::kIban, "gb82 west 1234 5698 7654 32"),
+            "GB82WEST12345698765432");
+  EXPECT_EQ(Cell(CellType::kNationalId, "ab 12-34-56 c"), "AB123456C");
+}
+
+TEST_F(CellNormalizerTest, EmailsAreLowerCasedAndUnwrapped) {
+  EXPECT_EQ(Cell(CellType::kEmail, "<John.Smith@Example.COM>"),
+            "john.smith@example.com");
+  EXPECT_EQ(Cell(CellType::kEmail, "mailto:a@b.org"), "a@b.org");
+  EXPECT_EQ(Cell(CellType::kEmail, "not an address"), std::nullopt);
+}
+
+TEST_F(CellNormalizerTest, DatesReadInTheTablesOrderAndTextsInEither) {
+  EXPECT_EQ(Cell(CellType::kDate, "1985-03-02"), "19850302");
+  EXPECT_EQ(Cell(CellType::kDate, "02.03.1985"), "19850302");
+  EXPECT_EQ(Cell(CellType::kDate, "03/02/1985", DateOrder::kMonthDayYear),
+            "19850302");
+  EXPECT_EQ(Cell(CellType::kDate, "2nd March 1985"), "19850302");
+  EXPECT_EQ(Cell(CellType::kDate, "Mar 2, 1985"), "19850302");
+  EXPECT_EQ(Cell(CellType::kDate, "1985 March 2"), "19850302");
+  EXPECT_EQ(Cell(CellType::kDate, "31/02/1985"), std::nullopt);
+  EXPECT_THAT(Forms(CellType::kDate, "03/02/1985"),
+              UnorderedElementsAre("19850203", "19850302"));
+  EXPECT_THAT(Forms(CellType::kDate, "25/02/1985"), ElementsAre("19850225"));
+  EXPECT_THAT(Forms(CellType::kDate, "born 1985"), IsEmpty());
+}
+
+TEST_F(CellNormalizerTest, NamesFoldCaseWidthAndLookAlikesButNotOrder) {
+  const auto plain = Cell(CellType::kName, "John Smith");
+  ASSERT_TRUE(plain.has_value());
+  EXPECT_EQ(Cell(CellType::kName, "JOHN   SMITH"), plain);
+  EXPECT_EQ(Cell(CellType::kName, "ｊｏｈｎ ｓｍｉｔｈ"), plain);  // fullwidth
+  EXPECT_EQ(Cell(CellType::kName, "J\xD0\xBEhn Smith"), plain);  // Cyrillic о
+  EXPECT_NE(Cell(CellType::kName, "Smith John"), plain);
+  EXPECT_EQ(Cell(CellType::kName, "  "), std::nullopt);
+  EXPECT_EQ(CellNormalizer::WordCount("Jean-Luc  O'Brien, Jr."), 3u);
+}
+
+TEST(SplitWordsTest, SplitsAtSpacesAndTablePunctuationNotInsideNumbers) {
+  const std::string text =
+      "a@b.com,+49 30/123-45;\"x\"\t(y)\xC2\xA0z 1.5. end: O'Brien";
+  std::vector<std::string> words;
+  for (const WordSpan& w : SplitWords(text)) {
+    words.push_back(text.substr(w.begin, w.end - w.begin));
+  }
+  EXPECT_THAT(words, ElementsAre("a@b.com", "+49", "30/123-45", "x", "y", "z",
+                                 "1.5", "end", "O'Brien"));
+}
+
+}  // namespace
+}  // namespace leakhound

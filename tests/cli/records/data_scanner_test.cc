@@ -1,0 +1,235 @@
+#include "cli/records/data_scanner.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+
+#include "cli/records/record_schema.h"
+#include "cli/records/table_loader.h"
+#include "engine/protected_index.h"
+#include "tests/temp_dir.h"
+
+namespace leakhound {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
+using ::testing::SizeIs;
+using ::testing::UnorderedElementsAre;
+
+constexpr char kSchema[] = R"(table = "customers"
+[[column]]
+name = "name"
+type = "name"
+[[column]]
+name = "email"
+type = "email"
+primary = true
+[[column]]
+name = "phone"
+type = "phone"
+[[column]]
+name = "card"
+type = "card"
+primary = true
+[[column]]
+name = "born"
+type = "date"
+)";
+
+constexpr char kTable[] =
+    "card,name,email,phone,born\n"
+    "4111111111111111,John Smith,john.smith@example.com,+49 30 1234567,"
+    "1985-03-02\n"
+    "5500005555555559,Maria Garcia,maria@example.org,+1 415 555 0134,"
+    "1970-12-24\n"
+    "378282246310005,Wei Zhang,wei.zhang@example.net,+44 20 7946 0958,"
+    "2001-07-09\n";
+
+class DataScannerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto index = ProtectedIndex::Create(tmp_.Sub("idx"), IndexOptions());
+    ASSERT_TRUE(index.ok()) << index.status();
+    index_ = std::move(*index);
+    Load(kTable, /*replace=*/false);
+  }
+
+  void Load(const std::string& table, bool replace) {
+    const std::string csv = tmp_.Sub("t.csv");
+    std::ofstream(csv) << table;
+    auto schema = ParseRecordSchema(kSchema, "s.toml");
+    ASSERT_TRUE(schema.ok()) << schema.status();
+    TableLoadOptions options;
+    options.name = "customers";
+    options.path = csv;
+    options.replace = replace;
+    auto loaded = LoadTable(*index_, *schema, options);
+    ASSERT_TRUE(loaded.ok()) << loaded.status();
+    NewScanner(BuiltInIdentifiers());
+  }
+
+  void NewScanner(std::vector<IdentifierSpec> identifiers) {
+    auto scanner =
+        DataScanner::Create(std::move(identifiers), index_->record_tables(),
+                            &index_->store(), index_->store().key());
+    ASSERT_TRUE(scanner.ok()) << scanner.status();
+    scanner_ = std::move(*scanner);
+    auto session = scanner_->NewSession();
+    ASSERT_TRUE(session.ok());
+    session_ = std::move(*session);
+  }
+
+  DataFindings Scan(std::string_view text) {
+    auto found = scanner_->Scan(text, *session_);
+    EXPECT_TRUE(found.ok()) << found.status();
+    return found.ok() ? *found : DataFindings();
+  }
+
+  TempDir tmp_;
+  std::unique_ptr<ProtectedIndex> index_;
+  std::unique_ptr<DataScanner> scanner_;
+  std::unique_ptr<DataScanner::Session> session_;
+};
+
+TEST_F(DataScannerTest, AReformattedRowInProseIsARecordMatch) {
+  const std::string text =
+      "Hi, the customer JOHN SMITH paid with 4111-1111-1111-1111 and asks "
+      "to be called on +49.30.123.4567 before 2 March 1985 ends.";
+  const DataFindings found = Scan(text);
+  ASSERT_THAT(found.records, SizeIs(1));
+  const RecordMatch& m = found.records[0];
+  EXPECT_EQ(m.table, "customers");
+  EXPECT_THAT(m.row_key, SizeIs(16));
+  EXPECT_THAT(m.columns, ElementsAre("card", "name", "phone", "born"));
+  auto span = [&](size_t i) {
+    return text.substr(m.spans[i].first, m.spans[i].second - m.spans[i].first);
+  };
+  EXPECT_EQ(span(0), "4111-1111-1111-1111");
+  EXPECT_EQ(span(1), "JOHN SMITH");
+  EXPECT_EQ(span(2), "+49.30.123.4567");
+  EXPECT_EQ(span(3), "2 March 1985");
+  EXPECT_EQ(found.RecordsOf("customers"), 1u);
+  EXPECT_EQ(found.RecordsOf(""), 1u);
+}
+
+TEST_F(DataScannerTest, ColumnsInAnotherOrderAndACsvLineMatchToo) {
+  const DataFindings found = Scan(
+      "born;email;name;card\n"
+      "24.12.1970;MARIA@EXAMPLE.ORG;maria garcia;5500 0055 5555 5559\n"
+      "09.07.2001;wei.zhang@example.net;Wei Zhang;3782 822463 10005\n");
+  ASSERT_THAT(found.records, SizeIs(2));
+  EXPECT_NE(found.records[0].row_key, found.records[1].row_key);
+  // Both primaries of a row lead to one match, the one with most columns.
+  EXPECT_THAT(found.records[0].columns,
+              UnorderedElementsAre("email", "name", "card", "born"));
+}
+
+TEST_F(DataScannerTest, APrimaryWithOneOtherCellIsNotARecord) {
+  EXPECT_THAT(Scan("Card 4111 1111 1111 1111 of John Smith.").records,
+              IsEmpty());
+}
+
+TEST_F(DataScannerTest, CellsBeyondTheProximityDoNotCount) {
+  std::string text = "Card 4111 1111 1111 1111.";
+  for (int i = 0; i < 60; ++i) text += " filler";
+  text += " John Smith was born on 1985-03-02.";
+  EXPECT_THAT(Scan(text).records, IsEmpty());
+}
+
+TEST_F(DataScannerTest, AnotherRowsCellsDoNotCorroborate) {
+  EXPECT_THAT(
+      Scan("4111111111111111 Maria Garcia +1 415 555 0134 1970-12-24").records,
+      IsEmpty());
+}
+
+TEST_F(DataScannerTest, AReplacedTableMatchesItsNewRowsOnly) {
+  Load(
+      "card,name,email,phone,born\n"
+      "6011111111111117,Anna Meyer,anna@example.de,+49 89 7654321,"
+      "1990-01-15\n",
+      /*replace=*/true);
+  EXPECT_THAT(Scan("4111111111111111 John Smith 1985-03-02").records,
+              IsEmpty());
+  EXPECT_THAT(Scan("6011111111111117 Anna Meyer 15.01.1990").records,
+              SizeIs(1));
+}
+
+TEST_F(DataScannerTest, ASixteenDigitNumberFailingLuhnIsNeverACard) {
+  const DataFindings found = Scan("ref 4111111111111112 and 4111111111111111");
+  EXPECT_EQ(found.IdentifierDistinct("card"), 1u);
+}
+
+TEST_F(DataScannerTest, TenCardsFireOnACardExportNotOnOrderNumbers) {
+  // A pasted export of twelve test card numbers (all Luhn-valid)...
+  const std::string exported =
+      "4111111111111111\n5500005555555559\n378282246310005\n"
+      "6011111111111117\n4012888888881881\n5105105105105100\n"
+      "4222222222222\n371449635398431\n6011000990139424\n"
+      "5555555555554444\n4000056655665556\n3566002020360505\n";
+  EXPECT_GE(Scan(exported).IdentifierDistinct("card"), 10u);
+  // ... and a clean mail with sixteen-digit order numbers (Luhn fails).
+  const std::string orders =
+      "Orders shipped: 4111111111111112, 5500005555555550, 6011111111111110,"
+      " 4012888888881880, 5105105105105101, 4000056655665557, "
+      "3566002020360506, 5555555555554440, 6011000990139420, "
+      "4222222222222222, 2223000048400010, 5200828282828211.";
+  EXPECT_EQ(Scan(orders).IdentifierDistinct("card"), 0u);
+}
+
+TEST_F(DataScannerTest, DigitsOfAnIbanAreNotAlsoACard) {
+  // Its second to fifth groups, 3806756919335056, pass Luhn on their own.
+  const DataFindings found = Scan("Pay to DE90 3806 7569 1933 5056 46 now.");
+  EXPECT_EQ(found.IdentifierDistinct("iban"), 1u);
+  EXPECT_EQ(found.IdentifierDistinct("card"), 0u);
+}
+
+TEST_F(DataScannerTest, AnIdentifierWithKeywordsCountsOnlyNearThem) {
+  IdentifierSpec spec;
+  spec.name = "iban_account";
+  spec.validator = Validator::kIban;
+  spec.keywords = {"account", "Konto"};
+  spec.keyword_distance = 5;
+  NewScanner({spec});
+  EXPECT_EQ(Scan("Konto: DE89 3704 0044 0532 0130 00")
+                .IdentifierDistinct("iban_account"),
+            1u);
+  EXPECT_EQ(Scan("Ref DE89 3704 0044 0532 0130 00 as agreed in the "
+                 "meeting on the account of the new office")
+                .IdentifierDistinct("iban_account"),
+            0u);
+}
+
+TEST_F(DataScannerTest, UserPatternsWithAValidatorAreCountedPerValue) {
+  IdentifierSpec spec;
+  spec.name = "employee";
+  spec.pattern = R"(\bEMP-\d{6}\b)";
+  NewScanner({spec});
+  const DataFindings found = Scan("EMP-123456 EMP-123456 EMP-654321 EMP-12");
+  ASSERT_THAT(found.identifiers, SizeIs(1));
+  EXPECT_EQ(found.identifiers[0].matches, 3u);
+  EXPECT_EQ(found.identifiers[0].distinct, 2u);
+}
+
+TEST_F(DataScannerTest, AnIdentifierWithoutPatternOrValidatorIsRefused) {
+  IdentifierSpec spec;
+  spec.name = "nothing";
+  auto scanner = DataScanner::Create({spec}, nullptr, nullptr, "");
+  EXPECT_FALSE(scanner.ok());
+  spec.pattern = "(unclosed";
+  scanner = DataScanner::Create({spec}, nullptr, nullptr, "");
+  ASSERT_FALSE(scanner.ok());
+  EXPECT_THAT(std::string(scanner.status().message()),
+              ::testing::HasSubstr("(unclosed"));
+}
+
+TEST(MaskedValueTest, KeepsFourCharactersAtEachEndAndTheSeparators) {
+  EXPECT_EQ(MaskedValue("4111 1111 1111 1111"), "4111 **** **** 1111");
+  EXPECT_EQ(MaskedValue("4111111111111111"), "4111********1111");
+  EXPECT_EQ(MaskedValue("1985-03-02"), "****-**-**");
+}
+
+}  // namespace
+}  // namespace leakhound
