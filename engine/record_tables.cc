@@ -64,29 +64,33 @@ PrimarySet PrimarySet::Build(
   return set;
 }
 
+PrimarySet::PrimarySet(size_t expected) {
+  hashes_.reserve(expected);
+  rows_.reserve(expected);
+}
+
+absl::Status PrimarySet::AppendChunk(std::string_view chunk) {
+  if (chunk.size() % kEntryBytes != 0) {
+    return absl::DataLossError("a record set chunk has a partial entry");
+  }
+  for (size_t at = 0; at < chunk.size(); at += kEntryBytes) {
+    const uint64_t hash = Load64(chunk.data() + at);
+    if (!hashes_.empty() && hash < hashes_.back()) {
+      return absl::DataLossError("a record set is out of order");
+    }
+    hashes_.push_back(hash);
+    rows_.push_back(Load32(chunk.data() + at + 8));
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<PrimarySet> PrimarySet::FromChunks(
     std::span<const std::string> chunks) {
   PrimarySet set;
-  size_t total = 0;
   for (const std::string& chunk : chunks) {
-    if (chunk.size() % kEntryBytes != 0) {
-      return absl::DataLossError("a record set chunk has a partial entry");
-    }
-    total += chunk.size() / kEntryBytes;
+    if (absl::Status s = set.AppendChunk(chunk); !s.ok()) return s;
   }
-  set.hashes_.reserve(total);
-  set.rows_.reserve(total);
-  for (const std::string& chunk : chunks) {
-    for (size_t at = 0; at < chunk.size(); at += kEntryBytes) {
-      const uint64_t hash = Load64(chunk.data() + at);
-      if (!set.hashes_.empty() && hash < set.hashes_.back()) {
-        return absl::DataLossError("a record set is out of order");
-      }
-      set.hashes_.push_back(hash);
-      set.rows_.push_back(Load32(chunk.data() + at + 8));
-    }
-  }
-  set.BuildDirectory();
+  set.Seal();
   return set;
 }
 
@@ -157,25 +161,26 @@ absl::Status LoadSets(const IndexStore& store, LoadedRecordTable& table) {
   for (size_t c = 0; c < r.columns.size(); ++c) {
     if (!IsPrimary(r.columns[c])) continue;
     const auto column = static_cast<uint8_t>(c);
-    std::vector<std::string> chunks;
+    // Reserved for what the record says, at most what a table can hold: a
+    // torn view's count is checked below.
+    auto set = std::make_shared<PrimarySet>(
+        std::min<uint64_t>(r.set_entries[c], uint64_t{1} << 27));
     absl::Status s = store.ForEachRecordData(
         RecordSetKey(r.table_id, r.data_generation, column, 0),
         RecordSetKey(r.table_id, r.data_generation,
                      static_cast<uint8_t>(column + 1), 0),
-        [&chunks](std::string_view, std::string_view value) {
-          chunks.emplace_back(value);
-          return absl::OkStatus();
+        [&set](std::string_view, std::string_view value) {
+          return set->AppendChunk(value);
         });
     if (!s.ok()) return s;
-    auto set = PrimarySet::FromChunks(chunks);
-    if (!set.ok()) return set.status();
+    set->Seal();
     if (set->size() != r.set_entries[c]) {
       return absl::DataLossError(absl::StrCat(
           "record table ", table.name, " column ", r.columns[c].name,
           " holds ", set->size(), " entries, its record says ",
           r.set_entries[c]));
     }
-    table.sets[c] = std::make_shared<const PrimarySet>(std::move(*set));
+    table.sets[c] = std::move(set);
   }
   for (size_t c = 0; c < table.sets.size(); ++c) {
     if (table.sets[c] != nullptr) {

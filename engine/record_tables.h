@@ -43,6 +43,12 @@ class PrimarySet {
   // chunk of the wrong size or entries out of order.
   static absl::StatusOr<PrimarySet> FromChunks(
       std::span<const std::string> chunks);
+  // The same a chunk at a time (so that the chunks need not all be in
+  // memory at once): AppendChunk each in key order, then Seal. `expected`
+  // entries are reserved.
+  explicit PrimarySet(size_t expected = 0);
+  absl::Status AppendChunk(std::string_view chunk);
+  void Seal() { BuildDirectory(); }
 
   // Appends the rows whose cell hash is `hash` to `rows`.
   void Find(uint64_t hash, std::vector<uint32_t>* rows) const;

@@ -15,6 +15,10 @@ match (docs/records.md). Our own generator: the values are synthetic.
   generate_records.py clean --count N --seed S --out DIR [--table CSV]
       N clean mails (.eml) holding random Luhn-valid card numbers, IBANs,
       phone numbers, names and order numbers that are not in the table.
+  generate_records.py dense --files N --seed S --out DIR
+      N files of 1 MiB of number-dense text (order lines: dates, invoice
+      and reference numbers, amounts, card numbers, phones, IBANs), for
+      throughput (docs/records.md, "Measured").
 """
 import argparse
 import csv
@@ -353,6 +357,24 @@ def cmd_clean(args):
             f.write(mail(f"order {i}", "\n".join(lines) + "\n"))
 
 
+def cmd_dense(args):
+    rng = random.Random(args.seed)
+    os.makedirs(args.out, exist_ok=True)
+    for i in range(args.files):
+        lines, size = [], 0
+        while size < 1 << 20:
+            c = card(rng)
+            line = (f"2026-{rng.randrange(1, 13):02d}-{rng.randrange(1, 29):02d};"
+                    f"INV-{rng.randrange(10**5, 10**6)};{regroup_card(c, rng)};"
+                    f"{phone(rng)};EUR {rng.randrange(1, 10**5)},"
+                    f"{rng.randrange(100):02d};qty {rng.randrange(100)};"
+                    f"ref {rng.randrange(10**10, 10**11)};{iban(rng)}")
+            lines.append(line)
+            size += len(line) + 1
+        with open(os.path.join(args.out, f"dense-{i:04d}.txt"), "w") as f:
+            f.write("\n".join(lines) + "\n")
+
+
 def main():
     parser = argparse.ArgumentParser()
     sub = parser.add_subparsers(dest="command", required=True)
@@ -371,8 +393,13 @@ def main():
     c.add_argument("--seed", type=int, default=3)
     c.add_argument("--table")
     c.add_argument("--out", required=True)
+    d = sub.add_parser("dense")
+    d.add_argument("--files", type=int, required=True)
+    d.add_argument("--seed", type=int, default=4)
+    d.add_argument("--out", required=True)
     args = parser.parse_args()
-    {"table": cmd_table, "quotes": cmd_quotes, "clean": cmd_clean}[
+    {"table": cmd_table, "quotes": cmd_quotes, "clean": cmd_clean,
+     "dense": cmd_dense}[
         args.command](args)
 
 

@@ -21,7 +21,7 @@ if ((${#targets[@]} == 0)); then
            fuzz_legacy_office fuzz_tnef fuzz_epub fuzz_image fuzz_extraction
            fuzz_locations fuzz_shingler fuzz_records fuzz_index_ops
            fuzz_policy fuzz_request_body fuzz_form_data fuzz_urlencoded
-           fuzz_json_body)
+           fuzz_json_body fuzz_table_reader fuzz_data_scanner)
 fi
 mkdir -p "$build"
 build=$(cd "$build" && pwd)
@@ -73,6 +73,14 @@ if [[ ! -d "$seeds" ]]; then
   printf '\001note=quarterly+figures&to=%%40board&n=3' > "$seeds.tmp/request-urlencoded"
   # For fuzz_policy: a policy with every key.
   cp "$root/tests/fuzz/policy_seed.toml" "$seeds.tmp/"
+  # For fuzz_table_reader (the first byte picks the reader: even a schema,
+  # odd a table) and fuzz_data_scanner (text with rows of its table).
+  { printf '\000'; cat "$root/tests/fuzz/records_schema_seed.toml"; } \
+    > "$seeds.tmp/records-schema"
+  printf '\001card,name,note\n4111111111111111,"Smith, John","said ""hi"""\n' \
+    > "$seeds.tmp/records-table"
+  printf '\001Konto: DE89 3704 0044 0532 0130 00. Card 4111-1111-1111-1111 of JOHN SMITH, +49.30.123.4567, born 2 March 1985; AB123456; EMP-1234; SSN 123-45-6789; NINO AB 12 34 56 C; 11010519491231002X\n' \
+    > "$seeds.tmp/records-text"
   mv "$seeds.tmp" "$seeds"
 fi
 
