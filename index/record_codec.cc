@@ -387,9 +387,9 @@ template <class Archive>
 void serialize(Archive& ar, leakhound::RecordTableRecord& r,
                unsigned version) {
   leakhound::RequireVersion(version, 1);
-  ar & r.table_id & r.data_generation & r.source & r.columns &
-      r.min_matches & r.proximity & r.date_order & r.rows & r.skipped_rows &
-      r.set_entries & r.sets_digest & r.added_unix_ms;
+  ar& r.table_id& r.data_generation& r.source& r.columns& r.min_matches& r
+      .proximity& r.date_order& r.delimiter& r.header& r.rows& r.skipped_rows& r
+      .set_entries& r.sets_digest& r.added_unix_ms;
 }
 
 template <class Archive>

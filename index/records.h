@@ -172,6 +172,10 @@ struct RecordTableRecord {
   uint32_t min_matches = 0;  // other cells of the row needed with a primary
   uint32_t proximity = 0;    // words between the primary and each other cell
   uint8_t date_order = 0;    // DateOrder, PERSISTED by value
+  // How the file reads (for `leakhound rekey`, which reads it again): its
+  // field delimiter and whether its first line names the columns.
+  uint8_t delimiter = ',';
+  bool header = true;
   uint64_t rows = 0;         // rows stored
   uint64_t skipped_rows = 0;  // rows of the file without a usable primary
   // Per column: entries of its primary set (0 for a column not primary).

@@ -32,7 +32,8 @@ constexpr char kUsage[] =
     "  Protected tables (exact data match): each cell normalized and hashed\n"
     "  under the index's key; a scan reports a row when its primary cell and\n"
     "  min_matches other cells of the row are within `proximity` words.\n"
-    "  The name is the schema's `table`, else --name, else the file's stem.\n"
+    "  The table's name is --name, else the schema's `table`, else the "
+    "file's stem.\n"
     "  TABLE.csv: comma-separated (RFC 4180); .tsv or --delimiter tab: "
     "tabs.\n"
     "  docs/records.md.\n";
@@ -113,12 +114,15 @@ int Load(const CommandLine& line, const std::vector<std::string>& operands,
   auto schema = ParseRecordSchema(*text, *schema_path);
   if (!schema.ok()) return ReportError(action, schema.status());
   TableLoadOptions options;
-  options.path = operands[0];
+  // Recorded absolute, so that `rekey` finds it from anywhere.
+  std::error_code ec;
+  options.path = operands[0] == "-"
+                     ? operands[0]
+                     : std::filesystem::absolute(operands[0], ec).string();
   options.replace = replace;
-  options.name = schema->table.empty()
-                     ? line.Value("name").value_or(
-                           std::filesystem::path(options.path).stem().string())
-                     : schema->table;
+  options.name = line.Value("name").value_or(
+      schema->table.empty() ? std::filesystem::path(operands[0]).stem().string()
+                            : schema->table);
   auto delimiter = Delimiter(line, options.path);
   if (!delimiter.ok()) return UsageError("records", delimiter.status());
   options.delimiter = *delimiter;

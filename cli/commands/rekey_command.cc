@@ -15,6 +15,7 @@
 #include "cli/commands/command_line.h"
 #include "cli/commands/exit_codes.h"
 #include "cli/commands/input_files.h"
+#include "cli/records/table_loader.h"
 #include "engine/content_digest.h"
 #include "engine/protected_index.h"
 
@@ -101,7 +102,7 @@ absl::StatusOr<std::vector<Source>> ReadSources(ProtectedIndex& index) {
 // that could not be read again).
 struct Rebuilt {
   absl::Status status;
-  size_t problems = 0, documents = 0, allowed = 0;
+  size_t problems = 0, documents = 0, allowed = 0, tables = 0;
 };
 
 // Reads, checks and stages every source into `fresh` in one pass; after
@@ -178,6 +179,38 @@ absl::Status MakeFreshDir(const std::string& dir, std::string* index_dir,
   return absl::OkStatus();
 }
 
+// Hashes every protected table of `old_index` again under `fresh`'s key,
+// from the file it was added from (docs/records.md): the cells are not
+// kept, only their hashes under the old key. FailedPrecondition naming the
+// table when its file cannot be read or no longer has the rows it had.
+absl::Status RehashTables(const ProtectedIndex& old_index,
+                          ProtectedIndex& fresh, size_t* tables) {
+  for (const auto& t : old_index.record_tables()->tables()) {
+    const RecordTableRecord& r = t->record;
+    TableLoadOptions options;
+    options.name = t->name;
+    options.path = r.source;
+    options.delimiter = static_cast<char>(r.delimiter);
+    auto loaded = LoadTable(fresh, SchemaOfTable(r), options);
+    if (loaded.ok() && loaded->rows != r.rows) {
+      loaded = absl::FailedPreconditionError(absl::StrCat(
+          r.source, " now has ", loaded->rows, " rows, it had ", r.rows));
+    }
+    if (!loaded.ok()) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "table ", t->name,
+          " cannot be hashed again from the file it was "
+          "added from (",
+          loaded.status().message(),
+          "); bring the file "
+          "back or replace the table, then rekey; nothing changed, the "
+          "index keeps its key"));
+    }
+    ++*tables;
+  }
+  return absl::OkStatus();
+}
+
 // Builds the new index in `fresh_dir` from `old_index`'s sources; counts
 // in *rebuilt. The new index is closed, its files complete on disk.
 absl::Status BuildFresh(ProtectedIndex& old_index,
@@ -197,7 +230,7 @@ absl::Status BuildFresh(ProtectedIndex& old_index,
         " protected sources cannot be read again as they were added "
         "(above); nothing changed, the index keeps its key"));
   }
-  return absl::OkStatus();
+  return RehashTables(old_index, **fresh, &rebuilt->tables);
 }
 
 }  // namespace
@@ -256,9 +289,10 @@ int RunRekeyCommand(int argc, char** argv) {
   old_index->reset();  // releases the lock; its files are now at fresh_dir
   discard();
   std::printf(
-      "rekeyed %s: %zu documents, %zu allow-list entries and %zu locations "
-      "under a new key\n",
-      index_dir.c_str(), rebuilt.documents, rebuilt.allowed, locations->size());
+      "rekeyed %s: %zu documents, %zu allow-list entries, %zu locations and "
+      "%zu protected tables under a new key\n",
+      index_dir.c_str(), rebuilt.documents, rebuilt.allowed, locations->size(),
+      rebuilt.tables);
   return kExitOk;
 }
 

@@ -13,10 +13,27 @@
 
 namespace leakhound {
 
+RecordSchema SchemaOfTable(const RecordTableRecord& table) {
+  RecordSchema schema;
+  schema.min_matches = table.min_matches;
+  schema.proximity = table.proximity;
+  schema.date_order = static_cast<DateOrder>(table.date_order);
+  schema.header = table.header;
+  for (const RecordColumnRecord& c : table.columns) {
+    schema.columns.push_back(
+        {c.name, static_cast<CellType>(c.type),
+         c.role == static_cast<uint8_t>(RecordColumnRole::kPrimary),
+         c.pattern});
+  }
+  return schema;
+}
+
 RecordTableRecord TableShape(const RecordSchema& schema,
-                             const std::string& source) {
+                             const TableLoadOptions& options) {
   RecordTableRecord shape;
-  shape.source = source;
+  shape.source = options.path;
+  shape.delimiter = static_cast<uint8_t>(options.delimiter);
+  shape.header = schema.header;
   shape.min_matches = schema.min_matches;
   shape.proximity = schema.proximity;
   shape.date_order = static_cast<uint8_t>(schema.date_order);
@@ -39,8 +56,7 @@ absl::StatusOr<RecordTableRecord> LoadTable(ProtectedIndex& index,
   if (!hasher.ok()) return hasher.status();
   auto normalizer = CellNormalizer::Create();
   if (!normalizer.ok()) return normalizer.status();
-  auto load = index.BeginRecordTable(options.name,
-                                     TableShape(schema, options.path),
+  auto load = index.BeginRecordTable(options.name, TableShape(schema, options),
                                      options.replace);
   if (!load.ok()) return load.status();
   const size_t columns = schema.columns.size();

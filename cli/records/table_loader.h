@@ -27,9 +27,12 @@ struct TableLoadOptions {
   std::function<void(uint64_t rows)> progress;
 };
 
-// The schema as the index stores it (columns, settings; no counts yet).
+// The schema as the index stores it (columns, settings, how the file
+// reads; no counts yet).
 RecordTableRecord TableShape(const RecordSchema& schema,
-                             const std::string& source);
+                             const TableLoadOptions& options);
+// The schema a stored table was added with (for `leakhound rekey`).
+RecordSchema SchemaOfTable(const RecordTableRecord& table);
 
 // Loads the file into `index` (a writer) and commits it. Errors:
 // InvalidArgument "PATH:LINE: ..." for a header that lacks a schema

@@ -48,9 +48,11 @@ class RekeyCommandTest : public ::testing::Test {
   }
 
   RunResult Run(std::vector<std::string> args) {
-    args.insert(
-        args.begin() + (args[0] == "allow" || args[0] == "locations" ? 2 : 1),
-        {"--index", index_});
+    args.insert(args.begin() + (args[0] == "allow" || args[0] == "locations" ||
+                                        args[0] == "records"
+                                    ? 2
+                                    : 1),
+                {"--index", index_});
     return RunLeakhound(args);
   }
   std::string Key() const { return SlurpFile(index_ + "/key"); }
@@ -121,8 +123,8 @@ TEST_F(RekeyCommandTest, ANewKeyKeepsDocumentsAllowListLocationsAndMatches) {
   RunResult rekey = Run({"rekey"});
   ASSERT_EQ(rekey.exit, 0) << rekey.err;
   EXPECT_THAT(rekey.out,
-              HasSubstr("5 documents, 1 allow-list entries and 1 locations "
-                        "under a new key"));
+              HasSubstr("5 documents, 1 allow-list entries, 1 locations and "
+                        "0 protected tables under a new key"));
   EXPECT_NE(Key(), key);
   EXPECT_EQ(Key().size(), key.size());
   EXPECT_EQ(Leaks(), leaks);
@@ -214,6 +216,41 @@ TEST_F(RekeyCommandTest, SigkillAtAnyMomentLeavesOneWholeIndex) {
   EXPECT_GT(kept, 0);
   EXPECT_GT(rekeyed, 0);
   EXPECT_NE(Key(), key);
+}
+
+// A protected table keeps only keyed hashes, so rekey hashes it again
+// from its file; without the file nothing changes.
+TEST_F(RekeyCommandTest, TablesAreHashedAgainFromTheirFilesOrNothingChanges) {
+  const std::string schema = tmp_.Sub("s.toml");
+  std::ofstream(schema) << "table = \"cards\"\n[[column]]\nname = \"card\"\n"
+                           "type = \"card\"\nprimary = true\n[[column]]\n"
+                           "name = \"name\"\ntype = \"name\"\n[[column]]\n"
+                           "name = \"born\"\ntype = \"date\"\n";
+  const std::string table = tmp_.Sub("cards.tsv");
+  std::ofstream(table) << "born\tname\tcard\n1985-03-02\tJohn Smith\t"
+                          "4111111111111111\n";
+  ASSERT_EQ(Run({"records", "add", "--schema", schema, table}).exit, 0);
+  const std::string mail = tmp_.Sub("out.txt");
+  std::ofstream(mail) << "John Smith, 4111 1111 1111 1111, 2 March 1985\n";
+  auto records = [&] {
+    return RunLeakhound({"scan", "--index", index_, "--json", mail}).out;
+  };
+  ASSERT_THAT(records(), HasSubstr("\"kind\":\"record\""));
+  const std::string key = Key();
+  RunResult rekey = Run({"rekey"});
+  ASSERT_EQ(rekey.exit, 0) << rekey.err;
+  EXPECT_THAT(rekey.out, HasSubstr("and 1 protected tables under a new key"));
+  EXPECT_NE(Key(), key);
+  EXPECT_THAT(records(), HasSubstr("\"kind\":\"record\""));
+
+  const std::string rekeyed = Key();
+  fs::remove(table);
+  rekey = Run({"rekey"});
+  EXPECT_EQ(rekey.exit, 2);
+  EXPECT_THAT(rekey.err, HasSubstr("table cards cannot be hashed again"));
+  EXPECT_EQ(Key(), rekeyed);
+  EXPECT_THAT(records(), HasSubstr("\"kind\":\"record\""));
+  EXPECT_FALSE(LeftoverSibling());
 }
 
 }  // namespace

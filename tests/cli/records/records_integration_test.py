@@ -216,6 +216,7 @@ def main():
     leakhound = os.path.abspath(args.leakhound)
     generator = os.path.join(args.source, "corpus/records/generate_records.py")
     work = tempfile.mkdtemp(prefix="leakhound-records-")
+    os.chmod(work, 0o755)  # Postfix's own users go through it
     try:
         tables = os.path.join(work, "t")
         run(["/usr/bin/python3", generator, "table", "--rows", str(args.rows),
