@@ -21,15 +21,6 @@
 namespace leakhound {
 namespace {
 
-std::string IsoTime(int64_t unix_ms) {
-  const time_t seconds = static_cast<time_t>(unix_ms / 1000);
-  struct tm tm {};
-  gmtime_r(&seconds, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
 const char* PackingName(uint8_t packing) {
   switch (static_cast<PackingMode>(packing)) {
     case PackingMode::kPseudoMatrix:

@@ -1,7 +1,10 @@
 #include "cli/commands/json_text.h"
 
+#include <time.h>
+
 #include <cstdint>
 #include <cstdio>
+#include <ctime>
 
 #include "shingler/text_decoder.h"
 
@@ -42,6 +45,15 @@ std::string JsonString(std::string_view text) {
   }
   out += '"';
   return out;
+}
+
+std::string IsoTime(int64_t unix_ms) {
+  const time_t seconds = static_cast<time_t>(unix_ms / 1000);
+  struct tm tm {};
+  gmtime_r(&seconds, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
 }
 
 }  // namespace leakhound

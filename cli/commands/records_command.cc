@@ -38,15 +38,6 @@ constexpr char kUsage[] =
     "tabs.\n"
     "  docs/records.md.\n";
 
-std::string IsoTime(int64_t unix_ms) {
-  const time_t seconds = static_cast<time_t>(unix_ms / 1000);
-  struct tm tm {};
-  gmtime_r(&seconds, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
 absl::StatusOr<std::string> ReadSmallFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", path));
