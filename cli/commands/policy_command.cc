@@ -15,6 +15,7 @@
 #include "cli/commands/exit_codes.h"
 #include "cli/commands/json_text.h"
 #include "cli/commands/policy_replay.h"
+#include "cli/gateway/data_facts.h"
 #include "cli/gateway/directory_groups.h"
 #include "cli/gateway/index_holder.h"
 #include "cli/gateway/message_verdict.h"
@@ -22,6 +23,7 @@
 #include "cli/policy/policy_evaluator.h"
 #include "cli/policy/policy_file.h"
 #include "cli/policy/policy_lint.h"
+#include "cli/records/data_scanner.h"
 
 namespace leakhound {
 namespace {
@@ -70,6 +72,22 @@ int CheckCommand(const CommandLine& line, const ActionArguments& action) {
   const PolicyReport report = CheckPolicy(*text, path);
   for (const std::string& e : report.errors) std::printf("%s\n", e.c_str());
   if (!report.policy) return kExitLeak;
+  // The data identifiers as a daemon loads them: validators known, names
+  // unique and defined, patterns compiled (docs/records.md).
+  auto specs = PolicyIdentifiers(&*report.policy);
+  absl::Status identifiers = specs.status();
+  if (specs.ok()) {
+    identifiers =
+        DataScanner::Create(*std::move(specs), nullptr, nullptr, "").status();
+    if (!identifiers.ok()) {
+      identifiers = absl::InvalidArgumentError(
+          absl::StrCat(path, ": identifiers: ", identifiers.message()));
+    }
+  }
+  if (!identifiers.ok()) {
+    std::printf("%s\n", std::string(identifiers.message()).c_str());
+    return kExitLeak;
+  }
   std::set<std::string> labels;
   const bool with_index = line.Has("index") || std::getenv("LEAKHOUND_INDEX");
   if (with_index) {

@@ -134,39 +134,10 @@ int Load(const CommandLine& line, const std::vector<std::string>& operands,
   return kExitOk;
 }
 
-}  // namespace
-
-int RunRecordsCommand(int argc, char** argv) {
-  static constexpr OptionSpec kSpecs[] = {
-      {"index", true}, {"schema", true}, {"name", true},
-      {"delimiter", true}, {"json", false}};
-  int exit = kExitOk;
-  auto line = ParseCommandLine("records", argc, argv, kSpecs, kUsage, &exit);
-  if (!line) return exit;
-  auto split = SplitAction("records", *line);
-  if (!split) return kExitError;
-  const auto& [action, operands] = *split;
-  if (action == "add" || action == "replace") {
-    return Load(*line, operands, action == "replace");
-  }
-  if (action == "remove") {
-    if (operands.size() != 1) {
-      return UsageError("records",
-                        absl::InvalidArgumentError("give one table name"));
-    }
-    auto index = OpenIndex(*line, OpenMode::kWrite);
-    if (!index.ok()) return ReportError("records remove", index.status());
-    absl::Status s = (*index)->RemoveRecordTable(operands[0]);
-    if (!s.ok()) return ReportError("records remove", s);
-    std::printf("removed %s\n", Printable(operands[0]).c_str());
-    return kExitOk;
-  }
-  if (action != "list" && action != "stats") {
-    return UsageError("records", absl::InvalidArgumentError(absl::StrCat(
-                                     "unknown action '", action,
-                                     "' (add, replace, remove, list, stats)")));
-  }
-  auto index = OpenIndex(*line, OpenMode::kRead);
+// list and stats: the tables, their columns and counts; never a value.
+int Show(const CommandLine& line, const std::string& action,
+         const std::vector<std::string>& operands) {
+  auto index = OpenIndex(line, OpenMode::kRead);
   if (!index.ok()) return ReportError("records", index.status());
   const auto tables = (*index)->record_tables();
   bool shown = false;
@@ -176,7 +147,7 @@ int RunRecordsCommand(int argc, char** argv) {
     }
     shown = true;
     const RecordTableRecord& r = t->record;
-    if (line->Has("json")) {
+    if (line.Has("json")) {
       std::printf("%s\n", TableJson(t->name, r).c_str());
     } else if (action == "list") {
       std::printf("%-24s %12llu rows  %s  %s\n", Printable(t->name).c_str(),
@@ -204,6 +175,43 @@ int RunRecordsCommand(int argc, char** argv) {
                                             "no protected table ", operands[0])));
   }
   return kExitOk;
+}
+
+}  // namespace
+
+int RunRecordsCommand(int argc, char** argv) {
+  static constexpr OptionSpec kSpecs[] = {{"index", true},
+                                          {"schema", true},
+                                          {"name", true},
+                                          {"delimiter", true},
+                                          {"json", false}};
+  int exit = kExitOk;
+  auto line = ParseCommandLine("records", argc, argv, kSpecs, kUsage, &exit);
+  if (!line) return exit;
+  auto split = SplitAction("records", *line);
+  if (!split) return kExitError;
+  const auto& [action, operands] = *split;
+  if (action == "add" || action == "replace") {
+    return Load(*line, operands, action == "replace");
+  }
+  if (action == "remove") {
+    if (operands.size() != 1) {
+      return UsageError("records",
+                        absl::InvalidArgumentError("give one table name"));
+    }
+    auto index = OpenIndex(*line, OpenMode::kWrite);
+    if (!index.ok()) return ReportError("records remove", index.status());
+    absl::Status s = (*index)->RemoveRecordTable(operands[0]);
+    if (!s.ok()) return ReportError("records remove", s);
+    std::printf("removed %s\n", Printable(operands[0]).c_str());
+    return kExitOk;
+  }
+  if (action != "list" && action != "stats") {
+    return UsageError("records", absl::InvalidArgumentError(absl::StrCat(
+                                     "unknown action '", action,
+                                     "' (add, replace, remove, list, stats)")));
+  }
+  return Show(*line, action, operands);
 }
 
 }  // namespace leakhound

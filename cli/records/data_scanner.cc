@@ -368,9 +368,7 @@ void DataScanner::FindPrimaries(const Use& use, std::string_view text,
         const std::string_view m = text.substr(begin, matches[k].end - begin);
         if (Validate(v, m)) {
           found_end = matches[k].end;
-          session.forms.push_back(use.type == CellType::kCard
-                                      ? AlnumUpper(m)
-                                      : AlnumUpper(m));
+          session.forms.push_back(AlnumUpper(m));
           break;
         }
       }

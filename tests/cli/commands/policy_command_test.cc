@@ -63,6 +63,12 @@ TEST_F(PolicyCheckTest, EveryMistakeClassIsReportedWithItsFileAndLine) {
        "p.toml:1: rule 'a' can never match: a scan has no recipients"},
       {std::string(kRule) + "[[rule.unless]]\n",
        "p.toml:1: rule 'a' can never match: an exception without conditions"},
+      {"[[identifier]]\nname = \"x\"\nvalidator = \"crc\"\n",
+       "p.toml:1: identifier 'x': unknown validator 'crc'"},
+      {"[[identifier]]\nname = \"x\"\npattern = \"(open\"\n",
+       "p.toml: identifiers: pattern '(open' does not compile"},
+      {std::string(kRule) + "[rule.when]\nidentifiers = { passport = 1 }\n",
+       "p.toml:1: identifiers: no identifier 'passport'"},
   };
   for (const auto& c : kCases) {
     const RunResult r = Check(c.text);
