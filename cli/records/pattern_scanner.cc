@@ -13,7 +13,9 @@ namespace {
 int OnMatch(unsigned int id, unsigned long long from,  // NOLINT(runtime/int)
             unsigned long long to, unsigned int /*flags*/,  // NOLINT
             void* context) {
-  static_cast<std::vector<PatternMatch>*>(context)->push_back(
+  auto* matches = static_cast<std::vector<PatternMatch>*>(context);
+  if (matches->size() >= kMaxPatternMatches) return 1;  // stops the scan
+  matches->push_back(
       {id, static_cast<uint32_t>(from), static_cast<uint32_t>(to)});
   return 0;
 }
@@ -91,6 +93,13 @@ absl::Status PatternScanner::Scan(std::string_view text, Scratch& scratch,
       hs_scan(static_cast<const hs_database_t*>(database_), text.data(),
               static_cast<unsigned int>(text.size()), 0,
               static_cast<hs_scratch_t*>(scratch.scratch_), OnMatch, matches);
+  if (e == HS_SCAN_TERMINATED) {
+    matches->clear();
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "more than ", kMaxPatternMatches,
+        " candidate values in one text (a limit): not scanned for records "
+        "and identifiers"));
+  }
   if (e != HS_SUCCESS) {
     return absl::InternalError(absl::StrCat("Hyperscan scan failed (", e, ")"));
   }

@@ -23,6 +23,10 @@
 
 namespace leakhound {
 
+// Matches one scan keeps at most (12 bytes each): past it the scan stops
+// with an error rather than take memory without bound.
+inline constexpr size_t kMaxPatternMatches = size_t{1} << 22;
+
 struct ScanPattern {
   std::string regex;
   bool caseless = false;
@@ -64,8 +68,9 @@ class PatternScanner {
 
   // Replaces *matches with the matches of `text`, sorted by (pattern,
   // begin, end descending). A match [b, e) is reported once per end.
-  // InvalidArgument for a text of 4 GiB or more; Internal if Hyperscan
-  // fails. REQUIRES: `scratch` came from this scanner's NewScratch.
+  // InvalidArgument for a text of 4 GiB or more; ResourceExhausted past
+  // kMaxPatternMatches; Internal if Hyperscan fails. REQUIRES: `scratch` came
+  // from this scanner's NewScratch.
   absl::Status Scan(std::string_view text, Scratch& scratch,
                     std::vector<PatternMatch>* matches) const;
 

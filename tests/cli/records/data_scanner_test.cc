@@ -225,6 +225,19 @@ TEST_F(DataScannerTest, AnIdentifierWithoutPatternOrValidatorIsRefused) {
               ::testing::HasSubstr("(unclosed"));
 }
 
+TEST_F(DataScannerTest, MoreCandidatesThanTheLimitIsAnErrorNotAPartialScan) {
+  IdentifierSpec spec;
+  spec.name = "digit";
+  spec.pattern = R"(\d)";
+  NewScanner({spec});
+  const std::string digits(kMaxPatternMatches + 10, '7');
+  auto found = scanner_->Scan(digits, *session_);
+  ASSERT_FALSE(found.ok());
+  EXPECT_TRUE(absl::IsResourceExhausted(found.status())) << found.status();
+  // The session is usable again.
+  EXPECT_EQ(Scan("7 7").identifiers.size(), 1u);
+}
+
 TEST(MaskedValueTest, KeepsFourCharactersAtEachEndAndTheSeparators) {
   EXPECT_EQ(MaskedValue("4111 1111 1111 1111"), "4111 **** **** 1111");
   EXPECT_EQ(MaskedValue("4111111111111111"), "4111********1111");
