@@ -26,8 +26,8 @@ void DeleteTableDataFrom(IndexBatch& batch, uint32_t id, uint32_t generation) {
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<RecordTableLoad>>
-ProtectedIndex::BeginRecordTable(std::string_view name,
-                                 RecordTableRecord shape, bool replace) {
+ProtectedIndex::BeginRecordTable(std::string_view name, RecordTableRecord shape,
+                                 bool replace) {
   absl::Status s = CheckWritable();
   if (!s.ok()) return s;
   if (name.empty()) {
@@ -38,13 +38,15 @@ ProtectedIndex::BeginRecordTable(std::string_view name,
   auto existing = store_->ReadRecordTable(name);
   if (!existing.ok()) return existing.status();
   if (existing->has_value() && !replace) {
-    return absl::AlreadyExistsError(absl::StrCat(
-        "table ", std::string(name), " is protected already; use leakhound records "
-        "replace to load it again"));
+    return absl::AlreadyExistsError(
+        absl::StrCat("table ", std::string(name),
+                     " is protected already; use leakhound records "
+                     "replace to load it again"));
   }
   if (!existing->has_value() && replace) {
-    return absl::NotFoundError(absl::StrCat(
-        "no protected table ", std::string(name), "; use leakhound records add"));
+    return absl::NotFoundError(absl::StrCat("no protected table ",
+                                            std::string(name),
+                                            "; use leakhound records add"));
   }
   if (existing->has_value()) {
     shape.table_id = (*existing)->table_id;
@@ -99,7 +101,8 @@ absl::Status ProtectedIndex::RemoveRecordTable(std::string_view name) {
   auto existing = store_->ReadRecordTable(name);
   if (!existing.ok()) return existing.status();
   if (!existing->has_value()) {
-    return absl::NotFoundError(absl::StrCat("no protected table ", std::string(name)));
+    return absl::NotFoundError(
+        absl::StrCat("no protected table ", std::string(name)));
   }
   IndexBatch batch;
   batch.DeleteRecordTable(name);

@@ -176,9 +176,8 @@ absl::Status LoadSets(const IndexStore& store, LoadedRecordTable& table) {
     set->Seal();
     if (set->size() != r.set_entries[c]) {
       return absl::DataLossError(absl::StrCat(
-          "record table ", table.name, " column ", r.columns[c].name,
-          " holds ", set->size(), " entries, its record says ",
-          r.set_entries[c]));
+          "record table ", table.name, " column ", r.columns[c].name, " holds ",
+          set->size(), " entries, its record says ", r.set_entries[c]));
     }
     table.sets[c] = std::move(set);
   }
@@ -188,8 +187,8 @@ absl::Status LoadSets(const IndexStore& store, LoadedRecordTable& table) {
     }
   }
   if (digest != r.sets_digest) {
-    return absl::DataLossError(absl::StrCat(
-        "record table ", table.name, " does not match its digest"));
+    return absl::DataLossError(absl::StrCat("record table ", table.name,
+                                            " does not match its digest"));
   }
   return absl::OkStatus();
 }
@@ -254,8 +253,8 @@ absl::StatusOr<std::vector<std::vector<uint64_t>>> RecordTables::ReadRows(
   for (size_t i = 0; i < rows.size(); ++i) {
     const std::optional<std::string>& v = (*values)[i];
     if (!v.has_value() || v->size() != 8 * r.columns.size()) {
-      return absl::DataLossError(absl::StrCat(
-          "record table ", table.name, " lacks row ", rows[i]));
+      return absl::DataLossError(
+          absl::StrCat("record table ", table.name, " lacks row ", rows[i]));
     }
     std::vector<uint64_t> cells(r.columns.size());
     for (size_t c = 0; c < cells.size(); ++c) {

@@ -55,8 +55,7 @@ absl::StatusOr<char> Delimiter(const CommandLine& line,
   if (!given) return path.ends_with(".tsv") ? '\t' : ',';
   if (*given == "tab" || *given == "\\t") return '\t';
   if (given->size() == 1 && *given != "\"") return (*given)[0];
-  return absl::InvalidArgumentError(
-      "--delimiter takes one character or 'tab'");
+  return absl::InvalidArgumentError("--delimiter takes one character or 'tab'");
 }
 
 std::string Columns(const RecordTableRecord& r) {
@@ -74,26 +73,26 @@ std::string TableJson(std::string_view name, const RecordTableRecord& r) {
   for (const RecordColumnRecord& c : r.columns) {
     columns.push_back(absl::StrCat(
         "{\"name\":", JsonString(c.name), ",\"type\":\"",
-        std::string(CellTypeName(static_cast<CellType>(c.type))), "\",\"primary\":",
+        std::string(CellTypeName(static_cast<CellType>(c.type))),
+        "\",\"primary\":",
         c.role == static_cast<uint8_t>(RecordColumnRole::kPrimary) ? "true"
                                                                    : "false",
         "}"));
   }
-  return absl::StrCat("{\"table\":", JsonString(std::string(name)),
-                      ",\"rows\":", r.rows, ",\"skipped_rows\":",
-                      r.skipped_rows, ",\"min_matches\":", r.min_matches,
-                      ",\"proximity\":", r.proximity, ",\"source\":",
-                      JsonString(r.source), ",\"added\":\"",
-                      IsoTime(r.added_unix_ms), "\",\"columns\":[",
-                      absl::StrJoin(columns, ","), "]}");
+  return absl::StrCat(
+      "{\"table\":", JsonString(std::string(name)), ",\"rows\":", r.rows,
+      ",\"skipped_rows\":", r.skipped_rows, ",\"min_matches\":", r.min_matches,
+      ",\"proximity\":", r.proximity, ",\"source\":", JsonString(r.source),
+      ",\"added\":\"", IsoTime(r.added_unix_ms), "\",\"columns\":[",
+      absl::StrJoin(columns, ","), "]}");
 }
 
 int Load(const CommandLine& line, const std::vector<std::string>& operands,
          bool replace) {
   const char* action = replace ? "records replace" : "records add";
   if (operands.size() != 1) {
-    return UsageError("records", absl::InvalidArgumentError(
-                                     "give one table file"));
+    return UsageError("records",
+                      absl::InvalidArgumentError("give one table file"));
   }
   const std::optional<std::string> schema_path = line.Value("schema");
   if (!schema_path) {
@@ -122,15 +121,16 @@ int Load(const CommandLine& line, const std::vector<std::string>& operands,
   const auto start = std::chrono::steady_clock::now();
   auto loaded = LoadTable(**index, *schema, options);
   if (!loaded.ok()) return ReportError(action, loaded.status(), options.path);
-  const double seconds = std::chrono::duration<double>(
-                             std::chrono::steady_clock::now() - start)
-                             .count();
-  std::printf("%s %s: %llu rows (%llu without a primary cell skipped), "
-              "%.1f s\n",
-              replace ? "replaced" : "added", Printable(options.name).c_str(),
-              static_cast<unsigned long long>(loaded->rows),  // NOLINT
-              static_cast<unsigned long long>(loaded->skipped_rows),  // NOLINT
-              seconds);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  std::printf(
+      "%s %s: %llu rows (%llu without a primary cell skipped), "
+      "%.1f s\n",
+      replace ? "replaced" : "added", Printable(options.name).c_str(),
+      static_cast<unsigned long long>(loaded->rows),          // NOLINT
+      static_cast<unsigned long long>(loaded->skipped_rows),  // NOLINT
+      seconds);
   return kExitOk;
 }
 
@@ -171,8 +171,9 @@ int Show(const CommandLine& line, const std::string& action,
     }
   }
   if (!shown && action == "stats" && !operands.empty()) {
-    return ReportError("records stats", absl::NotFoundError(absl::StrCat(
-                                            "no protected table ", operands[0])));
+    return ReportError(
+        "records stats",
+        absl::NotFoundError(absl::StrCat("no protected table ", operands[0])));
   }
   return kExitOk;
 }

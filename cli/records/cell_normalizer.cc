@@ -11,14 +11,24 @@ namespace {
 
 bool IsWordBreak(unsigned char c) {
   switch (c) {
-    case ' ': case '\t': case '\n': case '\r': case '\f': case '\v':
+    case ' ':
+    case '\t':
+    case '\n':
+    case '\r':
+    case '\f':
+    case '\v':
     case ',':
     case ';':
     case '|':
     case '"':
     case '<':
     case '>':
-    case '(': case ')': case '[': case ']': case '{': case '}':
+    case '(':
+    case ')':
+    case '[':
+    case ']':
+    case '{':
+    case '}':
       return true;
     default:
       return false;
@@ -78,10 +88,10 @@ std::vector<std::string> DateParts(std::string_view raw) {
       ++j;
     }
     std::string part(raw.substr(i, j - i));
-    const bool suffix = letter && !parts.empty() &&
-                        (part == "st" || part == "nd" || part == "rd" ||
-                         part == "th") &&
-                        i > 0 && raw[i - 1] >= '0' && raw[i - 1] <= '9';
+    const bool suffix =
+        letter && !parts.empty() &&
+        (part == "st" || part == "nd" || part == "rd" || part == "th") &&
+        i > 0 && raw[i - 1] >= '0' && raw[i - 1] <= '9';
     if (!suffix) parts.push_back(std::move(part));
     i = j;
   }
@@ -132,7 +142,8 @@ std::string_view TrimEmail(std::string_view raw) {
   while (!raw.empty() && std::strchr("<>.:", raw.back()) != nullptr) {
     raw.remove_suffix(1);
   }
-  if (raw.size() > 7 && absl::AsciiStrToLower(std::string(raw.substr(0, 7))) == "mailto:") {
+  if (raw.size() > 7 &&
+      absl::AsciiStrToLower(std::string(raw.substr(0, 7))) == "mailto:") {
     raw.remove_prefix(7);
   }
   return raw;
@@ -162,8 +173,7 @@ std::vector<WordSpan> SplitWords(std::string_view text) {
     while (end > begin + 1 && (text[end - 1] == '.' || text[end - 1] == ':')) {
       --end;
     }
-    words.push_back(
-        {static_cast<uint32_t>(begin), static_cast<uint32_t>(end)});
+    words.push_back({static_cast<uint32_t>(begin), static_cast<uint32_t>(end)});
   }
   return words;
 }
@@ -202,8 +212,7 @@ std::optional<std::string> CellNormalizer::Words(std::string_view raw) {
   return out;
 }
 
-std::optional<std::string> CellNormalizer::Cell(CellType type,
-                                                DateOrder order,
+std::optional<std::string> CellNormalizer::Cell(CellType type, DateOrder order,
                                                 std::string_view raw) {
   std::vector<std::string> forms;
   switch (type) {
@@ -227,7 +236,8 @@ void CellNormalizer::TextForms(CellType type, std::string_view raw,
   switch (type) {
     case CellType::kEmail: {
       const std::string_view address = TrimEmail(raw);
-      if (EmailValid(address)) forms->push_back(absl::AsciiStrToLower(std::string(address)));
+      if (EmailValid(address))
+        forms->push_back(absl::AsciiStrToLower(std::string(address)));
       return;
     }
     case CellType::kPhone: {

@@ -16,11 +16,11 @@ constexpr size_t kMaxFields = 1024;
 
 // What libcsv's callbacks fill; errors are kept and stop the callbacks.
 struct Rows {
-  const std::function<absl::Status(uint64_t,
-                                   std::span<const std::string>)>* on_row;
+  const std::function<absl::Status(uint64_t, std::span<const std::string>)>*
+      on_row;
   std::vector<std::string> fields;
-  uint64_t line = 1;       // the line being read
-  uint64_t row_line = 1;   // the current row's first line
+  uint64_t line = 1;      // the line being read
+  uint64_t row_line = 1;  // the current row's first line
   bool first_field = true;
   absl::Status status;
 };
@@ -34,10 +34,10 @@ void OnField(void* data, size_t size, void* context) {
   }
   rows->first_field = false;
   if (field.size() > kMaxCsvField || rows->fields.size() >= kMaxFields) {
-    rows->status = absl::InvalidArgumentError(absl::StrCat(
-        "line ", rows->row_line, ": ",
-        field.size() > kMaxCsvField ? "a field longer than 64 KiB"
-                                    : "more than 1,024 fields"));
+    rows->status = absl::InvalidArgumentError(
+        absl::StrCat("line ", rows->row_line, ": ",
+                     field.size() > kMaxCsvField ? "a field longer than 64 KiB"
+                                                 : "more than 1,024 fields"));
     return;
   }
   rows->fields.emplace_back(field);
@@ -45,7 +45,8 @@ void OnField(void* data, size_t size, void* context) {
 
 void OnRow(int /*terminator*/, void* context) {
   auto* rows = static_cast<Rows*>(context);
-  if (rows->status.ok()) rows->status = (*rows->on_row)(rows->row_line, rows->fields);
+  if (rows->status.ok())
+    rows->status = (*rows->on_row)(rows->row_line, rows->fields);
   rows->fields.clear();
   rows->row_line = rows->line + 1;
 }
@@ -94,8 +95,8 @@ absl::Status Read(
   // An open quote at the end is an error (libcsv would close it).
   csv_set_opts(parser.get(), CSV_APPEND_NULL | CSV_STRICT | CSV_STRICT_FINI);
   if (csv_fini(parser.get(), OnField, OnRow, &rows) != 0 && rows.status.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "line ", rows.row_line, ": a quoted field is not closed"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("line ", rows.row_line, ": a quoted field is not closed"));
   }
   return rows.status;
 }
@@ -127,7 +128,8 @@ absl::Status ReadCsvFile(
       if (!Feed(parser, std::string_view(block.data(), n), rows)) return false;
     }
     if (std::ferror(file)) {
-      read_error = absl::ErrnoToStatus(errno, absl::StrCat("cannot read ", path));
+      read_error =
+          absl::ErrnoToStatus(errno, absl::StrCat("cannot read ", path));
       rows.status = read_error;
       return false;
     }

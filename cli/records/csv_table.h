@@ -26,17 +26,15 @@ inline constexpr size_t kMaxCsvField = size_t{64} << 10;
 // a row of more than 1,024 fields, or a quote left open at the end.
 absl::Status ReadCsvRows(
     std::string_view bytes, char delimiter,
-    const std::function<absl::Status(uint64_t line,
-                                     std::span<const std::string> fields)>&
-        on_row);
+    const std::function<absl::Status(
+        uint64_t line, std::span<const std::string> fields)>& on_row);
 
 // The same for the file at `path` ("-": standard input), read in blocks.
 // NotFound / PermissionDenied naming the file.
 absl::Status ReadCsvFile(
     const std::string& path, char delimiter,
-    const std::function<absl::Status(uint64_t line,
-                                     std::span<const std::string> fields)>&
-        on_row);
+    const std::function<absl::Status(
+        uint64_t line, std::span<const std::string> fields)>& on_row);
 
 }  // namespace leakhound
 

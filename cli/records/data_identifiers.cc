@@ -8,10 +8,14 @@ namespace {
 
 // PERSISTED in policy files: the names of validators.
 constexpr std::pair<Validator, std::string_view> kNames[] = {
-    {Validator::kNone, "none"},   {Validator::kCard, "card"},
-    {Validator::kCard, "luhn"},   {Validator::kIban, "iban"},
-    {Validator::kIban, "mod97"},  {Validator::kEmail, "email"},
-    {Validator::kPhone, "phone"}, {Validator::kUsSsn, "us_ssn"},
+    {Validator::kNone, "none"},
+    {Validator::kCard, "card"},
+    {Validator::kCard, "luhn"},
+    {Validator::kIban, "iban"},
+    {Validator::kIban, "mod97"},
+    {Validator::kEmail, "email"},
+    {Validator::kPhone, "phone"},
+    {Validator::kUsSsn, "us_ssn"},
     {Validator::kUkNino, "uk_nino"},
     {Validator::kCnResidentId, "cn_resident_id"},
 };
@@ -34,14 +38,22 @@ std::string_view ValidatorName(Validator v) {
 
 bool Validate(Validator v, std::string_view text) {
   switch (v) {
-    case Validator::kNone: return true;
-    case Validator::kCard: return PaymentCardValid(text);
-    case Validator::kIban: return IbanValid(text);
-    case Validator::kEmail: return EmailValid(text);
-    case Validator::kPhone: return PhoneValid(text);
-    case Validator::kUsSsn: return UsSsnValid(text);
-    case Validator::kUkNino: return UkNinoValid(text);
-    case Validator::kCnResidentId: return CnResidentIdValid(text);
+    case Validator::kNone:
+      return true;
+    case Validator::kCard:
+      return PaymentCardValid(text);
+    case Validator::kIban:
+      return IbanValid(text);
+    case Validator::kEmail:
+      return EmailValid(text);
+    case Validator::kPhone:
+      return PhoneValid(text);
+    case Validator::kUsSsn:
+      return UsSsnValid(text);
+    case Validator::kUkNino:
+      return UkNinoValid(text);
+    case Validator::kCnResidentId:
+      return CnResidentIdValid(text);
   }
   return false;
 }

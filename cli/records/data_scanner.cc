@@ -20,13 +20,17 @@ constexpr std::string_view kPhoneCandidate = R"(\+?\(?\d[\d ().\-/]{5,22}\d\b)";
 // Longest run of words a cell of each type is looked for in.
 uint32_t RunWords(const RecordColumnRecord& column) {
   switch (static_cast<CellType>(column.type)) {
-    case CellType::kEmail: return 1;
-    case CellType::kDate: return 4;
-    case CellType::kIban: return 9;
+    case CellType::kEmail:
+      return 1;
+    case CellType::kDate:
+      return 4;
+    case CellType::kIban:
+      return 9;
     case CellType::kName:
     case CellType::kText:
       return std::clamp<uint32_t>(column.max_words, 1, 16);
-    default: return 6;
+    default:
+      return 6;
   }
 }
 bool ByWords(CellType type) {
@@ -68,8 +72,8 @@ void PhoneForms(std::string_view span, std::vector<std::string>* forms) {
 }
 
 std::string Keyword(std::string_view word) {
-  while (!word.empty() && std::string_view(".:-").find(word.back()) !=
-                              std::string_view::npos) {
+  while (!word.empty() &&
+         std::string_view(".:-").find(word.back()) != std::string_view::npos) {
     word.remove_suffix(1);
   }
   return absl::AsciiStrToLower(std::string(word));
@@ -83,8 +87,7 @@ bool HasKeyword(std::string_view text, const std::vector<WordSpan>& words,
       words.begin(), words.end(), begin,
       [](const WordSpan& w, uint32_t b) { return w.end <= b; });
   const size_t w0 = static_cast<size_t>(at - words.begin());
-  const size_t lo =
-      w0 > spec.keyword_distance ? w0 - spec.keyword_distance : 0;
+  const size_t lo = w0 > spec.keyword_distance ? w0 - spec.keyword_distance : 0;
   const size_t hi = std::min(words.size(), w0 + 1 + spec.keyword_distance);
   for (size_t w = lo; w < hi; ++w) {
     const std::string word =
@@ -104,7 +107,8 @@ bool CanEdge(CellType type, std::string_view word) {
   const bool digits = type == CellType::kPhone || type == CellType::kCard;
   for (char c : word) {
     const auto u = static_cast<unsigned char>(c);
-    if (digits ? absl::ascii_isdigit(u) : (absl::ascii_isalnum(u) || u >= 0x80)) {
+    if (digits ? absl::ascii_isdigit(u)
+               : (absl::ascii_isalnum(u) || u >= 0x80)) {
       return true;
     }
   }
@@ -202,12 +206,14 @@ absl::StatusOr<std::unique_ptr<DataScanner>> DataScanner::Create(
         std::string regex =
             type == CellType::kPhone        ? std::string(kPhoneCandidate)
             : type == CellType::kNationalId ? columns[c].pattern
-            : type == CellType::kCard ? std::string(ValidatorPattern(Validator::kCard))
-            : type == CellType::kIban ? std::string(ValidatorPattern(Validator::kIban))
-                                      : std::string(ValidatorPattern(Validator::kEmail));
+            : type == CellType::kCard
+                ? std::string(ValidatorPattern(Validator::kCard))
+            : type == CellType::kIban
+                ? std::string(ValidatorPattern(Validator::kIban))
+                : std::string(ValidatorPattern(Validator::kEmail));
         std::vector<Use>& uses =
-            scanner->uses_[id_of(std::move(regex),
-                                 type == CellType::kNationalId)];
+            scanner
+                ->uses_[id_of(std::move(regex), type == CellType::kNationalId)];
         auto same = std::find_if(uses.begin(), uses.end(), [&](const Use& u) {
           return u.kind == Use::Kind::kPrimary && u.type == type;
         });
@@ -319,7 +325,7 @@ void DataScanner::CountIdentifiers(std::string_view text,
   });
   std::vector<IdentifierCount> counts(identifiers_.size());
   std::vector<absl::flat_hash_set<std::string>> values(identifiers_.size());
-  uint32_t reach = 0;  // the furthest end of a kept match so far
+  uint32_t reach = 0;   // the furthest end of a kept match so far
   size_t reach_of = 0;  // whose
   for (const Found& f : found) {
     const bool inside = f.end <= reach && reach_of != f.identifier;
@@ -331,10 +337,10 @@ void DataScanner::CountIdentifiers(std::string_view text,
     IdentifierCount& c = counts[f.identifier];
     ++c.matches;
     const std::string_view value = text.substr(f.begin, f.end - f.begin);
-    values[f.identifier].insert(
-        identifiers_[f.identifier].validator == Validator::kEmail
-            ? absl::AsciiStrToLower(std::string(value))
-            : AlnumUpper(value));
+    values[f.identifier].insert(identifiers_[f.identifier].validator ==
+                                        Validator::kEmail
+                                    ? absl::AsciiStrToLower(std::string(value))
+                                    : AlnumUpper(value));
     if (c.examples.size() < 5) c.examples.emplace_back(f.begin, f.end);
   }
   for (size_t i = 0; i < counts.size(); ++i) {
@@ -395,12 +401,10 @@ void DataScanner::FindPrimaries(const Use& use, std::string_view text,
 }
 
 absl::Status DataScanner::Corroborate(std::string_view text,
-                                      std::vector<Hit>& hits,
-                                      Session& session,
+                                      std::vector<Hit>& hits, Session& session,
                                       DataFindings& findings) const {
-  std::sort(hits.begin(), hits.end(), [](const Hit& a, const Hit& b) {
-    return a.begin < b.begin;
-  });
+  std::sort(hits.begin(), hits.end(),
+            [](const Hit& a, const Hit& b) { return a.begin < b.begin; });
   const std::vector<WordSpan>& words = session.Words(text);
   // Forms' hashes by (type, first word, words), computed once per scan.
   absl::flat_hash_map<uint64_t, std::vector<uint64_t>> cache;
@@ -413,11 +417,13 @@ absl::Status DataScanner::Corroborate(std::string_view text,
     if (!cells.ok()) return cells.status();
     const std::vector<uint64_t>& row = cells->front();
     const auto first_word = static_cast<size_t>(
-        std::lower_bound(words.begin(), words.end(), hit.begin,
-                         [](const WordSpan& w, uint32_t b) { return w.end <= b; }) -
+        std::lower_bound(
+            words.begin(), words.end(), hit.begin,
+            [](const WordSpan& w, uint32_t b) { return w.end <= b; }) -
         words.begin());
     size_t last_word = first_word;
-    while (last_word + 1 < words.size() && words[last_word + 1].begin < hit.end) {
+    while (last_word + 1 < words.size() &&
+           words[last_word + 1].begin < hit.end) {
       ++last_word;
     }
     const size_t lo = first_word > r.proximity ? first_word - r.proximity : 0;
@@ -446,14 +452,16 @@ absl::Status DataScanner::Corroborate(std::string_view text,
             if (ByWords(type)) {
               std::string form;
               for (size_t k = w; k < w + n; ++k) {
-                auto [f, fresh] = word_forms.try_emplace(static_cast<uint32_t>(k));
+                auto [f, fresh] =
+                    word_forms.try_emplace(static_cast<uint32_t>(k));
                 if (fresh) {
-                  f->second = session.normalizer->WordForm(
-                      text.substr(words[k].begin, words[k].end - words[k].begin));
+                  f->second = session.normalizer->WordForm(text.substr(
+                      words[k].begin, words[k].end - words[k].begin));
                 }
                 form += f->second;
               }
-              if (!form.empty()) it->second.push_back(hasher_->Hash(type, form));
+              if (!form.empty())
+                it->second.push_back(hasher_->Hash(type, form));
             } else {
               session.normalizer->TextForms(
                   type, text.substr(a.begin, b.end - a.begin), &session.forms);

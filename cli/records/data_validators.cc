@@ -178,8 +178,8 @@ bool CnResidentIdValid(std::string_view text) {
                     std::stoi(date.substr(6, 2)))) {
     return false;
   }
-  static constexpr int kWeights[] = {7, 9, 10, 5, 8, 4, 2, 1, 6,
-                                     3, 7, 9, 10, 5, 8, 4, 2};
+  static constexpr int kWeights[] = {7, 9, 10, 5,  8, 4, 2, 1, 6,
+                                     3, 7, 9,  10, 5, 8, 4, 2};
   int sum = 0;
   for (size_t i = 0; i < 17; ++i) sum += (text[i] - '0') * kWeights[i];
   static constexpr char kCheck[] = "10X98765432";
@@ -195,8 +195,8 @@ bool EmailValid(std::string_view text) {
   }
   const std::string_view domain = text.substr(at + 1);
   const size_t dot = domain.rfind('.');
-  return dot != std::string_view::npos && dot > 0 && dot + 2 < domain.size() + 1 &&
-         domain.size() - dot - 1 >= 2;
+  return dot != std::string_view::npos && dot > 0 &&
+         dot + 2 < domain.size() + 1 && domain.size() - dot - 1 >= 2;
 }
 
 bool PhoneValid(std::string_view text) {

@@ -23,7 +23,8 @@ int OnMatch(unsigned int id, unsigned long long from,  // NOLINT(runtime/int)
 }  // namespace
 
 PatternScanner::Scratch::~Scratch() {
-  if (scratch_ != nullptr) hs_free_scratch(static_cast<hs_scratch_t*>(scratch_));
+  if (scratch_ != nullptr)
+    hs_free_scratch(static_cast<hs_scratch_t*>(scratch_));
 }
 
 PatternScanner::~PatternScanner() {
@@ -57,8 +58,9 @@ absl::StatusOr<std::unique_ptr<PatternScanner>> PatternScanner::Create(
     const int which = error != nullptr ? error->expression : -1;
     std::string message = absl::StrCat(
         "pattern ",
-        which >= 0 ? absl::StrCat("'", patterns[static_cast<size_t>(which)].regex, "'")
-                   : std::string("set"),
+        which >= 0
+            ? absl::StrCat("'", patterns[static_cast<size_t>(which)].regex, "'")
+            : std::string("set"),
         " does not compile: ",
         error != nullptr && error->message != nullptr ? error->message
                                                       : "unknown error");

@@ -14,10 +14,14 @@ namespace leakhound {
 namespace {
 
 constexpr std::pair<CellType, std::string_view> kTypeNames[] = {
-    {CellType::kEmail, "email"},        {CellType::kPhone, "phone"},
-    {CellType::kCard, "card"},          {CellType::kIban, "iban"},
-    {CellType::kNationalId, "national_id"}, {CellType::kDate, "date"},
-    {CellType::kName, "name"},          {CellType::kText, "text"},
+    {CellType::kEmail, "email"},
+    {CellType::kPhone, "phone"},
+    {CellType::kCard, "card"},
+    {CellType::kIban, "iban"},
+    {CellType::kNationalId, "national_id"},
+    {CellType::kDate, "date"},
+    {CellType::kName, "name"},
+    {CellType::kText, "text"},
 };
 
 class SchemaReader {
@@ -31,7 +35,8 @@ class SchemaReader {
         path_, ":", static_cast<uint32_t>(at.begin.line), ": ", message));
   }
 
-  void OnlyKeys(const toml::table& t, std::initializer_list<std::string_view> known,
+  void OnlyKeys(const toml::table& t,
+                std::initializer_list<std::string_view> known,
                 const std::string& where) {
     for (const auto& [key, node] : t) {
       if (std::find(known.begin(), known.end(), key.str()) == known.end()) {
@@ -87,7 +92,8 @@ class SchemaReader {
     const std::optional<CellType> typed =
         type ? CellTypeNamed(*type) : std::nullopt;
     if (!typed) {
-      Fail(t.source(), absl::StrCat("column ", *name, " needs a type: email, "
+      Fail(t.source(), absl::StrCat("column ", *name,
+                                    " needs a type: email, "
                                     "phone, card, iban, national_id, date, "
                                     "name or text"));
       return;
@@ -101,11 +107,13 @@ class SchemaReader {
                                     " card, iban, national_id can)"));
     }
     if (column.type == CellType::kNationalId && column.pattern.empty()) {
-      Fail(t.source(), absl::StrCat("column ", *name, " (national_id) needs "
+      Fail(t.source(), absl::StrCat("column ", *name,
+                                    " (national_id) needs "
                                     "a pattern"));
     }
     if (column.type != CellType::kNationalId && !column.pattern.empty()) {
-      Fail(t.source(), absl::StrCat("column ", *name, ": only a national_id "
+      Fail(t.source(), absl::StrCat("column ", *name,
+                                    ": only a national_id "
                                     "column takes a pattern"));
     }
     for (const SchemaColumn& other : schema.columns) {
@@ -117,9 +125,10 @@ class SchemaReader {
   }
 
   void Top(const toml::table& root, RecordSchema& schema) {
-    OnlyKeys(root, {"table", "min_matches", "proximity", "date_order",
-                    "header", "column"},
-             "the schema");
+    OnlyKeys(
+        root,
+        {"table", "min_matches", "proximity", "date_order", "header", "column"},
+        "the schema");
     schema.table = String(root, "table").value_or("");
     schema.min_matches = Count(root, "min_matches", 0, 254).value_or(2);
     schema.proximity = Count(root, "proximity", 1, 10000).value_or(50);
@@ -178,9 +187,9 @@ absl::StatusOr<RecordSchema> ParseRecordSchema(std::string_view text,
   try {
     root = toml::parse(text, path);
   } catch (const toml::parse_error& e) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        path, ":", static_cast<uint32_t>(e.source().begin.line), ": ",
-        std::string(e.description())));
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ":", static_cast<uint32_t>(e.source().begin.line),
+                     ": ", std::string(e.description())));
   }
   RecordSchema schema;
   SchemaReader reader(path);
@@ -196,9 +205,11 @@ absl::StatusOr<RecordSchema> ParseRecordSchema(std::string_view text,
         path, ": no column is primary (mark one with primary = true)"));
   }
   if (schema.min_matches >= schema.columns.size()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        path, ": min_matches is ", schema.min_matches, " but the table has "
-        "only ", schema.columns.size() - 1, " other columns"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": min_matches is ", schema.min_matches,
+                     " but the table has "
+                     "only ",
+                     schema.columns.size() - 1, " other columns"));
   }
   return schema;
 }

@@ -42,8 +42,11 @@ enum class CellType : uint8_t {
 };
 
 // PERSISTED by value (RecordTableRecord::date_order).
-enum class DateOrder : uint8_t { kDayMonthYear = 0, kMonthDayYear = 1,
-                                 kYearMonthDay = 2 };
+enum class DateOrder : uint8_t {
+  kDayMonthYear = 0,
+  kMonthDayYear = 1,
+  kYearMonthDay = 2
+};
 
 // The schema file's spelling of a type ("card"); nullopt if unknown.
 std::optional<CellType> CellTypeNamed(std::string_view name);

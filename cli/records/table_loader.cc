@@ -41,8 +41,9 @@ RecordTableRecord TableShape(const RecordSchema& schema,
     RecordColumnRecord column;
     column.name = c.name;
     column.type = static_cast<uint8_t>(c.type);
-    column.role = static_cast<uint8_t>(c.primary ? RecordColumnRole::kPrimary
-                                                 : RecordColumnRole::kCorroborating);
+    column.role =
+        static_cast<uint8_t>(c.primary ? RecordColumnRole::kPrimary
+                                       : RecordColumnRole::kCorroborating);
     column.pattern = c.pattern;
     shape.columns.push_back(std::move(column));
   }
@@ -73,18 +74,18 @@ absl::StatusOr<RecordTableRecord> LoadTable(ProtectedIndex& index,
         if (!header_read) {
           header_read = true;
           for (size_t c = 0; c < columns; ++c) {
-            const std::string want = absl::AsciiStrToLower(schema.columns[c].name);
-            auto it = std::find_if(fields.begin(), fields.end(),
-                                   [&](const std::string& f) {
-                                     return absl::AsciiStrToLower(
-                                                absl::StripAsciiWhitespace(f)) ==
-                                            want;
-                                   });
+            const std::string want =
+                absl::AsciiStrToLower(schema.columns[c].name);
+            auto it = std::find_if(
+                fields.begin(), fields.end(), [&](const std::string& f) {
+                  return absl::AsciiStrToLower(absl::StripAsciiWhitespace(f)) ==
+                         want;
+                });
             if (it == fields.end()) {
               return absl::InvalidArgumentError(absl::StrCat(
                   options.path, ":", line, ": the header has no column ",
-                  schema.columns[c].name, " (it has: ",
-                  absl::StrJoin(fields, ", "), ")"));
+                  schema.columns[c].name,
+                  " (it has: ", absl::StrJoin(fields, ", "), ")"));
             }
             field_of[c] = static_cast<size_t>(it - fields.begin());
           }
@@ -100,9 +101,11 @@ absl::StatusOr<RecordTableRecord> LoadTable(ProtectedIndex& index,
           if (!form) continue;
           cells[c] = (*hasher)->Hash(column.type, *form);
           if (column.primary) primary = true;
-          if (column.type == CellType::kName || column.type == CellType::kText) {
+          if (column.type == CellType::kName ||
+              column.type == CellType::kText) {
             words[c] = static_cast<uint8_t>(std::max<uint32_t>(
-                words[c], std::min<uint32_t>(16, CellNormalizer::WordCount(raw))));
+                words[c],
+                std::min<uint32_t>(16, CellNormalizer::WordCount(raw))));
           }
         }
         if (++read % 100000 == 0 && options.progress) options.progress(read);

@@ -19,8 +19,8 @@
 namespace leakhound {
 
 struct TableLoadOptions {
-  std::string name;    // the table's name (the schema's, or the file's)
-  std::string path;    // the file ("-": standard input)
+  std::string name;  // the table's name (the schema's, or the file's)
+  std::string path;  // the file ("-": standard input)
   char delimiter = ',';
   bool replace = false;  // replace the table `name` (must exist)
   // Called every 100,000 rows with the rows read so far; may be empty.

@@ -61,14 +61,13 @@ constexpr char kTable[] =
 struct State {
   std::unique_ptr<leakhound::ProtectedIndex> index;
   std::unique_ptr<leakhound::DataScanner> plain, keyed;
-  std::unique_ptr<leakhound::DataScanner::Session> plain_session,
-      keyed_session;
+  std::unique_ptr<leakhound::DataScanner::Session> plain_session, keyed_session;
 };
 
 State* Make() {
-  std::string dir = (std::filesystem::temp_directory_path() /
-                     "leakhound-fuzz-records-XXXXXX")
-                        .string();
+  std::string dir =
+      (std::filesystem::temp_directory_path() / "leakhound-fuzz-records-XXXXXX")
+          .string();
   if (::mkdtemp(dir.data()) == nullptr) std::abort();
   std::ofstream(dir + "/t.csv") << kTable;
   auto* s = new State();
@@ -77,18 +76,25 @@ State* Make() {
   leakhound::TableLoadOptions options;
   options.name = "customers";
   options.path = dir + "/t.csv";
-  if (!leakhound::LoadTable(*s->index,
-                            *leakhound::ParseRecordSchema(kSchema, "s"),
-                            options)
+  if (!leakhound::LoadTable(
+           *s->index, *leakhound::ParseRecordSchema(kSchema, "s"), options)
            .ok()) {
     std::abort();
   }
   std::vector<leakhound::IdentifierSpec> keyed =
       leakhound::BuiltInIdentifiers();
-  keyed.push_back({"iban_account", "", false, leakhound::Validator::kIban,
-                   {"account", "Konto"}, 5});
-  keyed.push_back({"employee", R"(\bEMP-\d{4,8}\b)", true,
-                   leakhound::Validator::kNone, {}, 20});
+  keyed.push_back({"iban_account",
+                   "",
+                   false,
+                   leakhound::Validator::kIban,
+                   {"account", "Konto"},
+                   5});
+  keyed.push_back({"employee",
+                   R"(\bEMP-\d{4,8}\b)",
+                   true,
+                   leakhound::Validator::kNone,
+                   {},
+                   20});
   auto make = [&](std::vector<leakhound::IdentifierSpec> ids) {
     return *leakhound::DataScanner::Create(
         std::move(ids), s->index->record_tables(), &s->index->store(),
@@ -109,9 +115,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data + 1),
                               size - 1);
   const bool keyed = data[0] & 1;
-  auto found = (keyed ? state->keyed : state->plain)
-                   ->Scan(text, keyed ? *state->keyed_session
-                                      : *state->plain_session);
+  auto found =
+      (keyed ? state->keyed : state->plain)
+          ->Scan(text, keyed ? *state->keyed_session : *state->plain_session);
   if (!found.ok()) __builtin_trap();
   for (const leakhound::RecordMatch& r : found->records) {
     if (r.columns.size() < 3 || r.columns.size() != r.spans.size()) {
