@@ -120,7 +120,7 @@ int Load(const CommandLine& line, const std::vector<std::string>& operands,
   if (!index.ok()) return ReportError(action, index.status());
   const auto start = std::chrono::steady_clock::now();
   auto loaded = LoadTable(**index, *schema, options);
-  if (!loaded.ok()) return ReportError(action, loaded.status(), options.path);
+  if (!loaded.ok()) return ReportError(action, loaded.status());
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();

@@ -6,7 +6,6 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 #include "cli/records/cell_hasher.h"
 #include "cli/records/cell_normalizer.h"
 #include "cli/records/csv_table.h"
@@ -82,10 +81,12 @@ absl::StatusOr<RecordTableRecord> LoadTable(ProtectedIndex& index,
                          want;
                 });
             if (it == fields.end()) {
+              // Its fields are not shown: without a header they would be
+              // a row's values.
               return absl::InvalidArgumentError(absl::StrCat(
-                  options.path, ":", line, ": the header has no column ",
-                  schema.columns[c].name,
-                  " (it has: ", absl::StrJoin(fields, ", "), ")"));
+                  "line ", line, ": the header has no column ",
+                  schema.columns[c].name, " (it has ", fields.size(),
+                  " fields; without a header, set header = false)"));
             }
             field_of[c] = static_cast<size_t>(it - fields.begin());
           }
