@@ -1,20 +1,16 @@
-// Extraction of real files of every format, built at test time by
+// Extraction of real files of every format, built once per test run by
 // independent producers (corpus/make_formats.py: python3-docx, openpyxl,
 // odfpy, Pango/Cairo, the email and zipfile modules, LibreOffice headless
 // for Word 97, RTF, Excel 97 and PowerPoint 97, pandoc for EPUB;
 // make_fixtures.py: bombs, nested archives, locked and image-only PDFs).
 #include "cli/formats/extraction.h"
 
-#include <cstdlib>
 #include <fstream>
-#include <memory>
-#include <sstream>
 #include <string>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/file_text.h"
-#include "tests/temp_dir.h"
 
 namespace leakhound {
 namespace {
@@ -31,39 +27,17 @@ constexpr char kPassage[] =
     "dollars on a debt-free basis, which is 11.5 to 12.8 times its trailing "
     "earnings before interest, taxes, depreciation and amortization.";
 
-constexpr const char* kFormats[] = {
-    "docx", "xlsx", "pptx", "odt", "pdf", "eml-qp", "eml-base64",
-    "eml-alternative", "eml-docx", "eml-attachment", "eml-forward", "zip",
-    "doc", "rtf", "xls", "ppt", "epub"};
-
 std::string Extension(const std::string& format) {
   return format.substr(0, format.find('-'));
 }
 
+// The files are built once per test run by make_format_fixtures.sh (the
+// CTest fixture format_fixtures), in LEAKHOUND_FORMAT_FIXTURES.
 class ExtractionTest : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    dir_ = new TempDir();
-    const std::string source = LEAKHOUND_SOURCE_DIR;
-    const std::string fixtures = "/usr/bin/python3 " + source +
-                                 "/tests/cli/formats/make_fixtures.py " +
-                                 dir_->path();
-    ASSERT_EQ(std::system(fixtures.c_str()), 0);
-    for (const char* format : kFormats) {
-      const std::string make = "/usr/bin/python3 " + source +
-                               "/corpus/make_formats.py " + format + " " +
-                               dir_->Sub("passage.txt") + " " +
-                               dir_->Sub(std::string("passage-") + format +
-                                         "." + Extension(format));
-      ASSERT_EQ(std::system(make.c_str()), 0) << make;
-    }
+  static std::string Path(const std::string& name) {
+    return std::string(LEAKHOUND_FORMAT_FIXTURES) + "/" + name;
   }
-  static void TearDownTestSuite() {
-    delete dir_;
-    dir_ = nullptr;
-  }
-
-  static std::string Path(const std::string& name) { return dir_->Sub(name); }
   static std::string Variant(const std::string& format) {
     return Path("passage-" + format + "." + Extension(format));
   }
@@ -72,11 +46,7 @@ class ExtractionTest : public ::testing::Test {
       const std::string& path, const ExtractionLimits& limits = {}) {
     return ExtractBytes(path, Slurp(path), limits);
   }
-
-  static TempDir* dir_;
 };
-
-TempDir* ExtractionTest::dir_ = nullptr;
 
 TEST_F(ExtractionTest, EveryFormatYieldsThePassageOnceWithItsPartName) {
   struct Expected {

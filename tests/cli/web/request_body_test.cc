@@ -32,24 +32,21 @@ class RequestBodyTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = new TempDir();
-    const std::string source = LEAKHOUND_SOURCE_DIR;
     const std::string d = dir_->path();
-    Run("/usr/bin/python3 " + source + "/tests/cli/formats/make_fixtures.py " +
-        d);
-    for (const char* ext : {"docx", "pdf"}) {
-      Run("/usr/bin/python3 " + source + "/corpus/make_formats.py " + ext +
-          " " + d + "/passage.txt " + d + "/passage." + ext);
-    }
+    const std::string passage = Fixture("passage.txt");
+    const std::string docx = Fixture("passage-docx.docx");
     Run("/usr/bin/python3 -c \"import json,sys; print(json.dumps({'model': "
         "'m', 'messages': [{'role': 'user', 'content': open(sys.argv[1])."
         "read()}]}))\" " +
-        d + "/passage.txt > " + d + "/chat.json");
-    Run("gzip -c " + d + "/passage.txt > " + d + "/passage.txt.gz");
-    Run("brotli -c " + d + "/passage.txt > " + d + "/passage.txt.br");
+        passage + " > " + d + "/chat.json");
+    Run("gzip -c " + passage + " > " + d + "/passage.txt.gz");
+    Run("brotli -c " + passage + " > " + d + "/passage.txt.br");
     const std::string curl = "/usr/bin/curl -s -S ";
-    Capture("form", curl + "-F note=hello -F file=@" + d +
-                        "/passage.docx -F doc=@" + d +
-                        "/passage.pdf -F text=@" + d + "/passage.txt {url}");
+    Capture("form", curl + "-F note=hello -F 'file=@" + docx +
+                        ";filename=passage.docx' -F 'doc=@" +
+                        Fixture("passage-pdf.pdf") +
+                        ";filename=passage.pdf' -F text=@" + passage +
+                        " {url}");
     Capture("json", curl +
                         "-H 'Content-Type: application/json' "
                         "--data-binary @" +
@@ -59,8 +56,8 @@ class RequestBodyTest : public ::testing::Test {
                            "-H 'Transfer-Encoding: chunked' "
                            "--data-binary @" +
                            d + "/chat.json {url}");
-    Capture("urlencoded", curl + "--data-urlencode comment@" + d +
-                              "/passage.txt -d a=1 {url}");
+    Capture("urlencoded",
+            curl + "--data-urlencode comment@" + passage + " -d a=1 {url}");
     Capture("gzip", curl +
                         "-H 'Content-Type: text/plain' "
                         "-H 'Content-Encoding: gzip' --data-binary @" +
@@ -69,13 +66,17 @@ class RequestBodyTest : public ::testing::Test {
                       "-H 'Content-Type: text/plain' "
                       "-H 'Content-Encoding: br' --data-binary @" +
                       d + "/passage.txt.br {url}");
-    Capture("put", curl + "-T " + d + "/passage.docx {url}");
+    Capture("put", curl + "-T " + docx + " {url}");
   }
   static void TearDownTestSuite() {
     delete dir_;
     dir_ = nullptr;
   }
 
+  // A file make_format_fixtures.sh built (the CTest fixture format_fixtures).
+  static std::string Fixture(const std::string& name) {
+    return std::string(LEAKHOUND_FORMAT_FIXTURES) + "/" + name;
+  }
   static void Run(const std::string& command) {
     ASSERT_EQ(std::system(command.c_str()), 0) << command;
   }
@@ -162,7 +163,7 @@ TEST_F(RequestBodyTest, AnEncryptedFileFailsTheRequestAsEncrypted) {
   r.body =
       "--zzz\r\nContent-Disposition: form-data; name=\"file\"; "
       "filename=\"locked.pdf\"\r\nContent-Type: application/pdf\r\n\r\n" +
-      Slurp(dir_->Sub("locked.pdf")) + "\r\n--zzz--\r\n";
+      Slurp(Fixture("locked.pdf")) + "\r\n--zzz--\r\n";
   auto e = ExtractRequestBody(r, ExtractionLimits{});
   ASSERT_FALSE(e.ok());
   EXPECT_THAT(std::string(e.status().message()),
