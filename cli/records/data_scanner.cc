@@ -10,13 +10,11 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "cli/records/data_validators.h"
+#include "cli/records/match_starts.h"
 
 namespace leakhound {
 namespace {
 
-// Candidates of a phone column: digits with the separators phone numbers
-// are written with, the longest run first (FindPrimaries splits it).
-constexpr std::string_view kPhoneCandidate = R"(\+?\(?\d[\d ().\-/]{5,22}\d\b)";
 // Longest run of words a cell of each type is looked for in.
 uint32_t RunWords(const RecordColumnRecord& column) {
   switch (static_cast<CellType>(column.type)) {
@@ -69,6 +67,27 @@ void PhoneForms(std::string_view span, std::vector<std::string>* forms) {
       if (form.size() >= 7) forms->push_back(std::move(form));
     }
   }
+}
+
+// A value's identity for distinct counts, without a copy: the 64-bit
+// FNV-1a hash of its letters and digits in upper case (an e-mail address:
+// of all its characters in lower case). Two distinct values of one text
+// share a key with odds of about 2^-64 per pair.
+uint64_t ValueKey(Validator v, std::string_view value) {
+  uint64_t h = 0xcbf29ce484222325u;
+  for (char c : value) {
+    const auto u = static_cast<unsigned char>(c);
+    unsigned char k = u;
+    if (v == Validator::kEmail) {
+      k = static_cast<unsigned char>(absl::ascii_tolower(u));
+    } else if (absl::ascii_isalnum(u)) {
+      k = static_cast<unsigned char>(absl::ascii_toupper(u));
+    } else {
+      continue;
+    }
+    h = (h ^ k) * 0x100000001b3u;
+  }
+  return h;
 }
 
 std::string Keyword(std::string_view word) {
@@ -176,26 +195,30 @@ absl::StatusOr<std::unique_ptr<DataScanner>> DataScanner::Create(
   }
   std::vector<ScanPattern> patterns;
   std::map<std::pair<std::string, bool>, size_t> ids;
-  auto id_of = [&](std::string regex, bool caseless) {
+  // A pattern's start function depends on its text alone.
+  auto id_of = [&](std::string regex, bool caseless, MatchStart start) {
     auto [it, added] = ids.try_emplace({regex, caseless}, patterns.size());
     if (added) {
-      patterns.push_back({std::move(regex), caseless});
+      patterns.push_back({std::move(regex), caseless, start});
       scanner->uses_.emplace_back();
     }
     return it->second;
   };
   for (size_t i = 0; i < scanner->identifiers_.size(); ++i) {
     const IdentifierSpec& spec = scanner->identifiers_[i];
-    std::string regex = spec.pattern.empty()
-                            ? std::string(ValidatorPattern(spec.validator))
-                            : spec.pattern;
+    const bool own = spec.pattern.empty();
+    std::string regex =
+        own ? std::string(ValidatorPattern(spec.validator)) : spec.pattern;
     if (regex.empty()) {
       return absl::InvalidArgumentError(absl::StrCat(
           "identifier ", spec.name, " needs a pattern or a validator"));
     }
     Use use;
     use.identifier = i;
-    scanner->uses_[id_of(std::move(regex), spec.caseless)].push_back(use);
+    scanner
+        ->uses_[id_of(std::move(regex), spec.caseless,
+                      own ? ValidatorPatternStart(spec.validator) : nullptr)]
+        .push_back(use);
   }
   if (scanner->hasher_ != nullptr) {
     for (const auto& table : scanner->tables_->tables()) {
@@ -203,17 +226,19 @@ absl::StatusOr<std::unique_ptr<DataScanner>> DataScanner::Create(
       for (size_t c = 0; c < columns.size(); ++c) {
         if (table->sets[c] == nullptr) continue;
         const auto type = static_cast<CellType>(columns[c].type);
+        const Validator v = type == CellType::kCard   ? Validator::kCard
+                            : type == CellType::kIban ? Validator::kIban
+                                                      : Validator::kEmail;
         std::string regex =
-            type == CellType::kPhone        ? std::string(kPhoneCandidate)
+            type == CellType::kPhone ? std::string(kPhoneCandidatePattern)
             : type == CellType::kNationalId ? columns[c].pattern
-            : type == CellType::kCard
-                ? std::string(ValidatorPattern(Validator::kCard))
-            : type == CellType::kIban
-                ? std::string(ValidatorPattern(Validator::kIban))
-                : std::string(ValidatorPattern(Validator::kEmail));
-        std::vector<Use>& uses =
-            scanner
-                ->uses_[id_of(std::move(regex), type == CellType::kNationalId)];
+                                            : std::string(ValidatorPattern(v));
+        const MatchStart start = type == CellType::kPhone ? PhoneCandidateStart
+                                 : type == CellType::kNationalId
+                                     ? nullptr
+                                     : ValidatorPatternStart(v);
+        std::vector<Use>& uses = scanner->uses_[id_of(
+            std::move(regex), type == CellType::kNationalId, start)];
         auto same = std::find_if(uses.begin(), uses.end(), [&](const Use& u) {
           return u.kind == Use::Kind::kPrimary && u.type == type;
         });
@@ -324,7 +349,7 @@ void DataScanner::CountIdentifiers(std::string_view text,
     return a.end > b.end;
   });
   std::vector<IdentifierCount> counts(identifiers_.size());
-  std::vector<absl::flat_hash_set<std::string>> values(identifiers_.size());
+  std::vector<absl::flat_hash_set<uint64_t>> values(identifiers_.size());
   uint32_t reach = 0;   // the furthest end of a kept match so far
   size_t reach_of = 0;  // whose
   for (const Found& f : found) {
@@ -336,11 +361,9 @@ void DataScanner::CountIdentifiers(std::string_view text,
     }
     IdentifierCount& c = counts[f.identifier];
     ++c.matches;
-    const std::string_view value = text.substr(f.begin, f.end - f.begin);
-    values[f.identifier].insert(identifiers_[f.identifier].validator ==
-                                        Validator::kEmail
-                                    ? absl::AsciiStrToLower(std::string(value))
-                                    : AlnumUpper(value));
+    values[f.identifier].insert(
+        ValueKey(identifiers_[f.identifier].validator,
+                 text.substr(f.begin, f.end - f.begin)));
     if (c.examples.size() < 5) c.examples.emplace_back(f.begin, f.end);
   }
   for (size_t i = 0; i < counts.size(); ++i) {

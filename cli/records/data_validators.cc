@@ -81,10 +81,17 @@ bool LuhnValid(std::string_view digits) {
 
 bool PaymentCardValid(std::string_view text) {
   if (!OnlyDigitsAnd(text, " -")) return false;
-  const std::string digits = Digits(text);
-  if (digits.size() < 13 || digits.size() > 19) return false;
+  // The digits without a copy: candidates are many in number-dense text.
+  char digits[19];
+  size_t n = 0;
+  for (char c : text) {
+    if (!IsDigit(c)) continue;
+    if (n == sizeof digits) return false;
+    digits[n++] = c;
+  }
+  if (n < 13) return false;
   if (digits[0] < '2' || digits[0] > '6') return false;
-  return LuhnValid(digits);
+  return LuhnValid(std::string_view(digits, n));
 }
 
 bool IbanValid(std::string_view text) {
@@ -93,22 +100,31 @@ bool IbanValid(std::string_view text) {
       })) {
     return false;
   }
-  const std::string iban = AlnumUpper(text);
-  if (iban.size() < 15 || !IsUpper(iban[0]) || !IsUpper(iban[1]) ||
-      !IsDigit(iban[2]) || !IsDigit(iban[3])) {
+  // Upper-cased without the spaces, without a copy on the heap.
+  char iban[34];
+  size_t n = 0;
+  for (char c : text) {
+    if (c == ' ') continue;
+    if (n == sizeof iban) return false;
+    iban[n++] = c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
+  }
+  if (n < 15 || !IsUpper(iban[0]) || !IsUpper(iban[1]) || !IsDigit(iban[2]) ||
+      !IsDigit(iban[3])) {
     return false;
   }
-  const auto country = std::find_if(
-      std::begin(kIbanCountries), std::end(kIbanCountries),
-      [&](const IbanCountry& c) { return iban.compare(0, 2, c.code) == 0; });
+  const auto country =
+      std::find_if(std::begin(kIbanCountries), std::end(kIbanCountries),
+                   [&](const IbanCountry& c) {
+                     return iban[0] == c.code[0] && iban[1] == c.code[1];
+                   });
   if (country == std::end(kIbanCountries) ||
-      static_cast<int>(iban.size()) != country->length) {
+      static_cast<int>(n) != country->length) {
     return false;
   }
   // ISO 7064 MOD 97-10 over the rearranged IBAN, letters as 10..35.
   uint32_t remainder = 0;
-  const std::string moved = iban.substr(4) + iban.substr(0, 4);
-  for (char c : moved) {
+  for (size_t i = 0; i < n; ++i) {
+    const char c = iban[(i + 4) % n];
     const uint32_t v = IsDigit(c) ? static_cast<uint32_t>(c - '0')
                                   : static_cast<uint32_t>(c - 'A' + 10);
     remainder = (v >= 10 ? remainder * 100 : remainder * 10) + v;

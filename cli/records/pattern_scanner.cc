@@ -10,13 +10,22 @@
 namespace leakhound {
 namespace {
 
+struct ScanContext {
+  std::string_view text;
+  const std::vector<MatchStart>* starts;
+  std::vector<PatternMatch>* matches;
+};
+
 int OnMatch(unsigned int id, unsigned long long from,  // NOLINT(runtime/int)
             unsigned long long to, unsigned int /*flags*/,  // NOLINT
             void* context) {
-  auto* matches = static_cast<std::vector<PatternMatch>*>(context);
-  if (matches->size() >= kMaxPatternMatches) return 1;  // stops the scan
-  matches->push_back(
-      {id, static_cast<uint32_t>(from), static_cast<uint32_t>(to)});
+  auto* c = static_cast<ScanContext*>(context);
+  if (c->matches->size() >= kMaxPatternMatches) return 1;  // stops the scan
+  const auto end = static_cast<uint32_t>(to);
+  const MatchStart start = (*c->starts)[id];
+  c->matches->push_back(
+      {id, start != nullptr ? start(c->text, end) : static_cast<uint32_t>(from),
+       end});
   return 0;
 }
 
@@ -46,9 +55,10 @@ absl::StatusOr<std::unique_ptr<PatternScanner>> PatternScanner::Create(
   std::vector<unsigned int> flags, ids;
   for (size_t i = 0; i < patterns.size(); ++i) {
     expressions.push_back(patterns[i].regex.c_str());
-    flags.push_back(HS_FLAG_SOM_LEFTMOST |
+    flags.push_back((patterns[i].start != nullptr ? 0u : HS_FLAG_SOM_LEFTMOST) |
                     (patterns[i].caseless ? HS_FLAG_CASELESS : 0u));
     ids.push_back(static_cast<unsigned int>(i));
+    scanner->starts_.push_back(patterns[i].start);
   }
   hs_database_t* db = nullptr;
   hs_compile_error_t* error = nullptr;
@@ -91,10 +101,11 @@ absl::Status PatternScanner::Scan(std::string_view text, Scratch& scratch,
   if (text.size() >= std::numeric_limits<uint32_t>::max()) {
     return absl::InvalidArgumentError("text too large to scan (4 GiB)");
   }
+  ScanContext context{text, &starts_, matches};
   const hs_error_t e =
       hs_scan(static_cast<const hs_database_t*>(database_), text.data(),
               static_cast<unsigned int>(text.size()), 0,
-              static_cast<hs_scratch_t*>(scratch.scratch_), OnMatch, matches);
+              static_cast<hs_scratch_t*>(scratch.scratch_), OnMatch, &context);
   if (e == HS_SCAN_TERMINATED) {
     matches->clear();
     return absl::ResourceExhaustedError(absl::StrCat(

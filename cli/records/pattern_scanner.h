@@ -2,7 +2,9 @@
 // Hyperscan (the only file that calls it). Each match is reported with its
 // leftmost start and every end the expression can reach from there, so a
 // caller can try a validator on the longest end first and fall back to a
-// shorter one.
+// shorter one. The start comes from Hyperscan's start-of-match tracking,
+// or, for a pattern that brings its own MatchStart, from that function
+// (cheaper: cli/records/match_starts.h).
 //
 // Patterns use Hyperscan's syntax (PCRE without back-references and
 // look-around); they see bytes: \d, \w and \b are ASCII.
@@ -27,9 +29,17 @@ namespace leakhound {
 // with an error rather than take memory without bound.
 inline constexpr size_t kMaxPatternMatches = size_t{1} << 22;
 
+// The leftmost start of a match of one pattern that ends at byte `end` of
+// `text` (exclusive).
+using MatchStart = uint32_t (*)(std::string_view text, uint32_t end);
+
 struct ScanPattern {
   std::string regex;
   bool caseless = false;
+  // If set, the pattern is compiled without start-of-match tracking and
+  // this gives each match's start. REQUIRES: it returns what Hyperscan's
+  // leftmost start would.
+  MatchStart start = nullptr;
 };
 
 // A match of pattern `pattern`: [begin, end) of the text.
@@ -80,6 +90,7 @@ class PatternScanner {
   PatternScanner() = default;
   void* database_ = nullptr;  // hs_database_t
   size_t count_ = 0;
+  std::vector<MatchStart> starts_;  // per pattern; null: Hyperscan's
 };
 
 // Hyperscan's version, for `leakhound --version`.
