@@ -7,6 +7,8 @@
 #include <mutex>
 #include <vector>
 
+#include "cli/records/record_schema.h"
+#include "cli/records/table_loader.h"
 #include "gtest/gtest.h"
 #include "tests/file_text.h"
 #include "tests/temp_dir.h"
@@ -25,6 +27,19 @@ action = "reject"
 reject_text = "Board papers stay <inside> & nowhere else"
 [rule.when]
 external_recipient = true
+)";
+
+constexpr char kCustomers[] = R"(
+[[column]]
+name = "card"
+type = "card"
+primary = true
+[[column]]
+name = "name"
+type = "name"
+[[column]]
+name = "phone"
+type = "phone"
 )";
 
 std::string Protected() {
@@ -49,6 +64,18 @@ class WebChannelTest : public ::testing::Test {
                     ->Add(DocumentInput{
                         "merger-memo.txt", "merger-memo.txt", {}, Protected()})
                     .ok());
+    // A protected table of customers (docs/records.md).
+    const std::string csv = tmp_.Sub("customers.csv");
+    std::ofstream(csv) << "card,name,phone\n"
+                          "4111111111111111,John Smith,+49 30 1234567\n"
+                          "5500005555555559,Maria Garcia,+1 415 555 0134\n";
+    auto schema = ParseRecordSchema(kCustomers, "customers.toml");
+    ASSERT_TRUE(schema.ok()) << schema.status();
+    TableLoadOptions table;
+    table.name = "customers";
+    table.path = csv;
+    auto loaded = LoadTable(**writer, *schema, table);
+    ASSERT_TRUE(loaded.ok()) << loaded.status();
     writer->reset();
     const std::string policy = tmp_.Sub("policy.toml");
     std::ofstream(policy) << kPolicy;
@@ -122,6 +149,34 @@ TEST_F(WebChannelTest, APasteToAnOutsideHostIsBlockedWithAJsonError) {
   EXPECT_NE(i.matches[0].snippet.find("strategy session"), std::string::npos);
   EXPECT_NE(a.log_line.find("host=chat.example.net"), std::string::npos);
   EXPECT_EQ(a.log_line.find("secret"), std::string::npos) << a.log_line;
+}
+
+TEST_F(WebChannelTest, ARowOfAProtectedTablePastedOutsideIsBlockedMasked) {
+  const WebChannel channel = Channel();
+  const WebAnswer a = channel.Judge(
+      Json("https://chat.example.net/v1/chat",
+           "please check the customer JOHN SMITH, card 4111-1111-1111-1111, "
+           "who called from +49.30.123.4567 yesterday"));
+  ASSERT_TRUE(a.block) << a.log_line;
+  EXPECT_EQ(a.status, 403);
+  ASSERT_EQ(incidents_.size(), 1u);
+  const Incident& i = incidents_[0];
+  EXPECT_EQ(i.action, "reject");
+  ASSERT_EQ(i.matches.size(), 1u);
+  const IncidentMatch& m = i.matches[0];
+  EXPECT_EQ(m.document, "table customers");
+  EXPECT_EQ(m.labels, (std::vector<std::string>{"card", "name", "phone"}));
+  // The outbound text's cells, masked: never a whole value.
+  EXPECT_EQ(m.snippet.find("4111-1111-1111-1111"), std::string::npos);
+  EXPECT_NE(m.snippet.find("4111-****-****-1111"), std::string::npos)
+      << m.snippet;
+  // A card that is not in the table is only an identifier: no leak.
+  incidents_.clear();
+  const WebAnswer clean = channel.Judge(
+      Json("https://chat.example.net/v1/chat",
+           "JOHN SMITH, card 4012-8888-8888-1881, +49.30.123.4567"));
+  EXPECT_FALSE(clean.block) << clean.log_line;
+  EXPECT_TRUE(incidents_.empty());
 }
 
 TEST_F(WebChannelTest, TheSameUploadToAnInternalHostPassesAndIsLogged) {
