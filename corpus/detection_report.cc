@@ -212,10 +212,14 @@ ReportSection DetectionSection(
   for (auto [size, pieces] : kSplits) {
     absl::StrAppend(&md, "| ", size, " words split in ", pieces, " pieces of ",
                     size / pieces, " | ",
-                    Recall(set, results, rule, [&](const OutboundCase& c) {
-                      return c.group == "split" && c.size_words == size &&
-                             c.pieces == pieces;
-                    }).Cell(),
+                    // Copies: clang 14 cannot capture structured bindings.
+                    Recall(set, results, rule,
+                           [&, size = size, pieces = pieces](
+                               const OutboundCase& c) {
+                             return c.group == "split" &&
+                                    c.size_words == size && c.pieces == pieces;
+                           })
+                        .Cell(),
                     " |\n");
   }
   absl::StrAppend(&md, "| 50 words from each of two sources (per source) | ",
