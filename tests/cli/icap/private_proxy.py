@@ -211,7 +211,8 @@ def sanitizer_env(module):
     needed = subprocess.run(["ldd", module], capture_output=True,
                             text=True).stdout
     runtimes = [line.split("=>")[1].split()[0] for line in needed.splitlines()
-                if "=>" in line and ("libasan" in line or "libubsan" in line)]
+                if "=>" in line and ("libasan" in line or "libubsan" in line
+                                     or "libclang_rt.asan" in line)]
     if runtimes:
         env["LD_PRELOAD"] = " ".join(runtimes)
         env["ASAN_OPTIONS"] = "detect_leaks=0:abort_on_error=1"
