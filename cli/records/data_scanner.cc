@@ -71,8 +71,10 @@ void PhoneForms(std::string_view span, std::vector<std::string>* forms) {
 
 // A value's identity for distinct counts, without a copy: the 64-bit
 // FNV-1a hash of its letters and digits in upper case (an e-mail address:
-// of all its characters in lower case). Two distinct values of one text
-// share a key with odds of about 2^-64 per pair.
+// of all its characters in lower case). FNV is no defence against values
+// made to collide, but the values are the leaked data, which a sender does
+// not choose; two distinct values of one text share a key by chance with
+// odds of about 2^-64 per pair, and then count once.
 uint64_t ValueKey(Validator v, std::string_view value) {
   uint64_t h = 0xcbf29ce484222325u;
   for (char c : value) {

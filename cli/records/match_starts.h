@@ -2,7 +2,7 @@
 // end. Hyperscan's start-of-match tracking (HS_FLAG_SOM_LEFTMOST) was most
 // of a records scan's time on number-dense text: the IBAN, e-mail and
 // phone-candidate patterns scan 2.8 to 3.8 times faster without it
-// (docs/records.md#throughput). The pattern scanner compiles these
+// (docs/records.md, "Measured"). The pattern scanner compiles these
 // patterns without it and asks these functions for each match's leftmost
 // start, which is what Hyperscan would have reported
 // (tests/cli/records/match_starts_test.cc compares the two on random
