@@ -31,6 +31,25 @@ uint32_t RunWords(const RecordColumnRecord& column) {
       return 6;
   }
 }
+// What candidates of a primary column of a pattern-found type are found
+// by: its type's validator pattern, a phone's candidate pattern, or a
+// national id's own (case-insensitive) pattern.
+ScanPattern PrimaryPattern(const RecordColumnRecord& column) {
+  switch (static_cast<CellType>(column.type)) {
+    case CellType::kPhone:
+      return {std::string(kPhoneCandidatePattern), false, PhoneCandidateStart};
+    case CellType::kNationalId:
+      return {column.pattern, true, nullptr};
+    default: {
+      const auto type = static_cast<CellType>(column.type);
+      const Validator v = type == CellType::kCard   ? Validator::kCard
+                          : type == CellType::kIban ? Validator::kIban
+                                                    : Validator::kEmail;
+      return {std::string(ValidatorPattern(v)), false,
+              ValidatorPatternStart(v)};
+    }
+  }
+}
 bool ByWords(CellType type) {
   return type == CellType::kName || type == CellType::kText;
 }
@@ -228,19 +247,9 @@ absl::StatusOr<std::unique_ptr<DataScanner>> DataScanner::Create(
       for (size_t c = 0; c < columns.size(); ++c) {
         if (table->sets[c] == nullptr) continue;
         const auto type = static_cast<CellType>(columns[c].type);
-        const Validator v = type == CellType::kCard   ? Validator::kCard
-                            : type == CellType::kIban ? Validator::kIban
-                                                      : Validator::kEmail;
-        std::string regex =
-            type == CellType::kPhone ? std::string(kPhoneCandidatePattern)
-            : type == CellType::kNationalId ? columns[c].pattern
-                                            : std::string(ValidatorPattern(v));
-        const MatchStart start = type == CellType::kPhone ? PhoneCandidateStart
-                                 : type == CellType::kNationalId
-                                     ? nullptr
-                                     : ValidatorPatternStart(v);
-        std::vector<Use>& uses = scanner->uses_[id_of(
-            std::move(regex), type == CellType::kNationalId, start)];
+        ScanPattern p = PrimaryPattern(columns[c]);
+        std::vector<Use>& uses =
+            scanner->uses_[id_of(std::move(p.regex), p.caseless, p.start)];
         auto same = std::find_if(uses.begin(), uses.end(), [&](const Use& u) {
           return u.kind == Use::Kind::kPrimary && u.type == type;
         });
