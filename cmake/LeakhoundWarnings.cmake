@@ -9,14 +9,18 @@ set(_leakhound_warnings
   # GCC 12 at -O3 reports std::string concatenation as an overlapping
   # memcpy (GCC bug 105329, a false positive fixed in GCC 13).
   $<$<AND:$<CXX_COMPILER_ID:GNU>,$<VERSION_LESS:$<CXX_COMPILER_VERSION>,13>>:-Wno-restrict>
-  # Clang checks the ABSL_GUARDED_BY annotations (.ci/thread_safety_check.py).
+  # Clang checks the ABSL_GUARDED_BY annotations.
   $<$<CXX_COMPILER_ID:Clang>:-Wthread-safety>)
 
 # Product code: everything, including integer-conversion warnings.
 add_library(leakhound_warnings INTERFACE)
 target_compile_features(leakhound_warnings INTERFACE cxx_std_20)
+# Under clang a thread-safety finding fails the build, LEAKHOUND_WERROR or
+# not: CI's sanitizer stage is the clang build that enforces it
+# (.ci/thread_safety_check.py proves the flags are in force there).
 target_compile_options(leakhound_warnings INTERFACE
-  ${_leakhound_warnings} -Wconversion -Wsign-conversion)
+  ${_leakhound_warnings} -Wconversion -Wsign-conversion
+  $<$<CXX_COMPILER_ID:Clang>:-Werror=thread-safety>)
 
 # Tests and benchmarks: the same minus the integer-conversion warnings,
 # which test arithmetic on counts and indices trips constantly.

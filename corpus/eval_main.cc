@@ -9,7 +9,7 @@
 //                  [--query-window N] [--family-false-alarm A]
 //                  [--boilerplate-docs N] [--min-distinctive-words N]
 //                  [--distinctive-docs N] [--no-word-checks]
-//                  [--detection-only]
+//                  [--detection-only] [--floors-only]
 //
 // DIR for --corpus is what corpus/prepare_corpora.sh prepared. --out is
 // created; OUT/report.md is the report, OUT/*.dat and OUT/plots.gp its
@@ -21,7 +21,10 @@
 // filter stage's, --boilerplate-docs, --min-distinctive-words,
 // --distinctive-docs and --no-word-checks the scan's (`scan`'s options of the
 // same names; defaults: the product's); --detection-only skips the format
-// variants and the sweeps, to compare settings' detection and cost.
+// variants and the sweeps, to compare settings' detection and cost;
+// --floors-only skips what no regression floor reads (the filter
+// experiments and the row-capacity and corpus-size sweeps): the suite's
+// run (ctest evaluation_small_meets_floors).
 #include <getopt.h>
 #include <unistd.h>
 
@@ -72,6 +75,9 @@ struct EvalConfig {
   // --detection-only: the main index and the text scans only (no format
   // variants, no sweeps), for comparing index settings' detection.
   bool detection_only = false;
+  // --floors-only: no filter experiments and no sweeps, whose figures no
+  // floor reads (the suite's run; corpus/evaluate.sh runs them all).
+  bool floors_only = false;
   // The scan's options (--query-window, --family-false-alarm,
   // --boilerplate-docs).
   ScanOptions scan;
@@ -291,9 +297,12 @@ int Run(const std::string& corpus, const std::string& out_dir,
   auto results = ScanCases(*built, all);
   if (!results.ok()) return fail(results.status());
   say("scanned the test set");
-  auto filter = RunFilterExperiments(*built, *set, *results);
-  if (!filter.ok()) return fail(filter.status());
-  say("filter experiments done");
+  absl::StatusOr<FilterExperimentResults> filter = FilterExperimentResults{};
+  if (!config.floors_only) {
+    filter = RunFilterExperiments(*built, *set, *results);
+    if (!filter.ok()) return fail(filter.status());
+    say("filter experiments done");
+  }
 
   // The boilerplate allow-listed, as an administrator would.
   std::string boilerplate;
@@ -363,7 +372,7 @@ int Run(const std::string& corpus, const std::string& out_dir,
       Sample(*set, config.sweep_sample);
   std::vector<SweepPoint> capacity_points;
   for (uint32_t n : kRowCapacities) {
-    if (config.detection_only) break;
+    if (config.detection_only || config.floors_only) break;
     IndexOptions params = options;
     params.filter.row_capacity = n;
     auto b = BuildIndex(pool->protected_docs, pool->protected_docs.size(),
@@ -380,7 +389,7 @@ int Run(const std::string& corpus, const std::string& out_dir,
   std::vector<SweepPoint> size_points;
   std::string latency_dat = "# protected_MB median_ms p99_ms documents\n";
   for (double share : {0.125, 0.25, 0.5, 1.0}) {
-    if (config.detection_only) break;
+    if (config.detection_only || config.floors_only) break;
     const auto count = static_cast<size_t>(
         share * static_cast<double>(pool->protected_docs.size()));
     auto b = BuildIndex(pool->protected_docs, count, options,
@@ -501,6 +510,13 @@ int Run(const std::string& corpus, const std::string& out_dir,
         &md, "\n![Latency against corpus size](latency_vs_corpus.png)\n\n");
   }
   md += filter->section.markdown;
+  if (config.floors_only) {
+    md +=
+        "## Not measured in this run\n\n`--floors-only`: the filter "
+        "experiments and the row-capacity and corpus-size sweeps were "
+        "skipped; no regression floor reads them (`corpus/evaluate.sh` runs "
+        "them).\n\n";
+  }
 
   std::vector<Floor> floors = Floors(summary);
   if (!config.detection_only) {
@@ -606,7 +622,7 @@ int main(int argc, char** argv) {
   bool assert_floors = false;
   leakhound::IndexOptions index;
   leakhound::ScanOptions eval_scan;
-  bool detection_only = false;
+  bool detection_only = false, floors_only = false;
   static const option kOptions[] = {
       {"corpus", required_argument, nullptr, 'c'},
       {"out", required_argument, nullptr, 'o'},
@@ -626,6 +642,7 @@ int main(int argc, char** argv) {
       {"no-word-checks", no_argument, nullptr, 'K'},
       {"fpr", required_argument, nullptr, 'p'},
       {"detection-only", no_argument, nullptr, 'd'},
+      {"floors-only", no_argument, nullptr, 'R'},
       {"help", no_argument, nullptr, 'h'},
       {nullptr, 0, nullptr, 0}};
   constexpr char kUsage[] =
@@ -635,7 +652,7 @@ int main(int argc, char** argv) {
       "[--query-window N] "
       "[--family-false-alarm A] [--boilerplate-docs N] "
       "[--min-distinctive-words N] [--distinctive-docs N] [--no-word-checks] "
-      "[--detection-only]\n";
+      "[--detection-only] [--floors-only]\n";
   auto unsigned_arg = [] {
     return static_cast<uint32_t>(std::strtoul(optarg, nullptr, 10));
   };
@@ -664,6 +681,7 @@ int main(int argc, char** argv) {
       case 'n': index.filter.row_capacity = unsigned_arg(); break;
       case 'p': index.filter.fpr = std::strtod(optarg, nullptr); break;
       case 'd': detection_only = true; break;
+      case 'R': floors_only = true; break;
       case 'h': std::cout << kUsage; return 0;
       default: std::cerr << kUsage; return 2;
     }
@@ -676,6 +694,7 @@ int main(int argc, char** argv) {
   leakhound::EvalConfig eval = leakhound::ConfigNamed(config);
   eval.index = index;
   eval.detection_only = detection_only;
+  eval.floors_only = floors_only;
   eval.scan = eval_scan;
   return leakhound::Run(corpus, out, eval, seed, label, assert_floors);
 }

@@ -7,6 +7,7 @@
 #include "absl/strings/str_join.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/test_paths.h"
 
 namespace leakhound {
 namespace {
@@ -73,7 +74,7 @@ TEST(SplitSectionsTest, SectionsConcatenateToTheText) {
 TEST(DocumentPoolTest, RolesAreDisjointAndEveryCollectionIsDrawn) {
   PoolLimits limits;
   limits.per_collection_role = 12;
-  auto pool = LoadDocumentPool(LEAKHOUND_EVAL_CORPUS, 3, limits);
+  auto pool = LoadDocumentPool(test_paths::kEvalCorpus, 3, limits);
   ASSERT_TRUE(pool.ok()) << pool.status();
   std::set<std::string> seen, collections;
   for (const auto* role :

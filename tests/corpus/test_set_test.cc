@@ -8,6 +8,7 @@
 #include "corpus/document_pool.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/test_paths.h"
 
 namespace leakhound {
 namespace {
@@ -17,7 +18,7 @@ namespace {
 DocumentPool SmallPool() {
   PoolLimits limits;
   limits.per_collection_role = 12;
-  auto pool = LoadDocumentPool(LEAKHOUND_EVAL_CORPUS, 3, limits);
+  auto pool = LoadDocumentPool(test_paths::kEvalCorpus, 3, limits);
   EXPECT_TRUE(pool.ok()) << pool.status();
   return pool.ok() ? std::move(*pool) : DocumentPool{};
 }

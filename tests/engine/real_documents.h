@@ -16,6 +16,7 @@
 
 #include "absl/status/statusor.h"
 #include "engine/protected_index.h"
+#include "tests/test_paths.h"
 
 namespace leakhound {
 
@@ -37,7 +38,7 @@ inline std::string ReadAll(const std::filesystem::path& path) {
 inline const std::vector<TextDoc>& RealDocuments() {
   static const std::vector<TextDoc> docs = [] {
     std::vector<TextDoc> out;
-    const std::filesystem::path root(LEAKHOUND_SOURCE_DIR);
+    const std::filesystem::path root(test_paths::kSourceDir);
     std::vector<std::filesystem::path> protected_files;
     for (const auto& e : std::filesystem::directory_iterator(
              root / "corpus/sample/protected")) {

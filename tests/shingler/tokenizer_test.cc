@@ -9,6 +9,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/test_paths.h"
 
 namespace leakhound {
 namespace {
@@ -231,7 +232,7 @@ std::string ReadFile(const std::filesystem::path& p) {
 
 TEST_F(TokenizerTest, FastPathEqualsReferenceOnSampleCorpus) {
   const std::filesystem::path root =
-      std::filesystem::path(LEAKHOUND_SOURCE_DIR) / "corpus" / "sample";
+      std::filesystem::path(test_paths::kSourceDir) / "corpus" / "sample";
   size_t files = 0;
   for (const auto& entry :
        std::filesystem::recursive_directory_iterator(root)) {

@@ -23,6 +23,7 @@
 #include "nlohmann/json.hpp"
 #include "tests/cli/commands/run_leakhound.h"
 #include "tests/temp_dir.h"
+#include "tests/test_paths.h"
 
 namespace leakhound {
 namespace {
@@ -191,7 +192,7 @@ std::vector<std::string> CopySourceFiles(const std::string& dir,
   fs::create_directories(dir);
   for (const char* sub : {"docs", "engine", "index", "cli", "shingler"}) {
     for (const auto& e :
-         fs::directory_iterator(fs::path(LEAKHOUND_SOURCE_DIR) / sub)) {
+         fs::directory_iterator(fs::path(test_paths::kSourceDir) / sub)) {
       if (!e.is_regular_file()) continue;
       const std::string to = (fs::path(dir) / (std::string(sub) + "_" +
                                                e.path().filename().string()))
@@ -287,7 +288,7 @@ TEST_F(AddCommandTest, EveryReportedFileSurvivesSigkillOfABatchedAdd) {
       const int null_fd = ::open("/dev/null", O_WRONLY);
       ::dup2(fd, 1);
       ::dup2(null_fd, 2);
-      std::vector<std::string> args = {LEAKHOUND_BINARY, "add",   "--index",
+      std::vector<std::string> args = {test_paths::kBinary, "add",   "--index",
                                        index_,           "--batch-bytes",
                                        "20000"};
       args.insert(args.end(), files.begin(), files.end());

@@ -17,6 +17,7 @@
 #include "gtest/gtest.h"
 #include "tests/cli/commands/run_leakhound.h"
 #include "tests/temp_dir.h"
+#include "tests/test_paths.h"
 
 namespace leakhound {
 namespace {
@@ -119,7 +120,7 @@ TEST(MilterCommandTest, AUnixSocketIsMode0660AndAPidfileLinkIsRefused) {
     const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     ::dup2(fd, 2);
     const std::string spec = "unix:" + sock;
-    ::execl(LEAKHOUND_BINARY, "leakhound", "milter", "--index", index.c_str(),
+    ::execl(test_paths::kBinary, "leakhound", "milter", "--index", index.c_str(),
             "--socket", spec.c_str(), "--pidfile", pidfile.c_str(),
             static_cast<char*>(nullptr));
     ::_exit(127);

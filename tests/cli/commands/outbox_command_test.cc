@@ -12,6 +12,7 @@
 #include "tests/cli/commands/run_leakhound.h"
 #include "tests/cli/siem/syslog_sink.h"
 #include "tests/temp_dir.h"
+#include "tests/test_paths.h"
 
 namespace leakhound {
 namespace {
@@ -23,7 +24,7 @@ class OutboxCommandTest : public ::testing::Test {
   void SetUp() override {
     ASSERT_EQ(RunLeakhound({"init", "--index", index_}).exit, 0);
     ASSERT_EQ(RunLeakhound({"add", "--index", index_,
-                            std::string(LEAKHOUND_SOURCE_DIR) +
+                            std::string(test_paths::kSourceDir) +
                                 "/corpus/sample/protected"})
                   .exit,
               0);
@@ -42,7 +43,7 @@ class OutboxCommandTest : public ::testing::Test {
     RunResult r = RunLeakhound(
         {"scan", "--index", index_, "--record", "--incidents", store_,
          "--policy", policy,
-         std::string(LEAKHOUND_SOURCE_DIR) + "/corpus/sample/outbound"});
+         std::string(test_paths::kSourceDir) + "/corpus/sample/outbound"});
     ASSERT_EQ(r.exit, 1) << r.err;
   }
   nlohmann::json Outbox() {

@@ -8,6 +8,7 @@
 #include "nlohmann/json.hpp"
 #include "tests/cli/commands/run_leakhound.h"
 #include "tests/temp_dir.h"
+#include "tests/test_paths.h"
 
 namespace leakhound {
 namespace {
@@ -102,7 +103,7 @@ TEST_F(PolicyCheckTest, AnUnknownLabelIsOnlyAWarning) {
 TEST_F(PolicyCheckTest, ThePackagedExamplePolicyHasNoMistakes) {
   const RunResult r = RunLeakhound(
       {"policy", "check",
-       std::string(LEAKHOUND_SOURCE_DIR) + "/cli/dist/policy.toml"});
+       std::string(test_paths::kSourceDir) + "/cli/dist/policy.toml"});
   EXPECT_EQ(r.exit, 0) << r.out << r.err;
   EXPECT_THAT(r.out, HasSubstr("3 rules, no mistakes"));
 }
@@ -120,7 +121,7 @@ class ScanPolicyTest : public ::testing::Test {
  protected:
   void SetUp() override {
     const std::string sample =
-        std::string(LEAKHOUND_SOURCE_DIR) + "/corpus/sample/";
+        std::string(test_paths::kSourceDir) + "/corpus/sample/";
     ASSERT_EQ(RunLeakhound({"init", "--index", index_}).exit, 0);
     for (const char* f :
          {"merger-memo.txt", "pricing-2027.txt", "supplier-contract-zh.txt"}) {

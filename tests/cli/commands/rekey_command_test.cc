@@ -22,6 +22,7 @@
 #include "shingler/shingler.h"
 #include "tests/cli/commands/run_leakhound.h"
 #include "tests/temp_dir.h"
+#include "tests/test_paths.h"
 
 namespace leakhound {
 namespace {
@@ -187,7 +188,7 @@ TEST_F(RekeyCommandTest, SigkillAtAnyMomentLeavesOneWholeIndex) {
       const int null_fd = ::open("/dev/null", O_WRONLY);
       ::dup2(null_fd, 1);
       ::dup2(null_fd, 2);
-      std::vector<std::string> args = {LEAKHOUND_BINARY, "rekey", "--index",
+      std::vector<std::string> args = {test_paths::kBinary, "rekey", "--index",
                                        index_};
       std::vector<char*> argv;
       for (std::string& a : args) argv.push_back(a.data());

@@ -1,4 +1,4 @@
-// RunLeakhound: runs the real leakhound binary (LEAKHOUND_BINARY) as a
+// RunLeakhound: runs the real leakhound binary (test_paths::kBinary) as a
 // user would, capturing its exit code, standard output and standard error.
 // Optionally with standard input from a string, extra environment, or as
 // another user (only when the test runs as root).
@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "tests/temp_dir.h"
+#include "tests/test_paths.h"
 
 namespace leakhound {
 
@@ -67,7 +68,7 @@ inline RunResult RunLeakhound(const std::vector<std::string>& args,
       ::_exit(127);
     }
     std::vector<char*> argv;
-    std::string binary = LEAKHOUND_BINARY;
+    std::string binary = test_paths::kBinary;
     argv.push_back(binary.data());
     std::vector<std::string> copy = args;
     for (std::string& a : copy) argv.push_back(a.data());
@@ -86,7 +87,7 @@ inline RunResult RunLeakhound(const std::vector<std::string>& args,
 
 // The sample corpus directory of the source tree.
 inline std::string SamplePath(const std::string& relative) {
-  return std::string(LEAKHOUND_SOURCE_DIR) + "/corpus/sample/" + relative;
+  return std::string(test_paths::kSourceDir) + "/corpus/sample/" + relative;
 }
 
 }  // namespace leakhound

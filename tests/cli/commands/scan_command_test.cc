@@ -22,6 +22,7 @@
 #include "nlohmann/json.hpp"
 #include "tests/cli/commands/run_leakhound.h"
 #include "tests/temp_dir.h"
+#include "tests/test_paths.h"
 
 namespace leakhound {
 namespace {
@@ -757,7 +758,7 @@ TEST_F(ScanCommandTest, LeakInsideAnAttachmentNamesItsPart) {
   const std::string mail = tmp_.Sub("mail.eml"), zip = tmp_.Sub("bundle.zip");
   const std::string leak = SamplePath("outbound/obfuscated-pricing-leak.txt");
   const std::string make = std::string("/usr/bin/python3 ") +
-                           LEAKHOUND_SOURCE_DIR + "/corpus/make_formats.py ";
+                           test_paths::kSourceDir + "/corpus/make_formats.py ";
   ASSERT_EQ(std::system((make + "eml-docx " + leak + " " + mail).c_str()), 0);
   ASSERT_EQ(std::system((make + "zip " + leak + " " + zip).c_str()), 0);
   RunResult r = Scan({"--json", mail, zip});
@@ -820,7 +821,7 @@ TEST_F(ScanCommandTest, ProtectedLocationsAreTheirOwnKindOfFinding) {
   // Inside a mail's attachment, alongside a document leak.
   const std::string mail = tmp_.Sub("mail.eml");
   const std::string make = std::string("/usr/bin/python3 ") +
-                           LEAKHOUND_SOURCE_DIR + "/corpus/make_formats.py ";
+                           test_paths::kSourceDir + "/corpus/make_formats.py ";
   ASSERT_EQ(std::system((make + "eml-docx " + plain + " " + mail).c_str()), 0);
   RunResult m = Scan({"--json", mail});
   ASSERT_EQ(m.exit, 1) << m.err;

@@ -11,6 +11,7 @@
 #include "gtest/gtest.h"
 #include "tests/cli/commands/run_leakhound.h"
 #include "tests/temp_dir.h"
+#include "tests/test_paths.h"
 
 namespace leakhound {
 namespace {
@@ -19,7 +20,7 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 
 std::string Sample(const std::string& name) {
-  return std::string(LEAKHOUND_SOURCE_DIR) + "/corpus/sample/protected/" + name;
+  return std::string(test_paths::kSourceDir) + "/corpus/sample/protected/" + name;
 }
 
 class SyncCommandTest : public ::testing::Test {

@@ -11,6 +11,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/file_text.h"
+#include "tests/test_paths.h"
 
 namespace leakhound {
 namespace {
@@ -32,11 +33,11 @@ std::string Extension(const std::string& format) {
 }
 
 // The files are built once per test run by make_format_fixtures.sh (the
-// CTest fixture format_fixtures), in LEAKHOUND_FORMAT_FIXTURES.
+// CTest fixture format_fixtures), in test_paths::kFormatFixtures.
 class ExtractionTest : public ::testing::Test {
  protected:
   static std::string Path(const std::string& name) {
-    return std::string(LEAKHOUND_FORMAT_FIXTURES) + "/" + name;
+    return std::string(test_paths::kFormatFixtures) + "/" + name;
   }
   static std::string Variant(const std::string& format) {
     return Path("passage-" + format + "." + Extension(format));

@@ -1,6 +1,6 @@
 // Helpers of the reader tests that use the files make_legacy_fixtures.py
 // builds once per test run (the CTest fixture legacy_fixtures), in the
-// directory LEAKHOUND_LEGACY_FIXTURES names.
+// directory test_paths::kLegacyFixtures names.
 #ifndef LEAKHOUND_TESTS_CLI_FORMATS_LEGACY_FIXTURES_H_
 #define LEAKHOUND_TESTS_CLI_FORMATS_LEGACY_FIXTURES_H_
 
@@ -11,6 +11,7 @@
 
 #include "absl/status/statusor.h"
 #include "cli/formats/extraction.h"
+#include "tests/test_paths.h"
 
 namespace leakhound {
 
@@ -24,7 +25,7 @@ inline constexpr char kLegacyPassageZh[] =
     "报告应当包括不合格品数量、返工成本以及纠正措施的执行情况。";
 
 inline std::string LegacyFixture(const std::string& name) {
-  return std::string(LEAKHOUND_LEGACY_FIXTURES) + "/" + name;
+  return std::string(test_paths::kLegacyFixtures) + "/" + name;
 }
 
 inline std::string SlurpFixture(const std::string& name) {

@@ -10,12 +10,13 @@
 #include "gtest/gtest.h"
 #include "tests/file_text.h"
 #include "tests/temp_dir.h"
+#include "tests/test_paths.h"
 
 namespace leakhound {
 namespace {
 
 std::string Sample(const std::string& relative) {
-  return Slurp(std::string(LEAKHOUND_SOURCE_DIR) + "/corpus/sample/" +
+  return Slurp(std::string(test_paths::kSourceDir) + "/corpus/sample/" +
                relative);
 }
 

@@ -30,7 +30,6 @@ import smtplib
 import subprocess
 import sys
 import tempfile
-import time
 import unittest
 import urllib.parse
 import urllib.request
@@ -275,8 +274,8 @@ class PolicyThroughPostfixTest(unittest.TestCase):
 
     def copies(self, subject, expected):
         """The delivered copies of the message with `subject`, by
-        Delivered-To, once `expected` copies arrived (then a moment more,
-        so that a copy too many would be seen)."""
+        Delivered-To, once `expected` copies arrived and Postfix's queue
+        settled (so that a copy too many would be seen)."""
         def found():
             out = {}
             for path in self.postfix.delivered():
@@ -286,7 +285,7 @@ class PolicyThroughPostfixTest(unittest.TestCase):
             return out
         wait_for(lambda: len(found()) >= expected,
                  "%d copies of %s" % (expected, subject))
-        time.sleep(1)
+        wait_for(self.postfix.settled, "Postfix's queue to settle")
         return found()
 
     def incident(self, milter, subject):

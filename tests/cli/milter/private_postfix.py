@@ -162,6 +162,14 @@ smtpd_client_message_rate_limit = 0
                              capture_output=True, check=True, timeout=60)
         return [json.loads(line) for line in out.stdout.splitlines() if line.strip()]
 
+    def settled(self):
+        """True when no message is on its way to a mailbox: none in the
+        maildrop, incoming or active queue (held and deferred ones stay
+        where they are). A message Postfix accepted is in one of them until
+        every copy of it was delivered."""
+        return not any(q.get("queue_name") in ("maildrop", "incoming", "active")
+                       for q in self.queue())
+
 
 def start_milter(leakhound, index, port, log_path, *flags):
     """Starts `leakhound milter` on loopback `port`; returns its Popen once

@@ -16,6 +16,7 @@
 #include "gtest/gtest.h"
 #include "tests/file_text.h"
 #include "tests/temp_dir.h"
+#include "tests/test_paths.h"
 
 namespace leakhound {
 namespace {
@@ -75,14 +76,14 @@ class RequestBodyTest : public ::testing::Test {
 
   // A file make_format_fixtures.sh built (the CTest fixture format_fixtures).
   static std::string Fixture(const std::string& name) {
-    return std::string(LEAKHOUND_FORMAT_FIXTURES) + "/" + name;
+    return std::string(test_paths::kFormatFixtures) + "/" + name;
   }
   static void Run(const std::string& command) {
     ASSERT_EQ(std::system(command.c_str()), 0) << command;
   }
   // Runs a client through capture_request.py into `name`.headers/.body.
   static void Capture(const std::string& name, const std::string& client) {
-    Run("/usr/bin/python3 " + std::string(LEAKHOUND_SOURCE_DIR) +
+    Run("/usr/bin/python3 " + std::string(test_paths::kSourceDir) +
         "/tests/cli/web/capture_request.py " + dir_->Sub(name) + " -- " +
         client);
   }

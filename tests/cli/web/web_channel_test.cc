@@ -12,6 +12,7 @@
 #include "gtest/gtest.h"
 #include "tests/file_text.h"
 #include "tests/temp_dir.h"
+#include "tests/test_paths.h"
 
 namespace leakhound {
 namespace {
@@ -43,7 +44,7 @@ type = "phone"
 )";
 
 std::string Protected() {
-  return Slurp(std::string(LEAKHOUND_SOURCE_DIR) +
+  return Slurp(std::string(test_paths::kSourceDir) +
                "/corpus/sample/protected/merger-memo.txt");
 }
 

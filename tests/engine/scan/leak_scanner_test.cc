@@ -10,6 +10,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/temp_dir.h"
+#include "tests/test_paths.h"
 
 namespace leakhound {
 namespace {
@@ -19,7 +20,7 @@ using ::testing::ElementsAre;
 using ::testing::IsEmpty;
 
 std::string ReadSample(const std::string& relative) {
-  std::ifstream in(fs::path(LEAKHOUND_SOURCE_DIR) / "corpus/sample" / relative,
+  std::ifstream in(fs::path(test_paths::kSourceDir) / "corpus/sample" / relative,
                    std::ios::binary);
   std::stringstream ss;
   ss << in.rdbuf();
