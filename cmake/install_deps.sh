@@ -3,7 +3,9 @@
 # missing. Idempotent; runs `apt-get update` at most once.
 # Usage (as root): bash cmake/install_deps.sh [--test] [--plots]
 #   (none)   what building and running leakhound need: the compiler and
-#            build tools, the libraries, Tesseract's English and Chinese
+#            build tools (ccache, which the build uses when it is there:
+#            a machine that built leakhound before compiles only what
+#            changed), the libraries, Tesseract's English and Chinese
 #            data (OCR is on by default).
 #   --test   also what the tests need: GoogleTest and Google Benchmark,
 #            clang for the fuzzers, Postfix and slapd (their own instances
@@ -20,7 +22,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake ninja-build pkg-config
+  build-essential cmake ninja-build pkg-config ccache
   libicu-dev libboost-serialization-dev libxxhash-dev librocksdb-dev
   libabsl-dev libssl-dev libxml2-dev
   libsqlite3-dev libsodium-dev libmicrohttpd-dev libtomlplusplus-dev libldap-dev
