@@ -11,12 +11,14 @@
 #include "cli/commands/console_command.h"
 #include "cli/commands/exit_codes.h"
 #include "cli/commands/incidents_command.h"
+#include "cli/commands/label_command.h"
 #include "cli/commands/milter_command.h"
 #include "cli/commands/policy_command.h"
 #include "cli/commands/records_command.h"
 #include "cli/commands/rekey_command.h"
 #include "cli/commands/scan_command.h"
 #include "cli/commands/shingle_command.h"
+#include "cli/commands/sources_command.h"
 #include "cli/commands/sync_command.h"
 #include "cli/commands/version_command.h"
 #include "cli/formats/ocr_engine.h"
@@ -30,6 +32,10 @@ constexpr char kUsage[] =
     "  add       protect files (directories recursively)\n"
     "  remove    stop protecting documents, by id\n"
     "  sync      make the documents protected from folders equal to them\n"
+    "  sources   the protected folders, their ids and labels (add, set, "
+    "remove,\n"
+    "            list, migrate)\n"
+    "  label     add or remove labels of protected documents\n"
     "  list      list the protected documents\n"
     "  stats     size, row fill, memory and disk use of an index\n"
     "  compact   repack under-filled rows and compact the files\n"
@@ -65,6 +71,8 @@ constexpr Command kCommands[] = {
     {"init", leakhound::RunInitCommand},
     {"add", leakhound::RunAddCommand},
     {"sync", leakhound::RunSyncCommand},
+    {"sources", leakhound::RunSourcesCommand},
+    {"label", leakhound::RunLabelCommand},
     {"remove", leakhound::RunRemoveCommand},
     {"list", leakhound::RunListCommand},
     {"stats", leakhound::RunStatsCommand},

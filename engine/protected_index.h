@@ -39,6 +39,7 @@
 #include "engine/id_catalog.h"
 #include "engine/matrix_records.h"
 #include "engine/protected_locations.h"
+#include "engine/protected_sources.h"
 #include "engine/record_tables.h"
 #include "index/index_batch.h"
 #include "index/index_store.h"
@@ -108,6 +109,9 @@ struct PreparedDocument {
   // When it was added (Unix ms); 0: when it is staged. A rebuild (`rekey`)
   // keeps the original time.
   int64_t added_unix_ms = 0;
+  // Set (ProtectedIndex::Rename): the id of the stored document this one
+  // is, under a new id; it replaces that document, whatever its source.
+  std::optional<std::string> renames;
 };
 
 struct AddResult {
@@ -115,6 +119,10 @@ struct AddResult {
   std::string existing_id;     // for kDuplicateContent: the id holding it
   uint32_t fingerprints = 0;   // distinct fingerprints stored in the filter
   uint32_t rows_written = 0;   // rows the commit rewrote
+  // Labels of the input the stored document did not have: a replacement
+  // and an unchanged document keep their labels and gain these (only
+  // `label remove` and a source's declaration take labels away).
+  std::vector<std::string> labels_added;
 };
 
 struct AllowResult {
@@ -206,6 +214,26 @@ class ProtectedIndex {
   // The protected locations as of the last Open/Refresh and this object's
   // own changes.
   const ProtectedLocations& locations() const { return *locations_; }
+
+  // The protected sources (engine/protected_sources.h), in name order.
+  absl::StatusOr<std::vector<ProtectedSource>> ListSources() const;
+  // Registers or replaces the source `name` (ValidSourceName), in one
+  // commit with the next generation. Only the declaration: its documents
+  // are added by the caller (`leakhound sync`).
+  absl::Status PutSource(std::string_view name, const SourceRecord& record);
+  // Forgets the source `name` (NotFound if there is none); its documents
+  // stay.
+  absl::Status RemoveSource(std::string_view name);
+  // Sets the labels of document `external_id` (sorted, without repeats),
+  // in one commit; returns whether they changed. NotFound for an unknown
+  // id.
+  absl::StatusOr<bool> SetLabels(std::string_view external_id,
+                                 std::vector<std::string> labels);
+  // Gives document `from` the id `to`, keeping its text's fingerprints,
+  // source, labels and time added: staged like a replacement (its rows are
+  // rewritten) and committed. NotFound for an unknown `from`,
+  // AlreadyExists when `to` is held.
+  absl::Status Rename(std::string_view from, std::string_view to);
 
   // Begins storing the protected table `name` with the columns and
   // settings of `shape` (its ids, counts and digest are set here): returns
@@ -333,8 +361,13 @@ class ProtectedIndex {
   struct StagePlan {
     std::optional<AddResult> done;  // set: stage nothing, return this
     std::optional<DocId> old_id;    // set: the document it replaces
-    DocumentRecord old;             // old_id's record
+    DocumentRecord old;             // old_id's (or relabel_id's) record
+    // Set with `done` (kUnchanged): the document gains labels_added.
+    std::optional<DocId> relabel_id;
   };
+  // For a PreparedDocument that renames `from`: sets plan.old_id and
+  // plan.old to it, after committing what is pending. NotFound if none.
+  absl::Status PlanRename(std::string_view from, StagePlan& plan);
   // Everything Stage reads before it changes anything: a document with
   // this id and content (kUnchanged) or this content under another id
   // (kDuplicateContent), or the document it replaces, after committing

@@ -106,6 +106,41 @@ absl::StatusOr<AddResult> ProtectedIndex::Add(const DocumentInput& document) {
   return result;
 }
 
+namespace {
+
+// The labels of `given` that `stored` lacks, in the order given, once each.
+std::vector<std::string> NewLabels(const std::vector<std::string>& stored,
+                                   const std::vector<std::string>& given) {
+  std::vector<std::string> added;
+  for (const std::string& label : given) {
+    if (std::find(stored.begin(), stored.end(), label) == stored.end() &&
+        std::find(added.begin(), added.end(), label) == added.end()) {
+      added.push_back(label);
+    }
+  }
+  return added;
+}
+
+}  // namespace
+
+absl::Status ProtectedIndex::PlanRename(std::string_view from,
+                                        StagePlan& plan) {
+  auto existing = store_->FindExternalId(from);
+  if (!existing.ok()) return existing.status();
+  if (!existing->has_value()) {
+    return absl::NotFoundError(absl::StrCat("no document ", std::string(from)));
+  }
+  auto record = store_->ReadDocument(**existing);
+  if (!record.ok()) return record.status();
+  if (!record->has_value()) {
+    return absl::DataLossError(absl::StrCat(
+        "id ", std::string(from), " points to a missing document; run leakhound verify"));
+  }
+  plan.old_id = **existing;
+  plan.old = std::move(**record);
+  return Commit();
+}
+
 absl::StatusOr<ProtectedIndex::StagePlan> ProtectedIndex::PlanStage(
     const PreparedDocument& document) {
   StagePlan plan;
@@ -121,11 +156,16 @@ absl::StatusOr<ProtectedIndex::StagePlan> ProtectedIndex::PlanStage(
     }
     if ((*record)->digest == document.digest) {
       plan.done = AddResult{AddOutcome::kUnchanged, "",
-                            (*record)->fingerprints, 0};
+                            (*record)->fingerprints, 0, {}};
+      plan.done->labels_added = NewLabels((*record)->labels, document.labels);
+      if (!plan.done->labels_added.empty()) {
+        plan.relabel_id = **existing;
+        plan.old = std::move(**record);
+      }
       return plan;
     }
     if ((*record)->source != document.source &&
-        !document.replace_other_source) {
+        !document.replace_other_source && !document.renames) {
       return absl::AlreadyExistsError(absl::StrCat(
           "id ", document.external_id, " is already protected from ",
           (*record)->source, ", another source; not replaced"));
@@ -134,15 +174,18 @@ absl::StatusOr<ProtectedIndex::StagePlan> ProtectedIndex::PlanStage(
     plan.old = std::move(**record);
     absl::Status s = Commit();
     if (!s.ok()) return s;
+  } else if (document.renames) {
+    absl::Status s = PlanRename(*document.renames, plan);
+    if (!s.ok()) return s;
   }
   auto same = store_->FindDigest(document.digest);
   if (!same.ok()) return same.status();
-  if (same->has_value()) {
+  if (same->has_value() && (!plan.old_id || **same != *plan.old_id)) {
     auto other = store_->ReadDocument(**same);
     if (!other.ok()) return other.status();
     plan.done = AddResult{AddOutcome::kDuplicateContent,
                           other->has_value() ? (*other)->external_id : "?", 0,
-                          0};
+                          0, {}};
     return plan;
   }
   if (pending_next_id_ == std::numeric_limits<uint32_t>::max()) {
@@ -189,6 +232,14 @@ absl::StatusOr<AddResult> ProtectedIndex::Stage(PreparedDocument document) {
   }
   auto plan = PlanStage(document);
   if (!plan.ok()) return plan.status();
+  if (plan->relabel_id) {
+    plan->old.labels.insert(plan->old.labels.end(),
+                            plan->done->labels_added.begin(),
+                            plan->done->labels_added.end());
+    std::sort(plan->old.labels.begin(), plan->old.labels.end());
+    pending_.PutDocumentRecord(*plan->relabel_id, plan->old);
+    pending_ids_.insert(document.external_id);
+  }
   if (plan->done) return *plan->done;
   std::vector<uint64_t> old_distinct;
   ListCache cache(*store_);
@@ -215,6 +266,11 @@ absl::StatusOr<AddResult> ProtectedIndex::Stage(PreparedDocument document) {
     // commits first and is then no longer a duplicate.
     pending_digests_.insert(plan->old.digest);
     result.outcome = AddOutcome::kReplaced;
+    result.labels_added = NewLabels(plan->old.labels, document.labels);
+    document.labels = plan->old.labels;
+    document.labels.insert(document.labels.end(), result.labels_added.begin(),
+                           result.labels_added.end());
+    std::sort(document.labels.begin(), document.labels.end());
   }
   frequency_->Apply(document.distinct, old_distinct);
   const DocId id = pending_next_id_++;
@@ -257,14 +313,14 @@ absl::StatusOr<RebuildStats> ProtectedIndex::Remove(
   if (!id.ok()) return id.status();
   if (!id->has_value()) {
     return absl::NotFoundError(
-        absl::StrCat("no document with id ", std::string(external_id)));
+        absl::StrCat("no document with id ", std::string(std::string(external_id))));
   }
   const DocId doc = **id;
   auto record = store_->ReadDocument(doc);
   if (!record.ok()) return record.status();
   if (!record->has_value()) {
     return absl::DataLossError(absl::StrCat(
-        "id ", std::string(external_id),
+        "id ", std::string(std::string(external_id)),
         " points to a missing document; run leakhound verify"));
   }
   IndexBatch batch;
@@ -282,7 +338,7 @@ absl::StatusOr<RebuildStats> ProtectedIndex::Remove(
     // frequencies in memory are ahead: refuse further changes.
     broken_ = true;
     return absl::DataLossError(absl::StrCat(
-        "document ", std::string(external_id),
+        "document ", std::string(std::string(external_id)),
         " is in no row; run leakhound verify"));
   }
   batch.DeleteDocument(doc, **record);
@@ -398,7 +454,7 @@ absl::Status ProtectedIndex::RemoveAllowed(std::string_view name) {
   if (!existing.ok()) return existing.status();
   if (!existing->has_value()) {
     return absl::NotFoundError(
-        absl::StrCat("no allow-list entry named ", std::string(name)));
+        absl::StrCat("no allow-list entry named ", std::string(std::string(name))));
   }
   IndexBatch batch;
   batch.DeleteAllowEntry(name);

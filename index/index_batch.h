@@ -126,6 +126,12 @@ class IndexBatch {
   void DeleteLocation(std::string_view key) {
     Delete(Family::kLocations, std::string(key));
   }
+  void PutSource(std::string_view name, const SourceRecord& record) {
+    Put(Family::kMeta, SourceKey(name), EncodeRecord(record));
+  }
+  void DeleteSource(std::string_view name) {
+    Delete(Family::kMeta, SourceKey(name));
+  }
 
   // A protected table's record, keyed by its name.
   void PutRecordTable(std::string_view name, const RecordTableRecord& record) {

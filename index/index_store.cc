@@ -18,6 +18,7 @@
 #include "absl/strings/str_format.h"
 #include "index/key_format.h"
 #include "index/record_codec.h"
+#include "index/record_value.h"
 #include "index/rocks_database.h"
 #include "index/writer_lock.h"
 
@@ -131,8 +132,10 @@ absl::StatusOr<std::unique_ptr<IndexStore>> IndexStore::Open(
   return OpenWithFaults(dir, mode, nullptr);
 }
 
-absl::StatusOr<std::unique_ptr<IndexStore>> IndexStore::OpenWithFaults(
-    const std::string& dir, Mode mode, IoFaults* faults) {
+namespace {
+
+// Refuses a directory that holds no index, or one others can write.
+absl::Status CheckIndexDirectory(const std::string& dir) {
   std::error_code ec;
   if (!fs::exists(dir + "/db/CURRENT", ec)) {
     if (fs::exists(dir, ec) && ::access(dir.c_str(), R_OK | X_OK) != 0) {
@@ -151,6 +154,15 @@ absl::StatusOr<std::unique_ptr<IndexStore>> IndexStore::OpenWithFaults(
                      absl::StrFormat("%04o", dir_stat.st_mode & 07777),
                      "); refused: chmod o-w ", dir));
   }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<IndexStore>> IndexStore::OpenWithFaults(
+    const std::string& dir, Mode mode, IoFaults* faults) {
+  absl::Status s = CheckIndexDirectory(dir);
+  if (!s.ok()) return s;
   auto store = std::unique_ptr<IndexStore>(new IndexStore(dir, mode));
   struct stat db_stat {};
   if (::stat((dir + "/db").c_str(), &db_stat) == 0) {
@@ -165,68 +177,77 @@ absl::StatusOr<std::unique_ptr<IndexStore>> IndexStore::OpenWithFaults(
   auto key = ReadKeyFile(dir + "/key");
   if (!key.ok()) return key.status();
   store->key_ = std::move(*key);
-
   store->faults_ = faults;
-  const std::string what = absl::StrCat("cannot open index ", dir);
+  s = store->OpenDatabase();
+  if (!s.ok()) return s;
+  s = store->ReadMetadata();
+  if (!s.ok()) return s;
+  return store;
+}
+
+absl::Status IndexStore::OpenDatabase() {
+  const std::string what = absl::StrCat("cannot open index ", dir_);
   // An index of an older storage format lacks column families this one
   // has: say so rather than let RocksDB refuse in its own words.
   auto missing = RocksDatabase::MissingFamily(
-      dir + "/db", mode == Mode::kWriter, faults, what);
+      dir_ + "/db", mode_ == Mode::kWriter, faults_, what);
   if (!missing.ok()) return missing.status();
   // A writer adds the record families to an index of the upgradable
   // format (OpenWriter creates missing families); a reader cannot.
   const bool upgradable =
       missing->has_value() && (**missing == kRecordTablesFamily ||
                                **missing == kRecordDataFamily);
-  if (missing->has_value() && !(upgradable && mode == Mode::kWriter)) {
+  if (missing->has_value() && !(upgradable && mode_ == Mode::kWriter)) {
     return absl::FailedPreconditionError(absl::StrCat(
-        "index ", dir, " has an older storage format (no '", **missing,
+        "index ", dir_, " has an older storage format (no '", **missing,
         "' family; this leakhound writes format ", kFormatVersion, "); ",
         upgradable ? "any command that changes the index (such as leakhound "
                      "compact) upgrades it in place"
                    : "create a new index and add the documents again"));
   }
-  auto db = mode == Mode::kWriter
-                ? RocksDatabase::OpenWriter(dir + "/db", /*create=*/false,
-                                            faults, what)
-                : RocksDatabase::OpenReader(dir + "/db", faults,
+  auto db = mode_ == Mode::kWriter
+                ? RocksDatabase::OpenWriter(dir_ + "/db", /*create=*/false,
+                                            faults_, what)
+                : RocksDatabase::OpenReader(dir_ + "/db", faults_,
                                             /*meta_only=*/false, what);
   if (!db.ok()) return db.status();
-  store->db_ = std::move(*db);
+  db_ = std::move(*db);
+  return absl::OkStatus();
+}
 
-  auto meta = store->db_->Get(IndexBatch::Family::kMeta, kMetadataKey);
+absl::Status IndexStore::ReadMetadata() {
+  auto meta = db_->Get(IndexBatch::Family::kMeta, kMetadataKey);
   if (!meta.ok()) return meta.status();
-  auto state = store->db_->Get(IndexBatch::Family::kMeta, kStateKey);
+  auto state = db_->Get(IndexBatch::Family::kMeta, kStateKey);
   if (!state.ok()) return state.status();
   if (!meta->has_value() || !state->has_value()) {
     return absl::DataLossError(absl::StrCat(
-        "index ", dir, " is incomplete (its creation was interrupted); "
+        "index ", dir_, " is incomplete (its creation was interrupted); "
         "remove it and run leakhound init again"));
   }
   // The format version is the first field of every version of the metadata
   // record; check it before trusting the rest.
-  absl::Status s = DecodeRecord(**meta, &store->metadata_);
-  if (s.ok() && mode == Mode::kWriter &&
-      store->metadata_.format_version == kUpgradableFormatVersion) {
+  absl::Status s = DecodeRecord(**meta, &metadata_);
+  if (s.ok() && mode_ == Mode::kWriter &&
+      metadata_.format_version == kUpgradableFormatVersion) {
     // Format 6 only added the record families, which the writer's open
     // has just created: record the new format.
-    store->metadata_.format_version = kFormatVersion;
+    metadata_.format_version = kFormatVersion;
     IndexBatch upgrade;
-    upgrade.PutMetadata(store->metadata_);
-    s = store->db_->Write(upgrade);
+    upgrade.PutMetadata(metadata_);
+    s = db_->Write(upgrade);
   }
-  if (s.ok() && store->metadata_.format_version != kFormatVersion) {
+  if (s.ok() && metadata_.format_version != kFormatVersion) {
     s = absl::FailedPreconditionError("");
   }
   if (!s.ok()) {
     return absl::FailedPreconditionError(absl::StrCat(
-        "index ", dir, " has storage format ",
-        store->metadata_.format_version, " but this leakhound reads format ",
-        kFormatVersion,
+        "index ", dir_, " has storage format ", metadata_.format_version,
+        " but this leakhound reads format ", kFormatVersion,
         "; use the leakhound that created it, or create a new index and "
         "add the documents again"));
   }
-  return store;
+  return absl::OkStatus();
 }
 
 void IndexStore::CloseDatabase() { db_->Close(); }
@@ -287,20 +308,6 @@ absl::Status IndexStore::Reopen() {
   return absl::OkStatus();
 }
 
-namespace {
-// The record read by RocksDatabase::Get, decoded; nullopt when the key is
-// absent.
-template <class Record>
-absl::StatusOr<std::optional<Record>> RecordValue(
-    absl::StatusOr<std::optional<std::string>> bytes) {
-  if (!bytes.ok()) return bytes.status();
-  if (!bytes->has_value()) return std::nullopt;
-  Record record;
-  absl::Status s = DecodeRecord(**bytes, &record);
-  if (!s.ok()) return s;
-  return record;
-}
-}  // namespace
 
 absl::StatusOr<StateRecord> IndexStore::ReadState() const {
   auto state = RecordValue<StateRecord>(
@@ -510,66 +517,6 @@ absl::Status IndexStore::ForEachCountBucket(
         if (!s.ok()) return s;
         return fn(*bucket, record);
       });
-}
-
-absl::StatusOr<std::optional<AllowRecord>> IndexStore::ReadAllowEntry(
-    std::string_view name) const {
-  return RecordValue<AllowRecord>(
-      db_->Get(IndexBatch::Family::kAllow, name));
-}
-
-absl::Status IndexStore::ForEachAllowEntry(
-    const std::function<absl::Status(std::string_view, const AllowRecord&)>&
-        fn) const {
-  return db_->ForEach(IndexBatch::Family::kAllow,
-                        [&fn](std::string_view key, std::string_view value) {
-                          AllowRecord record;
-                          absl::Status s = DecodeRecord(value, &record);
-                          if (!s.ok()) return s;
-                          return fn(key, record);
-                        });
-}
-
-absl::Status IndexStore::ForEachLocation(
-    const std::function<absl::Status(std::string_view,
-                                     const LocationRecord&)>& fn) const {
-  return db_->ForEach(IndexBatch::Family::kLocations,
-                        [&fn](std::string_view key, std::string_view value) {
-                          LocationRecord record;
-                          absl::Status s = DecodeRecord(value, &record);
-                          if (!s.ok()) return s;
-                          return fn(key, record);
-                        });
-}
-
-absl::StatusOr<std::optional<RecordTableRecord>> IndexStore::ReadRecordTable(
-    std::string_view name) const {
-  return RecordValue<RecordTableRecord>(
-      db_->Get(IndexBatch::Family::kRecordTables, name));
-}
-
-absl::Status IndexStore::ForEachRecordTable(
-    const std::function<absl::Status(std::string_view,
-                                     const RecordTableRecord&)>& fn) const {
-  return db_->ForEach(IndexBatch::Family::kRecordTables,
-                      [&fn](std::string_view key, std::string_view value) {
-                        RecordTableRecord record;
-                        absl::Status s = DecodeRecord(value, &record);
-                        if (!s.ok()) return s;
-                        return fn(key, record);
-                      });
-}
-
-absl::StatusOr<std::vector<std::optional<std::string>>>
-IndexStore::ReadRecordData(std::span<const std::string> keys) const {
-  return db_->MultiGet(IndexBatch::Family::kRecordData, keys);
-}
-
-absl::Status IndexStore::ForEachRecordData(
-    std::string_view from, std::string_view to,
-    const std::function<absl::Status(std::string_view, std::string_view)>& fn)
-    const {
-  return db_->ForEach(IndexBatch::Family::kRecordData, fn, from, to);
 }
 
 absl::Status IndexStore::Commit(const IndexBatch& batch) {

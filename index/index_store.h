@@ -187,6 +187,15 @@ class IndexStore {
       const std::function<absl::Status(std::string_view, std::string_view)>&
           fn) const;
 
+  // The protected source `name` (key_format.h, SourceKey); nullopt when
+  // absent.
+  absl::StatusOr<std::optional<SourceRecord>> ReadSource(
+      std::string_view name) const;
+  // Every protected source in name order.
+  absl::Status ForEachSource(
+      const std::function<absl::Status(std::string_view, const SourceRecord&)>&
+          fn) const;
+
   // Applies the batch atomically and durably (WAL, fsync).
   // REQUIRES: mode() == kWriter.
   absl::Status Commit(const IndexBatch& batch);
@@ -212,6 +221,11 @@ class IndexStore {
  private:
   IndexStore(std::string dir, Mode mode);
 
+  // Steps of OpenWithFaults: the database, refusing an older storage
+  // format a writer cannot upgrade; then the metadata, upgraded in place
+  // by a writer when its format is kUpgradableFormatVersion.
+  absl::Status OpenDatabase();
+  absl::Status ReadMetadata();
   absl::Status CheckNotReplaced() const;
   absl::Status ForEachBits(
       IndexBatch::Family family,

@@ -36,9 +36,16 @@ inline constexpr std::string_view kLocationsFamily = "locations";
 inline constexpr std::string_view kRecordTablesFamily = "record_tables";
 inline constexpr std::string_view kRecordDataFamily = "record_data";
 
-// Keys in kMetaFamily.
+// Keys in kMetaFamily: the metadata, the state, and one key per protected
+// source, "source:" + its name (SourceRecord). Names hold no ':' or '/';
+// the sources are the key range [kSourceKeyPrefix, kSourceKeyEnd).
 inline constexpr std::string_view kMetadataKey = "metadata";
 inline constexpr std::string_view kStateKey = "state";
+inline constexpr std::string_view kSourceKeyPrefix = "source:";
+inline constexpr std::string_view kSourceKeyEnd = "source;";  // ':' + 1
+inline std::string SourceKey(std::string_view name) {
+  return std::string(kSourceKeyPrefix) + std::string(name);
+}
 
 // Document and row ids are keyed as 4 bytes big-endian, so RocksDB's
 // bytewise order is numeric order. Values that are ids (external_ids,

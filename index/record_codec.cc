@@ -32,6 +32,8 @@ BOOST_CLASS_VERSION(leakhound::CountBucketRecord, 1)
 BOOST_CLASS_VERSION(leakhound::LocationRecord, 1)
 BOOST_CLASS_VERSION(leakhound::RecordColumnRecord, 1)
 BOOST_CLASS_VERSION(leakhound::RecordTableRecord, 1)
+BOOST_CLASS_VERSION(leakhound::FolderLabelsRecord, 1)
+BOOST_CLASS_VERSION(leakhound::SourceRecord, 1)
 BOOST_SERIALIZATION_SPLIT_FREE(leakhound::FingerprintsRecord)
 BOOST_SERIALIZATION_SPLIT_FREE(leakhound::AllowRecord)
 BOOST_SERIALIZATION_SPLIT_FREE(leakhound::CountBucketRecord)
@@ -393,6 +395,20 @@ void serialize(Archive& ar, leakhound::RecordTableRecord& r,
 }
 
 template <class Archive>
+void serialize(Archive& ar, leakhound::FolderLabelsRecord& r,
+               unsigned version) {
+  leakhound::RequireVersion(version, 1);
+  ar & r.folder & r.labels;
+}
+
+template <class Archive>
+void serialize(Archive& ar, leakhound::SourceRecord& r, unsigned version) {
+  leakhound::RequireVersion(version, 1);
+  ar & r.root & r.labels & r.include & r.exclude & r.folder_labels &
+      r.added_unix_ms;
+}
+
+template <class Archive>
 void serialize(Archive& ar, leakhound::SegmentRecord& r, unsigned version) {
   leakhound::RequireVersion(version, 1);
   ar & r.doc & r.begin & r.end;
@@ -467,6 +483,7 @@ std::string EncodeRecord(const AllowRecord& r) { return Encode(r); }
 std::string EncodeRecord(const LocationRecord& r) { return Encode(r); }
 std::string EncodeRecord(const RecordTableRecord& r) { return Encode(r); }
 std::string EncodeRecord(const CountBucketRecord& r) { return Encode(r); }
+std::string EncodeRecord(const SourceRecord& r) { return Encode(r); }
 
 absl::Status DecodeRecord(std::string_view b, MetadataRecord* r) {
   return Decode(b, r, "metadata");
@@ -494,6 +511,9 @@ absl::Status DecodeRecord(std::string_view b, RecordTableRecord* r) {
 }
 absl::Status DecodeRecord(std::string_view b, CountBucketRecord* r) {
   return Decode(b, r, "fingerprint count");
+}
+absl::Status DecodeRecord(std::string_view b, SourceRecord* r) {
+  return Decode(b, r, "source");
 }
 
 }  // namespace leakhound

@@ -28,6 +28,7 @@ std::string EncodeRecord(const AllowRecord& record);
 std::string EncodeRecord(const LocationRecord& record);
 std::string EncodeRecord(const RecordTableRecord& record);
 std::string EncodeRecord(const CountBucketRecord& record);
+std::string EncodeRecord(const SourceRecord& record);
 
 // Decode returns DataLoss for bytes that are not a valid record of the type
 // (truncated, trailing garbage, unknown class version, corrupt blob), and
@@ -41,6 +42,7 @@ absl::Status DecodeRecord(std::string_view bytes, AllowRecord* record);
 absl::Status DecodeRecord(std::string_view bytes, LocationRecord* record);
 absl::Status DecodeRecord(std::string_view bytes, RecordTableRecord* record);
 absl::Status DecodeRecord(std::string_view bytes, CountBucketRecord* record);
+absl::Status DecodeRecord(std::string_view bytes, SourceRecord* record);
 
 }  // namespace leakhound
 

@@ -187,6 +187,29 @@ struct RecordTableRecord {
   bool operator==(const RecordTableRecord&) const = default;
 };
 
+// Labels declared for the documents under one subfolder of a protected
+// source (SourceRecord::folder_labels).
+struct FolderLabelsRecord {
+  std::string folder;  // relative to the source's root, no trailing slash
+  std::vector<std::string> labels;
+  bool operator==(const FolderLabelsRecord&) const = default;
+};
+
+// A protected source (`leakhound sources add NAME PATH`), kept in the meta
+// family under SourceKey(NAME) (key_format.h). Admin configuration, not
+// protected text: stored as given. Its documents' ids are NAME/relative
+// path; their labels are `labels` plus those of every folder_labels entry
+// whose folder holds them.
+struct SourceRecord {
+  std::string root;  // absolute, lexically normal, no trailing slash
+  std::vector<std::string> labels;
+  std::vector<std::string> include;  // globs; empty: every file
+  std::vector<std::string> exclude;  // globs
+  std::vector<FolderLabelsRecord> folder_labels;
+  int64_t added_unix_ms = 0;
+  bool operator==(const SourceRecord&) const = default;
+};
+
 }  // namespace leakhound
 
 #endif  // LEAKHOUND_INDEX_RECORDS_H_

@@ -12,12 +12,14 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "cli/commands/command_line.h"
 #include "cli/commands/exit_codes.h"
 #include "cli/commands/input_files.h"
 #include "cli/commands/json_text.h"
 #include "cli/commands/ordered_work.h"
 #include "cli/commands/progress_bar.h"
+#include "cli/commands/source_files.h"
 #include "cli/console/retained_copy.h"
 
 namespace leakhound {
@@ -113,6 +115,16 @@ absl::Status WithHint(const absl::Status& s) {
                       absl::StrCat(s.message(), " (--id gives it another id)"));
 }
 
+// ", labels added: a, b" for labels an existing document gained.
+std::string LabelsAddedText(const AddResult& result) {
+  if (result.labels_added.empty() ||
+      result.outcome == AddOutcome::kAdded) {
+    return "";
+  }
+  return absl::StrCat("; labels added: ",
+                      absl::StrJoin(result.labels_added, ", "));
+}
+
 const char* OutcomeWord(AddOutcome outcome) {
   switch (outcome) {
     case AddOutcome::kAdded:
@@ -141,7 +153,24 @@ struct AddOptions {
   std::vector<InputFile> files{};
   std::optional<std::string> id{};
   std::vector<std::string> labels{};
+  // Per file: the labels its source declares (PlaceAddFiles).
+  std::vector<std::vector<std::string>> declared{};
 };
+
+// Gives the files under a registered source its ids and labels, and leaves
+// out those a walk found that its globs do not select. A file given with
+// --id keeps that id.
+absl::Status PlaceAddFiles(const ProtectedIndex& index, AddOptions& o) {
+  auto sources = index.ListSources();
+  if (!sources.ok()) return sources.status();
+  std::vector<SourcedFile> placed = PlaceFiles(*sources, std::move(o.files));
+  o.files.clear();
+  for (SourcedFile& p : placed) {
+    o.files.push_back(std::move(p.file));
+    o.declared.push_back(UnionOfLabels(std::move(p.labels), o.labels));
+  }
+  return absl::OkStatus();
+}
 
 // Step 1: argv to AddOptions; nullopt after reporting the error, with
 // *exit set.
@@ -233,7 +262,7 @@ class AddRun {
     out.skipped = std::move(text->skipped);
     out.document = ProtectedIndex::Prepare(
         *shinglers_[w],
-        DocumentInput{o_.id.value_or(file.id), file.Source(), o_.labels,
+        DocumentInput{o_.id.value_or(file.id), file.Source(), o_.declared[i],
                       text->JoinedText(),
                       /*replace_other_source=*/o_.id.has_value()});
     return out;
@@ -313,10 +342,11 @@ class AddRun {
                     Printable(shown).c_str(),
                     Printable(added->existing_id).c_str());
       } else {
-        std::printf("%-9s %s (%u fingerprints, %u row%s written)\n",
+        std::printf("%-9s %s (%u fingerprints, %u row%s written%s)\n",
                     OutcomeWord(added->outcome), Printable(shown).c_str(),
                     added->fingerprints, added->rows_written,
-                    added->rows_written == 1 ? "" : "s");
+                    added->rows_written == 1 ? "" : "s",
+                    LabelsAddedText(*added).c_str());
       }
     }
     std::fflush(stdout);
@@ -369,10 +399,13 @@ class AddRun {
 
 int RunAddCommand(int argc, char** argv) {
   int exit = kExitOk;
-  const std::optional<AddOptions> options = ParseAddOptions(argc, argv, &exit);
+  std::optional<AddOptions> options = ParseAddOptions(argc, argv, &exit);
   if (!options) return exit;
   auto index = OpenIndex(options->line, OpenMode::kWrite);
   if (!index.ok()) return ReportError("add", index.status());
+  if (absl::Status s = PlaceAddFiles(**index, *options); !s.ok()) {
+    return ReportError("add", s);
+  }
   const size_t workers = std::max<size_t>(
       1, std::min<size_t>(options->threads, options->files.size()));
   AddRun run(*options, index->get());

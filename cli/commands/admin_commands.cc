@@ -33,12 +33,6 @@ const char* PackingName(uint8_t packing) {
   return "unknown";
 }
 
-std::string JsonStrings(const std::vector<std::string>& values) {
-  std::vector<std::string> quoted;
-  for (const std::string& v : values) quoted.push_back(JsonString(v));
-  return "[" + absl::StrJoin(quoted, ",") + "]";
-}
-
 // --- init ---------------------------------------------------------------
 
 // The usage text, with the defaults of FilterParams.

@@ -55,12 +55,6 @@ constexpr char kUsage[] =
     "and delete-mail\n"
     "  T: an age (90d, 12h, 30m) or a UTC date 2026-11-25[T14:30:00].\n";
 
-std::string JsonStrings(const std::vector<std::string>& values) {
-  std::vector<std::string> quoted;
-  for (const std::string& v : values) quoted.push_back(JsonString(v));
-  return "[" + absl::StrJoin(quoted, ",") + "]";
-}
-
 // A CSV field (RFC 4180), defused for spreadsheets: a field a spreadsheet
 // would read as a formula (= + - @ at its start) gets a leading quote.
 std::string CsvField(std::string_view value) {

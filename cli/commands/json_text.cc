@@ -10,6 +10,15 @@
 
 namespace leakhound {
 
+std::string JsonStrings(const std::vector<std::string>& values) {
+  std::string out = "[";
+  for (const std::string& v : values) {
+    if (out.size() > 1) out += ',';
+    out += JsonString(v);
+  }
+  return out + "]";
+}
+
 std::string JsonString(std::string_view text) {
   const std::string utf8 = RepairUtf8(text);
   std::string out;

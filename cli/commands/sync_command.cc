@@ -7,9 +7,11 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "cli/commands/command_line.h"
 #include "cli/commands/exit_codes.h"
 #include "cli/commands/input_files.h"
+#include "cli/commands/source_files.h"
 #include "engine/content_digest.h"
 #include "engine/protected_index.h"
 
@@ -19,16 +21,21 @@ namespace {
 const char* SyncUsage() {
   static const std::string usage = absl::StrCat(
       "usage: leakhound sync --index DIR [--dry-run] [--label L]... "
-      "[--on-unreadable skip|error] [LIMITS] SOURCE...\n"
-      "  Makes the documents protected from under the SOURCE files and "
+      "[--on-unreadable skip|error] [LIMITS] [PATH...]\n"
+      "  Makes the documents protected from under the PATH files and "
       "directories\n"
-      "  equal to them: adds new files, replaces changed ones (by the SHA-256 "
-      "of their\n"
-      "  text), removes those whose file is gone. Documents added from "
+      "  (none: every registered source, `leakhound sources`) equal to "
+      "them: adds new\n"
+      "  files, replaces changed ones (by the SHA-256 of their text), "
+      "removes those\n"
+      "  whose file is gone or no longer selected. Documents added from "
       "elsewhere stay.\n"
       "  -d, --index DIR   the index\n"
       "  --dry-run         say what would change, change nothing\n"
-      "  --label L         labels of the documents added (repeatable)\n"
+      "  --label L         labels the documents gain (repeatable); a "
+      "document keeps\n"
+      "                    its labels, and one under a source gains those "
+      "declared\n"
       "  --on-unreadable skip|error  a file without text leakhound can read "
       "(an image\n"
       "                    without text, a binary): listed as skipped, or an "
@@ -38,9 +45,11 @@ const char* SyncUsage() {
       "                    stays. A folder or file that cannot be read is an "
       "error and\n"
       "                    keeps every document under it.\n"
-      "  Ids are as add gives them (the folder's name, then the path below "
-      "it); a\n"
-      "  document keeps the id it was added with.\n",
+      "  Ids: a file under a registered source is NAME/path below its root, "
+      "whichever\n"
+      "  folder is named; other files keep the id they were added with "
+      "(new ones: the\n"
+      "  folder's name, then the path below it).\n",
       LimitOptionsUsage());
   return usage.c_str();
 }
@@ -49,6 +58,7 @@ const char* SyncUsage() {
 struct Known {
   std::string id;
   std::string digest;
+  std::vector<std::string> labels;
 };
 
 // Whether `source` (an absolute path) is `root` or lies under it.
@@ -58,7 +68,7 @@ bool Under(const std::string& source, const std::string& root) {
           (root.ends_with('/') || source[root.size()] == '/'));
 }
 
-// The sources the arguments name (InputFile::Source), or nullopt after
+// The paths the arguments name, checked, or nullopt after
 // reporting why one cannot be synced, with *exit set.
 std::optional<std::vector<std::string>> SyncRoots(const CommandLine& line,
                                                   int* exit) {
@@ -77,7 +87,7 @@ std::optional<std::vector<std::string>> SyncRoots(const CommandLine& line,
                                       arg, ": no such file or directory")));
       return std::nullopt;
     }
-    roots.push_back(InputFile{arg, arg}.Source());
+    roots.push_back(arg);
   }
   return roots;
 }
@@ -90,7 +100,7 @@ absl::StatusOr<std::map<std::string, Known>> KnownDocuments(
       index.ForEachDocument([&](uint32_t, const DocumentRecord& d) {
         for (const std::string& root : roots) {
           if (Under(d.source, root)) {
-            known[d.source] = Known{d.external_id, d.digest};
+            known[d.source] = Known{d.external_id, d.digest, d.labels};
             break;
           }
         }
@@ -106,46 +116,52 @@ absl::StatusOr<std::map<std::string, Known>> KnownDocuments(
 class SyncRun {
  public:
   SyncRun(ProtectedIndex* index, std::map<std::string, Known> known,
-          const ExtractionLimits& limits, UnreadablePolicy unreadable,
-          std::vector<std::string> labels, bool dry)
+          const SyncSettings& settings)
       : index_(index),
         known_(std::move(known)),
-        limits_(limits),
-        unreadable_(unreadable),
-        labels_(std::move(labels)),
-        dry_(dry),
-        prefix_(dry ? "would " : "") {}
+        settings_(settings),
+        prefix_(settings.dry ? "would " : "") {}
 
-  void SyncFile(const InputFile& file) {
+  void SyncFile(const SourcedFile& placed) {
+    const InputFile& file = placed.file;
     const std::string source = file.Source();
-    auto text = ExtractInput(file, limits_);
+    auto text = ExtractInput(file, settings_.limits);
     if (!text.ok()) {
       KeepUnder(source);
-      if (SkipUnreadable(text.status(), file, unreadable_)) {
+      if (SkipUnreadable(text.status(), file, settings_.unreadable)) {
         std::printf("skipped %s\n",
                     SkippedFileText(file, text.status()).c_str());
         ++skipped_;
         return;
       }
-      exit_ = ReportError("sync", text.status(), file.path);
-      ++failed_;
+      Fail(text.status(), file.path);
       return;
     }
-    const std::string joined = text->JoinedText();
+    const std::vector<std::string> labels =
+        UnionOfLabels(placed.labels, settings_.labels);
     auto it = known_.find(source);
+    std::string id = file.id;
+    if (it != known_.end()) {
+      // A document keeps the id it was added with, but a file under a
+      // source takes the source's.
+      if (placed.in_source && it->second.id != file.id) {
+        if (!RenameKnown(it->second.id, file.id)) return;
+      }
+      id = placed.in_source ? file.id : it->second.id;
+    }
+    const std::string joined = text->JoinedText();
     if (it != known_.end() && it->second.digest == ContentDigest(joined)) {
       ++unchanged_;
+      AddLabels(id, it->second.labels, labels);
       known_.erase(it);
       return;
     }
-    const std::string id = it != known_.end() ? it->second.id : file.id;
     const bool replacing = it != known_.end();
-    if (it != known_.end()) known_.erase(it);
-    if (!dry_) {
-      auto result = index_->Add(DocumentInput{id, source, labels_, joined});
+    if (replacing) known_.erase(it);
+    if (!settings_.dry) {
+      auto result = index_->Add(DocumentInput{id, source, labels, joined});
       if (!result.ok()) {
-        exit_ = ReportError("sync", result.status(), file.path);
-        ++failed_;
+        Fail(result.status(), file.path);
         return;
       }
       if (result->outcome == AddOutcome::kDuplicateContent) {
@@ -164,23 +180,26 @@ class SyncRun {
   // returns the exit code.
   int RemoveGone() {
     for (const auto& [source, doc] : known_) {
-      if (!dry_) {
+      if (!settings_.dry) {
         auto result = index_->Remove(doc.id);
         if (!result.ok()) {
-          exit_ = ReportError("sync", result.status(), doc.id);
-          ++failed_;
+          Fail(result.status(), doc.id);
           continue;
         }
       }
-      std::printf("%sremove %s (%s is gone)\n", prefix_,
-                  Printable(doc.id).c_str(), Printable(source).c_str());
+      std::error_code ec;
+      std::printf("%sremove %s (%s %s)\n", prefix_, Printable(doc.id).c_str(),
+                  Printable(source).c_str(),
+                  std::filesystem::exists(source, ec)
+                      ? "is no longer selected by its source's globs"
+                      : "is gone");
       ++removed_;
     }
     std::printf(
         "%s%zu added, %zu replaced, %zu removed, %zu unchanged, %zu skipped, "
         "%zu failed\n",
-        dry_ ? "dry run: " : "", added_, replaced_, removed_, unchanged_,
-        skipped_, failed_);
+        settings_.dry ? "dry run: " : "", added_, replaced_, removed_,
+        unchanged_, skipped_, failed_);
     return exit_;
   }
 
@@ -196,19 +215,92 @@ class SyncRun {
     }
   }
 
+  void Fail(const absl::Status& s, const std::string& what) {
+    exit_ = ReportError("sync", s, what);
+    ++failed_;
+  }
+
+  // Gives the document `from` its source's id `to`; false after reporting
+  // a failure.
+  bool RenameKnown(const std::string& from, const std::string& to) {
+    if (!settings_.dry) {
+      absl::Status s = index_->Rename(from, to);
+      if (!s.ok()) {
+        Fail(s, from);
+        return false;
+      }
+    }
+    std::printf("%srename %s -> %s\n", prefix_, Printable(from).c_str(),
+                Printable(to).c_str());
+    return true;
+  }
+
+  // An unchanged document gains the labels its source now declares.
+  void AddLabels(const std::string& id, const std::vector<std::string>& stored,
+                 const std::vector<std::string>& wanted) {
+    const std::vector<std::string> all = UnionOfLabels(stored, wanted);
+    if (all.size() == stored.size()) return;
+    if (!settings_.dry) {
+      auto changed = index_->SetLabels(id, all);
+      if (!changed.ok()) {
+        Fail(changed.status(), id);
+        return;
+      }
+    }
+    std::printf("%slabel %s (%s)\n", prefix_, Printable(id).c_str(),
+                absl::StrJoin(all, ", ").c_str());
+  }
+
   ProtectedIndex* index_;
   std::map<std::string, Known> known_;  // not seen yet, by source path
-  const ExtractionLimits limits_;
-  const UnreadablePolicy unreadable_;
-  const std::vector<std::string> labels_;
-  const bool dry_;
+  const SyncSettings& settings_;
   const char* prefix_;
   int exit_ = kExitOk;
   size_t added_ = 0, replaced_ = 0, removed_ = 0, unchanged_ = 0, skipped_ = 0,
          failed_ = 0;
 };
 
+// `paths` without those that lie under another of them (a source
+// registered inside another), which would be read twice.
+std::vector<std::string> OutermostPaths(const std::vector<std::string>& paths) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < paths.size(); ++i) {
+    const std::string mine = InputFile{paths[i], paths[i]}.Source();
+    bool inner = false;
+    for (size_t j = 0; j < paths.size() && !inner; ++j) {
+      const std::string other = InputFile{paths[j], paths[j]}.Source();
+      inner = (mine != other && Under(mine, other)) ||
+              (mine == other && j < i);
+    }
+    if (!inner) out.push_back(paths[i]);
+  }
+  return out;
+}
+
 }  // namespace
+
+int SyncPaths(ProtectedIndex& index, const std::vector<std::string>& given,
+              const SyncSettings& settings) {
+  const std::vector<std::string> paths = OutermostPaths(given);
+  std::vector<std::string> roots;
+  for (const std::string& path : paths) {
+    roots.push_back(InputFile{path, path}.Source());
+  }
+  auto sources = index.ListSources();
+  if (!sources.ok()) return ReportError("sync", sources.status());
+  auto known = KnownDocuments(index, roots);
+  if (!known.ok()) return ReportError("sync", known.status());
+  size_t excluded = 0;
+  const std::vector<SourcedFile> files =
+      PlaceFiles(*sources, ExpandInputs(paths), &excluded);
+  SyncRun run(&index, std::move(*known), settings);
+  for (const SourcedFile& file : files) run.SyncFile(file);
+  if (excluded > 0) {
+    std::printf("%zu file%s left out by the sources' globs\n", excluded,
+                excluded == 1 ? "" : "s");
+  }
+  return run.RemoveGone();
+}
 
 int RunSyncCommand(int argc, char** argv) {
   static constexpr OptionSpec kSpecs[] = {{"index", true},
@@ -220,25 +312,43 @@ int RunSyncCommand(int argc, char** argv) {
   auto line =
       ParseCommandLine("sync", argc, argv, kAllSpecs, SyncUsage(), &exit);
   if (!line) return exit;
-  if (line->args().empty()) {
-    return UsageError("sync", absl::InvalidArgumentError("no SOURCE given"));
-  }
   auto limits = FileLimits(*line);
   if (!limits.ok()) return ReportError("sync", limits.status());
   auto unreadable = ParseUnreadablePolicy(line->Value("on-unreadable"));
   if (!unreadable.ok()) return ReportError("sync", unreadable.status());
-  const std::optional<std::vector<std::string>> roots = SyncRoots(*line, &exit);
-  if (!roots) return exit;
-  const std::vector<InputFile> files = ExpandInputs(line->args());
-  const bool dry = line->Has("dry-run");
-  auto index = OpenIndex(*line, dry ? OpenMode::kRead : OpenMode::kWrite);
+  const std::optional<std::vector<std::string>> given = SyncRoots(*line, &exit);
+  if (!given) return exit;
+  const SyncSettings settings{*limits, *unreadable, line->Values("label"),
+                              line->Has("dry-run")};
+  auto index =
+      OpenIndex(*line, settings.dry ? OpenMode::kRead : OpenMode::kWrite);
   if (!index.ok()) return ReportError("sync", index.status());
-  auto known = KnownDocuments(**index, *roots);
-  if (!known.ok()) return ReportError("sync", known.status());
-  SyncRun run(index->get(), std::move(*known), *limits, *unreadable,
-              line->Values("label"), dry);
-  for (const InputFile& file : files) run.SyncFile(file);
-  return run.RemoveGone();
+  std::vector<std::string> paths = *given;
+  if (paths.empty()) {
+    auto sources = (*index)->ListSources();
+    if (!sources.ok()) return ReportError("sync", sources.status());
+    for (const ProtectedSource& source : *sources) {
+      paths.push_back(source.record.root);
+    }
+    if (paths.empty()) {
+      return UsageError(
+          "sync", absl::InvalidArgumentError(
+                      "no SOURCE given and no source registered (leakhound "
+                      "sources add NAME PATH; leakhound sources migrate "
+                      "registers the folders an index was built from)"));
+    }
+    // A registered folder that is gone would lose all its documents:
+    // refused as SyncRoots refuses a missing argument.
+    for (const std::string& path : paths) {
+      std::error_code ec;
+      if (!std::filesystem::exists(path, ec)) {
+        return ReportError("sync", absl::NotFoundError(absl::StrCat(
+                                       path, ": no such file or directory (a "
+                                       "registered source; nothing synced)")));
+      }
+    }
+  }
+  return SyncPaths(**index, paths, settings);
 }
 
 }  // namespace leakhound

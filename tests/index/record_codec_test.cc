@@ -171,6 +171,30 @@ TEST(RecordCodecTest, ARecordTableRoundTripsAndItsBytesArePinned) {
             "6156eea1010000");
 }
 
+SourceRecord SampleSource() {
+  SourceRecord s;
+  s.root = "/srv/fin";
+  s.labels = {"secret"};
+  s.include = {"*.txt"};
+  s.exclude = {"d/*"};
+  s.folder_labels = {{"board", {"b"}}};
+  s.added_unix_ms = 1795000000789;
+  return s;
+}
+
+TEST(RecordCodecTest, ASourceRoundTripsAndItsBytesArePinned) {
+  EXPECT_EQ(RoundTrip(SampleSource()), SampleSource());
+  EXPECT_EQ(RoundTrip(SourceRecord{}), SourceRecord{});
+  // Golden: a change here is a storage format change.
+  EXPECT_EQ(absl::BytesToHexString(EncodeRecord(SampleSource())),
+            "000100000008000000000000002f7372762f66696e0000000000010000000000"
+            "0000000000000600000000000000736563726574010000000000000000000000"
+            "05000000000000002a2e74787401000000000000000000000003000000000000"
+            "00642f2a00000000000100000000000000010000000001000000050000000000"
+            "0000626f617264010000000000000000000000010000000000000062156156ee"
+            "a1010000");
+}
+
 TEST(RecordCodecTest, FingerprintsVersionOneDecodesWithoutWordChecks) {
   // SampleFingerprints() as version 1 wrote it (before word checks).
   const std::string bytes = absl::HexStringToBytes(
