@@ -35,7 +35,7 @@ struct sqlite3;
 
 namespace leakhound {
 
-class SqlStatement;  // incident_store.cc's prepared statement
+class SqlStatement;  // sql_statement.h
 
 // PERSISTED (PRAGMA user_version): the schema version this build writes.
 inline constexpr int kIncidentSchemaVersion = 4;

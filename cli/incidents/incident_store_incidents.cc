@@ -1,0 +1,326 @@
+// IncidentStore: recording incidents and reading them back, one by one, in
+// lists and in the dashboard's counts (incident_store.h).
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "cli/incidents/incident_rows.h"
+#include "cli/incidents/incident_store.h"
+#include "cli/incidents/sql_statement.h"
+
+namespace leakhound {
+
+absl::Status IncidentStore::Insert(std::span<Incident> incidents) {
+  absl::Status s = InTransaction([&] { return InsertAll(incidents); });
+  if (!s.ok()) {
+    for (Incident& i : incidents) i.id = 0;
+  }
+  return s;
+}
+
+absl::Status IncidentStore::InsertAll(std::span<Incident> incidents) {
+  SqlStatement add(db_,
+                   "INSERT INTO incidents (time_ms, source, kind, action, "
+                   "queue_id, message_id, sender, recipients, subject, client, "
+                   "run_id, file_path, file_size, sha256, detail, documents, "
+                   "status, note, reviewed_by, reviewed_ms, mail_state, "
+                   "reference, severity, policy, would_action, method, url) "
+                   "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+                   "?,?)");
+  SqlStatement match(
+      db_,
+      "INSERT INTO matches (incident_id, ordinal, document, source, "
+      "labels, part, byte_begin, byte_end, words, coverage, snippet, "
+      "snippet_begin, snippet_end) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
+  if (add.code() != kSqlOk) return Error(add.code(), "cannot prepare");
+  if (match.code() != kSqlOk) return Error(match.code(), "cannot prepare");
+  const std::string separator(1, kListSeparator);
+  for (Incident& i : incidents) {
+    if (i.documents.empty()) i.documents = DistinctDocuments(i.matches);
+    add.Reset();
+    add.Bind(i.time_ms)
+        .Bind(i.source)
+        .Bind(i.kind)
+        .Bind(i.action)
+        .Bind(i.queue_id)
+        .Bind(i.message_id)
+        .Bind(i.sender)
+        .Bind(absl::StrJoin(i.recipients, separator))
+        .Bind(i.subject)
+        .Bind(i.client)
+        .Bind(i.run_id)
+        .Bind(i.file_path)
+        .Bind(static_cast<int64_t>(i.file_size))
+        .Bind(i.sha256)
+        .Bind(i.detail)
+        .Bind(absl::StrJoin(i.documents, separator))
+        .Bind(i.status)
+        .Bind(i.note)
+        .Bind(i.reviewed_by)
+        .Bind(i.reviewed_ms)
+        .Bind(i.mail_state)
+        .Bind(i.reference)
+        .Bind(i.severity)
+        .Bind(i.policy)
+        .Bind(i.would_action)
+        .Bind(i.method)
+        .Bind(i.url);
+    if (const int code = add.Step(); code != kSqlDone) {
+      return Error(code, "cannot insert an incident");
+    }
+    i.id = SqlLastInsertId(db_);
+    int64_t ordinal = 0;
+    for (const IncidentMatch& m : i.matches) {
+      match.Reset();
+      match.Bind(i.id)
+          .Bind(ordinal++)
+          .Bind(m.document)
+          .Bind(m.source)
+          .Bind(absl::StrJoin(m.labels, separator))
+          .Bind(m.part)
+          .Bind(int64_t{m.byte_begin})
+          .Bind(int64_t{m.byte_end})
+          .Bind(int64_t{m.words})
+          .Bind(m.coverage)
+          .Bind(m.snippet)
+          .Bind(int64_t{m.snippet_begin})
+          .Bind(int64_t{m.snippet_end});
+      if (const int code = match.Step(); code != kSqlDone) {
+        return Error(code, "cannot insert a match");
+      }
+    }
+    if (absl::Status st = InsertDecision(i); !st.ok()) return st;
+  }
+  return Enqueue([&]() -> absl::StatusOr<std::vector<OutboxEvent>> {
+    std::vector<OutboxEvent> events;
+    events.reserve(incidents.size());
+    for (const Incident& i : incidents) events.push_back(IncidentEvent(i));
+    return events;
+  });
+}
+
+absl::Status IncidentStore::InsertDecision(const Incident& i) {
+  SqlStatement rule(db_,
+                    "INSERT INTO incident_rules (incident_id, ordinal, rule, "
+                    "severity, action, monitor) VALUES (?,?,?,?,?,?)");
+  SqlStatement fact(db_,
+                    "INSERT INTO incident_documents (incident_id, ordinal, "
+                    "document, labels, words, share) VALUES (?,?,?,?,?,?)");
+  if (rule.code() != kSqlOk) return Error(rule.code(), "cannot prepare");
+  if (fact.code() != kSqlOk) return Error(fact.code(), "cannot prepare");
+  int64_t ordinal = 0;
+  for (const IncidentRule& r : i.rules) {
+    rule.Reset();
+    rule.Bind(i.id)
+        .Bind(ordinal++)
+        .Bind(r.rule)
+        .Bind(r.severity)
+        .Bind(r.action)
+        .Bind(int64_t{r.monitor ? 1 : 0});
+    if (const int code = rule.Step(); code != kSqlDone) {
+      return Error(code, "cannot insert a rule");
+    }
+  }
+  ordinal = 0;
+  for (const IncidentDocument& d : i.facts) {
+    fact.Reset();
+    fact.Bind(i.id)
+        .Bind(ordinal++)
+        .Bind(d.document)
+        .Bind(absl::StrJoin(d.labels, std::string(1, kListSeparator)))
+        .Bind(int64_t{d.words})
+        .Bind(d.share);
+    if (const int code = fact.Step(); code != kSqlDone) {
+      return Error(code, "cannot insert a document's facts");
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<Incident>> IncidentStore::List(
+    const IncidentFilter& filter) {
+  const Where where = WhereOf(filter);
+  SqlStatement s(
+      db_, absl::StrCat("SELECT ", kIncidentColumns, " FROM incidents", where.sql,
+                        " ORDER BY time_ms DESC, id DESC LIMIT ? OFFSET ?"));
+  BindWhere(s, where);
+  s.Bind(static_cast<int64_t>(filter.limit))
+      .Bind(static_cast<int64_t>(filter.offset));
+  std::vector<Incident> out;
+  int code;
+  while ((code = s.Step()) == kSqlRow) out.push_back(ReadIncident(s));
+  if (code != kSqlDone) return Error(code, "cannot list incidents");
+  return out;
+}
+
+absl::StatusOr<int64_t> IncidentStore::Count(const IncidentFilter& filter) {
+  const Where where = WhereOf(filter);
+  SqlStatement s(db_,
+                 absl::StrCat("SELECT COUNT(*) FROM incidents", where.sql));
+  BindWhere(s, where);
+  if (const int code = s.Step(); code != kSqlRow) {
+    return Error(code, "cannot count incidents");
+  }
+  return s.Int(0);
+}
+
+absl::Status IncidentStore::LoadMatches(Incident& incident) {
+  if (absl::Status s = LoadPassages(incident); !s.ok()) return s;
+  return LoadDecision(incident);
+}
+
+absl::Status IncidentStore::LoadPassages(Incident& incident) {
+  SqlStatement s(db_,
+                 "SELECT document, source, labels, part, byte_begin, byte_end, "
+                 "words, coverage, snippet, snippet_begin, snippet_end FROM "
+                 "matches WHERE incident_id = ? ORDER BY ordinal");
+  s.Bind(incident.id);
+  int code;
+  while ((code = s.Step()) == kSqlRow) {
+    IncidentMatch m;
+    m.document = s.Text(0);
+    m.source = s.Text(1);
+    m.labels = SplitList(s.Text(2));
+    m.part = s.Text(3);
+    m.byte_begin = static_cast<uint32_t>(s.Int(4));
+    m.byte_end = static_cast<uint32_t>(s.Int(5));
+    m.words = static_cast<uint32_t>(s.Int(6));
+    m.coverage = s.Real(7);
+    m.snippet = s.Text(8);
+    m.snippet_begin = static_cast<uint32_t>(s.Int(9));
+    m.snippet_end = static_cast<uint32_t>(s.Int(10));
+    // A damaged row must not index outside its snippet.
+    if (m.snippet_end > m.snippet.size())
+      m.snippet_end = static_cast<uint32_t>(m.snippet.size());
+    if (m.snippet_begin > m.snippet_end) m.snippet_begin = m.snippet_end;
+    incident.matches.push_back(std::move(m));
+  }
+  if (code != kSqlDone) return Error(code, "cannot read matches");
+  return absl::OkStatus();
+}
+
+absl::Status IncidentStore::LoadDecision(Incident& incident) {
+  int code;
+  SqlStatement rules(db_,
+                     "SELECT rule, severity, action, monitor FROM "
+                     "incident_rules WHERE incident_id = ? ORDER BY ordinal");
+  rules.Bind(incident.id);
+  while ((code = rules.Step()) == kSqlRow) {
+    incident.rules.push_back(
+        {rules.Text(0), rules.Text(1), rules.Text(2), rules.Int(3) != 0});
+  }
+  if (code != kSqlDone) return Error(code, "cannot read rules");
+  SqlStatement facts(db_,
+                     "SELECT document, labels, words, share FROM "
+                     "incident_documents WHERE incident_id = ? ORDER BY "
+                     "ordinal");
+  facts.Bind(incident.id);
+  while ((code = facts.Step()) == kSqlRow) {
+    incident.facts.push_back({facts.Text(0), SplitList(facts.Text(1)),
+                              static_cast<uint32_t>(facts.Int(2)),
+                              facts.Real(3)});
+  }
+  if (code != kSqlDone) return Error(code, "cannot read facts");
+  return absl::OkStatus();
+}
+
+absl::Status IncidentStore::ForEach(
+    const IncidentFilter& filter,
+    const std::function<absl::Status(const Incident&)>& fn, Load load) {
+  const Where where = WhereOf(filter);
+  SqlStatement s(db_,
+                 absl::StrCat("SELECT ", kIncidentColumns, " FROM incidents", where.sql,
+                              " ORDER BY time_ms DESC, id DESC"));
+  BindWhere(s, where);
+  int code;
+  while ((code = s.Step()) == kSqlRow) {
+    Incident i = ReadIncident(s);
+    absl::Status st = LoadDecision(i);
+    // Incidents from before the facts were kept have their matches.
+    if (st.ok() && (load == Load::kAll || i.facts.empty())) {
+      st = LoadPassages(i);
+    }
+    if (!st.ok()) return st;
+    if (st = fn(i); !st.ok()) return st;
+  }
+  if (code != kSqlDone) return Error(code, "cannot read incidents");
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Incident> IncidentStore::Get(int64_t id) {
+  SqlStatement s(
+      db_, absl::StrCat("SELECT ", kIncidentColumns, " FROM incidents WHERE id = ?"));
+  s.Bind(id);
+  const int code = s.Step();
+  if (code == kSqlDone) {
+    return absl::NotFoundError(absl::StrCat("no incident ", id));
+  }
+  if (code != kSqlRow) return Error(code, "cannot read an incident");
+  Incident i = ReadIncident(s);
+  if (absl::Status st = LoadMatches(i); !st.ok()) return st;
+  return i;
+}
+
+absl::StatusOr<std::vector<DayCount>> IncidentStore::PerDay(int64_t since_ms) {
+  SqlStatement s(
+      db_,
+      "SELECT time_ms / 86400000 AS day, action, COUNT(*) FROM "
+      "incidents WHERE time_ms >= ? GROUP BY day, action ORDER BY day");
+  s.Bind(since_ms);
+  std::vector<DayCount> out;
+  int code;
+  while ((code = s.Step()) == kSqlRow) {
+    out.push_back({s.Int(0), s.Text(1), s.Int(2)});
+  }
+  if (code != kSqlDone) return Error(code, "cannot count incidents per day");
+  return out;
+}
+
+absl::StatusOr<std::vector<NamedCount>> IncidentStore::NamedCounts(
+    const char* sql, int64_t since_ms, size_t n) {
+  SqlStatement s(db_, sql);
+  s.Bind(since_ms).Bind(static_cast<int64_t>(n));
+  std::vector<NamedCount> out;
+  int code;
+  while ((code = s.Step()) == kSqlRow) out.push_back({s.Text(0), s.Int(1)});
+  if (code != kSqlDone) return Error(code, "cannot count incidents");
+  return out;
+}
+
+absl::StatusOr<std::vector<NamedCount>> IncidentStore::TopDocuments(
+    int64_t since_ms, size_t n) {
+  return NamedCounts(
+      "SELECT m.document, COUNT(DISTINCT m.incident_id) AS c FROM matches m "
+      "JOIN incidents i ON i.id = m.incident_id WHERE i.time_ms >= ? GROUP BY "
+      "m.document ORDER BY c DESC, m.document LIMIT ?",
+      since_ms, n);
+}
+
+absl::StatusOr<std::vector<NamedCount>> IncidentStore::TopSenders(
+    int64_t since_ms, size_t n) {
+  return NamedCounts(
+      "SELECT sender, COUNT(*) AS c FROM incidents WHERE time_ms >= ? AND "
+      "sender != '' GROUP BY sender ORDER BY c DESC, sender LIMIT ?",
+      since_ms, n);
+}
+
+absl::StatusOr<std::vector<NamedCount>> IncidentStore::PerSeverity(
+    int64_t since_ms) {
+  return NamedCounts(
+      "SELECT severity, COUNT(*) AS c FROM incidents WHERE time_ms >= ? AND "
+      "severity != '' GROUP BY severity ORDER BY c DESC, severity LIMIT ?",
+      since_ms, 4);
+}
+
+absl::StatusOr<std::vector<NamedCount>> IncidentStore::PerRule(int64_t since_ms,
+                                                               size_t n) {
+  return NamedCounts(
+      "SELECT r.rule, COUNT(DISTINCT r.incident_id) AS c FROM incident_rules "
+      "r JOIN incidents i ON i.id = r.incident_id WHERE i.time_ms >= ? GROUP "
+      "BY r.rule ORDER BY c DESC, r.rule LIMIT ?",
+      since_ms, n);
+}
+
+}  // namespace leakhound
