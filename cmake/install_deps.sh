@@ -40,7 +40,7 @@ test_packages=(
   clang-14 libclang-rt-14-dev postfix slapd ldap-utils python3-distributed
   python3.11-doc manpages-zh linux-doc-6.1 postgresql-doc-15 perl-doc
   manpages manpages-dev icu-devtools groff-base coreutils grep sed gzip diffutils
-  findutils
+  findutils universal-ctags
   libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui
   pandoc libgsf-bin poppler-utils
   chromium lintian c-icap squid-openssl rsyslog rsyslog-openssl

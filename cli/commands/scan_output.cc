@@ -117,6 +117,94 @@ uint64_t FileOutcome::boilerplate_shingles() const {
   return n;
 }
 
+namespace {
+
+// The "matches" array's entries of one part: documents with their
+// passages, protected locations, rows of protected tables.
+void AppendPartMatches(const PartOutcome& part, bool& first, std::string& out) {
+  const std::string part_json = JsonString(part.name);
+  const auto separator = [&first] { return std::exchange(first, false) ? "" : ","; };
+  for (const DocumentMatch& m : part.report.matches) {
+    absl::StrAppend(
+        &out, separator(),
+        "{\"kind\":\"document\",\"doc_id\":", JsonString(m.external_id),
+        ",\"part\":", part_json, ",\"matched_words\":", m.matched_words,
+        ",\"coverage_of_source\":",
+        absl::StrFormat("%.4f", m.coverage_of_source),
+        ",\"coverage_of_scanned\":",
+        absl::StrFormat("%.4f", m.coverage_of_scanned),
+        ",\"group_words\":", m.group_words,
+        ",\"distinctive_words\":", m.distinctive_words, ",\"passages\":[");
+    for (size_t j = 0; j < m.passages.size(); ++j) {
+      const Passage& p = m.passages[j];
+      absl::StrAppend(&out, j ? "," : "", "{\"part\":", part_json,
+                      ",\"start\":", p.byte_begin, ",\"end\":", p.byte_end,
+                      ",\"source_start\":", p.source_byte_begin,
+                      ",\"source_end\":", p.source_byte_end,
+                      ",\"words\":", p.words,
+                      ",\"covered_words\":", p.covered_words, "}");
+    }
+    out += "]}";
+  }
+  for (const LocationFinding& f : part.report.locations) {
+    absl::StrAppend(&out, separator(),
+                    "{\"kind\":\"location\",\"part\":", part_json,
+                    ",\"start\":", f.byte_begin, ",\"end\":", f.byte_end,
+                    ",\"location\":", JsonString(f.key),
+                    ",\"prefix\":", JsonString(f.prefix), "}");
+  }
+  for (const RecordMatch& r : part.data.records) {
+    absl::StrAppend(&out, separator(),
+                    "{\"kind\":\"record\",\"part\":", part_json,
+                    ",\"table\":", JsonString(r.table),
+                    ",\"row_key\":\"", r.row_key, "\",\"columns\":[");
+    for (size_t j = 0; j < r.columns.size(); ++j) {
+      absl::StrAppend(&out, j ? "," : "", "{\"column\":",
+                      JsonString(r.columns[j]), ",\"start\":",
+                      r.spans[j].first, ",\"end\":", r.spans[j].second, "}");
+    }
+    out += "]}";
+  }
+}
+
+// The "identifiers" object: per data identifier, its matches and distinct
+// values summed over the parts.
+void AppendIdentifiers(const FileOutcome& o, std::string& out) {
+  out += ",\"identifiers\":{";
+  std::map<std::string, std::pair<uint32_t, uint32_t>> identifiers;
+  for (const PartOutcome& part : o.parts) {
+    for (const IdentifierCount& c : part.data.identifiers) {
+      identifiers[c.name].first += c.matches;
+      identifiers[c.name].second += c.distinct;
+    }
+  }
+  bool first = true;
+  for (const auto& [name, counts] : identifiers) {
+    absl::StrAppend(&out, std::exchange(first, false) ? "" : ",",
+                    JsonString(name), ":{\"matches\":", counts.first,
+                    ",\"distinct\":", counts.second, "}");
+  }
+  out += "}";
+}
+
+// The policy's severity, action and rules (scan --policy).
+void AppendPolicy(const FileOutcome& o, std::string& out) {
+  if (!o.policy) return;
+  absl::StrAppend(&out, ",\"severity\":", JsonString(o.policy->severity),
+                  ",\"action\":", JsonString(o.policy->action),
+                  ",\"rules\":[");
+  for (size_t i = 0; i < o.policy->rules.size(); ++i) {
+    const IncidentRule& r = o.policy->rules[i];
+    absl::StrAppend(&out, i ? "," : "", "{\"rule\":", JsonString(r.rule),
+                    ",\"severity\":", JsonString(r.severity),
+                    ",\"action\":", JsonString(r.action),
+                    ",\"monitor\":", r.monitor ? "true" : "false", "}");
+  }
+  out += "]";
+}
+
+}  // namespace
+
 std::string FormatJson(const FileOutcome& o, bool candidates) {
   std::string out = absl::StrCat(
       "{\"path\":", JsonString(o.path), ",\"verdict\":\"",
@@ -143,90 +231,19 @@ std::string FormatJson(const FileOutcome& o, bool candidates) {
     bool first = true;
     for (const PartOutcome& part : o.parts) {
       for (const std::string& id : part.candidate_ids) {
-        absl::StrAppend(&out, first ? "" : ",", JsonString(id));
-        first = false;
+        absl::StrAppend(&out, std::exchange(first, false) ? "" : ",",
+                        JsonString(id));
       }
     }
   }
   out += "],\"matches\":[";
   bool first_match = true;
   for (const PartOutcome& part : o.parts) {
-    const std::string part_json = JsonString(part.name);
-    for (const DocumentMatch& m : part.report.matches) {
-      absl::StrAppend(
-          &out, first_match ? "" : ",",
-          "{\"kind\":\"document\",\"doc_id\":", JsonString(m.external_id),
-          ",\"part\":", part_json, ",\"matched_words\":", m.matched_words,
-          ",\"coverage_of_source\":",
-          absl::StrFormat("%.4f", m.coverage_of_source),
-          ",\"coverage_of_scanned\":",
-          absl::StrFormat("%.4f", m.coverage_of_scanned),
-          ",\"group_words\":", m.group_words,
-          ",\"distinctive_words\":", m.distinctive_words, ",\"passages\":[");
-      first_match = false;
-      for (size_t j = 0; j < m.passages.size(); ++j) {
-        const Passage& p = m.passages[j];
-        absl::StrAppend(&out, j ? "," : "", "{\"part\":", part_json,
-                        ",\"start\":", p.byte_begin, ",\"end\":", p.byte_end,
-                        ",\"source_start\":", p.source_byte_begin,
-                        ",\"source_end\":", p.source_byte_end,
-                        ",\"words\":", p.words,
-                        ",\"covered_words\":", p.covered_words, "}");
-      }
-      out += "]}";
-    }
-    for (const LocationFinding& f : part.report.locations) {
-      absl::StrAppend(&out, first_match ? "" : ",",
-                      "{\"kind\":\"location\",\"part\":", part_json,
-                      ",\"start\":", f.byte_begin, ",\"end\":", f.byte_end,
-                      ",\"location\":", JsonString(f.key),
-                      ",\"prefix\":", JsonString(f.prefix), "}");
-      first_match = false;
-    }
-    for (const RecordMatch& r : part.data.records) {
-      absl::StrAppend(&out, first_match ? "" : ",",
-                      "{\"kind\":\"record\",\"part\":", part_json,
-                      ",\"table\":", JsonString(r.table),
-                      ",\"row_key\":\"", r.row_key, "\",\"columns\":[");
-      for (size_t j = 0; j < r.columns.size(); ++j) {
-        absl::StrAppend(&out, j ? "," : "", "{\"column\":",
-                        JsonString(r.columns[j]), ",\"start\":",
-                        r.spans[j].first, ",\"end\":", r.spans[j].second,
-                        "}");
-      }
-      out += "]}";
-      first_match = false;
-    }
+    AppendPartMatches(part, first_match, out);
   }
-  out += "],\"identifiers\":{";
-  std::map<std::string, std::pair<uint32_t, uint32_t>> identifiers;
-  for (const PartOutcome& part : o.parts) {
-    for (const IdentifierCount& c : part.data.identifiers) {
-      identifiers[c.name].first += c.matches;
-      identifiers[c.name].second += c.distinct;
-    }
-  }
-  bool first_identifier = true;
-  for (const auto& [name, counts] : identifiers) {
-    absl::StrAppend(&out, first_identifier ? "" : ",", JsonString(name),
-                    ":{\"matches\":", counts.first, ",\"distinct\":",
-                    counts.second, "}");
-    first_identifier = false;
-  }
-  out += "}";
-  if (o.policy) {
-    absl::StrAppend(&out, ",\"severity\":", JsonString(o.policy->severity),
-                    ",\"action\":", JsonString(o.policy->action),
-                    ",\"rules\":[");
-    for (size_t i = 0; i < o.policy->rules.size(); ++i) {
-      const IncidentRule& r = o.policy->rules[i];
-      absl::StrAppend(&out, i ? "," : "", "{\"rule\":", JsonString(r.rule),
-                      ",\"severity\":", JsonString(r.severity),
-                      ",\"action\":", JsonString(r.action),
-                      ",\"monitor\":", r.monitor ? "true" : "false", "}");
-    }
-    out += "]";
-  }
+  out += "]";
+  AppendIdentifiers(o, out);
+  AppendPolicy(o, out);
   out += "}";
   return out;
 }

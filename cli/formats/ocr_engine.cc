@@ -22,7 +22,7 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "absl/synchronization/mutex.h"
-#include "cli/formats/text_extractor.h"
+#include "cli/formats/unreadable.h"
 
 namespace leakhound {
 namespace {

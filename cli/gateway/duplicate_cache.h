@@ -23,7 +23,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
-#include "cli/gateway/message_verdict.h"
+#include "cli/gateway/verdict.h"
 #include "engine/filter/skip_bloom_filter.h"
 
 namespace leakhound {

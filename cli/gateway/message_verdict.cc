@@ -14,18 +14,6 @@
 
 namespace leakhound {
 
-const char* VerdictName(MessageVerdict::Kind kind) {
-  switch (kind) {
-    case MessageVerdict::Kind::kClean:
-      return "clean";
-    case MessageVerdict::Kind::kLeak:
-      return "leak";
-    case MessageVerdict::Kind::kError:
-      return "error";
-  }
-  return "?";
-}
-
 MessageScanner::MessageScanner(IndexHolder* holder, DuplicateCache* cache,
                                const ScanOptions& options,
                                const ExtractionLimits& limits,

@@ -1,5 +1,5 @@
-// MessageVerdict: what the mail gateway decided about one message, and
-// MessageScanner, which decides it: the message is extracted as e-mail
+// MessageScanner, which decides what the mail gateway makes of one message
+// (its MessageVerdict, verdict.h): the message is extracted as e-mail
 // (cli/formats: body, attachments, forwarded messages, each a part), each
 // part scanned against the current index snapshot (index_holder.h), and
 // the verdict remembered in the duplicate cache (duplicate_cache.h) so
@@ -25,6 +25,7 @@
 #include "cli/formats/extraction.h"
 #include "cli/formats/text_extractor.h"
 #include "cli/gateway/index_holder.h"
+#include "cli/gateway/verdict.h"
 #include "cli/incidents/incident.h"
 #include "cli/policy/policy_evaluator.h"
 #include "cli/records/data_scanner.h"
@@ -35,38 +36,6 @@ namespace leakhound {
 class DuplicateCache;
 class IndexHolder;
 
-struct MessageVerdict {
-  enum class Kind { kClean, kLeak, kError };
-  Kind kind = Kind::kClean;
-  std::vector<std::string> documents;  // matched protected document ids
-  // What the policy reads of them (cli/policy): per document (and per
-  // protected location, as "location PREFIX") its labels, its words
-  // matched summed over the parts, and its largest share matched.
-  std::vector<MatchedDocument> matched;
-  std::vector<std::string> locations;  // protected location prefixes named
-  // Rows of protected tables matched, per table, and distinct valid values
-  // per data identifier (docs/records.md), summed over the parts.
-  std::vector<std::pair<std::string, uint32_t>> records;
-  std::vector<std::pair<std::string, uint32_t>> identifiers;
-  std::vector<std::string> parts;      // where: "" (the body) or a part path
-  // Parts without text leakhound could read (an image OCR found nothing
-  // in, unknown binary data), each "name (class)": the milter's
-  // --on-unreadable decides what a clean message with some does.
-  std::vector<std::string> unread;
-  // Whether one of them was left unread because a budget ran out (class
-  // limit): the milter's --on-unread-limit.
-  bool unread_limit = false;
-  // For the incident desk (MessageScanner's `evidence`): per matched
-  // passage its document and, with snippets, the outbound text around it;
-  // at most kEvidencePerDocument passages per document and part
-  // (incident_evidence.h).
-  std::vector<IncidentMatch> evidence;
-  std::string error;        // for kError: why
-  bool duplicate = false;   // reused from the duplicate cache
-  double milliseconds = 0;  // extraction and scan
-};
-
-const char* VerdictName(MessageVerdict::Kind kind);
 
 // Adds what the policy reads of `report`'s matches (read in `index`) to
 // `matched`: per document its labels, its words summed over the reports

@@ -261,4 +261,6 @@ absl::StatusOr<std::string> IncidentStore::IntegrityCheck() {
   return absl::StrJoin(lines, "; ");
 }
 
+std::string SqliteVersion() { return SqlLibraryVersion(); }
+
 }  // namespace leakhound

@@ -4,7 +4,6 @@
 #include <sqlite3.h>
 
 #include "absl/strings/str_cat.h"
-#include "cli/incidents/incident_store.h"
 
 namespace leakhound {
 
@@ -122,6 +121,6 @@ int64_t SqlChanges(sqlite3* db) { return sqlite3_changes(db); }
 
 int64_t SqlLastInsertId(sqlite3* db) { return sqlite3_last_insert_rowid(db); }
 
-std::string SqliteVersion() { return sqlite3_libversion(); }
+const char* SqlLibraryVersion() { return sqlite3_libversion(); }
 
 }  // namespace leakhound

@@ -75,6 +75,8 @@ absl::Status SqlExec(sqlite3* db, const char* sql, std::string_view path);
 // Rows the last statement changed; the row id of the last insert.
 int64_t SqlChanges(sqlite3* db);
 int64_t SqlLastInsertId(sqlite3* db);
+// The SQLite library's version ("3.40.1").
+const char* SqlLibraryVersion();
 
 }  // namespace leakhound
 

@@ -524,26 +524,10 @@ class Reader {
 
 }  // namespace
 
-PolicyReport CheckPolicy(std::string_view text, const std::string& path) {
-  PolicyReport report;
-  toml::table root;
-  try {
-    root = toml::parse(text, path);
-  } catch (const toml::parse_error& e) {
-    report.errors.push_back(
-        absl::StrCat(path, ":", static_cast<uint32_t>(e.source().begin.line),
-                     ": ", std::string(e.description())));
-    return report;
-  }
-  Reader reader(path);
-  reader.OnlyKeys(root,
-                  {"internal_domains", "help_url", "directory", "groups",
-                   "rule", "destination", "outbox", "identifier"},
-                  "the file");
-  Policy policy;
-  policy.path = path;
-  policy.internal_domains = reader.Domains(root, "internal_domains");
-  policy.help_url = reader.String(root, "help_url").value_or("");
+namespace {
+
+// [groups]: lists of addresses, or { directory = DN } groups.
+void ReadGroups(Reader& reader, const toml::table& root, Policy& policy) {
   if (const toml::node* groups = root.get("groups")) {
     if (groups->as_table() == nullptr) {
       reader.Fail(groups->source(), "'groups' must be a table ([groups])");
@@ -567,17 +551,10 @@ PolicyReport CheckPolicy(std::string_view text, const std::string& path) {
       }
     }
   }
-  if (const toml::node* directory = root.get("directory")) {
-    if (directory->as_table() == nullptr) {
-      reader.Fail(directory->source(), "'directory' must be a table");
-    } else {
-      policy.directory = reader.Directory(*directory->as_table());
-    }
-  }
-  if (!policy.directory_groups.empty() && !policy.directory) {
-    reader.Fail(root.get("groups")->source(),
-                "directory groups need a [directory] table (url, base_dn)");
-  }
+}
+
+// [[rule]] tables.
+void ReadRules(Reader& reader, const toml::table& root, Policy& policy) {
   if (const toml::node* rules = root.get("rule")) {
     const toml::array* list = rules->as_array();
     if (list == nullptr) {
@@ -592,6 +569,10 @@ PolicyReport CheckPolicy(std::string_view text, const std::string& path) {
       }
     }
   }
+}
+
+// [outbox] and [[destination]] tables: the SIEM feed.
+void ReadOutbox(Reader& reader, const toml::table& root, Policy& policy) {
   if (const toml::node* outbox = root.get("outbox")) {
     if (outbox->as_table() == nullptr) {
       reader.Fail(outbox->source(), "'outbox' must be a table ([outbox])");
@@ -614,6 +595,11 @@ PolicyReport CheckPolicy(std::string_view text, const std::string& path) {
     }
     reader.CheckNames(policy.destinations);
   }
+}
+
+// [[identifier]] tables.
+void ReadIdentifiers(Reader& reader, const toml::table& root,
+                     Policy& policy) {
   if (const toml::node* identifiers = root.get("identifier")) {
     const toml::array* list = identifiers->as_array();
     for (size_t k = 0; list != nullptr && k < list->size(); ++k) {
@@ -628,6 +614,45 @@ PolicyReport CheckPolicy(std::string_view text, const std::string& path) {
                   "identifiers are [[identifier]] tables");
     }
   }
+}
+
+}  // namespace
+
+PolicyReport CheckPolicy(std::string_view text, const std::string& path) {
+  PolicyReport report;
+  toml::table root;
+  try {
+    root = toml::parse(text, path);
+  } catch (const toml::parse_error& e) {
+    report.errors.push_back(
+        absl::StrCat(path, ":", static_cast<uint32_t>(e.source().begin.line),
+                     ": ", std::string(e.description())));
+    return report;
+  }
+  Reader reader(path);
+  reader.OnlyKeys(root,
+                  {"internal_domains", "help_url", "directory", "groups",
+                   "rule", "destination", "outbox", "identifier"},
+                  "the file");
+  Policy policy;
+  policy.path = path;
+  policy.internal_domains = reader.Domains(root, "internal_domains");
+  policy.help_url = reader.String(root, "help_url").value_or("");
+  ReadGroups(reader, root, policy);
+  if (const toml::node* directory = root.get("directory")) {
+    if (directory->as_table() == nullptr) {
+      reader.Fail(directory->source(), "'directory' must be a table");
+    } else {
+      policy.directory = reader.Directory(*directory->as_table());
+    }
+  }
+  if (!policy.directory_groups.empty() && !policy.directory) {
+    reader.Fail(root.get("groups")->source(),
+                "directory groups need a [directory] table (url, base_dn)");
+  }
+  ReadRules(reader, root, policy);
+  ReadOutbox(reader, root, policy);
+  ReadIdentifiers(reader, root, policy);
   reader.CheckGroups(policy);
   report.errors = reader.errors();
   CompileLabels(&policy);

@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "engine/scan/passage_matcher.h"
+#include "engine/scan/passage.h"
 
 namespace leakhound {
 

@@ -7,8 +7,9 @@
 // inserted one) bridged up to a limit. The filter never enters: this is
 // exact on fingerprints, so its only error is a 64-bit collision.
 //
-// Thread-safety: ScannedText is immutable after construction and may be
-// shared by threads; MatchPassages is a pure function.
+// The scanned text's index is scanned_text.h, what a passage is passage.h.
+//
+// Thread-safety: MatchPassages is a pure function.
 #ifndef LEAKHOUND_ENGINE_SCAN_PASSAGE_MATCHER_H_
 #define LEAKHOUND_ENGINE_SCAN_PASSAGE_MATCHER_H_
 
@@ -20,139 +21,12 @@
 #include <utility>
 #include <vector>
 
+#include "engine/scan/passage.h"
+#include "engine/scan/scanned_text.h"
 #include "index/records.h"
 #include "shingler/shingler.h"
 
 namespace leakhound {
-
-// A scanned text's shingles with an index from fingerprint to shingles.
-class ScannedText {
- public:
-  // At most this many shingles per fingerprint take part in matching (a
-  // line repeated a thousand times must not make a million pairs).
-  static constexpr size_t kMaxRepeats = 16;
-
-  explicit ScannedText(ShingledText text);
-
-  const ShingledText& text() const { return text_; }
-  // Indexes into text().shingles of the shingles with `fingerprint`, in
-  // text order, at most kMaxRepeats; empty if none. Most calls ask for
-  // fingerprints the text lacks (a candidate's whole list is probed), and
-  // a bit array answers most of those without touching the map.
-  std::span<const uint32_t> ShinglesWith(uint64_t fingerprint) const {
-    const uint64_t bit = fingerprint >> shift_;
-    if (((present_[bit >> 6] >> (bit & 63)) & 1) == 0) return {};
-    return Lookup(fingerprint);
-  }
-  // The distinct fingerprints, in order of first occurrence.
-  const std::vector<uint64_t>& distinct() const { return distinct_; }
-
- private:
-  std::span<const uint32_t> Lookup(uint64_t fingerprint) const;
-
-  ShingledText text_;
-  // The distinct fingerprints in ascending order; the shingles of
-  // sorted_[k] are shingle_index_[begin_[k], begin_[k + 1]): flat arrays
-  // built by a radix sort, not a hash map (why, measured: docs/engine.md,
-  // "The scanned text's index").
-  std::vector<uint64_t> sorted_;
-  std::vector<uint32_t> begin_;
-  std::vector<uint32_t> shingle_index_;
-  std::vector<uint64_t> distinct_;
-  // Bit (fingerprint >> shift_) is set for every fingerprint of the text:
-  // at least 64 bits per distinct fingerprint, so a fingerprint the text
-  // lacks passes with probability under 1/64 (fingerprints are keyed
-  // hashes, uniform in their top bits). The fingerprints of sorted_ with
-  // top bits h (fingerprint >> bucket_shift_) are
-  // sorted_[bucket_[h], bucket_[h + 1]): about one each.
-  std::vector<uint64_t> present_;
-  unsigned shift_ = 52;
-  std::vector<uint32_t> bucket_;
-  unsigned bucket_shift_ = 64;
-};
-
-struct PassageOptions {
-  // Largest step, in scanned tokens, between the starts of two consecutive
-  // matched shingles of one passage.
-  uint32_t max_gap_tokens = 10;
-  // The same between two shingles on one diagonal: the scanned tokens
-  // between them face as many source tokens (words substituted one for
-  // one), and count as covered.
-  uint32_t max_aligned_gap_tokens = 15;
-  // Largest change of the diagonal (source token - scanned token) between
-  // two consecutive matched shingles of one passage.
-  uint32_t max_drift_tokens = 5;
-  // Passage groups (LargestGroupWords): the most tokens between two
-  // passages that follow each other in the scanned text, and the most
-  // tokens by which a group's source ranges may span more than its scanned
-  // span.
-  uint32_t max_group_gap_tokens = 3;
-  uint32_t max_group_slack_tokens = 10;
-  // Word-check extension (MatchPassages with the source's word checks): at
-  // each end, a passage grows over up to `max_check_skip_tokens` tokens
-  // whose checks differ (substituted words) followed by at least
-  // `min_check_run_tokens` tokens whose checks agree, as long as such steps
-  // follow each other. A step that random bytes pass has probability
-  // 2^-(8 * min_check_run_tokens) at most.
-  // No end grows by more than `max_check_extension_tokens` (a text and a
-  // source of one line repeated must not make every chain walk them
-  // whole).
-  uint32_t max_check_skip_tokens = 2;
-  uint32_t min_check_run_tokens = 2;
-  uint32_t max_check_extension_tokens = 15;
-};
-
-// The gap and drift for text shingled with `options`: a substituted token
-// removes the shingles covering it, so the gap must exceed one shingle's
-// tokens, and winnowing thins the survivors by up to its window. On one
-// diagonal the gap is one shingle's tokens more: 15 % of words substituted
-// often leave two substitutions within a shingle of each other (issue
-// 37). A group may skip one shingle's tokens of its source stretch, and
-// as many (plus the winnowing window) between two of its passages in the
-// scanned text: a sentence too short to hold a shingle of its own, which
-// sits in both. A word-check step skips up to cjk_chars_per_word tokens
-// (two English words or one two-character CJK word) and needs as many
-// agreeing tokens after it; an end grows by at most the aligned gap.
-PassageOptions PassageOptionsFor(const ShinglerOptions& options);
-
-struct Passage {
-  // Scanned text: tokens [token_begin, token_end), bytes [byte_begin,
-  // byte_end).
-  uint32_t token_begin = 0;
-  uint32_t token_end = 0;
-  uint32_t byte_begin = 0;
-  uint32_t byte_end = 0;
-  // Protected document: the smallest token and byte ranges holding every
-  // source shingle of the passage and the tokens word checks added.
-  uint32_t source_token_begin = 0;
-  uint32_t source_token_end = 0;
-  uint32_t source_byte_begin = 0;
-  uint32_t source_byte_end = 0;
-  uint32_t shingles = 0;  // matched shingle pairs chained into it
-  uint32_t words = 0;     // words of the scanned span (ShingledText::Words)
-  // Words of the scanned span inside its matched shingles, between two of
-  // them on one diagonal (as many words on both sides: substituted one for
-  // one) or added at its ends by word checks: the span less the other gaps
-  // the chain bridged (<= words).
-  uint32_t covered_words = 0;
-  // Set with word checks, for gaps of at most max_group_gap_tokens: the
-  // tokens between this passage and the passages before it that the
-  // source does not hold near it (words inserted between two passages of
-  // a group), and the words among them it does hold (moved: a group
-  // counts them as covered).
-  uint32_t inserted_before = 0;
-  uint32_t copied_before = 0;
-  // Set with word checks: the words of the tokens right before (after)
-  // the passage, at most max_group_gap_tokens and short of the next
-  // passage's, that the source holds, checks equal and in order, as runs
-  // of 3 or more tokens outside the passage's source range but within
-  // max_group_slack_tokens + max_group_gap_tokens of it (short sentences
-  // of a reordered excerpt moved to its edge), unless copied_before
-  // counts them. A group counts them as covered.
-  uint32_t held_before = 0;
-  uint32_t held_after = 0;
-  bool operator==(const Passage&) const = default;
-};
 
 // The passages `scanned` shares with `source`, in scanned-text order; a
 // passage whose scanned span lies inside another's (the same text matching
@@ -183,7 +57,6 @@ struct Passage {
 // `source_checks` empty or one byte per source token.
 // `suppressed` (may be empty) names fingerprints that must not count
 // (allow-listed, boilerplate).
-inline constexpr uint32_t kMaxSubstitutedShare = 5;
 std::vector<Passage> MatchPassages(
     const ScannedText& scanned, std::span<const Occurrence> source,
     std::string_view source_checks,
@@ -229,7 +102,6 @@ double SourceCoverage(std::span<const Passage> passages,
 // of up to kMaxGroupPassages passages are tried from every passage
 // (quadratic in that bound).
 // REQUIRES: `passages` in scanned-text order, as MatchPassages returns them.
-inline constexpr size_t kMaxGroupPassages = 256;
 uint32_t LargestGroupWords(std::span<const Passage> passages,
                            const PassageOptions& options);
 

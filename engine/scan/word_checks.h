@@ -18,8 +18,9 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/scan/passage.h"
 #include "engine/scan/passage_chain.h"
-#include "engine/scan/passage_matcher.h"
+#include "engine/scan/scanned_text.h"
 #include "index/records.h"
 #include "shingler/shingler.h"
 
