@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
@@ -131,6 +132,45 @@ struct MilterOptions {
 // the command line wins; `given` is the command line alone, `origins`
 // where the config file set each option. nullopt after reporting a usage
 // error (or printing the help), with *exit set.
+// libmilter takes a bare word as a file name: `--socket 19591` would
+// listen on ./19591. Only unix:/local: with a path, inet:/inet6: with a
+// port, or a path with a '/' are taken.
+absl::Status CheckMilterSocket(const std::string& socket) {
+  const auto bad = [&socket](const std::string& why) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--socket ", socket, ": ", why,
+        " (inet:PORT@HOST for TCP, e.g. inet:", 
+        socket.find_first_not_of("0123456789") == std::string::npos &&
+                !socket.empty()
+            ? socket
+            : "10025",
+        "@127.0.0.1; unix:/PATH for a socket file)"));
+  };
+  const size_t colon = socket.find(':');
+  const std::string scheme =
+      colon == std::string::npos ? "" : socket.substr(0, colon);
+  const std::string rest =
+      colon == std::string::npos ? socket : socket.substr(colon + 1);
+  if (scheme == "unix" || scheme == "local") {
+    return rest.find('/') == std::string::npos
+               ? bad("a unix socket needs a path with a '/'")
+               : absl::OkStatus();
+  }
+  if (scheme == "inet" || scheme == "inet6") {
+    const std::string port = rest.substr(0, rest.find('@'));
+    uint32_t number = 0;
+    if (!absl::SimpleAtoi(port, &number) || number == 0 || number > 65535) {
+      return bad("the port must be a number from 1 to 65535");
+    }
+    return absl::OkStatus();
+  }
+  if (scheme.empty() && socket.find('/') != std::string::npos) {
+    return absl::OkStatus();
+  }
+  return bad(scheme.empty() ? "not a socket address"
+                            : "unknown kind of socket '" + scheme + "'");
+}
+
 std::optional<CommandLine> MergedCommandLine(
     int argc, char** argv, std::optional<CommandLine>* given,
     std::map<std::string, std::string>* origins, int* exit) {
@@ -254,6 +294,10 @@ std::optional<MilterOptions> ParseMilterOptions(int argc, char** argv,
   if (!socket) {
     *exit =
         UsageError("milter", absl::InvalidArgumentError("no --socket given"));
+    return std::nullopt;
+  }
+  if (absl::Status bad = CheckMilterSocket(*socket); !bad.ok()) {
+    *exit = ReportError("milter", WhereFrom(bad, origins, *given));
     return std::nullopt;
   }
   o.socket = *socket;

@@ -23,9 +23,9 @@ namespace {
 
 constexpr char kUsage[] =
     "usage: leakhound records add --index DIR --schema SCHEMA.toml "
-    "[--name NAME] [--delimiter C] TABLE.csv\n"
+    "[--name NAME] [--delimiter C] [--strict] TABLE.csv\n"
     "       leakhound records replace --index DIR --schema SCHEMA.toml "
-    "[--name NAME] [--delimiter C] TABLE.csv\n"
+    "[--name NAME] [--delimiter C] [--strict] TABLE.csv\n"
     "       leakhound records remove --index DIR NAME\n"
     "       leakhound records list --index DIR [--json]\n"
     "       leakhound records stats --index DIR [--json] [NAME]\n"
@@ -36,6 +36,9 @@ constexpr char kUsage[] =
     "file's stem.\n"
     "  TABLE.csv: comma-separated (RFC 4180); .tsv or --delimiter tab: "
     "tabs.\n"
+    "  A row with fewer fields than the header is loaded (its missing cells "
+    "empty)\n"
+    "  and counted; --strict refuses the file at the first one.\n"
     "  docs/records.md.\n";
 
 absl::StatusOr<std::string> ReadSmallFile(const std::string& path) {
@@ -119,7 +122,9 @@ int Load(const CommandLine& line, const std::vector<std::string>& operands,
   auto index = OpenIndex(line, OpenMode::kWrite);
   if (!index.ok()) return ReportError(action, index.status());
   const auto start = std::chrono::steady_clock::now();
-  auto loaded = LoadTable(**index, *schema, options);
+  options.strict = line.Has("strict");
+  TableLoadNotes notes;
+  auto loaded = LoadTable(**index, *schema, options, &notes);
   if (!loaded.ok()) return ReportError(action, loaded.status());
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
@@ -131,6 +136,17 @@ int Load(const CommandLine& line, const std::vector<std::string>& operands,
       static_cast<unsigned long long>(loaded->rows),          // NOLINT
       static_cast<unsigned long long>(loaded->skipped_rows),  // NOLINT
       seconds);
+  if (notes.short_rows > 0) {
+    std::vector<std::string> lines;
+    for (uint64_t l : notes.short_lines) lines.push_back(absl::StrCat(l));
+    std::printf(
+        "%s shorter than the header, their missing cells empty (line%s %s%s; "
+        "--strict refuses them)\n",
+        Plural(notes.short_rows, "row").c_str(),
+        notes.short_lines.size() == 1 ? "" : "s",
+        absl::StrJoin(lines, ", ").c_str(),
+        notes.short_rows > notes.short_lines.size() ? ", ..." : "");
+  }
   return kExitOk;
 }
 
@@ -185,6 +201,7 @@ int RunRecordsCommand(int argc, char** argv) {
                                           {"schema", true},
                                           {"name", true},
                                           {"delimiter", true},
+                                          {"strict", false},
                                           {"json", false}};
   int exit = kExitOk;
   auto line = ParseCommandLine("records", argc, argv, kSpecs, kUsage, &exit);

@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <memory>
+#include <span>
+#include <string>
 #include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "cli/records/cell_hasher.h"
 #include "cli/records/cell_normalizer.h"
 #include "cli/records/csv_table.h"
@@ -49,9 +52,150 @@ RecordTableRecord TableShape(const RecordSchema& schema,
   return shape;
 }
 
+namespace {
+
+// A header field list that is one field holding another delimiter than
+// `delimiter`: the delimiter the file seems to use, else 0.
+char LikelyDelimiter(std::span<const std::string> fields, char delimiter) {
+  if (fields.size() != 1) return 0;
+  for (char c : {',', ';', '\t', '|'}) {
+    if (c != delimiter && fields[0].find(c) != std::string::npos) return c;
+  }
+  return 0;
+}
+
+std::string DelimiterOption(char c) {
+  return c == '\t' ? "--delimiter tab" : absl::StrCat("--delimiter '", std::string(1, c), "'");
+}
+
+// One file's rows into a table load: the header mapped to the schema's
+// columns, then each row's cells hashed; rows shorter than the header
+// counted (TableLoadNotes) or, with options.strict, refused.
+class TableRead {
+ public:
+  TableRead(const RecordSchema& schema, const TableLoadOptions& options,
+            const CellHasher& hasher, CellNormalizer& normalizer,
+            RecordTableLoad& load, TableLoadNotes& notes)
+      : schema_(schema),
+        options_(options),
+        hasher_(hasher),
+        normalizer_(normalizer),
+        load_(load),
+        notes_(notes),
+        field_of_(schema.columns.size()),
+        cells_(schema.columns.size()),
+        words_(schema.columns.size(), 0),
+        header_read_(!schema.header) {
+    for (size_t c = 0; c < field_of_.size(); ++c) field_of_[c] = c;
+    width_ = field_of_.size();
+  }
+
+  absl::Status Line(uint64_t line, std::span<const std::string> fields) {
+    if (!header_read_) {
+      header_read_ = true;
+      return Header(line, fields);
+    }
+    if (fields.size() < width_) {
+      if (options_.strict) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "line ", line, ": ", fields.size(), " of the header's ", width_,
+            " fields (--strict refuses short rows)"));
+      }
+      if (notes_.short_lines.size() < TableLoadNotes::kLinesShown) {
+        notes_.short_lines.push_back(line);
+      }
+      ++notes_.short_rows;
+    }
+    return Row(fields);
+  }
+
+  // The longest word run of each name and text column.
+  void Finish() {
+    for (size_t c = 0; c < words_.size(); ++c) load_.SetMaxWords(c, words_[c]);
+  }
+
+ private:
+  absl::Status Header(uint64_t line, std::span<const std::string> fields) {
+    width_ = fields.size();
+    for (size_t c = 0; c < schema_.columns.size(); ++c) {
+      const std::string want = absl::AsciiStrToLower(schema_.columns[c].name);
+      auto it = std::find_if(fields.begin(), fields.end(),
+                             [&](const std::string& f) {
+                               return absl::AsciiStrToLower(
+                                          absl::StripAsciiWhitespace(f)) == want;
+                             });
+      if (it != fields.end()) {
+        field_of_[c] = static_cast<size_t>(it - fields.begin());
+        continue;
+      }
+      std::string message = absl::StrCat(
+          "line ", line, ": the header has no column ", schema_.columns[c].name);
+      if (const char d = LikelyDelimiter(fields, options_.delimiter)) {
+        absl::StrAppend(&message, "; it reads as one field, ",
+                        Quoted(fields[0]), ": the file seems separated by ",
+                        d == '\t' ? "tabs" : absl::StrCat("'", std::string(1, d), "'"),
+                        " (", DelimiterOption(d), ")");
+      } else {
+        std::vector<std::string> names;
+        for (const std::string& f : fields) names.push_back(Quoted(f));
+        absl::StrAppend(&message, " (its columns: ", absl::StrJoin(names, ", "),
+                        "; without a header, set header = false)");
+      }
+      return absl::InvalidArgumentError(message);
+    }
+    return absl::OkStatus();
+  }
+
+  static std::string Quoted(std::string_view field) {
+    std::string shown(field.substr(0, 60));
+    if (field.size() > 60) shown += "...";
+    return absl::StrCat("'", shown, "'");
+  }
+
+  absl::Status Row(std::span<const std::string> fields) {
+    bool primary = false;
+    for (size_t c = 0; c < cells_.size(); ++c) {
+      cells_[c] = 0;
+      if (field_of_[c] >= fields.size()) continue;
+      const std::string& raw = fields[field_of_[c]];
+      const SchemaColumn& column = schema_.columns[c];
+      auto form = normalizer_.Cell(column.type, schema_.date_order, raw);
+      if (!form) continue;
+      cells_[c] = hasher_.Hash(column.type, *form);
+      if (column.primary) primary = true;
+      if (column.type == CellType::kName || column.type == CellType::kText) {
+        words_[c] = static_cast<uint8_t>(std::max<uint32_t>(
+            words_[c], std::min<uint32_t>(16, CellNormalizer::WordCount(raw))));
+      }
+    }
+    if (++read_ % 100000 == 0 && options_.progress) options_.progress(read_);
+    if (!primary) {
+      load_.SkipRow();
+      return absl::OkStatus();
+    }
+    return load_.AddRow(cells_);
+  }
+
+  const RecordSchema& schema_;
+  const TableLoadOptions& options_;
+  const CellHasher& hasher_;
+  CellNormalizer& normalizer_;
+  RecordTableLoad& load_;
+  TableLoadNotes& notes_;
+  std::vector<size_t> field_of_;  // [c]: the file's field of column c
+  std::vector<uint64_t> cells_;
+  std::vector<uint8_t> words_;
+  bool header_read_;
+  size_t width_ = 0;  // the header's fields (no header: the schema's)
+  uint64_t read_ = 0;
+};
+
+}  // namespace
+
 absl::StatusOr<RecordTableRecord> LoadTable(ProtectedIndex& index,
                                             const RecordSchema& schema,
-                                            const TableLoadOptions& options) {
+                                            const TableLoadOptions& options,
+                                            TableLoadNotes* notes) {
   auto hasher = CellHasher::Create(index.store().key());
   if (!hasher.ok()) return hasher.status();
   auto normalizer = CellNormalizer::Create();
@@ -59,62 +203,13 @@ absl::StatusOr<RecordTableRecord> LoadTable(ProtectedIndex& index,
   auto load = index.BeginRecordTable(options.name, TableShape(schema, options),
                                      options.replace);
   if (!load.ok()) return load.status();
-  const size_t columns = schema.columns.size();
-  // field_of[c]: the file's field holding schema column c.
-  std::vector<size_t> field_of(columns);
-  for (size_t c = 0; c < columns; ++c) field_of[c] = c;
-  bool header_read = !schema.header;
-  std::vector<uint64_t> cells(columns);
-  std::vector<uint8_t> words(columns, 0);
-  uint64_t read = 0;
+  TableLoadNotes ignored;
+  TableRead read(schema, options, **hasher, **normalizer, **load,
+                 notes != nullptr ? *notes : ignored);
   absl::Status s = ReadCsvFile(
       options.path, options.delimiter,
-      [&](uint64_t line, std::span<const std::string> fields) -> absl::Status {
-        if (!header_read) {
-          header_read = true;
-          for (size_t c = 0; c < columns; ++c) {
-            const std::string want =
-                absl::AsciiStrToLower(schema.columns[c].name);
-            auto it = std::find_if(
-                fields.begin(), fields.end(), [&](const std::string& f) {
-                  return absl::AsciiStrToLower(absl::StripAsciiWhitespace(f)) ==
-                         want;
-                });
-            if (it == fields.end()) {
-              // Its fields are not shown: without a header they would be
-              // a row's values.
-              return absl::InvalidArgumentError(absl::StrCat(
-                  "line ", line, ": the header has no column ",
-                  schema.columns[c].name, " (it has ", fields.size(),
-                  " fields; without a header, set header = false)"));
-            }
-            field_of[c] = static_cast<size_t>(it - fields.begin());
-          }
-          return absl::OkStatus();
-        }
-        bool primary = false;
-        for (size_t c = 0; c < columns; ++c) {
-          cells[c] = 0;
-          if (field_of[c] >= fields.size()) continue;
-          const std::string& raw = fields[field_of[c]];
-          const SchemaColumn& column = schema.columns[c];
-          auto form = (*normalizer)->Cell(column.type, schema.date_order, raw);
-          if (!form) continue;
-          cells[c] = (*hasher)->Hash(column.type, *form);
-          if (column.primary) primary = true;
-          if (column.type == CellType::kName ||
-              column.type == CellType::kText) {
-            words[c] = static_cast<uint8_t>(std::max<uint32_t>(
-                words[c],
-                std::min<uint32_t>(16, CellNormalizer::WordCount(raw))));
-          }
-        }
-        if (++read % 100000 == 0 && options.progress) options.progress(read);
-        if (!primary) {
-          (*load)->SkipRow();
-          return absl::OkStatus();
-        }
-        return (*load)->AddRow(cells);
+      [&read](uint64_t line, std::span<const std::string> fields) {
+        return read.Line(line, fields);
       });
   if (!s.ok()) {
     const std::string message(s.message());
@@ -124,7 +219,7 @@ absl::StatusOr<RecordTableRecord> LoadTable(ProtectedIndex& index,
     }
     return s;
   }
-  for (size_t c = 0; c < columns; ++c) (*load)->SetMaxWords(c, words[c]);
+  read.Finish();
   return index.CommitRecordTable(**load);
 }
 

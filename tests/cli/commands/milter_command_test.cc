@@ -13,6 +13,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "cli/milter/milter_server.h"
+#include <filesystem>
+
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/cli/commands/run_leakhound.h"
@@ -81,6 +83,30 @@ TEST(MilterCommandTest, SocketIsRequiredAndHelpListsTheActions) {
   EXPECT_EQ(help.exit, 0);
   EXPECT_THAT(help.out, HasSubstr("--on-leak ACTION       reject (default), "
                                   "quarantine, tag, accept, tempfail"));
+}
+
+// libmilter would take `--socket 19591` as a file ./19591: refused with a
+// sentence, before the index is opened.
+TEST(MilterCommandTest, ASocketThatIsNoAddressIsRefusedWithTheFix) {
+  TempDir tmp;
+  for (const char* bad : {"19591", "unix:sock", "inet:port@127.0.0.1",
+                          "inet:70000@127.0.0.1", "tcp:25"}) {
+    RunResult r = RunLeakhound(
+        {"milter", "--index", "/nonexistent", "--socket", bad},
+        RunOptions{.stdin_text = "", .env = {}, .uid = -1});
+    EXPECT_EQ(r.exit, 2) << bad;
+    EXPECT_THAT(r.err, HasSubstr(std::string("--socket ") + bad + ": "))
+        << bad;
+    EXPECT_THAT(r.err, HasSubstr("unix:/PATH for a socket file")) << bad;
+    EXPECT_FALSE(std::filesystem::exists(bad)) << bad;
+  }
+  RunResult number = RunLeakhound(
+      {"milter", "--index", "/nonexistent", "--socket", "19591"});
+  EXPECT_THAT(number.err, HasSubstr("e.g. inet:19591@127.0.0.1"));
+  // A good address gets past the check (to the missing index).
+  RunResult good = RunLeakhound(
+      {"milter", "--index", "/nonexistent", "--socket", "inet:19591@127.0.0.1"});
+  EXPECT_THAT(good.err, HasSubstr("no leakhound index"));
 }
 
 // The help's defaults are written in the option table; they must be the
