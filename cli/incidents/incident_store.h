@@ -153,8 +153,8 @@ class IncidentStore {
   // Writes `incidents` in one transaction and sets their ids; all or none.
   absl::Status Insert(std::span<Incident> incidents);
 
-  // Incidents matching `filter`, newest first, without their matches,
-  // rules and facts (documents is filled). At most filter.limit.
+  // Incidents matching `filter`, newest first, with their rules and facts
+  // but without their matches (documents is filled). At most filter.limit.
   absl::StatusOr<std::vector<Incident>> List(const IncidentFilter& filter);
   // How many incidents match `filter` (limit and offset ignored).
   absl::StatusOr<int64_t> Count(const IncidentFilter& filter);

@@ -152,6 +152,11 @@ absl::StatusOr<std::vector<Incident>> IncidentStore::List(
   int code;
   while ((code = s.Step()) == kSqlRow) out.push_back(ReadIncident(s));
   if (code != kSqlDone) return Error(code, "cannot list incidents");
+  // Every listing shows the rules that fired (`incidents list --json`'s
+  // "rules" was empty before: issue 65).
+  for (Incident& i : out) {
+    if (absl::Status st = LoadDecision(i); !st.ok()) return st;
+  }
   return out;
 }
 

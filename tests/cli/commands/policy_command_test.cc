@@ -239,6 +239,12 @@ TEST_F(ScanPolicyTest, RecordedScanIncidentsKeepTheDecision) {
   EXPECT_EQ(i["severity"], "high");
   EXPECT_EQ(i["policy"], policy_);
   EXPECT_THAT(i["rules"].get<std::string>(), HasSubstr("confidential (high"));
+  // The listing has them too ("rules":"" for every incident before).
+  const RunResult listed =
+      RunLeakhound({"incidents", "list", "--json", "--incidents", store});
+  ASSERT_EQ(listed.exit, 0) << listed.err;
+  const nlohmann::json l = nlohmann::json::parse(listed.out.substr(0, listed.out.find('\n')));
+  EXPECT_THAT(l["rules"].get<std::string>(), HasSubstr("confidential (high"));
 }
 
 }  // namespace
