@@ -60,7 +60,39 @@ constexpr char kUsage[] =
     "      many would change action (old -> new); no mail is touched\n"
     "  T: an age (30d, 12h) or a UTC date 2026-11-25[T14:30:00].\n";
 
-// check: exit 1 when the file has a mistake.
+// The labels and protected tables of the index `line` names.
+absl::StatusOr<IndexNames> NamesInIndex(const CommandLine& line) {
+  auto index = OpenIndex(line, OpenMode::kRead);
+  if (!index.ok()) return index.status();
+  IndexNames names;
+  absl::Status s =
+      (*index)->ForEachDocument([&](uint32_t, const DocumentRecord& record) {
+        names.labels.insert(record.labels.begin(), record.labels.end());
+        return absl::OkStatus();
+      });
+  if (!s.ok()) return s;
+  for (const auto& t : (*index)->record_tables()->tables()) {
+    names.tables.insert(t->name);
+  }
+  return names;
+}
+
+// The data identifiers as a daemon loads them: validators known, names
+// unique and defined, patterns compiled (docs/records.md). "" when fine.
+std::string IdentifierMistake(const Policy& policy) {
+  auto specs = PolicyIdentifiers(&policy);
+  absl::Status identifiers = specs.status();
+  if (specs.ok()) {
+    identifiers =
+        DataScanner::Create(*std::move(specs), nullptr, nullptr, "").status();
+  }
+  if (identifiers.ok()) return "";
+  return absl::StrCat(policy.path, ": identifiers: ", identifiers.message());
+}
+
+// check: every mistake of the file in one run, in line order (parse
+// errors, identifiers, rules that can never match, names the index does
+// not have); exit 1 when there is one.
 int CheckCommand(const CommandLine& line, const ActionArguments& action) {
   if (action.operands.size() != 1) {
     return UsageError(
@@ -70,39 +102,31 @@ int CheckCommand(const CommandLine& line, const ActionArguments& action) {
   auto text = ReadPolicyText(path);
   if (!text.ok()) return ReportError("policy", text.status());
   const PolicyReport report = CheckPolicy(*text, path);
-  for (const std::string& e : report.errors) std::printf("%s\n", e.c_str());
-  if (!report.policy) return kExitLeak;
-  // The data identifiers as a daemon loads them: validators known, names
-  // unique and defined, patterns compiled (docs/records.md).
-  auto specs = PolicyIdentifiers(&*report.policy);
-  absl::Status identifiers = specs.status();
-  if (specs.ok()) {
-    identifiers =
-        DataScanner::Create(*std::move(specs), nullptr, nullptr, "").status();
-    if (!identifiers.ok()) {
-      identifiers = absl::InvalidArgumentError(
-          absl::StrCat(path, ": identifiers: ", identifiers.message()));
+  std::vector<PolicyFinding> findings;
+  for (size_t i = 0; i < report.errors.size(); ++i) {
+    findings.push_back({true, report.error_lines[i], report.errors[i]});
+  }
+  const Policy* policy = report.policy ? &*report.policy
+                         : report.parsed ? &*report.parsed
+                                         : nullptr;
+  if (policy != nullptr) {
+    if (std::string m = IdentifierMistake(*policy); !m.empty()) {
+      findings.push_back({true, 0, m});
+    }
+    std::optional<IndexNames> names;
+    if (line.Has("index") || std::getenv("LEAKHOUND_INDEX")) {
+      auto read = NamesInIndex(line);
+      if (!read.ok()) return ReportError("policy", read.status());
+      names = std::move(*read);
+    }
+    for (PolicyFinding& f : LintPolicy(*policy, names ? &*names : nullptr)) {
+      findings.push_back(std::move(f));
     }
   }
-  if (!identifiers.ok()) {
-    std::printf("%s\n", std::string(identifiers.message()).c_str());
-    return kExitLeak;
-  }
-  std::set<std::string> labels;
-  const bool with_index = line.Has("index") || std::getenv("LEAKHOUND_INDEX");
-  if (with_index) {
-    auto index = OpenIndex(line, OpenMode::kRead);
-    if (!index.ok()) return ReportError("policy", index.status());
-    absl::Status s =
-        (*index)->ForEachDocument([&](uint32_t, const DocumentRecord& record) {
-          labels.insert(record.labels.begin(), record.labels.end());
-          return absl::OkStatus();
-        });
-    if (!s.ok()) return ReportError("policy", s);
-  }
+  std::stable_sort(findings.begin(), findings.end(),
+                   [](const auto& a, const auto& b) { return a.line < b.line; });
   bool mistakes = false;
-  for (const PolicyFinding& f :
-       LintPolicy(*report.policy, with_index ? &labels : nullptr)) {
+  for (const PolicyFinding& f : findings) {
     std::printf("%s\n", f.message.c_str());
     mistakes |= f.mistake;
   }

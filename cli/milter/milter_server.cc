@@ -368,10 +368,17 @@ void TagHeaders(SMFICTX* ctx, const Session& s, const Judged& j) {
   if (!v.locations.empty()) {
     AddHeader(ctx, "X-Leakhound-Locations", HeaderValue(v.locations));
   }
-  if (FromPolicyFile(j) && !j.decision.matches.empty()) {
-    std::vector<std::string> rules;
-    for (const RuleMatch& m : j.decision.matches) rules.push_back(m.rule->name);
-    AddHeader(ctx, "X-Leakhound-Severity", SeverityName(j.decision.severity));
+  // Monitor rules change nothing the recipient sees: only enforcing rules
+  // are named, and the severity is theirs (the incident keeps both).
+  std::vector<std::string> rules;
+  Severity severity = Severity::kInfo;
+  for (const RuleMatch& m : j.decision.matches) {
+    if (m.rule->monitor) continue;
+    rules.push_back(m.rule->name);
+    severity = std::max(severity, m.severity);
+  }
+  if (FromPolicyFile(j) && !rules.empty()) {
+    AddHeader(ctx, "X-Leakhound-Severity", SeverityName(severity));
     AddHeader(ctx, "X-Leakhound-Rules", HeaderValue(rules));
     if (!j.reference.empty()) {
       AddHeader(ctx, "X-Leakhound-Incident", j.reference);

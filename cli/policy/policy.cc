@@ -97,7 +97,8 @@ void CompileLabels(Policy* policy) {
 
 bool HasDocumentConditions(const PolicyConditions& c) {
   return !c.labels_any.empty() || !c.labels_all.empty() ||
-         !c.documents.empty() || c.min_words || c.min_share || c.min_documents;
+         c.unlabelled.has_value() || !c.documents.empty() || c.min_words ||
+         c.min_share || c.min_documents;
 }
 
 bool HasDataConditions(const PolicyConditions& c) {

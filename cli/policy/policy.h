@@ -52,6 +52,10 @@ struct PolicyConditions {
   // one of `documents` (when set). Words and share are per document.
   std::vector<std::string> labels_any;
   std::vector<std::string> labels_all;
+  // Set: a document qualifies only when it has no label (true) or some
+  // label (false). A protected location never has labels and never
+  // qualifies under unlabelled = true.
+  std::optional<bool> unlabelled;
   std::vector<std::string> documents;  // ids or id prefixes ending in '/'
   std::optional<uint32_t> min_words;
   std::optional<double> min_share;  // of the protected document, 0..1

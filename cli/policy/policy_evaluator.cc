@@ -44,6 +44,10 @@ bool DocumentQualifies(const PolicyConditions& c, const MatchedDocument& d,
                        std::optional<uint64_t> bits) {
   if (c.min_words && d.words < *c.min_words) return false;
   if (c.min_share && d.share < *c.min_share) return false;
+  if (c.unlabelled &&
+      *c.unlabelled != (d.labels.empty() && !d.id.starts_with("location "))) {
+    return false;
+  }
   if (bits) {
     if (!c.labels_any.empty() && (*bits & c.labels_any_bits) == 0) return false;
     if ((*bits & c.labels_all_bits) != c.labels_all_bits) return false;

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <fstream>
 #include <initializer_list>
+#include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <utility>
@@ -11,6 +13,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "shingler/host_name.h"
 
 // toml++ is built with exceptions (Debian's libtomlplusplus3): its parse
 // errors are caught here and nowhere else.
@@ -34,18 +37,56 @@ int FacilityNumber(std::string_view name) {
   return -1;
 }
 
+// Why `pattern` (lower case) is no user@domain or @domain pattern, or
+// nullopt; on success it is rewritten with its domain's ASCII form.
+std::optional<std::string> AddressPatternError(std::string& pattern) {
+  const size_t at = pattern.find('@');
+  const std::string usage = absl::StrCat(
+      "malformed address pattern '", pattern,
+      "' (user@domain, @domain or group:NAME");
+  if (at == std::string::npos || pattern.find('@', at + 1) != std::string::npos ||
+      pattern.find_first_of(" \t,;<>") != std::string::npos) {
+    return usage + ")";
+  }
+  auto host = HostName(std::string_view(pattern).substr(at + 1));
+  if (!host.ok()) {
+    return absl::StrCat(usage, "): ", host.status().message());
+  }
+  pattern = pattern.substr(0, at + 1) + *host;
+  return std::nullopt;
+}
+
 // Reads one table of the file into the model, collecting the first error.
 class Reader {
  public:
   explicit Reader(std::string path) : path_(std::move(path)) {}
 
-  const absl::Status& status() const { return status_; }
-  const std::vector<std::string>& errors() const { return errors_; }
+  const std::string& path() const { return path_; }
+  // Every error, "FILE:LINE: message", with the policy's line it is
+  // sorted by (a group file's: its group's), in line order.
+  std::vector<std::pair<uint32_t, std::string>> errors() const {
+    std::vector<std::pair<uint32_t, std::string>> sorted = errors_;
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    return sorted;
+  }
 
   void Fail(const toml::source_region& at, const std::string& message) {
-    errors_.push_back(absl::StrCat(
-        path_, ":", static_cast<uint32_t>(at.begin.line), ": ", message));
-    if (status_.ok()) status_ = absl::InvalidArgumentError(errors_.back());
+    FailAt(static_cast<uint32_t>(at.begin.line), message);
+  }
+  void FailAt(uint32_t line, const std::string& message) {
+    errors_.emplace_back(line, absl::StrCat(path_, ":", line, ": ", message));
+  }
+  // An error in another file (a group's), placed at `line` of the policy.
+  void FailInFile(uint32_t line, const std::string& located_message) {
+    errors_.emplace_back(line, located_message);
+  }
+  // Where to report a problem with `key` of `t`: the key's line when it is
+  // there, else the table's.
+  static const toml::source_region& At(const toml::table& t,
+                                       const std::string& key) {
+    const toml::node* n = t.get(key);
+    return n != nullptr ? n->source() : t.source();
   }
 
   // Fails on a key of `table` not in `known`.
@@ -141,24 +182,22 @@ class Reader {
     return std::nullopt;
   }
 
-  // Address patterns: user@domain, @domain or group:NAME.
+  // Address patterns: user@domain, @domain or group:NAME; the domain a
+  // host name (HostName), kept in its ASCII form.
   std::vector<std::string> Addresses(const toml::table& t,
                                      const std::string& key) {
     std::vector<std::string> out = Strings(t, key);
     for (std::string& p : out) {
       p = absl::AsciiStrToLower(p);
       const bool group = p.starts_with("group:") && p.size() > 6;
-      const size_t at = p.find('@');
-      const bool address = !group && at != std::string::npos &&
-                           p.find('@', at + 1) == std::string::npos &&
-                           at + 1 < p.size() &&
-                           p.find_first_of(" \t,;<>") == std::string::npos;
-      if (!group && !address) {
-        Fail(t.get(key)->source(),
-             absl::StrCat("malformed address pattern '", p, "' in '", key,
-                          "' (user@domain, @domain or group:NAME)"));
+      if (group) {
+        groups_used_.emplace(p.substr(6), t.get(key)->source());
+        continue;
       }
-      if (group) groups_used_.emplace(p.substr(6), t.get(key)->source());
+      if (auto why = AddressPatternError(p)) {
+        Fail(t.get(key)->source(),
+             absl::StrCat(*why, " in '", key, "'"));
+      }
     }
     return out;
   }
@@ -167,12 +206,13 @@ class Reader {
                                    const std::string& key) {
     std::vector<std::string> out = Strings(t, key);
     for (std::string& d : out) {
-      d = absl::AsciiStrToLower(d);
-      if (d.starts_with('@')) d.erase(0, 1);
-      if (d.empty() || d.find_first_of("@ \t,;") != std::string::npos) {
+      auto host = HostName(d);
+      if (!host.ok()) {
         Fail(t.get(key)->source(),
-             absl::StrCat("malformed domain '", d, "' in '", key, "'"));
+             absl::StrCat("'", key, "': ", host.status().message()));
+        continue;
       }
+      d = *host;
     }
     return out;
   }
@@ -182,11 +222,18 @@ class Reader {
              {"labels_any", "labels_all", "documents", "min_words", "min_share",
               "min_documents", "channels", "senders", "recipient_domains",
               "all_recipient_domains", "external_recipient", "unread",
-              "unread_limit", "error", "records", "tables", "identifiers"},
+              "unread_limit", "error", "records", "tables", "identifiers",
+              "unlabelled"},
              where);
     PolicyConditions c;
     c.labels_any = Strings(t, "labels_any");
     c.labels_all = Strings(t, "labels_all");
+    c.unlabelled = Bool(t, "unlabelled");
+    if (c.unlabelled.value_or(false) &&
+        (!c.labels_any.empty() || !c.labels_all.empty())) {
+      Fail(t.get("unlabelled")->source(),
+           "'unlabelled = true' and a label condition can never both hold");
+    }
     c.documents = Strings(t, "documents");
     c.min_words = Count(t, "min_words");
     c.min_share = Share(t, "min_share");
@@ -431,7 +478,7 @@ class Reader {
     DestinationSettings d;
     d.line = static_cast<int>(t.source().begin.line);
     d.name = String(t, "name").value_or("");
-    if (d.name.empty()) Fail(t.source(), "a [[destination]] needs a name");
+    if (d.name.empty()) Fail(At(t, "name"), "a [[destination]] needs a name");
     const std::string type = String(t, "type").value_or("");
     d.webhook = type == "webhook";
     d.url = String(t, "url").value_or("");
@@ -439,17 +486,18 @@ class Reader {
                             d.url.starts_with("tcp://") ||
                             d.url.starts_with("tls://");
     if (type != "syslog" && type != "webhook") {
-      Fail(t.source(), absl::StrCat("destination '", d.name,
-                                    "': type must be syslog or webhook"));
+      Fail(At(t, "type"), absl::StrCat("destination '", d.name,
+                                       "': type must be syslog or webhook"));
     } else if (d.webhook ? !d.url.starts_with("https://") : !syslog_url) {
-      Fail(t.source(),
+      Fail(At(t, "url"),
            absl::StrCat("destination '", d.name, "': url must be ",
                         d.webhook ? "https://HOST[:PORT]/PATH"
                                   : "udp://, tcp:// or tls://HOST:PORT"));
     }
-    d.format = String(t, "format").value_or(d.format);
+    // The docs write the formats as CEF and LEEF: either case is taken.
+    d.format = absl::AsciiStrToLower(String(t, "format").value_or(d.format));
     if (d.format != "cef" && d.format != "leef") {
-      Fail(t.source(), "'format' must be cef or leef");
+      Fail(At(t, "format"), "'format' must be cef or leef");
     }
     if (auto f = String(t, "facility")) {
       d.facility = FacilityNumber(*f);
@@ -461,7 +509,7 @@ class Reader {
     d.ca_file = String(t, "ca_file").value_or("");
     d.secret_file = String(t, "secret_file").value_or("");
     if (d.webhook && d.secret_file.empty()) {
-      Fail(t.source(), absl::StrCat("webhook '", d.name,
+      Fail(At(t, "type"), absl::StrCat("webhook '", d.name,
                                     "' needs a secret_file (its HMAC key)"));
     }
     d.severities =
@@ -498,9 +546,8 @@ class Reader {
     std::set<std::string> seen;
     for (const DestinationSettings& d : destinations) {
       if (!seen.insert(d.name).second) {
-        errors_.push_back(absl::StrCat(
-            path_, ":", d.line, ": a second destination named '", d.name, "'"));
-        if (status_.ok()) status_ = absl::InvalidArgumentError(errors_.back());
+        FailAt(static_cast<uint32_t>(d.line),
+               absl::StrCat("a second destination named '", d.name, "'"));
       }
     }
   }
@@ -517,8 +564,7 @@ class Reader {
 
  private:
   const std::string path_;
-  absl::Status status_;  // the first error
-  std::vector<std::string> errors_;
+  std::vector<std::pair<uint32_t, std::string>> errors_;  // (line, message)
   std::map<std::string, toml::source_region> groups_used_;
 };
 
@@ -526,47 +572,111 @@ class Reader {
 
 namespace {
 
-// [groups]: lists of addresses, or { directory = DN } groups.
-void ReadGroups(Reader& reader, const toml::table& root, Policy& policy) {
-  if (const toml::node* groups = root.get("groups")) {
-    if (groups->as_table() == nullptr) {
-      reader.Fail(groups->source(), "'groups' must be a table ([groups])");
-    } else {
-      for (const auto& [name, node] : *groups->as_table()) {
-        const std::string group(name.str());
-        if (const toml::table* t = node.as_table()) {
-          // A directory group: { directory = "cn=legal,ou=groups,..." }.
-          reader.OnlyKeys(*t, {"directory"}, "a directory group");
-          const std::optional<std::string> dn = reader.String(*t, "directory");
-          if (!dn || dn->empty()) {
-            reader.Fail(node.source(), "a directory group needs 'directory', "
-                                       "the group entry's DN");
-          } else {
-            policy.directory_groups[group] = *dn;
-            policy.groups[group] = {};
-          }
-          continue;
-        }
-        policy.groups[group] = reader.Addresses(*groups->as_table(), group);
-      }
+// The members of a group kept in a file beside the policy (`{ file =
+// "legal.txt" }`): one address pattern per line, '#' comments; relative to
+// the policy's folder. Errors name the file and its line, sorted at the
+// group's line of the policy.
+std::vector<std::string> GroupFile(Reader& reader, const std::string& file,
+                                   uint32_t line) {
+  std::string path = file;
+  const size_t slash = reader.path().rfind('/');
+  if (!file.starts_with('/') && slash != std::string::npos) {
+    path = reader.path().substr(0, slash + 1) + file;
+  }
+  std::ifstream in(path);
+  if (!in) {
+    reader.FailAt(line, absl::StrCat("cannot read the group file ", path));
+    return {};
+  }
+  std::vector<std::string> members;
+  uint32_t number = 0;
+  for (std::string text; std::getline(in, text);) {
+    ++number;
+    std::string p = absl::AsciiStrToLower(absl::StripAsciiWhitespace(
+        text.substr(0, text.find('#'))));
+    if (p.empty()) continue;
+    if (auto why = AddressPatternError(p)) {
+      reader.FailInFile(line, absl::StrCat(path, ":", number, ": ", *why));
+      continue;
     }
+    members.push_back(std::move(p));
+  }
+  return members;
+}
+
+// One [groups] entry that is a table: { directory = DN } or { file = F }.
+void ReadGroupTable(Reader& reader, const std::string& group,
+                    const toml::node& node, Policy& policy) {
+  const toml::table& t = *node.as_table();
+  reader.OnlyKeys(t, {"directory", "file"}, "a group table");
+  const std::optional<std::string> dn = reader.String(t, "directory");
+  const std::optional<std::string> file = reader.String(t, "file");
+  if (file && !file->empty()) {
+    policy.groups[group] = GroupFile(
+        reader, *file, static_cast<uint32_t>(node.source().begin.line));
+  } else if (!dn || dn->empty()) {
+    reader.Fail(node.source(),
+                "a group table needs 'directory' (the group entry's DN) or "
+                "'file' (one address per line)");
+  } else {
+    policy.directory_groups[group] = *dn;
+    policy.groups[group] = {};
   }
 }
 
-// [[rule]] tables.
-void ReadRules(Reader& reader, const toml::table& root, Policy& policy) {
-  if (const toml::node* rules = root.get("rule")) {
-    const toml::array* list = rules->as_array();
-    if (list == nullptr) {
-      reader.Fail(rules->source(), "rules are [[rule]] tables");
-    } else {
-      for (const toml::node& item : *list) {
-        if (item.as_table() == nullptr) {
-          reader.Fail(item.source(), "rules are [[rule]] tables");
-          break;
-        }
-        policy.rules.push_back(reader.Rule(*item.as_table()));
+// [groups]: lists of addresses, { directory = DN } or { file = F }. A
+// group may not hold a group: the evaluator does not expand them.
+void ReadGroups(Reader& reader, const toml::table& root, Policy& policy) {
+  const toml::node* groups = root.get("groups");
+  if (groups == nullptr) return;
+  if (groups->as_table() == nullptr) {
+    reader.Fail(groups->source(), "'groups' must be a table ([groups])");
+    return;
+  }
+  for (const auto& [name, node] : *groups->as_table()) {
+    const std::string group(name.str());
+    if (node.as_table() != nullptr) {
+      ReadGroupTable(reader, group, node, policy);
+      continue;
+    }
+    std::vector<std::string> members =
+        reader.Addresses(*groups->as_table(), group);
+    for (const std::string& m : members) {
+      if (m.starts_with("group:")) {
+        reader.Fail(node.source(),
+                    absl::StrCat("group '", group, "' holds ", m,
+                                 ": a group cannot hold a group; list its "
+                                 "addresses"));
       }
+    }
+    policy.groups[group] = std::move(members);
+  }
+}
+
+// [[rule]] tables; a rule's name is its own.
+void ReadRules(Reader& reader, const toml::table& root, Policy& policy) {
+  const toml::node* rules = root.get("rule");
+  if (rules == nullptr) return;
+  const toml::array* list = rules->as_array();
+  if (list == nullptr) {
+    reader.Fail(rules->source(), "rules are [[rule]] tables");
+    return;
+  }
+  std::map<std::string, int> lines;  // name -> the first rule's line
+  for (const toml::node& item : *list) {
+    if (item.as_table() == nullptr) {
+      reader.Fail(item.source(), "rules are [[rule]] tables");
+      break;
+    }
+    policy.rules.push_back(reader.Rule(*item.as_table()));
+    const PolicyRule& r = policy.rules.back();
+    if (r.name.empty()) continue;
+    const auto [first, fresh] = lines.emplace(r.name, r.line);
+    if (!fresh) {
+      reader.Fail(Reader::At(*item.as_table(), "name"),
+                  absl::StrCat("a second rule named '", r.name,
+                               "' (the first is at line ", first->second,
+                               "): incidents and the SIEM tell rules by name"));
     }
   }
 }
@@ -624,9 +734,10 @@ PolicyReport CheckPolicy(std::string_view text, const std::string& path) {
   try {
     root = toml::parse(text, path);
   } catch (const toml::parse_error& e) {
+    const auto line = static_cast<uint32_t>(e.source().begin.line);
     report.errors.push_back(
-        absl::StrCat(path, ":", static_cast<uint32_t>(e.source().begin.line),
-                     ": ", std::string(e.description())));
+        absl::StrCat(path, ":", line, ": ", std::string(e.description())));
+    report.error_lines.push_back(line);
     return report;
   }
   Reader reader(path);
@@ -654,9 +765,16 @@ PolicyReport CheckPolicy(std::string_view text, const std::string& path) {
   ReadOutbox(reader, root, policy);
   ReadIdentifiers(reader, root, policy);
   reader.CheckGroups(policy);
-  report.errors = reader.errors();
+  for (auto& [line, message] : reader.errors()) {
+    report.errors.push_back(std::move(message));
+    report.error_lines.push_back(line);
+  }
   CompileLabels(&policy);
-  if (report.errors.empty()) report.policy = std::move(policy);
+  if (report.errors.empty()) {
+    report.policy = std::move(policy);
+  } else {
+    report.parsed = std::move(policy);
+  }
   return report;
 }
 

@@ -23,7 +23,11 @@ namespace leakhound {
 // policy when there is none.
 struct PolicyReport {
   std::optional<Policy> policy;
-  std::vector<std::string> errors;
+  std::vector<std::string> errors;  // "FILE:LINE: ...", in line order
+  std::vector<uint32_t> error_lines;  // per error, the policy's line
+  // With errors: what could be read, for the checks that go on past them
+  // (`policy check` reports every mistake in one run).
+  std::optional<Policy> parsed;
 };
 PolicyReport CheckPolicy(std::string_view text, const std::string& path);
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 
 namespace leakhound {
 namespace {
@@ -35,37 +36,62 @@ std::string NeverHolds(const PolicyConditions& c) {
 
 }  // namespace
 
+namespace {
+
+// The label and table findings of one set of conditions.
+// `never`: what a condition that cannot hold means for the rule.
+void CheckNames(const PolicyConditions& c, const IndexNames& index,
+                const std::string& at, uint32_t line, const char* never,
+                std::vector<PolicyFinding>& out) {
+  for (const auto* list : {&c.labels_any, &c.labels_all}) {
+    for (const std::string& l : *list) {
+      if (!index.labels.contains(l)) {
+        out.push_back({false, line,
+                       absl::StrCat(at,
+                                    ": warning: no protected document has "
+                                    "the label '",
+                                    l, "'")});
+      }
+    }
+  }
+  for (const std::string& t : c.tables) {
+    if (!index.tables.contains(t)) {
+      out.push_back(
+          {true, line,
+           absl::StrCat(at, never, ": no protected table '", t,
+                        "' (the index has: ",
+                        index.tables.empty()
+                            ? "none"
+                            : absl::StrJoin(index.tables, ", "),
+                        ")")});
+    }
+  }
+}
+
+}  // namespace
+
 std::vector<PolicyFinding> LintPolicy(const Policy& policy,
-                                      const std::set<std::string>* labels) {
+                                      const IndexNames* index) {
   std::vector<PolicyFinding> out;
   for (const PolicyRule& r : policy.rules) {
+    const auto line = static_cast<uint32_t>(r.line);
     const std::string at =
         absl::StrCat(policy.path, ":", r.line, ": rule '", r.name, "'");
     if (std::string why = NeverHolds(r.when); !why.empty()) {
-      out.push_back({true, absl::StrCat(at, " can never match: ", why)});
+      out.push_back({true, line, absl::StrCat(at, " can never match: ", why)});
     }
     for (const PolicyConditions& u : r.unless) {
       if (NoConditions(u)) {
-        out.push_back({true, absl::StrCat(at,
-                                          " can never match: an exception "
-                                          "without conditions excepts "
-                                          "everything")});
+        out.push_back({true, line,
+                       absl::StrCat(at,
+                                    " can never match: an exception without "
+                                    "conditions excepts everything")});
       }
     }
-    if (labels == nullptr) continue;
-    std::vector<const PolicyConditions*> all = {&r.when};
-    for (const PolicyConditions& u : r.unless) all.push_back(&u);
-    for (const PolicyConditions* c : all) {
-      for (const auto* list : {&c->labels_any, &c->labels_all}) {
-        for (const std::string& l : *list) {
-          if (!labels->contains(l)) {
-            out.push_back({false, absl::StrCat(at,
-                                               ": warning: no protected "
-                                               "document has the label '",
-                                               l, "'")});
-          }
-        }
-      }
+    if (index == nullptr) continue;
+    CheckNames(r.when, *index, at, line, " can never match", out);
+    for (const PolicyConditions& u : r.unless) {
+      CheckNames(u, *index, at, line, ": an exception can never hold", out);
     }
   }
   return out;

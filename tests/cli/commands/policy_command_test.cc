@@ -1,7 +1,9 @@
 // `leakhound policy check` on the real binary: one case per mistake class,
 // each reported as FILE:LINE, and the exit codes.
 #include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -27,6 +29,14 @@ class PolicyCheckTest : public ::testing::Test {
       std::ofstream(doc) << "The board approved the merger with the northern "
                             "supplier on the third of March.\n";
       RunLeakhound({"add", "--index", index, "--label", "confidential", doc});
+      const std::string schema = dir_.Sub("customers.toml");
+      std::ofstream(schema) << "table = \"customers\"\nmin_matches = 1\n"
+                               "[[column]]\nname = \"email\"\ntype = "
+                               "\"email\"\nprimary = true\n[[column]]\n"
+                               "name = \"name\"\ntype = \"name\"\n";
+      const std::string csv = dir_.Sub("customers.csv");
+      std::ofstream(csv) << "email,name\nann@x.example,Ann Lee\n";
+      RunLeakhound({"records", "add", "--index", index, "--schema", schema, csv});
       return RunLeakhound({"policy", "check", "--index", index, path});
     }
     return RunLeakhound({"policy", "check", path});
@@ -84,6 +94,99 @@ TEST_F(PolicyCheckTest, EveryMistakeOfAFileIsReportedNotOnlyTheFirst) {
   EXPECT_EQ(r.exit, 1);
   EXPECT_THAT(r.out, HasSubstr("p.toml:3: unknown key 'acton'"));
   EXPECT_THAT(r.out, HasSubstr("p.toml:4: unknown severity 'urgent'"));
+}
+
+// Issue 65: a file with 12 different mistakes prints 12 lines, in line
+// order, each at the line of the bad key; the can-never-match checks run
+// past the other errors.
+TEST_F(PolicyCheckTest, TwelveMistakesGiveTwelveLinesSortedByLine) {
+  std::ofstream(dir_.Sub("team.txt"))
+      << "# the team\nann@corp.example\nbob@@corp.example\n";
+  const std::string policy = R"(internal_domains = ["corp.example", "counsel..example"]
+[groups]
+legal = ["ann@corp.example", "group:board"]
+board = ["@-bad-.example"]
+team = { file = "team.txt" }
+
+[[rule]]
+name = "secret out"
+when = { labels_any = ["confidential"], recipient_domains = ["http://x.example"] }
+action = "reject"
+
+[[rule]]
+name = "secret out"
+when = { tables = ["customer"] }
+action = "reject"
+
+[[rule]]
+name = "scan mail"
+when = { channels = ["scan"], external_recipient = true }
+action = "quarantine"
+mode = "sometimes"
+
+[[rule]]
+name = "unless all"
+when = { min_words = 10 }
+unless = [ {} ]
+action = "log"
+
+[[destination]]
+name = "siem"
+type = "syslog"
+url = "http://siem.example"
+format = "CEF"
+
+[outbox]
+max_events = 0
+)";
+  const RunResult r = Check(policy, /*with_index=*/true);
+  EXPECT_EQ(r.exit, 1) << r.err;
+  std::vector<std::string> lines;
+  std::istringstream in(r.out);
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  const char* kExpected[] = {
+      "p.toml:1: 'internal_domains': 'counsel..example' is not a domain: an "
+      "empty label",
+      "p.toml:3: group 'legal' holds group:board: a group cannot hold a group",
+      "p.toml:4: malformed address pattern '@-bad-.example'",
+      "team.txt:3: malformed address pattern 'bob@@corp.example'",
+      "p.toml:9: 'recipient_domains': 'http://x.example' is not a domain: a "
+      "domain, not a URL",
+      "p.toml:12: rule 'secret out' can never match: no protected table "
+      "'customer' (the index has: customers)",
+      "p.toml:13: a second rule named 'secret out' (the first is at line 7)",
+      "p.toml:17: rule 'scan mail' can never match: a scan has no recipients",
+      "p.toml:21: unknown mode 'sometimes'",
+      "p.toml:23: rule 'unless all' can never match: an exception without "
+      "conditions",
+      "p.toml:32: destination 'siem': url must be udp://, tcp:// or tls://",
+      "p.toml:36: 'max_events' is 0",
+  };
+  ASSERT_EQ(lines.size(), std::size(kExpected)) << r.out;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    EXPECT_THAT(lines[i], HasSubstr(kExpected[i])) << "line " << i;
+  }
+}
+
+TEST_F(PolicyCheckTest, GroupsFromFilesAndUnlabelledRulesAreAccepted) {
+  std::ofstream(dir_.Sub("legal.txt"))
+      << "# counsel\nAnn@Corp.Example\n@counsel.example\n\n";
+  const RunResult r = Check(R"(internal_domains = ["corp.example", "bücher.example"]
+[groups]
+legal = { file = "legal.txt" }
+[[rule]]
+name = "unlabelled out"
+when = { unlabelled = true, external_recipient = true }
+unless = [ { senders = ["group:legal"] } ]
+action = "quarantine"
+[[destination]]
+name = "siem"
+type = "syslog"
+url = "udp://127.0.0.1:514"
+format = "LEEF"
+)");
+  EXPECT_EQ(r.exit, 0) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("p.toml: 1 rule, no mistakes"));
 }
 
 TEST_F(PolicyCheckTest, AnUnknownLabelIsOnlyAWarning) {

@@ -82,6 +82,13 @@ action = "remove-external-recipients"
 [rule.when]
 labels_any = ["confidential"]
 external_recipient = true
+
+[[rule]]
+name = "trial: quarantine confidential"
+mode = "monitor"
+action = "quarantine"
+[rule.when]
+labels_any = ["confidential"]
 """,
     "monitor": COMMON + """
 [[rule]]
@@ -442,8 +449,15 @@ class PolicyThroughPostfixTest(unittest.TestCase):
         self.assertEqual(set(got), {"alice@corp.test"})
         self.assertEqual(got["alice@corp.test"]["X-Leakhound-Removed-Recipients"],
                          "bob@example.test")
+        # The whole tag header set goes with it; a monitor rule that also
+        # matched is not named to the recipient (monitor changes nothing
+        # they see), only in the incident.
+        self.assertEqual(got["alice@corp.test"]["X-Leakhound-Status"], "leak")
+        self.assertEqual(got["alice@corp.test"]["X-Leakhound-Rules"],
+                         "confidential stays inside")
         i = self.incident("remove", subject)
         self.assertEqual(i["action"], "remove-external-recipients")
+        self.assertIn("monitor: would quarantine", i["rules"])
 
     def test_remove_external_recipients_refuses_when_every_recipient_is_outside(self):
         code, _, _ = self.send("remove", self.outbound("email-board-leak.txt"),

@@ -67,6 +67,36 @@ TEST(PolicyEvaluatorTest, APublicLabelNeverAlertsAndUnlabelledTextNeedsARule) {
   EXPECT_EQ(d.disposition, Disposition::kLog);
 }
 
+// `unlabelled` makes "documents with no label" a rule of its own, not only
+// an exception; a protected location is no unlabelled document.
+TEST(PolicyEvaluatorTest, AnUnlabelledRuleMatchesOnlyDocumentsWithoutLabels) {
+  const Policy policy = Parse(R"(
+internal_domains = ["example.com"]
+[[rule]]
+name = "unlabelled outside"
+action = "quarantine"
+when = { unlabelled = true, external_recipient = true }
+[[rule]]
+name = "labelled outside"
+action = "tag"
+when = { unlabelled = false, external_recipient = true }
+)");
+  const MatchedDocument bare{"drafts/plan.txt", {}, 40, 0.2};
+  const MatchedDocument memo{"board/memo.txt", {"confidential"}, 40, 0.2};
+  const MatchedDocument location{"location //wiki/finance", {}, 1, 0};
+  PolicyDecision d = EvaluatePolicy(policy, Mail({"x@gmail.com"}, {bare}));
+  ASSERT_EQ(d.matches.size(), 1u);
+  EXPECT_EQ(d.matches[0].rule->name, "unlabelled outside");
+  EXPECT_EQ(d.disposition, Disposition::kQuarantine);
+  d = EvaluatePolicy(policy, Mail({"x@gmail.com"}, {memo}));
+  ASSERT_EQ(d.matches.size(), 1u);
+  EXPECT_EQ(d.matches[0].rule->name, "labelled outside");
+  d = EvaluatePolicy(policy, Mail({"x@gmail.com"}, {location}));
+  for (const auto& m : d.matches) EXPECT_NE(m.rule->name, "unlabelled outside");
+  d = EvaluatePolicy(policy, Mail({"a@example.com"}, {bare}));
+  EXPECT_TRUE(d.matches.empty());
+}
+
 TEST(PolicyEvaluatorTest, SeverityStepsUpByShareAndByDocuments) {
   const Policy policy = Parse(R"(
 [[rule]]

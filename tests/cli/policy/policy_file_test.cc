@@ -37,11 +37,24 @@ TEST(PolicyFileTest, EachMistakeIsReportedWithItsLine) {
               HasSubstr("p.toml:"));
   EXPECT_THAT(ErrorOf("[[rule]]\nname = \"a\"\naction = \"redirect\"\n"),
               HasSubstr("need a 'reviewer' address"));
+  // Domains are host names (IDNA through ICU), written without '@'.
+  EXPECT_THAT(ErrorOf("internal_domains = [\"@corp.example.com\"]\n"),
+              HasSubstr("p.toml:1: 'internal_domains': '@corp.example.com' is "
+                        "not a domain: write it without '@'"));
+  EXPECT_THAT(ErrorOf("[[rule]]\nname = \"a\"\n[rule.when]\nsenders = "
+                      "[\"@counsel..example\"]\n"),
+              HasSubstr("p.toml:4: malformed address pattern "
+                        "'@counsel..example' (user@domain, @domain or "
+                        "group:NAME): 'counsel..example' is not a domain: an "
+                        "empty label"));
+  EXPECT_THAT(ErrorOf("[[destination]]\nname = \"s\"\ntype = \"syslog\"\n"
+                      "url = \"udp://h:514\"\nformat = \"JSON\"\n"),
+              HasSubstr("p.toml:5: 'format' must be cef or leef"));
 }
 
 TEST(PolicyFileTest, AWholeFileIsRead) {
   auto policy = ParsePolicy(R"(
-internal_domains = ["Example.com", "@corp.example"]
+internal_domains = ["Example.com", "Bücher.example"]
 [groups]
 legal = ["Alice@Example.com"]
 [[rule]]
@@ -61,7 +74,7 @@ senders = ["group:legal"]
                             "p.toml");
   ASSERT_TRUE(policy.ok()) << policy.status();
   EXPECT_THAT(policy->internal_domains,
-              testing::ElementsAre("example.com", "corp.example"));
+              testing::ElementsAre("example.com", "xn--bcher-kva.example"));
   EXPECT_THAT(policy->groups.at("legal"),
               testing::ElementsAre("alice@example.com"));
   ASSERT_EQ(policy->rules.size(), 1u);
@@ -166,9 +179,9 @@ max_retry_seconds = 30
   EXPECT_EQ(t.events, std::vector<std::string>{"incident"});
 }
 
-TEST(PolicyFileTest, ADestinationMistakeIsReportedWithItsLine) {
+TEST(PolicyFileTest, ADestinationMistakeIsReportedAtTheBadKeysLine) {
   EXPECT_THAT(ErrorOf("[[destination]]\nname = \"a\"\ntype = \"kafka\"\n"),
-              HasSubstr("p.toml:1: destination 'a': type must be syslog or "
+              HasSubstr("p.toml:3: destination 'a': type must be syslog or "
                         "webhook"));
   EXPECT_THAT(ErrorOf("[[destination]]\nname = \"a\"\ntype = \"syslog\"\n"
                       "url = \"https://x\"\n"),
