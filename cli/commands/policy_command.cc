@@ -12,6 +12,8 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "cli/commands/command_line.h"
+#include "cli/commands/envelope_options.h"
+#include "cli/formats/file_type.h"
 #include "cli/commands/exit_codes.h"
 #include "cli/commands/json_text.h"
 #include "cli/commands/policy_replay.h"
@@ -136,49 +138,6 @@ int CheckCommand(const CommandLine& line, const ActionArguments& action) {
   return kExitOk;
 }
 
-// The addresses of a header field's value: those in <>, else the words
-// with an @.
-std::vector<std::string> AddressesIn(const std::string& value) {
-  std::vector<std::string> out;
-  size_t i = 0;
-  while ((i = value.find('@', i)) != std::string::npos) {
-    size_t begin = value.find_last_of(" \t,<:;\"", i);
-    begin = begin == std::string::npos ? 0 : begin + 1;
-    size_t end = value.find_first_of(" \t,>;\"", i);
-    if (end == std::string::npos) end = value.size();
-    out.push_back(absl::AsciiStrToLower(value.substr(begin, end - begin)));
-    i = end;
-  }
-  return out;
-}
-
-// From, To and Cc of a message's header (unfolded).
-void EnvelopeOf(const std::string& message, std::string* sender,
-                std::vector<std::string>* recipients) {
-  std::istringstream in(message);
-  std::string l, field;
-  std::vector<std::string> fields;
-  while (std::getline(in, l)) {
-    if (!l.empty() && l.back() == '\r') l.pop_back();
-    if (l.empty()) break;
-    if ((l[0] == ' ' || l[0] == '\t') && !fields.empty()) {
-      fields.back() += l;
-    } else {
-      fields.push_back(l);
-    }
-  }
-  for (const std::string& f : fields) {
-    const size_t colon = f.find(':');
-    if (colon == std::string::npos) continue;
-    const std::string name = absl::AsciiStrToLower(f.substr(0, colon));
-    const std::vector<std::string> a = AddressesIn(f.substr(colon + 1));
-    if (name == "from" && !a.empty() && sender->empty()) *sender = a[0];
-    if (name == "to" || name == "cc") {
-      recipients->insert(recipients->end(), a.begin(), a.end());
-    }
-  }
-}
-
 void PrintFacts(const VerdictFacts& f, const MessageVerdict& v) {
   std::printf("verdict: %s%s%s\n", VerdictName(v.kind),
               v.error.empty() ? "" : ": ", v.error.c_str());
@@ -190,6 +149,14 @@ void PrintFacts(const VerdictFacts& f, const MessageVerdict& v) {
     std::printf("  document %s: %u words, %.0f %% of it%s%s\n", d.id.c_str(),
                 d.words, 100 * d.share, d.labels.empty() ? "" : ", labels ",
                 absl::StrJoin(d.labels, ", ").c_str());
+  }
+  for (const auto& [table, rows] : f.records) {
+    std::printf("  records: %s of table %s\n", Plural(rows, "row").c_str(),
+                table.c_str());
+  }
+  for (const auto& [name, distinct] : f.identifiers) {
+    std::printf("  identifier %s: %u distinct valid values\n", name.c_str(),
+                distinct);
   }
   for (const std::string& u : v.unread) std::printf("  unread %s\n", u.c_str());
 }
@@ -210,26 +177,34 @@ absl::StatusOr<Policy> ExplainPolicy(const std::string& path) {
   return expanded;
 }
 
-// The rules' verdicts on `f` and the decision; the exit code.
-int PrintDecision(const Policy& policy, const VerdictFacts& f) {
+// The rules' verdicts on `f`, the decision and the action, as the gateway
+// with its default flags takes it (JudgeFacts); the exit code.
+int PrintDecision(const Policy& policy, const VerdictFacts& f,
+                  MessageVerdict::Kind kind) {
   for (const PolicyRule& r : policy.rules) {
     std::printf("rule '%s' (line %d, %s%s): %s\n", r.name.c_str(), r.line,
                 r.monitor ? "monitor, would " : "",
                 DispositionName(r.disposition),
                 ExplainRule(policy, r, f).c_str());
   }
-  const PolicyDecision d = EvaluatePolicy(policy, f);
+  const Judgement j = JudgeFacts(policy, f, kind, ChannelDefaults{});
+  const PolicyDecision& d = j.decision;
   if (d.matches.empty()) {
-    std::printf("decision: no rule matches: %s\n",
-                f.documents.empty() && !f.unread && !f.error
-                    ? "delivered"
-                    : "log (errors and unread parts: the daemon's flags)");
-    return kExitOk;
+    std::printf("decision: no rule matches: %s%s\n", DispositionName(j.action),
+                kind == MessageVerdict::Kind::kClean && !f.unread
+                    ? " (delivered)"
+                    : " (the daemon's --on-error / --on-unreadable / "
+                      "--on-unread-limit, at their defaults)");
+    return j.action == Disposition::kLog ? kExitOk : kExitLeak;
   }
-  std::printf("decision: %s%s%s, severity %s", DispositionName(d.disposition),
+  std::printf("decision: %s%s%s, severity %s", DispositionName(j.action),
               d.deciding != nullptr ? " by rule '" : "",
               d.deciding != nullptr ? (d.deciding->name + "'").c_str() : "",
               SeverityName(d.severity));
+  if (j.action != d.disposition) {
+    std::printf(" (%s would leave no recipient: refused)",
+                DispositionName(d.disposition));
+  }
   for (const RuleMatch& m : d.matches) {
     if (m.rule->monitor) {
       std::printf("; monitor rules would %s", DispositionName(d.would));
@@ -237,10 +212,13 @@ int PrintDecision(const Policy& policy, const VerdictFacts& f) {
     }
   }
   std::printf("\n");
-  if (d.notify_sender) std::printf("notice: the sender is told\n");
+  if (d.notify_sender) {
+    std::printf("notice: the sender%s is told\n",
+                f.sender.empty() ? " (none: nobody)" : (" " + f.sender).c_str());
+  }
   for (const std::string& n : d.notify) std::printf("notice: %s\n", n.c_str());
   for (const std::string& b : d.bcc) std::printf("bcc: %s\n", b.c_str());
-  return d.disposition == Disposition::kLog ? kExitOk : kExitLeak;
+  return j.action == Disposition::kLog ? kExitOk : kExitLeak;
 }
 
 int ExplainCommand(const CommandLine& line, const ActionArguments& action) {
@@ -267,31 +245,22 @@ int ExplainCommand(const CommandLine& line, const ActionArguments& action) {
   }
   std::ostringstream bytes;
   bytes << in.rdbuf();
-  VerdictFacts f;
-  f.channel =
-      line.Value("channel").value_or(path.ends_with(".eml") ? "mail" : "scan");
-  if (f.channel != "mail" && f.channel != "scan" && f.channel != "web") {
-    return UsageError(
-        "policy", absl::InvalidArgumentError("--channel is mail, scan or web"));
-  }
+  auto overrides = EnvelopeOverridesOf(line);
+  if (!overrides.ok()) return UsageError("policy", overrides.status());
+  const std::string message = bytes.str();
+  // An e-mail as the scan's file typing tells one (file_type.h).
+  const std::optional<MailHeaders> mail =
+      LooksLikeMailHeaders(std::string_view(message).substr(0, kTypeHeadBytes))
+          ? ReadMailHeaders(message)
+          : std::nullopt;
+  const Envelope envelope = EnvelopeOfFile(mail, *overrides);
   const MessageScanner scanner(holder->get(), nullptr, *match, *limits);
-  const MessageVerdict v = f.channel == "mail"
-                               ? scanner.Scan(bytes.str())
-                               : scanner.ScanFile(path, bytes.str());
-  if (f.channel == "mail") EnvelopeOf(bytes.str(), &f.sender, &f.recipients);
-  if (auto s = line.Value("sender")) f.sender = absl::AsciiStrToLower(*s);
-  if (line.Has("recipient")) {
-    f.recipients.clear();
-    for (const std::string& r : line.Values("recipient")) {
-      f.recipients.push_back(absl::AsciiStrToLower(r));
-    }
-  }
-  f.documents = v.matched;
-  f.unread = !v.unread.empty();
-  f.unread_limit = v.unread_limit;
-  f.error = v.kind == MessageVerdict::Kind::kError;
+  const MessageVerdict v = envelope.channel == "mail"
+                               ? scanner.Scan(message)
+                               : scanner.ScanFile(path, message);
+  const VerdictFacts f = FactsOf(envelope, v);
   PrintFacts(f, v);
-  return PrintDecision(*policy, f);
+  return PrintDecision(*policy, f, v.kind);
 }
 
 void PrintReplay(const ReplayReport& r, bool json) {

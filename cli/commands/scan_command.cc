@@ -18,6 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "cli/commands/command_line.h"
+#include "cli/commands/envelope_options.h"
 #include "cli/commands/exit_codes.h"
 #include "cli/commands/input_files.h"
 #include "cli/commands/ordered_work.h"
@@ -105,15 +106,21 @@ const char* ScanUsage() {
       "  --incidents FILE     the store (default INDEX_DIR.incidents)\n"
       "  --store-snippets on|off  keep the text around each passage "
       "(default on)\n"
-      "  --policy FILE        apply the rules for channel scan "
-      "(docs/policy.md):"
-      "\n"
-      "                       each file gets a severity, the rules that "
-      "matched and\n"
-      "                       an action; exit 1 only when an enforcing rule "
-      "at or\n"
-      "                       above --fail-severity matched\n"
-      "  --fail-severity S    info (default), low, medium or high\n",
+      "  --policy FILE        apply the rules (docs/policy.md): each file "
+      "gets a\n"
+      "                       severity, the rules that matched and the "
+      "action the\n"
+      "                       gateway would take; exit 1 only when an "
+      "enforcing rule at\n"
+      "                       or above --fail-severity matched. An e-mail is "
+      "judged as\n"
+      "                       mail (its From, To and Cc), other files as "
+      "channel scan\n"
+      "  --fail-severity S    info (default), low, medium or high\n"
+      "  --channel C, --sender A, --recipient A  judge the files as sent on "
+      "channel C\n"
+      "                       (mail, scan, web) by A to A (repeatable), "
+      "whatever they say\n",
       LimitOptionsUsage());
   return usage.c_str();
 }
@@ -141,7 +148,8 @@ absl::StatusOr<Extraction> ReadAndExtract(const InputFile& file,
 }
 
 // `candidates_of`: the index whose candidate ids to list (--candidates), or
-// nullptr. `record`: the incident's file facts are wanted (--record).
+// nullptr. `record`: the file's facts are wanted (--record: the incident's;
+// --policy: an e-mail's envelope).
 FileOutcome ScanOne(const InputFile& file, LeakScanner* scanner,
                     const DataScanner& data_scanner,
                     DataScanner::Session& data_session,
@@ -275,6 +283,7 @@ struct ScanCommandOptions {
   bool snippets = true;
   std::optional<Policy> policy{};  // --policy
   Severity fail_severity = Severity::kInfo;
+  EnvelopeOverrides envelope{};  // --channel, --sender, --recipient
   std::vector<std::string> paths{};  // "-": standard input
   bool color = false;
   uint32_t shard = 0, shards = 1;
@@ -295,6 +304,32 @@ absl::Status ParseShard(const CommandLine& line, uint32_t* shard,
     return absl::InvalidArgumentError(
         absl::StrCat("--shard wants I/N with 0 <= I < N, not '", *spec, "'"));
   }
+  return absl::OkStatus();
+}
+
+// --policy, --fail-severity and the envelope options into `o`.
+absl::Status ParsePolicyOptions(const CommandLine& line,
+                                ScanCommandOptions& o) {
+  if (auto path = line.Value("policy")) {
+    auto policy = ReadPolicyFile(*path);
+    if (!policy.ok()) return policy.status();
+    o.policy = *std::move(policy);
+  }
+  if (auto name = line.Value("fail-severity")) {
+    std::optional<Severity> severity = SeverityNamed(*name);
+    if (!severity) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--fail-severity: unknown severity '", *name,
+                       "' (info, low, medium, high)"));
+    }
+    if (!o.policy) {
+      return absl::InvalidArgumentError("--fail-severity needs --policy");
+    }
+    o.fail_severity = *severity;
+  }
+  auto envelope = EnvelopeOverridesOf(line);
+  if (!envelope.ok()) return envelope.status();
+  o.envelope = *std::move(envelope);
   return absl::OkStatus();
 }
 
@@ -324,7 +359,10 @@ std::optional<ScanCommandOptions> ParseScanOptions(int argc, char** argv,
                                           {"verbose", false},
                                           {"summary", false},
                                           {"policy", true},
-                                          {"fail-severity", true}};
+                                          {"fail-severity", true},
+                                          {"channel", true},
+                                          {"sender", true},
+                                          {"recipient", true}};
   static constexpr auto kAllSpecs = WithLimitOptions(kSpecs);
   auto line =
       ParseCommandLine("scan", argc, argv, kAllSpecs, ScanUsage(), exit);
@@ -358,23 +396,7 @@ std::optional<ScanCommandOptions> ParseScanOptions(int argc, char** argv,
   o.summary = line->Has("summary");
   o.follow_symlinks = line->Has("follow-symlinks");
   o.record = line->Has("record");
-  if (auto path = line->Value("policy")) {
-    auto policy = ReadPolicyFile(*path);
-    if (!policy.ok()) return fail(policy.status());
-    o.policy = *std::move(policy);
-  }
-  if (auto name = line->Value("fail-severity")) {
-    std::optional<Severity> severity = SeverityNamed(*name);
-    if (!severity) {
-      return fail(absl::InvalidArgumentError(
-          absl::StrCat("--fail-severity: unknown severity '", *name,
-                       "' (info, low, medium, high)")));
-    }
-    if (!o.policy) {
-      return fail(absl::InvalidArgumentError("--fail-severity needs --policy"));
-    }
-    o.fail_severity = *severity;
-  }
+  if (absl::Status s = ParsePolicyOptions(*line, o); !s.ok()) return fail(s);
   return o;
 }
 
@@ -494,7 +516,11 @@ class ScanRun {
   // recipients); counts it for the exit code.
   void Decide(FileOutcome& o) {
     VerdictFacts facts;
-    facts.channel = "scan";
+    const Envelope envelope = EnvelopeOfFile(
+        o.format == "mail" ? o.mail : std::nullopt, o_.envelope);
+    facts.channel = envelope.channel;
+    facts.sender = envelope.sender;
+    facts.recipients = envelope.recipients;
     for (const PartOutcome& p : o.parts) {
       AddMatchedFindings(index_, p.report, &facts.documents);
       AddDataFacts(p.data, &facts);
@@ -504,11 +530,18 @@ class ScanRun {
         o.skipped.begin(), o.skipped.end(),
         [](const SkippedPart& p) { return p.kind == Unreadable::kLimit; });
     facts.error = !o.error.ok();
-    const PolicyDecision d = EvaluatePolicy(*o_.policy, facts);
+    const MessageVerdict::Kind kind =
+        facts.error ? MessageVerdict::Kind::kError
+        : !facts.documents.empty() || !facts.records.empty()
+            ? MessageVerdict::Kind::kLeak
+            : MessageVerdict::Kind::kClean;
+    // The gateway's decision with its default flags (decision.h).
+    const Judgement j = JudgeFacts(*o_.policy, facts, kind, ChannelDefaults{});
+    const PolicyDecision& d = j.decision;
     DecisionRecord r = RecordOf(d);
     FilePolicyOutcome out;
     out.severity = std::move(r.severity);
-    out.action = DispositionName(d.disposition);
+    out.action = DispositionName(j.action);
     out.rules = std::move(r.rules);
     out.would_action = std::move(r.would_action);
     out.facts = FactsRecord(facts.documents);
@@ -623,7 +656,7 @@ int RunScanCommand(int argc, char** argv) {
                        *sessions[w], o->limits,
                        !o->json || store != nullptr,
                        o->list_candidates ? index->get() : nullptr,
-                       o->unreadable, store != nullptr);
+                       o->unreadable, store != nullptr || o->policy);
       },
       [&run](size_t i, FileOutcome outcome) { run.Consume(i, outcome); });
   return run.Finish(expanded.skipped_links);

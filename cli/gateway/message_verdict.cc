@@ -149,24 +149,6 @@ std::vector<IncidentDocument> FactsRecord(
   return out;
 }
 
-Disposition ActionOf(const MessageVerdict& v, const PolicyDecision& decision,
-                     const ChannelDefaults& defaults) {
-  const bool spoken = !decision.matches.empty();
-  switch (v.kind) {
-    case MessageVerdict::Kind::kLeak:
-      return decision.disposition;
-    case MessageVerdict::Kind::kError:
-      return spoken ? decision.disposition : defaults.on_error;
-    case MessageVerdict::Kind::kClean:
-      break;
-  }
-  if (v.unread.empty()) return Disposition::kLog;
-  if (spoken) return decision.disposition;
-  return v.unread_limit
-             ? std::max(defaults.on_unreadable, defaults.on_unread_limit)
-             : defaults.on_unreadable;
-}
-
 bool Eventful(const MessageVerdict& v) {
   return v.kind != MessageVerdict::Kind::kClean || !v.unread.empty();
 }

@@ -24,6 +24,7 @@
 #include "absl/synchronization/mutex.h"
 #include "cli/formats/extraction.h"
 #include "cli/formats/text_extractor.h"
+#include "cli/gateway/decision.h"
 #include "cli/gateway/index_holder.h"
 #include "cli/gateway/verdict.h"
 #include "cli/incidents/incident.h"
@@ -55,21 +56,6 @@ DecisionRecord RecordOf(const PolicyDecision& decision);
 std::vector<IncidentDocument> FactsRecord(
     const std::vector<MatchedDocument>& documents);
 
-// What a channel does when the policy does not speak to an error or to
-// unread parts (its --on-error, --on-unreadable, --on-unread-limit).
-struct ChannelDefaults {
-  Disposition on_error = Disposition::kReject;
-  Disposition on_unreadable = Disposition::kLog;
-  Disposition on_unread_limit = Disposition::kReject;
-};
-
-// What happens to a judged verdict, for every channel: a leak gets the
-// decision's disposition (kLog when no rule matched: the policy says it
-// does not matter); an error or unread parts get it when a rule speaks to
-// them, else `defaults`' (and on_unread_limit, if more restrictive, for
-// parts left unread for lack of time); a clean verdict kLog.
-Disposition ActionOf(const MessageVerdict& v, const PolicyDecision& decision,
-                     const ChannelDefaults& defaults);
 // Whether a verdict is recorded as an incident: not clean, or with parts
 // left unread.
 bool Eventful(const MessageVerdict& v);

@@ -497,35 +497,21 @@ void Notify(const Session& s, const Judged& j) {
   }
 }
 
-// The facts the policy reads of a judged session.
-VerdictFacts FactsOf(const Session& s, const MessageVerdict& v) {
-  VerdictFacts f;
-  f.channel = "mail";
-  f.sender = absl::AsciiStrToLower(s.sender);
-  for (const std::string& r : s.recipients_all) {
-    f.recipients.push_back(absl::AsciiStrToLower(r));
-  }
-  f.documents = v.matched;
-  f.records = v.records;
-  f.identifiers = v.identifiers;
-  f.unread = !v.unread.empty();
-  f.unread_limit = v.unread_limit;
-  f.error = v.kind == MessageVerdict::Kind::kError;
-  return f;
-}
-
-// Applies the policy to a scanned message (ActionOf: the decision's
-// action, or the --on-error / --on-unreadable / --on-unread-limit flags'
-// where no rule speaks) and gives an incident its reference.
+// Applies the policy to a scanned message (JudgeFacts, decision.h: the
+// decision's action, or the --on-error / --on-unreadable /
+// --on-unread-limit flags' where no rule speaks; a removal that would
+// leave no recipient a refusal) and gives an incident its reference.
 void Decide(const Session& s, Judged& j) {
   const MilterPolicy& p = *g_state.policy;
   MessageVerdict& v = j.v;
   j.policy = g_state.gateway->policy();
-  j.decision = EvaluatePolicy(*j.policy, FactsOf(s, v));
-  j.action =
-      ActionOf(v, j.decision,
-               {DispositionOf(p.on_error), DispositionOf(p.on_unreadable),
-                DispositionOf(p.on_unread_limit)});
+  Judgement judged = JudgeFacts(
+      *j.policy, FactsOf(Envelope{"mail", s.sender, s.recipients_all}, v),
+      v.kind,
+      {DispositionOf(p.on_error), DispositionOf(p.on_unreadable),
+       DispositionOf(p.on_unread_limit)});
+  j.decision = std::move(judged.decision);
+  j.action = judged.action;
   if (v.kind == MessageVerdict::Kind::kLeak) {
     j.why = p.reject_text;
   } else if (v.kind == MessageVerdict::Kind::kError) {

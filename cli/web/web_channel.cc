@@ -28,21 +28,6 @@ struct Judged {
   std::string reference;
 };
 
-VerdictFacts FactsOf(const WebRequest& r, const MessageVerdict& v) {
-  VerdictFacts f;
-  f.channel = "web";
-  f.sender = absl::AsciiStrToLower(r.user);
-  const std::string host = UrlHost(r.url);
-  if (!host.empty()) f.recipients.push_back(host);
-  f.documents = v.matched;
-  f.records = v.records;
-  f.identifiers = v.identifiers;
-  f.unread = !v.unread.empty();
-  f.unread_limit = v.unread_limit;
-  f.error = v.kind == MessageVerdict::Kind::kError;
-  return f;
-}
-
 // The policy's decision on a scanned request, as the milter's Decide:
 // a leak gets the decision's action, an error or unread parts the
 // decision's when a rule speaks to them, else the channel's flags'. An
@@ -57,9 +42,13 @@ void Decide(const Gateway& gateway, const WebPolicy& p, const WebRequest& r,
     j.reference = NewIncidentReference();
     return;
   }
-  j.decision = EvaluatePolicy(*j.policy, FactsOf(r, v));
-  j.action =
-      ActionOf(v, j.decision, {p.on_error, p.on_unreadable, p.on_unread_limit});
+  const std::string host = UrlHost(r.url);
+  Envelope envelope{"web", r.user, {}};
+  if (!host.empty()) envelope.recipients.push_back(host);
+  Judgement judged = JudgeFacts(*j.policy, FactsOf(envelope, v), v.kind,
+                                {p.on_error, p.on_unreadable, p.on_unread_limit});
+  j.decision = std::move(judged.decision);
+  j.action = judged.action;
   if (v.kind == MessageVerdict::Kind::kLeak) {
     j.why = p.block_text;
   } else if (v.kind == MessageVerdict::Kind::kError) {

@@ -1,0 +1,68 @@
+#include "cli/gateway/decision.h"
+
+#include <algorithm>
+
+#include "absl/strings/ascii.h"
+
+namespace leakhound {
+
+VerdictFacts FactsOf(const Envelope& envelope, const MessageVerdict& v) {
+  VerdictFacts f;
+  f.channel = envelope.channel;
+  f.sender = absl::AsciiStrToLower(envelope.sender);
+  for (const std::string& r : envelope.recipients) {
+    f.recipients.push_back(absl::AsciiStrToLower(r));
+  }
+  f.documents = v.matched;
+  f.records = v.records;
+  f.identifiers = v.identifiers;
+  f.unread = !v.unread.empty();
+  f.unread_limit = v.unread_limit;
+  f.error = v.kind == MessageVerdict::Kind::kError;
+  return f;
+}
+
+bool LeavesNobody(const Policy& policy, const VerdictFacts& facts) {
+  return std::none_of(facts.recipients.begin(), facts.recipients.end(),
+                      [&](const std::string& r) {
+                        return InDomains(policy.internal_domains, r);
+                      });
+}
+
+namespace {
+
+Disposition ActionOf(MessageVerdict::Kind kind, const VerdictFacts& f,
+                     const PolicyDecision& decision,
+                     const ChannelDefaults& defaults) {
+  const bool spoken = !decision.matches.empty();
+  switch (kind) {
+    case MessageVerdict::Kind::kLeak:
+      return decision.disposition;
+    case MessageVerdict::Kind::kError:
+      return spoken ? decision.disposition : defaults.on_error;
+    case MessageVerdict::Kind::kClean:
+      break;
+  }
+  if (!f.unread) return Disposition::kLog;
+  if (spoken) return decision.disposition;
+  return f.unread_limit
+             ? std::max(defaults.on_unreadable, defaults.on_unread_limit)
+             : defaults.on_unreadable;
+}
+
+}  // namespace
+
+Judgement JudgeFacts(const Policy& policy, const VerdictFacts& facts,
+                     MessageVerdict::Kind kind,
+                     const ChannelDefaults& defaults) {
+  Judgement j;
+  j.decision = EvaluatePolicy(policy, facts);
+  j.action = ActionOf(kind, facts, j.decision, defaults);
+  if (j.action == Disposition::kRemoveExternalRecipients &&
+      LeavesNobody(policy, facts)) {
+    j.action = Disposition::kReject;
+  }
+  return j;
+}
+
+}  // namespace leakhound
