@@ -25,7 +25,15 @@ VerdictFacts FactsOfIncident(const Incident& i) {
   f.unread = i.kind == "unread" || (i.kind == "leak" && !i.detail.empty());
   f.unread_limit = f.unread && absl::StrContains(i.detail, "(limit)");
   for (const IncidentDocument& d : i.facts) {
-    f.documents.push_back({d.document, d.labels, d.words, d.share});
+    if (d.document.starts_with(kTableFactPrefix)) {
+      f.records.emplace_back(d.document.substr(std::size(kTableFactPrefix) - 1),
+                             d.words);
+    } else if (d.document.starts_with(kIdentifierFactPrefix)) {
+      f.identifiers.emplace_back(
+          d.document.substr(std::size(kIdentifierFactPrefix) - 1), d.words);
+    } else {
+      f.documents.push_back({d.document, d.labels, d.words, d.share});
+    }
   }
   if (!i.facts.empty()) return f;
   for (const IncidentMatch& m : i.matches) {
@@ -42,10 +50,15 @@ VerdictFacts FactsOfIncident(const Incident& i) {
   return f;
 }
 
-std::string ReplayedAction(const Incident& incident,
-                           const PolicyDecision& decision) {
-  if (incident.kind == "leak" || !decision.matches.empty()) {
-    return DispositionName(decision.disposition);
+std::string ReplayedAction(const Incident& incident, const Policy& policy,
+                           const VerdictFacts& facts, Judgement* judged) {
+  const MessageVerdict::Kind kind =
+      incident.kind == "leak"    ? MessageVerdict::Kind::kLeak
+      : incident.kind == "error" ? MessageVerdict::Kind::kError
+                                 : MessageVerdict::Kind::kClean;
+  *judged = JudgeFacts(policy, facts, kind, ChannelDefaults{});
+  if (incident.kind == "leak" || !judged->decision.matches.empty()) {
+    return DispositionName(judged->action);
   }
   return ActionName(incident.action);
 }
@@ -69,12 +82,14 @@ absl::StatusOr<ReplayReport> ReplayPolicy(IncidentStore& store,
           return absl::OkStatus();
         }
         ++report.incidents;
-        const PolicyDecision d =
-            EvaluatePolicy(policy, FactsOfIncident(incident));
+        Judgement judged;
+        const std::string after = ReplayedAction(
+            incident, policy, FactsOfIncident(incident), &judged);
+        const PolicyDecision& d = judged.decision;
         for (const RuleMatch& m : d.matches)
           ++report.rules[slot[m.rule]].matched;
+        if (d.matches.empty()) ++report.rules[none].matched;
         const std::string before = ActionName(incident.action);
-        const std::string after = ReplayedAction(incident, d);
         if (before == after) return absl::OkStatus();
         ++report.changed;
         RuleReplay& r =

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "cli/gateway/decision.h"
 #include "cli/incidents/incident.h"
 #include "cli/incidents/incident_store.h"
 #include "cli/policy/policy.h"
@@ -29,12 +30,15 @@ namespace leakhound {
 // largest coverage).
 VerdictFacts FactsOfIncident(const Incident& incident);
 
-// The action `decision` gives `incident`: the decision's for a leak, and
-// for an error or unread parts when a rule matched; else the action the
-// incident recorded (the daemon's flags decided it). Actions named as the
-// incident records them ("accept" is "log").
-std::string ReplayedAction(const Incident& incident,
-                           const PolicyDecision& decision);
+// The action `policy` gives `incident` read as `facts`, through the one
+// decision of every channel (JudgeFacts, cli/gateway/decision.h; the
+// judgement in *judged): the decision's for a leak, and for an error or
+// unread parts when a rule matched (a removal that would leave no
+// recipient a refusal, as the milter did); else the action the incident
+// recorded (the daemon's flags decided it). Actions named as the incident
+// records them ("accept" is "log").
+std::string ReplayedAction(const Incident& incident, const Policy& policy,
+                           const VerdictFacts& facts, Judgement* judged);
 
 struct RuleReplay {
   std::string rule;      // "(no rule)" for incidents no rule decides

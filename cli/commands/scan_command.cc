@@ -544,7 +544,7 @@ class ScanRun {
     out.action = DispositionName(j.action);
     out.rules = std::move(r.rules);
     out.would_action = std::move(r.would_action);
-    out.facts = FactsRecord(facts.documents);
+    out.facts = FactsRecord(facts);
     const bool fails = std::any_of(
         d.matches.begin(), d.matches.end(), [&](const RuleMatch& m) {
           return !m.rule->monitor && m.severity >= o_.fail_severity;

@@ -140,11 +140,16 @@ DecisionRecord RecordOf(const PolicyDecision& d) {
   return r;
 }
 
-std::vector<IncidentDocument> FactsRecord(
-    const std::vector<MatchedDocument>& documents) {
+std::vector<IncidentDocument> FactsRecord(const VerdictFacts& facts) {
   std::vector<IncidentDocument> out;
-  for (const MatchedDocument& m : documents) {
+  for (const MatchedDocument& m : facts.documents) {
     out.push_back({m.id, m.labels, m.words, m.share});
+  }
+  for (const auto& [table, rows] : facts.records) {
+    out.push_back({kTableFactPrefix + table, {}, rows, 0});
+  }
+  for (const auto& [name, values] : facts.identifiers) {
+    out.push_back({kIdentifierFactPrefix + name, {}, values, 0});
   }
   return out;
 }
@@ -171,7 +176,11 @@ Incident JudgedIncident(std::string source, MessageVerdict& v,
     incident.rules = std::move(r.rules);
     incident.would_action = std::move(r.would_action);
   }
-  incident.facts = FactsRecord(v.matched);
+  VerdictFacts read;
+  read.documents = v.matched;
+  read.records = v.records;
+  read.identifiers = v.identifiers;
+  incident.facts = FactsRecord(read);
   incident.matches = std::move(v.evidence);
   if (incident.matches.empty()) {
     for (const std::string& d : v.documents) {

@@ -53,8 +53,9 @@ struct DecisionRecord {
   std::string would_action;
 };
 DecisionRecord RecordOf(const PolicyDecision& decision);
-std::vector<IncidentDocument> FactsRecord(
-    const std::vector<MatchedDocument>& documents);
+// The facts an incident keeps of `facts` (incident.h, IncidentDocument):
+// the documents, then the tables' rows and the identifiers' values.
+std::vector<IncidentDocument> FactsRecord(const VerdictFacts& facts);
 
 // Whether a verdict is recorded as an incident: not clean, or with parts
 // left unread.

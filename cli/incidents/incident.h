@@ -47,6 +47,13 @@ struct IncidentRule {
 // What a policy reads of one matched document (or "location PREFIX"):
 // kept with every incident so that `policy replay` can run another
 // policy over it.
+// One fact of an incident a policy reads: a matched document with its
+// labels, words and share; or, PERSISTED by these name prefixes, the rows
+// of a protected table matched ("table NAME", words = rows) or the
+// distinct valid values of a data identifier ("identifier NAME", words =
+// values), so that `policy replay` reads what the gateway read.
+inline constexpr char kTableFactPrefix[] = "table ";
+inline constexpr char kIdentifierFactPrefix[] = "identifier ";
 struct IncidentDocument {
   std::string document;
   std::vector<std::string> labels;

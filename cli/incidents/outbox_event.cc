@@ -54,7 +54,12 @@ OutboxEvent Common(const Incident& i) {
   e.documents =
       i.documents.empty() ? DistinctDocuments(i.matches) : i.documents;
   if (!i.facts.empty()) {
-    for (const IncidentDocument& d : i.facts) e.words += d.words;
+    for (const IncidentDocument& d : i.facts) {
+      if (!d.document.starts_with(kTableFactPrefix) &&
+          !d.document.starts_with(kIdentifierFactPrefix)) {
+        e.words += d.words;
+      }
+    }
   } else {
     for (const IncidentMatch& m : i.matches) e.words += m.words;
   }
