@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <set>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "cli/commands/command_line.h"
 #include "cli/commands/exit_codes.h"
 #include "cli/commands/json_text.h"
 
@@ -311,6 +313,43 @@ void AppendPassages(const DocumentMatch& m, const PartOutcome& part,
   }
 }
 
+// One part's rows of protected tables, in record terms: per table "3 rows
+// of table customers (columns card, phone, name)", then the first
+// kShownPassages rows with their lines and masked values, then how many
+// more there are.
+void AppendRecords(const PartOutcome& part, const std::string& where,
+                   bool color, std::string* out) {
+  const std::string_view data_text =
+      part.layout_text.empty() ? part.text : part.layout_text;
+  const LineIndex data_lines(data_text);
+  std::map<std::string, std::vector<const RecordMatch*>> by_table;
+  for (const RecordMatch& r : part.data.records) by_table[r.table].push_back(&r);
+  for (const auto& [table, rows] : by_table) {
+    std::set<std::string> columns;
+    for (const RecordMatch* r : rows) columns.insert(r->columns.begin(), r->columns.end());
+    absl::StrAppend(out, "       ", Paint(color, "1", "records"), ": ",
+                    Plural(rows.size(), "row"), " of table ", Printable(table),
+                    " in ", where, " (columns ",
+                    Printable(absl::StrJoin(columns, ", ")), ")\n");
+    for (size_t k = 0; k < rows.size() && k < kShownPassages; ++k) {
+      const RecordMatch& r = *rows[k];
+      std::vector<std::string> masked;
+      for (const auto& [begin, end] : r.spans) {
+        masked.push_back(
+            Printable(MaskedValue(data_text.substr(begin, end - begin))));
+      }
+      absl::StrAppend(out, "         row ", r.row_key, ", line ",
+                      data_lines.LineAt(r.spans.front().first), ": ",
+                      Printable(absl::StrJoin(r.columns, ", ")), ": ",
+                      absl::StrJoin(masked, " | "), "\n");
+    }
+    if (rows.size() > kShownPassages) {
+      absl::StrAppend(out, "         (", rows.size() - kShownPassages,
+                      " more rows)\n");
+    }
+  }
+}
+
 // One part's matches and location findings.
 void AppendPart(const PartOutcome& part, const std::string& path, bool color,
                 std::string* out) {
@@ -326,21 +365,7 @@ void AppendPart(const PartOutcome& part, const std::string& path, bool color,
                     Percent(m.coverage_of_scanned), " of ", where, "\n");
     AppendPassages(m, part, lines_of, out);
   }
-  const std::string_view data_text =
-      part.layout_text.empty() ? part.text : part.layout_text;
-  const LineIndex data_lines(data_text);
-  for (const RecordMatch& r : part.data.records) {
-    std::vector<std::string> masked;
-    for (const auto& [begin, end] : r.spans) {
-      masked.push_back(
-          Printable(MaskedValue(data_text.substr(begin, end - begin))));
-    }
-    absl::StrAppend(out, "       ", Paint(color, "1", "record"), " of table ",
-                    Printable(r.table), " (row ", r.row_key, "): line ",
-                    data_lines.LineAt(r.spans.front().first), " of ", where,
-                    ": ", Printable(absl::StrJoin(r.columns, ", ")), ": ",
-                    absl::StrJoin(masked, " | "), "\n");
-  }
+  AppendRecords(part, where, color, out);
   for (const LocationFinding& f : part.report.locations) {
     absl::StrAppend(out, "       ", Paint(color, "1", "location"), " under ",
                     f.prefix, ": line ", lines_of.LineAt(f.byte_begin), " of ",

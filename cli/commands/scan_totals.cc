@@ -33,8 +33,17 @@ std::vector<typename Map::const_iterator> Ranked(const Map& documents) {
 
 void ScanTotals::Add(const FileOutcome& outcome) {
   std::set<std::string> in_file;
+  std::set<std::string> tables_in_file;
   for (const PartOutcome& part : outcome.parts) {
-    if (part.report.matches.empty() && part.report.locations.empty()) continue;
+    for (const RecordMatch& r : part.data.records) {
+      Table& t = tables_[r.table];
+      if (tables_in_file.insert(r.table).second) ++t.files;
+      ++t.rows;
+    }
+    if (part.report.matches.empty() && part.report.locations.empty() &&
+        part.data.records.empty()) {
+      continue;
+    }
     ++(part.name.empty() ? text_parts_ : member_parts_);
     for (const DocumentMatch& m : part.report.matches) {
       Document& d = documents_[m.external_id];
@@ -63,6 +72,13 @@ std::string ScanTotals::Human() const {
                                       100 * it->second.largest_share));
     }
   }
+  if (!tables_.empty()) {
+    absl::StrAppend(&out, "Protected tables matched (", tables_.size(), "):\n");
+    for (const auto& [name, t] : tables_) {
+      absl::StrAppend(&out, "  ", name, "  ", Plural(t.rows, "row"), " in ",
+                      Plural(t.files, "file"), "\n");
+    }
+  }
   if (text_parts_ + member_parts_ > 0) {
     absl::StrAppend(&out, "Leaking parts: ", text_parts_,
                     " in files' own text, ", member_parts_,
@@ -89,6 +105,13 @@ std::string ScanTotals::Json() const {
                     ",\"files\":", it->second.files,
                     ",\"words\":", it->second.words, ",\"largest_share\":",
                     absl::StrFormat("%.4f", it->second.largest_share), "}");
+    sep = ",";
+  }
+  out += "],\"tables\":[";
+  sep = "";
+  for (const auto& [name, t] : tables_) {
+    absl::StrAppend(&out, sep, "{\"table\":", JsonString(name),
+                    ",\"files\":", t.files, ",\"rows\":", t.rows, "}");
     sep = ",";
   }
   absl::StrAppend(&out, "],\"leaking_parts\":{\"text\":", text_parts_,

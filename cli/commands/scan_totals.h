@@ -26,9 +26,10 @@ class ScanTotals {
   std::string Human() const;
 
   // One line of JSON without the newline: {"summary":{"documents":[{
-  // "doc_id","files","words","largest_share"}...],"leaking_parts":{"text",
-  // "members"},"unread_parts":{CLASS:N...}}}; documents by files, then
-  // words, both descending.
+  // "doc_id","files","words","largest_share"}...],"tables":[{"table",
+  // "files","rows"}...],"leaking_parts":{"text","members"},"unread_parts":
+  // {CLASS:N...}}}; documents by files, then words, both descending;
+  // tables by name.
   std::string Json() const;
 
  private:
@@ -38,6 +39,13 @@ class ScanTotals {
     double largest_share = 0;  // of the document, in one part
   };
   std::map<std::string, Document> documents_;  // by external id
+  // Protected tables: rows matched (summed over files and parts) and the
+  // files they were in, by table name.
+  struct Table {
+    uint64_t files = 0;
+    uint64_t rows = 0;
+  };
+  std::map<std::string, Table> tables_;
   uint64_t text_parts_ = 0;                    // leaking, a file's own text
   uint64_t member_parts_ = 0;                  // leaking, a member
   std::map<std::string, uint64_t> unread_;     // by Unreadable class name

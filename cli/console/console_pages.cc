@@ -123,6 +123,18 @@ std::string LoginPage(const std::string& csrf, const std::string& error,
   return Layout(nullptr, "Log in", body);
 }
 
+namespace {
+
+// The list's To cell: the first recipient (a web request's: the
+// destination host) and how many more.
+std::string RecipientsCell(const Incident& i) {
+  if (i.recipients.empty()) return "";
+  if (i.recipients.size() == 1) return i.recipients[0];
+  return absl::StrCat(i.recipients[0], " (+", i.recipients.size() - 1, ")");
+}
+
+}  // namespace
+
 std::string IncidentListPage(const PageContext& ctx,
                              const IncidentListView& view) {
   const auto& q = view.query;
@@ -163,7 +175,8 @@ std::string IncidentListPage(const PageContext& ctx,
         "<table class=\"incidents\"><thead><tr><th>#</th><th>Time (UTC)</th>"
         "<th>Source</th><th>Kind</th><th>Action</th><th>Severity</th>"
         "<th>Status</th><th>Mail"
-        "</th><th>From / file</th><th>Subject</th><th>Documents</th></tr>"
+        "</th><th>From / file</th><th>To</th><th>Subject</th><th>Documents"
+        "</th></tr>"
         "</thead><tbody>");
     for (const Incident& i : view.rows) {
       absl::StrAppend(
@@ -173,7 +186,8 @@ std::string IncidentListPage(const PageContext& ctx,
           Html(i.action), "</td><td class=\"severity-", Html(i.severity), "\">",
           Html(i.severity), "</td><td class=\"status-", Html(i.status), "\">",
           Html(i.status), "</td><td>", Html(i.mail_state), "</td><td>",
-          Html(IncidentOrigin(i)), "</td><td>",
+          Html(IncidentOrigin(i)), "</td><td>", Html(RecipientsCell(i)),
+          "</td><td>",
           // A web request has no subject: its method and URL stand there.
           Html(i.source == "web" ? absl::StrCat(i.method, " ", i.url)
                                  : i.subject),
@@ -238,15 +252,23 @@ void AppendMatchSection(const PageContext& ctx, const Incident& i, size_t n,
   absl::StrAppend(&body, "<section class=\"match\"><h3>", Html(m.document),
                   m.part.empty() ? "" : absl::StrCat(" in ", Html(m.part)),
                   "</h3><p class=\"meta\">");
-  if (m.words > 0) {
-    absl::StrAppend(&body, m.words, " words, ",
-                    absl::StrFormat("%.0f", 100 * m.coverage),
-                    " % of the document");
-  }
-  if (!m.source.empty())
-    absl::StrAppend(&body, "; protected from ", Html(m.source));
-  if (!m.labels.empty()) {
-    absl::StrAppend(&body, "; labels ", Html(absl::StrJoin(m.labels, ", ")));
+  if (m.document.starts_with(kTableFactPrefix)) {
+    // A row of a protected table, in record terms: which row, which
+    // columns; its values masked in the snippet.
+    absl::StrAppend(&body, Html(m.source), " matched: ",
+                    m.labels.size() == 1 ? "column " : "columns ",
+                    Html(absl::StrJoin(m.labels, ", ")));
+  } else {
+    if (m.words > 0) {
+      absl::StrAppend(&body, m.words, " words, ",
+                      absl::StrFormat("%.0f", 100 * m.coverage),
+                      " % of the document");
+    }
+    if (!m.source.empty())
+      absl::StrAppend(&body, "; protected from ", Html(m.source));
+    if (!m.labels.empty()) {
+      absl::StrAppend(&body, "; labels ", Html(absl::StrJoin(m.labels, ", ")));
+    }
   }
   body += "</p>";
   if (!m.snippet.empty()) {

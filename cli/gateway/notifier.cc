@@ -61,9 +61,16 @@ std::string Notifier::SenderMail(const SenderNotice& n,
   std::string body =
       absl::StrCat("Your message \"", Field(n.subject), "\"\n", "to ",
                    Field(absl::StrJoin(n.recipients, ", ")), "\n",
-                   WhatHappened(n), ".\n\n", "It quotes protected documents: ",
-                   Field(absl::StrJoin(n.documents, ", ")), "\n",
-                   "Rule: ", Field(n.rule), "\n");
+                   WhatHappened(n), ".\n\n");
+  if (!n.documents.empty()) {
+    absl::StrAppend(&body, "It quotes protected documents: ",
+                    Field(absl::StrJoin(n.documents, ", ")), "\n");
+  }
+  if (!n.records.empty()) {
+    absl::StrAppend(&body, "It holds protected records: ",
+                    Field(absl::StrJoin(n.records, ", ")), "\n");
+  }
+  absl::StrAppend(&body, "Rule: ", Field(n.rule), "\n");
   if (!n.removed.empty()) {
     absl::StrAppend(&body,
                     "Not delivered to: ", Field(absl::StrJoin(n.removed, ", ")),
@@ -77,7 +84,9 @@ std::string Notifier::SenderMail(const SenderNotice& n,
           : absl::StrCat("To ask for release, see ", Field(n.help_url),
                          " and name the incident.\n"));
   return Headers(from, n.to,
-                 absl::StrCat("Your message quotes protected documents (",
+                 absl::StrCat(n.documents.empty()
+                                  ? "Your message holds protected records ("
+                                  : "Your message quotes protected documents (",
                               n.reference, ")")) +
          body;
 }

@@ -39,6 +39,9 @@ struct SenderNotice {
   std::string action;                  // the disposition carried out
   std::string rule;                    // the deciding rule
   std::vector<std::string> documents;  // protected document ids
+  // Rows of protected tables, in record terms ("3 rows of table
+  // customers"), and data identifiers ("12 card values"); never a value.
+  std::vector<std::string> records;
   std::string reference;               // "LH-..."
   std::string help_url;                // may be empty
 };

@@ -482,13 +482,21 @@ void Notify(const Session& s, const Judged& j) {
   if (notifier == nullptr || !FromPolicyFile(j) || j.reference.empty()) return;
   const PolicyDecision& d = j.decision;
   const std::string rule = d.deciding != nullptr ? d.deciding->name : "";
-  std::vector<std::string> documents;
+  std::vector<std::string> documents, records;
   for (const MatchedDocument& m : j.v.matched) documents.push_back(m.id);
+  for (const auto& [table, rows] : j.v.records) {
+    records.push_back(absl::StrCat(rows, rows == 1 ? " row" : " rows",
+                                   " of table ", table));
+  }
+  for (const auto& [name, values] : j.v.identifiers) {
+    records.push_back(absl::StrCat(values, " ", name,
+                                   values == 1 ? " value" : " values"));
+  }
   if ((d.notify_sender || j.action == Disposition::kRemoveExternalRecipients) &&
       !s.sender.empty()) {
     notifier->NotifySender({s.sender, s.subject, s.recipient_list, j.removed,
                             DispositionName(j.action), rule, documents,
-                            j.reference, j.policy->help_url});
+                            records, j.reference, j.policy->help_url});
   }
   for (const std::string& reviewer : d.notify) {
     notifier->NotifyReviewer(reviewer,

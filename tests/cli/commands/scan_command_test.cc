@@ -17,6 +17,7 @@
 #include "absl/strings/str_format.h"
 #include "cli/formats/text_extractor.h"
 #include "engine/content_digest.h"
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
@@ -563,6 +564,45 @@ TEST_F(ScanCommandTest, SummaryTotalsLeaksByDocumentPartAndUnreadClass) {
   EXPECT_THAT(human.out,
               HasSubstr("protected/supplier-contract-zh.txt  2 files"));
   EXPECT_THAT(Scan({outbound}).out, Not(HasSubstr("Leaked documents")));
+}
+
+// Rows of a protected table are reported in record terms: per table, how
+// many rows of which columns, the first rows with masked values and how
+// many more; the summary counts tables beside documents.
+TEST_F(ScanCommandTest, RecordsAreReportedInRecordTermsCappedAndSummed) {
+  const std::string schema =
+      Write("customers.toml",
+            "table = \"customers\"\nmin_matches = 1\n[[column]]\nname = "
+            "\"email\"\ntype = \"email\"\nprimary = true\n[[column]]\n"
+            "name = \"name\"\ntype = \"name\"\n");
+  std::string csv = "email,name\n", quoted;
+  const char* kNames[] = {"Ann Lee",   "Bob Ray",  "Cy Twombly", "Di Prima",
+                          "Ed Ruscha", "Flo Kemp", "Gus Dahl"};
+  for (int i = 0; i < 7; ++i) {
+    const std::string row =
+        absl::StrCat("client", i, "@example.org,", kNames[i], "\n");
+    csv += row;
+    absl::StrAppend(&quoted, "Contact ", kNames[i], " at client", i,
+                    "@example.org today.\n");
+  }
+  ASSERT_EQ(RunLeakhound({"records", "add", "--index", index_, "--schema",
+                          schema, Write("customers.csv", csv)})
+                .exit,
+            0);
+  const std::string out = Write("list.txt", quoted);
+  RunResult r = Scan({"--summary", out});
+  EXPECT_EQ(r.exit, 1) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("records: 7 rows of table customers in this "
+                               "file (columns email, name)"));
+  EXPECT_THAT(r.out, HasSubstr("(4 more rows)"));
+  EXPECT_THAT(r.out, Not(HasSubstr("client0@example.org")));  // masked
+  EXPECT_THAT(r.out, Not(HasSubstr("% of the document")));
+  EXPECT_THAT(r.out, HasSubstr("Protected tables matched (1):\n  customers  "
+                               "7 rows in 1 file"));
+  RunResult json = Scan({"--json", "--summary", out});
+  const Json summary = JsonLines(json.out).back().at("summary");
+  EXPECT_EQ(summary["tables"][0]["table"], "customers");
+  EXPECT_EQ(summary["tables"][0]["rows"], 7);
 }
 
 // `scan --record` takes the file's SHA-256 and headers from the bytes it

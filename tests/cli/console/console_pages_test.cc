@@ -94,8 +94,8 @@ TEST(ConsolePagesTest, AWebIncidentShowsItsRequestAndTheChannelFilter) {
   i.client = "10.1.2.3";  // no proxy user: the client address stands
   i.recipients = {"chat.example.net"};
   const std::string list = IncidentListPage(kViewer, {{}, {i}, 0, false});
-  EXPECT_NE(list.find("<td>10.1.2.3</td><td>POST https://chat.example.net/"
-                      "v1?&lt;x&gt;</td>"),
+  EXPECT_NE(list.find("<td>10.1.2.3</td><td>chat.example.net</td><td>POST "
+                      "https://chat.example.net/v1?&lt;x&gt;</td>"),
             std::string::npos)
       << list;
   EXPECT_NE(list.find("<option>web</option>"), std::string::npos);
@@ -103,6 +103,35 @@ TEST(ConsolePagesTest, AWebIncidentShowsItsRequestAndTheChannelFilter) {
   EXPECT_NE(page.find("<th>Method</th><td>POST</td>"), std::string::npos);
   EXPECT_NE(page.find("<th>URL</th><td>https://chat.example.net/v1?&lt;x&gt;"),
             std::string::npos);
+}
+
+// A records incident reads in record terms: the row and its columns, its
+// values masked, never "% of the document"; the list names the recipients.
+TEST(ConsolePagesTest, ARecordsIncidentShowsRowsAndColumnsAndTheRecipients) {
+  Incident i;
+  i.id = 9;
+  i.source = "milter";
+  i.kind = "leak";
+  i.action = "reject";
+  i.sender = "alex@corp.test";
+  i.recipients = {"bob@example.test", "eve@example.test", "ann@corp.test"};
+  IncidentMatch m;
+  m.document = "table customers";
+  m.source = "row 17";
+  m.labels = {"card", "name"};
+  m.words = 2;
+  m.snippet = "4111 **** **** 1111 | A** L**";
+  m.snippet_end = static_cast<uint32_t>(m.snippet.size());
+  i.matches = {m};
+  i.documents = {"table customers"};
+  const std::string page = IncidentPage(kViewer, i, {}, "");
+  EXPECT_NE(page.find("row 17 matched: columns card, name"), std::string::npos)
+      << page;
+  EXPECT_EQ(page.find("% of the document"), std::string::npos);
+  EXPECT_EQ(page.find("labels card"), std::string::npos);
+  const std::string list = IncidentListPage(kViewer, {{}, {i}, 0, false});
+  EXPECT_NE(list.find("<th>To</th>"), std::string::npos);
+  EXPECT_NE(list.find("<td>bob@example.test (+2)</td>"), std::string::npos);
 }
 
 TEST(ConsolePagesTest, TheDashboardDrawsEveryActionAndEscapesNames) {

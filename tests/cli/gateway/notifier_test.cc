@@ -62,6 +62,7 @@ TEST_F(NotifierTest, TheSenderIsToldTheRuleDocumentsAndReferenceNeverTheText) {
                   "remove-external-recipients",
                   "confidential stays inside",
                   {"board/merger-memo.txt"},
+                  {},
                   "LH-ABCDEFGHJK",
                   "https://help.corp.test/dlp"});
   n.Stop();
@@ -109,11 +110,29 @@ TEST_F(NotifierTest, AReviewerGetsOneDigestPerPeriod) {
   EXPECT_EQ(n.counters().sent, 2u);
 }
 
+// A mail caught for rows of a protected table is told so in record terms,
+// not with an empty list of documents.
+TEST_F(NotifierTest, ARecordsNoticeSaysWhichTableNotAnEmptyDocumentList) {
+  Notifier::Options o;
+  o.sendmail = {script_};
+  Notifier n(o, &log_);
+  n.NotifySender({"alex@corp.test", "list", {"bob@example.test"}, {}, "reject",
+                  "customer rows", {}, {"3 rows of table customers"},
+                  "LH-ABCDEFGHJK", ""});
+  n.Stop();
+  const std::vector<std::string> mails = Mails();
+  ASSERT_EQ(mails.size(), 1u);
+  EXPECT_THAT(mails[0], HasSubstr("It holds protected records: 3 rows of "
+                                  "table customers\n"));
+  EXPECT_THAT(mails[0], Not(HasSubstr("protected documents")));
+  EXPECT_THAT(mails[0], HasSubstr("Your message holds protected records (LH-"));
+}
+
 TEST_F(NotifierTest, ASendmailThatFailsIsCountedAndLogged) {
   Notifier::Options o;
   o.sendmail = {"/bin/false"};
   Notifier n(o, &log_);
-  n.NotifySender({"alex@corp.test", "s", {}, {}, "reject", "r", {"d"},
+  n.NotifySender({"alex@corp.test", "s", {}, {}, "reject", "r", {"d"}, {},
                   "LH-ABCDEFGHJK", ""});
   n.Stop();
   EXPECT_EQ(n.counters().sent, 0u);
