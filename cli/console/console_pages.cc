@@ -405,8 +405,22 @@ std::string DocumentsPage(const PageContext& ctx, const DocumentsView& view,
                   "</tr></thead><tbody>");
   for (const DocumentRow& d : view.rows) {
     absl::StrAppend(&body, "<tr><td>", Html(d.id), "</td><td>", Html(d.source),
-                    "</td><td>", Html(absl::StrJoin(d.labels, ", ")),
-                    "</td><td>", d.bytes, "</td><td>",
+                    "</td><td>");
+    if (RoleAtLeast(ctx.role, "admin")) {
+      // Labels edited in place: a form per row, CSRF-protected.
+      absl::StrAppend(&body,
+                      "<form method=\"post\" action=\"/documents/labels\" "
+                      "class=\"inline labels\">",
+                      CsrfField(ctx),
+                      "<input type=\"hidden\" name=\"id\" value=\"",
+                      Html(d.id), "\"><input name=\"labels\" value=\"",
+                      Html(absl::StrJoin(d.labels, ", ")),
+                      "\" aria-label=\"labels of ", Html(d.id),
+                      "\"><button type=\"submit\">Save</button></form>");
+    } else {
+      body += Html(absl::StrJoin(d.labels, ", "));
+    }
+    absl::StrAppend(&body, "</td><td>", d.bytes, "</td><td>",
                     Html(FormatTime(d.added_ms)), "</td>");
     if (RoleAtLeast(ctx.role, "admin")) {
       absl::StrAppend(&body,

@@ -15,6 +15,7 @@
 #include "absl/strings/strip.h"
 #include "absl/synchronization/mutex.h"
 #include "cli/console/console_pages.h"
+#include "cli/console/document_changes.h"
 #include "cli/console/http_server.h"
 #include "cli/console/retained_copy.h"
 #include "cli/console/secrets.h"
@@ -311,6 +312,9 @@ struct ConsoleServer::Impl {
                       const std::string& action);
   void Documents(const HttpRequest& req, HttpResponse& res);
   void DocumentChange(const HttpRequest& req, HttpResponse& res, bool add);
+  // An admin sets a document's labels (document_changes.h): audited and
+  // sent to the SIEM as a review event "labelled".
+  void DocumentLabels(const HttpRequest& req, HttpResponse& res);
   void Dashboard(const HttpRequest& req, HttpResponse& res);
   // The policy file, read-only, with each rule's incident count.
   void PolicyShow(const HttpRequest& req, HttpResponse& res);
@@ -548,6 +552,7 @@ void ConsoleServer::Impl::Documents(const HttpRequest& req, HttpResponse& res) {
   if (req.Query("done") == "added") done = "The document is protected.";
   if (req.Query("done") == "removed")
     done = "The document is no longer protected.";
+  if (req.Query("done") == "labelled") done = "The labels are saved.";
   if (holder == nullptr) {
     view.index_available = false;
     return SendHtml(res, 200, DocumentsPage(Context(*s), view, done));
@@ -607,47 +612,14 @@ void ConsoleServer::Impl::DocumentChange(const HttpRequest& req,
     if (id.empty()) id = file.filename;
     if (id.empty())
       return Fail(res, *s, absl::InvalidArgumentError("no document id"));
-    auto text = ExtractBytes(file.filename, file.content, options.limits);
-    if (!text.ok()) return Fail(res, *s, text.status());
-    std::vector<std::string> labels;
-    for (absl::string_view l : absl::StrSplit(req.Field("labels"), ',')) {
-      l = absl::StripAsciiWhitespace(l);
-      if (!l.empty()) labels.emplace_back(l);
-    }
-    const std::string joined = text->JoinedText();
-    auto index = ProtectedIndex::Open(options.index_dir, OpenMode::kWrite);
-    if (!index.ok()) return Fail(res, *s, index.status());
-    // An upload has no file to be read again from (`rekey`): its bytes are
-    // retained, and the copy is its source.
-    auto copy = RetainCopy(options.index_dir, file.filename, file.content);
-    if (!copy.ok()) return Fail(res, *s, copy.status());
-    const std::string old_source = DocumentSource(**index, id);
-    // The admin names the id in the form: it may replace any document.
-    auto added = (*index)->Add(DocumentInput{id, copy->path, labels, joined,
-                                             /*replace_other_source=*/true});
-    const bool kept = added.ok() && (added->outcome == AddOutcome::kAdded ||
-                                     added->outcome == AddOutcome::kReplaced);
-    if (!kept && copy->created) {
-      DropRetainedCopy(options.index_dir, copy->path).IgnoreError();
-    }
-    if (!added.ok()) return Fail(res, *s, added.status());
-    if (added->outcome == AddOutcome::kDuplicateContent) {
-      return Fail(res, *s,
-                  absl::FailedPreconditionError(
-                      absl::StrCat("this text is protected already, as '",
-                                   added->existing_id, "'")));
-    }
-    if (added->outcome == AddOutcome::kReplaced && old_source != copy->path) {
-      DropRetainedCopy(options.index_dir, old_source).IgnoreError();
-    }
+    absl::Status st =
+        ProtectUpload(options.index_dir, options.limits, id, file.filename,
+                      file.content, LabelsOfField(req.Field("labels")));
+    if (!st.ok()) return Fail(res, *s, st);
   } else {
     if (!Confirmed(req, res, *s)) return;
-    auto index = ProtectedIndex::Open(options.index_dir, OpenMode::kWrite);
-    if (!index.ok()) return Fail(res, *s, index.status());
-    const std::string old_source = DocumentSource(**index, id);
-    auto removed = (*index)->Remove(id);
-    if (!removed.ok()) return Fail(res, *s, removed.status());
-    DropRetainedCopy(options.index_dir, old_source).IgnoreError();
+    absl::Status st = UnprotectDocument(options.index_dir, id);
+    if (!st.ok()) return Fail(res, *s, st);
   }
   {
     absl::MutexLock lock(&store_mu);
@@ -659,6 +631,36 @@ void ConsoleServer::Impl::DocumentChange(const HttpRequest& req,
   if (holder != nullptr) holder->Reload().IgnoreError();
   res.SetRedirect(add ? "/documents?done=added" : "/documents?done=removed",
                   303);
+}
+
+void ConsoleServer::Impl::DocumentLabels(const HttpRequest& req,
+                                         HttpResponse& res) {
+  auto s = Authorize(req, res, "admin");
+  if (!s) return;
+  if (options.index_dir.empty()) {
+    return Fail(res, *s,
+                absl::FailedPreconditionError(
+                    "the console was started without --index"));
+  }
+  const std::string who = "console:" + s->user;
+  const std::string id(absl::StripAsciiWhitespace(req.Field("id")));
+  absl::StatusOr<LabelChange> change;
+  {
+    absl::MutexLock write(&index_write_mu);
+    change = SetDocumentLabels(options.index_dir, id, req.Field("labels"));
+  }
+  if (!change.ok()) return Fail(res, *s, change.status());
+  const std::string detail =
+      absl::StrCat(id, ": ", absl::StrJoin(change->before, ", "), " -> ",
+                   absl::StrJoin(change->after, ", "));
+  {
+    absl::MutexLock lock(&store_mu);
+    store->AuditChange(who, "label document", "labelled", detail)
+        .IgnoreError();
+  }
+  log(absl::StrCat(LogField(who), ": labelled ", LogField(detail)));
+  if (holder != nullptr) holder->Reload().IgnoreError();
+  res.SetRedirect("/documents?done=labelled", 303);
 }
 
 void ConsoleServer::Impl::Dashboard(const HttpRequest& req, HttpResponse& res) {
@@ -787,6 +789,8 @@ void ConsoleServer::Impl::Routes() {
        [this](const auto& q, auto& r) { DocumentChange(q, r, true); });
   post("/documents/remove",
        [this](const auto& q, auto& r) { DocumentChange(q, r, false); });
+  post("/documents/labels",
+       [this](const auto& q, auto& r) { DocumentLabels(q, r); });
   get("/dashboard", [this](const auto& q, auto& r) { Dashboard(q, r); });
   get("/policy", [this](const auto& q, auto& r) { PolicyShow(q, r); });
 }

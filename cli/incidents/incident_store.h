@@ -185,6 +185,14 @@ class IncidentStore {
   // Returns how many.
   absl::StatusOr<int64_t> Purge(int64_t before_ms, const std::string& user);
 
+  // An admin's change of the configuration outside incidents (a
+  // document's labels, from the console): audited as `action` with
+  // `detail`, and queued for the SIEM destinations as a review event
+  // `review` ("labelled") in the same transaction.
+  absl::Status AuditChange(const std::string& user, const std::string& action,
+                           const std::string& review,
+                           const std::string& detail);
+
   // Appends to the audit table.
   absl::Status Audit(const std::string& user, const std::string& action,
                      int64_t incident_id, const std::string& detail);

@@ -87,6 +87,24 @@ absl::StatusOr<int64_t> IncidentStore::Purge(int64_t before_ms,
   return deleted;
 }
 
+absl::Status IncidentStore::AuditChange(const std::string& user,
+                                        const std::string& action,
+                                        const std::string& review,
+                                        const std::string& detail) {
+  return InTransaction([&]() -> absl::Status {
+    OutboxEvent changed;
+    changed.type = "review";
+    changed.review = review;
+    changed.user = user;
+    changed.note = detail;
+    absl::Status st = Enqueue([&]() -> absl::StatusOr<std::vector<OutboxEvent>> {
+      return std::vector<OutboxEvent>{changed};
+    });
+    if (!st.ok()) return st;
+    return Audit(user, action, 0, detail);
+  });
+}
+
 absl::Status IncidentStore::Audit(const std::string& user,
                                   const std::string& action,
                                   int64_t incident_id,

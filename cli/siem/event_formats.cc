@@ -72,6 +72,7 @@ std::string EventName(const OutboxEvent& e) {
     if (e.review == "released") return "Held mail released";
     if (e.review == "deleted") return "Held mail deleted";
     if (e.review == "purged") return "Incidents purged";
+    if (e.review == "labelled") return "Document labels changed";
     return "Incident review";
   }
   if (e.kind == "leak") return "Protected text leaving";

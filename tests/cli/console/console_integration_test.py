@@ -412,6 +412,34 @@ class ConsoleTest(unittest.TestCase):
         self.assertEqual(os.stat(copies).st_mode & 0o777, 0o700)
         self.assertEqual(os.stat(os.path.join(copies, copy)).st_mode & 0o777, 0o600)
         self.assertEqual(read(os.path.join(copies, copy)), text)
+        # Labels are edited in place by an admin (CSRF, audited, sent to the
+        # SIEM as a review event); a viewer sees them but no form.
+        self.assertIn('action="/documents/labels"', page)
+        self.assertNotIn('action="/documents/labels"',
+                         viewer.request("GET", "/documents?q=lease")[2])
+        self.assertEqual(viewer.request("POST", "/documents/labels",
+                                        {"csrf": token, "id": "lease.txt",
+                                         "labels": "public"})[0], 403)
+        self.assertEqual(admin.request("POST", "/documents/labels",
+                                       {"csrf": "0" * 64, "id": "lease.txt",
+                                        "labels": "public"})[0], 403)
+        status, headers, _ = admin.request(
+            "POST", "/documents/labels",
+            {"csrf": admin.token("/documents"), "id": "lease.txt",
+             "labels": "estates, <b>legal</b>, secret"})
+        self.assertEqual((status, headers["Location"]), (303, "/documents?done=labelled"))
+        listed = self.lh("list", "--index", self.index, "--json").stdout
+        (doc,) = [json.loads(l) for l in listed.splitlines() if "lease.txt" in l]
+        self.assertEqual(doc["labels"], ["<b>legal</b>", "estates", "secret"])
+        page = admin.request("GET", "/documents?q=lease")[2]
+        self.assertIn("&lt;b&gt;legal&lt;/b&gt;", page)
+        self.assertNotIn("<b>legal</b>", page)
+        audit = subprocess.run(
+            ["sqlite3", self.store, "SELECT user, action, detail FROM audit "
+             "WHERE action = 'label document'"],
+            capture_output=True, text=True, check=True).stdout
+        self.assertIn("console:ada|label document|lease.txt: estates, legal -> "
+                      "<b>legal</b>, estates, secret", audit)
         probe = os.path.join(self.dir, "probe.txt")
         with open(probe, "w") as f:
             f.write("Forwarding this: " + text)

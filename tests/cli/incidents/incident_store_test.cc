@@ -377,6 +377,26 @@ TEST_F(IncidentStoreTest, NothingIsQueuedWhileNoDestinationIsRegistered) {
   EXPECT_EQ(*store_->OutboxSize(), 0);
 }
 
+// A console label edit is audited and reaches the SIEM as a review event
+// "labelled", in one transaction.
+TEST_F(IncidentStoreTest, AConfigurationChangeIsAuditedAndQueued) {
+  ASSERT_TRUE(store_->RegisterDestination("soc").ok());
+  ASSERT_TRUE(store_->AuditChange("console:ada", "label document", "labelled",
+                                  "memo: public -> secret")
+                  .ok());
+  auto events = store_->PendingEvents("soc", 10);
+  ASSERT_TRUE(events.ok());
+  ASSERT_EQ(events->size(), 1u);
+  EXPECT_EQ((*events)[0].type, "review");
+  EXPECT_EQ((*events)[0].review, "labelled");
+  EXPECT_EQ((*events)[0].user, "console:ada");
+  EXPECT_EQ((*events)[0].note, "memo: public -> secret");
+  auto trail = store_->AuditTrail(0, 10);
+  ASSERT_TRUE(trail.ok());
+  ASSERT_FALSE(trail->empty());
+  EXPECT_EQ(trail->back().action, "label document");
+}
+
 TEST_F(IncidentStoreTest,
        IncidentsAndReviewsAreQueuedInOrderForARegisteredDestination) {
   std::vector<Incident> before = {MailLeak(500, "old@corp.test", "memo")};
