@@ -35,7 +35,9 @@ std::string StateJson(const OutboxDestinationState& d, int64_t now) {
       ",\"dropped\":", d.dropped, ",\"retried\":", d.retried,
       ",\"last_delivery_ms\":", d.last_delivery_ms,
       ",\"last_error\":", JsonString(d.last_error),
-      ",\"last_error_ms\":", d.last_error_ms, ",\"lease_owner\":",
+      ",\"last_error_ms\":", d.last_error_ms,
+      ",\"current_error\":", JsonString(d.current_error()),
+      ",\"lease_owner\":",
       JsonString(d.lease_until_ms > now ? d.lease_owner : ""), "}");
 }
 
@@ -74,8 +76,9 @@ int ForwardOnce(std::vector<std::unique_ptr<OutboxSender>>& senders,
         absl::UnavailableError(absl::StrCat(
             "outbox ", senders[i]->options().destination.name, ": ", d.pending,
             " events still pending",
-            d.last_error.empty() ? ""
-                                 : absl::StrCat(" (", d.last_error, ")"))));
+            d.current_error().empty()
+                ? ""
+                : absl::StrCat(" (", d.current_error(), ")"))));
   }
   return exit;
 }
@@ -126,7 +129,7 @@ int ShowOutbox(const CommandLine& line, IncidentStore& store) {
         Age(d.oldest_pending_ms, now).c_str(),
         static_cast<long long>(d.delivered), static_cast<long long>(d.failed),
         static_cast<long long>(d.dropped), static_cast<long long>(d.retried),
-        Printable(d.last_error).c_str());
+        Printable(d.current_error()).c_str());
   }
   for (const OutboxFailure& f : *failures) {
     std::printf("failed %s %s event %s: %s\n", FormatTime(f.time_ms).c_str(),

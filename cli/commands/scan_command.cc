@@ -254,6 +254,9 @@ Incident ScanIncident(const FileOutcome& o, const ProtectedIndex& index,
   incident.kind = "leak";
   incident.action = "reported";
   incident.run_id = run_id;
+  // A reference as the gateway's incidents have: the SIEM's externalId and
+  // the console link name it.
+  incident.reference = NewIncidentReference();
   incident.file_path = o.path;
   incident.file_size = o.bytes;
   RecordFileFacts(o, &incident);

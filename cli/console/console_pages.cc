@@ -472,7 +472,7 @@ std::string OutboxTable(const DashboardView& view) {
         "</td><td>", d.retried, "</td><td>",
         d.last_delivery_ms == 0 ? std::string("-")
                                 : FormatTime(d.last_delivery_ms),
-        "</td><td>", Html(d.last_error), "</td></tr>");
+        "</td><td>", Html(d.current_error()), "</td></tr>");
   }
   return absl::StrCat(
       "<h2>Outbox</h2><table class=\"outbox\"><thead><tr><th>Destination"

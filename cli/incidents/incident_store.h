@@ -103,6 +103,11 @@ struct OutboxDestinationState {
   int64_t last_error_ms = 0;
   std::string lease_owner;  // the sender delivering it ("" none)
   int64_t lease_until_ms = 0;
+  // The last error while it still stands: none once a delivery followed it
+  // (an outage's error is not shown after thousands of later deliveries).
+  std::string current_error() const {
+    return last_error_ms > last_delivery_ms ? last_error : "";
+  }
   int64_t queued() const {
     return delivered + skipped + failed + dropped + pending;
   }

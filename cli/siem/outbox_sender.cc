@@ -294,10 +294,6 @@ void OutboxSender::Run() {
     }
     if (stopping_) break;
   }
-  if (store_ != nullptr && holding_) {
-    store_->ReleaseLease(options_.destination.name, options_.owner)
-        .IgnoreError();
-  }
 }
 
 void OutboxSender::Start() {
@@ -311,6 +307,14 @@ void OutboxSender::Stop() {
     wake_.SignalAll();
   }
   if (thread_.joinable()) thread_.join();
+  // The thread is done (or never ran: `forward --once` steps on the
+  // caller's): the lease is given up here, so an exited sender is never
+  // shown as its owner.
+  if (store_ != nullptr && holding_) {
+    store_->ReleaseLease(options_.destination.name, options_.owner)
+        .IgnoreError();
+    holding_ = false;
+  }
 }
 
 bool OutboxSender::Stopping() const {

@@ -71,10 +71,45 @@ TEST_F(OutboxCommandTest, ForwardOnceDeliversWhatAScanRecorded) {
   EXPECT_EQ(r.exit, 0) << r.err;
   ASSERT_TRUE(sink.WaitFor(5));
   EXPECT_THAT(sink.frames()[0], HasSubstr(" CEF:0|leakhound|leakhound|"));
+  // A scan's incidents have references, which the events carry.
+  EXPECT_THAT(sink.frames()[0], HasSubstr("externalId=LH-"));
   nlohmann::json after = Outbox();
   EXPECT_EQ(after["destinations"][0]["pending"], 0);
   EXPECT_EQ(after["destinations"][0]["delivered"], 5);
   EXPECT_EQ(after["destinations"][0]["queued"], 5);
+  // A forward --once that has exited holds no lease.
+  EXPECT_EQ(after["destinations"][0]["lease_owner"], "");
+}
+
+// An outage's error is shown while it stands, not after later deliveries.
+TEST_F(OutboxCommandTest, AnOutagesErrorIsNotShownAfterDeliveriesResume) {
+  int port;
+  {
+    SyslogSink gone;
+    port = gone.port();
+  }
+  const std::string down = Policy("tcp://127.0.0.1:" + std::to_string(port));
+  Record(down);
+  ASSERT_EQ(RunLeakhound({"incidents", "forward", "--policy", down, "--once",
+                          "--seconds", "1", "--incidents", store_})
+                .exit,
+            2);
+  nlohmann::json failing = Outbox();
+  EXPECT_THAT(failing["destinations"][0]["current_error"].get<std::string>(),
+              HasSubstr("Connection refused"));
+  SyslogSink sink;
+  const std::string up = Policy(sink.url());
+  RunResult r = RunLeakhound({"incidents", "forward", "--policy", up, "--once",
+                              "--incidents", store_});
+  EXPECT_EQ(r.exit, 0) << r.err;
+  nlohmann::json after = Outbox();
+  EXPECT_EQ(after["destinations"][0]["pending"], 0);
+  EXPECT_EQ(after["destinations"][0]["current_error"], "");
+  EXPECT_THAT(after["destinations"][0]["last_error"].get<std::string>(),
+              HasSubstr("Connection refused"));
+  RunResult table =
+      RunLeakhound({"incidents", "outbox", "--incidents", store_});
+  EXPECT_THAT(table.out, testing::Not(HasSubstr("Connection refused")));
 }
 
 TEST_F(OutboxCommandTest, ForwardOnceNamesWhatIsLeftWhenTheReceiverIsDown) {
