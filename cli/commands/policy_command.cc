@@ -187,7 +187,7 @@ int PrintDecision(const Policy& policy, const VerdictFacts& f,
                 DispositionName(r.disposition),
                 ExplainRule(policy, r, f).c_str());
   }
-  const Judgement j = JudgeFacts(policy, f, kind, ChannelDefaults{});
+  const Judgement j = JudgeFacts(policy, f, kind, DefaultsFor(f.channel));
   const PolicyDecision& d = j.decision;
   if (d.matches.empty()) {
     std::printf("decision: no rule matches: %s%s\n", DispositionName(j.action),
@@ -201,7 +201,8 @@ int PrintDecision(const Policy& policy, const VerdictFacts& f,
               d.deciding != nullptr ? " by rule '" : "",
               d.deciding != nullptr ? (d.deciding->name + "'").c_str() : "",
               SeverityName(d.severity));
-  if (j.action != d.disposition) {
+  if (d.disposition == Disposition::kRemoveExternalRecipients &&
+      j.action == Disposition::kReject) {
     std::printf(" (%s would leave no recipient: refused)",
                 DispositionName(d.disposition));
   }

@@ -539,7 +539,8 @@ class ScanRun {
             ? MessageVerdict::Kind::kLeak
             : MessageVerdict::Kind::kClean;
     // The gateway's decision with its default flags (decision.h).
-    const Judgement j = JudgeFacts(*o_.policy, facts, kind, ChannelDefaults{});
+    const Judgement j =
+        JudgeFacts(*o_.policy, facts, kind, DefaultsFor(facts.channel));
     const PolicyDecision& d = j.decision;
     DecisionRecord r = RecordOf(d);
     FilePolicyOutcome out;

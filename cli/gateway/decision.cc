@@ -22,6 +22,13 @@ VerdictFacts FactsOf(const Envelope& envelope, const MessageVerdict& v) {
   return f;
 }
 
+ChannelDefaults DefaultsFor(const std::string& channel) {
+  if (channel == "web") {
+    return {Disposition::kReject, Disposition::kLog, Disposition::kReject};
+  }
+  return {Disposition::kTempfail, Disposition::kTag, Disposition::kQuarantine};
+}
+
 bool LeavesNobody(const Policy& policy, const VerdictFacts& facts) {
   return std::none_of(facts.recipients.begin(), facts.recipients.end(),
                       [&](const std::string& r) {
@@ -43,8 +50,9 @@ Disposition ActionOf(MessageVerdict::Kind kind, const VerdictFacts& f,
     case MessageVerdict::Kind::kClean:
       break;
   }
-  if (!f.unread) return Disposition::kLog;
+  // A clean verdict a rule matched: a rule on data identifiers decides.
   if (spoken) return decision.disposition;
+  if (!f.unread) return Disposition::kLog;
   return f.unread_limit
              ? std::max(defaults.on_unreadable, defaults.on_unread_limit)
              : defaults.on_unreadable;

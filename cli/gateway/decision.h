@@ -6,9 +6,10 @@
 // made it:
 //   - the decision is EvaluatePolicy's on the facts, records and data
 //     identifiers included;
-//   - the action is the decision's for a leak; for an error or unread
-//     parts, the decision's when a rule speaks to them, else the
-//     channel's defaults (its --on-error, --on-unreadable,
+//   - the action is the decision's for a leak, and for a clean verdict a
+//     rule matched (data identifiers: no document leaked, but a rule on
+//     them decides); for an error or unread parts, the decision's when a
+//     rule speaks to them, else the channel's defaults (its --on-error, --on-unreadable,
 //     --on-unread-limit, the more restrictive of the last two for parts
 //     left unread for lack of time);
 //   - removing the external recipients of a message whose every recipient
@@ -43,6 +44,13 @@ struct ChannelDefaults {
   Disposition on_unreadable = Disposition::kLog;
   Disposition on_unread_limit = Disposition::kReject;
 };
+
+// The defaults of a channel's daemon, for the tools that judge as it
+// would: "mail" the milter's (--on-error tempfail, --on-unreadable tag,
+// --on-unread-limit quarantine), "web" the ICAP service's (reject, log,
+// reject); "scan" as mail. Tests pin them to MilterPolicy's and
+// WebPolicy's.
+ChannelDefaults DefaultsFor(const std::string& channel);
 
 // The facts the policy reads of `v` sent as `envelope` (addresses lower
 // case): documents, records, identifiers, unread parts, errors.

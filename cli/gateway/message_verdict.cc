@@ -154,8 +154,9 @@ std::vector<IncidentDocument> FactsRecord(const VerdictFacts& facts) {
   return out;
 }
 
-bool Eventful(const MessageVerdict& v) {
-  return v.kind != MessageVerdict::Kind::kClean || !v.unread.empty();
+bool Eventful(const MessageVerdict& v, const PolicyDecision& decision) {
+  return v.kind != MessageVerdict::Kind::kClean || !v.unread.empty() ||
+         !decision.matches.empty();
 }
 
 Incident JudgedIncident(std::string source, MessageVerdict& v,
@@ -164,7 +165,12 @@ Incident JudgedIncident(std::string source, MessageVerdict& v,
   Incident incident;
   incident.time_ms = NowUnixMs();
   incident.source = std::move(source);
-  incident.kind = v.kind == MessageVerdict::Kind::kLeak    ? "leak"
+  // A clean verdict a rule matched (on data identifiers) is a leak of
+  // them.
+  const bool matched_clean = v.kind == MessageVerdict::Kind::kClean &&
+                             v.unread.empty() && !decision.matches.empty();
+  incident.kind = v.kind == MessageVerdict::Kind::kLeak || matched_clean
+                      ? "leak"
                   : v.kind == MessageVerdict::Kind::kError ? "error"
                                                            : "unread";
   incident.action = DispositionName(action);

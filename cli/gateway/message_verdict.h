@@ -57,9 +57,10 @@ DecisionRecord RecordOf(const PolicyDecision& decision);
 // the documents, then the tables' rows and the identifiers' values.
 std::vector<IncidentDocument> FactsRecord(const VerdictFacts& facts);
 
-// Whether a verdict is recorded as an incident: not clean, or with parts
-// left unread.
-bool Eventful(const MessageVerdict& v);
+// Whether a judged verdict is recorded as an incident: not clean, with
+// parts left unread, or matched by a rule (data identifiers alone make no
+// leak of a document, but a rule on them decides the message).
+bool Eventful(const MessageVerdict& v, const PolicyDecision& decision);
 
 // The incident of a judged verdict, as every channel records it: the
 // kind (leak, error, unread), `action` carried out, `reference`, the

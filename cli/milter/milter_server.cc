@@ -529,7 +529,7 @@ void Decide(const Session& s, Judged& j) {
         "Message has parts that could not be checked for protected "
         "content";
   }
-  if (Eventful(v)) j.reference = NewIncidentReference();
+  if (Eventful(v, j.decision)) j.reference = NewIncidentReference();
 }
 
 // Judges the session's message (through the gateway's scanner, within a
@@ -676,7 +676,7 @@ sfsistat OnEndOfMessage(SMFICTX* ctx) {
   // The record is handed over before `ms` is taken: the time it costs is
   // part of the milter's latency (docs/console.md, "Measured").
   Notify(*s, j);
-  if (g_state.record && j.note.empty() && Eventful(j.v)) {
+  if (g_state.record && j.note.empty() && Eventful(j.v, j.decision)) {
     g_state.record(MilterIncident(*s, queue_id, j));
   }
   const double ms = std::chrono::duration<double, std::milli>(

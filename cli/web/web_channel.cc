@@ -58,7 +58,7 @@ void Decide(const Gateway& gateway, const WebPolicy& p, const WebRequest& r,
         "This upload has parts that could not be checked for protected "
         "content";
   }
-  if (Eventful(v)) j.reference = NewIncidentReference();
+  if (Eventful(v, j.decision)) j.reference = NewIncidentReference();
 }
 
 // `text` as a JSON string's contents (RFC 8259): quotes, backslashes and

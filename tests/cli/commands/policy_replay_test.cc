@@ -238,9 +238,9 @@ TEST(PolicyReplayTest, ReplayingTheRecordingPolicyChangesNothing) {
   std::map<std::string, int> actions;
   while (batch.size() < 1000) {
     Generated g = Generate(rng);
-    if (!Eventful(g.v)) continue;
     const VerdictFacts facts = FactsOf(g.envelope, g.v);
     const Judgement j = JudgeFacts(*policy, facts, g.v.kind, ChannelDefaults{});
+    if (!Eventful(g.v, j.decision)) continue;
     const bool web = g.envelope.channel == "web";
     Incident i = JudgedIncident(web ? "web" : "milter", g.v, j.action,
                                 absl::StrCat("LH-", batch.size()), &*policy,
