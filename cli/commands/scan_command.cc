@@ -542,7 +542,7 @@ class ScanRun {
     const Judgement j =
         JudgeFacts(*o_.policy, facts, kind, DefaultsFor(facts.channel));
     const PolicyDecision& d = j.decision;
-    DecisionRecord r = RecordOf(d);
+    DecisionRecord r = RecordOf(d, facts.documents);
     FilePolicyOutcome out;
     out.severity = std::move(r.severity);
     out.action = DispositionName(j.action);

@@ -129,12 +129,18 @@ void AddMatchedFindings(const ProtectedIndex& index, const ScanReport& report,
   }
 }
 
-DecisionRecord RecordOf(const PolicyDecision& d) {
+DecisionRecord RecordOf(const PolicyDecision& d,
+                        const std::vector<MatchedDocument>& documents) {
   DecisionRecord r;
   if (!d.matches.empty()) r.severity = SeverityName(d.severity);
   for (const RuleMatch& m : d.matches) {
+    std::vector<std::string> fired;
+    for (uint32_t i : m.qualifying) {
+      if (i < documents.size()) fired.push_back(documents[i].id);
+    }
     r.rules.push_back({m.rule->name, SeverityName(m.severity),
-                       DispositionName(m.rule->disposition), m.rule->monitor});
+                       DispositionName(m.rule->disposition), m.rule->monitor,
+                       std::move(fired)});
     if (m.rule->monitor) r.would_action = DispositionName(d.would);
   }
   return r;
@@ -177,7 +183,7 @@ Incident JudgedIncident(std::string source, MessageVerdict& v,
   incident.reference = std::move(reference);
   if (policy != nullptr) {
     incident.policy = policy->path;
-    DecisionRecord r = RecordOf(decision);
+    DecisionRecord r = RecordOf(decision, v.matched);
     incident.severity = std::move(r.severity);
     incident.rules = std::move(r.rules);
     incident.would_action = std::move(r.would_action);

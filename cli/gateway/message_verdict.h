@@ -52,7 +52,10 @@ struct DecisionRecord {
   std::vector<IncidentRule> rules;
   std::string would_action;
 };
-DecisionRecord RecordOf(const PolicyDecision& decision);
+// `documents`: the facts the decision was made on (each rule's qualifying
+// documents index them).
+DecisionRecord RecordOf(const PolicyDecision& decision,
+                        const std::vector<MatchedDocument>& documents);
 // The facts an incident keeps of `facts` (incident.h, IncidentDocument):
 // the documents, then the tables' rows and the identifiers' values.
 std::vector<IncidentDocument> FactsRecord(const VerdictFacts& facts);

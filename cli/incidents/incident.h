@@ -42,6 +42,9 @@ struct IncidentRule {
   std::string severity;
   std::string action;
   bool monitor = false;  // the rule only recorded what it would have done
+  // The documents (ids, "location PREFIX") that made it fire; empty for a
+  // rule on records, identifiers, errors or unread parts only.
+  std::vector<std::string> documents{};
 };
 
 // What a policy reads of one matched document (or "location PREFIX"):

@@ -48,6 +48,10 @@ const IncidentField kFields[] = {
            i.rules, "; ", [](std::string* out, const IncidentRule& r) {
              absl::StrAppend(out, r.rule, " (", r.severity, ", ",
                              r.monitor ? "monitor: would " : "", r.action, ")");
+             // On a mail that matched several documents: which made it fire.
+             if (!r.documents.empty()) {
+               absl::StrAppend(out, " on ", absl::StrJoin(r.documents, ", "));
+             }
            });
      }},
     {"would_action", "Would (monitor)", "would", Type::kText, false, nullptr,

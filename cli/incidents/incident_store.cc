@@ -134,6 +134,10 @@ constexpr const char* kMigrations[] = {
     "  event_id TEXT NOT NULL,"
     "  time_ms INTEGER NOT NULL,"
     "  error TEXT NOT NULL);",
+    // 4 -> 5: which documents made each rule fire (issue 65), joined by
+    // kListSeparator.
+    "ALTER TABLE incident_rules ADD COLUMN documents TEXT NOT NULL "
+    "DEFAULT '';",
 };
 static_assert(std::size(kMigrations) == kIncidentSchemaVersion);
 

@@ -38,7 +38,7 @@ namespace leakhound {
 class SqlStatement;  // sql_statement.h
 
 // PERSISTED (PRAGMA user_version): the schema version this build writes.
-inline constexpr int kIncidentSchemaVersion = 4;
+inline constexpr int kIncidentSchemaVersion = 5;
 
 struct IncidentFilter {
   int64_t since_ms = std::numeric_limits<int64_t>::min();  // time >= since

@@ -104,7 +104,8 @@ absl::Status IncidentStore::InsertAll(std::span<Incident> incidents) {
 absl::Status IncidentStore::InsertDecision(const Incident& i) {
   SqlStatement rule(db_,
                     "INSERT INTO incident_rules (incident_id, ordinal, rule, "
-                    "severity, action, monitor) VALUES (?,?,?,?,?,?)");
+                    "severity, action, monitor, documents) VALUES "
+                    "(?,?,?,?,?,?,?)");
   SqlStatement fact(db_,
                     "INSERT INTO incident_documents (incident_id, ordinal, "
                     "document, labels, words, share) VALUES (?,?,?,?,?,?)");
@@ -118,7 +119,8 @@ absl::Status IncidentStore::InsertDecision(const Incident& i) {
         .Bind(r.rule)
         .Bind(r.severity)
         .Bind(r.action)
-        .Bind(int64_t{r.monitor ? 1 : 0});
+        .Bind(int64_t{r.monitor ? 1 : 0})
+        .Bind(absl::StrJoin(r.documents, std::string(1, kListSeparator)));
     if (const int code = rule.Step(); code != kSqlDone) {
       return Error(code, "cannot insert a rule");
     }
@@ -209,12 +211,13 @@ absl::Status IncidentStore::LoadPassages(Incident& incident) {
 absl::Status IncidentStore::LoadDecision(Incident& incident) {
   int code;
   SqlStatement rules(db_,
-                     "SELECT rule, severity, action, monitor FROM "
-                     "incident_rules WHERE incident_id = ? ORDER BY ordinal");
+                     "SELECT rule, severity, action, monitor, documents "
+                     "FROM incident_rules WHERE incident_id = ? ORDER BY "
+                     "ordinal");
   rules.Bind(incident.id);
   while ((code = rules.Step()) == kSqlRow) {
-    incident.rules.push_back(
-        {rules.Text(0), rules.Text(1), rules.Text(2), rules.Int(3) != 0});
+    incident.rules.push_back({rules.Text(0), rules.Text(1), rules.Text(2),
+                              rules.Int(3) != 0, SplitList(rules.Text(4))});
   }
   if (code != kSqlDone) return Error(code, "cannot read rules");
   SqlStatement facts(db_,

@@ -16,7 +16,7 @@ using Json = nlohmann::json;
 // The payload's fields, one list for writing and reading (a field missing
 // from a payload reads as its default).
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(IncidentRule, rule, severity,
-                                                action, monitor)
+                                                action, monitor, documents)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(EventSnippet, document, text)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(
     OutboxEvent, type, review, incident_id, incident_ms, reference, kind,

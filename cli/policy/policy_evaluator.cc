@@ -130,6 +130,7 @@ struct Context {
 
 // The documents that qualify under a rule's conditions, summed.
 struct Qualified {
+  std::vector<uint32_t> which;  // indexes into the facts' documents
   uint32_t documents = 0;
   uint32_t words = 0;
   double share = 0;  // the largest
@@ -145,6 +146,7 @@ Qualified Qualify(const Context& x, const PolicyConditions& c) {
   for (size_t i = 0; i < x.facts.documents.size(); ++i) {
     const MatchedDocument& d = x.facts.documents[i];
     if (!DocumentQualifies(c, d, x.Bits(i))) continue;
+    q.which.push_back(static_cast<uint32_t>(i));
     ++q.documents;
     q.words += d.words;
     q.share = std::max(q.share, d.share);
@@ -343,6 +345,7 @@ PolicyDecision EvaluatePolicy(const Policy& policy, const VerdictFacts& facts) {
     RuleMatch m;
     m.rule = &rule;
     m.documents = q.documents;
+    m.qualifying = std::move(q.which);
     m.words = q.words;
     m.severity = SeverityOf(rule, q);
     decision.severity = std::max(decision.severity, m.severity);

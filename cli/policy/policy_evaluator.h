@@ -50,6 +50,9 @@ struct RuleMatch {
   Severity severity = Severity::kInfo;
   uint32_t documents = 0;  // qualifying documents
   uint32_t words = 0;      // their words, in all
+  // Which they are: indexes into the facts' documents, in their order (on
+  // a mail that matched several documents, which made the rule fire).
+  std::vector<uint32_t> qualifying;
 };
 
 struct PolicyDecision {

@@ -348,6 +348,10 @@ TEST_F(ScanPolicyTest, RecordedScanIncidentsKeepTheDecision) {
   ASSERT_EQ(listed.exit, 0) << listed.err;
   const nlohmann::json l = nlohmann::json::parse(listed.out.substr(0, listed.out.find('\n')));
   EXPECT_THAT(l["rules"].get<std::string>(), HasSubstr("confidential (high"));
+  // Which documents made the rule fire (three confidential ones).
+  EXPECT_THAT(i["rules"].get<std::string>(),
+              HasSubstr("protected/merger-memo.txt, "));
+  EXPECT_THAT(i["rules"].get<std::string>(), HasSubstr("(high, quarantine) on "));
 }
 
 }  // namespace

@@ -164,6 +164,11 @@ TEST(ConsolePagesTest, TheDashboardShowsTheOutboxAndFlagsALateDestination) {
   late.oldest_pending_ms = view.now_ms - 600'000;
   late.retried = 3;
   late.last_error = "webhook <x>: HTTP status 503";
+  late.last_error_ms = view.now_ms - 1000;  // no delivery since
+  // An error a delivery followed is not shown.
+  ok.last_error = "syslog down";
+  ok.last_error_ms = view.now_ms - 50'000;
+  ok.last_delivery_ms = view.now_ms - 40'000;
   view.outbox = {ok, late};
   const std::string page = DashboardPage(kViewer, view);
   EXPECT_NE(page.find("<tr><td>siem</td><td>0</td><td>-</td><td>42</td>"),
@@ -172,6 +177,7 @@ TEST(ConsolePagesTest, TheDashboardShowsTheOutboxAndFlagsALateDestination) {
                       "<td>600 s</td>"),
             std::string::npos);
   EXPECT_NE(page.find("webhook &lt;x&gt;: HTTP status 503"), std::string::npos);
+  EXPECT_EQ(page.find("syslog down"), std::string::npos);
   EXPECT_EQ(page.find("<hook>"), std::string::npos);
 }
 

@@ -320,7 +320,7 @@ TEST(IncidentStoreFormatTest,
   ASSERT_TRUE(store.ok()) << store.status();
   // Migrated to version 4: the policy's and the web's columns are there,
   // empty, and the outbox's tables, with no destination.
-  EXPECT_EQ((*store)->schema_version(), 4);
+  EXPECT_EQ((*store)->schema_version(), 5);
   auto destinations = (*store)->OutboxStates();
   ASSERT_TRUE(destinations.ok()) << destinations.status();
   EXPECT_TRUE(destinations->empty());
