@@ -1,7 +1,11 @@
 #include "cli/incidents/incident_evidence.h"
 
 #include <algorithm>
+#include <map>
+#include <set>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "index/index_store.h"
 
 namespace leakhound {
@@ -66,6 +70,28 @@ void AppendLocationEvidence(std::string_view part, std::string_view text,
     FillSnippet(text, finding.byte_begin, finding.byte_end, &e);
   }
   out->push_back(std::move(e));
+}
+
+std::vector<std::string> RecordTerms(
+    const std::vector<IncidentMatch>& matches) {
+  struct Table {
+    uint32_t rows = 0;
+    std::set<std::string> columns;
+  };
+  std::map<std::string, Table> tables;
+  for (const IncidentMatch& m : matches) {
+    if (!m.document.starts_with(kTableFactPrefix)) continue;
+    Table& t = tables[m.document.substr(std::size(kTableFactPrefix) - 1)];
+    ++t.rows;
+    t.columns.insert(m.labels.begin(), m.labels.end());
+  }
+  std::vector<std::string> out;
+  for (const auto& [name, t] : tables) {
+    out.push_back(absl::StrCat(t.rows, t.rows == 1 ? " row" : " rows",
+                               " of table ", name, " (columns ",
+                               absl::StrJoin(t.columns, ", "), ")"));
+  }
+  return out;
 }
 
 }  // namespace leakhound

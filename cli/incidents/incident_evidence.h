@@ -43,6 +43,11 @@ void AppendLocationEvidence(std::string_view part, std::string_view text,
                             const LocationFinding& finding, bool snippets,
                             std::vector<IncidentMatch>* out);
 
+// The rows of protected tables among `matches` (document "table NAME", as
+// AppendRecordEvidence makes them) in record terms, one per table in name
+// order: "3 rows of table customers (columns card, name)". Never a value.
+std::vector<std::string> RecordTerms(const std::vector<IncidentMatch>& matches);
+
 }  // namespace leakhound
 
 #endif  // LEAKHOUND_CLI_INCIDENTS_INCIDENT_EVIDENCE_H_

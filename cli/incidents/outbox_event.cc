@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "cli/incidents/incident_evidence.h"
 #include "nlohmann/json.hpp"
 
 namespace leakhound {
@@ -22,7 +23,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(
     OutboxEvent, type, review, incident_id, incident_ms, reference, kind,
     channel, action, would_action, severity, policy, rules, sender, recipients,
     recipient_count, subject, client, method, url, file_path, detail, documents,
-    words, snippets, user, status, note, purged)
+    records, rows, words, snippets, user, status, note, purged)
 
 namespace {
 
@@ -51,8 +52,14 @@ OutboxEvent Common(const Incident& i) {
   e.url = i.url;
   e.file_path = i.file_path;
   e.detail = i.detail;
-  e.documents =
-      i.documents.empty() ? DistinctDocuments(i.matches) : i.documents;
+  for (const std::string& d :
+       i.documents.empty() ? DistinctDocuments(i.matches) : i.documents) {
+    if (!d.starts_with(kTableFactPrefix)) e.documents.push_back(d);
+  }
+  e.records = RecordTerms(i.matches);
+  for (const IncidentMatch& m : i.matches) {
+    if (m.document.starts_with(kTableFactPrefix)) ++e.rows;
+  }
   if (!i.facts.empty()) {
     for (const IncidentDocument& d : i.facts) {
       if (!d.document.starts_with(kTableFactPrefix) &&

@@ -66,7 +66,11 @@ struct OutboxEvent {
   std::string url;
   std::string file_path;
   std::string detail;
-  std::vector<std::string> documents;
+  std::vector<std::string> documents;  // protected documents (no tables)
+  // Rows of protected tables in record terms ("3 rows of table customers
+  // (columns card, name)"); `rows` their count.
+  std::vector<std::string> records;
+  uint64_t rows = 0;
   uint64_t words = 0;  // matched, over all documents
   std::vector<EventSnippet> snippets;
   // A review: who, the status set, the note, and for "purged" how many.

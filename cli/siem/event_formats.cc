@@ -140,6 +140,10 @@ std::vector<Field> Fields(const OutboxEvent& e,
   add("cs1", "policy", e.policy);
   add("cs2", "rules", RuleNames(e));
   add("cs3", "documents", absl::StrJoin(e.documents, ","));
+  // Rows of protected tables in record terms (LEEF, JSON); CEF, out of
+  // custom strings, carries their count.
+  add("", "records", absl::StrJoin(e.records, "; "));
+  if (e.rows > 0) add("flexNumber1", "rows", absl::StrCat(e.rows));
   add("cs4", "link", Link(e, options));
   add("cs5", "eventId", e.id);
   add("cs6", "reviewer", e.user);
@@ -161,6 +165,7 @@ const char* CefLabel(std::string_view key) {
       {"cs5", "eventId"},         {"cs6", "reviewer"},
       {"cn1", "words"},           {"cn2", "incidentId"},
       {"cn3", "sequence"},        {"flexString1", "snippets"},
+      {"flexNumber1", "rows"},
       {"flexString2", "severity"}};
   for (const auto& [k, label] : kLabels) {
     if (key == k) return label;

@@ -1,6 +1,9 @@
 // CEF, LEEF and the webhook's JSON of an outbox event: pinned text.
 #include "cli/siem/event_formats.h"
 
+#include "cli/incidents/incident.h"
+#include "cli/incidents/outbox_event.h"
+
 #include <gtest/gtest.h>
 
 #include "nlohmann/json.hpp"
@@ -140,6 +143,37 @@ TEST(EventFormatsTest, TheWebhookBodyIsTheEventWithItsEnvelope) {
   EXPECT_EQ(j["user"], "ada");
   EXPECT_EQ(j["status"], "confirmed");
   EXPECT_EQ(j["note"], "checked");
+}
+
+// An incident built from records evidence: its events say the rows in
+// record terms, never as a document.
+TEST(EventFormatsTest, RowsOfAProtectedTableTravelInRecordTerms) {
+  Incident i;
+  i.id = 3;
+  i.source = "milter";
+  i.kind = "leak";
+  i.action = "reject";
+  IncidentMatch row;
+  row.document = "table customers";
+  row.source = "row 17";
+  row.labels = {"card", "name"};
+  i.matches = {row, row};
+  i.matches[1].labels = {"email"};
+  const OutboxEvent e = IncidentEvent(i);
+  EXPECT_TRUE(e.documents.empty());
+  ASSERT_EQ(e.records.size(), 1u);
+  EXPECT_EQ(e.records[0], "2 rows of table customers (columns card, email, name)");
+  EXPECT_EQ(e.rows, 2u);
+  EventFormatOptions o;
+  const std::string leef = LeefMessage(e, o);
+  EXPECT_NE(leef.find("\trecords=2 rows of table customers (columns card, "
+                      "email, name)"),
+            std::string::npos)
+      << leef;
+  const std::string cef = CefMessage(e, o);
+  EXPECT_NE(cef.find("flexNumber1Label=rows flexNumber1=2"), std::string::npos)
+      << cef;
+  EXPECT_EQ(cef.find("cs3="), std::string::npos);
 }
 
 TEST(EventFormatsTest, AWebIncidentNamesItsHostAndUrl) {
