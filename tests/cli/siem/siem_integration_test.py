@@ -368,7 +368,9 @@ def store_incidents(store):
     db.row_factory = sqlite3.Row
     rows = {r["id"]: dict(r) for r in db.execute("SELECT * FROM incidents")}
     words = dict(db.execute(
-        "SELECT incident_id, SUM(words) FROM incident_documents GROUP BY 1"))
+        "SELECT incident_id, SUM(words) FROM incident_documents "
+        "WHERE document NOT LIKE 'table %' AND document NOT LIKE 'identifier %' "
+        "GROUP BY 1"))
     db.close()
     for i, r in rows.items():
         r["words"] = words.get(i, 0)
