@@ -136,8 +136,8 @@ constexpr const char* kMigrations[] = {
     "  error TEXT NOT NULL);",
     // 4 -> 5: which documents made each rule fire (issue 65), joined by
     // kListSeparator.
-    "ALTER TABLE incident_rules ADD COLUMN documents TEXT NOT NULL "
-    "DEFAULT '';",
+    ("ALTER TABLE incident_rules ADD COLUMN documents TEXT NOT NULL "
+     "DEFAULT '';"),
 };
 static_assert(std::size(kMigrations) == kIncidentSchemaVersion);
 
