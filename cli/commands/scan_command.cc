@@ -475,6 +475,7 @@ class ScanRun {
     if (o.leak()) ++leaks_;
     if (store_ != nullptr && o.leak()) {
       recorded_.push_back(ScanIncident(o, index_, run_id_, o_.snippets));
+      NameSourceFile(o, &recorded_.back());
       if (o.policy) RecordDecision(o, &recorded_.back());
     }
     candidates_ += o.candidates();
@@ -557,6 +558,21 @@ class ScanRun {
     o.policy = std::move(out);
   }
 
+  // A recorded file under a registered source is named by its source id
+  // too (`leakhound sources`), as add and sync name it.
+  void NameSourceFile(const FileOutcome& o, Incident* incident) {
+    if (!sources_) {
+      auto listed = index_.ListSources();
+      sources_ = listed.ok() ? *std::move(listed)
+                             : std::vector<ProtectedSource>{};
+    }
+    if (sources_->empty() || o.path == "-") return;
+    const std::string path = InputFile{o.path, o.path}.Source();
+    if (auto where = PlaceInSources(*sources_, path)) {
+      incident->detail = absl::StrCat("protected source file ", where->id);
+    }
+  }
+
   void RecordDecision(const FileOutcome& o, Incident* incident) {
     incident->policy = o_.policy->path;
     incident->severity = o.policy->severity;
@@ -586,6 +602,7 @@ class ScanRun {
 
   const ScanCommandOptions& o_;
   const std::vector<InputFile>& files_;
+  std::optional<std::vector<ProtectedSource>> sources_;  // read once
   const ProtectedIndex& index_;
   IncidentStore* store_;  // null without --record
   const std::string run_id_;

@@ -118,6 +118,24 @@ TEST_F(SourcesCommandTest, ASyncOfTheParentKeepsOneIdPerFile) {
   EXPECT_THAT(added.out, HasSubstr("unchanged finance/new.txt"));
 }
 
+// scan --record of a file under a registered source names it by its id,
+// as add and sync do.
+TEST_F(SourcesCommandTest, ARecordedScanNamesAFileUnderASourceByItsId) {
+  ASSERT_EQ(Run({"sources", "add", "fin", share_ + "/finance"}).exit, 0);
+  const std::string store = tmp_.Sub("incidents");
+  RunResult scan = RunLeakhound({"scan", "--index", index_, "--record",
+                                 "--incidents", store, "-q", share_});
+  EXPECT_EQ(scan.exit, 1) << scan.err;
+  RunResult exported = RunLeakhound(
+      {"incidents", "export", "--format", "jsonl", "--incidents", store});
+  ASSERT_EQ(exported.exit, 0) << exported.err;
+  EXPECT_THAT(exported.out,
+              HasSubstr("\"detail\":\"protected source file "
+                        "fin/board/merger-memo.txt\""));
+  // A file outside every source is named by its path only.
+  EXPECT_THAT(exported.out, Not(HasSubstr("source file share/")));
+}
+
 TEST_F(SourcesCommandTest, MigrationRegistersTheAddedFoldersWithTheirLabels) {
   // Built the old way: a folder added with a label, its parent synced
   // (which gave a new file a second id form), a file added by itself.
