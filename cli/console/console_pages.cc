@@ -363,6 +363,44 @@ std::string IncidentPage(const PageContext& ctx, const Incident& i,
   return Layout(&ctx, absl::StrCat("Incident ", i.id), body);
 }
 
+namespace {
+
+// One row of the documents page; an admin's has the labels form and the
+// remove button.
+void AppendDocumentRow(const PageContext& ctx, const DocumentRow& d,
+                       std::string& out) {
+  absl::StrAppend(&out, "<tr><td>", Html(d.id), "</td><td>", Html(d.source),
+                  "</td><td>");
+  if (RoleAtLeast(ctx.role, "admin")) {
+    // Labels edited in place: a form per row, CSRF-protected.
+    absl::StrAppend(&out,
+                    "<form method=\"post\" action=\"/documents/labels\" "
+                    "class=\"inline labels\">",
+                    CsrfField(ctx),
+                    "<input type=\"hidden\" name=\"id\" value=\"",
+                    Html(d.id), "\"><input name=\"labels\" value=\"",
+                    Html(absl::StrJoin(d.labels, ", ")),
+                    "\" aria-label=\"labels of ", Html(d.id),
+                    "\"><button type=\"submit\">Save</button></form>");
+  } else {
+    out += Html(absl::StrJoin(d.labels, ", "));
+  }
+  absl::StrAppend(&out, "</td><td>", d.bytes, "</td><td>",
+                  Html(FormatTime(d.added_ms)), "</td>");
+  if (RoleAtLeast(ctx.role, "admin")) {
+    absl::StrAppend(&out,
+                    "<td><form method=\"post\" action=\"/documents/remove\" "
+                    "class=\"inline\">",
+                    CsrfField(ctx),
+                    "<input type=\"hidden\" name=\"id\" value=\"", Html(d.id),
+                    "\">", ConfirmField(""),
+                    "<button type=\"submit\">Remove</button></form></td>");
+  }
+  out += "</tr>";
+}
+
+}  // namespace
+
 std::string DocumentsPage(const PageContext& ctx, const DocumentsView& view,
                           const std::string& done) {
   std::string body;
@@ -403,36 +441,7 @@ std::string DocumentsPage(const PageContext& ctx, const DocumentsView& view,
                   "<th>Labels</th><th>Bytes</th><th>Added (UTC)</th>",
                   RoleAtLeast(ctx.role, "admin") ? "<th></th>" : "",
                   "</tr></thead><tbody>");
-  for (const DocumentRow& d : view.rows) {
-    absl::StrAppend(&body, "<tr><td>", Html(d.id), "</td><td>", Html(d.source),
-                    "</td><td>");
-    if (RoleAtLeast(ctx.role, "admin")) {
-      // Labels edited in place: a form per row, CSRF-protected.
-      absl::StrAppend(&body,
-                      "<form method=\"post\" action=\"/documents/labels\" "
-                      "class=\"inline labels\">",
-                      CsrfField(ctx),
-                      "<input type=\"hidden\" name=\"id\" value=\"",
-                      Html(d.id), "\"><input name=\"labels\" value=\"",
-                      Html(absl::StrJoin(d.labels, ", ")),
-                      "\" aria-label=\"labels of ", Html(d.id),
-                      "\"><button type=\"submit\">Save</button></form>");
-    } else {
-      body += Html(absl::StrJoin(d.labels, ", "));
-    }
-    absl::StrAppend(&body, "</td><td>", d.bytes, "</td><td>",
-                    Html(FormatTime(d.added_ms)), "</td>");
-    if (RoleAtLeast(ctx.role, "admin")) {
-      absl::StrAppend(&body,
-                      "<td><form method=\"post\" action=\"/documents/remove\" "
-                      "class=\"inline\">",
-                      CsrfField(ctx),
-                      "<input type=\"hidden\" name=\"id\" value=\"", Html(d.id),
-                      "\">", ConfirmField(""),
-                      "<button type=\"submit\">Remove</button></form></td>");
-    }
-    body += "</tr>";
-  }
+  for (const DocumentRow& d : view.rows) AppendDocumentRow(ctx, d, body);
   body += "</tbody></table><p class=\"paging\">";
   if (view.rows.empty()) body += "No documents. ";
   if (!view.from.empty()) {
