@@ -20,6 +20,7 @@
 #include "index/record_codec.h"
 #include "index/record_value.h"
 #include "index/rocks_database.h"
+#include "index/trusted_path.h"
 #include "index/writer_lock.h"
 
 namespace leakhound {
@@ -145,16 +146,9 @@ absl::Status CheckIndexDirectory(const std::string& dir) {
         "no leakhound index at ", dir,
         " (create one with: leakhound init --index ", dir, ")"));
   }
-  // A folder others can write lets them replace the key or the database
-  // (init makes it 0700): refused, whoever opens it.
-  struct stat dir_stat {};
-  if (::stat(dir.c_str(), &dir_stat) == 0 && (dir_stat.st_mode & S_IWOTH)) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("index ", dir, " can be written by anyone (mode ",
-                     absl::StrFormat("%04o", dir_stat.st_mode & 07777),
-                     "); refused: chmod o-w ", dir));
-  }
-  return absl::OkStatus();
+  // A folder others can write, or swap, lets them replace the key or the
+  // database (init makes it 0700): refused, whoever opens it.
+  return CheckTrustedFolder(dir, "index");
 }
 
 }  // namespace

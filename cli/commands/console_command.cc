@@ -19,6 +19,7 @@
 #include "cli/console/secrets.h"
 #include "cli/gateway/daemon_log.h"
 #include "cli/incidents/incident_store.h"
+#include "shingler/user_name.h"
 
 namespace leakhound {
 namespace {
@@ -131,8 +132,7 @@ absl::StatusOr<ConsoleUser> UserToWrite(
       return absl::AlreadyExistsError(
           absl::StrCat("user ", name, " exists (use passwd)"));
     }
-    if (name.empty() || name.size() > 64 ||
-        name.find_first_of(" \t\r\n") != std::string::npos) {
+    if (name.size() > 64 || name.find(' ') != std::string::npos) {
       return absl::InvalidArgumentError(
           "a user name is 1 to 64 characters without spaces");
     }
@@ -203,7 +203,11 @@ int RunUserCommand(const CommandLine& line) {
     return ReportError("console", absl::InvalidArgumentError(absl::StrCat(
                                       "user ", action, " takes one NAME")));
   }
-  const std::string& name = args[2];
+  // The canonical name (shingler/user_name.h), as the console's login
+  // looks it up: "ADA" and "Ada" are one user.
+  auto canonical = UserName(args[2]);
+  if (!canonical.ok()) return ReportError("console", canonical.status());
+  const std::string& name = *canonical;
   if (action == "remove") {
     absl::Status s = (*store)->RemoveUser(name);
     if (s.ok()) s = (*store)->Audit("cli", "remove user", 0, name);

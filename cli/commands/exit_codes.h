@@ -25,14 +25,19 @@ inline std::string Printable(std::string_view text) {
   static constexpr char kHex[] = "0123456789abcdef";
   std::string out;
   out.reserve(text.size());
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte < 0x20 || byte == 0x7f) {
-      out += "\\x";
-      out += kHex[byte >> 4];
-      out += kHex[byte & 0xf];
+  for (size_t k = 0; k < text.size(); ++k) {
+    const auto byte = static_cast<unsigned char>(text[k]);
+    // The C1 controls (U+0080-U+009F, UTF-8 C2 80-C2 9F) too: some
+    // terminals read U+009B as CSI.
+    const bool c1 = byte == 0xc2 && k + 1 < text.size() &&
+                    (static_cast<unsigned char>(text[k + 1]) & 0xe0) == 0x80;
+    if (byte < 0x20 || byte == 0x7f || c1) {
+      const auto shown = c1 ? static_cast<unsigned char>(text[++k]) : byte;
+      out += c1 ? "\\u00" : "\\x";
+      out += kHex[shown >> 4];
+      out += kHex[shown & 0xf];
     } else {
-      out += c;
+      out += text[k];
     }
   }
   return out;

@@ -113,14 +113,18 @@ absl::StatusOr<int64_t> IdOperand(const ActionArguments& action) {
   return id;
 }
 
+// Every field through Printable (exit_codes.h): a subject, a sender or a
+// file name cannot forge a line ("Bcc: ...", "CEF:0|...") on a reviewer's
+// terminal.
 void PrintShow(const Incident& i) {
+  const auto p = [](std::string_view text) { return Printable(text); };
   std::printf("incident %lld  %s UTC  %s %s, action %s, status %s%s\n",
               static_cast<long long>(i.id), FormatTime(i.time_ms).c_str(),
-              i.source.c_str(), i.kind.c_str(), i.action.c_str(),
-              i.status.c_str(),
-              i.mail_state.empty() ? "" : (", mail " + i.mail_state).c_str());
-  auto field = [](const char* name, const std::string& value) {
-    if (!value.empty()) std::printf("  %-11s %s\n", name, value.c_str());
+              p(i.source).c_str(), p(i.kind).c_str(), p(i.action).c_str(),
+              p(i.status).c_str(),
+              i.mail_state.empty() ? "" : p(", mail " + i.mail_state).c_str());
+  auto field = [&p](const char* name, const std::string& value) {
+    if (!value.empty()) std::printf("  %-11s %s\n", name, p(value).c_str());
   };
   for (const IncidentField& f : IncidentFields()) {
     if (f.AppliesTo(i)) field(f.short_label, f.Text(i, ", "));
@@ -131,21 +135,19 @@ void PrintShow(const Incident& i) {
   }
   for (const IncidentMatch& m : i.matches) {
     std::printf("  match %s%s%s: %u words, bytes %u-%u%s, coverage %.0f %%\n",
-                m.document.c_str(), m.part.empty() ? "" : " in ",
-                m.part.c_str(), m.words, m.byte_begin, m.byte_end,
-                m.source.empty() ? "" : (" (source " + m.source + ")").c_str(),
+                p(m.document).c_str(), m.part.empty() ? "" : " in ",
+                p(m.part).c_str(), m.words, m.byte_begin, m.byte_end,
+                m.source.empty() ? "" : p(" (source " + m.source + ")").c_str(),
                 100 * m.coverage);
     if (!m.labels.empty()) {
-      std::printf("    labels: %s\n", absl::StrJoin(m.labels, ", ").c_str());
+      std::printf("    labels: %s\n", p(absl::StrJoin(m.labels, ", ")).c_str());
     }
     if (!m.snippet.empty()) {
       const std::string_view s(m.snippet);
-      std::printf("    ...%s>>>%s<<<%s...\n",
-                  std::string(s.substr(0, m.snippet_begin)).c_str(),
-                  std::string(s.substr(m.snippet_begin,
-                                       m.snippet_end - m.snippet_begin))
-                      .c_str(),
-                  std::string(s.substr(m.snippet_end)).c_str());
+      std::printf(
+          "    ...%s>>>%s<<<%s...\n", p(s.substr(0, m.snippet_begin)).c_str(),
+          p(s.substr(m.snippet_begin, m.snippet_end - m.snippet_begin)).c_str(),
+          p(s.substr(m.snippet_end)).c_str());
     }
   }
 }

@@ -15,6 +15,7 @@
 #include "cli/commands/envelope_options.h"
 #include "cli/formats/file_type.h"
 #include "cli/commands/exit_codes.h"
+#include "cli/policy/policy_bounds.h"
 #include "cli/commands/json_text.h"
 #include "cli/commands/policy_replay.h"
 #include "cli/gateway/data_facts.h"
@@ -103,6 +104,13 @@ int CheckCommand(const CommandLine& line, const ActionArguments& action) {
   const std::string& path = action.operands[0];
   auto text = ReadPolicyText(path);
   if (!text.ok()) return ReportError("policy", text.status());
+  // A file past the bounds (policy_bounds.h) is not a policy with a
+  // mistake but input refused unread: exit 2, like an unreadable file.
+  if (auto bound = PolicyBoundsError(*text)) {
+    return ReportError("policy", absl::InvalidArgumentError(absl::StrCat(
+                                     path, ":", bound->line, ": ",
+                                     bound->message, " (refused unread)")));
+  }
   const PolicyReport report = CheckPolicy(*text, path);
   std::vector<PolicyFinding> findings;
   for (size_t i = 0; i < report.errors.size(); ++i) {

@@ -555,6 +555,10 @@ std::string PolicyPage(const PageContext& ctx, const PolicyView& view) {
     absl::StrAppend(&body, "<p class=\"error\" role=\"alert\">",
                     Html(view.error), "</p>");
   }
+  for (const std::string& w : view.warnings) {
+    absl::StrAppend(&body, "<p class=\"warning\" role=\"alert\">", Html(w),
+                    "</p>");
+  }
   if (!view.rules.empty()) {
     body +=
         "<table class=\"rules\"><thead><tr><th>Rule</th><th>Line</th>"

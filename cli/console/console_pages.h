@@ -79,6 +79,9 @@ struct PolicyView {
   std::string path;   // "": the console was given no policy file
   std::string text;   // the file as read
   std::string error;  // the file does not read or parse (FILE:LINE)
+  // What `policy check` warns of (policy_lint.h), e.g. a directory spoken
+  // to in clear.
+  std::vector<std::string> warnings;
   struct Rule {
     std::string name, mode, action, severity;
     int line = 0;

@@ -18,6 +18,7 @@
 #include "cli/console/document_changes.h"
 #include "cli/console/http_server.h"
 #include "cli/console/retained_copy.h"
+#include "cli/console/safe_next.h"
 #include "cli/console/secrets.h"
 #include "cli/console/session_table.h"
 #include "cli/formats/extraction.h"
@@ -26,7 +27,9 @@
 #include "cli/gateway/index_holder.h"
 #include "cli/incidents/incident_store.h"
 #include "cli/policy/policy_file.h"
+#include "cli/policy/policy_lint.h"
 #include "engine/protected_index.h"
+#include "shingler/user_name.h"
 
 namespace leakhound {
 namespace {
@@ -44,21 +47,6 @@ std::string CookieValue(const HttpRequest& req, const std::string& name) {
     if (absl::ConsumePrefix(&part, name + "=")) return std::string(part);
   }
   return "";
-}
-
-// Where to go after logging in: a path on this site only. Only the
-// characters of the console's own paths and queries pass (no tab, space or
-// backslash, which browsers' URL parsing drops or turns into '/'), else
-// the incident list.
-std::string SafeNext(const std::string& next) {
-  const bool plain = std::all_of(next.begin(), next.end(), [](char c) {
-    return absl::ascii_isalnum(static_cast<unsigned char>(c)) ||
-           std::string_view("/?&=%._-+").find(c) != std::string_view::npos;
-  });
-  if (!plain || next.empty() || next[0] != '/' || next.starts_with("//")) {
-    return "/incidents";
-  }
-  return next;
 }
 
 // `text` for a log line: control characters and backslashes escaped
@@ -329,7 +317,11 @@ void ConsoleServer::Impl::LoginGet(const HttpRequest& req, HttpResponse& res) {
 }
 
 void ConsoleServer::Impl::LoginPost(const HttpRequest& req, HttpResponse& res) {
-  const std::string user = req.Field("user");
+  // One name for the lockout, the users table, the directory, the session
+  // and the audit log (shingler/user_name.h): " adm" is refused, "ADM" is
+  // "adm".
+  const absl::StatusOr<std::string> canonical = UserName(req.Field("user"));
+  const std::string user = canonical.ok() ? *canonical : "";
   const std::string next = SafeNext(req.Field("next"));
   const std::string cookie = CookieValue(req, kLoginCookie);
   auto again = [&](int status, const std::string& error) {
@@ -342,6 +334,12 @@ void ConsoleServer::Impl::LoginPost(const HttpRequest& req, HttpResponse& res) {
   if (cookie.empty() || !TokensEqual(req.Field("csrf"), cookie) ||
       !SameOrigin(req)) {
     return again(403, "The login form expired. Try again.");
+  }
+  if (!canonical.ok()) {
+    log(absl::StrCat("login refused: ", canonical.status().message(), ": '",
+                     LogField(req.Field("user")), "'"));
+    return again(400, absl::StrCat("Wrong user name: ",
+                                   canonical.status().message(), "."));
   }
   const auto now = ConsoleClock::now();
   const std::string client = ClientAddress(req);
@@ -708,6 +706,9 @@ void ConsoleServer::Impl::PolicyShow(const HttpRequest& req,
       PolicyReport report = CheckPolicy(*text, view.path);
       if (!report.errors.empty()) view.error = report.errors.front();
       if (report.policy) {
+        for (const PolicyFinding& f : LintPolicy(*report.policy, nullptr)) {
+          view.warnings.push_back(f.message);
+        }
         absl::MutexLock lock(&store_mu);
         for (const PolicyRule& r : report.policy->rules) {
           IncidentFilter f;

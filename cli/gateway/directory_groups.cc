@@ -1,9 +1,12 @@
 #include "cli/gateway/directory_groups.h"
 
+#include "index/trusted_path.h"
+
 #include <fstream>
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
+#include "index/trusted_path.h"
 
 namespace leakhound {
 
@@ -34,6 +37,12 @@ Policy ExpandDirectoryGroups(const Policy& policy, const Directory& directory,
 absl::StatusOr<Directory> OpenDirectory(const DirectorySettings& settings) {
   std::string password;
   if (!settings.bind_password_file.empty()) {
+    // Only a file no other user could have written or swapped: else a
+    // policy (or a folder) they control sends any root-only file's content
+    // to their listener as the bind password.
+    absl::Status trusted = CheckTrustedFile(settings.bind_password_file,
+                                            "directory: bind_password_file");
+    if (!trusted.ok()) return trusted;
     std::ifstream in(settings.bind_password_file);
     if (!in) {
       return absl::NotFoundError(absl::StrCat(

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <utility>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/time/time.h"
@@ -199,11 +200,41 @@ void Notifier::Run() {
   }
 }
 
+bool IsMailbox(std::string_view address) {
+  const size_t at = address.rfind('@');
+  if (at == std::string_view::npos || address.size() > 254) return false;
+  const std::string_view local = address.substr(0, at);
+  const std::string_view domain = address.substr(at + 1);
+  const auto atext = [](char c) {
+    return absl::ascii_isalnum(static_cast<unsigned char>(c)) ||
+           static_cast<unsigned char>(c) >= 0x80 ||
+           std::string_view("!#$%&'*+-/=?^_`{|}~").find(c) !=
+               std::string_view::npos;
+  };
+  const auto dotted = [](std::string_view s, auto allowed) {
+    if (s.empty() || s.front() == '.' || s.back() == '.') return false;
+    for (size_t k = 0; k < s.size(); ++k) {
+      if (s[k] == '.' ? s[k + 1] == '.' : !allowed(s[k])) return false;
+    }
+    return true;
+  };
+  const auto label_char = [](char c) {
+    return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '-' ||
+           static_cast<unsigned char>(c) >= 0x80;
+  };
+  return dotted(local, atext) && dotted(domain, label_char) &&
+         local.size() <= 64 && local.front() != '-' && domain.front() != '-';
+}
+
 void Notifier::Send(const std::string& to, const std::string& mail) {
   absl::Status status = absl::OkStatus();
   int in[2];
-  if (to.empty() || to.front() == '-' || ::pipe2(in, O_CLOEXEC) != 0) {
-    status = absl::InvalidArgumentError("no recipient, or no pipe");
+  if (!IsMailbox(to)) {
+    // One address per argument: Postfix's sendmail would read
+    // "victim@x,evil@y" as two.
+    status = absl::InvalidArgumentError("not one mailbox (RFC 5321)");
+  } else if (::pipe2(in, O_CLOEXEC) != 0) {
+    status = absl::InternalError("no pipe");
   } else {
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);

@@ -20,6 +20,7 @@
 #include <deque>
 #include <map>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -45,6 +46,14 @@ struct SenderNotice {
   std::string reference;               // "LH-..."
   std::string help_url;                // may be empty
 };
+
+// Whether `address` is one RFC 5321 mailbox a notice may go to: a
+// dot-atom local part (UTF-8 allowed, RFC 6531) of at most 64 bytes, '@',
+// and a domain of letters, digits and hyphens in dot-separated labels (or
+// UTF-8), at most 254 bytes in all. Refused: a quoted local part, an
+// address literal, a comma, a space, a leading '-' or anything sendmail
+// would read as more than one address ("a@x,evil@y").
+bool IsMailbox(std::string_view address);
 
 // One incident in a reviewer's digest.
 struct ReviewerItem {

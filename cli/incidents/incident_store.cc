@@ -14,6 +14,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "cli/incidents/sql_statement.h"
+#include "index/trusted_path.h"
 
 namespace leakhound {
 namespace {
@@ -156,13 +157,10 @@ absl::StatusOr<std::unique_ptr<IncidentStore>> IncidentStore::Open(
     return absl::NotFoundError(
         absl::StrCat("incidents ", path, ": no such file"));
   }
-  // A store others can write lets them plant a console admin or rewrite
-  // reviews: refused, whoever opens it.
-  if (exists && (st.st_mode & S_IWOTH)) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("incidents ", path, " can be written by anyone (mode ",
-                     absl::StrFormat("%04o", st.st_mode & 07777),
-                     "); refused: chmod o-w ", path));
+  // A store others can write, or swap through its folder, lets them plant
+  // a console admin or rewrite reviews: refused, whoever opens it.
+  if (absl::Status s = CheckTrustedFile(path, "incidents"); !s.ok()) {
+    return s;
   }
   auto opened = SqlOpen(path, options.create, options.busy_timeout_ms);
   if (!opened.ok()) return opened.status();

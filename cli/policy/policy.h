@@ -127,7 +127,10 @@ struct PolicyRule {
 // file's [directory] table.
 struct DirectorySettings {
   std::string url;        // ldap://HOST:PORT or ldaps://HOST:PORT
-  bool start_tls = true;  // for ldap://: StartTLS, required
+  bool start_tls = true;  // for ldap://: StartTLS, required unless...
+  // ...the file says `insecure_plaintext = true`: ldap:// in clear (a test
+  // directory); `policy check` warns, the console's /policy shows it.
+  bool insecure_plaintext = false;
   std::string ca_file;    // PEM CA the server's certificate is checked with
   std::string bind_dn;    // "": an anonymous bind
   std::string bind_password_file;

@@ -13,6 +13,8 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "cli/policy/policy_bounds.h"
+#include "index/trusted_path.h"
 #include "shingler/host_name.h"
 
 // toml++ is built with exceptions (Debian's libtomlplusplus3): its parse
@@ -433,7 +435,8 @@ class Reader {
 
   DirectorySettings Directory(const toml::table& t) {
     OnlyKeys(t,
-             {"url", "start_tls", "ca_file", "bind_dn", "bind_password_file",
+             {"url", "start_tls", "insecure_plaintext", "ca_file", "bind_dn",
+              "bind_password_file",
               "base_dn", "user_filter", "mail_attribute", "timeout_seconds",
               "cache_seconds", "roles"},
              "[directory]");
@@ -443,7 +446,18 @@ class Reader {
       Fail(t.get("url") != nullptr ? t.get("url")->source() : t.source(),
            "[directory] needs a url: ldap://HOST:PORT or ldaps://HOST:PORT");
     }
-    d.start_tls = Bool(t, "start_tls").value_or(d.url.starts_with("ldap://"));
+    // TLS or nothing: ldaps://, or StartTLS with the certificate checked;
+    // plaintext (the user's and the service's passwords in clear) only
+    // when the file says so in as many words.
+    d.insecure_plaintext = Bool(t, "insecure_plaintext").value_or(false);
+    d.start_tls = Bool(t, "start_tls").value_or(d.url.starts_with("ldap://") &&
+                                                !d.insecure_plaintext);
+    if (d.url.starts_with("ldap://") && !d.start_tls &&
+        !d.insecure_plaintext) {
+      Fail(t.get("start_tls")->source(),
+           "start_tls = false sends passwords in clear: use ldaps:// or "
+           "StartTLS (or insecure_plaintext = true, for a test directory)");
+    }
     d.ca_file = String(t, "ca_file").value_or("");
     d.bind_dn = String(t, "bind_dn").value_or("");
     d.bind_password_file = String(t, "bind_password_file").value_or("");
@@ -582,6 +596,10 @@ std::vector<std::string> GroupFile(Reader& reader, const std::string& file,
   const size_t slash = reader.path().rfind('/');
   if (!file.starts_with('/') && slash != std::string::npos) {
     path = reader.path().substr(0, slash + 1) + file;
+  }
+  if (absl::Status s = CheckTrustedFile(path, "group file"); !s.ok()) {
+    reader.FailAt(line, std::string(s.message()));
+    return {};
   }
   std::ifstream in(path);
   if (!in) {
@@ -730,6 +748,14 @@ void ReadIdentifiers(Reader& reader, const toml::table& root,
 
 PolicyReport CheckPolicy(std::string_view text, const std::string& path) {
   PolicyReport report;
+  // Bounded before toml++ sees it (its recursion would overflow the stack
+  // on a header of 40,000 dotted keys): the file is untrusted input.
+  if (auto bound = PolicyBoundsError(text)) {
+    report.errors.push_back(absl::StrCat(path, ":", bound->line, ": ",
+                                         bound->message));
+    report.error_lines.push_back(bound->line);
+    return report;
+  }
   toml::table root;
   try {
     root = toml::parse(text, path);
@@ -788,6 +814,11 @@ absl::StatusOr<Policy> ParsePolicy(std::string_view text,
 }
 
 absl::StatusOr<std::string> ReadPolicyText(const std::string& path) {
+  // A file another user can write or swap would let them choose where the
+  // directory's passwords go: refused (index/trusted_path.h).
+  if (absl::Status s = CheckTrustedFile(path, "policy file"); !s.ok()) {
+    return s;
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", path));
   std::ostringstream text;

@@ -73,6 +73,13 @@ void CheckNames(const PolicyConditions& c, const IndexNames& index,
 std::vector<PolicyFinding> LintPolicy(const Policy& policy,
                                       const IndexNames* index) {
   std::vector<PolicyFinding> out;
+  if (policy.directory && policy.directory->insecure_plaintext) {
+    out.push_back({false, 0,
+                   absl::StrCat(policy.path,
+                                ": warning: [directory] insecure_plaintext: "
+                                "passwords cross the wire to ",
+                                policy.directory->url, " in clear")});
+  }
   for (const PolicyRule& r : policy.rules) {
     const auto line = static_cast<uint32_t>(r.line);
     const std::string at =

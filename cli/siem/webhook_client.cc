@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "index/trusted_path.h"
 
 namespace leakhound {
 
@@ -54,6 +55,9 @@ absl::StatusOr<std::string> ReadWebhookKey(const std::string& path) {
   if (st.st_mode & S_IROTH) {
     return absl::PermissionDeniedError(absl::StrCat(
         "webhook key ", path, " can be read by anyone; chmod o-r ", path));
+  }
+  if (absl::Status s = CheckTrustedFile(path, "webhook key"); !s.ok()) {
+    return s;
   }
   std::ifstream in(path);
   std::string key;

@@ -296,8 +296,8 @@ TEST(AdminCommandsTest, AnIndexOrStoreOthersCanWriteIsRefused) {
       RunLeakhound({"scan", "--index", index, SamplePath("outbound")});
   EXPECT_EQ(scan.exit, 2);
   EXPECT_EQ(scan.err, "leakhound scan: index " + index +
-                          " can be written by anyone (mode 0777); refused: "
-                          "chmod o-w " + index + "\n");
+                          " can be written by other users (mode 0777); "
+                          "refused: chmod go-w " + index + "\n");
   ASSERT_EQ(::chmod(index.c_str(), 0700), 0);
   EXPECT_EQ(RunLeakhound({"list", "--index", index}).exit, 0);
 
@@ -308,13 +308,31 @@ TEST(AdminCommandsTest, AnIndexOrStoreOthersCanWriteIsRefused) {
   RunResult listed = RunLeakhound({"incidents", "list", "--incidents", store});
   EXPECT_EQ(listed.exit, 2);
   EXPECT_THAT(listed.err, HasSubstr("incidents " + store +
-                                    " can be written by anyone (mode 0666)"));
+                                    " can be written by other users (mode 0666)"));
   RunOptions password;
   password.stdin_text = "eve-password-1\n";
   RunResult user = RunLeakhound({"console", "user", "add", "eve", "--role",
                                  "admin", "--incidents", store},
                                 password);
   EXPECT_EQ(user.exit, 2);
+  // A store in a folder others can write: they could move it aside and
+  // put one with their own admin in its place.
+  ASSERT_EQ(::chmod(store.c_str(), 0600), 0);
+  const std::string open_dir = tmp.Sub("open");
+  std::filesystem::create_directory(open_dir);
+  ASSERT_EQ(::chmod(open_dir.c_str(), 0777), 0);
+  std::filesystem::rename(store, open_dir + "/incidents.db");
+  RunResult moved = RunLeakhound(
+      {"incidents", "list", "--incidents", open_dir + "/incidents.db"});
+  EXPECT_EQ(moved.exit, 2);
+  EXPECT_THAT(moved.err, HasSubstr("the folder holding incidents " + open_dir +
+                                   " can be written by other users (mode "
+                                   "0777); refused: chmod go-w " + open_dir));
+  // An index folder in such a folder is refused the same way.
+  std::filesystem::rename(index, open_dir + "/index");
+  EXPECT_THAT(RunLeakhound({"list", "--index", open_dir + "/index"}).err,
+              HasSubstr("the folder holding index " + open_dir +
+                        " can be written by other users"));
 }
 
 TEST(AdminCommandsTest, StatsCountsDocumentsRowsAndBits) {

@@ -1,5 +1,8 @@
 // `leakhound policy check` on the real binary: one case per mistake class,
 // each reported as FILE:LINE, and the exit codes.
+#include <sys/stat.h>
+
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -209,6 +212,58 @@ TEST_F(PolicyCheckTest, ThePackagedExamplePolicyHasNoMistakes) {
        std::string(test_paths::kSourceDir) + "/cli/dist/policy.toml"});
   EXPECT_EQ(r.exit, 0) << r.out << r.err;
   EXPECT_THAT(r.out, HasSubstr("3 rules, no mistakes"));
+}
+
+// The hostile file that overflowed toml++'s stack: exit 2 and a sentence.
+TEST_F(PolicyCheckTest, AFileOfFortyThousandDottedKeysIsExitTwoNotACrash) {
+  std::string key = "a";
+  for (int k = 1; k < 40000; ++k) key += ".a";
+  const RunResult r = Check("[" + key + "]\n");
+  EXPECT_EQ(r.exit, 2) << r.err.substr(0, 200);
+  EXPECT_THAT(r.err, HasSubstr("p.toml:1: a key of more than 8 dotted parts"));
+}
+
+// A policy or group file another user can write (or owned by one) decides
+// where passwords go: refused in one line, as is a directory in clear.
+TEST_F(PolicyCheckTest, FilesOthersCanWriteAndPlaintextDirectoriesAreRefused) {
+  const std::string path = dir_.Sub("p.toml");
+  std::ofstream(path) << kRule;
+  ASSERT_EQ(::chmod(path.c_str(), 0666), 0);
+  RunResult r = RunLeakhound({"policy", "check", path});
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_THAT(r.err, HasSubstr("policy file " + path +
+                               " can be written by other users (mode 0666); "
+                               "refused: chmod go-w " + path));
+  ASSERT_EQ(::chmod(path.c_str(), 0644), 0);
+
+  const std::string group = dir_.Sub("team.txt");
+  std::ofstream(group) << "a@corp.example\n";
+  ASSERT_EQ(::chmod(group.c_str(), 0646), 0);
+  r = Check(std::string("[groups]\nteam = { file = \"team.txt\" }\n") + kRule);
+  EXPECT_EQ(r.exit, 1);
+  EXPECT_THAT(r.out, HasSubstr("p.toml:2: group file " + group +
+                               " can be written by other users (mode 0646)"));
+  ASSERT_EQ(::chmod(group.c_str(), 0600), 0);
+  // The folder holding it counts too: another user could swap the file.
+  const std::string open_dir = dir_.Sub("open");
+  std::filesystem::create_directory(open_dir);
+  ASSERT_EQ(::chmod(open_dir.c_str(), 0777), 0);
+  std::ofstream(open_dir + "/p.toml") << kRule;
+  r = RunLeakhound({"policy", "check", open_dir + "/p.toml"});
+  EXPECT_EQ(r.exit, 2);
+  EXPECT_THAT(r.err, HasSubstr("the folder holding policy file " + open_dir +
+                               " can be written by other users (mode 0777)"));
+
+  r = Check("[directory]\nurl = \"ldap://127.0.0.1:389\"\nstart_tls = false\n");
+  EXPECT_EQ(r.exit, 1);
+  EXPECT_THAT(r.out, HasSubstr("p.toml:3: start_tls = false sends passwords "
+                               "in clear"));
+  r = Check("[directory]\nurl = \"ldap://127.0.0.1:389\"\n"
+            "insecure_plaintext = true\n");
+  EXPECT_EQ(r.exit, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("warning: [directory] insecure_plaintext: "
+                               "passwords cross the wire to "
+                               "ldap://127.0.0.1:389 in clear"));
 }
 
 TEST_F(PolicyCheckTest, AMissingFileIsAnError) {

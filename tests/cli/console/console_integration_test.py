@@ -863,7 +863,8 @@ class ConsoleAtTheEdgeTest(unittest.TestCase):
     def test_next_is_followed_only_to_a_plain_path_here(self):
         c = self.via_proxy("127.0.0.8")
         for next_ in ("/\t/evil.example/", "/\\evil.example", "//evil.example",
-                      "https://evil.example/", "/ok?x=1\n"):
+                      "https://evil.example/", "/ok?x=1\n", "/.//evil.test",
+                      "/incidents%09//evil", "/%2F/evil.test", "/", "/%2e/x"):
             token = c.token("/login")
             status, headers, _ = c.request("POST", "/login", {
                 "csrf": token, "user": "ada", "password": "ada-password-1",
@@ -881,14 +882,34 @@ class ConsoleAtTheEdgeTest(unittest.TestCase):
                              "--incidents", self.store, stdin="other-password-1\n",
                              check=False)
         self.assertEqual(out.returncode, 2)
-        self.assertIn("user ADA exists", out.stderr)
+        self.assertIn("user ada exists", out.stderr)
         status, _, _ = self.via_proxy("127.0.0.9").login("Ada", "ada-password-1")
         self.assertEqual(status, 303)
+
+    def test_padded_or_cased_names_are_one_name_for_the_lockout(self):
+        # A directory ignores surrounding spaces and case in a uid; the
+        # lockout, the users table and the audit log must see one name.
+        ConsoleTest.lh("console", "user", "add", "padme", "--role", "admin",
+                       "--incidents", self.store, stdin="padme-password-1\n")
+        c = self.via_proxy("127.0.0.11")
+        codes = [c.login("padme", "guess-%d" % n)[0] for n in range(5)]
+        self.assertEqual(codes, [401] * 5)
+        self.assertEqual(c.login("PADME", "guess")[0], 429)
+        self.assertEqual(c.login("Padme", "padme-password-1")[0], 429)
+        for padded in (" padme", "padme ", "   padme  ", "pad\x00me"):
+            status, _, body = c.login(padded, "padme-password-1")
+            self.assertEqual(status, 400, repr(padded))
+        self.assertIn("Wrong user name: a user name", body)
+        log = read(self.log)
+        self.assertIn("login refused: a user name starts or ends with a space: '   padme  '",
+                      log)
+        self.assertNotIn("login: user '   padme", log)
 
     def test_a_forged_log_line_is_escaped(self):
         self.via_proxy("127.0.0.10").login("x' from 1.2.3.4\nlogin: user 'ada", "nope")
         log = read(self.log)
-        self.assertIn("login failed: user 'x\\' from 1.2.3.4\\nlogin: user \\'ada'", log)
+        self.assertIn("login refused: a user name holds a control character: "
+                      "'x\\' from 1.2.3.4\\nlogin: user \\'ada'", log)
         self.assertNotIn("\nlogin: user 'ada", log)
 
     def test_slow_and_idle_clients_do_not_stall_a_user(self):

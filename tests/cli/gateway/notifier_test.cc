@@ -128,6 +128,40 @@ TEST_F(NotifierTest, ARecordsNoticeSaysWhichTableNotAnEmptyDocumentList) {
   EXPECT_THAT(mails[0], HasSubstr("Your message holds protected records (LH-"));
 }
 
+// Postfix's sendmail splits one argument into an address list: an envelope
+// sender that is not one mailbox gets no notice, and the failure is
+// counted.
+TEST_F(NotifierTest, AnAddressListAsTheSenderGetsNoNotice) {
+  Notifier::Options o;
+  o.sendmail = {script_};
+  Notifier n(o, &log_);
+  for (const char* to : {"victim@example.com,evil@attacker.test",
+                         "victim@example.com evil@attacker.test",
+                         "-oQ/tmp@x.test", "\"a,b\"@x.test", "a@[10.0.0.1]",
+                         "a..b@x.test", "a@x..test", "@x.test", "a@"}) {
+    n.NotifySender({to, "s", {}, {}, "reject", "r", {"d"}, {}, "LH-ABCDEFGHJK",
+                    ""});
+  }
+  n.NotifySender({"ok.sender+tag@corp.test", "s", {}, {}, "reject", "r",
+                  {"d"}, {}, "LH-ABCDEFGHJK", ""});
+  n.Stop();
+  EXPECT_EQ(n.counters().failed, 9u);
+  EXPECT_EQ(n.counters().sent, 1u);
+  EXPECT_EQ(Slurp(dir_.Sub("out") + "/0.args"),
+            "-i -f <> -- ok.sender+tag@corp.test\n");
+}
+
+TEST(IsMailboxTest, AcceptsOneMailboxOnly) {
+  EXPECT_TRUE(IsMailbox("alex@corp.test"));
+  EXPECT_TRUE(IsMailbox("o'brien+x@sub.corp-1.test"));
+  EXPECT_TRUE(IsMailbox("j\xC3\xBC" "rgen@b\xC3\xBC" "cher.test"));  // RFC 6531
+  EXPECT_FALSE(IsMailbox("a@x.test,b@y.test"));
+  EXPECT_FALSE(IsMailbox("a@x.test b@y.test"));
+  EXPECT_FALSE(IsMailbox("a@-x.test"));
+  EXPECT_FALSE(IsMailbox(std::string(65, 'a') + "@x.test"));
+  EXPECT_FALSE(IsMailbox(""));
+}
+
 TEST_F(NotifierTest, ASendmailThatFailsIsCountedAndLogged) {
   Notifier::Options o;
   o.sendmail = {"/bin/false"};

@@ -577,6 +577,26 @@ class PolicyThroughPostfixTest(unittest.TestCase):
             self.assertIn("unknown key 'acton'", line)
             self.assertIn("the previous policy stays in force", line)
             self.assertEqual(metric("leakhound_policy_reload_failures_total"), 1)
+            # A hostile file (a header of 40,000 dotted keys, which overflowed
+            # toml++'s stack) is refused by the bounds: the milter lives on.
+            with open(policy, "w") as f:
+                f.write("[" + ".".join(["a"] * 40000) + "]\n" + good)
+            proc.send_signal(signal.SIGHUP)
+            wait_for(lambda: read(log).count("policy not reloaded") >= 2,
+                     "the hostile file refused")
+            self.assertIsNone(proc.poll())
+            self.assertIn("a key of more than 8 dotted parts", read(log))
+            self.assertEqual(metric("leakhound_policy_reload_failures_total"), 2)
+            # A file another user could have written is refused too.
+            with open(policy, "w") as f:
+                f.write(good.replace('mode = "monitor"', 'mode = "enforce"'))
+            os.chmod(policy, 0o666)
+            proc.send_signal(signal.SIGHUP)
+            wait_for(lambda: read(log).count("policy not reloaded") >= 3,
+                     "the world-writable file refused")
+            self.assertIn("can be written by other users (mode 0666)", read(log))
+            self.assertEqual(metric("leakhound_policy_reload_failures_total"), 3)
+            os.chmod(policy, 0o644)
             # Still the monitor rule: delivered, would reject.
             code, _, subject = self.send("monitor",
                                          self.outbound("email-board-leak.txt"))

@@ -124,6 +124,14 @@ senders = ["group:legal"]
               HasSubstr("directory groups need a [directory] table"));
   EXPECT_THAT(ErrorOf("[directory]\nurl = \"http://x\"\n"),
               HasSubstr("p.toml:2: [directory] needs a url"));
+  // TLS or nothing: plaintext only when the file says so in as many words.
+  EXPECT_THAT(ErrorOf("[directory]\nurl = \"ldap://x\"\nstart_tls = false\n"),
+              HasSubstr("p.toml:3: start_tls = false sends passwords in clear"));
+  auto plain = ParsePolicy(
+      "[directory]\nurl = \"ldap://x\"\ninsecure_plaintext = true\n", "p.toml");
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  EXPECT_FALSE(plain->directory->start_tls);
+  EXPECT_TRUE(plain->directory->insecure_plaintext);
   EXPECT_THAT(ErrorOf("[directory]\nurl = \"ldaps://x\"\n[directory.roles]\n"
                       "root = \"cn=x\"\n"),
               HasSubstr("unknown key 'root' in [directory.roles]"));
