@@ -12,6 +12,7 @@
 #include "cli/commands/command_line.h"
 #include "cli/commands/exit_codes.h"
 #include "cli/commands/json_text.h"
+#include "cli/records/masked_value.h"
 
 namespace leakhound {
 namespace {
@@ -334,9 +335,11 @@ void AppendRecords(const PartOutcome& part, const std::string& where,
     for (size_t k = 0; k < rows.size() && k < kShownPassages; ++k) {
       const RecordMatch& r = *rows[k];
       std::vector<std::string> masked;
-      for (const auto& [begin, end] : r.spans) {
-        masked.push_back(
-            Printable(MaskedValue(data_text.substr(begin, end - begin))));
+      for (size_t c = 0; c < r.spans.size(); ++c) {
+        const auto [begin, end] = r.spans[c];
+        masked.push_back(Printable(
+            MaskedValue(data_text.substr(begin, end - begin),
+                        c < r.types.size() ? r.types[c] : CellType::kText)));
       }
       absl::StrAppend(out, "         row ", r.row_key, ", line ",
                       data_lines.LineAt(r.spans.front().first), ": ",

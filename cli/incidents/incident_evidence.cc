@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "cli/records/masked_value.h"
 #include "index/index_store.h"
 
 namespace leakhound {
@@ -48,10 +49,13 @@ void AppendRecordEvidence(std::string_view part, std::string_view text,
   e.byte_end = match.spans.front().second;
   e.words = static_cast<uint32_t>(match.columns.size());
   if (snippets) {
-    for (const auto& [begin, end] : match.spans) {
+    for (size_t k = 0; k < match.spans.size(); ++k) {
+      const auto [begin, end] = match.spans[k];
       if (begin > end || end > text.size()) continue;
       if (!e.snippet.empty()) e.snippet += " | ";
-      e.snippet += MaskedValue(text.substr(begin, end - begin));
+      e.snippet += MaskedValue(text.substr(begin, end - begin),
+                               k < match.types.size() ? match.types[k]
+                                                      : CellType::kText);
     }
   }
   out->push_back(std::move(e));

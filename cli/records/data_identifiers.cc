@@ -100,23 +100,4 @@ const std::vector<IdentifierSpec>& BuiltInIdentifiers() {
   return *kBuiltIn;
 }
 
-std::string MaskedValue(std::string_view value) {
-  size_t alnum = 0;
-  for (char c : value) {
-    if (absl::ascii_isalnum(static_cast<unsigned char>(c))) ++alnum;
-  }
-  std::string out;
-  size_t seen = 0;
-  for (char c : value) {
-    if (!absl::ascii_isalnum(static_cast<unsigned char>(c))) {
-      out.push_back(c);
-      continue;
-    }
-    const bool keep = alnum > 8 && (seen < 4 || seen >= alnum - 4);
-    out.push_back(keep ? c : '*');
-    ++seen;
-  }
-  return out;
-}
-
 }  // namespace leakhound

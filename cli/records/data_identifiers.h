@@ -62,11 +62,6 @@ struct IdentifierCount {
   std::vector<std::pair<uint32_t, uint32_t>> examples;
 };
 
-// `value` masked for display: its letters and digits but the first four
-// and last four replaced by '*' (all of them when it has eight or fewer),
-// separators kept: "4111 **** **** 1111".
-std::string MaskedValue(std::string_view value);
-
 }  // namespace leakhound
 
 #endif  // LEAKHOUND_CLI_RECORDS_DATA_IDENTIFIERS_H_

@@ -466,6 +466,7 @@ absl::Status DataScanner::Corroborate(std::string_view text,
     match.table = hit.table->name;
     match.row_key = Hex(hit.hash);
     match.columns.push_back(r.columns[hit.column].name);
+    match.types.push_back(static_cast<CellType>(r.columns[hit.column].type));
     match.spans.emplace_back(hit.begin, hit.end);
     for (size_t c = 0; c < r.columns.size(); ++c) {
       if (c == hit.column || row[c] == 0) continue;
@@ -508,6 +509,7 @@ absl::Status DataScanner::Corroborate(std::string_view text,
               it->second.end()) {
             found = true;
             match.columns.push_back(r.columns[c].name);
+            match.types.push_back(type);
             match.spans.emplace_back(a.begin, b.end);
           }
         }

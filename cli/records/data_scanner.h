@@ -41,6 +41,7 @@ struct RecordMatch {
   // The columns found, the primary first, with their byte ranges.
   std::vector<std::string> columns;
   std::vector<std::pair<uint32_t, uint32_t>> spans;
+  std::vector<CellType> types;  // of each column, for masking by type
 };
 
 struct DataFindings {

@@ -52,9 +52,9 @@ TEST(DataFactsTest, MistakesInIdentifiersNameTheLine) {
 
 TEST(DataFactsTest, FindingsAddUpPerTableAndIdentifier) {
   DataFindings a, b;
-  a.records.push_back({"customers", "k1", {"card"}, {{0, 1}}});
-  b.records.push_back({"customers", "k2", {"card"}, {{0, 1}}});
-  b.records.push_back({"staff", "k3", {"id"}, {{0, 1}}});
+  a.records.push_back({"customers", "k1", {"card"}, {{0, 1}}, {CellType::kCard}});
+  b.records.push_back({"customers", "k2", {"card"}, {{0, 1}}, {CellType::kCard}});
+  b.records.push_back({"staff", "k3", {"id"}, {{0, 1}}, {CellType::kCard}});
   a.identifiers.push_back({"card", 3, 2, {}});
   b.identifiers.push_back({"card", 1, 1, {}});
   VerdictFacts facts;

@@ -238,11 +238,5 @@ TEST_F(DataScannerTest, MoreCandidatesThanTheLimitIsAnErrorNotAPartialScan) {
   EXPECT_EQ(Scan("7 7").identifiers.size(), 1u);
 }
 
-TEST(MaskedValueTest, KeepsFourCharactersAtEachEndAndTheSeparators) {
-  EXPECT_EQ(MaskedValue("4111 1111 1111 1111"), "4111 **** **** 1111");
-  EXPECT_EQ(MaskedValue("4111111111111111"), "4111********1111");
-  EXPECT_EQ(MaskedValue("1985-03-02"), "****-**-**");
-}
-
 }  // namespace
 }  // namespace leakhound
