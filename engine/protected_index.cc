@@ -78,7 +78,8 @@ absl::StatusOr<std::unique_ptr<ProtectedIndex>> ProtectedIndex::Create(
   auto store = IndexStore::Create(
       dir, meta,
       std::string_view(reinterpret_cast<const char*>(bytes.data()),
-                       bytes.size()));
+                       bytes.size()),
+      options.key_file);
   if (!store.ok()) return store.status();
   auto index = std::unique_ptr<ProtectedIndex>(
       new ProtectedIndex(std::move(*store), std::move(*shingler)));

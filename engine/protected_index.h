@@ -65,6 +65,10 @@ struct IndexOptions {
   // must repeat bit for bit (the evaluation): whoever knows the key can
   // test a guessed text against the index's fingerprints.
   std::optional<FingerprintKey> key;
+  // Where the key is kept: "" for DIR/key; else an absolute path outside
+  // the index folder (`init --key-file`), so that a copy of the index
+  // cannot test guesses (index/key_file.h).
+  std::string key_file;
 };
 
 // kRebuild: the writer lock and the records of an index that may have

@@ -16,6 +16,7 @@
 #include "absl/hash/hash.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "index/key_file.h"
 #include "index/key_format.h"
 #include "index/record_codec.h"
 #include "index/record_value.h"
@@ -28,20 +29,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-absl::Status WriteKeyFile(const std::string& path, std::string_view key) {
-  const int fd =
-      ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-  if (fd < 0) return absl::ErrnoToStatus(errno, "cannot create " + path);
-  const bool ok =
-      ::write(fd, key.data(), key.size()) ==
-          static_cast<ssize_t>(key.size()) &&
-      ::fsync(fd) == 0;
-  const int err = errno;
-  ::close(fd);
-  if (!ok) return absl::ErrnoToStatus(err, "cannot write " + path);
-  return absl::OkStatus();
-}
-
 absl::Status SyncDirectory(const std::string& dir) {
   const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) return absl::ErrnoToStatus(errno, "cannot open " + dir);
@@ -52,29 +39,6 @@ absl::Status SyncDirectory(const std::string& dir) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::string> ReadKeyFile(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return absl::ErrnoToStatus(errno, "cannot open " + path);
-  struct stat st;
-  if (::fstat(fd, &st) != 0) {
-    const int err = errno;
-    ::close(fd);
-    return absl::ErrnoToStatus(err, "cannot stat " + path);
-  }
-  if ((st.st_mode & 077) != 0) {
-    ::close(fd);
-    return absl::FailedPreconditionError(absl::StrCat(
-        "key file ", path, " is accessible to other users (mode ",
-        absl::StrFormat("%04o", st.st_mode & 07777), "); run chmod 600 on it"));
-  }
-  char buf[256];
-  const ssize_t n = ::read(fd, buf, sizeof(buf));
-  const int err = errno;
-  ::close(fd);
-  if (n < 0) return absl::ErrnoToStatus(err, "cannot read " + path);
-  return std::string(buf, static_cast<size_t>(n));
-}
-
 }  // namespace
 
 IndexStore::IndexStore(std::string dir, Mode mode)
@@ -83,7 +47,8 @@ IndexStore::IndexStore(std::string dir, Mode mode)
 IndexStore::~IndexStore() = default;
 
 absl::StatusOr<std::unique_ptr<IndexStore>> IndexStore::Create(
-    const std::string& dir, MetadataRecord metadata, std::string_view key) {
+    const std::string& dir, MetadataRecord metadata, std::string_view key,
+    const std::string& key_file) {
   std::error_code ec;
   if (fs::exists(dir, ec)) {
     if (!fs::is_directory(dir, ec) || !fs::is_empty(dir, ec)) {
@@ -99,7 +64,7 @@ absl::StatusOr<std::unique_ptr<IndexStore>> IndexStore::Create(
   }
   auto lock = WriterLock::Acquire(dir);
   if (!lock.ok()) return lock.status();
-  absl::Status s = WriteKeyFile(dir + "/key", key);
+  absl::Status s = PlaceKey(dir, key_file, key);
   if (!s.ok()) return s;
 
   if (::mkdir((dir + "/db").c_str(), 0700) != 0 && errno != EEXIST) {
@@ -120,6 +85,7 @@ absl::StatusOr<std::unique_ptr<IndexStore>> IndexStore::Create(
   }
   store->metadata_ = metadata;
   store->key_ = std::string(key);
+  store->key_file_ = key_file;
   IndexBatch batch;
   batch.PutMetadata(metadata);
   batch.PutState(StateRecord{});
@@ -168,9 +134,12 @@ absl::StatusOr<std::unique_ptr<IndexStore>> IndexStore::OpenWithFaults(
     if (!lock.ok()) return lock.status();
     store->lock_ = std::move(*lock);
   }
-  auto key = ReadKeyFile(dir + "/key");
+  auto key_path = IndexKeyPath(dir);
+  if (!key_path.ok()) return key_path.status();
+  auto key = ReadKeyFile(*key_path);
   if (!key.ok()) return key.status();
   store->key_ = std::move(*key);
+  if (*key_path != dir + "/key") store->key_file_ = *key_path;
   store->faults_ = faults;
   s = store->OpenDatabase();
   if (!s.ok()) return s;
@@ -542,7 +511,13 @@ absl::Status IndexStore::Snapshot(const std::string& out_dir) const {
     return absl::ErrnoToStatus(errno, "cannot create " + partial);
   }
   absl::Status s = db_->Checkpoint(partial + "/db");
-  if (s.ok()) s = WriteKeyFile(partial + "/key", key_);
+  // A key kept outside the index stays outside its snapshots: the
+  // snapshot names it, and a host that scans with it installs the key.
+  if (s.ok()) {
+    s = key_file_.empty()
+            ? WriteKeyFile(partial + "/key", key_)
+            : WriteKeyFile(partial + "/" + kKeyLocationFile, key_file_ + "\n");
+  }
   if (s.ok()) s = SyncDirectory(partial);
   if (s.ok() && ::rename(partial.c_str(), out_dir.c_str()) != 0) {
     s = absl::ErrnoToStatus(errno, "cannot rename " + partial);

@@ -45,9 +45,12 @@ class IndexStore {
   // Creates an index in `dir`, which must not exist or be an empty
   // directory (else AlreadyExists), with `metadata` (its format_version is
   // set to kFormatVersion) and the fingerprint key, and an initial state.
-  // Returns the store open as the writer.
+  // The key goes to DIR/key, or with `key_file` set to that absolute path
+  // outside the folder (index/key_file.h). Returns the store open as the
+  // writer.
   static absl::StatusOr<std::unique_ptr<IndexStore>> Create(
-      const std::string& dir, MetadataRecord metadata, std::string_view key);
+      const std::string& dir, MetadataRecord metadata, std::string_view key,
+      const std::string& key_file = "");
 
   // Opens an existing index. Errors, each one line: NotFound (no index at
   // dir), Unavailable (a writer: locked by another writer),
@@ -238,6 +241,7 @@ class IndexStore {
   IoFaults* faults_ = nullptr;  // not owned; null but in fault tests
   MetadataRecord metadata_;
   std::string key_;
+  std::string key_file_;  // "": DIR/key; else the outside key's path
   // A writer's lock, held until destruction (after the database closes).
   std::unique_ptr<WriterLock> lock_;
   std::unique_ptr<RocksDatabase> db_;

@@ -66,7 +66,13 @@ const char* InitUsage() {
       "multiple of 64,\n"
       "                     or 0 = one level (default 0); 256 keeps queries "
       "fast from about\n"
-      "                     10,000 rows on, at twice the memory and disk\n");
+      "                     10,000 rows on, at twice the memory and disk\n"
+      "  --key-file PATH    keep the index key at PATH (absolute, a folder "
+      "only the service\n"
+      "                     reads) instead of DIR/key: a copy of the index "
+      "then cannot\n"
+      "                     test guesses; a replica needs the key installed "
+      "there too\n");
   return usage.c_str();
 }
 
@@ -76,7 +82,8 @@ int RunInitCommand(int argc, char** argv) {
   static constexpr OptionSpec kSpecs[] = {
       {"index", true},   {"fpr", true},           {"row-capacity", true},
       {"fill", true},    {"shingle-words", true}, {"winnow", true},
-      {"packing", true}, {"row-groups", true},    {"filter-winnow", true}};
+      {"packing", true}, {"row-groups", true},    {"filter-winnow", true},
+      {"key-file", true}};
   int exit = kExitOk;
   auto line = ParseCommandLine("init", argc, argv, kSpecs, InitUsage(), &exit);
   if (!line) return exit;
@@ -108,6 +115,12 @@ int RunInitCommand(int argc, char** argv) {
                                    "--row-groups must be a multiple of 64"));
   }
   options.group_rows = static_cast<uint32_t>(*groups);
+  options.key_file = line->Value("key-file").value_or("");
+  if (!options.key_file.empty() && options.key_file[0] != '/') {
+    return ReportError("init", absl::InvalidArgumentError(absl::StrCat(
+                                   "--key-file ", options.key_file,
+                                   ": an absolute path, please")));
+  }
   options.filter = {*fpr, static_cast<uint32_t>(*capacity), *fill};
   options.shingler.shingle_words = static_cast<int>(*words);
   options.shingler.winnow_window = static_cast<int>(*winnow);

@@ -335,6 +335,44 @@ TEST(AdminCommandsTest, AnIndexOrStoreOthersCanWriteIsRefused) {
                         " can be written by other users"));
 }
 
+// With --key-file the key lives outside the index folder: the folder (and
+// its snapshots) hold only its path, so a copy scanned on a host without
+// the key tests no guesses.
+TEST(AdminCommandsTest, AKeyFileOutsideTheIndexStaysOutOfItsCopies) {
+  TempDir tmp;
+  const std::string index = tmp.Sub("index"), keys = tmp.Sub("keys");
+  std::filesystem::create_directory(keys);
+  ASSERT_EQ(::chmod(keys.c_str(), 0700), 0);
+  const std::string key = keys + "/index.key";
+  ASSERT_EQ(RunLeakhound({"init", "--index", index, "--key-file", key}).exit, 0);
+  EXPECT_FALSE(std::filesystem::exists(index + "/key"));
+  EXPECT_EQ(std::filesystem::file_size(key), 32u);
+  ASSERT_EQ(RunLeakhound({"add", "--index", index, SamplePath("protected")}).exit,
+            0);
+  EXPECT_EQ(RunLeakhound({"scan", "--index", index,
+                          SamplePath("outbound/email-board-leak.txt")})
+                .exit,
+            1);
+  const std::string copy = tmp.Sub("copy");
+  ASSERT_EQ(RunLeakhound({"snapshot", "--index", index, copy}).exit, 0);
+  EXPECT_FALSE(std::filesystem::exists(copy + "/key"));
+  EXPECT_EQ(RunLeakhound({"scan", "--index", copy,
+                          SamplePath("outbound/email-board-leak.txt")})
+                .exit,
+            1);
+  // Elsewhere (the key not installed), the copy opens nothing.
+  std::filesystem::rename(key, tmp.Sub("elsewhere.key"));
+  RunResult away = RunLeakhound(
+      {"scan", "--index", copy, SamplePath("outbound/email-board-leak.txt")});
+  EXPECT_EQ(away.exit, 2);
+  EXPECT_THAT(away.err, HasSubstr("cannot open " + key));
+  // A relative path is refused at init.
+  RunResult relative = RunLeakhound(
+      {"init", "--index", tmp.Sub("i2"), "--key-file", "rel.key"});
+  EXPECT_EQ(relative.exit, 2);
+  EXPECT_THAT(relative.err, HasSubstr("an absolute path"));
+}
+
 TEST(AdminCommandsTest, StatsCountsDocumentsRowsAndBits) {
   TempDir tmp;
   const std::string index = tmp.Sub("index");
