@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <optional>
 #include <string_view>
+#include <thread>
 
 #include "absl/base/thread_annotations.h"
 #include "absl/strings/ascii.h"
@@ -21,6 +22,7 @@
 #include "cli/console/safe_next.h"
 #include "cli/console/secrets.h"
 #include "cli/console/session_table.h"
+#include "cli/console/work_pool.h"
 #include "cli/formats/extraction.h"
 #include "cli/gateway/directory_groups.h"
 #include "cli/gateway/html_text.h"
@@ -92,6 +94,11 @@ struct ConsoleServer::Impl {
   absl::Mutex index_write_mu;           // one console writer at a time
   SessionTable sessions;
   LoginLimiter limiter;
+  // Logins: at most 2 per core at once (directory binds, password hashes),
+  // 4 waiting per worker; past that 503. Uploads: 2 at once.
+  WorkPool login_pool{2 * std::max(1u, std::thread::hardware_concurrency()),
+                      8 * std::max(1u, std::thread::hardware_concurrency())};
+  WorkPool upload_pool{2, 8};
   std::string dummy_hash;  // checked for unknown users: no timing oracle
   bool tls = false;
 
@@ -752,8 +759,9 @@ void ConsoleServer::Impl::Routes() {
   auto get = [&http](const std::string& path, HttpServer::Handler handler) {
     http.Route("GET", path, std::move(handler));
   };
-  auto post = [&http](const std::string& path, HttpServer::Handler handler) {
-    http.Route("POST", path, std::move(handler));
+  auto post = [&http](const std::string& path, HttpServer::Handler handler,
+                      WorkPool* pool = nullptr) {
+    http.Route("POST", path, std::move(handler), pool);
   };
   get("/console.css", [](const HttpRequest&, HttpResponse& res) {
     res.SetContent(kConsoleCss, "text/css; charset=utf-8");
@@ -762,7 +770,10 @@ void ConsoleServer::Impl::Routes() {
     res.SetRedirect("/incidents", 303);
   });
   get("/login", [this](const auto& q, auto& r) { LoginGet(q, r); });
-  post("/login", [this](const auto& q, auto& r) { LoginPost(q, r); });
+  // Off the event loops: a directory bind may wait for its timeout and a
+  // password check costs a hash (work_pool.h).
+  post("/login", [this](const auto& q, auto& r) { LoginPost(q, r); },
+       &login_pool);
   post("/logout", [this](const HttpRequest& req, HttpResponse& res) {
     auto s = Authorize(req, res, "viewer");
     if (!s) return;
@@ -786,8 +797,9 @@ void ConsoleServer::Impl::Routes() {
          });
   }
   get("/documents", [this](const auto& q, auto& r) { Documents(q, r); });
-  post("/documents/add",
-       [this](const auto& q, auto& r) { DocumentChange(q, r, true); });
+  post("/documents/add",  // extraction, OCR: off the event loops too
+       [this](const auto& q, auto& r) { DocumentChange(q, r, true); },
+       &upload_pool);
   post("/documents/remove",
        [this](const auto& q, auto& r) { DocumentChange(q, r, false); });
   post("/documents/labels",

@@ -22,6 +22,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/synchronization/mutex.h"
+#include "cli/console/work_pool.h"
 #include "cli/gateway/html_text.h"
 
 namespace leakhound {
@@ -30,6 +31,7 @@ struct HttpServer::RouteEntry {
   std::string method;
   std::vector<std::string> segments;  // of the pattern, split at '/'
   Handler handler;
+  WorkPool* pool = nullptr;  // null: on the event loop
 };
 
 namespace {
@@ -88,6 +90,10 @@ struct Exchange {
   size_t body_bytes = 0;
   bool head_seen = false;
   bool too_large = false;
+  // Set by a pool's worker before it resumes the connection (the resume's
+  // lock orders the writes before the event loop's next read).
+  bool ready = false;
+  HttpResponse pending;
 
   ~Exchange() {
     if (form_reader != nullptr) MHD_destroy_post_processor(form_reader);
@@ -209,8 +215,15 @@ struct HttpServer::Daemon {
 
   MHD_Result Send(MHD_Connection* connection, const HttpRequest& request,
                   HttpResponse& response);
-  // Routes `request` (its matches set) and fills `response`.
-  void Dispatch(HttpRequest& request, HttpResponse& response);
+  // The route of `request` (its matches set), or null with `response` a
+  // 404 or 405.
+  const RouteEntry* Find(HttpRequest& request, HttpResponse& response);
+  // Runs `route`'s handler; a throw is a 500.
+  void Run(const RouteEntry& route, const HttpRequest& request,
+           HttpResponse& response);
+  // The body is in: runs the handler here, or suspends the connection and
+  // hands it to the route's pool.
+  MHD_Result Answer(MHD_Connection* connection, Exchange* exchange);
 };
 
 MHD_Result HttpServer::Daemon::Send(MHD_Connection* connection,
@@ -229,8 +242,8 @@ MHD_Result HttpServer::Daemon::Send(MHD_Connection* connection,
   return queued;
 }
 
-void HttpServer::Daemon::Dispatch(HttpRequest& request,
-                                  HttpResponse& response) {
+const HttpServer::RouteEntry* HttpServer::Daemon::Find(
+    HttpRequest& request, HttpResponse& response) {
   bool path_known = false;
   for (const RouteEntry& route : server->routes_) {
     std::vector<std::string> captures;
@@ -240,18 +253,57 @@ void HttpServer::Daemon::Dispatch(HttpRequest& request,
     request.matches = {request.path};
     request.matches.insert(request.matches.end(), captures.begin(),
                            captures.end());
-    try {
-      route.handler(request, response);
-    } catch (...) {
-      response = HttpResponse();
-      response.status = 500;
-      if (server->failure_) server->failure_(request, response);
-    }
-    return;
+    return &route;
   }
   response.status = path_known ? 405 : 404;
   response.SetContent(path_known ? "Method not allowed\n" : "Not found\n",
                       "text/plain; charset=utf-8");
+  return nullptr;
+}
+
+void HttpServer::Daemon::Run(const RouteEntry& route,
+                             const HttpRequest& request,
+                             HttpResponse& response) {
+  try {
+    route.handler(request, response);
+  } catch (...) {
+    response = HttpResponse();
+    response.status = 500;
+    if (server->failure_) server->failure_(request, response);
+  }
+}
+
+MHD_Result HttpServer::Daemon::Answer(MHD_Connection* connection,
+                                      Exchange* exchange) {
+  HttpResponse response;
+  const RouteEntry* route = exchange->too_large
+                                ? nullptr
+                                : Find(exchange->request, response);
+  if (exchange->too_large) {
+    response.status = 413;
+    response.SetContent("The request is larger than the limit.\n",
+                        "text/plain; charset=utf-8");
+  }
+  if (route == nullptr || route->pool == nullptr) {
+    if (route != nullptr) Run(*route, exchange->request, response);
+    return Send(connection, exchange->request, response);
+  }
+  MHD_suspend_connection(connection);
+  const bool queued = route->pool->TrySubmit([this, route, exchange,
+                                              connection] {
+    Run(*route, exchange->request, exchange->pending);
+    exchange->ready = true;
+    MHD_resume_connection(connection);
+  });
+  if (!queued) {
+    exchange->pending.status = 503;
+    exchange->pending.SetHeader("Retry-After", "5");
+    exchange->pending.SetContent("Busy: try again in a few seconds.\n",
+                                 "text/plain; charset=utf-8");
+    exchange->ready = true;
+    MHD_resume_connection(connection);
+  }
+  return MHD_YES;
 }
 
 MHD_Result HttpServer::Daemon::Access(void* cls, MHD_Connection* connection,
@@ -313,15 +365,10 @@ MHD_Result HttpServer::Daemon::Access(void* cls, MHD_Connection* connection,
     *upload_data_size = 0;
     return MHD_YES;
   }
-  HttpResponse response;
-  if (exchange->too_large) {
-    response.status = 413;
-    response.SetContent("The request is larger than the limit.\n",
-                        "text/plain; charset=utf-8");
-  } else {
-    daemon->Dispatch(exchange->request, response);
+  if (exchange->ready) {  // back from a pool
+    return daemon->Send(connection, exchange->request, exchange->pending);
   }
-  return daemon->Send(connection, exchange->request, response);
+  return daemon->Answer(connection, exchange);
 }
 
 HttpServer::HttpServer(HttpServerOptions options)
@@ -330,9 +377,9 @@ HttpServer::HttpServer(HttpServerOptions options)
 HttpServer::~HttpServer() = default;
 
 void HttpServer::Route(const std::string& method, const std::string& pattern,
-                       Handler handler) {
-  routes_.push_back(RouteEntry{
-      method, absl::StrSplit(pattern, '/'), std::move(handler)});
+                       Handler handler, WorkPool* pool) {
+  routes_.push_back(RouteEntry{method, absl::StrSplit(pattern, '/'),
+                               std::move(handler), pool});
 }
 
 namespace {
@@ -404,7 +451,7 @@ absl::Status Listen(const std::string& host, int port, int* fd, int* bound_port,
 absl::StatusOr<int> HttpServer::Bind() {
   auto daemon = std::make_unique<Daemon>();
   daemon->server = this;
-  unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD;
+  unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME;
   bool tls = false;
   absl::Status s = ReadTls(options_, &daemon->cert, &daemon->key, &tls);
   if (!s.ok()) return s;
@@ -456,6 +503,11 @@ absl::Status HttpServer::Serve() {
   {
     absl::MutexLock lock(&daemon_->mu);
     daemon_->mu.Await(absl::Condition(&daemon_->stop));
+  }
+  // The pools first: their work runs and resumes its connections, which
+  // the daemon then answers or closes.
+  for (const RouteEntry& route : routes_) {
+    if (route.pool != nullptr) route.pool->Stop();
   }
   MHD_stop_daemon(daemon_->mhd);  // waits for the requests in flight
   daemon_->mhd = nullptr;

@@ -9,6 +9,10 @@
 // Content-Length, 413 above the limit). Routes are paths with "{id}"
 // segments, per method (a HEAD is routed as a GET).
 //
+// Slow handlers (a directory bind, a password hash, an upload's OCR) run
+// on a WorkPool with their connection suspended, so that the event loops
+// keep serving everyone else.
+//
 // Thread-safety: Route, SetGate, SetFinish and SetFailure before Bind;
 // handlers run on the server's threads, concurrently (each must be
 // thread-safe); Stop may be called from any thread.
@@ -27,6 +31,8 @@
 #include "absl/status/statusor.h"
 
 namespace leakhound {
+
+class WorkPool;
 
 struct HttpRequest {
   std::string method;       // "GET", "POST", ...; "GET" for a HEAD
@@ -100,8 +106,12 @@ class HttpServer {
 
   // `pattern` is a path whose segments are literal or "{id}", one or more
   // digits, captured in order into HttpRequest::matches (after the path).
+  // With `pool`, the handler runs there, off the event loops: the
+  // connection is suspended (MHD_suspend_connection) until it is done, and
+  // a full pool answers 503 at once. `pool` must outlive Serve; Serve
+  // stops it (its queued work runs) before the daemon.
   void Route(const std::string& method, const std::string& pattern,
-             Handler handler);
+             Handler handler, WorkPool* pool = nullptr);
   void SetGate(Gate gate) { gate_ = std::move(gate); }
   // Runs on every response before it is sent (common headers).
   void SetFinish(Handler finish) { finish_ = std::move(finish); }
