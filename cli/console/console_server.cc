@@ -95,9 +95,9 @@ struct ConsoleServer::Impl {
   SessionTable sessions;
   LoginLimiter limiter;
   // Logins: at most 2 per core at once (directory binds, password hashes),
-  // 4 waiting per worker; past that 503. Uploads: 2 at once.
+  // 4 per core waiting; past that 503. Uploads: 2 at once.
   WorkPool login_pool{2 * std::max(1u, std::thread::hardware_concurrency()),
-                      8 * std::max(1u, std::thread::hardware_concurrency())};
+                      4 * std::max(1u, std::thread::hardware_concurrency())};
   WorkPool upload_pool{2, 8};
   std::string dummy_hash;  // checked for unknown users: no timing oracle
   bool tls = false;

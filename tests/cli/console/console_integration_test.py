@@ -694,6 +694,96 @@ class ConsoleTest(unittest.TestCase):
                 stop_process(console)
             ldap.stop()
 
+    def test_a_silent_directory_and_a_login_flood_do_not_stall_a_user(self):
+        # A console whose directory accepts connections and never answers
+        # (each bind waits for timeout_seconds), 8 clients logging in
+        # against it and 8 more sending wrong passwords with rotating names
+        # and addresses, while a logged-in user lists incidents for 10 s:
+        # the logins run on the bounded login pool (work_pool.h), so the
+        # user's p95 stays <= 50 ms and the pool's overflow is 503.
+        import socket
+        import threading
+        import time
+        stop, accepted = threading.Event(), []
+        hole = socket.socket()
+        hole.bind(("127.0.0.1", 0))
+        hole.listen(64)
+        hole.settimeout(0.2)
+
+        def swallow():
+            while not stop.is_set():
+                try:
+                    conn, _ = hole.accept()
+                    accepted.append(conn)  # held open, never answered
+                except socket.timeout:
+                    pass
+        threading.Thread(target=swallow, daemon=True).start()
+        policy = os.path.join(self.dir, "silent-directory.toml")
+        with open(policy, "w") as f:
+            f.write('[directory]\nurl = "ldap://127.0.0.1:%d"\n'
+                    'base_dn = "dc=corp,dc=test"\ntimeout_seconds = 2\n'
+                    '[directory.roles]\nviewer = "cn=dlp,dc=corp,dc=test"\n'
+                    % hole.getsockname()[1])
+        port = free_port()
+        log_path = os.path.join(self.dir, "console-silent.log")
+        with open(log_path, "w") as log:
+            console = subprocess.Popen(
+                [LEAKHOUND, "console", "--listen", "127.0.0.1:%d" % port,
+                 "--incidents", self.store, "--policy", policy],
+                stdout=subprocess.DEVNULL, stderr=log)
+        codes, flooders = [], []
+        try:
+            wait_for(lambda: listening(port) or console.poll() is not None,
+                     "the console with a silent directory")
+            user = Client(port, source="127.0.0.3")
+            self.assertEqual(user.login("ada", "ada-password-1")[0], 303)
+
+            def flood(n, directory):
+                k = 0
+                while not stop.is_set() and k < 200:
+                    c = Client(port, source="127.0.3.%d" % (1 + (n * 31 + k) % 250))
+                    name = ("dir-%d-%d" % (n, k)) if directory else (
+                        "guess-%d" % ((n * 7 + k) % 40))
+                    try:
+                        status, _, body = c.login(name, "wrong-%d" % k)
+                        busy = status == 503 and "Busy" in str(body)
+                        codes.append("busy" if busy else status)
+                    except OSError:
+                        codes.append(0)
+                    k += 1
+            for n in range(16):
+                t = threading.Thread(target=flood, args=(n, n < 8), daemon=True)
+                t.start()
+                flooders.append(t)
+            time.sleep(1)  # the pool full
+            latencies = []
+            started = time.monotonic()
+            while time.monotonic() - started < 10:
+                t0 = time.monotonic()
+                status, _, _ = user.request("GET", "/incidents")
+                latencies.append(time.monotonic() - t0)
+                self.assertEqual(status, 200)
+                time.sleep(0.05)
+        finally:
+            stop.set()
+            for t in flooders:
+                t.join(timeout=DEADLINE)
+            stop_process(console)
+            for c in accepted:
+                c.close()
+            hole.close()
+        latencies.sort()
+        p95 = latencies[int(len(latencies) * 0.95) - 1]
+        print("\nsilent directory + login flood: user p95 %.1f ms, max %.1f ms over "
+              "%d requests; logins answered %s" % (
+                  p95 * 1000, latencies[-1] * 1000, len(latencies),
+                  {str(c): codes.count(c) for c in set(codes)}), file=sys.stderr)
+        self.assertGreater(len(latencies), 50)
+        self.assertLessEqual(p95, 0.05, "p95 %.3f s" % p95)
+        self.assertIn("busy", codes, "the login pool never overflowed")
+        self.assertIn(503, codes, "no directory timeout was answered")
+        self.assertNotIn(0, codes, "a login connection failed")
+
     def test_browser_walk_reviews_and_releases_and_postfix_delivers(self):
         shots = SHOTS or os.path.join(self.dir, "shots")
         os.makedirs(shots, exist_ok=True)
