@@ -240,7 +240,10 @@ struct Tokenizer::Impl {
       const auto length = static_cast<int32_t>(std::min<size_t>(begin - i, 4));
       UChar32 c;
       U8_NEXT_OR_FFFD(s + i, k, length, c);
-      if (u_isUWhiteSpace(c)) return false;
+      // U+FFFD stands for a byte that was not text (RepairUtf8): a break,
+      // as whitespace is, so that an invalid byte glued to every word
+      // cannot join a passage into one token.
+      if (u_isUWhiteSpace(c) || c == 0xFFFD) return false;
       i += static_cast<size_t>(k);
     }
     return true;

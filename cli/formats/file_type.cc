@@ -93,8 +93,29 @@ bool LooksLikeHtml(std::string_view head) {
   while (!head.empty() && std::isspace(static_cast<unsigned char>(head[0]))) {
     head.remove_prefix(1);
   }
-  return StartsWithIgnoreCase(head, "<!doctype html") ||
-         StartsWithIgnoreCase(head, "<html");
+  if (StartsWithIgnoreCase(head, "<!doctype html") ||
+      StartsWithIgnoreCase(head, "<html")) {
+    return true;
+  }
+  // A fragment ("<p>&#98;&#105;...</p>"): it starts with an element HTML
+  // has and holds a tag's end; read as text, its character references
+  // would hide its words.
+  static constexpr std::string_view kElements[] = {
+      "<p", "<div", "<span", "<br", "<a ", "<b>", "<i>", "<u>", "<em",
+      "<strong", "<table", "<tr", "<td", "<ul", "<ol", "<li", "<h1", "<h2",
+      "<h3", "<h4", "<h5", "<h6", "<body", "<head", "<meta", "<title",
+      "<section", "<article", "<pre", "<blockquote", "<font", "<img",
+      "<hr", "<form", "<style", "<script", "<!--", "<main", "<header",
+      "<footer", "<nav", "<code", "<small", "<sup", "<sub", "<label"};
+  for (std::string_view element : kElements) {
+    if (!StartsWithIgnoreCase(head, element)) continue;
+    const char next = head.size() > element.size() ? head[element.size()] : ' ';
+    const bool whole = element.back() == '>' || element.back() == ' ' ||
+                       element == "<!--" || next == '>' || next == ' ' ||
+                       next == '/' || next == '\t' || next == '\n';
+    if (whole && head.find('>') != std::string_view::npos) return true;
+  }
+  return false;
 }
 
 bool AnyOf(std::string_view mime, std::initializer_list<std::string_view> any) {

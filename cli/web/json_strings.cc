@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 
@@ -39,21 +40,22 @@ class StringCollector final : public nlohmann::json_sax<nlohmann::json> {
     return false;
   }
 
-  absl::StatusOr<std::string> Result(bool parsed) {
+  absl::StatusOr<std::vector<std::string>> Result(bool parsed) {
     if (!limit_.ok()) return limit_;
     if (!error_.ok()) return error_;
     if (!parsed) return absl::InvalidArgumentError("the body is not JSON");
-    return std::move(text_);
+    return std::move(values_);
   }
 
  private:
   bool Append(const std::string& value) {
-    if (text_.size() + value.size() + 1 > max_bytes_) {
+    if (bytes_ + value.size() + 1 > max_bytes_) {
       limit_ = absl::ResourceExhaustedError(absl::StrCat(
           "the JSON body holds more than ", max_bytes_, " bytes of text"));
       return false;
     }
-    absl::StrAppend(&text_, value, "\n");
+    bytes_ += value.size() + 1;
+    values_.push_back(value);
     return true;
   }
   bool Open() {
@@ -71,14 +73,15 @@ class StringCollector final : public nlohmann::json_sax<nlohmann::json> {
 
   const size_t max_bytes_;
   size_t depth_ = 0;
-  std::string text_;
+  size_t bytes_ = 0;  // of the values, a newline each
+  std::vector<std::string> values_;
   absl::Status limit_, error_;
 };
 
 }  // namespace
 
-absl::StatusOr<std::string> JsonStrings(std::string_view json,
-                                        size_t max_bytes) {
+absl::StatusOr<std::vector<std::string>> JsonStrings(std::string_view json,
+                                                     size_t max_bytes) {
   StringCollector collector(max_bytes);
   const bool parsed = nlohmann::json::sax_parse(
       json.begin(), json.end(), &collector,

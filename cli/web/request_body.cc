@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -11,7 +12,9 @@
 #include "absl/strings/str_split.h"
 #include "cli/formats/mime_extractor.h"
 #include "cli/web/content_coding.h"
+#include "cli/web/embedded_file.h"
 #include "cli/web/json_strings.h"
+#include "cli/web/url_decode.h"
 #include "shingler/text_decoder.h"
 
 namespace leakhound {
@@ -22,13 +25,6 @@ std::string MediaType(std::string_view content_type) {
   const std::string_view type = content_type.substr(0, content_type.find(';'));
   return absl::AsciiStrToLower(
       absl::StripAsciiWhitespace(absl::string_view(type.data(), type.size())));
-}
-
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
 }
 
 // The URL path's last segment, decoded, or "upload" if it has none.
@@ -50,6 +46,20 @@ class BodyParts {
 
   void AddText(std::string_view text) { text_.append(text).push_back('\n'); }
 
+  // A form or JSON value of field `field`: its text, and the file a
+  // browser app may have put in it (a data: URI, base64, a file's raw
+  // bytes; embedded_file.h), read for what it is within the budget.
+  absl::Status AddValue(std::string_view field, std::string value) {
+    std::optional<EmbeddedFile> file = EmbeddedFileIn(value);
+    if (!file.has_value() || file->value_may_be_text) {
+      AddText(RepairUtf8(value));
+    }
+    if (!file.has_value()) return absl::OkStatus();
+    const std::string member = absl::StrCat(
+        field.empty() ? "value" : std::string(field), "/", file->name);
+    return AddFile(member, file->name, std::move(file->bytes));
+  }
+
   // Extracts `bytes`, a file named `name`, as member `member` ("" for the
   // body itself).
   absl::Status AddFile(const std::string& member, std::string_view name,
@@ -61,11 +71,17 @@ class BodyParts {
     auto left = Left();
     if (!left.ok()) return left.status();
     auto extracted = ExtractBytes(name, std::move(bytes), *left);
-    // The body itself unreadable is the caller's error (its policy's
-    // unread action); a file in a form is a member, as in a mail.
-    if (!extracted.ok() && member.empty()) return extracted.status();
+    // Bytes no extractor reads (binary data, a format without text) are
+    // unread whether they are the body or a file in a form: one kind of
+    // input, one answer (the channel's on_unreadable, or a rule's). Any
+    // other failure of the body is the request's error.
+    if (!extracted.ok() && member.empty() &&
+        !absl::IsUnimplemented(extracted.status())) {
+      return extracted.status();
+    }
     if (!extracted.ok()) {
-      return SkipOrFail(extracted.status(), member, out_.skipped);
+      return SkipOrFail(extracted.status(), member.empty() ? name : member,
+                        out_.skipped);
     }
     if (member.empty()) out_.format = extracted->format;
     for (ExtractedPart& part : extracted->parts) {
@@ -142,7 +158,8 @@ absl::StatusOr<Extraction> ReadForm(const HttpRequestBody& request,
   for (FormField& field : *fields) {
     if (field.filename.empty() &&
         absl::StartsWith(field.content_type, "text/")) {
-      parts.AddText(RepairUtf8(field.bytes));
+      absl::Status s = parts.AddValue(field.name, std::move(field.bytes));
+      if (!s.ok()) return s;
       continue;
     }
     // A file, or a field of another type (a blob a script appended).
@@ -159,24 +176,6 @@ absl::StatusOr<Extraction> ReadForm(const HttpRequestBody& request,
 
 }  // namespace
 
-std::string UrlDecode(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '+') {
-      out.push_back(' ');
-    } else if (text[i] == '%' && i + 2 < text.size() &&
-               HexValue(text[i + 1]) >= 0 && HexValue(text[i + 2]) >= 0) {
-      out.push_back(static_cast<char>(HexValue(text[i + 1]) * 16 +
-                                      HexValue(text[i + 2])));
-      i += 2;
-    } else {
-      out.push_back(text[i]);
-    }
-  }
-  return out;
-}
-
 absl::StatusOr<Extraction> ExtractRequestBody(HttpRequestBody request,
                                               const ExtractionLimits& limits) {
   auto body = DecodeContent(request.content_encoding, std::move(request.body),
@@ -192,7 +191,10 @@ absl::StatusOr<Extraction> ExtractRequestBody(HttpRequestBody request,
       const size_t equals = pair.find('=');
       if (equals == absl::string_view::npos) continue;  // a name alone
       const absl::string_view value = pair.substr(equals + 1);
-      parts.AddText(RepairUtf8(UrlDecode({value.data(), value.size()})));
+      absl::Status s = parts.AddValue(
+          UrlDecode({pair.data(), equals}),
+          UrlDecode({value.data(), value.size()}));
+      if (!s.ok()) return s;
     }
     return parts.Finish("form", body->size());
   }
@@ -203,15 +205,25 @@ absl::StatusOr<Extraction> ExtractRequestBody(HttpRequestBody request,
       (!trimmed.empty() && (trimmed[0] == '{' || trimmed[0] == '['))) {
     auto strings = JsonStrings(*body, limits.max_output_bytes);
     if (strings.ok()) {
-      parts.AddText(*strings);
+      for (std::string& value : *strings) {
+        absl::Status s = parts.AddValue("json", std::move(value));
+        if (!s.ok()) return s;
+      }
       return parts.Finish("json", body->size());
     }
     if (absl::IsResourceExhausted(strings.status())) return strings.status();
     // Not JSON after all: read below as whatever its content is.
   }
   const size_t size = body->size();
-  absl::Status s =
-      parts.AddFile("", UploadName(request.url_path), std::move(*body));
+  // An HTML body is read as HTML, whatever its wrapper (a fragment has no
+  // <html> for the type check to see).
+  std::string name = UploadName(request.url_path);
+  if ((type == "text/html" || type == "application/xhtml+xml") &&
+      !absl::EndsWithIgnoreCase(name, ".html") &&
+      !absl::EndsWithIgnoreCase(name, ".htm")) {
+    name += ".html";
+  }
+  absl::Status s = parts.AddFile("", name, std::move(*body));
   if (!s.ok()) return s;
   return parts.Finish("text", size);
 }

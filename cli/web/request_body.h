@@ -41,10 +41,6 @@ struct HttpRequestBody {
 absl::StatusOr<Extraction> ExtractRequestBody(HttpRequestBody request,
                                               const ExtractionLimits& limits);
 
-// `text` with application/x-www-form-urlencoded escapes undone ('+' is a
-// space, %XX a byte; a malformed escape stays as written).
-std::string UrlDecode(std::string_view text);
-
 }  // namespace leakhound
 
 #endif  // LEAKHOUND_CLI_WEB_REQUEST_BODY_H_

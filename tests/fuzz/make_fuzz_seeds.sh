@@ -64,6 +64,12 @@ printf '\002{"model":"m","messages":[{"role":"user","content":"quarterly figures
 printf '\001note=quarterly+figures&to=%%40board&n=3' > "$seeds.tmp/request-urlencoded"
 # For fuzz_policy: a policy with every key.
 cp "$root/tests/fuzz/policy_seed.toml" "$seeds.tmp/"
+# ...and one at the bounds (policy_bounds.h): dotted keys, deep nesting.
+printf '[a.b.c.d.e.f.g.h]\nx = [[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]\n[i.j.k.l.m.n.o.p.q]\n' \
+  > "$seeds.tmp/policy-bounds"
+# For fuzz_group_file: a group file.
+printf '# counsel\nAnn@Corp.Example\n@counsel.example\n\n*@x.test # all\n' \
+  > "$seeds.tmp/group-file"
 # For fuzz_table_reader (the first byte picks the reader: even a schema,
 # odd a table) and fuzz_data_scanner (text with rows of its table).
 { printf '\000'; cat "$root/tests/fuzz/records_schema_seed.toml"; } \

@@ -77,7 +77,7 @@ for t in "${targets[@]}"; do
   unwind=0
   case $t in
     fuzz_locations | fuzz_shingler | fuzz_records | fuzz_index_ops | \
-      fuzz_policy | fuzz_table_reader | fuzz_data_scanner) unwind=1 ;;
+      fuzz_policy | fuzz_group_file | fuzz_table_reader | fuzz_data_scanner) unwind=1 ;;
   esac
   # One OpenMP thread for Tesseract, as the leakhound command runs it
   # (OCR of a seed page took over 10 s with OpenMP's default).

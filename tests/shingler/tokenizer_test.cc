@@ -208,6 +208,20 @@ TEST_F(TokenizerTest, InvalidUtf8IsReplacedNotFatal) {
   EXPECT_THAT(Norm(text), ElementsAre("good", "text", "rnore", "end"));
 }
 
+// An invalid byte (or its U+FFFD) between words is a break, as a space
+// is: glued to every word it must not join a passage into one token.
+TEST_F(TokenizerTest, AnInvalidByteBetweenWordsSeparatesThem) {
+  for (const std::string text :
+       {"board\xFF" "approved\xFF" "the\x80merger\xFF",
+        "board\xEF\xBF\xBD" "approved\xEF\xBF\xBD" "the\xEF\xBF\xBDmerger"}) {
+    EXPECT_THAT(Norm(text), ElementsAre("board", "approved", "the", "rnerger"))
+        << text;
+    EXPECT_EQ(Fast(text), Reference(text));
+  }
+  // A mark still joins.
+  EXPECT_THAT(Norm("single-thread"), ElementsAre("singlethread"));
+}
+
 TEST_F(TokenizerTest, EmptyAndPunctuationOnlyTextsHaveNoTokens) {
   EXPECT_TRUE(Fast("").empty());
   EXPECT_TRUE(Fast(" ,.;:!?\r\n\t-- «» 、。").empty());

@@ -286,6 +286,83 @@ class SquidIcapTest(unittest.TestCase):
         self.assert_blocked_html(status, headers, body)
         self.assertEqual(self.origin_saw(path), [])
 
+    def test_files_hidden_in_values_bytes_and_entities_are_refused(self):
+        # Issue 66's web holes, each style x (.txt, .docx, .pdf) where the
+        # style applies: each blocked at Squid and recorded.
+        import base64
+        mime = {"txt": "text/plain", "pdf": "application/pdf",
+                "docx": "application/vnd.openxmlformats-officedocument."
+                        "wordprocessingml.document"}
+        styles = []
+        for ext in ("txt", "docx", "pdf"):
+            name = self.file("passage." + ext)
+            with open(name, "rb") as f:
+                data = f.read()
+            b64 = base64.b64encode(data).decode()
+            styles += [
+                ("urlencoded-file-" + ext, ["--data-urlencode", "text@" + name]),
+                ("json-base64-" + ext, ["-H", "Content-Type: application/json",
+                                        "--data-binary",
+                                        json.dumps({"file": b64})]),
+                ("json-data-uri-" + ext, [
+                    "-H", "Content-Type: application/json", "--data-binary",
+                    json.dumps({"attachment": "data:%s;base64,%s"
+                                % (mime[ext], b64)})]),
+                ("form-data-uri-" + ext, [
+                    "--data-urlencode", "upload=data:%s;base64,%s"
+                    % (mime[ext], b64)]),
+            ]
+        with open(self.file("passage.txt")) as f:
+            words = f.read().split()
+        for byte in (b"\xff", b"\x80"):
+            glued = os.path.join(self.dir, "glued-%02x.txt" % byte[0])
+            with open(glued, "wb") as f:
+                f.write(byte.join(w.encode() for w in words) + byte)
+            styles += [
+                ("bytes-raw-%02x" % byte[0], ["-H", "Content-Type: text/plain",
+                                              "--data-binary", "@" + glued]),
+                ("bytes-form-%02x" % byte[0], ["-F", "file=@" + glued]),
+            ]
+        entities = "<p>" + " ".join(
+            "".join("&#%d;" % ord(c) for c in w) for w in words) + "</p>"
+        styles += [
+            ("html-fragment", ["-H", "Content-Type: text/html",
+                               "--data-binary", entities]),
+            ("html-fragment-form", ["--data-urlencode", "body=" + entities]),
+        ]
+        for style, args in styles:
+            with self.subTest(style):
+                path = "/hidden-" + style
+                status, headers, body = self.curl(self.url(EXTERNAL, path),
+                                                  *args)
+                if style.startswith("json"):  # a JSON client gets JSON
+                    self.assertEqual(status, 403, body[:300])
+                    reference = json.loads(body)["error"]["incident"]
+                else:
+                    reference = self.assert_blocked_html(status, headers, body)
+                self.assertEqual(self.origin_saw(path), [])
+                row, _ = self.wait_incident(reference)
+                self.assertEqual(row["kind"], "leak")
+
+    def test_the_same_random_binary_gets_one_answer_in_every_style(self):
+        blob = os.path.join(self.dir, "random.bin")
+        with open(blob, "wb") as f:
+            f.write(os.urandom(64 * 1024))
+        gz = blob + ".gz"
+        with open(blob, "rb") as f, open(gz, "wb") as g:
+            g.write(gzip.compress(f.read()))
+        answers = {}
+        for style, args in (
+                ("put", ["-T", blob]),
+                ("gzip", ["-H", "Content-Type: application/octet-stream",
+                          "-H", "Content-Encoding: gzip",
+                          "--data-binary", "@" + gz]),
+                ("form", ["-F", "file=@" + blob])):
+            status, _, _ = self.curl(self.url(EXTERNAL, "/random-" + style),
+                                     *args)
+            answers[style] = status
+        self.assertEqual(len(set(answers.values())), 1, answers)
+
     def test_a_put_of_a_protected_docx_is_refused(self):
         path = "/dav/report.docx"
         status, headers, body = self.curl(self.url(EXTERNAL, path), "-T",

@@ -12,6 +12,7 @@
 #include "absl/strings/str_split.h"
 #include "cli/web/content_coding.h"
 #include "cli/web/json_strings.h"
+#include "cli/web/url_decode.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/file_text.h"
@@ -255,7 +256,7 @@ TEST(JsonStringsTest, DeepNestingIsRefusedAndKeysAreLeftOut) {
   auto fine = JsonStrings(
       "[[\"a\", 1, null, true, {\"k\": \"b\", \"n\": -2.50}]]", 1000);
   ASSERT_TRUE(fine.ok());
-  EXPECT_EQ(*fine, "a\n1\nb\n-2.50\n");
+  EXPECT_EQ(*fine, (std::vector<std::string>{"a", "1", "b", "-2.50"}));
 }
 
 TEST(RequestBodyFormTest, AMultipartBodyWithoutItsBoundaryIsAnError) {
