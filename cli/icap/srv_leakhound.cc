@@ -15,6 +15,8 @@
 // Thread-safety: c-icap calls the request handlers from its child's
 // threads, one request per thread at a time; the gateway and the channel
 // are shared and thread-safe.
+#include <malloc.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -29,6 +31,7 @@
 #include "absl/strings/str_cat.h"
 #include "cli/gateway/daemon_log.h"
 #include "cli/gateway/gateway.h"
+#include "cli/web/request_slots.h"
 #include "cli/web/web_channel.h"
 
 extern "C" {
@@ -62,6 +65,14 @@ struct Settings {
   int preview = 4096;
   int syslog = 0;
   int store_snippets = 1;
+  // Requests one proxy user, and one client address, may have in the
+  // service at once (request_slots.h); 0: no cap. Below ThreadsPerChild.
+  int max_per_user = 4;
+  int max_per_client = 8;
+  // A request's body must be in within this wall-clock time from its
+  // start, or the request is an error: c-icap's Timeout ends a connection
+  // that sends nothing, this one a client that trickles.
+  int body_seconds = 30;
 };
 Settings g_settings;
 
@@ -70,6 +81,9 @@ struct Child {
   std::unique_ptr<DaemonLog> log;
   std::unique_ptr<Gateway> gateway;
   std::unique_ptr<WebChannel> channel;
+  std::unique_ptr<RequestSlots> slots;
+  std::atomic<int> active{0};  // requests in progress
+  std::atomic<int64_t> last_trim_ms{0};
   std::thread reloader;
   std::mutex mu;
   std::condition_variable stop_cv;
@@ -87,6 +101,11 @@ struct Request {
   std::string out;
   size_t sent = 0;
   bool keep_oversized = false;  // an oversized body is still sent on
+  std::chrono::steady_clock::time_point start =
+      std::chrono::steady_clock::now();
+  // Its user's and address's share (request_slots.h); not ok: refused.
+  absl::StatusOr<RequestSlots::Slot> slot =
+      absl::UnavailableError("no service");
 };
 
 const char* Text(const char* value, const char* otherwise) {
@@ -191,6 +210,11 @@ void OnChildStart(const char*, int, void*) {
   child->gateway = std::move(*gateway);
   child->gateway->StartIncidents();
   child->gateway->LogPolicy();
+  child->slots = std::make_unique<RequestSlots>(g_settings.max_per_user,
+                                                g_settings.max_per_client);
+  // Fewer malloc arenas than threads: a burst's memory is returned to a
+  // few arenas that malloc_trim can give back (ReleaseRequestData).
+  mallopt(M_ARENA_MAX, 2);
   child->channel = std::make_unique<WebChannel>(child->gateway.get(), *policy,
                                                 child->gateway->Recorder());
   const IndexHolder::Snapshot serving = child->gateway->Current();
@@ -305,10 +329,52 @@ void* InitRequestData(ci_request_t* req) {
   }
   r->keep_oversized = g_child != nullptr && g_child->channel != nullptr &&
                       !BlocksRequest(g_child->channel->policy().on_oversize);
+  if (g_child != nullptr && g_child->slots != nullptr) {
+    r->slot = g_child->slots->TryAcquire(r->web.user, r->web.client_ip);
+    if (!r->slot.ok()) {
+      g_child->log->Write(absl::StrCat("refused ", r->web.url, ": ",
+                                       r->slot.status().message()));
+    }
+    g_child->active.fetch_add(1);
+  }
   return r;
 }
 
-void ReleaseRequestData(void* data) { delete static_cast<Request*>(data); }
+// After the last request of a burst, the memory it took is given back to
+// the system (at most every 5 s): glibc keeps freed memory in its arenas,
+// and a child went from 141 to 632 MB over a burst of hostile requests
+// and stayed there.
+void ReleaseRequestData(void* data) {
+  delete static_cast<Request*>(data);
+  if (g_child == nullptr || g_child->slots == nullptr) return;
+  if (g_child->active.fetch_sub(1) != 1) return;
+  const int64_t now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                             std::chrono::steady_clock::now().time_since_epoch())
+                             .count();
+  int64_t last = g_child->last_trim_ms.load();
+  if (now_ms - last >= 5000 &&
+      g_child->last_trim_ms.compare_exchange_strong(last, now_ms)) {
+    malloc_trim(0);
+  }
+}
+
+// Whether `r` may go on: refused past its share, or past the body's
+// deadline (logged once). Such a request is an ICAP error.
+bool MayContinue(Request* r) {
+  if (!r->slot.ok()) return false;
+  if (std::chrono::steady_clock::now() - r->start <=
+      std::chrono::seconds(g_settings.body_seconds)) {
+    return true;
+  }
+  if (!r->judged && g_child != nullptr) {
+    g_child->log->Write(absl::StrCat("refused ", r->web.url,
+                                     ": its body took longer than ",
+                                     g_settings.body_seconds,
+                                     " s (leakhound.BodySeconds)"));
+  }
+  r->slot = absl::DeadlineExceededError("past the body's deadline");
+  return false;
+}
 
 void Append(Request* r, const char* bytes, size_t n) {
   r->web.body_bytes += n;
@@ -367,6 +433,7 @@ void MakeBlockResponse(ci_request_t* req, const WebAnswer& a,
 int CheckPreview(char* preview, int preview_len, ci_request_t* req) {
   auto* r = static_cast<Request*>(ci_service_data(req));
   if (!ci_req_hasbody(req)) return CI_MOD_ALLOW204;
+  if (!MayContinue(r)) return CI_ERROR;
   if (preview_len > 0) Append(r, preview, static_cast<size_t>(preview_len));
   if (!ci_req_hasalldata(req)) return CI_MOD_CONTINUE;
   // The whole body was in the preview: judged now, a 204 if it passes
@@ -393,6 +460,7 @@ int EndOfData(ci_request_t* req) {
 int ServiceIo(char* wbuf, int* wlen, char* rbuf, int* rlen, int /*iseof*/,
               ci_request_t* req) {
   auto* r = static_cast<Request*>(ci_service_data(req));
+  if (!r->judged && !MayContinue(r)) return CI_ERROR;
   if (rbuf != nullptr && rlen != nullptr && *rlen > 0) {
     Append(r, rbuf, static_cast<size_t>(*rlen));
   }
@@ -438,6 +506,12 @@ struct ci_conf_entry g_conf_table[] = {
      "the preview asked of the proxy (default 4096)"},
     {"Syslog", &g_settings.syslog, ci_cfg_onoff,
      "log to syslog (mail facility), not c-icap's log"},
+    {"MaxPerUser", &g_settings.max_per_user, ci_cfg_set_int,
+     "requests of one proxy user at once (default 4; 0: no cap)"},
+    {"MaxPerClient", &g_settings.max_per_client, ci_cfg_set_int,
+     "requests of one client address at once (default 8; 0: no cap)"},
+    {"BodySeconds", &g_settings.body_seconds, ci_cfg_set_int,
+     "seconds for a request's body to arrive (default 30)"},
     {"StoreSnippets", &g_settings.store_snippets, ci_cfg_onoff,
      "keep the outbound text around each passage (default on)"},
     {nullptr, nullptr, nullptr, nullptr}};

@@ -180,7 +180,7 @@ def make_tls_files(directory, hosts):
 CICAP_CONF = """PidFile {dir}/c-icap.pid
 CommandsSocket {dir}/c-icap.ctl
 Port 127.0.0.1:{port}
-Timeout 300
+Timeout 10
 MaxKeepAliveRequests 100
 KeepAliveTimeout 600
 StartServers 1
@@ -290,7 +290,8 @@ shutdown_lifetime 1 seconds
 auth_param basic program /usr/lib/squid/basic_ncsa_auth {dir}/passwd
 auth_param basic realm leakhound-test
 acl users proxy_auth REQUIRED
-http_access allow localhost users
+acl loopback src 127.0.0.0/8
+http_access allow loopback users
 http_access deny all
 request_body_max_size 0
 icap_enable on

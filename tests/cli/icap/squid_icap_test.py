@@ -104,13 +104,15 @@ class SquidIcapTest(unittest.TestCase):
         cls.origin = Origin(tls=(cls.tls["origin.pem"], cls.tls["origin.key"]))
         cls.origin.start()
         cls.icap = PrivateCicap(d, MODULE, cls.index,
-                                "leakhound.Policy %s\nleakhound.Incidents %s"
+                                "leakhound.Policy %s\nleakhound.Incidents %s\n"
+                                "leakhound.BodySeconds 8"
                                 % (policy, cls.incidents))
         cls.icap.start()
         if "cannot start" in cls.icap.read_log():
             raise AssertionError(cls.icap.read_log())
         cls.squid = PrivateSquid(d, cls.icap.port, [EXTERNAL, INTERNAL],
-                                 {"alice": "wonderland"}, tls=cls.tls)
+                                 {"alice": "wonderland", "mallory": "stall-1",
+                                  "trudy": "stall-2"}, tls=cls.tls)
         cls.squid.start()
 
     @classmethod
@@ -362,6 +364,60 @@ class SquidIcapTest(unittest.TestCase):
                                      *args)
             answers[style] = status
         self.assertEqual(len(set(answers.values())), 1, answers)
+
+    def test_stalled_uploads_hold_only_their_users_share(self):
+        # 32 uploads that stop after 6 KB of a declared 100 KB, from two
+        # proxy users on two addresses, while alice uploads a clean file
+        # every 50 ms: each staller holds at most leakhound.MaxPerUser (4)
+        # of the 16 threads, the rest are refused at once, c-icap's
+        # Timeout (10 s here) ends the held ones, and alice's uploads keep
+        # p99 <= 1 s, none past the deadline.
+        import base64
+        import socket
+        import threading
+        import time
+        stalled = []
+        for n in range(32):
+            user, password, source = (
+                ("mallory", "stall-1", "127.0.0.2") if n % 2 == 0
+                else ("trudy", "stall-2", "127.0.0.3"))
+            s = socket.socket()
+            s.bind((source, 0))
+            s.settimeout(DEADLINE)
+            s.connect(("127.0.0.1", self.squid.port))
+            auth = base64.b64encode(("%s:%s" % (user, password)).encode()).decode()
+            s.sendall(("POST %s HTTP/1.1\r\nHost: %s:%d\r\n"
+                       "Proxy-Authorization: Basic %s\r\n"
+                       "Content-Type: application/octet-stream\r\n"
+                       "Content-Length: 102400\r\n\r\n"
+                       % (self.url(EXTERNAL, "/stalled-%d" % n), EXTERNAL,
+                          self.origin.port, auth)).encode() + b"x" * 6144)
+            stalled.append(s)
+        time.sleep(1)
+        latencies, started = [], time.monotonic()
+        try:
+            while time.monotonic() - started < 12:
+                t0 = time.monotonic()
+                status, _, _ = self.curl(self.url(EXTERNAL, "/alice-clean"),
+                                         "-F", "file=@" + self.file("clean.txt"))
+                latencies.append(time.monotonic() - t0)
+                self.assertEqual(status, 200)
+                time.sleep(0.05)
+        finally:
+            for s in stalled:
+                s.close()
+        latencies.sort()
+        p99 = latencies[max(0, int(len(latencies) * 0.99) - 1)]
+        log = self.icap.read_log()
+        refused = log.count("requests in progress")
+        print("\nstalled uploads: alice p99 %.0f ms, max %.0f ms over %d "
+              "uploads; %d stalled uploads refused at once"
+              % (p99 * 1000, latencies[-1] * 1000, len(latencies), refused),
+              file=sys.stderr)
+        self.assertGreater(len(latencies), 20)
+        self.assertLessEqual(p99, 1.0)
+        self.assertGreaterEqual(refused, 24)  # 32 less 4 held per user
+        self.assertEqual(self.origin_saw("/stalled-0"), [])
 
     def test_a_put_of_a_protected_docx_is_refused(self):
         path = "/dav/report.docx"
