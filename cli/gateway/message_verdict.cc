@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <memory>
+#include <thread>
 
 #include "cli/formats/extraction.h"
 #include "cli/gateway/data_facts.h"
@@ -221,9 +222,29 @@ MessageScanner::PooledScanner MessageScanner::TakeScanner() const {
   return local;
 }
 
-void MessageScanner::GiveBack(PooledScanner scanner) const {
+void MessageScanner::GiveBack(PooledScanner scanner,
+                              size_t text_bytes) const {
+  // A scanner that read a large message keeps buffers of its size: its
+  // text scanner and records session are dropped (rebuilt when next
+  // needed), so that a burst of large uploads does not stay resident.
+  if (text_bytes > kLargeMessageBytes) {
+    scanner.scanner.reset();
+    if (scanner.data != nullptr) {
+      auto session = scanner.data->NewSession();
+      if (session.ok()) {
+        scanner.data_session = std::move(*session);
+      } else {
+        scanner.data.reset();
+        scanner.data_session.reset();
+      }
+    }
+  }
+  const size_t max_idle =
+      2 * std::max<size_t>(1, std::thread::hardware_concurrency());
   absl::MutexLock lock(&pool_mu_);
-  pool_.push_back(std::move(scanner));
+  // Bounded: past a burst, the scanners beyond what the cores keep busy
+  // are freed, not kept idle.
+  if (pool_.size() < max_idle) pool_.push_back(std::move(scanner));
 }
 
 void MessageScanner::AddFindings(const ProtectedIndex& index,
@@ -328,6 +349,10 @@ MessageVerdict MessageScanner::Judge(
   // instance is held.
   PooledScanner local = TakeScanner();
   if (absl::Status s = Prepare(snapshot, local); !s.ok()) return error(s);
+  size_t text_bytes = 0;
+  for (const ExtractedPart& part : extraction->parts) {
+    text_bytes += part.text.size() + part.layout_text.size();
+  }
   for (const ExtractedPart& part : extraction->parts) {
     auto report = local.scanner->Scan(part.text);
     auto data = report.ok() ? local.data->Scan(part.layout_text.empty()
@@ -336,12 +361,12 @@ MessageVerdict MessageScanner::Judge(
                                                *local.data_session)
                             : absl::StatusOr<DataFindings>(report.status());
     if (!data.ok()) {
-      GiveBack(std::move(local));
+      GiveBack(std::move(local), text_bytes);
       return error(data.status());
     }
     AddFindings(*snapshot.index, part, *report, *data, &v);
   }
-  GiveBack(std::move(local));
+  GiveBack(std::move(local), text_bytes);
   if (cache_ != nullptr) cache_->Insert(digest, snapshot.generation, v);
   return v;
 }

@@ -123,9 +123,13 @@ class MessageScanner {
   // Scan without the timing, from the extraction.
   MessageVerdict Judge(absl::StatusOr<Extraction> extraction) const;
   // An idle scanner from the pool (an empty one when none is idle), and
-  // back.
+  // back after reading `text_bytes`: the pool keeps at most 2 per core,
+  // and a scanner that read more than kLargeMessageBytes gives up its
+  // buffers.
   PooledScanner TakeScanner() const ABSL_LOCKS_EXCLUDED(pool_mu_);
-  void GiveBack(PooledScanner scanner) const ABSL_LOCKS_EXCLUDED(pool_mu_);
+  void GiveBack(PooledScanner scanner, size_t text_bytes) const
+      ABSL_LOCKS_EXCLUDED(pool_mu_);
+  static constexpr size_t kLargeMessageBytes = size_t{1} << 20;
   // Adds one part's matches, location findings and records to `v` (a
   // leak), with their evidence as evidence_ asks.
   void AddFindings(const ProtectedIndex& index, const ExtractedPart& part,

@@ -419,6 +419,65 @@ class SquidIcapTest(unittest.TestCase):
         self.assertGreaterEqual(refused, 24)  # 32 less 4 held per user
         self.assertEqual(self.origin_saw("/stalled-0"), [])
 
+    def test_the_child_gives_memory_back_after_a_burst(self):
+        # 400 uploads from 8 clients at once (1 MB texts, protected .docx
+        # and .pdf, base64 JSON, random binary), then idle: the child's
+        # resident memory returns to within 50 MB of where it was.
+        import base64
+        import threading
+        import time
+
+        def rss_mb(field="VmRSS:"):
+            pid = self.icap.child_pids()[0]
+            with open("/proc/%d/status" % pid) as f:
+                for line in f:
+                    if line.startswith(field):
+                        return int(line.split()[1]) / 1024.0
+            return 0.0
+        big = os.path.join(self.dir, "burst-1mb.txt")
+        with open(self.file("clean.txt")) as f:
+            clean = f.read()
+        with open(big, "w") as f:
+            f.write((clean + "\n") * (1048576 // (len(clean) + 1) + 1))
+        with open(self.file("passage.docx"), "rb") as f:
+            docx64 = base64.b64encode(f.read()).decode()
+        styles = [["-F", "file=@" + big],
+                  ["-F", "file=@" + self.file("passage.docx")],
+                  ["-F", "file=@" + self.file("passage.pdf")],
+                  ["-H", "Content-Type: application/json", "--data-binary",
+                   json.dumps({"file": docx64})],
+                  ["-T", os.path.join(self.dir, "random.bin")
+                   if os.path.exists(os.path.join(self.dir, "random.bin"))
+                   else big]]
+        time.sleep(6)  # any trim of an earlier test's burst done
+        idle = rss_mb()
+        failures = []
+
+        def client(n):
+            for k in range(50):
+                try:
+                    self.curl(self.url(EXTERNAL, "/burst-%d-%d" % (n, k)),
+                              *styles[(n + k) % len(styles)])
+                except AssertionError as e:
+                    failures.append(str(e))
+        threads = [threading.Thread(target=client, args=(n,)) for n in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        peak = rss_mb()
+        time.sleep(7)  # past the trim's 5 s spacing
+        self.curl(self.url(EXTERNAL, "/after-burst"), "-F",
+                  "file=@" + self.file("clean.txt"))  # the last request ends
+        time.sleep(1)
+        after = rss_mb()
+        print("\nburst of 400 uploads: child RSS idle %.1f MB, after the burst "
+              "%.1f MB, idle again %.1f MB (anonymous %.1f MB, files %.1f MB)"
+              % (idle, peak, after, rss_mb("RssAnon:"), rss_mb("RssFile:")),
+              file=sys.stderr)
+        self.assertEqual(failures, [])
+        self.assertLessEqual(after, idle + 50)
+
     def test_a_put_of_a_protected_docx_is_refused(self):
         path = "/dav/report.docx"
         status, headers, body = self.curl(self.url(EXTERNAL, path), "-T",
