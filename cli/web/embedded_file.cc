@@ -6,6 +6,7 @@
 #include "absl/strings/escaping.h"
 #include "cli/formats/file_type.h"
 #include "cli/web/url_decode.h"
+#include "shingler/text_decoder.h"
 
 namespace leakhound {
 namespace {
@@ -88,15 +89,35 @@ std::optional<std::string> Base64Value(std::string_view value) {
   return bytes;
 }
 
+// Whether decoded base64 is worth reading: text (valid UTF-8, at least
+// 95 % printable), or bytes that start like a file the extractors read.
+// An identifier or a hash that happens to be base64 decodes to neither,
+// and is not handed to libmagic (a JSON of a thousand hashes would cost
+// a thousand lookups).
+bool WorthReading(std::string_view bytes) {
+  static constexpr std::string_view kSignatures[] = {
+      "PK\x03\x04", "%PDF", "\xD0\xCF\x11\xE0", "{\\rtf", "\x89PNG",
+      "\xFF\xD8\xFF", "GIF8", "\x1F\x8B", "II*\0", "MM\0*", "BM",
+      "7z\xBC\xAF", "Rar!", "<?xml", "<!DOCTYPE", "<html", "RIFF"};
+  for (std::string_view signature : kSignatures) {
+    if (bytes.starts_with(signature)) return true;
+  }
+  if (RepairUtf8(bytes) != bytes) return false;
+  size_t printable = 0;
+  for (const char c : bytes) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte >= 0x20 || c == '\n' || c == '\r' || c == '\t') ++printable;
+  }
+  return printable * 100 >= bytes.size() * 95;
+}
+
 }  // namespace
 
 std::optional<EmbeddedFile> EmbeddedFileIn(std::string_view value) {
   if (auto uri = DataUri(value)) return uri;
   if (auto bytes = Base64Value(value)) {
-    const FileType type = DetectFileType("base64", *bytes);
-    if (!Readable(type.kind)) return std::nullopt;
-    // Base64 of text is text; an identifier or a hash that happens to be
-    // base64 decodes to bytes that are not.
+    if (!WorthReading(*bytes)) return std::nullopt;
+    // The value is read as text too: a long word may look like base64.
     return EmbeddedFile{"base64", *std::move(bytes), true};
   }
   const FileType type = DetectFileType("value", value);

@@ -43,6 +43,15 @@ TEST(EmbeddedFileTest, BareBase64IsDecodedAndItsValueKeptAsText) {
   EXPECT_TRUE(file->value_may_be_text);
 }
 
+// A hash or an identifier that happens to be base64 decodes to bytes that
+// are neither text nor a file: read as the text it is, nothing more.
+TEST(EmbeddedFileTest, Base64OfRandomBytesIsNoFile) {
+  EXPECT_FALSE(EmbeddedFileIn(
+                   "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08")
+                   .has_value());
+  EXPECT_FALSE(EmbeddedFileIn("q83vEjRWeJCrze8SNFZ4kKvN7xI0VniQ").has_value());
+}
+
 TEST(EmbeddedFileTest, RawFileBytesAreAFile) {
   const std::string pdf = "%PDF-1.4\n%\xE2\xE3\xCF\xD3\n1 0 obj\n<<>>\nendobj\n";
   auto file = EmbeddedFileIn(pdf);
