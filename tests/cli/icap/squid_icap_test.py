@@ -37,7 +37,8 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from private_proxy import (DEADLINE, Origin, PrivateCicap,  # noqa: E402
-                           PrivateSquid, make_tls_files, wait_for)
+                           PrivateSquid, make_tls_files, sanitizer_env,
+                           wait_for)
 
 LEAKHOUND = MODULE = SOURCE = None
 
@@ -422,7 +423,10 @@ class SquidIcapTest(unittest.TestCase):
     def test_the_child_gives_memory_back_after_a_burst(self):
         # 400 uploads from 8 clients at once (1 MB texts, protected .docx
         # and .pdf, base64 JSON, random binary), then idle: the child's
-        # resident memory returns to within 50 MB of where it was.
+        # resident memory returns to within 50 MB of where it was. (Not in
+        # a sanitized build: ASan's quarantine and shadow are its memory.)
+        if "LD_PRELOAD" in sanitizer_env(MODULE):
+            self.skipTest("the module is built with the sanitizers")
         import base64
         import threading
         import time
