@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <utility>
 
+#include "cli/gateway/printable.h"
+
 namespace leakhound {
 
 DaemonLog::DaemonLog(std::string name, bool use_syslog)
@@ -22,7 +24,9 @@ std::unique_ptr<DaemonLog> DaemonLog::WritingTo(
       new DaemonLog(std::move(name), std::move(writer)));
 }
 
-void DaemonLog::Write(const std::string& line) const {
+void DaemonLog::Write(const std::string& raw) const {
+  // One line: a subject, a file name or a URL in it cannot forge one.
+  const std::string line = Printable(raw);
   absl::MutexLock lock(&mu_);
   if (writer_) {
     writer_(name_ + ": " + line);
