@@ -361,13 +361,20 @@ void DataScanner::CountIdentifiers(std::string_view text,
   });
   std::vector<IdentifierCount> counts(identifiers_.size());
   std::vector<absl::flat_hash_set<uint64_t>> values(identifiers_.size());
-  uint32_t reach = 0;   // the furthest end of a kept match so far
-  size_t reach_of = 0;  // whose
+  uint32_t reach = 0;        // the furthest end of a kept match so far
+  uint32_t reach_begin = 0;  // its begin
+  size_t reach_of = 0;       // whose
   for (const Found& f : found) {
-    const bool inside = f.end <= reach && reach_of != f.identifier;
+    // The same span found by two identifiers (a user's `validator =
+    // "iban"` and the built-in iban) counts for both; only a match inside
+    // another identifier's longer one is dropped.
+    const bool same_span = f.begin == reach_begin && f.end == reach;
+    const bool inside =
+        f.end <= reach && reach_of != f.identifier && !same_span;
     if (inside) continue;
     if (f.end > reach) {
       reach = f.end;
+      reach_begin = f.begin;
       reach_of = f.identifier;
     }
     IdentifierCount& c = counts[f.identifier];

@@ -272,6 +272,39 @@ TEST_F(PolicyCheckTest, AMissingFileIsAnError) {
   EXPECT_THAT(r.err, HasSubstr("cannot read"));
 }
 
+// docs/records.md's [[identifier]] example, as written there, is a policy
+// that works: its iban_account counts an IBAN near "account", and a rule
+// on it acts (it never counted before issue 67: the built-in iban's match
+// hid it).
+TEST(RecordsDocsTest, TheIdentifierExampleOfTheDocsCountsAndDecides) {
+  std::ifstream docs(std::string(test_paths::kSourceDir) + "/docs/records.md");
+  std::stringstream whole;
+  whole << docs.rdbuf();
+  const std::string text = whole.str();
+  const size_t name = text.find("name = \"iban_account\"");
+  ASSERT_NE(name, std::string::npos);
+  const size_t begin = text.rfind("```toml\n", name) + 8;
+  const size_t end = text.find("```", name);
+  TempDir dir;
+  const std::string policy = dir.Sub("p.toml");
+  std::ofstream(policy) << text.substr(begin, end - begin)
+                        << "\n[[rule]]\nname = \"accounts\"\naction = "
+                           "\"reject\"\n[rule.when]\nidentifiers = { "
+                           "iban_account = 1 }\n";
+  const std::string mail = dir.Sub("pay.txt");
+  std::ofstream(mail) << "Please pay to account DE89 3704 0044 0532 0130 00 "
+                         "by Friday, ref EMP-123456.\n";
+  const std::string index = dir.Sub("index");
+  ASSERT_EQ(RunLeakhound({"init", "--index", index}).exit, 0);
+  RunResult r = RunLeakhound(
+      {"scan", "--index", index, "--policy", policy, "--json", mail});
+  EXPECT_EQ(r.exit, 1) << r.out << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out.substr(0, r.out.find('\n')));
+  EXPECT_EQ(j["identifiers"]["iban_account"]["distinct"], 1) << r.out;
+  EXPECT_EQ(j["identifiers"]["employee_id"]["distinct"], 1) << r.out;
+  EXPECT_EQ(j["identifiers"]["iban"]["distinct"], 1) << r.out;
+}
+
 // scan --policy on the sample corpus: the memo is confidential, the
 // incident report public; a file quoting three confidential documents
 // steps up to high.
