@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cstring>
+#include <ctime>
 
 #include "absl/strings/ascii.h"
 #include "cli/records/data_validators.h"
+#include "shingler/month_names.h"
 
 namespace leakhound {
 namespace {
@@ -55,19 +57,6 @@ std::string Digits(std::string_view text) {
   return out;
 }
 
-int MonthNamed(std::string_view word) {
-  static constexpr const char* kMonths[] = {
-      "january", "february", "march",     "april",   "may",      "june",
-      "july",    "august",   "september", "october", "november", "december"};
-  if (word.size() < 3) return 0;
-  const std::string lower = absl::AsciiStrToLower(std::string(word));
-  for (int m = 0; m < 12; ++m) {
-    const std::string_view full = kMonths[m];
-    if (full.starts_with(lower) || (lower == "sept" && m == 8)) return m + 1;
-  }
-  return 0;
-}
-
 // The date parts of `raw`: runs of digits and runs of letters (an
 // ordinal's suffix dropped: 2nd is 2).
 std::vector<std::string> DateParts(std::string_view raw) {
@@ -76,15 +65,19 @@ std::vector<std::string> DateParts(std::string_view raw) {
   while (i < raw.size()) {
     const char c = raw[i];
     const bool digit = c >= '0' && c <= '9';
-    const bool letter = absl::ascii_isalpha(static_cast<unsigned char>(c));
+    // A letter: ASCII, or any byte of a UTF-8 sequence ("März", "déc").
+    const auto is_letter = [](char x) {
+      const auto u = static_cast<unsigned char>(x);
+      return absl::ascii_isalpha(u) || u >= 0x80;
+    };
+    const bool letter = is_letter(c);
     if (!digit && !letter) {
       ++i;
       continue;
     }
     size_t j = i;
     while (j < raw.size() &&
-           (digit ? (raw[j] >= '0' && raw[j] <= '9')
-                  : absl::ascii_isalpha(static_cast<unsigned char>(raw[j])))) {
+           (digit ? (raw[j] >= '0' && raw[j] <= '9') : is_letter(raw[j]))) {
       ++j;
     }
     std::string part(raw.substr(i, j - i));
@@ -105,6 +98,21 @@ int Number(const std::string& part) {
   return std::stoi(part);
 }
 
+// A year as written: four digits, or two with a pivot (the century that
+// puts it within the 80 years before the current one and the 20 after:
+// "84" is 1984, "05" 2005); -1 otherwise.
+int Year(const std::string& part) {
+  const int n = Number(part);
+  if (n < 0 || (part.size() != 4 && part.size() != 2)) return -1;
+  if (part.size() == 4) return n;
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  const int this_year = 1900 + utc.tm_year;
+  const int year = this_year / 100 * 100 + n;
+  return year > this_year + 20 ? year - 100 : year;
+}
+
 void AddDate(int y, int m, int d, std::vector<std::string>* out) {
   if (auto date = CalendarDate(y, m, d)) {
     if (std::find(out->begin(), out->end(), *date) == out->end()) {
@@ -123,16 +131,17 @@ void Dates(std::string_view raw, std::optional<DateOrder> order,
     return;
   }
   if (p.size() != 3) return;
-  const int m0 = MonthNamed(p[0]), m1 = MonthNamed(p[1]);
+  const int m0 = MonthNumber(p[0]), m1 = MonthNumber(p[1]);
   const int n0 = Number(p[0]), n1 = Number(p[1]), n2 = Number(p[2]);
+  const int y2 = Year(p[2]);  // the last part as a year ("1984", "84")
   if (m1 > 0 && p[0].size() == 4) return AddDate(n0, m1, n2, out);
-  if (m1 > 0) return AddDate(n2, m1, n0, out);
-  if (m0 > 0) return AddDate(n2, m0, n1, out);
+  if (m1 > 0) return AddDate(y2, m1, n0, out);
+  if (m0 > 0) return AddDate(y2, m0, n1, out);
   if (n0 < 0 || n1 < 0 || n2 < 0) return;
   if (p[0].size() == 4) return AddDate(n0, n1, n2, out);
-  if (p[2].size() != 4) return;
-  if (!order || *order != DateOrder::kMonthDayYear) AddDate(n2, n1, n0, out);
-  if (!order || *order == DateOrder::kMonthDayYear) AddDate(n2, n0, n1, out);
+  if (y2 < 0) return;
+  if (!order || *order != DateOrder::kMonthDayYear) AddDate(y2, n1, n0, out);
+  if (!order || *order == DateOrder::kMonthDayYear) AddDate(y2, n0, n1, out);
 }
 
 std::string_view TrimEmail(std::string_view raw) {

@@ -46,6 +46,30 @@ TEST_F(CellNormalizerTest, EmailsAreLowerCasedAndUnwrapped) {
   EXPECT_EQ(Cell(CellType::kEmail, "not an address"), std::nullopt);
 }
 
+// Month names of the languages customer tables are written in (ICU's, in
+// shingler/month_names.h), and two-digit years with a pivot: 41 of 68 German
+// dates and no two-digit year matched before issue 67.
+TEST_F(CellNormalizerTest, DatesInOtherLanguagesAndWithTwoDigitYears) {
+  for (const char* german : {"17. März 1984", "17 Mär 1984", "17. MÄRZ 1984"}) {
+    EXPECT_EQ(Cell(CellType::kDate, german), "19840317") << german;
+  }
+  EXPECT_EQ(Cell(CellType::kDate, "2. Mai 1984"), "19840502");
+  EXPECT_EQ(Cell(CellType::kDate, "30. Juni 1984"), "19840630");
+  EXPECT_EQ(Cell(CellType::kDate, "4. Juli 1984"), "19840704");
+  EXPECT_EQ(Cell(CellType::kDate, "9. Okt. 1984"), "19841009");
+  EXPECT_EQ(Cell(CellType::kDate, "24. Dezember 1984"), "19841224");
+  EXPECT_EQ(Cell(CellType::kDate, "17 mars 1984"), "19840317");       // fr
+  EXPECT_EQ(Cell(CellType::kDate, "3 déc. 1984"), "19841203");        // fr
+  EXPECT_EQ(Cell(CellType::kDate, "17 marzo 1984"), "19840317");      // es, it
+  EXPECT_EQ(Cell(CellType::kDate, "17 septiembre 1984"), "19840917");
+  // Two-digit years: 80 years back, 20 ahead of this year.
+  EXPECT_EQ(Cell(CellType::kDate, "17.03.84"), "19840317");
+  EXPECT_EQ(Cell(CellType::kDate, "17/03/05"), "20050317");
+  EXPECT_EQ(Cell(CellType::kDate, "17 März 84"), "19840317");
+  EXPECT_EQ(Cell(CellType::kDate, "03/17/84", DateOrder::kMonthDayYear),
+            "19840317");
+}
+
 TEST_F(CellNormalizerTest, DatesReadInTheTablesOrderAndTextsInEither) {
   EXPECT_EQ(Cell(CellType::kDate, "1985-03-02"), "19850302");
   EXPECT_EQ(Cell(CellType::kDate, "02.03.1985"), "19850302");
