@@ -441,6 +441,46 @@ void DataScanner::FindPrimaries(const Use& use, std::string_view text,
   }
 }
 
+void DataScanner::RunHashes(
+    CellType type, std::string_view text, const std::vector<WordSpan>& words,
+    size_t w, uint32_t n, Session& session,
+    absl::flat_hash_map<uint32_t, std::string>& word_forms,
+    std::vector<uint64_t>* out) const {
+  if (!ByWords(type)) {
+    session.normalizer->TextForms(
+        type, text.substr(words[w].begin, words[w + n - 1].end - words[w].begin),
+        &session.forms);
+    for (const std::string& f : session.forms) {
+      out->push_back(hasher_->Hash(type, f));
+    }
+    return;
+  }
+  std::vector<const std::string*> forms;
+  for (size_t k = w; k < w + n; ++k) {
+    auto [f, fresh] = word_forms.try_emplace(static_cast<uint32_t>(k));
+    if (fresh) {
+      f->second = session.normalizer->WordForm(
+          text.substr(words[k].begin, words[k].end - words[k].begin));
+    }
+    forms.push_back(&f->second);
+  }
+  const auto hash_of = [&](size_t rotate) {
+    std::string form;
+    for (size_t k = 0; k < forms.size(); ++k) {
+      form += *forms[(k + rotate) % forms.size()];
+    }
+    if (!form.empty()) out->push_back(hasher_->Hash(type, form));
+  };
+  hash_of(0);
+  // A name written family name first ("Smith, John", "SMITH John Paul"),
+  // or the table's written so: the first word moved last, and the last
+  // moved first.
+  if (type == CellType::kName && n >= 2) {
+    hash_of(1);
+    if (n > 2) hash_of(n - 1);
+  }
+}
+
 absl::Status DataScanner::Corroborate(std::string_view text,
                                       std::vector<Hit>& hits, Session& session,
                                       DataFindings& findings) const {
@@ -491,26 +531,8 @@ absl::Status DataScanner::Corroborate(std::string_view text,
                                (uint64_t{n} << 40) | w;
           auto [it, added] = cache.try_emplace(key);
           if (added) {
-            if (ByWords(type)) {
-              std::string form;
-              for (size_t k = w; k < w + n; ++k) {
-                auto [f, fresh] =
-                    word_forms.try_emplace(static_cast<uint32_t>(k));
-                if (fresh) {
-                  f->second = session.normalizer->WordForm(text.substr(
-                      words[k].begin, words[k].end - words[k].begin));
-                }
-                form += f->second;
-              }
-              if (!form.empty())
-                it->second.push_back(hasher_->Hash(type, form));
-            } else {
-              session.normalizer->TextForms(
-                  type, text.substr(a.begin, b.end - a.begin), &session.forms);
-              for (const std::string& f : session.forms) {
-                it->second.push_back(hasher_->Hash(type, f));
-              }
-            }
+            RunHashes(type, text, words, w, n, session, word_forms,
+                      &it->second);
           }
           if (std::find(it->second.begin(), it->second.end(), row[c]) !=
               it->second.end()) {

@@ -25,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "cli/records/cell_hasher.h"
 #include "cli/records/cell_normalizer.h"
@@ -122,6 +123,15 @@ class DataScanner {
                      const std::vector<PatternMatch>& matches, size_t first,
                      size_t end, Session& session,
                      std::vector<Hit>& hits) const;
+  // The hashes of the cell forms of `n` words from word `w` of `text`
+  // as a `type` cell, appended to `out`; `word_forms` caches each word's
+  // normalized form for the scan. A name's run is also read with its first
+  // word moved last and its last moved first ("Smith, John").
+  void RunHashes(CellType type, std::string_view text,
+                 const std::vector<WordSpan>& words, size_t w, uint32_t n,
+                 Session& session,
+                 absl::flat_hash_map<uint32_t, std::string>& word_forms,
+                 std::vector<uint64_t>* out) const;
   absl::Status Corroborate(std::string_view text, std::vector<Hit>& hits,
                            Session& session, DataFindings& findings) const;
 

@@ -179,6 +179,32 @@ TEST_F(DataScannerTest, TenCardsFireOnACardExportNotOnOrderNumbers) {
   EXPECT_EQ(Scan(orders).IdentifierDistinct("card"), 0u);
 }
 
+// "Last, First" and "LAST First": 0 of 68 before issue 67. (The table
+// needs two cells beside the card: the name and the birth date.)
+TEST_F(DataScannerTest, ANameWrittenFamilyNameFirstCorroborates) {
+  for (const char* text :
+       {"Card 4111-1111-1111-1111 of Smith, John, born 2 March 1985.",
+        "Card 4111-1111-1111-1111 of SMITH John, born 2 March 1985."}) {
+    const DataFindings found = Scan(text);
+    ASSERT_THAT(found.records, SizeIs(1)) << text;
+    EXPECT_THAT(found.records[0].columns, ElementsAre("card", "name", "born"))
+        << text;
+  }
+  // Another person's name in either order does not.
+  EXPECT_THAT(
+      Scan("Card 4111-1111-1111-1111 of Garcia, Maria, born 2 March 1985.")
+          .records,
+      IsEmpty());
+}
+
+// German month names: "März" was split at its umlaut before issue 67.
+TEST_F(DataScannerTest, AGermanDateCorroborates) {
+  const DataFindings found = Scan(
+      "Karte 4111 1111 1111 1111 von John Smith, geboren am 2. März 1985.");
+  ASSERT_THAT(found.records, SizeIs(1));
+  EXPECT_THAT(found.records[0].columns, ElementsAre("card", "name", "born"));
+}
+
 TEST_F(DataScannerTest, DigitsOfAnIbanAreNotAlsoACard) {
   // Its second to fifth groups, 3806756919335056, pass Luhn on their own.
   const DataFindings found = Scan("Pay to DE90 3806 7569 1933 5056 46 now.");
