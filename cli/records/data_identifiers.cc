@@ -63,9 +63,9 @@ std::string_view ValidatorPattern(Validator v) {
     case Validator::kNone:
       return "";
     case Validator::kCard:
-      // Unbroken, in groups of four (16 to 19 digits), or Amex/Diners'
-      // 4-6-5 and 4-6-4.
-      return R"(\b(?:\d{13,19}|\d{4}(?:[ -]\d{4}){3}(?:[ -]?\d{1,3})?)"
+      // Unbroken, in groups of four (16 to 19 digits; 15 as 4-4-4-3), or
+      // Amex/Diners' 4-6-5 and 4-6-4.
+      return R"(\b(?:\d{13,19}|\d{4}(?:[ -]\d{4}){2}[ -]\d{3,4}(?:[ -]?\d{1,3})?)"
              R"(|\d{4}[ -]\d{6}[ -]\d{4,5})\b)";
     case Validator::kIban:
       return R"(\b[A-Za-z]{2}\d{2}(?: ?[A-Za-z0-9]){11,30}\b)";

@@ -205,6 +205,15 @@ TEST_F(DataScannerTest, AGermanDateCorroborates) {
   EXPECT_THAT(found.records[0].columns, ElementsAre("card", "name", "born"));
 }
 
+// A 15-digit card grouped 4-4-4-3: 0 of 68 before issue 67.
+TEST_F(DataScannerTest, AFifteenDigitCardInGroupsOfFourFourFourThree) {
+  const DataFindings found =
+      Scan("Amex 3782 8224 6310 005 of Wei Zhang, born 9 July 2001.");
+  EXPECT_EQ(found.IdentifierDistinct("card"), 1u);
+  ASSERT_THAT(found.records, SizeIs(1));
+  EXPECT_THAT(found.records[0].columns, ElementsAre("card", "name", "born"));
+}
+
 TEST_F(DataScannerTest, DigitsOfAnIbanAreNotAlsoACard) {
   // Its second to fifth groups, 3806756919335056, pass Luhn on their own.
   const DataFindings found = Scan("Pay to DE90 3806 7569 1933 5056 46 now.");
