@@ -455,19 +455,21 @@ void DataScanner::RunHashes(
     }
     return;
   }
-  std::vector<const std::string*> forms;
+  // Copies, not pointers into `word_forms`: a later insertion may rehash
+  // it and move its strings.
+  std::vector<std::string> forms;
   for (size_t k = w; k < w + n; ++k) {
     auto [f, fresh] = word_forms.try_emplace(static_cast<uint32_t>(k));
     if (fresh) {
       f->second = session.normalizer->WordForm(
           text.substr(words[k].begin, words[k].end - words[k].begin));
     }
-    forms.push_back(&f->second);
+    forms.push_back(f->second);
   }
   const auto hash_of = [&](size_t rotate) {
     std::string form;
     for (size_t k = 0; k < forms.size(); ++k) {
-      form += *forms[(k + rotate) % forms.size()];
+      form += forms[(k + rotate) % forms.size()];
     }
     if (!form.empty()) out->push_back(hasher_->Hash(type, form));
   };
