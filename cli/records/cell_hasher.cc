@@ -50,4 +50,27 @@ uint64_t CellHasher::Hash(CellType type, std::string_view normalized) const {
   return v == 0 ? 1 : v;
 }
 
+std::string CellHasher::RowKey(std::string_view table, uint32_t row) const {
+  crypto_generichash_blake2b_state s = state_->keyed;
+  const unsigned char zero = 0;
+  crypto_generichash_blake2b_update(&s, &zero, 1);
+  crypto_generichash_blake2b_update(
+      &s, reinterpret_cast<const unsigned char*>(table.data()), table.size());
+  crypto_generichash_blake2b_update(&s, &zero, 1);
+  const unsigned char ordinal[4] = {
+      static_cast<unsigned char>(row), static_cast<unsigned char>(row >> 8),
+      static_cast<unsigned char>(row >> 16),
+      static_cast<unsigned char>(row >> 24)};
+  crypto_generichash_blake2b_update(&s, ordinal, sizeof ordinal);
+  unsigned char out[16];
+  crypto_generichash_blake2b_final(&s, out, sizeof out);
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string key;
+  for (int i = 0; i < 8; ++i) {
+    key.push_back(kHex[out[i] >> 4]);
+    key.push_back(kHex[out[i] & 15]);
+  }
+  return key;
+}
+
 }  // namespace leakhound

@@ -8,6 +8,10 @@
 //   hash(cell)  = first 8 bytes, little-endian, of
 //                 BLAKE2b-128(key = records key, type byte || normalized)
 //                 (0 becomes 1: 0 marks an empty cell)
+//   row key     = 16 hex digits of the first 8 bytes of
+//                 BLAKE2b-128(key = records key, 0x00 || table name ||
+//                 0x00 || row ordinal, 4 bytes little-endian)
+//                 (0x00 is no cell type: a row key never equals a cell's)
 //
 // Thread-safety: a CellHasher is immutable after Create; Hash may run on
 // several threads at once.
@@ -17,6 +21,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <string_view>
 
 #include "absl/status/statusor.h"
@@ -35,6 +40,11 @@ class CellHasher {
   // The hash of a cell of `type` whose normalized form is `normalized`
   // (cell_normalizer.h). Never 0.
   uint64_t Hash(CellType type, std::string_view normalized) const;
+
+  // The key that names row `row` (0-based, in the table file's order) of
+  // table `table` in findings: it tells two rows apart even when they
+  // share a primary value, and says nothing of the row's cells.
+  std::string RowKey(std::string_view table, uint32_t row) const;
 
  private:
   struct State;

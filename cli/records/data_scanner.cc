@@ -10,6 +10,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "cli/records/data_validators.h"
+#include "cli/records/folded_spaces.h"
 #include "cli/records/match_starts.h"
 
 namespace leakhound {
@@ -52,13 +53,6 @@ ScanPattern PrimaryPattern(const RecordColumnRecord& column) {
 }
 bool ByWords(CellType type) {
   return type == CellType::kName || type == CellType::kText;
-}
-
-std::string Hex(uint64_t v) {
-  char out[17];
-  std::snprintf(out, sizeof out, "%016llx",
-                static_cast<unsigned long long>(v));  // NOLINT(runtime/int)
-  return out;
 }
 
 // The digit groups of `span` joined in every contiguous stretch that makes
@@ -282,8 +276,12 @@ absl::StatusOr<std::unique_ptr<DataScanner::Session>> DataScanner::NewSession()
   return session;
 }
 
-absl::StatusOr<DataFindings> DataScanner::Scan(std::string_view text,
+absl::StatusOr<DataFindings> DataScanner::Scan(std::string_view original,
                                                Session& session) const {
+  // Numbers wrapped at a line end or split by other white space are
+  // scanned as if written with one space; the ranges found are mapped back.
+  const FoldedSpaces folded(original);
+  const std::string_view text = folded.text();
   DataFindings findings;
   session.words_ready = false;
   absl::Status s = scanner_->Scan(text, *session.scratch, &session.matches);
@@ -312,6 +310,16 @@ absl::StatusOr<DataFindings> DataScanner::Scan(std::string_view text,
   if (!hits.empty()) {
     s = Corroborate(text, hits, session, findings);
     if (!s.ok()) return s;
+  }
+  if (folded.moved()) {
+    const auto back = [&](std::pair<uint32_t, uint32_t>& span) {
+      span = {folded.Original(span.first), folded.Original(span.second)};
+    };
+    for (RecordMatch& m : findings.records)
+      std::for_each(m.spans.begin(), m.spans.end(), back);
+    for (IdentifierCount& c : findings.identifiers) {
+      std::for_each(c.examples.begin(), c.examples.end(), back);
+    }
   }
   return findings;
 }
@@ -448,7 +456,8 @@ void DataScanner::RunHashes(
     std::vector<uint64_t>* out) const {
   if (!ByWords(type)) {
     session.normalizer->TextForms(
-        type, text.substr(words[w].begin, words[w + n - 1].end - words[w].begin),
+        type,
+        text.substr(words[w].begin, words[w + n - 1].end - words[w].begin),
         &session.forms);
     for (const std::string& f : session.forms) {
       out->push_back(hasher_->Hash(type, f));
@@ -513,7 +522,7 @@ absl::Status DataScanner::Corroborate(std::string_view text,
     const size_t hi = std::min(words.size(), last_word + 1 + r.proximity);
     RecordMatch match;
     match.table = hit.table->name;
-    match.row_key = Hex(hit.hash);
+    match.row_key = hasher_->RowKey(hit.table->name, hit.row);
     match.columns.push_back(r.columns[hit.column].name);
     match.types.push_back(static_cast<CellType>(r.columns[hit.column].type));
     match.spans.emplace_back(hit.begin, hit.end);

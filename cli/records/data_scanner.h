@@ -10,7 +10,7 @@
 //     found, the row's other cells are read from the index and looked for
 //     among the word runs within `proximity` words; the row is a record
 //     match when `min_matches` of them are there.
-// Findings name tables, columns, row keys (the primary cell's keyed hash)
+// Findings name tables, columns, row keys (the row's ordinal, keyed)
 // and byte ranges: never a table's values.
 //
 // Thread-safety: a DataScanner is immutable after Create; Scan may run on
@@ -38,7 +38,7 @@ namespace leakhound {
 
 struct RecordMatch {
   std::string table;
-  std::string row_key;  // the row's primary cell hash, 16 hex digits
+  std::string row_key;  // CellHasher::RowKey: tells rows apart, keyed
   // The columns found, the primary first, with their byte ranges.
   std::vector<std::string> columns;
   std::vector<std::pair<uint32_t, uint32_t>> spans;

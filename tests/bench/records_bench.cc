@@ -7,6 +7,7 @@
 //                      with a table of 100,000 rows; BM_ShingleSameText
 //                      shingles the same text, as document scanning does,
 //                      for the side-by-side figure.
+//   BM_FoldSpaces      the white-space folding each records scan does first.
 // Run: build/tests/bench/records_bench --benchmark_repetitions=5
 #include <benchmark/benchmark.h>
 
@@ -15,6 +16,7 @@
 #include <string>
 
 #include "cli/records/data_scanner.h"
+#include "cli/records/folded_spaces.h"
 #include "cli/records/record_schema.h"
 #include "cli/records/table_loader.h"
 #include "engine/protected_index.h"
@@ -156,6 +158,20 @@ BENCHMARK_CAPTURE(BM_DataScan, identifiers_only, false)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_DataScan, with_100k_row_table, true)
     ->Unit(benchmark::kMillisecond);
+
+// The white-space folding every records scan does first (issue 67): its
+// share of BM_DataScan on the same text is what reading wrapped numbers
+// costs.
+void BM_FoldSpaces(benchmark::State& state) {
+  static const std::string text = NumberDenseText(size_t{4} << 20);
+  for (auto _ : state) {
+    const FoldedSpaces folded(text);
+    benchmark::DoNotOptimize(folded.text().data());
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) *
+                          static_cast<int64_t>(text.size()));
+}
+BENCHMARK(BM_FoldSpaces)->Unit(benchmark::kMillisecond);
 
 void BM_ShingleSameText(benchmark::State& state) {
   static const std::string text = NumberDenseText(size_t{4} << 20);

@@ -22,6 +22,16 @@ TEST(CellHasherTest, HashesAreGolden) {
             0x715b3d330c6e4989ULL);
 }
 
+// PERSISTED as the `row_key` of findings and incidents; computed apart
+// with hashlib.blake2b as the header derives it.
+TEST(CellHasherTest, RowKeysAreGoldenAndTellRowsApart) {
+  auto hasher = CellHasher::Create(std::string(32, '\x01'));
+  ASSERT_TRUE(hasher.ok());
+  EXPECT_EQ((*hasher)->RowKey("customers", 0), "ad0bf3779b3f1608");
+  EXPECT_EQ((*hasher)->RowKey("customers", 1), "971f1d881492a23f");
+  EXPECT_EQ((*hasher)->RowKey("orders", 0), "92976cbf00b4709e");
+}
+
 TEST(CellHasherTest, TheKeyAndTheTypeChangeTheHash) {
   auto a = CellHasher::Create(std::string(32, '\x01'));
   auto b = CellHasher::Create(std::string(32, '\x02'));
