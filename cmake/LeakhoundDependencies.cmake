@@ -23,6 +23,9 @@ pkg_check_modules(HYPERSCAN REQUIRED IMPORTED_TARGET libhs>=5.4)
 # libcsv (libcsv-dev) ships no pkg-config file.
 find_path(CSV_INCLUDE_DIR csv.h REQUIRED)
 find_library(CSV_LIBRARY csv REQUIRED)
+# libphonenumber (libphonenumber-dev) ships no pkg-config file.
+find_path(PHONENUMBER_INCLUDE_DIR phonenumbers/phonenumberutil.h REQUIRED)
+find_library(PHONENUMBER_LIBRARY phonenumber REQUIRED)
 find_package(ZLIB 1.2.13 REQUIRED)
 # c-icap's service API (libicapapi-dev), for the web channel's module
 # (cli/icap); it ships no pkg-config file.

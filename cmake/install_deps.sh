@@ -30,7 +30,7 @@ packages=(
   libgsf-1-dev libtesseract-dev libleptonica-dev tesseract-ocr-eng
   tesseract-ocr-chi-sim libmilter-dev libsystemd-dev
   zlib1g-dev libbrotli-dev nlohmann-json3-dev libicapapi-dev
-  libcurl4-openssl-dev libhyperscan-dev libcsv-dev
+  libcurl4-openssl-dev libhyperscan-dev libcsv-dev libphonenumber-dev
 )
 test_packages=(
   libgtest-dev libgmock-dev libbenchmark-dev sqlite3 curl brotli

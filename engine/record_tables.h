@@ -135,6 +135,12 @@ class RecordTableLoad {
   void SetMaxWords(size_t column, uint8_t words) {
     record_.columns[column].max_words = words;
   }
+  // Records the regions of the country codes most of `column`'s
+  // international numbers have (RecordColumnRecord::held_regions).
+  // REQUIRES: column < record().columns.size().
+  void SetHeldRegions(size_t column, std::vector<std::string> regions) {
+    record_.columns[column].held_regions = std::move(regions);
+  }
   // Counts a row of the file that was not stored.
   void SkipRow() { ++record_.skipped_rows; }
   // Writes what is buffered and the primary sets, and returns the batch

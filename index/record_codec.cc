@@ -30,7 +30,7 @@ BOOST_CLASS_VERSION(leakhound::RowRecord, 1)
 BOOST_CLASS_VERSION(leakhound::AllowRecord, 1)
 BOOST_CLASS_VERSION(leakhound::CountBucketRecord, 1)
 BOOST_CLASS_VERSION(leakhound::LocationRecord, 1)
-BOOST_CLASS_VERSION(leakhound::RecordColumnRecord, 1)
+BOOST_CLASS_VERSION(leakhound::RecordColumnRecord, 2)
 BOOST_CLASS_VERSION(leakhound::RecordTableRecord, 1)
 BOOST_CLASS_VERSION(leakhound::FolderLabelsRecord, 1)
 BOOST_CLASS_VERSION(leakhound::SourceRecord, 1)
@@ -381,8 +381,14 @@ void serialize(Archive& ar, leakhound::LocationRecord& r, unsigned version) {
 template <class Archive>
 void serialize(Archive& ar, leakhound::RecordColumnRecord& r,
                unsigned version) {
-  leakhound::RequireVersion(version, 1);
+  leakhound::RequireVersion(version, 2);
   ar & r.name & r.type & r.role & r.max_words & r.pattern;
+  if (version >= 2) {
+    ar & r.region & r.held_regions;
+  } else {
+    r.region.clear();  // (loading only: saving writes the current version)
+    r.held_regions.clear();
+  }
 }
 
 template <class Archive>

@@ -159,6 +159,12 @@ struct RecordColumnRecord {
   // scanner tries word runs up to this long).
   uint8_t max_words = 0;
   std::string pattern;  // the column's own regular expression, if any
+  // Phone columns (version 2): the schema's region ("DE", "" none), and
+  // the regions of the country codes the column's international numbers
+  // mostly have, found while loading. A text's number without a country
+  // code is read in each (cli/records/phone_numbers.h).
+  std::string region;
+  std::vector<std::string> held_regions;
   bool operator==(const RecordColumnRecord&) const = default;
 };
 

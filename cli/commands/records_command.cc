@@ -61,14 +61,33 @@ absl::StatusOr<char> Delimiter(const CommandLine& line,
   return absl::InvalidArgumentError("--delimiter takes one character or 'tab'");
 }
 
+// A phone column's regions, its schema's first (RecordColumnRecord).
+std::vector<std::string> Regions(const RecordColumnRecord& c) {
+  std::vector<std::string> regions;
+  if (!c.region.empty()) regions.push_back(c.region);
+  for (const std::string& held : c.held_regions) {
+    if (held != c.region) regions.push_back(held);
+  }
+  return regions;
+}
+
 std::string Columns(const RecordTableRecord& r) {
   std::vector<std::string> parts;
   for (const RecordColumnRecord& c : r.columns) {
     parts.push_back(absl::StrCat(
         c.name, ":", std::string(CellTypeName(static_cast<CellType>(c.type))),
-        c.role == static_cast<uint8_t>(RecordColumnRole::kPrimary) ? "*" : ""));
+        c.role == static_cast<uint8_t>(RecordColumnRole::kPrimary) ? "*" : "",
+        Regions(c).empty() ? ""
+                           : absl::StrCat("(", absl::StrJoin(Regions(c), " "),
+                                          ")")));
   }
   return absl::StrJoin(parts, ",");
+}
+
+std::string Quoted(const std::vector<std::string>& values) {
+  std::vector<std::string> quoted;
+  for (const std::string& v : values) quoted.push_back(JsonString(v));
+  return absl::StrJoin(quoted, ",");
 }
 
 std::string TableJson(std::string_view name, const RecordTableRecord& r) {
@@ -80,7 +99,7 @@ std::string TableJson(std::string_view name, const RecordTableRecord& r) {
         "\",\"primary\":",
         c.role == static_cast<uint8_t>(RecordColumnRole::kPrimary) ? "true"
                                                                    : "false",
-        "}"));
+        ",\"regions\":[", Quoted(Regions(c)), "]}"));
   }
   return absl::StrCat(
       "{\"table\":", JsonString(std::string(name)), ",\"rows\":", r.rows,

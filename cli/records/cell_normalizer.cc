@@ -5,6 +5,7 @@
 #include <ctime>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "cli/records/data_validators.h"
 #include "shingler/month_names.h"
 
@@ -250,9 +251,18 @@ void CellNormalizer::TextForms(CellType type, std::string_view raw,
       return;
     }
     case CellType::kPhone: {
-      std::string d = Digits(raw);
+      std::string written(raw);
+      if (const size_t zero = written.find("(0)"); zero != std::string::npos) {
+        written.erase(zero, 3);
+      }
+      std::string d = Digits(written);
+      const bool international =
+          d.starts_with("00") ||
+          absl::StartsWith(absl::StripLeadingAsciiWhitespace(written), "+");
       if (d.starts_with("00")) d.erase(0, 2);
-      if (d.size() >= 7 && d.size() <= 15) forms->push_back(std::move(d));
+      if (d.size() < 7 || d.size() > 15) return;
+      forms->push_back(d);  // first: a table cell's form (Cell)
+      if (!international) AddNationalForms(d, phone_regions_, forms);
       return;
     }
     case CellType::kCard: {

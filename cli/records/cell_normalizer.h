@@ -3,7 +3,11 @@
 // "Normalization"):
 //   email        ASCII lower case, without surrounding brackets or mailto:
 //   phone        the digits; a leading 00 dropped (so +49 and 0049 agree);
-//                7 to 15 digits
+//                7 to 15 digits. A table's number without a country code,
+//                in a column with a region: libphonenumber's E.164 digits.
+//                In text, such a number is also read in the regions given
+//                (set_phone_regions), and "(0)" after a country code is
+//                dropped
 //   card         the digits (13 to 19)
 //   iban         letters and digits in upper case (15 to 34)
 //   national_id  letters and digits in upper case
@@ -30,6 +34,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "cli/records/phone_numbers.h"
 #include "cli/records/record_schema.h"
 #include "shingler/tokenizer.h"
 
@@ -62,6 +67,11 @@ class CellNormalizer {
   // name's form is its words' forms concatenated. Empty for a word
   // without tokens.
   std::string WordForm(std::string_view word);
+  // The regions a phone number written without a country code is also
+  // read in by TextForms (phone_numbers.h's AddNationalForms).
+  void set_phone_regions(std::vector<PhoneRegion> regions) {
+    phone_regions_ = std::move(regions);
+  }
   // The number of words of a name or text cell (for the scanner's runs).
   static uint32_t WordCount(std::string_view raw);
 
@@ -71,6 +81,7 @@ class CellNormalizer {
 
   std::unique_ptr<Tokenizer> tokenizer_;
   std::vector<Token> tokens_;  // scratch
+  std::vector<PhoneRegion> phone_regions_;
 };
 
 }  // namespace leakhound

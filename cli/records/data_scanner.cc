@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <utility>
 
@@ -12,6 +13,7 @@
 #include "cli/records/data_validators.h"
 #include "cli/records/folded_spaces.h"
 #include "cli/records/match_starts.h"
+#include "cli/records/phone_numbers.h"
 
 namespace leakhound {
 namespace {
@@ -56,30 +58,57 @@ bool ByWords(CellType type) {
 }
 
 // The digit groups of `span` joined in every contiguous stretch that makes
-// a phone number's length.
-void PhoneForms(std::string_view span, std::vector<std::string>* forms) {
-  std::vector<std::string> groups;
-  for (size_t i = 0; i < span.size();) {
+// a phone number's length, as written (a leading 00 dropped); then the
+// stretches written without a country code read in each of `regions`.
+// Returns where those national readings begin in *forms (they need
+// E164Valid on a hit). "+49 (0)30" reads as "+49 30".
+size_t PhoneForms(std::string_view span,
+                  const std::vector<PhoneRegion>& regions,
+                  std::vector<std::string>* forms) {
+  std::string without_zero;
+  if (const size_t zero = span.find("(0)"); zero != std::string_view::npos) {
+    without_zero = std::string(span.substr(0, zero));
+    without_zero.append(span.substr(zero + 3));
+    span = without_zero;
+  }
+  struct Group {
+    std::string_view digits;
+    // After a '+' or 00, or after a group that is: no national reading.
+    bool international;
+  };
+  std::vector<Group> groups;
+  for (size_t i = 0; i < span.size() && groups.size() < 8;) {
     if (span[i] < '0' || span[i] > '9') {
       ++i;
       continue;
     }
     size_t j = i;
     while (j < span.size() && span[j] >= '0' && span[j] <= '9') ++j;
-    groups.emplace_back(span.substr(i, j - i));
+    const std::string_view digits = span.substr(i, j - i);
+    const bool international =
+        (!groups.empty() && groups.back().international) ||
+        (i > 0 && span[i - 1] == '+') || digits.starts_with("00");
+    groups.push_back({digits, international});
     i = j;
   }
-  if (groups.size() > 8) groups.resize(8);
+  std::vector<std::string> national;
   for (size_t a = 0; a < groups.size(); ++a) {
     std::string joined;
     for (size_t b = a; b < groups.size(); ++b) {
-      joined += groups[b];
+      joined += groups[b].digits;
       std::string form = joined;
       if (form.starts_with("00")) form.erase(0, 2);
       if (form.size() > 15) break;
-      if (form.size() >= 7) forms->push_back(std::move(form));
+      if (form.size() < 7) continue;
+      if (!groups[a].international && !regions.empty()) {
+        national.push_back(form);
+      }
+      forms->push_back(std::move(form));
     }
   }
+  const size_t national_from = forms->size();
+  for (const std::string& n : national) AddNationalForms(n, regions, forms);
+  return national_from;
 }
 
 // A value's identity for distinct counts, without a copy: the 64-bit
@@ -239,6 +268,7 @@ absl::StatusOr<std::unique_ptr<DataScanner>> DataScanner::Create(
     for (const auto& table : scanner->tables_->tables()) {
       const auto& columns = table->record.columns;
       for (size_t c = 0; c < columns.size(); ++c) {
+        scanner->AddPhoneRegions(columns[c]);
         if (table->sets[c] == nullptr) continue;
         const auto type = static_cast<CellType>(columns[c].type);
         ScanPattern p = PrimaryPattern(columns[c]);
@@ -273,6 +303,7 @@ absl::StatusOr<std::unique_ptr<DataScanner::Session>> DataScanner::NewSession()
   auto normalizer = CellNormalizer::Create();
   if (!normalizer.ok()) return normalizer.status();
   session->normalizer = std::move(*normalizer);
+  session->normalizer->set_phone_regions(phone_regions_);
   return session;
 }
 
@@ -322,6 +353,23 @@ absl::StatusOr<DataFindings> DataScanner::Scan(std::string_view original,
     }
   }
   return findings;
+}
+
+void DataScanner::AddPhoneRegions(const RecordColumnRecord& column) {
+  if (static_cast<CellType>(column.type) != CellType::kPhone) return;
+  std::vector<std::string_view> named;
+  if (!column.region.empty()) named.push_back(column.region);
+  for (const std::string& held : column.held_regions) named.push_back(held);
+  for (std::string_view code : named) {
+    auto region = PhoneRegionNamed(code);
+    if (!region) continue;  // a region a later libphonenumber dropped
+    if (std::none_of(phone_regions_.begin(), phone_regions_.end(),
+                     [&](const PhoneRegion& r) {
+                       return r.region == region->region;
+                     })) {
+      phone_regions_.push_back(std::move(*region));
+    }
+  }
 }
 
 void DataScanner::FindIdentifier(size_t index, std::string_view text,
@@ -414,6 +462,7 @@ void DataScanner::FindPrimaries(const Use& use, std::string_view text,
       continue;
     }
     session.forms.clear();
+    size_t national_from = std::numeric_limits<size_t>::max();
     uint32_t found_end = matches[i].end;  // the longest
     if (use.type == CellType::kCard || use.type == CellType::kIban) {
       const Validator v =
@@ -428,7 +477,8 @@ void DataScanner::FindPrimaries(const Use& use, std::string_view text,
         }
       }
     } else if (use.type == CellType::kPhone) {
-      PhoneForms(text.substr(begin, found_end - begin), &session.forms);
+      national_from = PhoneForms(text.substr(begin, found_end - begin),
+                                 phone_regions_, &session.forms);
     } else {
       session.normalizer->TextForms(
           use.type, text.substr(begin, found_end - begin), &session.forms);
@@ -436,11 +486,17 @@ void DataScanner::FindPrimaries(const Use& use, std::string_view text,
     i = next;
     if (session.forms.empty()) continue;
     covered = found_end;
-    for (const std::string& form : session.forms) {
+    for (size_t f = 0; f < session.forms.size(); ++f) {
+      const std::string& form = session.forms[f];
       const uint64_t hash = hasher_->Hash(use.type, form);
       for (const auto& [table, column] : use.columns) {
         session.rows.clear();
         table->sets[column]->Find(hash, &session.rows);
+        // A national reading that hits is checked: an invalid number is
+        // not a phone.
+        if (!session.rows.empty() && f >= national_from && !E164Valid(form)) {
+          continue;
+        }
         for (uint32_t row : session.rows) {
           hits.push_back({table, column, row, hash, begin, found_end});
         }

@@ -31,6 +31,7 @@
 #include "cli/records/cell_normalizer.h"
 #include "cli/records/data_identifiers.h"
 #include "cli/records/pattern_scanner.h"
+#include "cli/records/phone_numbers.h"
 #include "engine/record_tables.h"
 #include "index/index_store.h"
 
@@ -132,6 +133,8 @@ class DataScanner {
                  Session& session,
                  absl::flat_hash_map<uint32_t, std::string>& word_forms,
                  std::vector<uint64_t>* out) const;
+  // Adds a phone column's regions to phone_regions_.
+  void AddPhoneRegions(const RecordColumnRecord& column);
   absl::Status Corroborate(std::string_view text, std::vector<Hit>& hits,
                            Session& session, DataFindings& findings) const;
 
@@ -141,6 +144,9 @@ class DataScanner {
   std::unique_ptr<CellHasher> hasher_;
   std::unique_ptr<PatternScanner> scanner_;
   std::vector<std::vector<Use>> uses_;  // per pattern id
+  // The regions a number without a country code is read in: every phone
+  // column's region and held regions (phone_numbers.h).
+  std::vector<PhoneRegion> phone_regions_;
 };
 
 }  // namespace leakhound

@@ -5,6 +5,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "cli/records/phone_numbers.h"
 
 // toml++ is built with exceptions (Debian's libtomlplusplus3): its parse
 // errors are caught here and nowhere else in this library.
@@ -80,7 +81,8 @@ class SchemaReader {
   }
 
   void Column(const toml::table& t, RecordSchema& schema) {
-    OnlyKeys(t, {"name", "type", "primary", "pattern"}, "[[column]]");
+    OnlyKeys(t, {"name", "type", "primary", "pattern", "region"},
+             "[[column]]");
     SchemaColumn column;
     const auto name = String(t, "name");
     const auto type = String(t, "type");
@@ -116,6 +118,13 @@ class SchemaReader {
                                     ": only a national_id "
                                     "column takes a pattern"));
     }
+    if (const auto region = String(t, "region")) {
+      if (column.type != CellType::kPhone) {
+        Fail(t.source(), absl::StrCat("column ", *name,
+                                      ": only a phone column takes a region"));
+      }
+      column.region = Region(t, *region);
+    }
     for (const SchemaColumn& other : schema.columns) {
       if (absl::AsciiStrToLower(other.name) == absl::AsciiStrToLower(*name)) {
         Fail(t.source(), absl::StrCat("column ", *name, " is named twice"));
@@ -127,8 +136,12 @@ class SchemaReader {
   void Top(const toml::table& root, RecordSchema& schema) {
     OnlyKeys(
         root,
-        {"table", "min_matches", "proximity", "date_order", "header", "column"},
+        {"table", "min_matches", "proximity", "date_order", "header", "region",
+         "column"},
         "the schema");
+    if (const auto region = String(root, "region")) {
+      schema.region = Region(root, *region);
+    }
     schema.table = String(root, "table").value_or("");
     schema.min_matches = Count(root, "min_matches", 0, 254).value_or(2);
     schema.proximity = Count(root, "proximity", 1, 10000).value_or(50);
@@ -152,6 +165,21 @@ class SchemaReader {
       return;
     }
     for (const toml::node& n : *list) Column(*n.as_table(), schema);
+    for (SchemaColumn& c : schema.columns) {
+      if (c.type == CellType::kPhone && c.region.empty()) c.region = schema.region;
+    }
+  }
+
+  // A region's code in upper case, if libphonenumber knows it.
+  std::string Region(const toml::table& t, const std::string& code) {
+    const auto region = PhoneRegionNamed(code);
+    if (!region) {
+      Fail(t.get("region")->source(),
+           absl::StrCat("'region' must be a country's two-letter code (DE, "
+                        "FR, US, ...), not '", code, "'"));
+      return "";
+    }
+    return region->region;
   }
 
  private:

@@ -7,12 +7,16 @@
 //   proximity = 50             # words between the primary and each of them
 //   date_order = "dmy"         # how 03/04/1985 reads: dmy, mdy or ymd
 //   header = true              # the file's first line names its columns
+//   region = "DE"              # how phone numbers without a country code
+//                              #   read (ISO 3166 code; a phone column may
+//                              #   name its own)
 //   [[column]]
 //   name = "card"              # the header's name (any case)
 //   type = "card"              # email phone card iban national_id date
 //                              #   name text
 //   primary = true             # searched for; else it corroborates
 //   pattern = "[A-Z]{2}\\d{7}" # national_id only: the id's form
+//   region = "FR"              # phone only: overrides the table's
 //
 // Thread-safety: plain values and pure functions.
 #ifndef LEAKHOUND_CLI_RECORDS_RECORD_SCHEMA_H_
@@ -60,6 +64,7 @@ struct SchemaColumn {
   CellType type = CellType::kText;
   bool primary = false;
   std::string pattern;  // kNationalId: a regular expression (Hyperscan's)
+  std::string region;   // kPhone: its own or the table's region; "" none
 };
 
 struct RecordSchema {
@@ -68,6 +73,7 @@ struct RecordSchema {
   uint32_t proximity = 50;
   DateOrder date_order = DateOrder::kDayMonthYear;
   bool header = true;
+  std::string region;  // phone columns' default region ("DE"); "" none
   std::vector<SchemaColumn> columns;
 };
 

@@ -1,17 +1,21 @@
 #include "cli/records/table_loader.h"
 
 #include <algorithm>
+#include <functional>
+#include <map>
 #include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "cli/records/cell_hasher.h"
 #include "cli/records/cell_normalizer.h"
 #include "cli/records/csv_table.h"
+#include "cli/records/phone_numbers.h"
 
 namespace leakhound {
 
@@ -25,7 +29,7 @@ RecordSchema SchemaOfTable(const RecordTableRecord& table) {
     schema.columns.push_back(
         {c.name, static_cast<CellType>(c.type),
          c.role == static_cast<uint8_t>(RecordColumnRole::kPrimary),
-         c.pattern});
+         c.pattern, c.region});
   }
   return schema;
 }
@@ -47,6 +51,7 @@ RecordTableRecord TableShape(const RecordSchema& schema,
         static_cast<uint8_t>(c.primary ? RecordColumnRole::kPrimary
                                        : RecordColumnRole::kCorroborating);
     column.pattern = c.pattern;
+    column.region = c.region;
     shape.columns.push_back(std::move(column));
   }
   return shape;
@@ -85,6 +90,8 @@ class TableRead {
         field_of_(schema.columns.size()),
         cells_(schema.columns.size()),
         words_(schema.columns.size(), 0),
+        country_codes_(schema.columns.size()),
+        sampled_(schema.columns.size(), 0),
         header_read_(!schema.header) {
     for (size_t c = 0; c < field_of_.size(); ++c) field_of_[c] = c;
     width_ = field_of_.size();
@@ -109,9 +116,13 @@ class TableRead {
     return Row(fields);
   }
 
-  // The longest word run of each name and text column.
+  // The longest word run of each name and text column; the regions of
+  // each phone column's international numbers.
   void Finish() {
     for (size_t c = 0; c < words_.size(); ++c) load_.SetMaxWords(c, words_[c]);
+    for (size_t c = 0; c < country_codes_.size(); ++c) {
+      load_.SetHeldRegions(c, HeldRegions(country_codes_[c]));
+    }
   }
 
  private:
@@ -159,7 +170,12 @@ class TableRead {
       if (field_of_[c] >= fields.size()) continue;
       const std::string& raw = fields[field_of_[c]];
       const SchemaColumn& column = schema_.columns[c];
-      auto form = normalizer_.Cell(column.type, schema_.date_order, raw);
+      std::optional<std::string> form;
+      if (column.type == CellType::kPhone) {
+        form = Phone(c, raw);
+      } else {
+        form = normalizer_.Cell(column.type, schema_.date_order, raw);
+      }
       if (!form) continue;
       cells_[c] = hasher_.Hash(column.type, *form);
       if (column.primary) primary = true;
@@ -176,6 +192,46 @@ class TableRead {
     return load_.AddRow(cells_);
   }
 
+  // A phone cell's form: written without a country code and the column
+  // has a region, the E.164 digits libphonenumber reads in it; else its
+  // digits, as the normalizer has them. Counts the country codes of the
+  // first kRegionSample international cells.
+  std::optional<std::string> Phone(size_t c, std::string_view raw) {
+    const absl::string_view at = absl::StripLeadingAsciiWhitespace(
+        absl::string_view(raw.data(), raw.size()));
+    const bool international =
+        absl::StartsWith(at, "+") || absl::StartsWith(at, "00");
+    const std::string& region = schema_.columns[c].region;
+    if (!international && !region.empty()) {
+      if (auto e164 = PhoneE164(raw, region)) return e164;
+    }
+    auto form = normalizer_.Cell(CellType::kPhone, schema_.date_order, raw);
+    if (form && international) {
+      auto& counts = country_codes_[c];
+      if (++sampled_[c] <= kRegionSample) ++counts[RegionOfInternational(*form)];
+    }
+    return form;
+  }
+
+  // Regions holding at least 1 % of a column's sampled numbers, the most
+  // first, at most 4.
+  static std::vector<std::string> HeldRegions(
+      const std::map<std::string, uint64_t>& counts) {
+    uint64_t total = 0;
+    for (const auto& [region, n] : counts) total += n;
+    std::vector<std::pair<uint64_t, std::string>> held;
+    for (const auto& [region, n] : counts) {
+      if (!region.empty() && n * 100 >= total) held.emplace_back(n, region);
+    }
+    std::sort(held.begin(), held.end(), std::greater<>());
+    if (held.size() > 4) held.resize(4);
+    std::vector<std::string> out;
+    for (auto& [n, region] : held) out.push_back(std::move(region));
+    return out;
+  }
+
+  static constexpr uint64_t kRegionSample = 100000;
+
   const RecordSchema& schema_;
   const TableLoadOptions& options_;
   const CellHasher& hasher_;
@@ -185,6 +241,8 @@ class TableRead {
   std::vector<size_t> field_of_;  // [c]: the file's field of column c
   std::vector<uint64_t> cells_;
   std::vector<uint8_t> words_;
+  std::vector<std::map<std::string, uint64_t>> country_codes_;  // per column
+  std::vector<uint64_t> sampled_;
   bool header_read_;
   size_t width_ = 0;  // the header's fields (no header: the schema's)
   uint64_t read_ = 0;

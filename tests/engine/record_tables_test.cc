@@ -29,9 +29,10 @@ RecordTableRecord Shape() {
   shape.min_matches = 1;
   shape.proximity = 50;
   shape.columns = {
-      {"key", 3, static_cast<uint8_t>(RecordColumnRole::kPrimary), 0, ""},
+      {"key", 3, static_cast<uint8_t>(RecordColumnRole::kPrimary), 0, "", "",
+       {}},
       {"other", 7, static_cast<uint8_t>(RecordColumnRole::kCorroborating), 0,
-       ""}};
+       "", "", {}}};
   return shape;
 }
 

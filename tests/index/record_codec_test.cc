@@ -146,7 +146,7 @@ RecordTableRecord SampleTable() {
   t.table_id = 3;
   t.data_generation = 2;
   t.source = "c.csv";
-  t.columns = {{"card", 3, 1, 0, ""}, {"id", 5, 0, 0, "[A-Z]{2}"}};
+  t.columns = {{"card", 3, 1, 0, "", "", {}}, {"id", 5, 0, 0, "[A-Z]{2}", "", {}}};
   t.min_matches = 1;
   t.proximity = 50;
   t.date_order = 0;
@@ -158,17 +158,42 @@ RecordTableRecord SampleTable() {
   return t;
 }
 
+// A phone column's regions came with column version 2.
+RecordTableRecord SampleTableWithRegions() {
+  RecordTableRecord t = SampleTable();
+  t.columns.push_back({"tel", 2, 0, 0, "", "DE", {"DE", "AT"}});
+  t.set_entries.push_back(0);
+  return t;
+}
+
 TEST(RecordCodecTest, ARecordTableRoundTripsAndItsBytesArePinned) {
-  EXPECT_EQ(RoundTrip(SampleTable()), SampleTable());
+  EXPECT_EQ(RoundTrip(SampleTableWithRegions()), SampleTableWithRegions());
   EXPECT_EQ(RoundTrip(RecordTableRecord{}), RecordTableRecord{});
   // Golden: a change here is a storage format change.
-  EXPECT_EQ(absl::BytesToHexString(EncodeRecord(SampleTable())),
-            "000100000003000000020000000500000000000000632e637376000000000002"
-            "0000000000000001000000000100000004000000000000006361726403010000"
-            "000000000000000200000000000000696405000008000000000000005b412d5a"
-            "5d7b327d0100000032000000002c010700000000000000010000000000000002"
-            "0000000000000007000000000000000000000000000000080706050403020115"
-            "6156eea1010000");
+  EXPECT_EQ(absl::BytesToHexString(EncodeRecord(SampleTableWithRegions())),
+            "000100000003000000020000000500000000000000632e637376000000000003"
+            "0000000000000002000000000200000004000000000000006361726403010000"
+            "0000000000000000000000000000000000000000000000000000000000000000"
+            "0200000000000000696405000008000000000000005b412d5a5d7b327d000000"
+            "0000000000000000000000000000000000030000000000000074656c02000000"
+            "0000000000000002000000000000004445020000000000000000000000020000"
+            "00000000004445020000000000000041540100000032000000002c0107000000"
+            "0000000001000000000000000300000000000000070000000000000000000000"
+            "0000000000000000000000000807060504030201156156eea1010000");
+}
+
+TEST(RecordCodecTest, ARecordTableOfColumnVersionOneDecodesWithoutRegions) {
+  // SampleTable() as column version 1 wrote it (before issue 67).
+  const std::string bytes = absl::HexStringToBytes(
+      "000100000003000000020000000500000000000000632e637376000000000002"
+      "0000000000000001000000000100000004000000000000006361726403010000"
+      "000000000000000200000000000000696405000008000000000000005b412d5a"
+      "5d7b327d0100000032000000002c010700000000000000010000000000000002"
+      "0000000000000007000000000000000000000000000000080706050403020115"
+      "6156eea1010000");
+  RecordTableRecord decoded;
+  ASSERT_TRUE(DecodeRecord(bytes, &decoded).ok());
+  EXPECT_EQ(decoded, SampleTable());
 }
 
 SourceRecord SampleSource() {

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "cli/records/record_schema.h"
 #include "cli/records/table_loader.h"
 #include "engine/protected_index.h"
@@ -57,10 +58,11 @@ class DataScannerTest : public ::testing::Test {
     Load(kTable, /*replace=*/false);
   }
 
-  void Load(const std::string& table, bool replace) {
+  void Load(const std::string& table, bool replace,
+            const char* schema_text = kSchema) {
     const std::string csv = tmp_.Sub("t.csv");
     std::ofstream(csv) << table;
-    auto schema = ParseRecordSchema(kSchema, "s.toml");
+    auto schema = ParseRecordSchema(schema_text, "s.toml");
     ASSERT_TRUE(schema.ok()) << schema.status();
     TableLoadOptions options;
     options.name = "customers";
@@ -259,6 +261,49 @@ TEST_F(DataScannerTest, ANumberSplitByAnyWhiteSpaceIsFoundAndMappedBack) {
   // A paragraph's end between groups is not joined.
   EXPECT_EQ(Scan("Card 4111 1111\n\n1111 1111.").IdentifierDistinct("card"),
             0u);
+}
+
+// Phones in national form: 0 of 68 each before issue 67. The table's
+// numbers are international; their country codes (DE, US, GB) are the
+// regions a number without one is read in.
+TEST_F(DataScannerTest, APhoneInNationalFormCorroborates) {
+  for (const char* phone : {"030 1234567", "(030) 123 45 67",
+                            "+49 (0)30 1234567", "030/1234567"}) {
+    const DataFindings found = Scan(absl::StrCat(
+        "Card 4111 1111 1111 1111 of John Smith, call ", phone, " today."));
+    ASSERT_THAT(found.records, SizeIs(1)) << phone;
+    EXPECT_THAT(found.records[0].columns, ElementsAre("card", "name", "phone"))
+        << phone;
+  }
+  const DataFindings us =
+      Scan("Maria Garcia, maria@example.org, (415) 555-0134.");
+  ASSERT_THAT(us.records, SizeIs(1));
+  EXPECT_THAT(us.records[0].columns, ElementsAre("email", "name", "phone"));
+}
+
+constexpr char kPhoneSchema[] = R"(table = "customers"
+region = "DE"
+min_matches = 1
+[[column]]
+name = "phone"
+type = "phone"
+primary = true
+[[column]]
+name = "name"
+type = "name"
+)";
+
+TEST_F(DataScannerTest, APrimaryPhoneMatchesInEveryFormOfItsRegion) {
+  Load("phone,name\n030 1234567,John Smith\n+49 89 7654321,Maria Garcia\n",
+       /*replace=*/true, kPhoneSchema);
+  for (const char* text :
+       {"John Smith: +49 30 1234567", "John Smith: 0049 30 1234567",
+        "John Smith: 030 1234567", "John Smith: +49 (0)30 1234567",
+        "Maria Garcia: 089 7654321", "Maria Garcia: +49 89 7654321"}) {
+    EXPECT_THAT(Scan(text).records, SizeIs(1)) << text;
+  }
+  // Another region's trunk reading of the digits is no match.
+  EXPECT_THAT(Scan("John Smith: +33 30 1234567").records, IsEmpty());
 }
 
 TEST_F(DataScannerTest, DigitsOfAnIbanAreNotAlsoACard) {

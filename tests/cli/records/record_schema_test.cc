@@ -51,6 +51,20 @@ TEST(RecordSchemaTest, DefaultsAreTwoCellsWithinFiftyWords) {
   EXPECT_TRUE(schema->header);
 }
 
+TEST(RecordSchemaTest, PhoneColumnsTakeTheTablesRegionOrTheirOwn) {
+  auto schema = ParseRecordSchema(
+      "region = \"de\"\nmin_matches = 1\n"
+      "[[column]]\nname=\"tel\"\ntype=\"phone\"\nprimary=true\n"
+      "[[column]]\nname=\"fax\"\ntype=\"phone\"\nregion=\"FR\"\n"
+      "[[column]]\nname=\"n\"\ntype=\"name\"\n",
+      "s.toml");
+  ASSERT_TRUE(schema.ok()) << schema.status();
+  EXPECT_EQ(schema->region, "DE");
+  EXPECT_EQ(schema->columns[0].region, "DE");
+  EXPECT_EQ(schema->columns[1].region, "FR");
+  EXPECT_EQ(schema->columns[2].region, "");
+}
+
 TEST(RecordSchemaTest, MistakesNameTheFileAndLine) {
   struct Case {
     const char* text;
@@ -73,6 +87,10 @@ TEST(RecordSchemaTest, MistakesNameTheFileAndLine) {
        "name=\"C\"\ntype=\"name\"\n",
        "s.toml:5: column C is named twice"},
       {"table = \n", "s.toml:1:"},
+      {"region = \"XX\"\n[[column]]\nname=\"c\"\ntype=\"card\"\n",
+       "s.toml:1: 'region' must be a country's two-letter code"},
+      {"[[column]]\nname=\"c\"\ntype=\"card\"\nregion=\"DE\"\n",
+       "s.toml:1: column c: only a phone column takes a region"},
   };
   for (const Case& c : cases) {
     auto schema = ParseRecordSchema(c.text, "s.toml");
