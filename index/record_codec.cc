@@ -384,10 +384,11 @@ void serialize(Archive& ar, leakhound::RecordColumnRecord& r,
   leakhound::RequireVersion(version, 2);
   ar & r.name & r.type & r.role & r.max_words & r.pattern;
   if (version >= 2) {
-    ar & r.region & r.held_regions;
+    ar & r.region & r.held_regions & r.marks_folded;
   } else {
     r.region.clear();  // (loading only: saving writes the current version)
     r.held_regions.clear();
+    r.marks_folded = false;
   }
 }
 

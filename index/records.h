@@ -165,6 +165,9 @@ struct RecordColumnRecord {
   // code is read in each (cli/records/phone_numbers.h).
   std::string region;
   std::vector<std::string> held_regions;
+  // Name and text columns (version 2): whether the cells' accents were
+  // dropped before hashing ("José" as "Jose"); false in version 1.
+  bool marks_folded = false;
   bool operator==(const RecordColumnRecord&) const = default;
 };
 

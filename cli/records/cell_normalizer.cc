@@ -7,6 +7,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "cli/records/data_validators.h"
+#include "shingler/mark_folding.h"
 #include "shingler/month_names.h"
 
 namespace leakhound {
@@ -50,6 +51,65 @@ size_t WideSpaceAt(std::string_view text, size_t i) {
   return 0;
 }
 
+// What a UTF-8 sequence at text[i] is to word splitting: a character of
+// the Han, Hiragana, Katakana or Hangul scripts (a word of its own, as the
+// shingler tokenizes it), CJK or fullwidth punctuation (a break), or
+// neither.
+enum class CjkKind { kNone, kCharacter, kPunctuation };
+
+uint32_t CodePointAt(std::string_view text, size_t i, size_t* width) {
+  const auto b = [&](size_t k) {
+    return i + k < text.size() ? static_cast<unsigned char>(text[i + k]) : 0u;
+  };
+  if (b(0) >= 0xE0 && b(0) < 0xF0 && (b(1) & 0xC0) == 0x80 &&
+      (b(2) & 0xC0) == 0x80) {
+    *width = 3;
+    return ((b(0) & 0x0Fu) << 12) | ((b(1) & 0x3Fu) << 6) | (b(2) & 0x3Fu);
+  }
+  if (b(0) >= 0xF0 && b(0) < 0xF5 && (b(1) & 0xC0) == 0x80 &&
+      (b(2) & 0xC0) == 0x80 && (b(3) & 0xC0) == 0x80) {
+    *width = 4;
+    return ((b(0) & 0x07u) << 18) | ((b(1) & 0x3Fu) << 12) |
+           ((b(2) & 0x3Fu) << 6) | (b(3) & 0x3Fu);
+  }
+  *width = 1;
+  return 0;
+}
+
+CjkKind CjkAt(std::string_view text, size_t i) {
+  if (static_cast<unsigned char>(text[i]) < 0xE0) return CjkKind::kNone;
+  size_t width = 0;
+  const uint32_t c = CodePointAt(text, i, &width);
+  if ((c >= 0x3001 && c <= 0x303F) || (c >= 0xFF01 && c <= 0xFF0F) ||
+      (c >= 0xFF1A && c <= 0xFF20) || (c >= 0xFF3B && c <= 0xFF40) ||
+      (c >= 0xFF5B && c <= 0xFF65)) {
+    return CjkKind::kPunctuation;
+  }
+  if ((c >= 0x3040 && c <= 0x30FF) || (c >= 0x3400 && c <= 0x4DBF) ||
+      (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0xAC00 && c <= 0xD7AF) ||
+      (c >= 0xF900 && c <= 0xFAFF) || (c >= 0x20000 && c <= 0x3FFFF)) {
+    return CjkKind::kCharacter;
+  }
+  return CjkKind::kNone;
+}
+
+size_t CjkWidth(std::string_view text, size_t i) {
+  size_t width = 1;
+  CodePointAt(text, i, &width);
+  return width;
+}
+
+// 年 月 日 (Chinese and Japanese) and 년 월 일 (Korean) at text[i]: the
+// marks of a date's year, month and day.
+constexpr std::string_view kDateMarks[] = {"\u5E74", "\u6708", "\u65E5",
+                                           "\uB144", "\uC6D4", "\uC77C"};
+bool IsDateMark(std::string_view text, size_t i) {
+  for (std::string_view mark : kDateMarks) {
+    if (text.substr(i, mark.size()) == mark) return true;
+  }
+  return false;
+}
+
 std::string Digits(std::string_view text) {
   std::string out;
   for (char c : text) {
@@ -71,13 +131,17 @@ std::vector<std::string> DateParts(std::string_view raw) {
       const auto u = static_cast<unsigned char>(x);
       return absl::ascii_isalpha(u) || u >= 0x80;
     };
+    if (IsDateMark(raw, i)) {  // a separator, as '-' is
+      i += 3;
+      continue;
+    }
     const bool letter = is_letter(c);
     if (!digit && !letter) {
       ++i;
       continue;
     }
     size_t j = i;
-    while (j < raw.size() &&
+    while (j < raw.size() && !IsDateMark(raw, j) &&
            (digit ? (raw[j] >= '0' && raw[j] <= '9') : is_letter(raw[j]))) {
       ++j;
     }
@@ -86,7 +150,11 @@ std::vector<std::string> DateParts(std::string_view raw) {
         letter && !parts.empty() &&
         (part == "st" || part == "nd" || part == "rd" || part == "th") &&
         i > 0 && raw[i - 1] >= '0' && raw[i - 1] <= '9';
-    if (!suffix) parts.push_back(std::move(part));
+    // The "de" of "2 de marzo de 1985" (es, pt) and the "of" of "2nd of
+    // March 1985" join, they are no part.
+    const bool joiner = letter && !parts.empty() &&
+                        (part == "de" || part == "del" || part == "of");
+    if (!suffix && !joiner) parts.push_back(std::move(part));
     i = j;
   }
   return parts;
@@ -163,28 +231,44 @@ std::string_view TrimEmail(std::string_view raw) {
 
 std::vector<WordSpan> SplitWords(std::string_view text) {
   std::vector<WordSpan> words;
-  size_t i = 0;
   const size_t n = text.size();
-  while (i < n) {
-    size_t wide = 0;
-    while (i < n && (IsWordBreak(static_cast<unsigned char>(text[i])) ||
-                     (wide = WideSpaceAt(text, i)) > 0)) {
-      i += wide > 0 ? wide : 1;
-      wide = 0;
-    }
-    if (i >= n) break;
-    const size_t begin = i;
-    while (i < n && !IsWordBreak(static_cast<unsigned char>(text[i])) &&
-           WideSpaceAt(text, i) == 0) {
-      ++i;
-    }
+  const auto push = [&](size_t begin, size_t end) {
     // A sentence's full stop or a label's colon is not part of the word.
-    size_t end = i;
     while (end > begin + 1 && (text[end - 1] == '.' || text[end - 1] == ':')) {
       --end;
     }
     words.push_back({static_cast<uint32_t>(begin), static_cast<uint32_t>(end)});
+  };
+  size_t begin = 0;
+  bool in_word = false;
+  for (size_t i = 0; i < n;) {
+    const size_t wide = WideSpaceAt(text, i);
+    const CjkKind cjk = wide > 0 ? CjkKind::kNone : CjkAt(text, i);
+    const bool breaks = wide > 0 ||
+                        IsWordBreak(static_cast<unsigned char>(text[i])) ||
+                        cjk == CjkKind::kPunctuation;
+    // A CJK character is a word of its own, as the shingler's token, but a
+    // date's 年 月 日 stays inside it after a digit ("1985年3月2日").
+    const bool alone = cjk == CjkKind::kCharacter &&
+                       !(in_word && IsDateMark(text, i) &&
+                         absl::ascii_isdigit(static_cast<unsigned char>(
+                             text[i - 1])));
+    const size_t width =
+        wide > 0 ? wide : cjk != CjkKind::kNone ? CjkWidth(text, i) : 1;
+    if (breaks || alone) {
+      if (in_word) push(begin, i);
+      in_word = false;
+      if (alone) push(i, i + width);
+      i += width;
+      continue;
+    }
+    if (!in_word) {
+      begin = i;
+      in_word = true;
+    }
+    i += width;
   }
+  if (in_word) push(begin, n);
   return words;
 }
 
@@ -202,9 +286,14 @@ uint32_t CellNormalizer::WordCount(std::string_view raw) {
   return static_cast<uint32_t>(SplitWords(raw).size());
 }
 
-std::string CellNormalizer::WordForm(std::string_view word) {
+std::string CellNormalizer::WordForm(std::string_view word, bool fold_marks) {
   std::string out;
-  tokenizer_->Tokenize(word, &tokens_);
+  if (fold_marks) {
+    const std::string folded = FoldMarks(word);
+    tokenizer_->Tokenize(folded, &tokens_);
+  } else {
+    tokenizer_->Tokenize(word, &tokens_);
+  }
   for (const Token& t : tokens_) {
     for (int i = 0; i < 8; ++i) {
       out.push_back(static_cast<char>(t.hash >> (8 * i)));

@@ -15,7 +15,8 @@
 //                table's order (in text: either order where both read as a
 //                date) and dates with English month names
 //   name, text   the shingler's tokens of each word (its Unicode folding:
-//                case, width, look-alikes, marks), as their hashes
+//                case, width, look-alikes, marks), accents dropped, as
+//                their hashes; a CJK character is a word
 //
 // Words: the text splits into words at white space and at , ; | " < > ( )
 // [ ] { }, but not at the . - / @ + : inside numbers, addresses and dates;
@@ -65,8 +66,10 @@ class CellNormalizer {
                  std::vector<std::string>* forms);
   // The normalized form of one word as a name or text cell's part: a
   // name's form is its words' forms concatenated. Empty for a word
-  // without tokens.
-  std::string WordForm(std::string_view word);
+  // without tokens. Accents are dropped first (shingler/mark_folding.h)
+  // unless `fold_marks` is false, as tables added before issue 67 have
+  // them (RecordColumnRecord::marks_folded).
+  std::string WordForm(std::string_view word, bool fold_marks = true);
   // The regions a phone number written without a country code is also
   // read in by TextForms (phone_numbers.h's AddNationalForms).
   void set_phone_regions(std::vector<PhoneRegion> regions) {

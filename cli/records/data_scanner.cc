@@ -24,7 +24,7 @@ uint32_t RunWords(const RecordColumnRecord& column) {
     case CellType::kEmail:
       return 1;
     case CellType::kDate:
-      return 4;
+      return 5;  // "2 de marzo de 1985"
     case CellType::kIban:
       return 9;
     case CellType::kName:
@@ -152,6 +152,19 @@ bool HasKeyword(std::string_view text, const std::vector<WordSpan>& words,
   const size_t w0 = static_cast<size_t>(at - words.begin());
   const size_t lo = w0 > spec.keyword_distance ? w0 - spec.keyword_distance : 0;
   const size_t hi = std::min(words.size(), w0 + 1 + spec.keyword_distance);
+  if (lo >= hi) return false;
+  // A keyword in a script without spaces (卡号) spans several words: it is
+  // looked for in the window's text.
+  const std::string_view window =
+      text.substr(words[lo].begin, words[hi - 1].end - words[lo].begin);
+  for (const std::string& k : spec.keywords) {
+    if (std::any_of(k.begin(), k.end(), [](char c) {
+          return static_cast<unsigned char>(c) >= 0x80;
+        }) &&
+        window.find(k) != std::string_view::npos) {
+      return true;
+    }
+  }
   for (size_t w = lo; w < hi; ++w) {
     const std::string word =
         Keyword(text.substr(words[w].begin, words[w].end - words[w].begin));
@@ -269,8 +282,12 @@ absl::StatusOr<std::unique_ptr<DataScanner>> DataScanner::Create(
       const auto& columns = table->record.columns;
       for (size_t c = 0; c < columns.size(); ++c) {
         scanner->AddPhoneRegions(columns[c]);
-        if (table->sets[c] == nullptr) continue;
         const auto type = static_cast<CellType>(columns[c].type);
+        if ((type == CellType::kName || type == CellType::kText) &&
+            !columns[c].marks_folded) {
+          scanner->unfolded_names_ = true;
+        }
+        if (table->sets[c] == nullptr) continue;
         ScanPattern p = PrimaryPattern(columns[c]);
         std::vector<Use>& uses =
             scanner->uses_[id_of(std::move(p.regex), p.caseless, p.start)];
@@ -531,11 +548,26 @@ void DataScanner::RunHashes(
     }
     forms.push_back(f->second);
   }
+  AddRunHashes(type, forms, out);
+  // A table added before issue 67 kept its cells' accents.
+  if (unfolded_names_) {
+    std::vector<std::string> kept;
+    for (size_t k = w; k < w + n; ++k) {
+      kept.push_back(session.normalizer->WordForm(
+          text.substr(words[k].begin, words[k].end - words[k].begin),
+          /*fold_marks=*/false));
+    }
+    if (kept != forms) AddRunHashes(type, kept, out);
+  }
+}
+
+void DataScanner::AddRunHashes(CellType type,
+                               const std::vector<std::string>& forms,
+                               std::vector<uint64_t>* out) const {
+  const size_t n = forms.size();
   const auto hash_of = [&](size_t rotate) {
     std::string form;
-    for (size_t k = 0; k < forms.size(); ++k) {
-      form += forms[(k + rotate) % forms.size()];
-    }
+    for (size_t k = 0; k < n; ++k) form += forms[(k + rotate) % n];
     if (!form.empty()) out->push_back(hasher_->Hash(type, form));
   };
   hash_of(0);

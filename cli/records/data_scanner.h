@@ -133,6 +133,10 @@ class DataScanner {
                  Session& session,
                  absl::flat_hash_map<uint32_t, std::string>& word_forms,
                  std::vector<uint64_t>* out) const;
+  // Appends the hashes of `forms` (one per word) joined as one `type`
+  // cell, and a name's in family-name-first orders.
+  void AddRunHashes(CellType type, const std::vector<std::string>& forms,
+                    std::vector<uint64_t>* out) const;
   // Adds a phone column's regions to phone_regions_.
   void AddPhoneRegions(const RecordColumnRecord& column);
   absl::Status Corroborate(std::string_view text, std::vector<Hit>& hits,
@@ -147,6 +151,9 @@ class DataScanner {
   // The regions a number without a country code is read in: every phone
   // column's region and held regions (phone_numbers.h).
   std::vector<PhoneRegion> phone_regions_;
+  // Whether a name or text column kept its accents (a table added before
+  // issue 67): runs are then hashed with theirs too.
+  bool unfolded_names_ = false;
 };
 
 }  // namespace leakhound

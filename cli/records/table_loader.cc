@@ -52,6 +52,7 @@ RecordTableRecord TableShape(const RecordSchema& schema,
                                        : RecordColumnRole::kCorroborating);
     column.pattern = c.pattern;
     column.region = c.region;
+    column.marks_folded = true;
     shape.columns.push_back(std::move(column));
   }
   return shape;

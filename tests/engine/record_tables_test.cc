@@ -30,9 +30,9 @@ RecordTableRecord Shape() {
   shape.proximity = 50;
   shape.columns = {
       {"key", 3, static_cast<uint8_t>(RecordColumnRole::kPrimary), 0, "", "",
-       {}},
+       {}, false},
       {"other", 7, static_cast<uint8_t>(RecordColumnRole::kCorroborating), 0,
-       "", "", {}}};
+       "", "", {}, false}};
   return shape;
 }
 

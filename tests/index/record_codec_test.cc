@@ -146,7 +146,8 @@ RecordTableRecord SampleTable() {
   t.table_id = 3;
   t.data_generation = 2;
   t.source = "c.csv";
-  t.columns = {{"card", 3, 1, 0, "", "", {}}, {"id", 5, 0, 0, "[A-Z]{2}", "", {}}};
+  t.columns = {{"card", 3, 1, 0, "", "", {}, false},
+               {"id", 5, 0, 0, "[A-Z]{2}", "", {}, false}};
   t.min_matches = 1;
   t.proximity = 50;
   t.date_order = 0;
@@ -158,10 +159,13 @@ RecordTableRecord SampleTable() {
   return t;
 }
 
-// A phone column's regions came with column version 2.
+// A phone column's regions and a name column's folded accents came with
+// column version 2.
 RecordTableRecord SampleTableWithRegions() {
   RecordTableRecord t = SampleTable();
-  t.columns.push_back({"tel", 2, 0, 0, "", "DE", {"DE", "AT"}});
+  t.columns.push_back({"tel", 2, 0, 0, "", "DE", {"DE", "AT"}, false});
+  t.columns.push_back({"who", 7, 0, 2, "", "", {}, true});
+  t.set_entries.push_back(0);
   t.set_entries.push_back(0);
   return t;
 }
@@ -171,15 +175,17 @@ TEST(RecordCodecTest, ARecordTableRoundTripsAndItsBytesArePinned) {
   EXPECT_EQ(RoundTrip(RecordTableRecord{}), RecordTableRecord{});
   // Golden: a change here is a storage format change.
   EXPECT_EQ(absl::BytesToHexString(EncodeRecord(SampleTableWithRegions())),
-            "000100000003000000020000000500000000000000632e637376000000000003"
+            "000100000003000000020000000500000000000000632e637376000000000004"
             "0000000000000002000000000200000004000000000000006361726403010000"
             "0000000000000000000000000000000000000000000000000000000000000000"
-            "0200000000000000696405000008000000000000005b412d5a5d7b327d000000"
-            "0000000000000000000000000000000000030000000000000074656c02000000"
-            "0000000000000002000000000000004445020000000000000000000000020000"
-            "00000000004445020000000000000041540100000032000000002c0107000000"
-            "0000000001000000000000000300000000000000070000000000000000000000"
-            "0000000000000000000000000807060504030201156156eea1010000");
+            "000200000000000000696405000008000000000000005b412d5a5d7b327d0000"
+            "00000000000000000000000000000000000000030000000000000074656c0200"
+            "0000000000000000000200000000000000444502000000000000000000000002"
+            "0000000000000044450200000000000000415400030000000000000077686f07"
+            "0002000000000000000000000000000000000000000000000000000000000101"
+            "00000032000000002c0107000000000000000100000000000000040000000000"
+            "0000070000000000000000000000000000000000000000000000000000000000"
+            "00000807060504030201156156eea1010000");
 }
 
 TEST(RecordCodecTest, ARecordTableOfColumnVersionOneDecodesWithoutRegions) {

@@ -62,11 +62,18 @@ TEST_F(CellNormalizerTest, DatesInOtherLanguagesAndWithTwoDigitYears) {
   EXPECT_EQ(Cell(CellType::kDate, "3 déc. 1984"), "19841203");        // fr
   EXPECT_EQ(Cell(CellType::kDate, "17 marzo 1984"), "19840317");      // es, it
   EXPECT_EQ(Cell(CellType::kDate, "17 septiembre 1984"), "19840917");
+  EXPECT_EQ(Cell(CellType::kDate, "17 de marzo de 1984"), "19840317");
+  EXPECT_EQ(Cell(CellType::kDate, "17th of March 1984"), "19840317");
   // Two-digit years: 80 years back, 20 ahead of this year.
   EXPECT_EQ(Cell(CellType::kDate, "17.03.84"), "19840317");
   EXPECT_EQ(Cell(CellType::kDate, "17/03/05"), "20050317");
   EXPECT_EQ(Cell(CellType::kDate, "17 März 84"), "19840317");
   EXPECT_EQ(Cell(CellType::kDate, "03/17/84", DateOrder::kMonthDayYear),
+            "19840317");
+  // Chinese, Japanese and Korean: year, month and day marks.
+  EXPECT_EQ(Cell(CellType::kDate, "1984年3月17日"), "19840317");
+  EXPECT_EQ(Cell(CellType::kDate, "1984\xEB\x85\x84 3\xEC\x9B\x94 "
+                                  "17\xEC\x9D\xBC"),  // 1984년 3월 17일
             "19840317");
 }
 
@@ -105,6 +112,21 @@ TEST(SplitWordsTest, SplitsAtSpacesAndTablePunctuationNotInsideNumbers) {
   }
   EXPECT_THAT(words, ElementsAre("a@b.com", "+49", "30/123-45", "x", "y", "z",
                                  "1.5", "end", "O'Brien"));
+}
+
+// Issue 67: CJK prose has no spaces; a name inside it was one word with
+// the sentence around it.
+TEST(SplitWordsTest, CjkCharactersAreWordsOfTheirOwnAndPunctuationBreaks) {
+  const std::string text =
+      "客户张伟的卡号是4111111111111111，生于1985年3月2日。Mail: wei@x.cn";
+  std::vector<std::string> words;
+  for (const WordSpan& w : SplitWords(text)) {
+    words.push_back(text.substr(w.begin, w.end - w.begin));
+  }
+  EXPECT_THAT(words, ElementsAre("客", "户", "张", "伟", "的", "卡", "号", "是",
+                                 "4111111111111111", "生", "于",
+                                 "1985年3月2日", "Mail", "wei@x.cn"));
+  EXPECT_EQ(CellNormalizer::WordCount("张伟"), 2u);
 }
 
 }  // namespace

@@ -306,6 +306,49 @@ TEST_F(DataScannerTest, APrimaryPhoneMatchesInEveryFormOfItsRegion) {
   EXPECT_THAT(Scan("John Smith: +33 30 1234567").records, IsEmpty());
 }
 
+// Issue 67: a CJK name inside CJK prose, and cells glued to CJK text: 0 of
+// 68 each before.
+TEST_F(DataScannerTest, ACjkNameAndCellsGluedToCjkTextCorroborate) {
+  Load(std::string(kTable) +
+           "6011000990139424,张伟,zhang.wei@example.cn,+86 138 0013 8000,"
+           "1985-03-02\n",
+       /*replace=*/true);
+  const DataFindings found = Scan(
+      "客户张伟的卡号是6011000990139424，生于1985年3月2日，"
+      "电话13800138000。");
+  ASSERT_THAT(found.records, SizeIs(1));
+  EXPECT_THAT(found.records[0].columns,
+              ElementsAre("card", "name", "phone", "born"));
+  // Written in traditional characters (張偉), it is the same name.
+  EXPECT_THAT(Scan("客戶張偉的卡號是6011000990139424，電話13800138000。").records,
+              SizeIs(1));
+  // Another person's name in the same place does not corroborate.
+  EXPECT_THAT(
+      Scan("客户李娜的卡号是6011000990139424，电话+86 139 0000 0000。").records,
+      IsEmpty());
+  // The primary glued on both sides, and an e-mail address.
+  const DataFindings glued =
+      Scan("张伟邮箱zhang.wei@example.cn电话13800138000谢谢");
+  ASSERT_THAT(glued.records, SizeIs(1));
+  EXPECT_THAT(glued.records[0].columns, ElementsAre("email", "name", "phone"));
+}
+
+// Issue 67: accents stripped from a name: only ß→ss matched before.
+TEST_F(DataScannerTest, ANameWithoutItsAccentsCorroborates) {
+  Load(std::string(kTable) +
+           "6011000990139424,José Müller,jose@example.es,+34 91 123 45 67,"
+           "1979-05-06\n",
+       /*replace=*/true);
+  for (const char* name : {"José Müller", "Jose Muller", "JOSE MULLER",
+                           "Müller, José"}) {
+    const DataFindings found = Scan(absl::StrCat(
+        "Card 6011 0009 9013 9424 of ", name, ", born 6 May 1979."));
+    ASSERT_THAT(found.records, SizeIs(1)) << name;
+    EXPECT_THAT(found.records[0].columns, ElementsAre("card", "name", "born"))
+        << name;
+  }
+}
+
 TEST_F(DataScannerTest, DigitsOfAnIbanAreNotAlsoACard) {
   // Its second to fifth groups, 3806756919335056, pass Luhn on their own.
   const DataFindings found = Scan("Pay to DE90 3806 7569 1933 5056 46 now.");
