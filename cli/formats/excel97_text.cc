@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "cli/formats/byte_view.h"
+#include "cli/formats/cell_dates.h"
 #include "cli/formats/text_extractor.h"
 
 namespace leakhound {
@@ -16,11 +17,13 @@ namespace {
 enum : uint16_t {
   kFormula = 0x0006,
   kEof = 0x000A,
+  kDateMode = 0x0022,
   kFilePass = 0x002F,
   kContinue = 0x003C,
   kBoundSheet = 0x0085,
   kMulRk = 0x00BD,
   kRString = 0x00D6,
+  kXf = 0x00E0,
   kSst = 0x00FC,
   kLabelSst = 0x00FD,
   kTxo = 0x01B6,
@@ -28,6 +31,7 @@ enum : uint16_t {
   kLabel = 0x0204,
   kString = 0x0207,
   kRk = 0x027E,
+  kFormat = 0x041E,
   kBof = 0x0809,
 };
 
@@ -277,6 +281,29 @@ class WorkbookReader {
       case kBoundSheet:
         OnBoundSheet(d);
         return absl::OkStatus();
+      case kFormat: {
+        // ifmt, then the format code as an XLUnicodeString.
+        uint16_t id = 0;
+        std::string code;
+        if (d.Get(0, &id) &&
+            UnicodeString({r.data.substr(std::min<size_t>(2, r.data.size()))},
+                          &code)) {
+          dates_.AddFormat(id, std::move(code));
+        }
+        return absl::OkStatus();
+      }
+      case kXf: {
+        uint16_t format = 0;  // ifnt, then ifmt
+        d.Get(2, &format);
+        dates_.AddStyle(format);
+        return absl::OkStatus();
+      }
+      case kDateMode: {
+        uint16_t f1904 = 0;
+        d.Get(0, &f1904);
+        dates_.set_date1904(f1904 == 1);
+        return absl::OkStatus();
+      }
       case kSst:
         return OnSst(i);
       case kLabelSst: {
@@ -306,24 +333,30 @@ class WorkbookReader {
     const ByteView d(r.data);
     switch (r.type) {
       case kNumber: {
+        // rw, col, ixfe, then the value.
         uint64_t bits = 0;
-        if (!d.Get(6, &bits)) return absl::OkStatus();
+        uint16_t style = 0;
+        if (!d.Get(6, &bits) || !d.Get(4, &style)) return absl::OkStatus();
         double v = 0;
         std::memcpy(&v, &bits, sizeof v);
-        return cells_.Cell(row, Number(v));
+        return cells_.Cell(row, CellNumber(style, v));
       }
       case kRk: {
+        // rw, col, then an RkRec: ixfe and the RK value.
         uint32_t rk = 0;
-        if (!d.Get(8, &rk)) return absl::OkStatus();
-        return cells_.Cell(row, Number(RkValue(rk)));
+        uint16_t style = 0;
+        if (!d.Get(6, &rk) || !d.Get(4, &style)) return absl::OkStatus();
+        return cells_.Cell(row, CellNumber(style, RkValue(rk)));
       }
       case kMulRk: {
         // rw, colFirst, then (ixfe, RK) pairs, then colLast.
         absl::Status s;
         for (size_t at = 4; at + 6 + 2 <= r.data.size() && s.ok(); at += 6) {
           uint32_t rk = 0;
+          uint16_t style = 0;
+          d.Get(at, &style);
           d.Get(at + 2, &rk);
-          s = cells_.Cell(row, Number(RkValue(rk)));
+          s = cells_.Cell(row, CellNumber(style, RkValue(rk)));
         }
         return s;
       }
@@ -417,7 +450,14 @@ class WorkbookReader {
   const std::vector<Record> records_;
   const size_t workbook_bytes_;
   const size_t max_text_bytes_;
+  // A number cell's text: its date where its style shows one.
+  std::string CellNumber(uint16_t style, double v) const {
+    if (auto date = dates_.Text(style, v)) return *date;
+    return Number(v);
+  }
+
   CellWriter cells_;
+  CellDates dates_;  // FORMAT, XF and DATEMODE records
   std::vector<std::string> strings_;  // the SST
   std::vector<std::string> sheets_;   // BOUNDSHEET names, in order
   size_t sheet_ = 0;

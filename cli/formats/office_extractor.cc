@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <charconv>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "cli/formats/cell_dates.h"
 #include "cli/formats/markup_parser.h"
 #include "cli/formats/xml_text.h"
 #include "cli/formats/zip_package.h"
@@ -14,13 +16,12 @@ namespace leakhound {
 namespace {
 
 const XmlTextRules& WordRules() {
-  static const XmlTextRules rules{
-      .text_in = {"t", "delText"},
-      .line_end = {"p"},
-      .tab = {"tab"},
-      .line_break = {"br", "cr"},
-      .skip = {"instrText", "delInstrText"},
-      .spaces = {}};
+  static const XmlTextRules rules{.text_in = {"t", "delText"},
+                                  .line_end = {"p"},
+                                  .tab = {"tab"},
+                                  .line_break = {"br", "cr"},
+                                  .skip = {"instrText", "delInstrText"},
+                                  .spaces = {}};
   return rules;
 }
 
@@ -67,9 +68,9 @@ class SharedStrings : public MarkupHandler {
       return absl::OkStatus();
     bytes_ += text.size();
     if (bytes_ > max_bytes_) {
-      return absl::ResourceExhaustedError(absl::StrCat(
-          "shared strings larger than the limit of ", max_bytes_,
-          " bytes (--max-text-size)"));
+      return absl::ResourceExhaustedError(
+          absl::StrCat("shared strings larger than the limit of ", max_bytes_,
+                       " bytes (--max-text-size)"));
     }
     strings_.back().append(text);
     return absl::OkStatus();
@@ -84,20 +85,72 @@ class SharedStrings : public MarkupHandler {
   std::vector<std::string> strings_;
 };
 
-// A worksheet cell by cell: values (shared strings looked up), cells
-// separated by tabs, rows by line ends.
+// The workbook's number formats and cell styles (xl/styles.xml) and its
+// date system (xl/workbook.xml): which cells hold dates.
+class StyleDates : public MarkupHandler {
+ public:
+  explicit StyleDates(CellDates* dates) : dates_(dates) {}
+  absl::Status StartElement(std::string_view name,
+                            const MarkupAttributes& attributes) override {
+    const auto number = [&](std::string_view key) {
+      uint32_t v = 0;
+      for (const auto& [k, value] : attributes) {
+        if (k == key)
+          std::from_chars(value.data(), value.data() + value.size(), v);
+      }
+      return v;
+    };
+    if (name == "cellXfs") {
+      in_cell_xfs_ = true;
+    } else if (name == "numFmt") {
+      for (const auto& [k, value] : attributes) {
+        if (k == "formatCode")
+          dates_->AddFormat(number("numFmtId"), std::string(value));
+      }
+    } else if (name == "xf" && in_cell_xfs_) {
+      dates_->AddStyle(number("numFmtId"));
+    } else if (name == "workbookPr") {
+      for (const auto& [k, value] : attributes) {
+        if (k == "date1904")
+          dates_->set_date1904(value == "1" || value == "true");
+      }
+    }
+    return absl::OkStatus();
+  }
+  absl::Status EndElement(std::string_view name) override {
+    if (name == "cellXfs") in_cell_xfs_ = false;
+    return absl::OkStatus();
+  }
+  absl::Status Text(std::string_view) override { return absl::OkStatus(); }
+  absl::Status Comment(std::string_view) override { return absl::OkStatus(); }
+
+ private:
+  CellDates* dates_;
+  bool in_cell_xfs_ = false;
+};
+
+// A worksheet cell by cell: values (shared strings looked up, a date
+// cell's serial as its date), cells separated by tabs, rows by line ends.
 class SheetText : public MarkupHandler {
  public:
-  SheetText(const std::vector<std::string>& shared, size_t max_bytes,
-            std::string* out)
-      : shared_(shared), max_bytes_(max_bytes), out_(out) {}
+  SheetText(const std::vector<std::string>& shared, const CellDates& dates,
+            size_t max_bytes, std::string* out)
+      : shared_(shared), dates_(dates), max_bytes_(max_bytes), out_(out) {}
   absl::Status StartElement(std::string_view name,
                             const MarkupAttributes& attributes) override {
     if (name == "c") {
       shared_cell_ = false;
+      number_cell_ = true;
+      style_ = 0;
       cell_.clear();
       for (const auto& [key, value] : attributes) {
-        if (key == "t") shared_cell_ = value == "s";
+        if (key == "t") {
+          shared_cell_ = value == "s";
+          number_cell_ = value == "n";
+        }
+        if (key == "s") {
+          std::from_chars(value.data(), value.data() + value.size(), style_);
+        }
       }
     } else if (name == "v" || name == "t") {
       ++in_value_;
@@ -114,6 +167,14 @@ class SheetText : public MarkupHandler {
             std::from_chars(cell_.data(), cell_.data() + cell_.size(), i);
         value = ec == std::errc() && i < shared_.size() ? shared_[i]
                                                         : std::string_view();
+      }
+      std::optional<std::string> date;
+      if (number_cell_ && !cell_.empty() && dates_.IsDate(style_)) {
+        double serial = 0;
+        const auto [end, ec] =
+            std::from_chars(cell_.data(), cell_.data() + cell_.size(), serial);
+        if (ec == std::errc()) date = dates_.Text(style_, serial);
+        if (date) value = *date;
       }
       if (!value.empty()) {
         if (auto s = Append(value); !s.ok()) return s;
@@ -137,9 +198,12 @@ class SheetText : public MarkupHandler {
   }
 
   const std::vector<std::string>& shared_;
+  const CellDates& dates_;
   const size_t max_bytes_;
   std::string* out_;
   bool shared_cell_ = false;
+  bool number_cell_ = true;
+  uint32_t style_ = 0;
   int in_value_ = 0;
   std::string cell_;
 };
@@ -236,10 +300,19 @@ absl::Status WorkbookText(const ZipPackage& package, ExtractionSink& sink,
                           absl::StrCat("xl/sharedStrings.xml: ", s.message()));
     }
   }
+  CellDates dates;
+  StyleDates styles(&dates);
+  for (const char* part : {"xl/workbook.xml", "xl/styles.xml"}) {
+    if (package.Get(part).empty()) continue;
+    if (auto s = ParseXml(package.Get(part), styles); !s.ok()) {
+      return absl::Status(s.code(), absl::StrCat(part, ": ", s.message()));
+    }
+  }
   for (const std::string& name :
        package.Matching("xl/worksheets/sheet", ".xml")) {
     if (auto s = sink.CheckTime(); !s.ok()) return s;
-    SheetText sheet(shared.strings(), sink.limits().max_output_bytes, text);
+    SheetText sheet(shared.strings(), dates, sink.limits().max_output_bytes,
+                    text);
     if (auto s = ParseXml(package.Get(name), sheet); !s.ok()) {
       return absl::Status(s.code(), absl::StrCat(name, ": ", s.message()));
     }

@@ -215,7 +215,7 @@ class TableRead {
   }
 
   // Regions holding at least 1 % of a column's sampled numbers, the most
-  // first, at most 4.
+  // first, at most 8.
   static std::vector<std::string> HeldRegions(
       const std::map<std::string, uint64_t>& counts) {
     uint64_t total = 0;
@@ -225,7 +225,7 @@ class TableRead {
       if (!region.empty() && n * 100 >= total) held.emplace_back(n, region);
     }
     std::sort(held.begin(), held.end(), std::greater<>());
-    if (held.size() > 4) held.resize(4);
+    if (held.size() > 8) held.resize(8);
     std::vector<std::string> out;
     for (auto& [n, region] : held) out.push_back(std::move(region));
     return out;
