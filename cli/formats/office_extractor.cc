@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "cli/formats/cell_dates.h"
 #include "cli/formats/markup_parser.h"
+#include "cli/formats/workbook_xml.h"
 #include "cli/formats/xml_text.h"
 #include "cli/formats/zip_package.h"
 
@@ -46,167 +46,6 @@ const XmlTextRules& PropertyRules() {
       .spaces = {}};
   return rules;
 }
-
-// Shared strings of a workbook: one string per <si>, phonetic runs left out.
-class SharedStrings : public MarkupHandler {
- public:
-  explicit SharedStrings(size_t max_bytes) : max_bytes_(max_bytes) {}
-  absl::Status StartElement(std::string_view name,
-                            const MarkupAttributes&) override {
-    if (name == "si") strings_.emplace_back();
-    if (name == "rPh") ++phonetic_;
-    if (name == "t") ++in_t_;
-    return absl::OkStatus();
-  }
-  absl::Status EndElement(std::string_view name) override {
-    if (name == "rPh" && phonetic_ > 0) --phonetic_;
-    if (name == "t" && in_t_ > 0) --in_t_;
-    return absl::OkStatus();
-  }
-  absl::Status Text(std::string_view text) override {
-    if (in_t_ == 0 || phonetic_ > 0 || strings_.empty())
-      return absl::OkStatus();
-    bytes_ += text.size();
-    if (bytes_ > max_bytes_) {
-      return absl::ResourceExhaustedError(
-          absl::StrCat("shared strings larger than the limit of ", max_bytes_,
-                       " bytes (--max-text-size)"));
-    }
-    strings_.back().append(text);
-    return absl::OkStatus();
-  }
-  absl::Status Comment(std::string_view) override { return absl::OkStatus(); }
-  std::vector<std::string>& strings() { return strings_; }
-
- private:
-  const size_t max_bytes_;
-  size_t bytes_ = 0;
-  int phonetic_ = 0, in_t_ = 0;
-  std::vector<std::string> strings_;
-};
-
-// The workbook's number formats and cell styles (xl/styles.xml) and its
-// date system (xl/workbook.xml): which cells hold dates.
-class StyleDates : public MarkupHandler {
- public:
-  explicit StyleDates(CellDates* dates) : dates_(dates) {}
-  absl::Status StartElement(std::string_view name,
-                            const MarkupAttributes& attributes) override {
-    const auto number = [&](std::string_view key) {
-      uint32_t v = 0;
-      for (const auto& [k, value] : attributes) {
-        if (k == key)
-          std::from_chars(value.data(), value.data() + value.size(), v);
-      }
-      return v;
-    };
-    if (name == "cellXfs") {
-      in_cell_xfs_ = true;
-    } else if (name == "numFmt") {
-      for (const auto& [k, value] : attributes) {
-        if (k == "formatCode")
-          dates_->AddFormat(number("numFmtId"), std::string(value));
-      }
-    } else if (name == "xf" && in_cell_xfs_) {
-      dates_->AddStyle(number("numFmtId"));
-    } else if (name == "workbookPr") {
-      for (const auto& [k, value] : attributes) {
-        if (k == "date1904")
-          dates_->set_date1904(value == "1" || value == "true");
-      }
-    }
-    return absl::OkStatus();
-  }
-  absl::Status EndElement(std::string_view name) override {
-    if (name == "cellXfs") in_cell_xfs_ = false;
-    return absl::OkStatus();
-  }
-  absl::Status Text(std::string_view) override { return absl::OkStatus(); }
-  absl::Status Comment(std::string_view) override { return absl::OkStatus(); }
-
- private:
-  CellDates* dates_;
-  bool in_cell_xfs_ = false;
-};
-
-// A worksheet cell by cell: values (shared strings looked up, a date
-// cell's serial as its date), cells separated by tabs, rows by line ends.
-class SheetText : public MarkupHandler {
- public:
-  SheetText(const std::vector<std::string>& shared, const CellDates& dates,
-            size_t max_bytes, std::string* out)
-      : shared_(shared), dates_(dates), max_bytes_(max_bytes), out_(out) {}
-  absl::Status StartElement(std::string_view name,
-                            const MarkupAttributes& attributes) override {
-    if (name == "c") {
-      shared_cell_ = false;
-      number_cell_ = true;
-      style_ = 0;
-      cell_.clear();
-      for (const auto& [key, value] : attributes) {
-        if (key == "t") {
-          shared_cell_ = value == "s";
-          number_cell_ = value == "n";
-        }
-        if (key == "s") {
-          std::from_chars(value.data(), value.data() + value.size(), style_);
-        }
-      }
-    } else if (name == "v" || name == "t") {
-      ++in_value_;
-    }
-    return absl::OkStatus();
-  }
-  absl::Status EndElement(std::string_view name) override {
-    if ((name == "v" || name == "t") && in_value_ > 0) --in_value_;
-    if (name == "c") {
-      std::string_view value = cell_;
-      if (shared_cell_) {
-        size_t i = 0;
-        const auto [end, ec] =
-            std::from_chars(cell_.data(), cell_.data() + cell_.size(), i);
-        value = ec == std::errc() && i < shared_.size() ? shared_[i]
-                                                        : std::string_view();
-      }
-      std::optional<std::string> date;
-      if (number_cell_ && !cell_.empty() && dates_.IsDate(style_)) {
-        double serial = 0;
-        const auto [end, ec] =
-            std::from_chars(cell_.data(), cell_.data() + cell_.size(), serial);
-        if (ec == std::errc()) date = dates_.Text(style_, serial);
-        if (date) value = *date;
-      }
-      if (!value.empty()) {
-        if (auto s = Append(value); !s.ok()) return s;
-        return Append("\t");
-      }
-    } else if (name == "row") {
-      if (!out_->empty() && out_->back() == '\t') out_->pop_back();
-      return Append("\n");
-    }
-    return absl::OkStatus();
-  }
-  absl::Status Text(std::string_view text) override {
-    if (in_value_ > 0) cell_.append(text);
-    return absl::OkStatus();
-  }
-  absl::Status Comment(std::string_view) override { return absl::OkStatus(); }
-
- private:
-  absl::Status Append(std::string_view text) {
-    return AppendWithin(text, max_bytes_, out_);
-  }
-
-  const std::vector<std::string>& shared_;
-  const CellDates& dates_;
-  const size_t max_bytes_;
-  std::string* out_;
-  bool shared_cell_ = false;
-  bool number_cell_ = true;
-  uint32_t style_ = 0;
-  int in_value_ = 0;
-  std::string cell_;
-};
 
 bool IsEmbedding(std::string_view name) {
   return name.starts_with("word/embeddings/") ||
@@ -292,28 +131,23 @@ std::vector<std::string> Concat(std::vector<std::vector<std::string>> lists) {
 
 absl::Status WorkbookText(const ZipPackage& package, ExtractionSink& sink,
                           std::string* text) {
-  SharedStrings shared(sink.limits().max_output_bytes);
-  if (std::string_view xml = package.Get("xl/sharedStrings.xml");
-      !xml.empty()) {
-    if (auto s = ParseXml(xml, shared); !s.ok()) {
-      return absl::Status(s.code(),
-                          absl::StrCat("xl/sharedStrings.xml: ", s.message()));
-    }
-  }
-  CellDates dates;
-  StyleDates styles(&dates);
-  for (const char* part : {"xl/workbook.xml", "xl/styles.xml"}) {
-    if (package.Get(part).empty()) continue;
-    if (auto s = ParseXml(package.Get(part), styles); !s.ok()) {
-      return absl::Status(s.code(), absl::StrCat(part, ": ", s.message()));
-    }
-  }
+  auto parts = ReadWorkbookParts(package, sink.limits().max_output_bytes);
+  if (!parts.ok()) return parts.status();
+  const size_t max_bytes = sink.limits().max_output_bytes;
+  // Cells separated by tabs, rows by line ends.
+  const auto on_cell = [&](uint32_t, std::string_view value) {
+    if (auto s = AppendWithin(value, max_bytes, text); !s.ok()) return s;
+    return AppendWithin("\t", max_bytes, text);
+  };
+  const std::function<absl::Status()> on_row_end = [&] {
+    if (!text->empty() && text->back() == '\t') text->pop_back();
+    return AppendWithin("\n", max_bytes, text);
+  };
   for (const std::string& name :
        package.Matching("xl/worksheets/sheet", ".xml")) {
     if (auto s = sink.CheckTime(); !s.ok()) return s;
-    SheetText sheet(shared.strings(), dates, sink.limits().max_output_bytes,
-                    text);
-    if (auto s = ParseXml(package.Get(name), sheet); !s.ok()) {
+    if (auto s = ReadSheetCells(package.Get(name), *parts, on_cell, on_row_end);
+        !s.ok()) {
       return absl::Status(s.code(), absl::StrCat(name, ": ", s.message()));
     }
   }

@@ -1,6 +1,7 @@
 #include "cli/records/table_loader.h"
 
 #include <algorithm>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <memory>
@@ -14,6 +15,7 @@
 #include "absl/strings/str_join.h"
 #include "cli/records/cell_hasher.h"
 #include "cli/records/cell_normalizer.h"
+#include "cli/formats/sheet_rows.h"
 #include "cli/records/csv_table.h"
 #include "cli/records/phone_numbers.h"
 
@@ -249,6 +251,47 @@ class TableRead {
   uint64_t read_ = 0;
 };
 
+// Whether `path` names an Excel workbook (.xlsx) rather than delimited
+// text.
+bool IsWorkbook(const std::string& path) {
+  return absl::EndsWithIgnoreCase(path, ".xlsx");
+}
+
+// The rows of the workbook at `path`'s first sheet, as ReadCsvFile gives
+// a CSV file's. Larger limits than a scan's: a table is an admin's file.
+absl::Status ReadWorkbookFile(
+    const std::string& path,
+    const std::function<absl::Status(uint64_t, std::span<const std::string>)>&
+        on_row) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return absl::NotFoundError(absl::StrCat(path, ": cannot be opened"));
+  }
+  ExtractionLimits limits;
+  limits.max_input_bytes = size_t{2} << 30;
+  limits.max_output_bytes = size_t{4} << 30;
+  limits.max_seconds = 3600;
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  if (size < 0 || static_cast<uint64_t>(size) > limits.max_input_bytes) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": a workbook larger than 2 GiB"));
+  }
+  std::string bytes(static_cast<size_t>(size), '\0');
+  in.seekg(0);
+  if (!in.read(bytes.data(), size)) {
+    return absl::DataLossError(absl::StrCat(path, ": cannot be read"));
+  }
+  if (!LooksLikeZip(bytes)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": not an Excel workbook (.xlsx)"));
+  }
+  if (absl::Status s = ReadSheetRows(bytes, limits, on_row); !s.ok()) {
+    return absl::Status(s.code(), absl::StrCat(path, ": ", s.message()));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<RecordTableRecord> LoadTable(ProtectedIndex& index,
@@ -265,11 +308,13 @@ absl::StatusOr<RecordTableRecord> LoadTable(ProtectedIndex& index,
   TableLoadNotes ignored;
   TableRead read(schema, options, **hasher, **normalizer, **load,
                  notes != nullptr ? *notes : ignored);
-  absl::Status s = ReadCsvFile(
-      options.path, options.delimiter,
-      [&read](uint64_t line, std::span<const std::string> fields) {
-        return read.Line(line, fields);
-      });
+  const auto on_row = [&read](uint64_t line,
+                              std::span<const std::string> fields) {
+    return read.Line(line, fields);
+  };
+  absl::Status s = IsWorkbook(options.path)
+                       ? ReadWorkbookFile(options.path, on_row)
+                       : ReadCsvFile(options.path, options.delimiter, on_row);
   if (!s.ok()) {
     const std::string message(s.message());
     if (message.starts_with("line ")) {

@@ -9,7 +9,8 @@ alarms on texts full of valid national phones and dates not in the table.
 Builds a seeded customer table of 8 columns with 4 primaries (email,
 phone, card, iban; name, birth_date, city, customer_no), with accented
 and Chinese names, 15-digit cards and phones of five regions written
-internationally; adds it with `leakhound records add`; writes K files per
+internationally; adds it with `leakhound records add` (from CSV, or with
+--table-xlsx from an .xlsx with date cells); writes K files per
 reformatting, each quoting one row (a primary and two more of its cells)
 written that way; scans them with `leakhound scan --json` and counts the
 rows found. Prints one line per kind and exits 1 if a kind's recall is
@@ -354,6 +355,8 @@ def main():
     ap.add_argument("--per-kind", type=int, default=100)
     ap.add_argument("--negatives", type=int, default=1000)
     ap.add_argument("--no-office", action="store_true")
+    ap.add_argument("--table-xlsx", action="store_true",
+                    help="add the table from an .xlsx (openpyxl) instead of CSV")
     ap.add_argument("--seed", type=int, default=67)
     args = ap.parse_args()
     rng = random.Random(args.seed)
@@ -366,15 +369,34 @@ def main():
         w.writerow(HEADERS)
         for r in table:
             w.writerow([r[h] if h != "birth_date" else iso(r[h]) for h in HEADERS])
+    table_file = csv_path
+    if args.table_xlsx:
+        # The table as an admin exports it from Excel: text cells, the
+        # birth dates as date cells, and one empty cell left out per row
+        # of the first 100 (openpyxl writes no element for None).
+        import openpyxl
+        wb = openpyxl.Workbook()
+        ws = wb.active
+        ws.append(HEADERS)
+        for n, r in enumerate(table):
+            ws.append([r[h] if h != "city" or n >= 100 else None
+                       for h in HEADERS])
+            ws.cell(row=ws.max_row, column=HEADERS.index("birth_date") + 1
+                    ).number_format = "DD.MM.YYYY"
+        table_file = os.path.join(args.work, "customers.xlsx")
+        wb.save(table_file)
     schema = os.path.join(args.work, "customers.schema.toml")
     with open(schema, "w") as f:
         f.write(SCHEMA)
     index = os.path.join(args.work, "idx")
     subprocess.run([args.leakhound, "init", "--index", index], check=True,
                    capture_output=True)
-    subprocess.run([args.leakhound, "records", "add", "--index", index,
-                    "--schema", schema, csv_path], check=True,
-                   capture_output=True)
+    added = subprocess.run([args.leakhound, "records", "add", "--index", index,
+                            "--schema", schema, table_file], check=True,
+                           capture_output=True, text=True)
+    print(added.stdout.strip())
+    if ("%d rows (0 without" % len(table)) not in added.stdout:
+        sys.exit("records add did not store every row: " + added.stdout)
     quotes = os.path.join(args.work, "quotes")
     os.makedirs(quotes, exist_ok=True)
     files = [(n, k, 1) for n, k in write_kinds(rng, table, quotes, args.per_kind)]
