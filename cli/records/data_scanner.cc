@@ -158,9 +158,9 @@ bool HasKeyword(std::string_view text, const std::vector<WordSpan>& words,
   const std::string_view window =
       text.substr(words[lo].begin, words[hi - 1].end - words[lo].begin);
   for (const std::string& k : spec.keywords) {
-    if (std::any_of(k.begin(), k.end(), [](char c) {
-          return static_cast<unsigned char>(c) >= 0x80;
-        }) &&
+    if (std::any_of(
+            k.begin(), k.end(),
+            [](char c) { return static_cast<unsigned char>(c) >= 0x80; }) &&
         window.find(k) != std::string_view::npos) {
       return true;
     }
@@ -176,19 +176,37 @@ bool HasKeyword(std::string_view text, const std::vector<WordSpan>& words,
 }
 
 // Whether `word` has a character of the kind a cell of `type` begins and
-// ends with: a digit for numbers, a letter or digit for the rest. A run
-// of words is tried only between two such words, so that a match's span
-// holds the value and not the words around it.
+// ends with: a digit for numbers, a letter for names, a letter or digit
+// for the rest. A run of words is tried only between two such words, so
+// that a match's span holds the value and not the words around it.
 bool CanEdge(CellType type, std::string_view word) {
   const bool digits = type == CellType::kPhone || type == CellType::kCard;
+  const bool letters = type == CellType::kName;
   for (char c : word) {
     const auto u = static_cast<unsigned char>(c);
-    if (digits ? absl::ascii_isdigit(u)
-               : (absl::ascii_isalnum(u) || u >= 0x80)) {
+    if (digits    ? absl::ascii_isdigit(u)
+        : letters ? (absl::ascii_isalpha(u) || u >= 0x80)
+                  : (absl::ascii_isalnum(u) || u >= 0x80)) {
       return true;
     }
   }
   return false;
+}
+
+// Whether a cell of `type` can begin with `word` (beyond CanEdge): an IBAN
+// with its country's two letters, an e-mail address is one word with an @.
+// Runs that cannot be such a cell are not hashed.
+bool CanBegin(CellType type, std::string_view word) {
+  switch (type) {
+    case CellType::kIban:
+      return word.size() >= 2 &&
+             absl::ascii_isalpha(static_cast<unsigned char>(word[0])) &&
+             absl::ascii_isalpha(static_cast<unsigned char>(word[1]));
+    case CellType::kEmail:
+      return word.find('@') != std::string_view::npos;
+    default:
+      return CanEdge(type, word);
+  }
 }
 
 }  // namespace
@@ -282,6 +300,7 @@ absl::StatusOr<std::unique_ptr<DataScanner>> DataScanner::Create(
       const auto& columns = table->record.columns;
       for (size_t c = 0; c < columns.size(); ++c) {
         scanner->AddPhoneRegions(columns[c]);
+        scanner->AddRunType(columns[c]);
         const auto type = static_cast<CellType>(columns[c].type);
         if ((type == CellType::kName || type == CellType::kText) &&
             !columns[c].marks_folded) {
@@ -372,6 +391,18 @@ absl::StatusOr<DataFindings> DataScanner::Scan(std::string_view original,
   return findings;
 }
 
+void DataScanner::AddRunType(const RecordColumnRecord& column) {
+  const auto type = static_cast<CellType>(column.type);
+  const uint32_t longest = RunWords(column);
+  for (auto& [t, n] : run_types_) {
+    if (t == type) {
+      n = std::max(n, longest);
+      return;
+    }
+  }
+  run_types_.emplace_back(type, longest);
+}
+
 void DataScanner::AddPhoneRegions(const RecordColumnRecord& column) {
   if (static_cast<CellType>(column.type) != CellType::kPhone) return;
   std::vector<std::string_view> named;
@@ -380,10 +411,9 @@ void DataScanner::AddPhoneRegions(const RecordColumnRecord& column) {
   for (std::string_view code : named) {
     auto region = PhoneRegionNamed(code);
     if (!region) continue;  // a region a later libphonenumber dropped
-    if (std::none_of(phone_regions_.begin(), phone_regions_.end(),
-                     [&](const PhoneRegion& r) {
-                       return r.region == region->region;
-                     })) {
+    if (std::none_of(
+            phone_regions_.begin(), phone_regions_.end(),
+            [&](const PhoneRegion& r) { return r.region == region->region; })) {
       phone_regions_.push_back(std::move(*region));
     }
   }
@@ -580,77 +610,144 @@ void DataScanner::AddRunHashes(CellType type,
   }
 }
 
+absl::StatusOr<DataScanner::HitRows> DataScanner::ReadHitRows(
+    std::span<const Hit> hits) const {
+  // Each row once, however many of its primaries the text holds, and the
+  // rows of a table in one batched read in key order.
+  std::map<const LoadedRecordTable*, std::vector<uint32_t>> wanted;
+  for (const Hit& hit : hits) wanted[hit.table].push_back(hit.row);
+  HitRows out;
+  for (auto& [table, rows] : wanted) {
+    std::sort(rows.begin(), rows.end());
+    rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+    auto cells = RecordTables::ReadRows(*store_, *table, rows);
+    if (!cells.ok()) return cells.status();
+    for (size_t i = 0; i < rows.size(); ++i) {
+      out.emplace(std::make_pair(table, rows[i]), std::move((*cells)[i]));
+    }
+  }
+  return out;
+}
+
+std::pair<size_t, size_t> DataScanner::Window(
+    const std::vector<WordSpan>& words, const Hit& hit) const {
+  const uint32_t proximity = hit.table->record.proximity;
+  const auto first_word = static_cast<size_t>(
+      std::lower_bound(
+          words.begin(), words.end(), hit.begin,
+          [](const WordSpan& w, uint32_t b) { return w.end <= b; }) -
+      words.begin());
+  size_t last_word = first_word;
+  while (last_word + 1 < words.size() && words[last_word + 1].begin < hit.end) {
+    ++last_word;
+  }
+  return {first_word > proximity ? first_word - proximity : 0,
+          std::min(words.size(), last_word + 1 + proximity)};
+}
+
+void DataScanner::IndexRuns(std::string_view text, std::span<const Hit> batch,
+                            Session& session, RunIndex& index) const {
+  index.runs.clear();
+  index.word_forms.clear();
+  const std::vector<WordSpan>& words = session.Words(text);
+  // The hits' windows, merged: only their words are read.
+  std::vector<std::pair<size_t, size_t>> spans;
+  for (const Hit& hit : batch) {
+    const auto [lo, hi] = Window(words, hit);
+    if (!spans.empty() && lo <= spans.back().second) {
+      spans.back().second = std::max(spans.back().second, hi);
+    } else {
+      spans.emplace_back(lo, hi);
+    }
+  }
+  std::vector<uint64_t> hashes;
+  for (const auto& [type, longest] : run_types_) {
+    for (const auto& [from, to] : spans) {
+      for (size_t w = from; w < to; ++w) {
+        const WordSpan& a = words[w];
+        if (!CanBegin(type, text.substr(a.begin, a.end - a.begin))) continue;
+        for (uint32_t n = 1; n <= longest && w + n <= to; ++n) {
+          const WordSpan& b = words[w + n - 1];
+          if (!CanEdge(type, text.substr(b.begin, b.end - b.begin))) continue;
+          hashes.clear();
+          RunHashes(type, text, words, w, n, session, index.word_forms,
+                    &hashes);
+          for (uint64_t h : hashes) {
+            auto& at = index.runs[{static_cast<uint8_t>(type), h}];
+            if (at.empty() ||
+                at.back() != std::make_pair(static_cast<uint32_t>(w), n)) {
+              at.emplace_back(static_cast<uint32_t>(w), n);
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+RecordMatch DataScanner::MatchRow(std::string_view text, const Hit& hit,
+                                  const std::vector<uint64_t>& row,
+                                  Session& session,
+                                  const RunIndex& index) const {
+  const RecordTableRecord& r = hit.table->record;
+  const std::vector<WordSpan>& words = session.Words(text);
+  const auto [lo, hi] = Window(words, hit);
+  RecordMatch match;
+  match.table = hit.table->name;
+  match.row_key = hasher_->RowKey(hit.table->name, hit.row);
+  match.columns.push_back(r.columns[hit.column].name);
+  match.types.push_back(static_cast<CellType>(r.columns[hit.column].type));
+  match.spans.emplace_back(hit.begin, hit.end);
+  for (size_t c = 0; c < r.columns.size(); ++c) {
+    if (c == hit.column || row[c] == 0) continue;
+    const auto type = static_cast<CellType>(r.columns[c].type);
+    const auto at = index.runs.find({static_cast<uint8_t>(type), row[c]});
+    if (at == index.runs.end()) continue;
+    const uint32_t longest = RunWords(r.columns[c]);
+    // The first run in the window (by first word, then length) that is
+    // not the primary's.
+    for (const auto& [w, n] : at->second) {
+      if (n > longest || w < lo || w + n > hi) continue;
+      const WordSpan& a = words[w];
+      const WordSpan& b = words[w + n - 1];
+      if (a.begin < hit.end && b.end > hit.begin) continue;  // the primary
+      match.columns.push_back(r.columns[c].name);
+      match.types.push_back(type);
+      match.spans.emplace_back(a.begin, b.end);
+      break;
+    }
+  }
+  return match;
+}
+
 absl::Status DataScanner::Corroborate(std::string_view text,
                                       std::vector<Hit>& hits, Session& session,
                                       DataFindings& findings) const {
   std::sort(hits.begin(), hits.end(),
             [](const Hit& a, const Hit& b) { return a.begin < b.begin; });
-  const std::vector<WordSpan>& words = session.Words(text);
-  // Forms' hashes by (type, first word, words), computed once per scan.
-  absl::flat_hash_map<uint64_t, std::vector<uint64_t>> cache;
-  absl::flat_hash_map<uint32_t, std::string> word_forms;
+  RunIndex index;
   std::map<std::pair<const LoadedRecordTable*, uint32_t>, size_t> best;
-  for (const Hit& hit : hits) {
-    const RecordTableRecord& r = hit.table->record;
-    auto cells = RecordTables::ReadRows(*store_, *hit.table,
-                                        std::span<const uint32_t>(&hit.row, 1));
-    if (!cells.ok()) return cells.status();
-    const std::vector<uint64_t>& row = cells->front();
-    const auto first_word = static_cast<size_t>(
-        std::lower_bound(
-            words.begin(), words.end(), hit.begin,
-            [](const WordSpan& w, uint32_t b) { return w.end <= b; }) -
-        words.begin());
-    size_t last_word = first_word;
-    while (last_word + 1 < words.size() &&
-           words[last_word + 1].begin < hit.end) {
-      ++last_word;
-    }
-    const size_t lo = first_word > r.proximity ? first_word - r.proximity : 0;
-    const size_t hi = std::min(words.size(), last_word + 1 + r.proximity);
-    RecordMatch match;
-    match.table = hit.table->name;
-    match.row_key = hasher_->RowKey(hit.table->name, hit.row);
-    match.columns.push_back(r.columns[hit.column].name);
-    match.types.push_back(static_cast<CellType>(r.columns[hit.column].type));
-    match.spans.emplace_back(hit.begin, hit.end);
-    for (size_t c = 0; c < r.columns.size(); ++c) {
-      if (c == hit.column || row[c] == 0) continue;
-      const auto type = static_cast<CellType>(r.columns[c].type);
-      const uint32_t run = RunWords(r.columns[c]);
-      bool found = false;
-      for (size_t w = lo; w < hi && !found; ++w) {
-        for (uint32_t n = 1; n <= run && w + n <= hi && !found; ++n) {
-          const WordSpan& a = words[w];
-          const WordSpan& b = words[w + n - 1];
-          if (a.begin < hit.end && b.end > hit.begin) break;  // the primary
-          if (!CanEdge(type, text.substr(a.begin, a.end - a.begin))) break;
-          if (!CanEdge(type, text.substr(b.begin, b.end - b.begin))) continue;
-          const uint64_t key = (uint64_t{static_cast<uint8_t>(type)} << 56) |
-                               (uint64_t{n} << 40) | w;
-          auto [it, added] = cache.try_emplace(key);
-          if (added) {
-            RunHashes(type, text, words, w, n, session, word_forms,
-                      &it->second);
-          }
-          if (std::find(it->second.begin(), it->second.end(), row[c]) !=
-              it->second.end()) {
-            found = true;
-            match.columns.push_back(r.columns[c].name);
-            match.types.push_back(type);
-            match.spans.emplace_back(a.begin, b.end);
-          }
-        }
+  // A batch of hits at a time: their rows in one read, and the runs of
+  // their windows indexed once (memory bounded by the batch, not the text).
+  constexpr size_t kHitsPerBatch = 4096;
+  for (size_t first = 0; first < hits.size(); first += kHitsPerBatch) {
+    const std::span<const Hit> batch(
+        hits.data() + first, std::min(kHitsPerBatch, hits.size() - first));
+    auto rows = ReadHitRows(batch);
+    if (!rows.ok()) return rows.status();
+    IndexRuns(text, batch, session, index);
+    for (const Hit& hit : batch) {
+      RecordMatch match =
+          MatchRow(text, hit, rows->at({hit.table, hit.row}), session, index);
+      if (match.columns.size() < 1 + hit.table->record.min_matches) continue;
+      auto [it, added] = best.try_emplace(std::make_pair(hit.table, hit.row),
+                                          findings.records.size());
+      if (added) {
+        findings.records.push_back(std::move(match));
+      } else if (findings.records[it->second].columns.size() <
+                 match.columns.size()) {
+        findings.records[it->second] = std::move(match);
       }
-    }
-    if (match.columns.size() < 1 + r.min_matches) continue;
-    const auto key = std::make_pair(hit.table, hit.row);
-    auto [it, added] = best.try_emplace(key, findings.records.size());
-    if (added) {
-      findings.records.push_back(std::move(match));
-    } else if (findings.records[it->second].columns.size() <
-               match.columns.size()) {
-      findings.records[it->second] = std::move(match);
     }
   }
   return absl::OkStatus();

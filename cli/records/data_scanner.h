@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -137,8 +138,34 @@ class DataScanner {
   // cell, and a name's in family-name-first orders.
   void AddRunHashes(CellType type, const std::vector<std::string>& forms,
                     std::vector<uint64_t>* out) const;
+  // Adds a column's type and run length to run_types_.
+  void AddRunType(const RecordColumnRecord& column);
   // Adds a phone column's regions to phone_regions_.
   void AddPhoneRegions(const RecordColumnRecord& column);
+  // The cells of the rows `hits` name, read once each.
+  using HitRows =
+      absl::flat_hash_map<std::pair<const LoadedRecordTable*, uint32_t>,
+                          std::vector<uint64_t>>;
+  absl::StatusOr<HitRows> ReadHitRows(std::span<const Hit> hits) const;
+  // The runs of words near a batch of hits, by what they hash to: (type,
+  // hash) -> (first word, words), by first word then length.
+  struct RunIndex {
+    absl::flat_hash_map<std::pair<uint8_t, uint64_t>,
+                        std::vector<std::pair<uint32_t, uint32_t>>>
+        runs;
+    absl::flat_hash_map<uint32_t, std::string> word_forms;
+  };
+  // The words [lo, hi) within the proximity of `hit`'s table around it.
+  std::pair<size_t, size_t> Window(const std::vector<WordSpan>& words,
+                                   const Hit& hit) const;
+  // Replaces `index` with the runs of every corroborating type within the
+  // windows of `batch`.
+  void IndexRuns(std::string_view text, std::span<const Hit> batch,
+                 Session& session, RunIndex& index) const;
+  // The primary `hit` with the cells of its row `row` found near it.
+  RecordMatch MatchRow(std::string_view text, const Hit& hit,
+                       const std::vector<uint64_t>& row, Session& session,
+                       const RunIndex& index) const;
   absl::Status Corroborate(std::string_view text, std::vector<Hit>& hits,
                            Session& session, DataFindings& findings) const;
 
@@ -154,6 +181,8 @@ class DataScanner {
   // Whether a name or text column kept its accents (a table added before
   // issue 67): runs are then hashed with theirs too.
   bool unfolded_names_ = false;
+  // Each type a table's column has, with its longest run of words.
+  std::vector<std::pair<CellType, uint32_t>> run_types_;
 };
 
 }  // namespace leakhound
