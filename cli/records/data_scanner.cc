@@ -100,7 +100,8 @@ size_t PhoneForms(std::string_view span,
       if (form.starts_with("00")) form.erase(0, 2);
       if (form.size() > 15) break;
       if (form.size() < 7) continue;
-      if (!groups[a].international && !regions.empty()) {
+      // A national number is read from the candidate's first group only.
+      if (a == 0 && !groups[a].international && !regions.empty()) {
         national.push_back(form);
       }
       forms->push_back(std::move(form));

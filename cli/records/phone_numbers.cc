@@ -37,6 +37,21 @@ std::optional<PhoneRegion> PhoneRegionNamed(std::string_view code) {
   if (cc == 0) return std::nullopt;
   r.country_code = absl::StrCat(cc);
   Util().GetNddPrefixForRegion(r.region, /*strip_non_digits=*/true, &r.trunk);
+  PhoneNumber mobile;
+  std::string national, significant;
+  if (!r.trunk.empty() &&
+      Util().GetExampleNumberForType(r.region, PhoneNumberUtil::MOBILE,
+                                     &mobile)) {
+    Util().Format(mobile, PhoneNumberUtil::NATIONAL, &national);
+    Util().GetNationalSignificantNumber(mobile, &significant);
+    const size_t first = national.find_first_of("0123456789");
+    if (first != std::string::npos &&
+        national.compare(first, r.trunk.size(), r.trunk) != 0 &&
+        !significant.empty()) {
+      r.bare_mobile_length = significant.size();
+      r.bare_mobile_first = significant[0];
+    }
+  }
   return r;
 }
 
@@ -78,11 +93,23 @@ void AddNationalForms(std::string_view digits,
         forms->push_back(r.country_code + std::string(national));
       }
     };
-    // A number that begins with the trunk prefix was dialled with it.
-    if (!r.trunk.empty() && digits.starts_with(r.trunk)) {
-      add(digits.substr(r.trunk.size()));
+    if (r.country_code == "1") {
+      // The North American plan: ten digits, or eleven after the trunk 1.
+      if (digits.size() == 10) add(digits);
+      if (digits.size() == 11 && digits.starts_with(r.trunk)) {
+        add(digits.substr(1));
+      }
+    } else if (!r.trunk.empty()) {
+      // Where there is a trunk prefix, a national number is written with
+      // it (030 ..., 01 ..., 020 ...): a number without it is none.
+      if (digits.starts_with(r.trunk)) {
+        add(digits.substr(r.trunk.size()));
+      } else if (digits.size() == r.bare_mobile_length &&
+                 digits[0] == r.bare_mobile_first) {
+        add(digits);
+      }
     } else {
-      add(digits);
+      add(digits);  // no trunk prefix (Italy): the digits as they are
     }
   }
 }

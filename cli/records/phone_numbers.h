@@ -27,6 +27,11 @@ struct PhoneRegion {
   std::string region;        // ISO 3166 alpha-2, upper case ("DE")
   std::string country_code;  // "49"
   std::string trunk;         // the national prefix, "0"; "" if none
+  // Where mobile numbers are written without the trunk prefix although
+  // the region has one (China: 138 0013 8000): their length and first
+  // digit, from libphonenumber's example; 0 and '\0' elsewhere.
+  size_t bare_mobile_length = 0;
+  char bare_mobile_first = '\0';
 };
 
 // The region named `code` (any case); nullopt if libphonenumber does not
@@ -48,8 +53,13 @@ bool E164Valid(std::string_view digits);
 
 // Appends the E.164 digits `digits`, a number written without a country
 // code, may stand for in each of `regions`: the country code before the
-// digits, and before the digits less the trunk prefix (Italy keeps its
-// leading 0, Germany drops it); only forms of 8 to 15 digits.
+// digits less the region's trunk prefix, where the region has one and the
+// digits begin with it (030 1234567 in Germany) or they are a mobile
+// number of a region that writes those without it, before the digits as
+// they are where it has none (Italy keeps its leading 0), and before ten
+// digits (or eleven after the 1) in the North American plan; only forms
+// of 8 to 15 digits. Digits that fit none of these are no national
+// number: a date or an order number costs no lookup.
 void AddNationalForms(std::string_view digits,
                       const std::vector<PhoneRegion>& regions,
                       std::vector<std::string>* forms);

@@ -20,6 +20,10 @@ TEST(PhoneNumbersTest, RegionsAreKnownByTheirCodesInAnyCase) {
   EXPECT_EQ(de->trunk, "0");
   EXPECT_EQ(PhoneRegionNamed("IT")->trunk, "");
   EXPECT_FALSE(PhoneRegionNamed("XX").has_value());
+  // China writes its mobiles without the trunk 0; Germany does not.
+  EXPECT_EQ(PhoneRegionNamed("CN")->bare_mobile_length, 11u);
+  EXPECT_EQ(PhoneRegionNamed("CN")->bare_mobile_first, '1');
+  EXPECT_EQ(PhoneRegionNamed("DE")->bare_mobile_length, 0u);
   EXPECT_FALSE(PhoneRegionNamed("").has_value());
 }
 
@@ -55,6 +59,15 @@ TEST(PhoneNumbersTest, NationalFormsDropATrunkPrefixOrKeepTheDigits) {
   std::vector<std::string> forms;
   AddNationalForms("0301234567", regions, &forms);
   EXPECT_THAT(forms, ElementsAre("49301234567", "390301234567"));
+  // Without the trunk prefix, digits are no German national number; a
+  // North American one has ten digits (or eleven after its 1).
+  forms.clear();
+  AddNationalForms("20260524", {*PhoneRegionNamed("DE"),
+                                *PhoneRegionNamed("US")}, &forms);
+  EXPECT_THAT(forms, ::testing::IsEmpty());
+  forms.clear();
+  AddNationalForms("14155550134", {*PhoneRegionNamed("US")}, &forms);
+  EXPECT_THAT(forms, ElementsAre("14155550134"));
   forms.clear();
   AddNationalForms("4155550134", {*PhoneRegionNamed("US")}, &forms);
   EXPECT_THAT(forms, ElementsAre("14155550134"));
