@@ -11,6 +11,7 @@
 #include "absl/hash/hash.h"
 #include "absl/strings/str_cat.h"
 #include "engine/matrix_records.h"
+#include "index/mapped_pages.h"
 #include "shingler/fingerprint_key.h"
 
 namespace leakhound {
@@ -173,6 +174,11 @@ absl::Status ProtectedIndex::LoadSideTables() {
   frequency_ = std::make_unique<DocumentFrequency>(std::move(*frequency));
   auto tables = RecordTables::Load(*store_, record_tables_.get());
   if (!tables.ok()) return tables.status();
+  // Loading the tables' primary sets read their family whole through the
+  // mapped table files: give those pages back (index/mapped_pages.h).
+  if (!(*tables)->tables().empty() && *tables != record_tables_) {
+    ReleaseMappedPages(store_->dir());
+  }
   record_tables_ = std::move(*tables);
   return absl::OkStatus();
 }

@@ -15,6 +15,10 @@ match (docs/records.md). Our own generator: the values are synthetic.
   generate_records.py clean --count N --seed S --out DIR [--table CSV]
       N clean mails (.eml) holding random Luhn-valid card numbers, IBANs,
       phone numbers, names and order numbers that are not in the table.
+  generate_records.py hits --table CSV [--rows-from N] [--mib M] --out FILE
+      M MiB of order lines like dense's whose cards, phones, e-mail
+      addresses and IBANs are rows among the table's first N: lookups that
+      hit (docs/records.md, "Lookups and memory at 10 million rows").
   generate_records.py dense --files N --seed S --out DIR
       N files of 1 MiB of number-dense text (order lines: dates, invoice
       and reference numbers, amounts, card numbers, phones, IBANs), for
@@ -375,6 +379,31 @@ def cmd_dense(args):
             f.write("\n".join(lines) + "\n")
 
 
+def cmd_hits(args):
+    """Number-dense text whose cards, phones, e-mail addresses and IBANs
+    are rows of the table (the first --from rows): lookups that hit."""
+    rng = random.Random(args.seed)
+    rows = []
+    with open(args.table, newline="") as f:
+        reader = csv.reader(f)
+        next(reader)
+        for i, r in enumerate(reader):
+            if i >= args.rows_from:
+                break
+            rows.append(r)
+    size = 0
+    with open(args.out, "w") as out:
+        while size < args.mib << 20:
+            _, email, tel, number, account, _ = rng.choice(rows)
+            line = (f"2026-{rng.randrange(1, 13):02d}-{rng.randrange(1, 29):02d};"
+                    f"INV-{rng.randrange(10**5, 10**6)};{regroup_card(number, rng)};"
+                    f"{tel};{email};EUR {rng.randrange(1, 10**5)},"
+                    f"{rng.randrange(100):02d};qty {rng.randrange(100)};"
+                    f"ref {rng.randrange(10**10, 10**11)};{account}\n")
+            out.write(line)
+            size += len(line)
+
+
 def main():
     parser = argparse.ArgumentParser()
     sub = parser.add_subparsers(dest="command", required=True)
@@ -397,9 +426,15 @@ def main():
     d.add_argument("--files", type=int, required=True)
     d.add_argument("--seed", type=int, default=4)
     d.add_argument("--out", required=True)
+    h = sub.add_parser("hits")
+    h.add_argument("--table", required=True)
+    h.add_argument("--rows-from", type=int, default=1000000)
+    h.add_argument("--mib", type=int, default=32)
+    h.add_argument("--seed", type=int, default=5)
+    h.add_argument("--out", required=True)
     args = parser.parse_args()
     {"table": cmd_table, "quotes": cmd_quotes, "clean": cmd_clean,
-     "dense": cmd_dense}[
+     "dense": cmd_dense, "hits": cmd_hits}[
         args.command](args)
 
 
