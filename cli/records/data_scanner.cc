@@ -92,7 +92,11 @@ size_t PhoneForms(std::string_view span,
     i = j;
   }
   std::vector<std::string> national;
-  for (size_t a = 0; a < groups.size(); ++a) {
+  // A number written with its country code begins there: the joins from
+  // its first group are all it can be.
+  const size_t starts =
+      !groups.empty() && groups[0].international ? 1 : groups.size();
+  for (size_t a = 0; a < starts; ++a) {
     std::string joined;
     for (size_t b = a; b < groups.size(); ++b) {
       joined += groups[b].digits;
@@ -525,8 +529,15 @@ void DataScanner::FindPrimaries(const Use& use, std::string_view text,
         }
       }
     } else if (use.type == CellType::kPhone) {
-      national_from = PhoneForms(text.substr(begin, found_end - begin),
-                                 phone_regions_, &session.forms);
+      const std::string_view span = text.substr(begin, found_end - begin);
+      // Digits inside a word (an IBAN's, an order code's) or a valid card
+      // number are no phone number: not read as one.
+      const bool inside_word =
+          begin > 0 &&
+          absl::ascii_isalnum(static_cast<unsigned char>(text[begin - 1]));
+      if (!inside_word && !PaymentCardValid(span)) {
+        national_from = PhoneForms(span, phone_regions_, &session.forms);
+      }
     } else {
       session.normalizer->TextForms(
           use.type, text.substr(begin, found_end - begin), &session.forms);

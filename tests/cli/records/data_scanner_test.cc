@@ -304,6 +304,8 @@ TEST_F(DataScannerTest, APrimaryPhoneMatchesInEveryFormOfItsRegion) {
   }
   // Another region's trunk reading of the digits is no match.
   EXPECT_THAT(Scan("John Smith: +33 30 1234567").records, IsEmpty());
+  // Nor digits inside a word, such as an account or order code's.
+  EXPECT_THAT(Scan("John Smith: order K4930 1234567").records, IsEmpty());
 }
 
 // Issue 67: a CJK name inside CJK prose, and cells glued to CJK text: 0 of
