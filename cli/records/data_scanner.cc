@@ -350,6 +350,10 @@ absl::StatusOr<std::unique_ptr<DataScanner::Session>> DataScanner::NewSession()
 
 absl::StatusOr<DataFindings> DataScanner::Scan(std::string_view original,
                                                Session& session) const {
+  // Byte offsets are 32-bit, in the folded view as in the pattern scanner.
+  if (original.size() >= std::numeric_limits<uint32_t>::max()) {
+    return absl::InvalidArgumentError("text too large to scan (4 GiB)");
+  }
   // Numbers wrapped at a line end or split by other white space are
   // scanned as if written with one space; the ranges found are mapped back.
   const FoldedSpaces folded(original);

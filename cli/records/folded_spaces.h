@@ -28,6 +28,7 @@ class FoldedSpaces {
  public:
   // Builds the view of `text`. Lifetime: `text` must outlive the object
   // when no run changed (the view is then `text` itself, not a copy).
+  // REQUIRES: text.size() < 2^32 (offsets are 32-bit).
   explicit FoldedSpaces(std::string_view text);
   FoldedSpaces(const FoldedSpaces&) = delete;
   FoldedSpaces& operator=(const FoldedSpaces&) = delete;
