@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -255,12 +256,11 @@ absl::Status PartSink::AddMember(std::string_view name, std::string bytes) {
 }
 
 // Extracts a whole file, read as `forced` if given.
-absl::StatusOr<Extraction> Extract(std::optional<FileKind> forced,
-                                   std::string_view name, std::string bytes,
-                                   const ExtractionLimits& limits) {
-  Extraction result;
-  result.input_bytes = bytes.size();
-  if (bytes.size() > limits.max_input_bytes) {
+// Runs `run` with the root sink of `result`, a file of result.input_bytes,
+// under one budget of `limits`.
+absl::Status RunWithin(Extraction& result, const ExtractionLimits& limits,
+                       const std::function<absl::Status(PartSink&)>& run) {
+  if (result.input_bytes > limits.max_input_bytes) {
     return absl::ResourceExhaustedError(
         absl::StrCat("larger than the limit of ", limits.max_input_bytes,
                      " bytes (--max-file-size)"));
@@ -270,7 +270,21 @@ absl::StatusOr<Extraction> Extract(std::optional<FileKind> forced,
   Budget budget{limits, Clock::now() + timeout, 0, 0, &result};
   result.parts.push_back(ExtractedPart{"", "", "", ""});
   PartSink root(&budget, 0, 0);
-  if (auto s = Dispatch(name, bytes, root, forced); !s.ok()) return s;
+  return run(root);
+}
+
+absl::StatusOr<Extraction> Extract(std::optional<FileKind> forced,
+                                   std::string_view name, std::string bytes,
+                                   const ExtractionLimits& limits) {
+  Extraction result;
+  result.input_bytes = bytes.size();
+  if (auto s = RunWithin(result, limits,
+                         [&](PartSink& root) {
+                           return Dispatch(name, bytes, root, forced);
+                         });
+      !s.ok()) {
+    return s;
+  }
   result.format = result.parts.front().format;
   std::erase_if(result.parts,
                 [](const ExtractedPart& p) { return p.text.empty(); });
@@ -347,6 +361,14 @@ absl::StatusOr<Extraction> ExtractBytes(std::string_view name,
                                         std::string bytes,
                                         const ExtractionLimits& limits) {
   return Extract(std::nullopt, name, std::move(bytes), limits);
+}
+
+absl::Status ReadWithinLimits(
+    size_t input_bytes, const ExtractionLimits& limits,
+    const std::function<absl::Status(ExtractionSink&)>& read) {
+  Extraction result;
+  result.input_bytes = input_bytes;
+  return RunWithin(result, limits, [&](PartSink& root) { return read(root); });
 }
 
 absl::StatusOr<Extraction> ExtractBytesAs(FileKind kind, std::string_view name,

@@ -18,6 +18,7 @@
 #define LEAKHOUND_CLI_FORMATS_EXTRACTION_H_
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -88,6 +89,15 @@ absl::Status SkipOrFail(const absl::Status& s, std::string_view member,
 absl::StatusOr<Extraction> ExtractBytes(std::string_view name,
                                         std::string bytes,
                                         const ExtractionLimits& limits);
+
+// Runs `read` with the root sink of a file of `input_bytes` under the
+// budget of `limits` (size, decompression ratio, time, members, depth),
+// for a reader that walks a file itself rather than extracting its text
+// (sheet_rows: a table's workbook); text it appends is dropped. Errors:
+// ResourceExhausted past max_input_bytes, else what `read` returns.
+absl::Status ReadWithinLimits(
+    size_t input_bytes, const ExtractionLimits& limits,
+    const std::function<absl::Status(ExtractionSink&)>& read);
 
 // As ExtractBytes, but the file itself is read as `kind` whatever its
 // content (its members are still typed by content): for the fuzzers and

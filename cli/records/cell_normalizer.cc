@@ -249,12 +249,13 @@ std::vector<WordSpan> SplitWords(std::string_view text) {
                         cjk == CjkKind::kPunctuation;
     // A CJK character is a word of its own, as the shingler's token, but a
     // date's 年 月 日 stays inside it after a digit ("1985年3月2日").
-    const bool alone = cjk == CjkKind::kCharacter &&
-                       !(in_word && IsDateMark(text, i) &&
-                         absl::ascii_isdigit(static_cast<unsigned char>(
-                             text[i - 1])));
-    const size_t width =
-        wide > 0 ? wide : cjk != CjkKind::kNone ? CjkWidth(text, i) : 1;
+    const bool alone =
+        cjk == CjkKind::kCharacter &&
+        !(in_word && IsDateMark(text, i) &&
+          absl::ascii_isdigit(static_cast<unsigned char>(text[i - 1])));
+    const size_t width = wide > 0                ? wide
+                         : cjk != CjkKind::kNone ? CjkWidth(text, i)
+                                                 : 1;
     if (breaks || alone) {
       if (in_word) push(begin, i);
       in_word = false;
@@ -340,10 +341,7 @@ void CellNormalizer::TextForms(CellType type, std::string_view raw,
       return;
     }
     case CellType::kPhone: {
-      std::string written(raw);
-      if (const size_t zero = written.find("(0)"); zero != std::string::npos) {
-        written.erase(zero, 3);
-      }
+      const std::string written = WithoutTrunkInParentheses(raw);
       std::string d = Digits(written);
       const bool international =
           d.starts_with("00") ||

@@ -65,12 +65,8 @@ bool ByWords(CellType type) {
 size_t PhoneForms(std::string_view span,
                   const std::vector<PhoneRegion>& regions,
                   std::vector<std::string>* forms) {
-  std::string without_zero;
-  if (const size_t zero = span.find("(0)"); zero != std::string_view::npos) {
-    without_zero = std::string(span.substr(0, zero));
-    without_zero.append(span.substr(zero + 3));
-    span = without_zero;
-  }
+  const std::string written = WithoutTrunkInParentheses(span);
+  span = written;
   struct Group {
     std::string_view digits;
     // After a '+' or 00, or after a group that is: no national reading.

@@ -39,9 +39,8 @@ std::optional<PhoneRegion> PhoneRegionNamed(std::string_view code) {
   Util().GetNddPrefixForRegion(r.region, /*strip_non_digits=*/true, &r.trunk);
   PhoneNumber mobile;
   std::string national, significant;
-  if (!r.trunk.empty() &&
-      Util().GetExampleNumberForType(r.region, PhoneNumberUtil::MOBILE,
-                                     &mobile)) {
+  if (!r.trunk.empty() && Util().GetExampleNumberForType(
+                              r.region, PhoneNumberUtil::MOBILE, &mobile)) {
     Util().Format(mobile, PhoneNumberUtil::NATIONAL, &national);
     Util().GetNationalSignificantNumber(mobile, &significant);
     const size_t first = national.find_first_of("0123456789");
@@ -77,6 +76,14 @@ std::string RegionOfInternational(std::string_view digits) {
 std::optional<std::string> PhoneE164(std::string_view raw,
                                      std::string_view region) {
   return ValidE164(raw, std::string(region));
+}
+
+std::string WithoutTrunkInParentheses(std::string_view raw) {
+  std::string out(raw);
+  if (const size_t zero = out.find("(0)"); zero != std::string::npos) {
+    out.erase(zero, 3);
+  }
+  return out;
 }
 
 bool E164Valid(std::string_view digits) {

@@ -48,6 +48,10 @@ std::string RegionOfInternational(std::string_view digits);
 std::optional<std::string> PhoneE164(std::string_view raw,
                                      std::string_view region);
 
+// `raw` without the first "(0)", the trunk prefix some write after the
+// country code ("+49 (0)30 1234567" reads as "+49 30 1234567").
+std::string WithoutTrunkInParentheses(std::string_view raw);
+
 // Whether `digits` (E.164 without '+') is a valid number.
 bool E164Valid(std::string_view digits);
 

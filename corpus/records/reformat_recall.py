@@ -29,6 +29,8 @@ import subprocess
 import sys
 import unicodedata
 
+from generate_records import luhn_digit  # the table generator's, beside it
+
 FIRST = ("James Mary John Patricia Robert Jennifer Michael Linda William "
          "Elizabeth David Barbara Richard Susan Lukas Sophie Jonas Hannah "
          "Felix Clara").split()
@@ -84,14 +86,6 @@ MONTHS = {
     "es": "enero febrero marzo abril mayo junio julio agosto septiembre "
           "octubre noviembre diciembre".split(),
 }
-
-
-def luhn_digit(digits):
-    total = 0
-    for i, d in enumerate(reversed(digits)):
-        v = int(d) * (2 if i % 2 == 0 else 1)
-        total += v - 9 if v > 9 else v
-    return str((10 - total % 10) % 10)
 
 
 def card(rng, amex):

@@ -39,6 +39,11 @@ TEST(PhoneNumbersTest, EveryFormOfOneNumberIsOneE164Value) {
   EXPECT_EQ(PhoneE164("138 0013 8000", "CN").value_or(""), "8613800138000");
 }
 
+TEST(PhoneNumbersTest, ATrunkPrefixInParenthesesIsDropped) {
+  EXPECT_EQ(WithoutTrunkInParentheses("+49 (0)30 1234567"), "+49 30 1234567");
+  EXPECT_EQ(WithoutTrunkInParentheses("(030) 1234567"), "(030) 1234567");
+}
+
 TEST(PhoneNumbersTest, AnInvalidNumberIsNotAPhone) {
   EXPECT_FALSE(PhoneE164("1234567", "DE").has_value());
   EXPECT_FALSE(E164Valid("491234567"));
