@@ -33,6 +33,7 @@ find_path(CICAP_INCLUDE_DIR c_icap/c-icap.h REQUIRED)
 find_library(CICAP_LIBRARY icapapi REQUIRED)
 find_package(nlohmann_json 3.11 REQUIRED)
 find_package(SQLite3 3.40 REQUIRED)
+find_package(PostgreSQL 15 REQUIRED)  # libpq (libpq-dev), the fleet desk
 find_package(tomlplusplus 3.3 REQUIRED)
 find_package(Threads REQUIRED)
 find_package(RocksDB CONFIG REQUIRED)

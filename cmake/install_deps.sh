@@ -17,7 +17,9 @@
 #            corpora of the evaluation's small configuration (Python, Linux,
 #            PostgreSQL and Perl documentation, English and Chinese manual
 #            pages, groff to render them), rsyslog with its OpenSSL
-#            driver (the SIEM tests' receiver, its own instance).
+#            driver (the SIEM tests' receiver, its own instance),
+#            PostgreSQL 15 (the store tests' private cluster, initdb in a
+#            temporary folder; the system's cluster is not used).
 #   --plots  also gnuplot, for the evaluation report's figures.
 set -euo pipefail
 
@@ -30,7 +32,7 @@ packages=(
   libgsf-1-dev libtesseract-dev libleptonica-dev tesseract-ocr-eng
   tesseract-ocr-chi-sim libmilter-dev libsystemd-dev
   zlib1g-dev libbrotli-dev nlohmann-json3-dev libicapapi-dev
-  libcurl4-openssl-dev libhyperscan-dev libcsv-dev libphonenumber-dev
+  libcurl4-openssl-dev libhyperscan-dev libcsv-dev libphonenumber-dev libpq-dev
 )
 test_packages=(
   libgtest-dev libgmock-dev libbenchmark-dev sqlite3 curl brotli
@@ -43,7 +45,7 @@ test_packages=(
   findutils universal-ctags
   libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui
   pandoc libgsf-bin poppler-utils
-  chromium lintian c-icap squid-openssl rsyslog rsyslog-openssl
+  chromium lintian c-icap squid-openssl rsyslog rsyslog-openssl postgresql-15
 )
 for arg in "$@"; do
   case "$arg" in

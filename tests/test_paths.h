@@ -23,6 +23,9 @@ extern const char kFormatFixtures[];
 extern const char kLegacyFixtures[];
 // prepare_corpora.sh's folder (CTest fixture eval_corpus).
 extern const char kEvalCorpus[];
+// postgres_cluster.py's private cluster (CTest fixture postgres_cluster):
+// its data, log and unix socket.
+extern const char kPostgresCluster[];
 
 }  // namespace leakhound::test_paths
 

@@ -292,7 +292,8 @@ int ServeConsole(const ConsoleOptions& options,
   }
   log(absl::StrCat(
       "listening on ", options.tls_cert.empty() ? "http" : "https", "://",
-      options.host, ":", *port, ", incidents ", options.incidents_path,
+      options.host, ":", *port, ", incidents ",
+      RedactedTarget(options.incidents_path),
       options.index_dir.empty() ? "" : ", index " + options.index_dir));
   absl::Status served;
   std::thread thread([&] { served = (*server)->Serve(); });

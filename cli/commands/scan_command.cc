@@ -498,7 +498,8 @@ class ScanRun {
       } else {
         std::fprintf(stderr,
                      "leakhound scan: recorded %zu incidents in %s, run %s\n",
-                     recorded_.size(), store_->path().c_str(), run_id_.c_str());
+                     recorded_.size(), RedactedTarget(store_->path()).c_str(),
+                     run_id_.c_str());
       }
     }
     if (o_.summary && !o_.quiet) {

@@ -67,7 +67,7 @@ void Gateway::StartIncidents() {
   o.spool_capacity = options_.incident_spool;
   writer_ = std::make_unique<IncidentWriter>(path, o, log_->Sink());
   log_->Write(absl::StrCat(
-      "recording incidents in ", path,
+      "recording incidents in ", RedactedTarget(path),
       options_.store_snippets ? "" : " (offsets only, no snippets)"));
   StartOutbox();
 }

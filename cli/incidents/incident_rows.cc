@@ -13,7 +13,7 @@ std::vector<std::string> SplitList(const std::string& joined) {
   return absl::StrSplit(joined, kListSeparator);
 }
 
-Where WhereOf(const IncidentFilter& f) {
+Where WhereOf(const IncidentFilter& f, const SqlDialect& dialect) {
   Where w;
   std::vector<std::string> terms;
   if (f.since_ms != std::numeric_limits<int64_t>::min()) {
@@ -33,9 +33,12 @@ Where WhereOf(const IncidentFilter& f) {
   equal("action", f.action);
   equal("source", f.source);
   equal("kind", f.kind);
-  equal("sender", f.sender);
   equal("severity", f.severity);
   equal("reference", f.reference);
+  if (!f.sender.empty()) {
+    terms.push_back(dialect.CaselessEquals("sender"));
+    w.values.emplace_back(f.sender);
+  }
   if (!f.rule.empty()) {
     terms.push_back(
         "id IN (SELECT incident_id FROM incident_rules WHERE rule = ?)");
@@ -43,9 +46,10 @@ Where WhereOf(const IncidentFilter& f) {
   }
   if (!f.recipient.empty()) {
     // The list is joined by kListSeparator ('\n'): a whole entry matches.
-    terms.push_back(
-        "instr(char(10) || lower(recipients) || char(10), "
-        "char(10) || lower(?) || char(10)) > 0");
+    terms.push_back(absl::StrCat(
+        dialect.find, "(", dialect.character, "(10) || lower(recipients) || ",
+        dialect.character, "(10), ", dialect.character, "(10) || lower(?) || ",
+        dialect.character, "(10)) > 0"));
     w.values.emplace_back(f.recipient);
   }
   if (!f.document.empty()) {

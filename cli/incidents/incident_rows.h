@@ -13,7 +13,7 @@
 
 #include "cli/incidents/incident.h"
 #include "cli/incidents/incident_store.h"
-#include "cli/incidents/sql_statement.h"
+#include "cli/incidents/sql_connection.h"
 
 namespace leakhound {
 
@@ -28,7 +28,7 @@ struct Where {
   std::string sql;
   std::vector<std::variant<int64_t, std::string>> values;
 };
-Where WhereOf(const IncidentFilter& f);
+Where WhereOf(const IncidentFilter& f, const SqlDialect& dialect);
 void BindWhere(SqlStatement& s, const Where& w);
 
 // The incidents table's columns ReadIncident reads, in its order.

@@ -1,18 +1,20 @@
-// IncidentStore: the incident desk's database, one SQLite file in WAL mode
-// (docs/storage_format.md, "The incident store"): incidents with their
-// matches, the review and mail actions taken on them, the console's users
-// and the audit trail of every review action. The one file that calls
-// SQLite. Created owner-only (0600); the schema is versioned with
-// PRAGMA user_version and migrated forward on open.
-//
-// Several processes may open one file at once (the milter writes, the
-// console and the CLI read and review): SQLite's locks order them, and a
-// writer waits up to the busy timeout, then gets Unavailable.
+// IncidentStore: the incident desk's database (docs/storage_format.md, "The
+// incident store"): incidents with their matches, the review and mail
+// actions taken on them, the console's users, the audit trail of every
+// review action and the SIEM outbox. Two engines behind one interface
+// (sql_connection.h), with one schema and one set of migrations:
+//  - SQLite, the embedded default: one file in WAL mode, created
+//    owner-only (0600), versioned with PRAGMA user_version. Several
+//    processes may open one file at once: SQLite's locks order them, and a
+//    writer waits up to the busy timeout, then gets Unavailable.
+//  - PostgreSQL, the shared desk of a fleet (docs/fleet.md): a libpq URI;
+//    the version is kept in the table leakhound_schema, and migrations are
+//    serialised by an advisory lock.
 //
 // Thread-safety: not thread-safe; one IncidentStore per thread, or a
-// mutex around it. Errors map to Status: busy or locked -> Unavailable,
-// disk full -> ResourceExhausted, a damaged file -> DataLoss, a file from
-// a newer leakhound -> FailedPrecondition.
+// mutex around it. Errors map to Status: busy, locked or the server
+// unreachable -> Unavailable, disk full -> ResourceExhausted, a damaged
+// file -> DataLoss, a store from a newer leakhound -> FailedPrecondition.
 #ifndef LEAKHOUND_CLI_INCIDENTS_INCIDENT_STORE_H_
 #define LEAKHOUND_CLI_INCIDENTS_INCIDENT_STORE_H_
 
@@ -31,11 +33,10 @@
 #include "cli/incidents/incident.h"
 #include "cli/incidents/outbox_event.h"
 
-struct sqlite3;
-
 namespace leakhound {
 
-class SqlStatement;  // sql_statement.h
+class SqlConnection;  // sql_connection.h
+class SqlStatement;
 
 // PERSISTED (PRAGMA user_version): the schema version this build writes.
 inline constexpr int kIncidentSchemaVersion = 5;
@@ -137,11 +138,15 @@ class IncidentStore {
   struct Options {
     // A missing file is created (else NotFound).
     bool create = true;
-    // How long a statement waits for another process's lock.
+    // How long a statement waits for another process's lock (PostgreSQL:
+  // lock_timeout).
     int busy_timeout_ms = 5000;
   };
 
-  // Opens (or creates) the store at `path`, migrating an older schema.
+  // Opens (or creates) the store at `path`, migrating an older schema:
+  // a SQLite file, or a PostgreSQL database named by a libpq URI
+  // (postgresql://... or postgres://...; IsDatabaseUri), whose tables are
+  // created in it (Options::create does not apply: the database exists).
   static absl::StatusOr<std::unique_ptr<IncidentStore>> Open(
       const std::string& path, const Options& options);
   static absl::StatusOr<std::unique_ptr<IncidentStore>> Open(
@@ -153,6 +158,7 @@ class IncidentStore {
   IncidentStore(const IncidentStore&) = delete;
   IncidentStore& operator=(const IncidentStore&) = delete;
 
+  // The file or URI it was opened with; display RedactedTarget(path()).
   const std::string& path() const { return path_; }
 
   // Writes `incidents` in one transaction and sets their ids; all or none.
@@ -266,13 +272,13 @@ class IncidentStore {
   // Events in the outbox now (for tests and the dashboard).
   absl::StatusOr<int64_t> OutboxSize();
 
-  // PRAGMA integrity_check: "ok" or SQLite's findings.
+  // "ok" or the findings: SQLite's PRAGMA integrity_check; on PostgreSQL,
+  // that every table reads (the server checks its own pages).
   absl::StatusOr<std::string> IntegrityCheck();
   int schema_version() const { return schema_version_; }
 
  private:
-  IncidentStore(std::string path, sqlite3* db)
-      : path_(std::move(path)), db_(db) {}
+  IncidentStore(std::string path, std::unique_ptr<SqlConnection> db);
   absl::Status Migrate();
   absl::Status Exec(const char* sql);
   absl::Status Error(int code, const char* what) const;
@@ -296,17 +302,25 @@ class IncidentStore {
   // Queues the review `review` of incident `id` as it is now.
   absl::Status EnqueueReview(int64_t id, std::string_view review,
                              const std::string& user, const std::string& note);
-  absl::StatusOr<std::vector<NamedCount>> NamedCounts(const char* sql,
+  absl::StatusOr<std::vector<NamedCount>> NamedCounts(const std::string& sql,
                                                       int64_t since_ms,
                                                       size_t n);
 
   const std::string path_;
-  sqlite3* db_;  // owned
+  const std::unique_ptr<SqlConnection> db_;
   int schema_version_ = 0;
 };
 
-// The SQLite library version (for `leakhound --version`).
+// True for a libpq connection URI (postgresql:// or postgres://): the
+// store is a PostgreSQL database, not a file.
+bool IsDatabaseUri(std::string_view target);
+// `target` fit for a log line or an error: a URI's password (user:pw@ or
+// password=) replaced by "***".
+std::string RedactedTarget(std::string_view target);
+
+// The SQLite and libpq library versions (for `leakhound --version`).
 std::string SqliteVersion();
+std::string LibpqVersion();
 
 }  // namespace leakhound
 

@@ -1,5 +1,6 @@
 // IncidentStore: recording incidents and reading them back, one by one, in
 // lists and in the dashboard's counts (incident_store.h).
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -8,7 +9,7 @@
 #include "absl/strings/str_join.h"
 #include "cli/incidents/incident_rows.h"
 #include "cli/incidents/incident_store.h"
-#include "cli/incidents/sql_statement.h"
+#include "cli/incidents/sql_connection.h"
 
 namespace leakhound {
 
@@ -21,16 +22,15 @@ absl::Status IncidentStore::Insert(std::span<Incident> incidents) {
 }
 
 absl::Status IncidentStore::InsertAll(std::span<Incident> incidents) {
-  SqlStatement add(db_,
+  SqlStatement add(*db_,
                    "INSERT INTO incidents (time_ms, source, kind, action, "
                    "queue_id, message_id, sender, recipients, subject, client, "
                    "run_id, file_path, file_size, sha256, detail, documents, "
                    "status, note, reviewed_by, reviewed_ms, mail_state, "
                    "reference, severity, policy, would_action, method, url) "
                    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-                   "?,?)");
-  SqlStatement match(
-      db_,
+                   "?,?) RETURNING id");
+  SqlStatement match(*db_,
       "INSERT INTO matches (incident_id, ordinal, document, source, "
       "labels, part, byte_begin, byte_end, words, coverage, snippet, "
       "snippet_begin, snippet_end) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
@@ -67,10 +67,10 @@ absl::Status IncidentStore::InsertAll(std::span<Incident> incidents) {
         .Bind(i.would_action)
         .Bind(i.method)
         .Bind(i.url);
-    if (const int code = add.Step(); code != kSqlDone) {
+    if (const int code = add.Step(); code != kSqlRow) {
       return Error(code, "cannot insert an incident");
     }
-    i.id = SqlLastInsertId(db_);
+    i.id = add.Int(0);
     int64_t ordinal = 0;
     for (const IncidentMatch& m : i.matches) {
       match.Reset();
@@ -102,11 +102,11 @@ absl::Status IncidentStore::InsertAll(std::span<Incident> incidents) {
 }
 
 absl::Status IncidentStore::InsertDecision(const Incident& i) {
-  SqlStatement rule(db_,
+  SqlStatement rule(*db_,
                     "INSERT INTO incident_rules (incident_id, ordinal, rule, "
                     "severity, action, monitor, documents) VALUES "
                     "(?,?,?,?,?,?,?)");
-  SqlStatement fact(db_,
+  SqlStatement fact(*db_,
                     "INSERT INTO incident_documents (incident_id, ordinal, "
                     "document, labels, words, share) VALUES (?,?,?,?,?,?)");
   if (rule.code() != kSqlOk) return Error(rule.code(), "cannot prepare");
@@ -143,9 +143,8 @@ absl::Status IncidentStore::InsertDecision(const Incident& i) {
 
 absl::StatusOr<std::vector<Incident>> IncidentStore::List(
     const IncidentFilter& filter) {
-  const Where where = WhereOf(filter);
-  SqlStatement s(
-      db_, absl::StrCat("SELECT ", kIncidentColumns, " FROM incidents", where.sql,
+  const Where where = WhereOf(filter, db_->dialect());
+  SqlStatement s(*db_, absl::StrCat("SELECT ", kIncidentColumns, " FROM incidents", where.sql,
                         " ORDER BY time_ms DESC, id DESC LIMIT ? OFFSET ?"));
   BindWhere(s, where);
   s.Bind(static_cast<int64_t>(filter.limit))
@@ -163,8 +162,8 @@ absl::StatusOr<std::vector<Incident>> IncidentStore::List(
 }
 
 absl::StatusOr<int64_t> IncidentStore::Count(const IncidentFilter& filter) {
-  const Where where = WhereOf(filter);
-  SqlStatement s(db_,
+  const Where where = WhereOf(filter, db_->dialect());
+  SqlStatement s(*db_,
                  absl::StrCat("SELECT COUNT(*) FROM incidents", where.sql));
   BindWhere(s, where);
   if (const int code = s.Step(); code != kSqlRow) {
@@ -179,7 +178,7 @@ absl::Status IncidentStore::LoadMatches(Incident& incident) {
 }
 
 absl::Status IncidentStore::LoadPassages(Incident& incident) {
-  SqlStatement s(db_,
+  SqlStatement s(*db_,
                  "SELECT document, source, labels, part, byte_begin, byte_end, "
                  "words, coverage, snippet, snippet_begin, snippet_end FROM "
                  "matches WHERE incident_id = ? ORDER BY ordinal");
@@ -210,7 +209,7 @@ absl::Status IncidentStore::LoadPassages(Incident& incident) {
 
 absl::Status IncidentStore::LoadDecision(Incident& incident) {
   int code;
-  SqlStatement rules(db_,
+  SqlStatement rules(*db_,
                      "SELECT rule, severity, action, monitor, documents "
                      "FROM incident_rules WHERE incident_id = ? ORDER BY "
                      "ordinal");
@@ -220,7 +219,7 @@ absl::Status IncidentStore::LoadDecision(Incident& incident) {
                               rules.Int(3) != 0, SplitList(rules.Text(4))});
   }
   if (code != kSqlDone) return Error(code, "cannot read rules");
-  SqlStatement facts(db_,
+  SqlStatement facts(*db_,
                      "SELECT document, labels, words, share FROM "
                      "incident_documents WHERE incident_id = ? ORDER BY "
                      "ordinal");
@@ -237,29 +236,44 @@ absl::Status IncidentStore::LoadDecision(Incident& incident) {
 absl::Status IncidentStore::ForEach(
     const IncidentFilter& filter,
     const std::function<absl::Status(const Incident&)>& fn, Load load) {
-  const Where where = WhereOf(filter);
-  SqlStatement s(db_,
-                 absl::StrCat("SELECT ", kIncidentColumns, " FROM incidents", where.sql,
-                              " ORDER BY time_ms DESC, id DESC"));
-  BindWhere(s, where);
-  int code;
-  while ((code = s.Step()) == kSqlRow) {
-    Incident i = ReadIncident(s);
-    absl::Status st = LoadDecision(i);
-    // Incidents from before the facts were kept have their matches.
-    if (st.ok() && (load == Load::kAll || i.facts.empty())) {
-      st = LoadPassages(i);
+  // Read a page at a time, after the last incident read (time, then id,
+  // descending): PostgreSQL's results arrive whole, and a million
+  // incidents would be held at once.
+  constexpr int64_t kPage = 1000;
+  const Where where = WhereOf(filter, db_->dialect());
+  const std::string sql = absl::StrCat(
+      "SELECT ", kIncidentColumns, " FROM incidents",
+      where.sql.empty() ? " WHERE " : absl::StrCat(where.sql, " AND "),
+      "(time_ms < ? OR (time_ms = ? AND id < ?)) ORDER BY time_ms DESC, id "
+      "DESC LIMIT ?");
+  int64_t last_time = std::numeric_limits<int64_t>::max();
+  int64_t last_id = std::numeric_limits<int64_t>::max();
+  for (int64_t read = kPage; read == kPage;) {
+    SqlStatement s(*db_, sql);
+    BindWhere(s, where);
+    s.Bind(last_time).Bind(last_time).Bind(last_id).Bind(kPage);
+    std::vector<Incident> page;
+    int code;
+    while ((code = s.Step()) == kSqlRow) page.push_back(ReadIncident(s));
+    if (code != kSqlDone) return Error(code, "cannot read incidents");
+    read = static_cast<int64_t>(page.size());
+    for (Incident& i : page) {
+      last_time = i.time_ms;
+      last_id = i.id;
+      absl::Status st = LoadDecision(i);
+      // Incidents from before the facts were kept have their matches.
+      if (st.ok() && (load == Load::kAll || i.facts.empty())) {
+        st = LoadPassages(i);
+      }
+      if (!st.ok()) return st;
+      if (st = fn(i); !st.ok()) return st;
     }
-    if (!st.ok()) return st;
-    if (st = fn(i); !st.ok()) return st;
   }
-  if (code != kSqlDone) return Error(code, "cannot read incidents");
   return absl::OkStatus();
 }
 
 absl::StatusOr<Incident> IncidentStore::Get(int64_t id) {
-  SqlStatement s(
-      db_, absl::StrCat("SELECT ", kIncidentColumns, " FROM incidents WHERE id = ?"));
+  SqlStatement s(*db_, absl::StrCat("SELECT ", kIncidentColumns, " FROM incidents WHERE id = ?"));
   s.Bind(id);
   const int code = s.Step();
   if (code == kSqlDone) {
@@ -272,8 +286,7 @@ absl::StatusOr<Incident> IncidentStore::Get(int64_t id) {
 }
 
 absl::StatusOr<std::vector<DayCount>> IncidentStore::PerDay(int64_t since_ms) {
-  SqlStatement s(
-      db_,
+  SqlStatement s(*db_,
       "SELECT time_ms / 86400000 AS day, action, COUNT(*) FROM "
       "incidents WHERE time_ms >= ? GROUP BY day, action ORDER BY day");
   s.Bind(since_ms);
@@ -287,8 +300,8 @@ absl::StatusOr<std::vector<DayCount>> IncidentStore::PerDay(int64_t since_ms) {
 }
 
 absl::StatusOr<std::vector<NamedCount>> IncidentStore::NamedCounts(
-    const char* sql, int64_t since_ms, size_t n) {
-  SqlStatement s(db_, sql);
+    const std::string& sql, int64_t since_ms, size_t n) {
+  SqlStatement s(*db_, sql);
   s.Bind(since_ms).Bind(static_cast<int64_t>(n));
   std::vector<NamedCount> out;
   int code;
@@ -308,9 +321,13 @@ absl::StatusOr<std::vector<NamedCount>> IncidentStore::TopDocuments(
 
 absl::StatusOr<std::vector<NamedCount>> IncidentStore::TopSenders(
     int64_t since_ms, size_t n) {
+  // One sender in any case, under the first of its spellings, as SQLite's
+  // NOCASE column groups it.
   return NamedCounts(
-      "SELECT sender, COUNT(*) AS c FROM incidents WHERE time_ms >= ? AND "
-      "sender != '' GROUP BY sender ORDER BY c DESC, sender LIMIT ?",
+      absl::StrCat("SELECT MIN(sender) AS s, COUNT(*) AS c FROM incidents "
+                   "WHERE time_ms >= ? AND sender != '' GROUP BY ",
+                   db_->dialect().CaselessKey("sender"),
+                   " ORDER BY c DESC, s LIMIT ?"),
       since_ms, n);
 }
 

@@ -8,18 +8,22 @@
 #include "absl/strings/str_join.h"
 #include "cli/incidents/incident_rows.h"
 #include "cli/incidents/incident_store.h"
-#include "cli/incidents/sql_statement.h"
+#include "cli/incidents/sql_connection.h"
 
 namespace leakhound {
 
 absl::Status IncidentStore::Enqueue(const EventMaker& make) {
-  SqlStatement any(db_, "SELECT 1 FROM outbox_destinations LIMIT 1");
+  SqlStatement any(*db_, "SELECT 1 FROM outbox_destinations LIMIT 1");
   const int found = any.Step();
   if (found == kSqlDone) return absl::OkStatus();
   if (found != kSqlRow) return Error(found, "cannot read the outbox");
   absl::StatusOr<std::vector<OutboxEvent>> events = make();
   if (!events.ok()) return events.status();
-  SqlStatement add(db_,
+  // PostgreSQL hands out sequence numbers before commit: writers queue
+  // one at a time, so that no event commits behind a cursor already past
+  // it.
+  if (absl::Status s = db_->LockOutbox(); !s.ok()) return s;
+  SqlStatement add(*db_,
                    "INSERT INTO outbox (event_id, time_ms, type, incident_id, "
                    "payload) VALUES (?,?,?,?,?)");
   const int64_t now = NowUnixMs();
@@ -41,8 +45,7 @@ absl::Status IncidentStore::EnqueueReview(int64_t id, std::string_view review,
                                           const std::string& user,
                                           const std::string& note) {
   return Enqueue([&]() -> absl::StatusOr<std::vector<OutboxEvent>> {
-    SqlStatement s(
-        db_, absl::StrCat("SELECT ", kIncidentColumns, " FROM incidents WHERE id = ?"));
+    SqlStatement s(*db_, absl::StrCat("SELECT ", kIncidentColumns, " FROM incidents WHERE id = ?"));
     s.Bind(id);
     if (const int code = s.Step(); code != kSqlRow) {
       return Error(code, "cannot read an incident");
@@ -54,9 +57,10 @@ absl::Status IncidentStore::EnqueueReview(int64_t id, std::string_view review,
 }
 
 absl::Status IncidentStore::RegisterDestination(const std::string& name) {
-  SqlStatement s(db_,
-                 "INSERT OR IGNORE INTO outbox_destinations (name, cursor) "
-                 "VALUES (?, (SELECT IFNULL(MAX(seq), 0) FROM outbox))");
+  SqlStatement s(*db_,
+                 "INSERT INTO outbox_destinations (name, cursor) VALUES (?, "
+                 "(SELECT COALESCE(MAX(seq), 0) FROM outbox)) ON CONFLICT "
+                 "DO NOTHING");
   s.Bind(name);
   if (const int code = s.Step(); code != kSqlDone) {
     return Error(code, "cannot register a destination");
@@ -65,12 +69,12 @@ absl::Status IncidentStore::RegisterDestination(const std::string& name) {
 }
 
 absl::Status IncidentStore::ForgetDestination(const std::string& name) {
-  SqlStatement s(db_, "DELETE FROM outbox_destinations WHERE name = ?");
+  SqlStatement s(*db_, "DELETE FROM outbox_destinations WHERE name = ?");
   s.Bind(name);
   if (const int code = s.Step(); code != kSqlDone) {
     return Error(code, "cannot forget a destination");
   }
-  if (SqlChanges(db_) == 0) {
+  if (db_->Changes() == 0) {
     return absl::NotFoundError(absl::StrCat("no destination '", name, "'"));
   }
   return absl::OkStatus();
@@ -79,7 +83,7 @@ absl::Status IncidentStore::ForgetDestination(const std::string& name) {
 absl::StatusOr<std::string> IncidentStore::TakeLease(
     const std::string& name, const std::string& owner, int64_t now_ms,
     int64_t until_ms, const std::string& stale_owner) {
-  SqlStatement s(db_,
+  SqlStatement s(*db_,
                  "UPDATE outbox_destinations SET lease_owner = ?, "
                  "lease_until_ms = ? WHERE name = ? AND (lease_owner IN "
                  "('', ?, ?) OR lease_until_ms < ?)");
@@ -88,8 +92,7 @@ absl::StatusOr<std::string> IncidentStore::TakeLease(
   if (const int code = s.Step(); code != kSqlDone) {
     return Error(code, "cannot take a destination's lease");
   }
-  SqlStatement holder(
-      db_, "SELECT lease_owner FROM outbox_destinations WHERE name = ?");
+  SqlStatement holder(*db_, "SELECT lease_owner FROM outbox_destinations WHERE name = ?");
   holder.Bind(name);
   const int code = holder.Step();
   if (code == kSqlDone) {
@@ -101,7 +104,7 @@ absl::StatusOr<std::string> IncidentStore::TakeLease(
 
 absl::Status IncidentStore::ReleaseLease(const std::string& name,
                                          const std::string& owner) {
-  SqlStatement s(db_,
+  SqlStatement s(*db_,
                  "UPDATE outbox_destinations SET lease_owner = '', "
                  "lease_until_ms = 0 WHERE name = ? AND lease_owner = ?");
   s.Bind(name).Bind(owner);
@@ -113,7 +116,7 @@ absl::Status IncidentStore::ReleaseLease(const std::string& name,
 
 absl::StatusOr<std::vector<OutboxEvent>> IncidentStore::PendingEvents(
     const std::string& name, size_t limit) {
-  SqlStatement s(db_,
+  SqlStatement s(*db_,
                  "SELECT seq, event_id, time_ms, payload FROM outbox WHERE "
                  "seq > (SELECT cursor FROM outbox_destinations WHERE name = "
                  "?) ORDER BY seq LIMIT ?");
@@ -142,8 +145,7 @@ absl::Status IncidentStore::Advance(const std::string& name,
                                     const OutboxProgress& p) {
   return InTransaction([&]() -> absl::Status {
     const int64_t now = NowUnixMs();
-    SqlStatement s(
-        db_,
+    SqlStatement s(*db_,
         "UPDATE outbox_destinations SET cursor = ?, delivered = delivered + "
         "?, skipped = skipped + ?, failed = failed + ?, last_delivery_ms = "
         "CASE WHEN ? > 0 THEN ? ELSE last_delivery_ms END, last_error = CASE "
@@ -156,17 +158,17 @@ absl::Status IncidentStore::Advance(const std::string& name,
     if (const int code = s.Step(); code != kSqlDone) {
       return Error(code, "cannot move a destination's cursor");
     }
-    if (SqlChanges(db_) == 0) {
+    if (db_->Changes() == 0) {
       return absl::FailedPreconditionError(
           absl::StrCat("outbox destination '", name,
                        "': the lease is no longer ", owner, "'s"));
     }
     if (p.failed == 0) return absl::OkStatus();
-    SqlStatement f(db_,
+    SqlStatement f(*db_,
                    "INSERT INTO outbox_failures (destination, seq, event_id, "
                    "time_ms, error) VALUES (?,?,?,?,?)");
     f.Bind(name).Bind(p.cursor).Bind(p.failed_event_id).Bind(now).Bind(p.error);
-    SqlStatement trim(db_,
+    SqlStatement trim(*db_,
                       "DELETE FROM outbox_failures WHERE id <= (SELECT "
                       "MAX(id) FROM outbox_failures) - 1000");
     int code = f.Step();
@@ -179,7 +181,7 @@ absl::Status IncidentStore::Advance(const std::string& name,
 absl::Status IncidentStore::NoteRetry(const std::string& name,
                                       const std::string& owner,
                                       const std::string& error) {
-  SqlStatement s(db_,
+  SqlStatement s(*db_,
                  "UPDATE outbox_destinations SET retried = retried + 1, "
                  "last_error = ?, last_error_ms = ? WHERE name = ? AND "
                  "lease_owner = ?");
@@ -197,19 +199,22 @@ absl::StatusOr<int64_t> IncidentStore::PruneOutbox(int64_t before_ms,
     // The newest event that goes: by age, by size, or done everywhere.
     // Events are queued in time order (within a clock step), so those past
     // the age bound are the oldest: up to the first young one.
+    const char* greatest = db_->dialect().greatest;
     SqlStatement last(
-        db_,
-        "SELECT MAX(IFNULL((SELECT seq FROM outbox WHERE time_ms >= ? ORDER "
-        "BY seq LIMIT 1) - 1, (SELECT IFNULL(MAX(seq), 0) FROM outbox)), "
-        "IFNULL((SELECT seq FROM outbox ORDER BY seq DESC LIMIT 1 OFFSET ?), "
-        "0))");
+        *db_,
+        absl::StrCat(
+            "SELECT ", greatest,
+            "(COALESCE((SELECT seq FROM outbox WHERE time_ms >= ? ORDER BY "
+            "seq LIMIT 1) - 1, (SELECT COALESCE(MAX(seq), 0) FROM outbox)), "
+            "COALESCE((SELECT seq FROM outbox ORDER BY seq DESC LIMIT 1 "
+            "OFFSET ?), 0))"));
     last.Bind(before_ms).Bind(max_events);
     if (const int code = last.Step(); code != kSqlRow) {
       return Error(code, "cannot prune the outbox");
     }
     const int64_t cut = last.Int(0);
-    SqlStatement lost(db_,
-                      "SELECT IFNULL(SUM((SELECT COUNT(*) FROM outbox WHERE "
+    SqlStatement lost(*db_,
+                      "SELECT COALESCE(SUM((SELECT COUNT(*) FROM outbox WHERE "
                       "seq > d.cursor AND seq <= ?)), 0) FROM "
                       "outbox_destinations d");
     lost.Bind(cut);
@@ -217,18 +222,20 @@ absl::StatusOr<int64_t> IncidentStore::PruneOutbox(int64_t before_ms,
       return Error(code, "cannot prune the outbox");
     }
     dropped = lost.Int(0);
-    SqlStatement count(db_,
-                       "UPDATE outbox_destinations SET dropped = dropped + "
-                       "(SELECT COUNT(*) FROM outbox WHERE seq > cursor AND "
-                       "seq <= ?1), cursor = MAX(cursor, ?1)");
+    SqlStatement count(
+        *db_, absl::StrCat("UPDATE outbox_destinations SET dropped = dropped "
+                           "+ (SELECT COUNT(*) FROM outbox WHERE seq > cursor "
+                           "AND seq <= ?1), cursor = ",
+                           greatest, "(cursor, ?1)"));
     count.Bind(cut);
     if (const int code = count.Step(); code != kSqlDone) {
       return Error(code, "cannot prune the outbox");
     }
-    SqlStatement done(db_,
-                      "DELETE FROM outbox WHERE seq <= MAX(?, IFNULL((SELECT "
-                      "MIN(cursor) FROM outbox_destinations), (SELECT "
-                      "IFNULL(MAX(seq), 0) FROM outbox)))");
+    SqlStatement done(
+        *db_, absl::StrCat("DELETE FROM outbox WHERE seq <= ", greatest,
+                           "(?, COALESCE((SELECT MIN(cursor) FROM "
+                           "outbox_destinations), (SELECT COALESCE(MAX(seq), "
+                           "0) FROM outbox)))"));
     done.Bind(cut);
     if (const int code = done.Step(); code != kSqlDone) {
       return Error(code, "cannot prune the outbox");
@@ -241,10 +248,9 @@ absl::StatusOr<int64_t> IncidentStore::PruneOutbox(int64_t before_ms,
 
 absl::StatusOr<std::vector<OutboxDestinationState>>
 IncidentStore::OutboxStates() {
-  SqlStatement s(
-      db_,
+  SqlStatement s(*db_,
       "SELECT name, cursor, delivered, skipped, failed, dropped, retried, "
-      "(SELECT COUNT(*) FROM outbox WHERE seq > d.cursor), IFNULL((SELECT "
+      "(SELECT COUNT(*) FROM outbox WHERE seq > d.cursor), COALESCE((SELECT "
       "time_ms FROM outbox WHERE seq > d.cursor ORDER BY seq LIMIT 1), 0), "
       "last_delivery_ms, last_error, last_error_ms, lease_owner, "
       "lease_until_ms FROM outbox_destinations d ORDER BY name");
@@ -274,7 +280,7 @@ IncidentStore::OutboxStates() {
 
 absl::StatusOr<std::vector<OutboxFailure>> IncidentStore::OutboxFailures(
     size_t limit) {
-  SqlStatement s(db_,
+  SqlStatement s(*db_,
                  "SELECT destination, seq, event_id, time_ms, error FROM "
                  "outbox_failures ORDER BY id DESC LIMIT ?");
   s.Bind(static_cast<int64_t>(limit));
@@ -288,7 +294,7 @@ absl::StatusOr<std::vector<OutboxFailure>> IncidentStore::OutboxFailures(
 }
 
 absl::StatusOr<int64_t> IncidentStore::OutboxSize() {
-  SqlStatement s(db_, "SELECT COUNT(*) FROM outbox");
+  SqlStatement s(*db_, "SELECT COUNT(*) FROM outbox");
   if (const int code = s.Step(); code != kSqlRow) {
     return Error(code, "cannot read the outbox");
   }

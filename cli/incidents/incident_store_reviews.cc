@@ -8,7 +8,7 @@
 #include "absl/strings/str_join.h"
 #include "cli/incidents/incident_rows.h"
 #include "cli/incidents/incident_store.h"
-#include "cli/incidents/sql_statement.h"
+#include "cli/incidents/sql_connection.h"
 
 namespace leakhound {
 
@@ -20,8 +20,7 @@ absl::Status IncidentStore::Resolve(int64_t id, const std::string& status,
         "bad status '", status, "' (confirmed, false-positive or open)"));
   }
   return InTransaction([&]() -> absl::Status {
-    SqlStatement s(
-        db_,
+    SqlStatement s(*db_,
         "UPDATE incidents SET status = ?, note = ?, reviewed_by = ?, "
         "reviewed_ms = ? WHERE id = ?");
     s.Bind(status).Bind(note).Bind(user).Bind(NowUnixMs()).Bind(id);
@@ -37,7 +36,7 @@ absl::Status IncidentStore::SetMailState(int64_t id, const std::string& state,
                                          const std::string& user,
                                          const std::string& detail) {
   return InTransaction([&]() -> absl::Status {
-    SqlStatement s(db_, "UPDATE incidents SET mail_state = ? WHERE id = ?");
+    SqlStatement s(*db_, "UPDATE incidents SET mail_state = ? WHERE id = ?");
     s.Bind(state).Bind(id);
     if (absl::Status st = UpdatedOne(s, id); !st.ok()) return st;
     if (state == "released" || state == "deleted") {
@@ -55,17 +54,17 @@ absl::StatusOr<int64_t> IncidentStore::Purge(int64_t before_ms,
     int code = kSqlDone;
     for (const char* table :
          {"matches", "incident_rules", "incident_documents"}) {
-      SqlStatement m(db_, absl::StrCat("DELETE FROM ", table,
+      SqlStatement m(*db_, absl::StrCat("DELETE FROM ", table,
                                        " WHERE incident_id IN (SELECT id FROM "
                                        "incidents WHERE time_ms < ?)"));
       m.Bind(before_ms);
       if (code == kSqlDone) code = m.Step();
     }
-    SqlStatement i(db_, "DELETE FROM incidents WHERE time_ms < ?");
+    SqlStatement i(*db_, "DELETE FROM incidents WHERE time_ms < ?");
     i.Bind(before_ms);
     if (code == kSqlDone) code = i.Step();
     if (code != kSqlDone) return Error(code, "cannot purge");
-    deleted = SqlChanges(db_);
+    deleted = db_->Changes();
     OutboxEvent purged;
     purged.type = "review";
     purged.review = "purged";
@@ -109,9 +108,8 @@ absl::Status IncidentStore::Audit(const std::string& user,
                                   const std::string& action,
                                   int64_t incident_id,
                                   const std::string& detail) {
-  SqlStatement s(
-      db_,
-      "INSERT INTO audit (time_ms, user, action, incident_id, detail) "
+  SqlStatement s(*db_,
+      "INSERT INTO audit (time_ms, \"user\", action, incident_id, detail) "
       "VALUES (?,?,?,?,?)");
   s.Bind(NowUnixMs()).Bind(user).Bind(action).Bind(incident_id).Bind(detail);
   if (const int code = s.Step(); code != kSqlDone) {
@@ -122,9 +120,8 @@ absl::Status IncidentStore::Audit(const std::string& user,
 
 absl::StatusOr<std::vector<AuditEntry>> IncidentStore::AuditTrail(
     int64_t incident_id, size_t limit) {
-  SqlStatement s(
-      db_,
-      "SELECT id, time_ms, user, action, incident_id, detail FROM audit "
+  SqlStatement s(*db_,
+      "SELECT id, time_ms, \"user\", action, incident_id, detail FROM audit "
       "WHERE incident_id = ? ORDER BY id DESC LIMIT ?");
   s.Bind(incident_id).Bind(static_cast<int64_t>(limit));
   std::vector<AuditEntry> out;

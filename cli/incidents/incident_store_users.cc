@@ -7,14 +7,16 @@
 #include "absl/strings/str_join.h"
 #include "cli/incidents/incident_rows.h"
 #include "cli/incidents/incident_store.h"
-#include "cli/incidents/sql_statement.h"
+#include "cli/incidents/sql_connection.h"
 
 namespace leakhound {
 
 absl::Status IncidentStore::PutUser(const ConsoleUser& user) {
-  SqlStatement s(db_,
-                 "INSERT OR REPLACE INTO users (name, role, password_hash, "
-                 "created_ms) VALUES (?,?,?,?)");
+  SqlStatement s(*db_,
+                 "INSERT INTO users (name, role, password_hash, created_ms) "
+                 "VALUES (?,?,?,?) ON CONFLICT (name) DO UPDATE SET role = "
+                 "excluded.role, password_hash = excluded.password_hash, "
+                 "created_ms = excluded.created_ms");
   s.Bind(user.name)
       .Bind(user.role)
       .Bind(user.password_hash)
@@ -26,12 +28,13 @@ absl::Status IncidentStore::PutUser(const ConsoleUser& user) {
 }
 
 absl::Status IncidentStore::RemoveUser(const std::string& name) {
-  SqlStatement s(db_, "DELETE FROM users WHERE name = ? COLLATE NOCASE");
+  SqlStatement s(*db_, "DELETE FROM users WHERE " +
+                           db_->dialect().CaselessEquals("name"));
   s.Bind(name);
   if (const int code = s.Step(); code != kSqlDone) {
     return Error(code, "cannot remove a user");
   }
-  if (SqlChanges(db_) == 0) {
+  if (db_->Changes() == 0) {
     return absl::NotFoundError(absl::StrCat("no user '", name, "'"));
   }
   return absl::OkStatus();
@@ -39,10 +42,9 @@ absl::Status IncidentStore::RemoveUser(const std::string& name) {
 
 absl::StatusOr<std::optional<ConsoleUser>> IncidentStore::GetUser(
     const std::string& name) {
-  SqlStatement s(
-      db_,
-      "SELECT name, role, password_hash, created_ms FROM users WHERE "
-      "name = ? COLLATE NOCASE");
+  SqlStatement s(*db_,
+      "SELECT name, role, password_hash, created_ms FROM users WHERE " +
+          db_->dialect().CaselessEquals("name"));
   s.Bind(name);
   const int code = s.Step();
   if (code == kSqlDone) return std::nullopt;
@@ -51,8 +53,7 @@ absl::StatusOr<std::optional<ConsoleUser>> IncidentStore::GetUser(
 }
 
 absl::StatusOr<std::vector<ConsoleUser>> IncidentStore::ListUsers() {
-  SqlStatement s(
-      db_,
+  SqlStatement s(*db_,
       "SELECT name, role, password_hash, created_ms FROM users ORDER "
       "BY name");
   std::vector<ConsoleUser> out;

@@ -1,10 +1,17 @@
-// IncidentStore on real SQLite files in a temp dir.
+// IncidentStore on both engines: real SQLite files in a temp dir, and a
+// fresh database per test in a real PostgreSQL 15 (the test run's private
+// cluster). The suite runs once per engine; what only a file has (its
+// mode, its format) is tested on SQLite alone.
 #include "cli/incidents/incident_store.h"
 
 #include <gtest/gtest.h>
+#include <libpq-fe.h>
 #include <sqlite3.h>
 #include <sys/stat.h>
 
+#include <thread>
+
+#include "tests/postgres_test_database.h"
 #include "tests/temp_dir.h"
 
 namespace leakhound {
@@ -54,19 +61,64 @@ OutboxProgress Failed(int64_t cursor, const std::string& error,
   return p;
 }
 
-class IncidentStoreTest : public ::testing::Test {
+enum class Engine { kSqlite, kPostgres };
+
+class IncidentStoreTest : public ::testing::TestWithParam<Engine> {
  protected:
   void SetUp() override {
+    if (GetParam() == Engine::kPostgres) {
+      database_ = std::make_unique<PostgresTestDatabase>();
+      path_ = database_->uri();
+    }
     auto s = IncidentStore::Open(path_);
     ASSERT_TRUE(s.ok()) << s.status();
     store_ = std::move(*s);
   }
+  void TearDown() override {
+    ReleaseWriteLock();
+    store_.reset();
+  }
+  // Another session takes the write lock and holds it until released:
+  // SQLite's BEGIN `mode`, PostgreSQL's exclusive lock on the tables.
+  void HoldWriteLock(const char* mode) {
+    if (GetParam() == Engine::kPostgres) {
+      pg_ = PQconnectdb(path_.c_str());
+      PGresult* r = PQexec(
+          pg_, "BEGIN; LOCK TABLE incidents, outbox IN ACCESS EXCLUSIVE MODE");
+      ASSERT_EQ(PQresultStatus(r), PGRES_COMMAND_OK) << PQerrorMessage(pg_);
+      PQclear(r);
+      return;
+    }
+    ASSERT_EQ(sqlite3_open(path_.c_str(), &sqlite_), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(sqlite_, (std::string("BEGIN ") + mode).c_str(),
+                           nullptr, nullptr, nullptr),
+              SQLITE_OK);
+  }
+  void ReleaseWriteLock() {
+    if (pg_ != nullptr) PQfinish(pg_);  // rolls back
+    pg_ = nullptr;
+    if (sqlite_ != nullptr) {
+      sqlite3_exec(sqlite_, "ROLLBACK", nullptr, nullptr, nullptr);
+      sqlite3_close(sqlite_);
+    }
+    sqlite_ = nullptr;
+  }
   TempDir dir_;
-  const std::string path_ = dir_.Sub("incidents");
+  std::unique_ptr<PostgresTestDatabase> database_;
+  std::string path_ = dir_.Sub("incidents");  // or the database's URI
   std::unique_ptr<IncidentStore> store_;
+  PGconn* pg_ = nullptr;
+  sqlite3* sqlite_ = nullptr;
 };
 
-TEST_F(IncidentStoreTest, AnIncidentReadsBackWithEveryFieldAndMatch) {
+INSTANTIATE_TEST_SUITE_P(
+    Engines, IncidentStoreTest,
+    ::testing::Values(Engine::kSqlite, Engine::kPostgres),
+    [](const ::testing::TestParamInfo<Engine>& engine) {
+      return engine.param == Engine::kSqlite ? "SQLite" : "PostgreSQL";
+    });
+
+TEST_P(IncidentStoreTest, AnIncidentReadsBackWithEveryFieldAndMatch) {
   std::vector<Incident> batch = {MailLeak(1000, "alice@corp.test", "memo")};
   batch[0].message_id = "<m1@corp.test>";
   batch[0].client = "192.0.2.7";
@@ -92,7 +144,7 @@ TEST_F(IncidentStoreTest, AnIncidentReadsBackWithEveryFieldAndMatch) {
             "THE PASSAGE");
 }
 
-TEST_F(IncidentStoreTest,
+TEST_P(IncidentStoreTest,
        ThePolicyDecisionReadsBackAndFiltersByRuleSeverityAndReference) {
   std::vector<Incident> batch = {MailLeak(1000, "a@corp.test", "memo"),
                                  MailLeak(2000, "b@corp.test", "plan")};
@@ -142,13 +194,15 @@ TEST_F(IncidentStoreTest,
   EXPECT_EQ(*store_->IntegrityCheck(), "ok");
 }
 
-TEST_F(IncidentStoreTest, TheFileIsOwnerOnly) {
+TEST(IncidentStoreFileTest, TheFileIsOwnerOnly) {
+  TempDir dir;
+  ASSERT_TRUE(IncidentStore::Open(dir.Sub("incidents")).ok());
   struct stat st {};
-  ASSERT_EQ(::stat(path_.c_str(), &st), 0);
+  ASSERT_EQ(::stat(dir.Sub("incidents").c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0600u);
 }
 
-TEST_F(IncidentStoreTest, ListFiltersAndPagesNewestFirst) {
+TEST_P(IncidentStoreTest, ListFiltersAndPagesNewestFirst) {
   std::vector<Incident> batch;
   for (int i = 0; i < 30; ++i) {
     batch.push_back(MailLeak(1000 + i,
@@ -181,7 +235,7 @@ TEST_F(IncidentStoreTest, ListFiltersAndPagesNewestFirst) {
   EXPECT_EQ(*store_->Count(by), 4);
 }
 
-TEST_F(IncidentStoreTest, ResolveRecordsTheReviewAndAuditsIt) {
+TEST_P(IncidentStoreTest, ResolveRecordsTheReviewAndAuditsIt) {
   std::vector<Incident> batch = {MailLeak(1, "a@b.test", "memo")};
   ASSERT_TRUE(store_->Insert(batch).ok());
   const int64_t id = batch[0].id;
@@ -202,7 +256,7 @@ TEST_F(IncidentStoreTest, ResolveRecordsTheReviewAndAuditsIt) {
   EXPECT_EQ((*audit)[0].detail, "false-positive: test data");
 }
 
-TEST_F(IncidentStoreTest, PurgeDeletesOnlyOlderIncidentsWithTheirMatches) {
+TEST_P(IncidentStoreTest, PurgeDeletesOnlyOlderIncidentsWithTheirMatches) {
   std::vector<Incident> batch = {MailLeak(100, "a@b.test", "old"),
                                  MailLeak(200, "a@b.test", "new")};
   ASSERT_TRUE(store_->Insert(batch).ok());
@@ -221,7 +275,7 @@ TEST_F(IncidentStoreTest, PurgeDeletesOnlyOlderIncidentsWithTheirMatches) {
   EXPECT_EQ(*store_->IntegrityCheck(), "ok");
 }
 
-TEST_F(IncidentStoreTest, UsersAreStoredReplacedAndRemoved) {
+TEST_P(IncidentStoreTest, UsersAreStoredReplacedAndRemoved) {
   ASSERT_TRUE(store_->PutUser({"rita", "reviewer", "$argon2id$x", 5}).ok());
   ASSERT_TRUE(store_->PutUser({"rita", "admin", "$argon2id$y", 5}).ok());
   auto got = store_->GetUser("rita");
@@ -233,7 +287,7 @@ TEST_F(IncidentStoreTest, UsersAreStoredReplacedAndRemoved) {
   EXPECT_FALSE(store_->GetUser("rita")->has_value());
 }
 
-TEST_F(IncidentStoreTest, DashboardCountsPerDayActionAndSender) {
+TEST_P(IncidentStoreTest, DashboardCountsPerDayActionAndSender) {
   std::vector<Incident> batch = {
       MailLeak(86'400'000 * 3 + 5, "a@b.test", "memo"),
       MailLeak(86'400'000 * 3 + 9, "a@b.test", "memo"),
@@ -253,12 +307,9 @@ TEST_F(IncidentStoreTest, DashboardCountsPerDayActionAndSender) {
   EXPECT_EQ((*senders)[0].count, 2);
 }
 
-TEST_F(IncidentStoreTest,
+TEST_P(IncidentStoreTest,
        ALockedStoreIsUnavailableAndTheBatchIsNotHalfWritten) {
-  sqlite3* other = nullptr;
-  ASSERT_EQ(sqlite3_open(path_.c_str(), &other), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(other, "BEGIN EXCLUSIVE", nullptr, nullptr, nullptr),
-            SQLITE_OK);
+  HoldWriteLock("EXCLUSIVE");
   IncidentStore::Options quick;
   quick.busy_timeout_ms = 50;
   auto second = IncidentStore::Open(path_, quick);
@@ -268,9 +319,7 @@ TEST_F(IncidentStoreTest,
   const absl::Status s = (*second)->Insert(batch);
   EXPECT_TRUE(absl::IsUnavailable(s)) << s;
   EXPECT_EQ(batch[0].id, 0);
-  ASSERT_EQ(sqlite3_exec(other, "ROLLBACK", nullptr, nullptr, nullptr),
-            SQLITE_OK);
-  sqlite3_close(other);
+  ReleaseWriteLock();
   EXPECT_EQ(*store_->Count(IncidentFilter{}), 0);
   EXPECT_TRUE((*second)->Insert(batch).ok());
   EXPECT_EQ(*store_->Count(IncidentFilter{}), 2);
@@ -370,7 +419,7 @@ TEST(IncidentStoreFormatTest, AMissingFileIsNotFoundWithoutCreate) {
       absl::IsNotFound(IncidentStore::Open(dir.Sub("none"), o).status()));
 }
 
-TEST_F(IncidentStoreTest, NothingIsQueuedWhileNoDestinationIsRegistered) {
+TEST_P(IncidentStoreTest, NothingIsQueuedWhileNoDestinationIsRegistered) {
   std::vector<Incident> batch = {MailLeak(1000, "a@corp.test", "memo")};
   ASSERT_TRUE(store_->Insert(batch).ok());
   ASSERT_TRUE(store_->Resolve(batch[0].id, "confirmed", "", "ada").ok());
@@ -379,7 +428,7 @@ TEST_F(IncidentStoreTest, NothingIsQueuedWhileNoDestinationIsRegistered) {
 
 // A console label edit is audited and reaches the SIEM as a review event
 // "labelled", in one transaction.
-TEST_F(IncidentStoreTest, AConfigurationChangeIsAuditedAndQueued) {
+TEST_P(IncidentStoreTest, AConfigurationChangeIsAuditedAndQueued) {
   ASSERT_TRUE(store_->RegisterDestination("soc").ok());
   ASSERT_TRUE(store_->AuditChange("console:ada", "label document", "labelled",
                                   "memo: public -> secret")
@@ -397,7 +446,7 @@ TEST_F(IncidentStoreTest, AConfigurationChangeIsAuditedAndQueued) {
   EXPECT_EQ(trail->back().action, "label document");
 }
 
-TEST_F(IncidentStoreTest,
+TEST_P(IncidentStoreTest,
        IncidentsAndReviewsAreQueuedInOrderForARegisteredDestination) {
   std::vector<Incident> before = {MailLeak(500, "old@corp.test", "memo")};
   ASSERT_TRUE(store_->Insert(before).ok());
@@ -439,26 +488,22 @@ TEST_F(IncidentStoreTest,
   EXPECT_EQ((*events)[3].review, "released");
 }
 
-TEST_F(IncidentStoreTest, AFailedInsertQueuesNothing) {
+TEST_P(IncidentStoreTest, AFailedInsertQueuesNothing) {
   ASSERT_TRUE(store_->RegisterDestination("soc").ok());
   // A second writer holds the lock: the insert fails as a whole.
   IncidentStore::Options quick;
   quick.busy_timeout_ms = 10;
   auto other = IncidentStore::Open(path_, quick);
   ASSERT_TRUE(other.ok());
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(db, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr),
-            SQLITE_OK);
+  HoldWriteLock("IMMEDIATE");
   std::vector<Incident> batch = {MailLeak(1000, "a@corp.test", "memo")};
   EXPECT_FALSE((*other)->Insert(batch).ok());
-  sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
-  sqlite3_close(db);
+  ReleaseWriteLock();
   EXPECT_EQ(*store_->OutboxSize(), 0);
   EXPECT_EQ(*store_->Count(IncidentFilter()), 0);
 }
 
-TEST_F(IncidentStoreTest, OneOwnerHoldsTheLeaseUntilItLapsesOrIsReleased) {
+TEST_P(IncidentStoreTest, OneOwnerHoldsTheLeaseUntilItLapsesOrIsReleased) {
   ASSERT_TRUE(store_->RegisterDestination("soc").ok());
   EXPECT_EQ(*store_->TakeLease("soc", "a", 1000, 2000, ""), "a");
   EXPECT_EQ(*store_->TakeLease("soc", "a", 1500, 2500, ""), "a");  // renewed
@@ -472,7 +517,7 @@ TEST_F(IncidentStoreTest, OneOwnerHoldsTheLeaseUntilItLapsesOrIsReleased) {
       absl::IsNotFound(store_->TakeLease("none", "b", 0, 1, "").status()));
 }
 
-TEST_F(IncidentStoreTest, AdvanceMovesTheCursorOnlyForTheLeaseHolder) {
+TEST_P(IncidentStoreTest, AdvanceMovesTheCursorOnlyForTheLeaseHolder) {
   ASSERT_TRUE(store_->RegisterDestination("soc").ok());
   std::vector<Incident> batch = {MailLeak(1000, "a@corp.test", "memo"),
                                  MailLeak(2000, "b@corp.test", "memo"),
@@ -509,7 +554,7 @@ TEST_F(IncidentStoreTest, AdvanceMovesTheCursorOnlyForTheLeaseHolder) {
   EXPECT_EQ(failures[0].event_id, events[1].id);
 }
 
-TEST_F(IncidentStoreTest,
+TEST_P(IncidentStoreTest,
        PruningDropsWhatIsPastTheBoundsAndCountsItPerDestination) {
   ASSERT_TRUE(store_->RegisterDestination("fast").ok());
   ASSERT_TRUE(store_->RegisterDestination("slow").ok());
@@ -547,7 +592,7 @@ TEST_F(IncidentStoreTest,
   EXPECT_EQ(*store_->OutboxSize(), 0);
 }
 
-TEST_F(IncidentStoreTest, APurgeIsQueuedAsOneEventWithItsCount) {
+TEST_P(IncidentStoreTest, APurgeIsQueuedAsOneEventWithItsCount) {
   ASSERT_TRUE(store_->RegisterDestination("soc").ok());
   std::vector<Incident> batch = {MailLeak(1000, "a@corp.test", "memo"),
                                  MailLeak(2000, "b@corp.test", "memo")};
@@ -558,6 +603,141 @@ TEST_F(IncidentStoreTest, APurgeIsQueuedAsOneEventWithItsCount) {
   EXPECT_EQ(events[2].review, "purged");
   EXPECT_EQ(events[2].purged, 2);
   EXPECT_EQ(events[2].user, "ada");
+}
+
+}  // namespace
+}  // namespace leakhound
+
+namespace leakhound {
+namespace {
+
+TEST_P(IncidentStoreTest,
+       ConcurrentWritersQueueEveryEventOnceAndNoneBehindTheCursor) {
+  ASSERT_TRUE(store_->RegisterDestination("soc").ok());
+  constexpr int kWriters = 4;
+  constexpr int kEach = 40;
+  std::atomic<bool> done{false};
+  std::vector<std::string> seen;
+  // A sender reads while the writers commit: an event numbered before one
+  // it has passed, but committed after, would never be read.
+  std::thread reader([&] {
+    auto store = IncidentStore::Open(path_);
+    ASSERT_TRUE(store.ok()) << store.status();
+    ASSERT_EQ(*(*store)->TakeLease("soc", "r", 0, INT64_MAX, ""), "r");
+    for (bool last = false; !last;) {
+      last = done.load();
+      auto events = (*store)->PendingEvents("soc", 1000);
+      ASSERT_TRUE(events.ok()) << events.status();
+      if (events->empty()) continue;
+      for (const OutboxEvent& e : *events) seen.push_back(e.id);
+      ASSERT_TRUE((*store)
+                      ->Advance("soc", "r",
+                                Delivered(events->back().seq,
+                                          static_cast<int64_t>(events->size())))
+                      .ok());
+      if (last) last = false;  // read until a round finds nothing
+    }
+  });
+  std::vector<std::thread> writers;
+  for (int w = 0; w < kWriters; ++w) {
+    writers.emplace_back([&, w] {
+      auto store = IncidentStore::Open(path_);
+      ASSERT_TRUE(store.ok()) << store.status();
+      for (int i = 0; i < kEach; ++i) {
+        std::vector<Incident> one = {
+            MailLeak(1000 * w + i, "w@corp.test", "memo")};
+        ASSERT_TRUE((*store)->Insert(one).ok());
+      }
+    });
+  }
+  for (std::thread& t : writers) t.join();
+  done = true;
+  reader.join();
+  EXPECT_EQ(*store_->Count(IncidentFilter()), kWriters * kEach);
+  std::sort(seen.begin(), seen.end());
+  EXPECT_EQ(std::unique(seen.begin(), seen.end()), seen.end());
+  EXPECT_EQ(seen.size(), static_cast<size_t>(kWriters * kEach));
+}
+
+TEST_P(IncidentStoreTest, TextThatIsNotUtf8IsKeptOrRepairedNeverRefused) {
+  std::vector<Incident> batch = {MailLeak(5, "a@b.test", "memo")};
+  batch[0].subject = std::string("caf\xE9 \0end", 9);
+  ASSERT_TRUE(store_->Insert(batch).ok());
+  auto back = store_->Get(batch[0].id);
+  ASSERT_TRUE(back.ok()) << back.status();
+  // PostgreSQL's text holds neither: both become U+FFFD there.
+  EXPECT_EQ(back->subject, GetParam() == Engine::kSqlite
+                               ? batch[0].subject
+                               : std::string("caf\xEF\xBF\xBD \xEF\xBF\xBD"
+                                             "end"));
+}
+
+TEST_P(IncidentStoreTest, SenderAndUserNamesMatchInAnyCase) {
+  std::vector<Incident> batch = {MailLeak(5, "Ada@Corp.test", "memo"),
+                                 MailLeak(6, "ada@corp.test", "memo")};
+  ASSERT_TRUE(store_->Insert(batch).ok());
+  IncidentFilter f;
+  f.sender = "ADA@corp.TEST";
+  EXPECT_EQ(*store_->Count(f), 2);
+  auto senders = store_->TopSenders(0, 5);
+  ASSERT_EQ(senders->size(), 1u);
+  EXPECT_EQ((*senders)[0].count, 2);
+  ASSERT_TRUE(store_->PutUser({"Grace", "admin", "hash", 1}).ok());
+  auto user = store_->GetUser("gRACE");
+  ASSERT_TRUE(user.ok() && user->has_value());
+  EXPECT_EQ((*user)->name, "Grace");
+  EXPECT_TRUE(store_->RemoveUser("GRACE").ok());
+}
+
+TEST(IncidentStoreUriTest, AnUnreachableServerIsUnavailableWithoutItsPassword) {
+  IncidentStore::Options o;
+  auto store = IncidentStore::Open(
+      "postgresql://desk:s3cret@127.0.0.1:1/leakhound?connect_timeout=2", o);
+  ASSERT_TRUE(absl::IsUnavailable(store.status())) << store.status();
+  const std::string message(store.status().message());
+  EXPECT_EQ(message.find("s3cret"), std::string::npos) << message;
+  EXPECT_NE(message.find("desk:***@127.0.0.1"), std::string::npos) << message;
+  EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+}
+
+TEST(IncidentStoreUriTest, PasswordsAreRedactedWhereverTheUriHoldsThem) {
+  EXPECT_EQ(RedactedTarget("postgresql://u:pw@h/db?sslmode=require"),
+            "postgresql://u:***@h/db?sslmode=require");
+  EXPECT_EQ(RedactedTarget("postgres:///db?host=/run/x&password=pw&user=u"),
+            "postgres:///db?host=/run/x&password=***&user=u");
+  EXPECT_EQ(RedactedTarget("postgresql://u@h/db"), "postgresql://u@h/db");
+  EXPECT_EQ(RedactedTarget("/var/lib/leakhound/incidents"),
+            "/var/lib/leakhound/incidents");
+  EXPECT_TRUE(IsDatabaseUri("postgres://h/db"));
+  EXPECT_FALSE(IsDatabaseUri("/srv/postgresql://x"));
+}
+
+TEST(IncidentStorePostgresTest, ADatabaseFromANewerLeakhoundIsRefused) {
+  PostgresTestDatabase database;
+  ASSERT_TRUE(IncidentStore::Open(database.uri()).ok());
+  PGconn* conn = PQconnectdb(database.uri().c_str());
+  PGresult* r = PQexec(conn, "UPDATE leakhound_schema SET version = 9");
+  ASSERT_EQ(PQresultStatus(r), PGRES_COMMAND_OK) << PQerrorMessage(conn);
+  PQclear(r);
+  PQfinish(conn);
+  auto store = IncidentStore::Open(database.uri());
+  EXPECT_TRUE(absl::IsFailedPrecondition(store.status())) << store.status();
+}
+
+TEST(IncidentStorePostgresTest, TwoProcessesOpeningANewDatabaseMigrateItOnce) {
+  PostgresTestDatabase database;
+  std::vector<std::thread> openers;
+  std::atomic<int> opened{0};
+  for (int i = 0; i < 4; ++i) {
+    openers.emplace_back([&] {
+      auto store = IncidentStore::Open(database.uri());
+      EXPECT_TRUE(store.ok()) << store.status();
+      if (store.ok() && (*store)->schema_version() == kIncidentSchemaVersion)
+        ++opened;
+    });
+  }
+  for (std::thread& t : openers) t.join();
+  EXPECT_EQ(opened.load(), 4);
 }
 
 }  // namespace
