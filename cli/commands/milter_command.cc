@@ -88,13 +88,16 @@ constexpr OptionSpec kMilterOwnOptions[] = {
     {"boilerplate-docs", true},
     {"min-distinctive-words", true},
     {"no-word-checks", false},
-    {"incidents", true, "FILE|off",
-     "record leaks, errors and unread parts there (default:\n"
-     "INDEX_DIR.incidents; docs/console.md)"},
+    {"incidents", true, "FILE|URI|off",
+     "record leaks, errors and unread parts there: a SQLite file or a\n"
+     "postgresql:// URI (default: INDEX_DIR.incidents; docs/console.md)"},
     {"store-snippets", true, "on|off",
      "keep the outbound text around each passage (default on)"},
     {"incident-spool", true, "N",
-     "records waiting for the store, at most (default 10000)"},
+     "records waiting in memory for the store, at most (default 10000)"},
+    {"incident-spool-dir", true, "DIR|off",
+     "keep what the store cannot take yet there, durably (default:\n"
+     "INDEX_DIR.incident-spool; docs/fleet.md)"},
     {"metrics", true, "HOST:PORT",
      "serve Prometheus metrics at /metrics there (e.g. 127.0.0.1:9527)"},
 };
@@ -221,6 +224,7 @@ absl::Status ReadMilterValues(const CommandLine& line, MilterOptions* o) {
   o->gateway.limits = *limits;
   o->gateway.duplicate_window = static_cast<uint32_t>(*window);
   o->gateway.incident_spool = *spool;
+  o->gateway.incident_spool_dir = line.Value("incident-spool-dir").value_or("");
   o->gateway.incidents = *incidents;
   o->gateway.store_snippets = *snippets;
   policy.max_message_bytes = *max_message;

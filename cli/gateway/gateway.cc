@@ -65,6 +65,13 @@ void Gateway::StartIncidents() {
   }
   IncidentWriter::Options o;
   o.spool_capacity = options_.incident_spool;
+  o.spool_dir = options_.incident_spool_dir;
+  if (o.spool_dir.empty()) {
+    std::string beside = options_.index_dir;
+    while (beside.size() > 1 && beside.back() == '/') beside.pop_back();
+    o.spool_dir = beside + ".incident-spool";
+  }
+  if (o.spool_dir == "off") o.spool_dir.clear();
   writer_ = std::make_unique<IncidentWriter>(path, o, log_->Sink());
   log_->Write(absl::StrCat(
       "recording incidents in ", RedactedTarget(path),
@@ -241,6 +248,9 @@ MilterMetrics::Gauges Gateway::gauges() const {
     const IncidentWriter::Counters c = writer_->counters();
     g.incidents_written = c.written;
     g.incidents_dropped = c.dropped;
+    g.incidents_queued = c.spooled;
+    g.incidents_spooled = c.disk_spooled;
+    g.incident_spool_oldest_ms = c.oldest_spooled_ms;
   }
   absl::MutexLock lock(&outbox_mu_);
   for (const auto& sender : senders_) {

@@ -60,8 +60,12 @@ struct GatewayOptions {
   std::optional<std::string> incidents;
   // Keep the outbound text around each passage (else offsets only).
   bool store_snippets = true;
-  // Incident records waiting for the store, at most.
+  // Incident records waiting in memory for the store, at most.
   uint64_t incident_spool = 10000;
+  // The durable spool folder for what the store cannot take yet
+  // (incident_spool.h); "": INDEX.incident-spool beside the index; "off":
+  // none (unstored incidents are held in memory only).
+  std::string incident_spool_dir;
   // The policy file (docs/policy.md); empty: `builtin_policy`, the
   // channel's flags as a policy.
   std::string policy_file;

@@ -184,6 +184,24 @@ std::string MilterMetrics::Render(const Gauges& g) const {
          "Incident records dropped (spool full, or left at stop).");
   absl::StrAppend(&out, "leakhound_incidents_dropped_total ",
                   g.incidents_dropped, "\n");
+  Header(out, "leakhound_incidents_queued", "gauge",
+         "Incident records in memory, waiting for the store.");
+  absl::StrAppend(&out, "leakhound_incidents_queued ", g.incidents_queued,
+                  "\n");
+  Header(out, "leakhound_incident_spool_depth", "gauge",
+         "Incident records in the durable spool, waiting for the store.");
+  absl::StrAppend(&out, "leakhound_incident_spool_depth ",
+                  g.incidents_spooled, "\n");
+  Header(out, "leakhound_incident_spool_oldest_seconds", "gauge",
+         "Age of the oldest incident in the spool (0: empty).");
+  absl::StrAppend(
+      &out, "leakhound_incident_spool_oldest_seconds ",
+      Number(g.incident_spool_oldest_ms == 0
+                 ? 0.0
+                 : std::max(0.0, static_cast<double>(NowUnixMs() -
+                                                     g.incident_spool_oldest_ms) /
+                                     1000.0)),
+      "\n");
   Header(out, "leakhound_policy_rules", "gauge",
          "Rules of the policy in force.");
   absl::StrAppend(&out, "leakhound_policy_rules ", g.policy_rules, "\n");

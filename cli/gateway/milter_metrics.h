@@ -51,6 +51,9 @@ class MilterMetrics {
     uint64_t duplicate_hits = 0;
     uint64_t incidents_written = 0;
     uint64_t incidents_dropped = 0;
+    uint64_t incidents_queued = 0;   // in memory, waiting for the store
+    uint64_t incidents_spooled = 0;  // in the spool folder
+    int64_t incident_spool_oldest_ms = 0;  // 0: none
     uint64_t policy_rules = 0;
     uint64_t policy_reload_failures = 0;
     uint64_t directory_failures = 0;

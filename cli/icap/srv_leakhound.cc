@@ -54,6 +54,7 @@ struct Settings {
   char* index = nullptr;
   char* policy = nullptr;
   char* incidents = nullptr;  // "off": none; unset: INDEX.incidents
+  char* incident_spool_dir = nullptr;  // "off": none; unset: beside INDEX
   char* on_leak = nullptr;    // block (default) or allow, without a policy
   char* on_error = nullptr;
   char* on_oversize = nullptr;
@@ -161,6 +162,7 @@ GatewayOptions ReadGatewayOptions(Disposition on_leak, const WebPolicy& p) {
   const std::string incidents =
       Text(g_settings.incidents, (o.index_dir + ".incidents").c_str());
   if (incidents != "off") o.incidents = incidents;
+  o.incident_spool_dir = Text(g_settings.incident_spool_dir, "");
   o.store_snippets = g_settings.store_snippets != 0;
   o.policy_file = Text(g_settings.policy, "");
   o.builtin_policy = BuiltinPolicy(on_leak, p.block_text);
@@ -487,6 +489,9 @@ struct ci_conf_entry g_conf_table[] = {
      "the policy file (docs/policy.md)"},
     {"Incidents", &g_settings.incidents, ci_cfg_set_str,
      "the incident store, or off (default INDEX.incidents)"},
+    {"IncidentSpoolDir", &g_settings.incident_spool_dir, ci_cfg_set_str,
+     "incidents the store cannot take yet, or off (default "
+     "INDEX.incident-spool)"},
     {"OnLeak", &g_settings.on_leak, ci_cfg_set_str,
      "block (default) or allow, without a policy file"},
     {"OnError", &g_settings.on_error, ci_cfg_set_str, "block (default), allow"},

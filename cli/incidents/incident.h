@@ -70,6 +70,10 @@ struct IncidentDocument {
 // "deleted".
 struct Incident {
   int64_t id = 0;       // assigned by the store
+  // PERSISTED: a stable id given when the incident is made (IncidentWriter:
+  // 32 hex digits), so that a record sent twice (a spool replayed after a
+  // crash) is stored once; "" for none (a scan's records).
+  std::string uid;
   int64_t time_ms = 0;  // Unix ms
   std::string source;
   std::string kind;

@@ -142,6 +142,10 @@ constexpr const char* kMigrations[] = {
     // kListSeparator.
     ("ALTER TABLE incident_rules ADD COLUMN documents TEXT NOT NULL "
      "DEFAULT '';"),
+    // 5 -> 6: the gateway's stable id of an incident (issue 68): a spool
+    // replayed after a crash stores each once.
+    ("ALTER TABLE incidents ADD COLUMN uid TEXT NOT NULL DEFAULT '';"
+     "CREATE UNIQUE INDEX incidents_by_uid ON incidents(uid) WHERE uid != '';"),
 };
 static_assert(std::size(kMigrations) == kIncidentSchemaVersion);
 

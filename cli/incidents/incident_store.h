@@ -39,7 +39,7 @@ class SqlConnection;  // sql_connection.h
 class SqlStatement;
 
 // PERSISTED (PRAGMA user_version): the schema version this build writes.
-inline constexpr int kIncidentSchemaVersion = 5;
+inline constexpr int kIncidentSchemaVersion = 6;
 
 struct IncidentFilter {
   int64_t since_ms = std::numeric_limits<int64_t>::min();  // time >= since
@@ -162,6 +162,8 @@ class IncidentStore {
   const std::string& path() const { return path_; }
 
   // Writes `incidents` in one transaction and sets their ids; all or none.
+  // An incident whose uid is stored already is not written again (nor
+  // queued for the outbox): it gets the stored one's id.
   absl::Status Insert(std::span<Incident> incidents);
 
   // Incidents matching `filter`, newest first, with their rules and facts
@@ -290,6 +292,8 @@ class IncidentStore {
   // Runs `body` inside BEGIN IMMEDIATE ... COMMIT; rolls back on error.
   absl::Status InTransaction(const std::function<absl::Status()>& body);
   absl::Status InsertAll(std::span<Incident> incidents);
+  // The matches of `incident` (its id set).
+  absl::Status InsertPassages(const Incident& incident);
   // The rules and facts of `incident` (its id set).
   absl::Status InsertDecision(const Incident& incident);
   // Steps an UPDATE of incident `id`: NotFound when it changed no row.

@@ -27,16 +27,14 @@ absl::Status IncidentStore::InsertAll(std::span<Incident> incidents) {
                    "queue_id, message_id, sender, recipients, subject, client, "
                    "run_id, file_path, file_size, sha256, detail, documents, "
                    "status, note, reviewed_by, reviewed_ms, mail_state, "
-                   "reference, severity, policy, would_action, method, url) "
-                   "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-                   "?,?) RETURNING id");
-  SqlStatement match(*db_,
-      "INSERT INTO matches (incident_id, ordinal, document, source, "
-      "labels, part, byte_begin, byte_end, words, coverage, snippet, "
-      "snippet_begin, snippet_end) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
+                   "reference, severity, policy, would_action, method, url, "
+                   "uid) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+                   "?,?,?,?,?) ON CONFLICT (uid) WHERE uid != '' DO NOTHING "
+                   "RETURNING id");
+  SqlStatement stored(*db_, "SELECT id FROM incidents WHERE uid = ?");
   if (add.code() != kSqlOk) return Error(add.code(), "cannot prepare");
-  if (match.code() != kSqlOk) return Error(match.code(), "cannot prepare");
   const std::string separator(1, kListSeparator);
+  std::vector<const Incident*> added;  // not stored before
   for (Incident& i : incidents) {
     if (i.documents.empty()) i.documents = DistinctDocuments(i.matches);
     add.Reset();
@@ -66,39 +64,60 @@ absl::Status IncidentStore::InsertAll(std::span<Incident> incidents) {
         .Bind(i.policy)
         .Bind(i.would_action)
         .Bind(i.method)
-        .Bind(i.url);
-    if (const int code = add.Step(); code != kSqlRow) {
-      return Error(code, "cannot insert an incident");
-    }
-    i.id = add.Int(0);
-    int64_t ordinal = 0;
-    for (const IncidentMatch& m : i.matches) {
-      match.Reset();
-      match.Bind(i.id)
-          .Bind(ordinal++)
-          .Bind(m.document)
-          .Bind(m.source)
-          .Bind(absl::StrJoin(m.labels, separator))
-          .Bind(m.part)
-          .Bind(int64_t{m.byte_begin})
-          .Bind(int64_t{m.byte_end})
-          .Bind(int64_t{m.words})
-          .Bind(m.coverage)
-          .Bind(m.snippet)
-          .Bind(int64_t{m.snippet_begin})
-          .Bind(int64_t{m.snippet_end});
-      if (const int code = match.Step(); code != kSqlDone) {
-        return Error(code, "cannot insert a match");
+        .Bind(i.url)
+        .Bind(i.uid);
+    const int code = add.Step();
+    if (code == kSqlDone && !i.uid.empty()) {  // stored before
+      stored.Reset();
+      stored.Bind(i.uid);
+      if (const int found = stored.Step(); found != kSqlRow) {
+        return Error(found, "cannot read a stored incident");
       }
+      i.id = stored.Int(0);
+      continue;
     }
+    if (code != kSqlRow) return Error(code, "cannot insert an incident");
+    i.id = add.Int(0);
+    added.push_back(&i);
+    if (absl::Status st = InsertPassages(i); !st.ok()) return st;
     if (absl::Status st = InsertDecision(i); !st.ok()) return st;
   }
   return Enqueue([&]() -> absl::StatusOr<std::vector<OutboxEvent>> {
     std::vector<OutboxEvent> events;
-    events.reserve(incidents.size());
-    for (const Incident& i : incidents) events.push_back(IncidentEvent(i));
+    events.reserve(added.size());
+    for (const Incident* i : added) events.push_back(IncidentEvent(*i));
     return events;
   });
+}
+
+absl::Status IncidentStore::InsertPassages(const Incident& i) {
+  SqlStatement match(*db_,
+      "INSERT INTO matches (incident_id, ordinal, document, source, "
+      "labels, part, byte_begin, byte_end, words, coverage, snippet, "
+      "snippet_begin, snippet_end) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
+  if (match.code() != kSqlOk) return Error(match.code(), "cannot prepare");
+  const std::string separator(1, kListSeparator);
+  int64_t ordinal = 0;
+  for (const IncidentMatch& m : i.matches) {
+    match.Reset();
+    match.Bind(i.id)
+        .Bind(ordinal++)
+        .Bind(m.document)
+        .Bind(m.source)
+        .Bind(absl::StrJoin(m.labels, separator))
+        .Bind(m.part)
+        .Bind(int64_t{m.byte_begin})
+        .Bind(int64_t{m.byte_end})
+        .Bind(int64_t{m.words})
+        .Bind(m.coverage)
+        .Bind(m.snippet)
+        .Bind(int64_t{m.snippet_begin})
+        .Bind(int64_t{m.snippet_end});
+    if (const int code = match.Step(); code != kSqlDone) {
+      return Error(code, "cannot insert a match");
+    }
+  }
+  return absl::OkStatus();
 }
 
 absl::Status IncidentStore::InsertDecision(const Incident& i) {

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
+#include "cli/incidents/outbox_event.h"
 
 namespace leakhound {
 
@@ -25,13 +26,15 @@ void IncidentWriter::NoteDrops(uint64_t n) {
     log_(absl::StrCat("incidents: dropped ", unlogged_drops_,
                       " incident records (", counters_.dropped,
                       " in all): the spool of ", options_.spool_capacity,
-                      " is full, the store at ", path_, " is not taking them"));
+                      " is full, the store at ", RedactedTarget(path_),
+                      " is not taking them"));
     unlogged_drops_ = 0;
     last_drop_log_ = now;
   }
 }
 
 void IncidentWriter::Submit(Incident incident) {
+  if (incident.uid.empty()) incident.uid = NewEventId();
   absl::MutexLock lock(&mu_);
   ++counters_.submitted;
   if (stopping_ || spool_.size() >= options_.spool_capacity) {
@@ -65,7 +68,7 @@ IncidentWriter::Counters IncidentWriter::counters() const {
 
 void IncidentWriter::WaitForWork(int retry_ms) {
   if (retry_ms == 0) {
-    while (spool_.empty() && !stopping_) cv_.Wait(&mu_);
+    while (Idle() && !stopping_) cv_.Wait(&mu_);
     return;
   }
   // A pause after a failure; Stop cuts it short only at its deadline.
@@ -96,7 +99,6 @@ absl::Status IncidentWriter::Write(std::unique_ptr<IncidentStore>& store,
 }
 
 void IncidentWriter::Requeue(std::vector<Incident> batch) {
-  ++counters_.failed_writes;
   // Back at the front, in order; what no longer fits is dropped.
   const size_t room = options_.spool_capacity > spool_.size()
                           ? options_.spool_capacity - spool_.size()
@@ -124,42 +126,158 @@ void IncidentWriter::LogStop() {
   unlogged_drops_ = 0;
 }
 
+void IncidentWriter::NoteSpool() {
+  const uint64_t depth = disk_ != nullptr ? disk_->depth() : 0;
+  const int64_t oldest = disk_ != nullptr ? disk_->oldest_ms() : 0;
+  absl::MutexLock lock(&mu_);
+  counters_.disk_spooled = depth;
+  counters_.oldest_spooled_ms = oldest;
+}
+
+void IncidentWriter::SpoolQueue() {
+  std::vector<Incident> queued;
+  {
+    absl::MutexLock lock(&mu_);
+    queued.assign(std::make_move_iterator(spool_.begin()),
+                  std::make_move_iterator(spool_.end()));
+    spool_.clear();
+    counters_.spooled = 0;
+  }
+  size_t put = 0;
+  while (put < queued.size()) {
+    const size_t n = std::min(options_.batch, queued.size() - put);
+    const absl::Status s =
+        disk_->Put(std::span<const Incident>(queued.data() + put, n));
+    if (!s.ok()) {
+      log_(absl::StrCat("incidents: ", s.message(), "; keeping ",
+                        queued.size() - put, " in memory"));
+      break;
+    }
+    put += n;
+  }
+  if (put < queued.size()) {
+    absl::MutexLock lock(&mu_);
+    spool_.insert(spool_.begin(),
+                  std::make_move_iterator(queued.begin() +
+                                          static_cast<std::ptrdiff_t>(put)),
+                  std::make_move_iterator(queued.end()));
+    counters_.spooled = spool_.size();
+  }
+  NoteSpool();
+}
+
+absl::Status IncidentWriter::RoundFromSpool(
+    std::unique_ptr<IncidentStore>& store) {
+  auto batch = disk_->Oldest();
+  if (!batch.ok()) {  // a damaged file, moved aside; or unreadable
+    log_(absl::StrCat("incidents: ", batch.status().message()));
+    NoteSpool();
+    return absl::IsDataLoss(batch.status()) ? absl::OkStatus()
+                                            : batch.status();
+  }
+  absl::Status status = Write(store, (*batch)->incidents);
+  if (status.ok()) {
+    // Stored: a crash before the file goes stores it again, as no-ops.
+    if (absl::Status s = disk_->Remove((*batch)->seq); !s.ok()) {
+      log_(absl::StrCat("incidents: ", s.message()));
+    }
+    absl::MutexLock lock(&mu_);
+    counters_.written += (*batch)->incidents.size();
+  } else {
+    SpoolQueue();
+  }
+  NoteSpool();
+  return status;
+}
+
+absl::Status IncidentWriter::Round(std::unique_ptr<IncidentStore>& store) {
+  if (disk_ != nullptr && disk_->depth() > 0) return RoundFromSpool(store);
+  std::vector<Incident> batch;
+  {
+    absl::MutexLock lock(&mu_);
+    const auto n =
+        static_cast<std::ptrdiff_t>(std::min(spool_.size(), options_.batch));
+    batch.assign(std::make_move_iterator(spool_.begin()),
+                 std::make_move_iterator(spool_.begin() + n));
+    // Counted as waiting until the round ends (Run).
+    spool_.erase(spool_.begin(), spool_.begin() + n);
+  }
+  if (batch.empty()) return absl::OkStatus();
+  const absl::Status status = Write(store, batch);
+  if (status.ok()) {
+    absl::MutexLock lock(&mu_);
+    counters_.written += batch.size();
+    return status;
+  }
+  if (disk_ != nullptr && disk_->Put(batch).ok()) {
+    SpoolQueue();
+    return status;
+  }
+  absl::MutexLock lock(&mu_);
+  Requeue(std::move(batch));
+  return status;
+}
+
 void IncidentWriter::Run() {
+  if (!options_.spool_dir.empty()) {
+    auto opened =
+        IncidentSpool::Open(options_.spool_dir, options_.spool_max_incidents);
+    if (opened.ok()) {
+      disk_ = std::move(*opened);
+      if (disk_->depth() > 0) {
+        log_(absl::StrCat("incidents: ", disk_->depth(),
+                          " spooled incidents to store from ",
+                          options_.spool_dir));
+      }
+    } else {
+      log_(absl::StrCat("incidents: ", opened.status().message(),
+                        "; keeping unstored incidents in memory only"));
+      absl::MutexLock lock(&mu_);
+      counters_.spool_ok = false;
+    }
+    NoteSpool();
+  }
   std::unique_ptr<IncidentStore> store;
   int retry_ms = 0;  // 0: the last attempt succeeded
   bool failing = false;
   mu_.Lock();
   for (;;) {
     WaitForWork(retry_ms);
-    if (stopping_ && (spool_.empty() ||
-                      std::chrono::steady_clock::now() >= stop_deadline_)) {
+    if (stopping_ &&
+        (Idle() || std::chrono::steady_clock::now() >= stop_deadline_)) {
       break;
     }
-    if (spool_.empty()) continue;
-    const auto n =
-        static_cast<std::ptrdiff_t>(std::min(spool_.size(), options_.batch));
-    std::vector<Incident> batch(std::make_move_iterator(spool_.begin()),
-                                std::make_move_iterator(spool_.begin() + n));
-    spool_.erase(spool_.begin(), spool_.begin() + n);
+    if (Idle()) continue;
     mu_.Unlock();
-    const absl::Status status = Write(store, batch);
+    const absl::Status status = Round(store);
     if (status.ok() && failing) {
-      log_(absl::StrCat("incidents: writing to ", path_, " again"));
+      log_(absl::StrCat("incidents: writing to ", RedactedTarget(path_),
+                        " again"));
     } else if (!status.ok() && !failing) {
-      log_(absl::StrCat("incidents: cannot write (", status.message(),
-                        "); keeping the records and retrying"));
+      log_(absl::StrCat("incidents: cannot write (", status.message(), "); ",
+                        disk_ != nullptr ? "spooling to disk" : "keeping the "
+                        "records", " and retrying"));
     }
     failing = !status.ok();
     mu_.Lock();
+    counters_.spooled = spool_.size();
     if (status.ok()) {
-      counters_.written += batch.size();
       retry_ms = 0;
     } else {
-      Requeue(std::move(batch));
+      ++counters_.failed_writes;
       retry_ms = retry_ms == 0 ? options_.min_retry_ms
                                : std::min(retry_ms * 2, options_.max_retry_ms);
     }
-    counters_.spooled = spool_.size();
+  }
+  if (disk_ != nullptr && !spool_.empty()) {  // kept for the next start
+    mu_.Unlock();
+    SpoolQueue();
+    mu_.Lock();
+  }
+  if (counters_.disk_spooled > 0) {
+    log_(absl::StrCat("incidents: ", counters_.disk_spooled,
+                      " incidents kept in ", options_.spool_dir,
+                      " for the next start"));
   }
   LogStop();
   mu_.Unlock();

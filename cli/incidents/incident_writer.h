@@ -1,12 +1,18 @@
 // IncidentWriter: records incidents without ever holding up the caller
-// (the milter's verdict): Submit queues an incident in a bounded
-// in-memory spool and returns; one writer thread stores the spool in
-// batched transactions. When the store is locked, full or broken, the
-// batch stays in the spool and is retried with a growing pause (the store
-// is reopened after an error that is not a lock). A full spool drops the
-// new incident; every drop is counted and logged (at most one line per
-// kDropLogSeconds). A process killed loses the spool's unwritten records,
-// never the store's consistency (SQLite's WAL).
+// (the milter's verdict): Submit gives the incident a uid, queues it in a
+// bounded in-memory queue and returns; one writer thread stores the queue
+// in batched transactions. When the store is locked, unreachable, full or
+// broken, the batch is retried with a growing pause (the store is
+// reopened after an error that is not a lock):
+//  - with a spool folder (Options::spool_dir, incident_spool.h), the batch
+//    and everything queued behind it go to disk, durably, and are stored
+//    oldest first once the store takes them again, each once (the uid);
+//    what is queued at Stop goes there too. A process killed loses only
+//    what it queued in the last moments before the writer thread spooled
+//    it (a failing store: milliseconds).
+//  - without one, the batch stays in memory; a killed process loses it.
+// A full queue (or spool) drops the new incident; every drop is counted
+// and logged (at most one line per kDropLogSeconds).
 //
 // Thread-safety: Submit, counters and Stop may be called from any thread.
 #ifndef LEAKHOUND_CLI_INCIDENTS_INCIDENT_WRITER_H_
@@ -23,6 +29,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/synchronization/mutex.h"
 #include "cli/incidents/incident.h"
+#include "cli/incidents/incident_spool.h"
 #include "cli/incidents/incident_store.h"
 
 namespace leakhound {
@@ -35,13 +42,18 @@ class IncidentWriter {
     int busy_timeout_ms = 200;       // a locked store: retried after this
     int min_retry_ms = 100;          // pause after a failed write, doubling
     int max_retry_ms = 5000;
+    std::string spool_dir;  // "": no durable spool
+    uint64_t spool_max_incidents = 1'000'000;
   };
   struct Counters {
     uint64_t submitted = 0;
     uint64_t written = 0;
     uint64_t dropped = 0;        // spool full, or left at Stop
     uint64_t failed_writes = 0;  // transactions that failed and were retried
-    size_t spooled = 0;          // waiting now
+    size_t spooled = 0;          // waiting in memory now
+    uint64_t disk_spooled = 0;   // waiting in the spool folder now
+    int64_t oldest_spooled_ms = 0;  // the oldest there (0: none)
+    bool spool_ok = true;        // the spool folder is in use
   };
   using Log = std::function<void(const std::string& line)>;
 
@@ -72,6 +84,21 @@ class IncidentWriter {
   // Waits for records (retry_ms 0) or for the pause after a failure, both
   // cut short by Stop (the pause only at its deadline).
   void WaitForWork(int retry_ms) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // One round of the writer thread: the spool's oldest batch, or else a
+  // batch from the queue; after a failure the queue goes to the spool.
+  // Returns the store's status.
+  absl::Status Round(std::unique_ptr<IncidentStore>& store)
+      ABSL_LOCKS_EXCLUDED(mu_);
+  absl::Status RoundFromSpool(std::unique_ptr<IncidentStore>& store)
+      ABSL_LOCKS_EXCLUDED(mu_);
+  // Moves the queue to the spool folder; what the spool refuses stays.
+  void SpoolQueue() ABSL_LOCKS_EXCLUDED(mu_);
+  // Copies the spool's depth and age into the counters.
+  void NoteSpool() ABSL_LOCKS_EXCLUDED(mu_);
+  // Nothing queued nor spooled.
+  bool Idle() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    return spool_.empty() && counters_.disk_spooled == 0;
+  }
   // Writes `batch`, opening `store` first when it is not open.
   absl::Status Write(std::unique_ptr<IncidentStore>& store,
                      std::vector<Incident>& batch) ABSL_LOCKS_EXCLUDED(mu_);
@@ -86,7 +113,10 @@ class IncidentWriter {
   const Log log_;
   mutable absl::Mutex mu_;
   absl::CondVar cv_;
-  std::deque<Incident> spool_ ABSL_GUARDED_BY(mu_);
+  std::deque<Incident> spool_ ABSL_GUARDED_BY(mu_);  // the memory queue
+  // The spool folder: the writer thread's only (null: none, or it could
+  // not be opened).
+  std::unique_ptr<IncidentSpool> disk_;
   Counters counters_ ABSL_GUARDED_BY(mu_);
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
   std::chrono::steady_clock::time_point stop_deadline_ ABSL_GUARDED_BY(mu_);

@@ -367,9 +367,9 @@ TEST(IncidentStoreFormatTest,
   sqlite3_close(db);
   auto store = IncidentStore::Open(path);
   ASSERT_TRUE(store.ok()) << store.status();
-  // Migrated to version 4: the policy's and the web's columns are there,
+  // Migrated to version 6: the policy's and the web's columns are there,
   // empty, and the outbox's tables, with no destination.
-  EXPECT_EQ((*store)->schema_version(), 5);
+  EXPECT_EQ((*store)->schema_version(), 6);
   auto destinations = (*store)->OutboxStates();
   ASSERT_TRUE(destinations.ok()) << destinations.status();
   EXPECT_TRUE(destinations->empty());
@@ -670,6 +670,31 @@ TEST_P(IncidentStoreTest, TextThatIsNotUtf8IsKeptOrRepairedNeverRefused) {
                                ? batch[0].subject
                                : std::string("caf\xEF\xBF\xBD \xEF\xBF\xBD"
                                              "end"));
+}
+
+TEST_P(IncidentStoreTest, AnIncidentWhoseUidIsStoredIsNeitherStoredNorQueuedAgain) {
+  ASSERT_TRUE(store_->RegisterDestination("soc").ok());
+  std::vector<Incident> first = {MailLeak(5, "a@b.test", "memo"),
+                                 MailLeak(6, "a@b.test", "memo")};
+  first[0].uid = "u1";
+  first[1].uid = "u2";
+  ASSERT_TRUE(store_->Insert(first).ok());
+  std::vector<Incident> replay = {MailLeak(5, "a@b.test", "memo"),
+                                  MailLeak(7, "a@b.test", "memo")};
+  replay[0].uid = "u1";  // sent again after a crash
+  replay[1].uid = "u3";
+  ASSERT_TRUE(store_->Insert(replay).ok());
+  EXPECT_EQ(replay[0].id, first[0].id);
+  EXPECT_EQ(*store_->Count(IncidentFilter()), 3);
+  EXPECT_EQ(*store_->OutboxSize(), 3);
+  auto back = store_->Get(first[0].id);
+  EXPECT_EQ(back->matches.size(), 1u);  // its matches not doubled
+  EXPECT_EQ(back->uid, "u1");
+  // Incidents without a uid (a scan's) are never taken for one another.
+  std::vector<Incident> plain = {MailLeak(8, "a@b.test", "memo"),
+                                 MailLeak(8, "a@b.test", "memo")};
+  ASSERT_TRUE(store_->Insert(plain).ok());
+  EXPECT_EQ(*store_->Count(IncidentFilter()), 5);
 }
 
 TEST_P(IncidentStoreTest, SenderAndUserNamesMatchInAnyCase) {

@@ -3,10 +3,15 @@
 #include "cli/incidents/incident_writer.h"
 
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sqlite3.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <thread>
+
+#include "cli/incidents/incident_spool.h"
 
 #include "tests/temp_dir.h"
 
@@ -152,6 +157,106 @@ TEST(IncidentWriterTest, StopOnAStuckStoreCountsTheUnwrittenAsDropped) {
   EXPECT_EQ(c.spooled, 0u);
   writer.Submit(Leak(8));  // after Stop: counted, not kept
   EXPECT_EQ(writer.counters().dropped, 8u);
+}
+
+IncidentWriter::Options Spooled(const std::string& dir) {
+  IncidentWriter::Options o = Quick(1000);
+  o.spool_dir = dir;
+  return o;
+}
+
+TEST(IncidentWriterTest, WhatTheStoreCannotTakeIsSpooledAndStoredAfterARestart) {
+  TempDir dir;
+  const std::string path = dir.Sub("incidents");
+  ASSERT_TRUE(IncidentStore::Open(path).ok());
+  LockedStore lock(path);
+  {
+    LogLines log;
+    IncidentWriter writer(path, Spooled(dir.Sub("spool")), log.Sink());
+    for (int i = 0; i < 50; ++i) writer.Submit(Leak(i));
+    ASSERT_TRUE(
+        Eventually([&] { return writer.counters().disk_spooled == 50; }));
+    for (int i = 50; i < 60; ++i) writer.Submit(Leak(i));
+    writer.Stop(0.2);  // the last ten go to the spool too, not lost
+    const IncidentWriter::Counters c = writer.counters();
+    EXPECT_EQ(c.written, 0u);
+    EXPECT_EQ(c.dropped, 0u);
+    EXPECT_EQ(c.disk_spooled, 60u);
+    EXPECT_EQ(c.oldest_spooled_ms, 0);  // Leak(0)'s time
+    EXPECT_NE(log.Lines().back().find("kept in"), std::string::npos);
+  }
+  lock.Unlock();
+  IncidentWriter again(path, Spooled(dir.Sub("spool")),
+                       [](const std::string&) {});
+  ASSERT_TRUE(Eventually([&] { return again.counters().written == 60; }));
+  again.Stop(5);
+  EXPECT_EQ(again.counters().disk_spooled, 0u);
+  auto store = IncidentStore::Open(path);
+  IncidentFilter all;
+  all.limit = 100;
+  auto stored = (*store)->List(all);
+  ASSERT_EQ(stored->size(), 60u);
+  // In order: the oldest first, ids rising with the time.
+  for (size_t k = 0; k + 1 < stored->size(); ++k) {
+    EXPECT_GT((*stored)[k].id, (*stored)[k + 1].id);
+  }
+}
+
+TEST(IncidentWriterTest, ABatchStoredBeforeItsSpoolFileWentIsStoredOnce) {
+  TempDir dir;
+  const std::string path = dir.Sub("incidents");
+  std::vector<Incident> batch = {Leak(1), Leak(2), Leak(3)};
+  for (size_t k = 0; k < batch.size(); ++k) batch[k].uid = "uid-" + std::to_string(k);
+  {
+    // A crash between the store's commit and the file's removal.
+    auto spool = IncidentSpool::Open(dir.Sub("spool"), 100);
+    ASSERT_TRUE(spool.ok()) << spool.status();
+    ASSERT_TRUE((*spool)->Put(batch).ok());
+    auto store = IncidentStore::Open(path);
+    ASSERT_TRUE((*store)->Insert(batch).ok());
+  }
+  IncidentWriter writer(path, Spooled(dir.Sub("spool")),
+                        [](const std::string&) {});
+  ASSERT_TRUE(Eventually([&] { return writer.counters().written == 3; }));
+  writer.Stop(5);
+  auto store = IncidentStore::Open(path);
+  EXPECT_EQ(*(*store)->Count(IncidentFilter{}), 3);
+}
+
+TEST(IncidentWriterTest, AKilledGatewayLosesNothingItHadSpooled) {
+  TempDir dir;
+  const std::string path = dir.Sub("incidents");
+  const std::string spool = dir.Sub("spool");
+  ASSERT_TRUE(IncidentStore::Open(path).ok());
+  LockedStore lock(path);
+  int ready[2];
+  ASSERT_EQ(::pipe(ready), 0);
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {  // the gateway: spools 40, says so, waits to be killed
+    IncidentWriter writer(path, Spooled(spool), [](const std::string&) {});
+    for (int i = 0; i < 40; ++i) writer.Submit(Leak(i));
+    for (int t = 0; t < 1000 && writer.counters().disk_spooled < 40; ++t) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    const char done = writer.counters().disk_spooled == 40 ? 'y' : 'n';
+    if (::write(ready[1], &done, 1) != 1) ::_exit(2);
+    for (;;) ::pause();
+  }
+  ::close(ready[1]);
+  char done = 0;
+  ASSERT_EQ(::read(ready[0], &done, 1), 1);
+  ::close(ready[0]);
+  ::kill(child, SIGKILL);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  ASSERT_EQ(done, 'y');
+  lock.Unlock();
+  IncidentWriter writer(path, Spooled(spool), [](const std::string&) {});
+  ASSERT_TRUE(Eventually([&] { return writer.counters().written == 40; }));
+  writer.Stop(5);
+  auto store = IncidentStore::Open(path);
+  EXPECT_EQ(*(*store)->Count(IncidentFilter{}), 40);
 }
 
 }  // namespace
