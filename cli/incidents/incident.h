@@ -74,6 +74,9 @@ struct Incident {
   // 32 hex digits), so that a record sent twice (a spool replayed after a
   // crash) is stored once; "" for none (a scan's records).
   std::string uid;
+  // The gateway (node name, docs/fleet.md) that made it: the one whose
+  // mail queue holds a quarantined mail. "" for none recorded.
+  std::string node;
   int64_t time_ms = 0;  // Unix ms
   std::string source;
   std::string kind;

@@ -43,7 +43,8 @@ Json IncidentJson(const Incident& i) {
   Json matches = Json::array();
   for (const IncidentMatch& m : i.matches) matches.push_back(MatchJson(m));
   return Json{
-      {"uid", i.uid},           {"time_ms", i.time_ms},
+      {"uid", i.uid},           {"node", i.node},
+      {"time_ms", i.time_ms},
       {"source", i.source},     {"kind", i.kind},
       {"action", i.action},     {"reference", i.reference},
       {"severity", i.severity}, {"policy", i.policy},
@@ -80,6 +81,7 @@ IncidentMatch MatchOf(const Json& j) {
 Incident IncidentOf(const Json& j) {
   Incident i;
   i.uid = j.at("uid");
+  i.node = j.at("node");
   i.time_ms = j.at("time_ms");
   i.source = j.at("source");
   i.kind = j.at("kind");

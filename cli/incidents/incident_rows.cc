@@ -75,7 +75,7 @@ const char kIncidentColumns[] =
     "id, time_ms, source, kind, action, queue_id, message_id, sender, "
     "recipients, subject, client, run_id, file_path, file_size, sha256, "
     "detail, documents, status, note, reviewed_by, reviewed_ms, mail_state, "
-    "reference, severity, policy, would_action, method, url, uid";
+    "reference, severity, policy, would_action, method, url, uid, node";
 
 Incident ReadIncident(const SqlStatement& s) {
   Incident i;
@@ -108,6 +108,7 @@ Incident ReadIncident(const SqlStatement& s) {
   i.method = s.Text(26);
   i.url = s.Text(27);
   i.uid = s.Text(28);
+  i.node = s.Text(29);
   return i;
 }
 

@@ -142,10 +142,47 @@ constexpr const char* kMigrations[] = {
     // kListSeparator.
     ("ALTER TABLE incident_rules ADD COLUMN documents TEXT NOT NULL "
      "DEFAULT '';"),
-    // 5 -> 6: the gateway's stable id of an incident (issue 68): a spool
-    // replayed after a crash stores each once.
-    ("ALTER TABLE incidents ADD COLUMN uid TEXT NOT NULL DEFAULT '';"
-     "CREATE UNIQUE INDEX incidents_by_uid ON incidents(uid) WHERE uid != '';"),
+    // 5 -> 6: the fleet's desk (issue 68, docs/fleet.md): the gateway's
+    // stable id of an incident (a spool replayed after a crash stores each
+    // once) and the node that made it; the nodes' heartbeats; the
+    // published policies; the held mail's release and delete requests.
+    "ALTER TABLE incidents ADD COLUMN uid TEXT NOT NULL DEFAULT '';"
+    "ALTER TABLE incidents ADD COLUMN node TEXT NOT NULL DEFAULT '';"
+    "CREATE UNIQUE INDEX incidents_by_uid ON incidents(uid) WHERE uid != '';"
+    "CREATE TABLE nodes ("
+    "  name TEXT PRIMARY KEY,"
+    "  role TEXT NOT NULL,"
+    "  version TEXT NOT NULL,"
+    "  host TEXT NOT NULL,"
+    "  pid INTEGER NOT NULL,"
+    "  started_ms INTEGER NOT NULL,"
+    "  heartbeat_ms INTEGER NOT NULL,"
+    "  index_generation INTEGER NOT NULL,"
+    "  index_documents INTEGER NOT NULL,"
+    "  policy_digest TEXT NOT NULL,"
+    "  policy_version INTEGER NOT NULL,"
+    "  spool_depth INTEGER NOT NULL,"
+    "  spool_oldest_ms INTEGER NOT NULL);"
+    "CREATE TABLE policy_versions ("
+    "  version INTEGER PRIMARY KEY,"
+    "  time_ms INTEGER NOT NULL,"
+    "  author TEXT NOT NULL,"
+    "  digest TEXT NOT NULL,"
+    "  comment TEXT NOT NULL,"
+    "  body TEXT NOT NULL);"
+    "CREATE TABLE mail_requests ("
+    "  id INTEGER PRIMARY KEY,"
+    "  time_ms INTEGER NOT NULL,"
+    "  node TEXT NOT NULL,"
+    "  incident_id INTEGER NOT NULL,"
+    "  queue_id TEXT NOT NULL,"
+    "  action TEXT NOT NULL,"
+    "  requested_by TEXT NOT NULL,"
+    "  state TEXT NOT NULL,"
+    "  detail TEXT NOT NULL DEFAULT '',"
+    "  done_ms INTEGER NOT NULL DEFAULT 0);"
+    "CREATE INDEX mail_requests_by_node ON mail_requests(node, state, id);"
+    "CREATE INDEX mail_requests_by_incident ON mail_requests(incident_id, id);",
 };
 static_assert(std::size(kMigrations) == kIncidentSchemaVersion);
 

@@ -133,6 +133,49 @@ struct OutboxProgress {
   std::string failed_event_id;
 };
 
+// A gateway as the desk sees it (docs/fleet.md): what it last reported.
+struct NodeState {
+  std::string name;  // unique in the fleet (--node-name; the host name)
+  std::string role;  // PERSISTED: "milter", "icap", "scan", "writer"
+  std::string version;  // leakhound's
+  std::string host;
+  int64_t pid = 0;
+  int64_t started_ms = 0;
+  int64_t heartbeat_ms = 0;  // the node's clock
+  int64_t index_generation = 0;
+  int64_t index_documents = 0;
+  std::string policy_digest;   // SHA-256 of the policy text in force
+  int64_t policy_version = 0;  // the desk's version it runs (0: a file)
+  int64_t spool_depth = 0;     // incidents waiting in its local spool
+  int64_t spool_oldest_ms = 0;
+};
+
+// A policy as published to the desk: PublishPolicy's number, rising.
+struct PolicyVersion {
+  int64_t version = 0;
+  int64_t time_ms = 0;
+  std::string author;
+  std::string digest;  // SHA-256 of body, hex
+  std::string comment;
+  std::string body;  // the TOML text (empty in PolicyVersions' list)
+};
+
+// A release or delete of held mail asked from the desk, for the node
+// whose queue holds it. State, PERSISTED: "pending" (waiting for the
+// node), "running" (taken by it), "done", "failed".
+struct MailRequest {
+  int64_t id = 0;
+  int64_t time_ms = 0;
+  std::string node;
+  int64_t incident_id = 0;
+  std::string queue_id;
+  std::string action;  // PERSISTED: "release", "delete"
+  std::string requested_by;
+  std::string state;
+  std::string detail;  // the node's result, or why it failed
+  int64_t done_ms = 0;
+};
+
 class IncidentStore {
  public:
   struct Options {
@@ -274,6 +317,44 @@ class IncidentStore {
   // Events in the outbox now (for tests and the dashboard).
   absl::StatusOr<int64_t> OutboxSize();
 
+  // The fleet (docs/fleet.md; incident_store_fleet.cc).
+  //
+  // Records what `node` reports (by name: created or replaced).
+  absl::Status Heartbeat(const NodeState& node);
+  // Every node, by name.
+  absl::StatusOr<std::vector<NodeState>> Nodes();
+  // Stores `body` as the newest published policy and audits it; returns
+  // its version. REQUIRES: the caller has checked it.
+  absl::StatusOr<int64_t> PublishPolicy(const std::string& body,
+                                        const std::string& digest,
+                                        const std::string& author,
+                                        const std::string& comment);
+  // The newest `limit` published versions, newest first, without bodies.
+  absl::StatusOr<std::vector<PolicyVersion>> PolicyVersions(size_t limit);
+  // Version `version` with its body (0: the newest); NotFound.
+  absl::StatusOr<PolicyVersion> GetPolicyVersion(int64_t version);
+  // Asks the node that holds incident `incident_id`'s mail to `action`
+  // ("release", "delete") it; audited. FailedPrecondition when the mail is
+  // not held, no node is recorded for it, or a request is open. NotFound.
+  // Returns the request's id.
+  absl::StatusOr<int64_t> RequestMail(int64_t incident_id,
+                                      const std::string& action,
+                                      const std::string& user);
+  // Takes up to `limit` of `node`'s pending requests, oldest first: they
+  // become "running" in the same transaction, so no two takers run one.
+  absl::StatusOr<std::vector<MailRequest>> TakeMailRequests(
+      const std::string& node, size_t limit);
+  // Records a running request's result: "done" (the incident's mail_state
+  // becomes released or deleted) or "failed", with `detail`; audited as
+  // `node`'s. FailedPrecondition when it is not running.
+  absl::Status FinishMailRequest(int64_t id, bool done,
+                                 const std::string& detail,
+                                 const std::string& node);
+  // The requests of incident `incident_id` (0: of every incident), newest
+  // first.
+  absl::StatusOr<std::vector<MailRequest>> MailRequests(int64_t incident_id,
+                                                        size_t limit);
+
   // "ok" or the findings: SQLite's PRAGMA integrity_check; on PostgreSQL,
   // that every table reads (the server checks its own pages).
   absl::StatusOr<std::string> IntegrityCheck();
@@ -296,6 +377,10 @@ class IncidentStore {
   absl::Status InsertPassages(const Incident& incident);
   // The rules and facts of `incident` (its id set).
   absl::Status InsertDecision(const Incident& incident);
+  // SetMailState's work. REQUIRES: inside a transaction.
+  absl::Status SetMailStateLocked(int64_t id, const std::string& state,
+                                  const std::string& user,
+                                  const std::string& detail);
   // Steps an UPDATE of incident `id`: NotFound when it changed no row.
   absl::Status UpdatedOne(SqlStatement& update, int64_t id);
   // When a destination is registered, queues the events `make` returns (it

@@ -28,8 +28,8 @@ absl::Status IncidentStore::InsertAll(std::span<Incident> incidents) {
                    "run_id, file_path, file_size, sha256, detail, documents, "
                    "status, note, reviewed_by, reviewed_ms, mail_state, "
                    "reference, severity, policy, would_action, method, url, "
-                   "uid) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-                   "?,?,?,?,?) ON CONFLICT (uid) WHERE uid != '' DO NOTHING "
+                   "uid, node) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+                   "?,?,?,?,?,?,?,?,?) ON CONFLICT (uid) WHERE uid != '' DO NOTHING "
                    "RETURNING id");
   SqlStatement stored(*db_, "SELECT id FROM incidents WHERE uid = ?");
   if (add.code() != kSqlOk) return Error(add.code(), "cannot prepare");
@@ -65,7 +65,8 @@ absl::Status IncidentStore::InsertAll(std::span<Incident> incidents) {
         .Bind(i.would_action)
         .Bind(i.method)
         .Bind(i.url)
-        .Bind(i.uid);
+        .Bind(i.uid)
+        .Bind(i.node);
     const int code = add.Step();
     if (code == kSqlDone && !i.uid.empty()) {  // stored before
       stored.Reset();

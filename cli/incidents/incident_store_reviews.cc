@@ -35,16 +35,22 @@ absl::Status IncidentStore::Resolve(int64_t id, const std::string& status,
 absl::Status IncidentStore::SetMailState(int64_t id, const std::string& state,
                                          const std::string& user,
                                          const std::string& detail) {
-  return InTransaction([&]() -> absl::Status {
-    SqlStatement s(*db_, "UPDATE incidents SET mail_state = ? WHERE id = ?");
-    s.Bind(state).Bind(id);
-    if (absl::Status st = UpdatedOne(s, id); !st.ok()) return st;
-    if (state == "released" || state == "deleted") {
-      if (absl::Status st = EnqueueReview(id, state, user, detail); !st.ok())
-        return st;
-    }
-    return Audit(user, "mail " + state, id, detail);
-  });
+  return InTransaction(
+      [&]() -> absl::Status { return SetMailStateLocked(id, state, user, detail); });
+}
+
+absl::Status IncidentStore::SetMailStateLocked(int64_t id,
+                                               const std::string& state,
+                                               const std::string& user,
+                                               const std::string& detail) {
+  SqlStatement s(*db_, "UPDATE incidents SET mail_state = ? WHERE id = ?");
+  s.Bind(state).Bind(id);
+  if (absl::Status st = UpdatedOne(s, id); !st.ok()) return st;
+  if (state == "released" || state == "deleted") {
+    if (absl::Status st = EnqueueReview(id, state, user, detail); !st.ok())
+      return st;
+  }
+  return Audit(user, "mail " + state, id, detail);
 }
 
 absl::StatusOr<int64_t> IncidentStore::Purge(int64_t before_ms,

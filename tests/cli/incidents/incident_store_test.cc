@@ -714,6 +714,96 @@ TEST_P(IncidentStoreTest, SenderAndUserNamesMatchInAnyCase) {
   EXPECT_TRUE(store_->RemoveUser("GRACE").ok());
 }
 
+
+TEST_P(IncidentStoreTest, ANodesHeartbeatReplacesItsLastOne) {
+  NodeState n;
+  n.name = "mx1";
+  n.role = "milter";
+  n.version = "0.68";
+  n.heartbeat_ms = 1000;
+  n.index_generation = 7;
+  n.policy_digest = "ab";
+  ASSERT_TRUE(store_->Heartbeat(n).ok());
+  n.heartbeat_ms = 2000;
+  n.spool_depth = 12;
+  ASSERT_TRUE(store_->Heartbeat(n).ok());
+  n.name = "icap1";
+  n.role = "icap";
+  ASSERT_TRUE(store_->Heartbeat(n).ok());
+  auto nodes = store_->Nodes();
+  ASSERT_TRUE(nodes.ok()) << nodes.status();
+  ASSERT_EQ(nodes->size(), 2u);
+  EXPECT_EQ((*nodes)[1].name, "mx1");
+  EXPECT_EQ((*nodes)[1].heartbeat_ms, 2000);
+  EXPECT_EQ((*nodes)[1].spool_depth, 12);
+  EXPECT_EQ((*nodes)[1].index_generation, 7);
+}
+
+TEST_P(IncidentStoreTest, PublishedPoliciesAreNumberedReadBackAndAudited) {
+  EXPECT_TRUE(absl::IsNotFound(store_->GetPolicyVersion(0).status()));
+  auto one = store_->PublishPolicy("[a]\n", "d1", "ada", "first");
+  auto two = store_->PublishPolicy("[b]\n", "d2", "ada", "");
+  ASSERT_TRUE(one.ok() && two.ok());
+  EXPECT_LT(*one, *two);
+  auto latest = store_->GetPolicyVersion(0);
+  ASSERT_TRUE(latest.ok());
+  EXPECT_EQ(latest->version, *two);
+  EXPECT_EQ(latest->body, "[b]\n");
+  EXPECT_EQ(store_->GetPolicyVersion(*one)->comment, "first");
+  auto list = store_->PolicyVersions(10);
+  ASSERT_EQ(list->size(), 2u);
+  EXPECT_EQ((*list)[0].digest, "d2");
+  EXPECT_TRUE((*list)[0].body.empty());
+  auto trail = store_->AuditTrail(0, 10);
+  ASSERT_FALSE(trail->empty());
+  EXPECT_EQ((*trail)[0].action, "policy publish");
+}
+
+TEST_P(IncidentStoreTest, AMailRequestGoesToItsNodeOnceAndItsResultIsKept) {
+  std::vector<Incident> batch = {MailLeak(5, "a@b.test", "memo"),
+                                 MailLeak(6, "a@b.test", "memo")};
+  batch[0].node = "mx2";
+  batch[1].node = "";  // recorded before nodes were
+  ASSERT_TRUE(store_->Insert(batch).ok());
+  EXPECT_TRUE(absl::IsFailedPrecondition(
+      store_->RequestMail(batch[1].id, "release", "ada").status()));
+  auto id = store_->RequestMail(batch[0].id, "release", "ada");
+  ASSERT_TRUE(id.ok()) << id.status();
+  // One open request per mail.
+  EXPECT_TRUE(absl::IsFailedPrecondition(
+      store_->RequestMail(batch[0].id, "delete", "ada").status()));
+  EXPECT_TRUE(store_->TakeMailRequests("mx1", 10)->empty());
+  auto taken = store_->TakeMailRequests("mx2", 10);
+  ASSERT_EQ(taken->size(), 1u);
+  EXPECT_EQ((*taken)[0].queue_id, "4ABC123");
+  EXPECT_EQ((*taken)[0].action, "release");
+  EXPECT_TRUE(store_->TakeMailRequests("mx2", 10)->empty());  // taken once
+  ASSERT_TRUE(store_->FinishMailRequest(*id, true, "postsuper -H: ok", "mx2")
+                  .ok());
+  EXPECT_TRUE(absl::IsFailedPrecondition(
+      store_->FinishMailRequest(*id, false, "again", "mx2")));
+  EXPECT_EQ(store_->Get(batch[0].id)->mail_state, "released");
+  auto requests = store_->MailRequests(batch[0].id, 10);
+  ASSERT_EQ(requests->size(), 1u);
+  EXPECT_EQ((*requests)[0].state, "done");
+  EXPECT_EQ((*requests)[0].detail, "postsuper -H: ok");
+  // Released: nothing more to ask.
+  EXPECT_TRUE(absl::IsFailedPrecondition(
+      store_->RequestMail(batch[0].id, "delete", "ada").status()));
+}
+
+TEST_P(IncidentStoreTest, AFailedMailRequestLeavesTheMailHeldAndCanBeAskedAgain) {
+  std::vector<Incident> batch = {MailLeak(5, "a@b.test", "memo")};
+  batch[0].node = "mx2";
+  ASSERT_TRUE(store_->Insert(batch).ok());
+  auto id = store_->RequestMail(batch[0].id, "delete", "ada");
+  ASSERT_EQ(store_->TakeMailRequests("mx2", 10)->size(), 1u);
+  ASSERT_TRUE(
+      store_->FinishMailRequest(*id, false, "no such queue id", "mx2").ok());
+  EXPECT_EQ(store_->Get(batch[0].id)->mail_state, "held");
+  EXPECT_TRUE(store_->RequestMail(batch[0].id, "delete", "ada").ok());
+}
+
 TEST(IncidentStoreUriTest, AnUnreachableServerIsUnavailableWithoutItsPassword) {
   IncidentStore::Options o;
   auto store = IncidentStore::Open(
