@@ -17,6 +17,7 @@
 #include "cli/commands/records_command.h"
 #include "cli/commands/rekey_command.h"
 #include "cli/commands/scan_command.h"
+#include "cli/commands/fleet_command.h"
 #include "cli/commands/shingle_command.h"
 #include "cli/commands/sources_command.h"
 #include "cli/commands/sync_command.h"
@@ -50,10 +51,11 @@ constexpr char kUsage[] =
     "  snapshot  a consistent copy of the index, for replicas\n"
     "  scan      find passages of protected documents in files\n"
     "  milter    the mail-gateway daemon (Postfix and Sendmail milter)\n"
-    "  policy    check, explain and replay a policy (docs/policy.md)\n"
+    "  policy    check, explain, replay and publish a policy (docs/policy.md)\n"
     "  incidents review what was caught: list, show, resolve, release, "
     "export, purge\n"
     "  console   the incident desk's web console, and its users\n"
+    "  fleet     the gateways reporting to a shared desk (nodes, report)\n"
     "  shingle   print per-file word and fingerprint counts (diagnostics)\n"
     "  version   the release, format versions and library versions (also "
     "--version, -V)\n"
@@ -87,6 +89,7 @@ constexpr Command kCommands[] = {
     {"milter", leakhound::RunMilterCommand},
     {"policy", leakhound::RunPolicyCommand},
     {"incidents", leakhound::RunIncidentsCommand},
+    {"fleet", leakhound::RunFleetCommand},
     {"console", leakhound::RunConsoleCommand},
     {"shingle", leakhound::RunShingleCommand},
     {"version", leakhound::RunVersionCommand},

@@ -55,9 +55,18 @@ constexpr OptionSpec kMilterOwnOptions[] = {
      "(OCR past --max-seconds): quarantine (default: held for\n"
      "review, as such a part may hide protected text), tag,\n"
      "accept, reject, tempfail"},
-    {"policy", true, "FILE",
+    {"policy", true, "FILE|desk",
      "rules deciding what happens to each catch (docs/policy.md);\n"
-     "without one, --on-leak applies to every leak"},
+     "without one, --on-leak applies to every leak; desk: the policy\n"
+     "published to the fleet's desk (--incidents URI, docs/fleet.md)"},
+    {"node-name", true, "NAME",
+     "this gateway's name in the fleet (default: the host name)"},
+    {"desk-seconds", true, "S",
+     "report to the desk and take its held-mail requests this often\n"
+     "(default 10; 0: never)"},
+    {"postfix-config", true, "DIR",
+     "Postfix's configuration directory for postsuper, when the desk\n"
+     "asks to release or delete held mail (default: Postfix's own)"},
     {"sendmail", true, "COMMAND",
      "send the policy's notices with this sendmail(1) command\n"
      "(e.g. /usr/sbin/sendmail; default: no notices)"},
@@ -208,6 +217,7 @@ absl::Status ReadMilterValues(const CommandLine& line, MilterOptions* o) {
   auto concurrent = line.Unsigned("max-concurrent", cores, 1, 1024);
   auto wait = line.Double("max-wait", policy.max_wait_seconds, 0, 3600);
   auto reload = line.Double("reload-seconds", o->reload_seconds, 0, 86400);
+  auto desk = line.Double("desk-seconds", o->gateway.desk_seconds, 0, 86400);
   auto window = line.Unsigned("duplicate-window", o->gateway.duplicate_window,
                               0, 10000000);
   auto spool =
@@ -217,13 +227,15 @@ absl::Status ReadMilterValues(const CommandLine& line, MilterOptions* o) {
   for (const absl::Status& s :
        {scan.status(), limits.status(), max_message.status(),
         concurrent.status(), wait.status(), reload.status(), window.status(),
-        spool.status(), incidents.status(), snippets.status()}) {
+        spool.status(), incidents.status(), snippets.status(),
+        desk.status()}) {
     if (!s.ok()) return s;
   }
   o->gateway.scan = *scan;
   o->gateway.limits = *limits;
   o->gateway.duplicate_window = static_cast<uint32_t>(*window);
   o->gateway.incident_spool = *spool;
+  o->gateway.desk_seconds = *desk;
   o->gateway.incident_spool_dir = line.Value("incident-spool-dir").value_or("");
   o->gateway.incidents = *incidents;
   o->gateway.store_snippets = *snippets;
@@ -263,6 +275,11 @@ absl::Status ReadMilterPolicy(const CommandLine& line, MilterPolicy* policy) {
 // The policy file, or the flags' built-in policy, and the notices.
 absl::Status ReadPolicyChoice(const CommandLine& line, MilterOptions* o) {
   o->gateway.policy_file = line.Value("policy").value_or("");
+  o->gateway.node_name = line.Value("node-name").value_or("");
+  o->gateway.node_role = "milter";
+  o->gateway.mail_requests = true;
+  o->gateway.held_mail.postfix_config =
+      line.Value("postfix-config").value_or("");
   o->gateway.builtin_policy =
       BuiltinPolicy(DispositionOf(o->policy.on_leak), o->policy.reject_text);
   if (auto sendmail = line.Value("sendmail")) {

@@ -17,6 +17,7 @@
 #include "cli/commands/exit_codes.h"
 #include "cli/policy/policy_bounds.h"
 #include "cli/commands/json_text.h"
+#include "cli/commands/policy_desk_command.h"
 #include "cli/commands/policy_replay.h"
 #include "cli/gateway/data_facts.h"
 #include "cli/gateway/directory_groups.h"
@@ -44,7 +45,8 @@ constexpr OptionSpec kPolicyOwnOptions[] = {{"policy", true},
                                             {"min-coverage", true},
                                             {"boilerplate-docs", true},
                                             {"min-distinctive-words", true},
-                                            {"no-word-checks", false}};
+                                            {"no-word-checks", false},
+                                            {"comment", true}};
 constexpr auto kPolicyOptions = WithLimitOptions(kPolicyOwnOptions);
 
 constexpr char kUsage[] =
@@ -61,7 +63,8 @@ constexpr char kUsage[] =
     "[--json]\n"
     "      runs FILE over the stored incidents and prints, per rule, how\n"
     "      many would change action (old -> new); no mail is touched\n"
-    "  T: an age (30d, 12h) or a UTC date 2026-11-25[T14:30:00].\n";
+    "  T: an age (30d, 12h) or a UTC date 2026-11-25[T14:30:00].\n"
+    "The fleet's desk (--incidents postgresql://...):\n";
 
 // The labels and protected tables of the index `line` names.
 absl::StatusOr<IndexNames> NamesInIndex(const CommandLine& line) {
@@ -359,16 +362,23 @@ int ReplayCommand(const CommandLine& line) {
 int RunPolicyCommand(int argc, char** argv) {
   int exit = kExitOk;
   auto line =
-      ParseCommandLine("policy", argc, argv, kPolicyOptions, kUsage, &exit);
+      ParseCommandLine("policy", argc, argv, kPolicyOptions,
+                       (std::string(kUsage) + kPolicyDeskUsage).c_str(), &exit);
   if (!line) return exit;
   auto action = SplitAction("policy", *line);
   if (!action) return kExitError;
   if (action->action == "check") return CheckCommand(*line, *action);
   if (action->action == "explain") return ExplainCommand(*line, *action);
   if (action->action == "replay") return ReplayCommand(*line);
-  return UsageError("policy", absl::InvalidArgumentError(absl::StrCat(
-                                  "unknown action '", action->action,
-                                  "' (check, explain, replay)")));
+  if (IsPolicyDeskAction(action->action)) {
+    return RunPolicyDeskAction(*line, *action);
+  }
+  return UsageError(
+      "policy",
+      absl::InvalidArgumentError(absl::StrCat(
+          "unknown action '", action->action,
+          "' (check, explain, replay, publish, versions, show, diff, "
+          "rollback)")));
 }
 
 }  // namespace leakhound

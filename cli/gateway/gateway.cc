@@ -5,7 +5,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include <unistd.h>
+
 #include "cli/gateway/data_facts.h"
+#include "cli/gateway/desk_policy.h"
 #include "cli/gateway/directory_groups.h"
 #include "cli/incidents/incident_store.h"
 
@@ -19,7 +22,14 @@ int64_t NowNanoseconds() {
 }  // namespace
 
 Gateway::Gateway(const GatewayOptions& options, const DaemonLog* log)
-    : options_(options), log_(log), last_reload_ns_(NowNanoseconds()) {}
+    : options_(options), log_(log), last_reload_ns_(NowNanoseconds()) {
+  node_ = options.node_name;
+  if (node_.empty()) {
+    char host[256] = {};
+    node_ = ::gethostname(host, sizeof(host) - 1) == 0 ? host : "localhost";
+  }
+  started_ms_ = NowUnixMs();
+}
 
 absl::StatusOr<std::unique_ptr<Gateway>> Gateway::Open(
     const GatewayOptions& options, const DaemonLog* log) {
@@ -27,7 +37,17 @@ absl::StatusOr<std::unique_ptr<Gateway>> Gateway::Open(
   auto holder = IndexHolder::Open(options.index_dir);
   if (!holder.ok()) return holder.status();
   gateway->holder_ = std::move(*holder);
-  auto policy = PolicySource::Open(options.policy_file, options.builtin_policy);
+  absl::StatusOr<std::unique_ptr<PolicySource>> policy;
+  if (options.policy_file == kDeskPolicy) {
+    if (!options.incidents) {
+      return absl::InvalidArgumentError(
+          "--policy desk needs the desk: --incidents postgresql://...");
+    }
+    policy = PolicySource::OpenReader(DeskPolicyReader(
+        *options.incidents, DeskPolicyCachePath(options.index_dir)));
+  } else {
+    policy = PolicySource::Open(options.policy_file, options.builtin_policy);
+  }
   if (!policy.ok()) return policy.status();
   gateway->policy_ = std::move(*policy);
   gateway->RefreshDirectoryGroups();
@@ -73,6 +93,16 @@ void Gateway::StartIncidents() {
   }
   if (o.spool_dir == "off") o.spool_dir.clear();
   writer_ = std::make_unique<IncidentWriter>(path, o, log_->Sink());
+  if (options_.desk_seconds > 0) {
+    DeskLink::Options d;
+    d.store = path;
+    d.node = node_;
+    d.interval_seconds = options_.desk_seconds;
+    d.mail_requests = options_.mail_requests;
+    d.held_mail = options_.held_mail;
+    desk_ = std::make_unique<DeskLink>(
+        d, [this] { return NodeReport(); }, log_->Sink());
+  }
   log_->Write(absl::StrCat(
       "recording incidents in ", RedactedTarget(path),
       options_.store_snippets ? "" : " (offsets only, no snippets)"));
@@ -125,7 +155,29 @@ void Gateway::StartOutbox() {
 IncidentSink Gateway::Recorder() {
   if (writer_ == nullptr) return nullptr;
   IncidentWriter* writer = writer_.get();
-  return [writer](Incident incident) { writer->Submit(std::move(incident)); };
+  return [writer, node = node_](Incident incident) {
+    incident.node = node;
+    writer->Submit(std::move(incident));
+  };
+}
+
+NodeState Gateway::NodeReport() const {
+  NodeState n;
+  n.name = node_;
+  n.role = options_.node_role;
+  n.version = LEAKHOUND_VERSION;
+  char host[256] = {};
+  if (::gethostname(host, sizeof(host) - 1) == 0) n.host = host;
+  n.pid = ::getpid();
+  n.started_ms = started_ms_;
+  const MilterMetrics::Gauges g = gauges();
+  n.index_generation = static_cast<int64_t>(g.index_generation);
+  n.index_documents = static_cast<int64_t>(g.index_documents);
+  n.policy_digest = policy_->digest();
+  n.policy_version = policy_->version();
+  n.spool_depth = static_cast<int64_t>(g.incidents_spooled);
+  n.spool_oldest_ms = g.incident_spool_oldest_ms;
+  return n;
 }
 
 void Gateway::Reload(const char* why) {
@@ -155,7 +207,7 @@ void Gateway::ReloadPolicy(const char* why) {
                              "): ", changed.status().message(),
                              "; the previous policy stays in force"));
   } else if (*changed) {
-    log_->Write(absl::StrCat("policy reloaded (", why, "): ", policy_->path(),
+    log_->Write(absl::StrCat("policy reloaded (", why, "): ", policy_->Current()->path,
                              ", ", policy_->Current()->rules.size(), " rules"));
     auto identifiers = PolicyIdentifiers(policy_->Current().get());
     if (identifiers.ok()) {
@@ -301,6 +353,7 @@ void Gateway::Stop() {
         sender->options().destination.name, d.delivered, d.pending, d.failed,
         d.dropped));
   }
+  if (desk_ != nullptr) desk_->Stop();
   if (writer_ != nullptr) {
     writer_->Stop(5);
     const IncidentWriter::Counters c = writer_->counters();

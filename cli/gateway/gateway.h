@@ -36,6 +36,8 @@
 #include "cli/gateway/milter_metrics.h"
 #include "cli/gateway/notifier.h"
 #include "cli/incidents/incident.h"
+#include "cli/gateway/desk_link.h"
+#include "cli/incidents/held_mail.h"
 #include "cli/incidents/incident_writer.h"
 #include "cli/policy/policy.h"
 #include "cli/policy/policy_source.h"
@@ -67,8 +69,18 @@ struct GatewayOptions {
   // none (unstored incidents are held in memory only).
   std::string incident_spool_dir;
   // The policy file (docs/policy.md); empty: `builtin_policy`, the
-  // channel's flags as a policy.
+  // channel's flags as a policy; "desk" (kDeskPolicy): the policy
+  // published to the fleet's desk, the incident store (docs/fleet.md).
   std::string policy_file;
+  // This gateway in the fleet (docs/fleet.md): its name (""= the host's
+  // name), its role ("milter", "icap"), how often it reports to the desk
+  // (0: never), and whether it carries out held-mail requests, with
+  // Postfix's configuration.
+  std::string node_name;
+  std::string node_role = "milter";
+  double desk_seconds = 10;
+  bool mail_requests = false;
+  HeldMailOptions held_mail;
   Policy builtin_policy;
   // The notices (notifier.h): sendmail's command; empty: no notices.
   std::vector<std::string> sendmail;
@@ -117,6 +129,10 @@ class Gateway {
 
   // The metrics' gauges as of now.
   MilterMetrics::Gauges gauges() const;
+  // What this gateway reports to the desk (DeskLink's heartbeat).
+  NodeState NodeReport() const;
+  // This gateway's name in the fleet.
+  const std::string& node() const { return node_; }
   // Serves `metrics` with the gauges at http://ADDRESS/metrics and logs
   // it. Errors as MetricsServer::Start.
   // REQUIRES: `metrics` outlives the returned server, and the gateway too.
@@ -153,6 +169,9 @@ class Gateway {
   std::unique_ptr<DuplicateCache> cache_;  // null: no cache
   std::unique_ptr<MessageScanner> scanner_;
   std::unique_ptr<IncidentWriter> writer_;  // null: no store
+  std::unique_ptr<DeskLink> desk_;          // null: no store, or never
+  std::string node_;                        // this gateway's name
+  int64_t started_ms_ = 0;
   std::unique_ptr<Notifier> notifier_;      // null: no notices
   mutable absl::Mutex outbox_mu_;
   std::vector<std::unique_ptr<OutboxSender>> senders_

@@ -55,6 +55,7 @@ struct Settings {
   char* policy = nullptr;
   char* incidents = nullptr;  // "off": none; unset: INDEX.incidents
   char* incident_spool_dir = nullptr;  // "off": none; unset: beside INDEX
+  char* node_name = nullptr;           // unset: the host's name
   char* on_leak = nullptr;    // block (default) or allow, without a policy
   char* on_error = nullptr;
   char* on_oversize = nullptr;
@@ -165,6 +166,8 @@ GatewayOptions ReadGatewayOptions(Disposition on_leak, const WebPolicy& p) {
   o.incident_spool_dir = Text(g_settings.incident_spool_dir, "");
   o.store_snippets = g_settings.store_snippets != 0;
   o.policy_file = Text(g_settings.policy, "");
+  o.node_name = Text(g_settings.node_name, "");
+  o.node_role = "icap";
   o.builtin_policy = BuiltinPolicy(on_leak, p.block_text);
   o.limits.max_input_bytes = static_cast<size_t>(p.max_body_bytes);
   return o;
@@ -489,6 +492,8 @@ struct ci_conf_entry g_conf_table[] = {
      "the policy file (docs/policy.md)"},
     {"Incidents", &g_settings.incidents, ci_cfg_set_str,
      "the incident store, or off (default INDEX.incidents)"},
+    {"NodeName", &g_settings.node_name, ci_cfg_set_str,
+     "this service's name in the fleet (default: the host name)"},
     {"IncidentSpoolDir", &g_settings.incident_spool_dir, ci_cfg_set_str,
      "incidents the store cannot take yet, or off (default "
      "INDEX.incident-spool)"},

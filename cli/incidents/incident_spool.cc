@@ -97,6 +97,21 @@ absl::StatusOr<std::unique_ptr<IncidentSpool>> IncidentSpool::Open(
   return spool;
 }
 
+absl::StatusOr<std::unique_ptr<IncidentSpool>> IncidentSpool::OpenSlot(
+    const std::string& parent, uint64_t max_incidents) {
+  if (::mkdir(parent.c_str(), 0700) != 0 && errno != EEXIST) {
+    return Errno(errno, "cannot create " + parent);
+  }
+  for (int slot = 0; slot < kSlots; ++slot) {
+    auto spool = Open(absl::StrCat(parent, "/", slot), max_incidents);
+    if (spool.ok() || !absl::IsFailedPrecondition(spool.status()) ||
+        slot + 1 == kSlots) {
+      return spool;
+    }
+  }
+  return absl::FailedPreconditionError("unreachable");
+}
+
 IncidentSpool::~IncidentSpool() { ::close(lock_fd_); }
 
 absl::Status IncidentSpool::Scan() {

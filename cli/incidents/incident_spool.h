@@ -2,6 +2,7 @@
 // while the incident store cannot take them (the desk's PostgreSQL is
 // down, a SQLite file is locked or full). One folder, one file per batch
 // (PERSISTED, docs/storage_format.md, "The incident spool"):
+//   PARENT/<slot>/ = DIR                    one per process (OpenSlot)
 //   DIR/LOCK                                one process at a time (flock)
 //   DIR/<seq, 20 digits>-<count>-<oldest time_ms>.batch  incident_codec.h
 // A batch is written to a temporary file, synced, renamed and the folder
@@ -40,6 +41,14 @@ class IncidentSpool {
   // files are removed. At most `max_incidents` are kept.
   static absl::StatusOr<std::unique_ptr<IncidentSpool>> Open(
       const std::string& dir, uint64_t max_incidents);
+  // The first of the spools DIR/0 ... DIR/<kSlots - 1> that no other
+  // process holds (creating `parent` owner-only): a gateway of several
+  // processes (c-icap's children) has one each, and a process started
+  // after a crash takes over a dead one's spool. FailedPrecondition when
+  // every slot is held.
+  static absl::StatusOr<std::unique_ptr<IncidentSpool>> OpenSlot(
+      const std::string& parent, uint64_t max_incidents);
+  static constexpr int kSlots = 64;
   ~IncidentSpool();
   IncidentSpool(const IncidentSpool&) = delete;
   IncidentSpool& operator=(const IncidentSpool&) = delete;

@@ -159,6 +159,7 @@ constexpr const char* kMigrations[] = {
     "  heartbeat_ms INTEGER NOT NULL,"
     "  index_generation INTEGER NOT NULL,"
     "  index_documents INTEGER NOT NULL,"
+    "  generation_ms INTEGER NOT NULL,"
     "  policy_digest TEXT NOT NULL,"
     "  policy_version INTEGER NOT NULL,"
     "  spool_depth INTEGER NOT NULL,"

@@ -144,6 +144,9 @@ struct NodeState {
   int64_t heartbeat_ms = 0;  // the node's clock
   int64_t index_generation = 0;
   int64_t index_documents = 0;
+  // When it first reported this generation (its heartbeat's time; kept by
+  // Heartbeat while the generation stays).
+  int64_t generation_ms = 0;
   std::string policy_digest;   // SHA-256 of the policy text in force
   int64_t policy_version = 0;  // the desk's version it runs (0: a file)
   int64_t spool_depth = 0;     // incidents waiting in its local spool

@@ -14,8 +14,8 @@ namespace {
 
 constexpr char kNodeColumns[] =
     "name, role, version, host, pid, started_ms, heartbeat_ms, "
-    "index_generation, index_documents, policy_digest, policy_version, "
-    "spool_depth, spool_oldest_ms";
+    "index_generation, index_documents, generation_ms, policy_digest, "
+    "policy_version, spool_depth, spool_oldest_ms";
 
 constexpr char kRequestColumns[] =
     "id, time_ms, node, incident_id, queue_id, action, requested_by, state, "
@@ -33,17 +33,21 @@ absl::Status IncidentStore::Heartbeat(const NodeState& n) {
       *db_,
       absl::StrCat(
           "INSERT INTO nodes (", kNodeColumns,
-          ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (name) DO UPDATE "
-          "SET role = excluded.role, version = excluded.version, host = "
-          "excluded.host, pid = excluded.pid, started_ms = "
+          ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (name) DO "
+          "UPDATE SET role = excluded.role, version = excluded.version, host "
+          "= excluded.host, pid = excluded.pid, started_ms = "
           "excluded.started_ms, heartbeat_ms = excluded.heartbeat_ms, "
-          "index_generation = excluded.index_generation, index_documents = "
+          "generation_ms = CASE WHEN nodes.index_generation = "
+          "excluded.index_generation THEN nodes.generation_ms ELSE "
+          "excluded.generation_ms END, index_generation = "
+          "excluded.index_generation, index_documents = "
           "excluded.index_documents, policy_digest = excluded.policy_digest, "
           "policy_version = excluded.policy_version, spool_depth = "
           "excluded.spool_depth, spool_oldest_ms = excluded.spool_oldest_ms"));
   s.Bind(n.name).Bind(n.role).Bind(n.version).Bind(n.host).Bind(n.pid);
   s.Bind(n.started_ms).Bind(n.heartbeat_ms).Bind(n.index_generation);
-  s.Bind(n.index_documents).Bind(n.policy_digest).Bind(n.policy_version);
+  s.Bind(n.index_documents).Bind(n.heartbeat_ms);  // generation_ms
+  s.Bind(n.policy_digest).Bind(n.policy_version);
   s.Bind(n.spool_depth).Bind(n.spool_oldest_ms);
   if (const int code = s.Step(); code != kSqlDone) {
     return Error(code, "cannot record a node's heartbeat");
@@ -59,7 +63,8 @@ absl::StatusOr<std::vector<NodeState>> IncidentStore::Nodes() {
   while ((code = s.Step()) == kSqlRow) {
     out.push_back(NodeState{s.Text(0), s.Text(1), s.Text(2), s.Text(3),
                             s.Int(4), s.Int(5), s.Int(6), s.Int(7), s.Int(8),
-                            s.Text(9), s.Int(10), s.Int(11), s.Int(12)});
+                            s.Int(9), s.Text(10), s.Int(11), s.Int(12),
+                            s.Int(13)});
   }
   if (code != kSqlDone) return Error(code, "cannot read the nodes");
   return out;

@@ -220,8 +220,8 @@ absl::Status IncidentWriter::Round(std::unique_ptr<IncidentStore>& store) {
 
 void IncidentWriter::Run() {
   if (!options_.spool_dir.empty()) {
-    auto opened =
-        IncidentSpool::Open(options_.spool_dir, options_.spool_max_incidents);
+    auto opened = IncidentSpool::OpenSlot(options_.spool_dir,
+                                          options_.spool_max_incidents);
     if (opened.ok()) {
       disk_ = std::move(*opened);
       if (disk_->depth() > 0) {

@@ -112,6 +112,21 @@ TEST(IncidentSpoolTest, ASecondProcessOrThreadCannotOpenItWhileHeld) {
   EXPECT_TRUE(absl::IsFailedPrecondition(second.status())) << second.status();
 }
 
+TEST(IncidentSpoolTest, EachProcessTakesAFreeSlotAndALaterOneTakesOverADeadOnes) {
+  TempDir dir;
+  auto first = IncidentSpool::OpenSlot(dir.Sub("p"), 100);
+  auto second = IncidentSpool::OpenSlot(dir.Sub("p"), 100);
+  ASSERT_TRUE(first.ok() && second.ok());
+  EXPECT_EQ((*first)->dir(), dir.Sub("p/0"));
+  EXPECT_EQ((*second)->dir(), dir.Sub("p/1"));
+  ASSERT_TRUE((*first)->Put(std::vector<Incident>{Full(4)}).ok());
+  first->reset();  // its process ended
+  auto third = IncidentSpool::OpenSlot(dir.Sub("p"), 100);
+  ASSERT_TRUE(third.ok());
+  EXPECT_EQ((*third)->dir(), dir.Sub("p/0"));
+  EXPECT_EQ((*third)->depth(), 1u);
+}
+
 TEST(IncidentSpoolTest, AFullSpoolRefusesTheBatchWhole) {
   TempDir dir;
   auto spool = IncidentSpool::Open(dir.Sub("s"), 2);

@@ -209,7 +209,7 @@ TEST(IncidentWriterTest, ABatchStoredBeforeItsSpoolFileWentIsStoredOnce) {
   for (size_t k = 0; k < batch.size(); ++k) batch[k].uid = "uid-" + std::to_string(k);
   {
     // A crash between the store's commit and the file's removal.
-    auto spool = IncidentSpool::Open(dir.Sub("spool"), 100);
+    auto spool = IncidentSpool::OpenSlot(dir.Sub("spool"), 100);
     ASSERT_TRUE(spool.ok()) << spool.status();
     ASSERT_TRUE((*spool)->Put(batch).ok());
     auto store = IncidentStore::Open(path);

@@ -1,0 +1,111 @@
+#include "cli/gateway/desk_link.h"
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
+#include "cli/incidents/outbox_event.h"
+
+namespace leakhound {
+
+DeskLink::DeskLink(Options options, StateFn state, Log log)
+    : options_(std::move(options)),
+      state_(std::move(state)),
+      log_(std::move(log)) {
+  thread_ = std::thread([this] { Run(); });
+}
+
+DeskLink::~DeskLink() { Stop(); }
+
+void DeskLink::Stop() {
+  {
+    absl::MutexLock lock(&mu_);
+    stopping_ = true;
+    cv_.SignalAll();
+  }
+  if (thread_.joinable()) thread_.join();
+}
+
+DeskLink::Counters DeskLink::counters() const {
+  absl::MutexLock lock(&mu_);
+  return counters_;
+}
+
+void DeskLink::Run() {
+  std::unique_ptr<IncidentStore> store;
+  bool failing = false;
+  for (;;) {
+    const absl::Status s = Round(store);
+    if (!s.ok()) store.reset();  // reconnect on the next round
+    if (!s.ok() && !failing) {
+      log_(absl::StrCat("desk: ", s.message(), "; retrying every ",
+                        options_.interval_seconds, " s"));
+    } else if (s.ok() && failing) {
+      log_("desk: reachable again");
+    }
+    failing = !s.ok();
+    absl::MutexLock lock(&mu_);
+    if (!s.ok()) ++counters_.failures;
+    const absl::Time until =
+        absl::Now() + absl::Seconds(options_.interval_seconds);
+    while (!stopping_ && absl::Now() < until) {
+      cv_.WaitWithDeadline(&mu_, until);
+    }
+    if (stopping_) return;
+  }
+}
+
+absl::Status DeskLink::Round(std::unique_ptr<IncidentStore>& store) {
+  if (store == nullptr) {
+    auto opened = IncidentStore::Open(options_.store);
+    if (!opened.ok()) return opened.status();
+    store = std::move(*opened);
+  }
+  NodeState node = state_();
+  node.name = options_.node;
+  node.heartbeat_ms = NowUnixMs();
+  if (absl::Status s = store->Heartbeat(node); !s.ok()) return s;
+  {
+    absl::MutexLock lock(&mu_);
+    ++counters_.heartbeats;
+    counters_.last_heartbeat_ms = node.heartbeat_ms;
+  }
+  if (absl::Status s = RecordResults(*store); !s.ok()) return s;
+  if (!options_.mail_requests) return absl::OkStatus();
+  return RunRequests(*store);
+}
+
+absl::Status DeskLink::RecordResults(IncidentStore& store) {
+  while (!unrecorded_.empty()) {
+    const Result& r = unrecorded_.front();
+    absl::Status s = store.FinishMailRequest(r.id, r.done, r.detail,
+                                             options_.node);
+    // Recorded already (a commit whose answer was lost): nothing to redo.
+    if (!s.ok() && !absl::IsFailedPrecondition(s)) return s;
+    unrecorded_.erase(unrecorded_.begin());
+  }
+  return absl::OkStatus();
+}
+
+absl::Status DeskLink::RunRequests(IncidentStore& store) {
+  auto requests = store.TakeMailRequests(options_.node, 16);
+  if (!requests.ok()) return requests.status();
+  for (const MailRequest& r : *requests) {
+    absl::StatusOr<std::string> report =
+        r.action == "release" ? ReleaseHeldMail(r.queue_id, options_.held_mail)
+                              : DeleteHeldMail(r.queue_id, options_.held_mail);
+    Result result{r.id, report.ok(),
+                  report.ok() ? *report : std::string(report.status().message())};
+    log_(absl::StrCat("desk: ", r.action, " of ", r.queue_id, " (incident ",
+                      r.incident_id, ", asked by ", r.requested_by, "): ",
+                      result.detail));
+    {
+      absl::MutexLock lock(&mu_);
+      ++(result.done ? counters_.mail_done : counters_.mail_failed);
+    }
+    unrecorded_.push_back(std::move(result));
+  }
+  return RecordResults(store);
+}
+
+}  // namespace leakhound
