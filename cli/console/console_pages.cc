@@ -5,55 +5,14 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "cli/console/fleet_pages.h"
+#include "cli/console/page_layout.h"
 #include "cli/console/svg_chart.h"
 #include "cli/gateway/html_text.h"
 #include "cli/incidents/incident_fields.h"
 
 namespace leakhound {
 namespace {
-
-std::string Layout(const PageContext* ctx, const std::string& title,
-                   const std::string& body) {
-  std::string out = absl::StrCat(
-      "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-      "<meta name=\"viewport\" content=\"width=device-width\">"
-      "<title>",
-      Html(title),
-      " - leakhound</title>"
-      "<link rel=\"stylesheet\" href=\"/console.css\"></head><body><header>"
-      "<a class=\"brand\" href=\"/incidents\">leakhound</a>");
-  if (ctx != nullptr) {
-    absl::StrAppend(
-        &out,
-        "<nav><a href=\"/incidents\">Incidents</a><a href=\"/dashboard\">"
-        "Dashboard</a><a href=\"/documents\">Protected documents</a>"
-        "<a href=\"/policy\">Policy</a></nav>"
-        "<span class=\"who\">",
-        Html(ctx->user), " (", Html(ctx->role),
-        ")</span><form class=\"inline\" method=\"post\" action=\"/logout\">"
-        "<input type=\"hidden\" name=\"csrf\" value=\"",
-        Html(ctx->csrf),
-        "\"><button id=\"logout\" type=\"submit\">Log out</button></form>");
-  }
-  absl::StrAppend(&out, "</header><main><h1>", Html(title), "</h1>", body,
-                  "</main></body></html>\n");
-  return out;
-}
-
-std::string CsrfField(const PageContext& ctx) {
-  return absl::StrCat("<input type=\"hidden\" name=\"csrf\" value=\"",
-                      Html(ctx.csrf), "\">");
-}
-
-// The tick a destructive form needs before it is sent (the browser
-// enforces `required`, and the server checks "confirm=yes" too): release,
-// delete, allow-list and remove take two deliberate steps, not one click.
-std::string ConfirmField(const std::string& id) {
-  return absl::StrCat("<label class=\"confirm\"><input type=\"checkbox\" "
-                      "name=\"confirm\" value=\"yes\" required",
-                      id.empty() ? "" : absl::StrCat(" id=\"", id, "\""),
-                      "> confirm</label> ");
-}
 
 std::string Select(const std::string& name, const std::string& chosen,
                    std::initializer_list<const char*> options) {
@@ -339,7 +298,7 @@ void AppendReviewForms(const PageContext& ctx, const Incident& i,
 
 std::string IncidentPage(const PageContext& ctx, const Incident& i,
                          const std::vector<AuditEntry>& audit,
-                         const std::string& done) {
+                         const std::string& done, const HeldMailView& mail) {
   std::string body;
   if (!done.empty()) {
     absl::StrAppend(&body, "<p class=\"notice\" role=\"status\" id=\"notice\">",
@@ -351,6 +310,7 @@ std::string IncidentPage(const PageContext& ctx, const Incident& i,
     AppendMatchSection(ctx, i, n, &body);
   }
   if (RoleAtLeast(ctx.role, "reviewer")) AppendReviewForms(ctx, i, &body);
+  AppendMailRequests(i, mail, &body);
   if (!audit.empty()) {
     body += "<h2>History</h2><ul class=\"audit\">";
     for (const AuditEntry& a : audit) {
@@ -545,12 +505,15 @@ std::string DashboardPage(const PageContext& ctx, const DashboardView& view) {
 }
 
 std::string PolicyPage(const PageContext& ctx, const PolicyView& view) {
+  std::string body;
+  AppendPolicyVersions(view.versions, view.nodes, &body);
   if (view.path.empty()) {
-    return Layout(&ctx, "Policy",
-                  "<p class=\"empty\">No policy file: the console was "
-                  "started without --policy (docs/policy.md).</p>");
+    absl::StrAppend(&body,
+                    "<p class=\"empty\">No policy file: the console was "
+                    "started without --policy (docs/policy.md).</p>");
+    return Layout(&ctx, "Policy", body);
   }
-  std::string body = absl::StrCat("<p>", Html(view.path), "</p>");
+  absl::StrAppend(&body, "<h2 id=\"policy-name\">", Html(view.path), "</h2>");
   if (!view.error.empty()) {
     absl::StrAppend(&body, "<p class=\"error\" role=\"alert\">",
                     Html(view.error), "</p>");

@@ -88,6 +88,9 @@ struct PolicyView {
     int64_t incidents = 0;
   };
   std::vector<Rule> rules;
+  // The versions published to the desk and the nodes (docs/fleet.md).
+  std::vector<PolicyVersion> versions;
+  std::vector<NodeState> nodes;
 };
 
 inline constexpr size_t kIncidentsPerPage = 50;
@@ -99,9 +102,11 @@ std::string IncidentListPage(const PageContext& ctx,
                              const IncidentListView& view);
 // `done`: the action just carried out ("resolved", "released", ...), shown
 // as a notice; "" for none.
+// `mail`: the held-mail requests made through the desk (fleet_pages.h).
+struct HeldMailView;
 std::string IncidentPage(const PageContext& ctx, const Incident& incident,
                          const std::vector<AuditEntry>& audit,
-                         const std::string& done);
+                         const std::string& done, const HeldMailView& mail);
 std::string DocumentsPage(const PageContext& ctx, const DocumentsView& view,
                           const std::string& done);
 std::string DashboardPage(const PageContext& ctx, const DashboardView& view);

@@ -15,7 +15,9 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "absl/synchronization/mutex.h"
+#include "cli/console/console_http.h"
 #include "cli/console/console_pages.h"
+#include "cli/console/fleet_pages.h"
 #include "cli/console/document_changes.h"
 #include "cli/console/http_server.h"
 #include "cli/console/retained_copy.h"
@@ -24,6 +26,7 @@
 #include "cli/console/session_table.h"
 #include "cli/console/work_pool.h"
 #include "cli/formats/extraction.h"
+#include "cli/gateway/desk_policy.h"
 #include "cli/gateway/directory_groups.h"
 #include "cli/gateway/html_text.h"
 #include "cli/gateway/index_holder.h"
@@ -41,43 +44,6 @@ constexpr char kLoginCookie[] = "lh_login";  // the login form's CSRF token
 // The credential of a session the directory opened (no password hash of
 // ours to follow).
 constexpr char kDirectoryCredential[] = "directory";
-
-std::string CookieValue(const HttpRequest& req, const std::string& name) {
-  const std::string header = req.Header("Cookie");
-  for (absl::string_view part : absl::StrSplit(header, ';')) {
-    part = absl::StripAsciiWhitespace(part);
-    if (absl::ConsumePrefix(&part, name + "=")) return std::string(part);
-  }
-  return "";
-}
-
-// `text` for a log line: control characters and backslashes escaped
-// (\n, \x1b), so that a user name cannot forge a line.
-std::string LogField(std::string_view text) {
-  return absl::CHexEscape(absl::string_view(text.data(), text.size()));
-}
-
-void SendHtml(HttpResponse& res, int status, const std::string& html) {
-  res.status = status;
-  res.SetContent(html, "text/html; charset=utf-8");
-}
-
-int HttpStatusOf(const absl::Status& s) {
-  switch (s.code()) {
-    case absl::StatusCode::kNotFound:
-      return 404;
-    case absl::StatusCode::kInvalidArgument:
-      return 400;
-    case absl::StatusCode::kFailedPrecondition:
-      return 409;
-    case absl::StatusCode::kUnavailable:
-      return 503;
-    case absl::StatusCode::kPermissionDenied:
-      return 403;
-    default:
-      return 500;
-  }
-}
 
 }  // namespace
 
@@ -313,6 +279,7 @@ struct ConsoleServer::Impl {
   void Dashboard(const HttpRequest& req, HttpResponse& res);
   // The policy file, read-only, with each rule's incident count.
   void PolicyShow(const HttpRequest& req, HttpResponse& res);
+  void Nodes(const HttpRequest& req, HttpResponse& res);
 };
 
 void ConsoleServer::Impl::LoginGet(const HttpRequest& req, HttpResponse& res) {
@@ -464,17 +431,33 @@ void ConsoleServer::Impl::IncidentShow(const HttpRequest& req,
   if (!incident.ok()) return Fail(res, *s, incident.status());
   auto audit = store->AuditTrail(id, 50);
   if (!audit.ok()) return Fail(res, *s, audit.status());
+  HeldMailView mail;
+  mail.now_ms = NowUnixMs();
+  if (!incident->node.empty()) {
+    auto requests = store->MailRequests(id, 20);
+    auto nodes = store->Nodes();
+    if (!requests.ok()) return Fail(res, *s, requests.status());
+    if (!nodes.ok()) return Fail(res, *s, nodes.status());
+    mail.requests = *std::move(requests);
+    for (const NodeState& n : *nodes) {
+      if (n.name == incident->node) mail.node_heartbeat_ms = n.heartbeat_ms;
+    }
+  }
   static constexpr std::pair<const char*, const char*> kDone[] = {
       {"resolved", "Review saved."},
       {"released", "The message was released to its recipients."},
       {"deleted", "The held message was deleted."},
+      {"requested",
+       "Asked of the node that holds the message: it is carried out there "
+       "on its next round (see Requests below)."},
       {"allowed",
        "The passage is allow-listed: it no longer counts as a leak."}};
   std::string done;
   for (const auto& [code, text] : kDone) {
     if (req.Query("done") == code) done = text;
   }
-  SendHtml(res, 200, IncidentPage(Context(*s), *incident, *audit, done));
+  SendHtml(res, 200,
+           IncidentPage(Context(*s), *incident, *audit, done, mail));
 }
 
 void ConsoleServer::Impl::IncidentAction(const HttpRequest& req,
@@ -497,10 +480,20 @@ void ConsoleServer::Impl::IncidentAction(const HttpRequest& req,
     done = "resolved";
   } else if (action == "release" || action == "delete-mail") {
     absl::MutexLock lock(&store_mu);
-    auto r =
-        ActOnHeldMail(*store, id, action == "release", who, options.held_mail);
-    if (!r.ok()) return Fail(res, *s, r.status());
-    done = action == "release" ? "released" : "deleted";
+    auto incident = store->Get(id);
+    if (!incident.ok()) return Fail(res, *s, incident.status());
+    if (!incident->node.empty() && IsDatabaseUri(options.incidents_path)) {
+      // A fleet's desk: the node whose Postfix holds the mail does it.
+      auto r = store->RequestMail(
+          id, action == "release" ? "release" : "delete", who);
+      if (!r.ok()) return Fail(res, *s, r.status());
+      done = "requested";
+    } else {
+      auto r = ActOnHeldMail(*store, id, action == "release", who,
+                             options.held_mail);
+      if (!r.ok()) return Fail(res, *s, r.status());
+      done = action == "release" ? "released" : "deleted";
+    }
   } else if (action == "allow") {
     if (options.index_dir.empty()) {
       return Fail(res, *s,
@@ -698,14 +691,50 @@ void ConsoleServer::Impl::Dashboard(const HttpRequest& req, HttpResponse& res) {
   SendHtml(res, 200, DashboardPage(Context(*s), view));
 }
 
+void ConsoleServer::Impl::Nodes(const HttpRequest& req, HttpResponse& res) {
+  auto s = Authenticate(req, res);
+  if (!s) return;
+  NodesView view;
+  view.now_ms = NowUnixMs();
+  view.thresholds = options.fleet;
+  absl::MutexLock lock(&store_mu);
+  auto nodes = store->Nodes();
+  if (!nodes.ok()) return Fail(res, *s, nodes.status());
+  auto published = store->GetPolicyVersion(0);
+  if (!published.ok() && !absl::IsNotFound(published.status())) {
+    return Fail(res, *s, published.status());
+  }
+  view.fleet = AssessFleet(*nodes,
+                           published.ok() ? std::optional(*published)
+                                          : std::nullopt,
+                           view.now_ms, view.thresholds);
+  SendHtml(res, 200, NodesPage(Context(*s), view));
+}
+
 void ConsoleServer::Impl::PolicyShow(const HttpRequest& req,
                                      HttpResponse& res) {
   auto s = Authenticate(req, res);
   if (!s) return;
   PolicyView view;
   view.path = options.policy_file;
+  absl::StatusOr<std::string> text;
+  {
+    absl::MutexLock lock(&store_mu);
+    auto versions = store->PolicyVersions(50);
+    auto nodes = store->Nodes();
+    if (!versions.ok()) return Fail(res, *s, versions.status());
+    if (!nodes.ok()) return Fail(res, *s, nodes.status());
+    view.versions = *std::move(versions);
+    view.nodes = *std::move(nodes);
+    if (view.path == kDeskPolicy) {
+      auto latest = store->GetPolicyVersion(0);
+      if (latest.ok()) view.path = absl::StrCat("desk v", latest->version);
+      text = latest.ok() ? absl::StatusOr<std::string>(latest->body)
+                         : latest.status();
+    }
+  }
   if (!view.path.empty()) {
-    absl::StatusOr<std::string> text = ReadPolicyText(view.path);
+    if (options.policy_file != kDeskPolicy) text = ReadPolicyText(view.path);
     if (!text.ok()) {
       view.error = std::string(text.status().message());
     } else {
@@ -806,6 +835,7 @@ void ConsoleServer::Impl::Routes() {
        [this](const auto& q, auto& r) { DocumentLabels(q, r); });
   get("/dashboard", [this](const auto& q, auto& r) { Dashboard(q, r); });
   get("/policy", [this](const auto& q, auto& r) { PolicyShow(q, r); });
+  get("/nodes", [this](const auto& q, auto& r) { Nodes(q, r); });
 }
 
 ConsoleServer::ConsoleServer(std::unique_ptr<Impl> impl)

@@ -21,6 +21,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "cli/formats/text_extractor.h"
+#include "cli/incidents/fleet_status.h"
 #include "cli/incidents/held_mail.h"
 
 namespace leakhound {
@@ -32,6 +33,8 @@ struct ConsoleOptions {
   std::string tls_key;
   std::string index_dir;  // "": no documents page, no allow-listing
   std::string incidents_path;
+  // When a node of the fleet is flagged on the Nodes page (docs/fleet.md).
+  FleetThresholds fleet;
   HeldMailOptions held_mail;
   std::chrono::seconds idle_timeout{30 * 60};
   // The address of a reverse proxy (TLS in front): requests from it take

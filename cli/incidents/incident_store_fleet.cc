@@ -137,7 +137,7 @@ absl::StatusOr<int64_t> IncidentStore::RequestMail(int64_t incident_id,
   int64_t id = 0;
   absl::Status st = InTransaction([&]() -> absl::Status {
     SqlStatement i(*db_,
-                   "SELECT node, queue_id, mail_state, (SELECT COUNT(*) FROM "
+                   "SELECT node, queue_id, mail_state, status, (SELECT COUNT(*) FROM "
                    "mail_requests r WHERE r.incident_id = incidents.id AND "
                    "r.state IN ('pending', 'running')) FROM incidents WHERE "
                    "id = ?");
@@ -158,7 +158,13 @@ absl::StatusOr<int64_t> IncidentStore::RequestMail(int64_t incident_id,
           "incident ", incident_id,
           ": no node is recorded for it; release it on its own host"));
     }
-    if (i.Int(3) > 0) {
+    if (action == "release" && i.Text(3) == "confirmed") {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "incident ", incident_id,
+          " is resolved as a confirmed leak: set it back to open to release "
+          "its mail"));
+    }
+    if (i.Int(4) > 0) {
       return absl::FailedPreconditionError(absl::StrCat(
           "incident ", incident_id, ": a request for its mail is open"));
     }

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "cli/console/fleet_pages.h"
+
 namespace leakhound {
 namespace {
 
@@ -30,7 +32,7 @@ const PageContext kReviewer{"rita", "reviewer", "tok123"};
 const PageContext kViewer{"vic", "viewer", "tok456"};
 
 TEST(ConsolePagesTest, AnIncidentsOutsideTextRendersInert) {
-  const std::string page = IncidentPage(kReviewer, Hostile(), {}, "");
+  const std::string page = IncidentPage(kReviewer, Hostile(), {}, "", HeldMailView{});
   EXPECT_EQ(page.find("<script"), std::string::npos);
   EXPECT_EQ(page.find("<img"), std::string::npos);
   EXPECT_EQ(page.find("<i>"), std::string::npos);
@@ -46,7 +48,7 @@ TEST(ConsolePagesTest, AnIncidentsOutsideTextRendersInert) {
 }
 
 TEST(ConsolePagesTest, ReviewFormsCarryTheCsrfTokenAndNeedTheReviewerRole) {
-  const std::string reviewer = IncidentPage(kReviewer, Hostile(), {}, "");
+  const std::string reviewer = IncidentPage(kReviewer, Hostile(), {}, "", HeldMailView{});
   EXPECT_NE(reviewer.find("action=\"/incidents/42/resolve\""),
             std::string::npos);
   EXPECT_NE(reviewer.find("action=\"/incidents/42/release\""),
@@ -63,7 +65,7 @@ TEST(ConsolePagesTest, ReviewFormsCarryTheCsrfTokenAndNeedTheReviewerRole) {
     ++tokens;
   }
   EXPECT_EQ(forms, tokens);
-  const std::string viewer = IncidentPage(kViewer, Hostile(), {}, "");
+  const std::string viewer = IncidentPage(kViewer, Hostile(), {}, "", HeldMailView{});
   EXPECT_EQ(viewer.find("/resolve"), std::string::npos);
   EXPECT_EQ(viewer.find("/release"), std::string::npos);
   EXPECT_EQ(viewer.find("/allow"), std::string::npos);
@@ -99,7 +101,7 @@ TEST(ConsolePagesTest, AWebIncidentShowsItsRequestAndTheChannelFilter) {
             std::string::npos)
       << list;
   EXPECT_NE(list.find("<option>web</option>"), std::string::npos);
-  const std::string page = IncidentPage(kViewer, i, {}, "");
+  const std::string page = IncidentPage(kViewer, i, {}, "", HeldMailView{});
   EXPECT_NE(page.find("<th>Method</th><td>POST</td>"), std::string::npos);
   EXPECT_NE(page.find("<th>URL</th><td>https://chat.example.net/v1?&lt;x&gt;"),
             std::string::npos);
@@ -124,7 +126,7 @@ TEST(ConsolePagesTest, ARecordsIncidentShowsRowsAndColumnsAndTheRecipients) {
   m.snippet_end = static_cast<uint32_t>(m.snippet.size());
   i.matches = {m};
   i.documents = {"table customers"};
-  const std::string page = IncidentPage(kViewer, i, {}, "");
+  const std::string page = IncidentPage(kViewer, i, {}, "", HeldMailView{});
   EXPECT_NE(page.find("row 17 matched: columns card, name"), std::string::npos)
       << page;
   EXPECT_EQ(page.find("% of the document"), std::string::npos);
