@@ -26,13 +26,14 @@ namespace {
 
 constexpr char kUsage[] =
     "usage: leakhound console [--listen HOST:PORT] [--index DIR] "
-    "[--incidents FILE]\n"
+    "[--incidents FILE|URI]\n"
     "                         [--tls-cert FILE --tls-key FILE] "
     "[--postfix-config DIR]\n"
     "                         [--idle-minutes N] [--session-hours N] "
     "[--pidfile FILE]\n"
     "                         [--trusted-proxy ADDR] [--server-name NAME]\n"
-    "                         [--policy FILE]\n"
+    "                         [--policy FILE|desk] [--silent-seconds S]\n"
+    "                         [--behind-minutes M]\n"
     "       leakhound console user add NAME --role viewer|reviewer|admin "
     "[--password-file FILE]\n"
     "       leakhound console user passwd NAME [--password-file FILE]\n"
@@ -43,7 +44,10 @@ constexpr char kUsage[] =
     "  --listen HOST:PORT   default 127.0.0.1:8080 (port 0: any free port, "
     "printed)\n"
     "  --index DIR          the protected documents page and allow-listing\n"
-    "  --incidents FILE     the store (default INDEX_DIR.incidents)\n"
+    "  --incidents FILE|URI the store: a SQLite file (default "
+    "INDEX_DIR.incidents)\n"
+    "                       or a fleet's desk, postgresql://... "
+    "(docs/fleet.md)\n"
     "  --tls-cert, --tls-key  serve HTTPS with this PEM certificate and key\n"
     "  --postfix-config DIR   Postfix's configuration, for releasing held "
     "mail\n"
@@ -60,7 +64,13 @@ constexpr char kUsage[] =
     "host (421)\n"
     "  --policy FILE        show the policy in force, read-only, with each "
     "rule's\n"
-    "                       incident count (docs/policy.md)\n"
+    "                       incident count (docs/policy.md); desk: the "
+    "newest published\n"
+    "  --silent-seconds S, --behind-minutes M  the Nodes page flags a node "
+    "silent for S\n"
+    "                       seconds (default 60) or behind the writer's "
+    "index for M\n"
+    "                       minutes (default 10)\n"
     "  A session also ends at its next request once its user is removed or "
     "given a\n"
     "  new password, and takes a changed role at once.\n"
@@ -243,8 +253,11 @@ absl::StatusOr<ConsoleOptions> ConsoleOptionsOf(const CommandLine& line) {
   auto hours = line.Unsigned("session-hours", 12, 1, 30 * 24);
   auto limits = FileLimits(line);
   auto path = line.IncidentsPath();
+  auto silent = line.Unsigned("silent-seconds", 60, 1, 86400 * 30);
+  auto behind = line.Unsigned("behind-minutes", 10, 0, 60 * 24 * 30);
   for (const absl::Status& s :
-       {idle.status(), hours.status(), limits.status(), path.status()}) {
+       {idle.status(), hours.status(), limits.status(), path.status(),
+        silent.status(), behind.status()}) {
     if (!s.ok()) return s;
   }
   if (!*path) {
@@ -264,6 +277,8 @@ absl::StatusOr<ConsoleOptions> ConsoleOptionsOf(const CommandLine& line) {
   options.server_name = line.Value("server-name").value_or("");
   options.limits = *limits;
   options.policy_file = line.Value("policy").value_or("");
+  options.fleet.silent_ms = static_cast<int64_t>(*silent) * 1000;
+  options.fleet.behind_ms = static_cast<int64_t>(*behind) * 60'000;
   return options;
 }
 
@@ -317,7 +332,8 @@ int RunConsoleCommand(int argc, char** argv) {
       {"role", true},         {"password-file", true},
       {"idle-minutes", true}, {"session-hours", true},
       {"pidfile", true},      {"trusted-proxy", true},
-      {"server-name", true},  {"policy", true}};
+      {"server-name", true},  {"policy", true},
+      {"silent-seconds", true}, {"behind-minutes", true}};
   static constexpr auto kAllSpecs = WithLimitOptions(kSpecs);
   int exit = kExitOk;
   auto line = ParseCommandLine("console", argc, argv, kAllSpecs, kUsage, &exit);

@@ -70,9 +70,31 @@ absl::Status DeskLink::Round(std::unique_ptr<IncidentStore>& store) {
     ++counters_.heartbeats;
     counters_.last_heartbeat_ms = node.heartbeat_ms;
   }
+  if (absl::Status s = Assess(*store, node); !s.ok()) return s;
   if (absl::Status s = RecordResults(*store); !s.ok()) return s;
   if (!options_.mail_requests) return absl::OkStatus();
   return RunRequests(*store);
+}
+
+absl::Status DeskLink::Assess(IncidentStore& store, const NodeState& self) {
+  auto nodes = store.Nodes();
+  if (!nodes.ok()) return nodes.status();
+  auto published = store.GetPolicyVersion(0);
+  if (!published.ok() && !absl::IsNotFound(published.status())) {
+    return published.status();
+  }
+  const FleetAssessment f = AssessFleet(
+      *nodes,
+      published.ok() ? std::optional<PolicyVersion>(*published) : std::nullopt,
+      self.heartbeat_ms, options_.thresholds);
+  absl::MutexLock lock(&mu_);
+  counters_.writer_generation = f.reference_generation;
+  for (const NodeAssessment& a : f.nodes) {
+    if (a.node.name != self.name) continue;
+    counters_.behind = a.behind;
+    counters_.other_policy = a.other_policy;
+  }
+  return absl::OkStatus();
 }
 
 absl::Status DeskLink::RecordResults(IncidentStore& store) {

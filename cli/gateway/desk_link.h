@@ -20,6 +20,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/synchronization/mutex.h"
+#include "cli/incidents/fleet_status.h"
 #include "cli/incidents/held_mail.h"
 #include "cli/incidents/incident_store.h"
 
@@ -34,6 +35,7 @@ class DeskLink {
     // Carry out held-mail requests (a milter with Postfix beside it).
     bool mail_requests = false;
     HeldMailOptions held_mail;
+    FleetThresholds thresholds;  // for Counters::behind
   };
   struct Counters {
     uint64_t heartbeats = 0;
@@ -41,6 +43,10 @@ class DeskLink {
     uint64_t mail_done = 0;      // requests carried out
     uint64_t mail_failed = 0;    // requests Postfix refused
     int64_t last_heartbeat_ms = 0;  // 0: none yet
+    // How the desk judged this node on the last round (fleet_status.h).
+    int64_t writer_generation = 0;
+    bool behind = false;
+    bool other_policy = false;
   };
   using StateFn = std::function<NodeState()>;
   using Log = std::function<void(const std::string& line)>;
@@ -66,6 +72,8 @@ class DeskLink {
   // One round: heartbeat, unrecorded results, new requests.
   absl::Status Round(std::unique_ptr<IncidentStore>& store);
   absl::Status RunRequests(IncidentStore& store);
+  // Reads how the desk sees this node now into the counters.
+  absl::Status Assess(IncidentStore& store, const NodeState& self);
   // Records the results kept from earlier rounds; stops at the first
   // failure (the rest wait).
   absl::Status RecordResults(IncidentStore& store);

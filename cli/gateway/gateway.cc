@@ -304,6 +304,14 @@ MilterMetrics::Gauges Gateway::gauges() const {
     g.incidents_spooled = c.disk_spooled;
     g.incident_spool_oldest_ms = c.oldest_spooled_ms;
   }
+  if (desk_ != nullptr) {
+    const DeskLink::Counters d = desk_->counters();
+    g.desk_heartbeat_ms = d.last_heartbeat_ms;
+    g.desk_failures = d.failures;
+    g.writer_generation = d.writer_generation;
+    g.index_behind = d.behind;
+    g.policy_differs = d.other_policy;
+  }
   absl::MutexLock lock(&outbox_mu_);
   for (const auto& sender : senders_) {
     OutboxDestinationState state = sender->snapshot().state;

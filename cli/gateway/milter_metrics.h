@@ -51,6 +51,12 @@ class MilterMetrics {
     uint64_t duplicate_hits = 0;
     uint64_t incidents_written = 0;
     uint64_t incidents_dropped = 0;
+    // The fleet's desk (desk_link.h); desk_heartbeat_ms 0: none yet.
+    int64_t desk_heartbeat_ms = 0;
+    uint64_t desk_failures = 0;
+    int64_t writer_generation = 0;
+    bool index_behind = false;
+    bool policy_differs = false;
     uint64_t incidents_queued = 0;   // in memory, waiting for the store
     uint64_t incidents_spooled = 0;  // in the spool folder
     int64_t incident_spool_oldest_ms = 0;  // 0: none

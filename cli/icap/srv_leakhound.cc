@@ -63,6 +63,7 @@ struct Settings {
   char* on_unread_limit = nullptr;
   char* block_text = nullptr;
   int reload_seconds = 10;
+  int desk_seconds = 10;  // 0: never report to the desk
   long max_body_size = 26214400;  // NOLINT(runtime/int): c-icap's type
   int preview = 4096;
   int syslog = 0;
@@ -168,6 +169,7 @@ GatewayOptions ReadGatewayOptions(Disposition on_leak, const WebPolicy& p) {
   o.policy_file = Text(g_settings.policy, "");
   o.node_name = Text(g_settings.node_name, "");
   o.node_role = "icap";
+  o.desk_seconds = g_settings.desk_seconds;
   o.builtin_policy = BuiltinPolicy(on_leak, p.block_text);
   o.limits.max_input_bytes = static_cast<size_t>(p.max_body_bytes);
   return o;
@@ -508,6 +510,8 @@ struct ci_conf_entry g_conf_table[] = {
      "block (default), allow"},
     {"BlockText", &g_settings.block_text, ci_cfg_set_str,
      "the block page's text without a rule's own"},
+    {"DeskSeconds", &g_settings.desk_seconds, ci_cfg_set_int,
+     "report to the fleet's desk this often (default 10; 0: never)"},
     {"ReloadSeconds", &g_settings.reload_seconds, ci_cfg_set_int,
      "catch up with the index this often (default 10; 0: never)"},
     {"MaxBodySize", &g_settings.max_body_size, ci_cfg_size_long,

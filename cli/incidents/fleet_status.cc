@@ -28,7 +28,9 @@ FleetAssessment AssessFleet(const std::vector<NodeState>& nodes,
   for (const NodeState& n : nodes) {
     NodeAssessment a;
     a.node = n;
-    a.silent = now_ms - n.heartbeat_ms > thresholds.silent_ms;
+    // A writer reports on its own timer (`fleet report` after `sync`).
+    a.silent = n.role != "writer" &&
+               now_ms - n.heartbeat_ms > thresholds.silent_ms;
     a.behind = n.index_generation < out.reference_generation &&
                now_ms - out.reference_since_ms > thresholds.behind_ms;
     a.other_policy = published.has_value() && n.role != "writer" &&

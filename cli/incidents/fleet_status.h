@@ -1,6 +1,7 @@
 // AssessFleet: what the desk flags about its nodes (docs/fleet.md), for the
 // console's Nodes page, `leakhound fleet nodes` and a gateway's /metrics:
-//  - silent: no heartbeat for thresholds.silent_ms;
+//  - silent: no heartbeat for thresholds.silent_ms (a gateway; a writer
+//    reports on its own timer);
 //  - behind: serving an older index generation than the writer's (a node
 //    of role "writer"; without one, the newest any node serves) when that
 //    generation appeared more than thresholds.behind_ms ago;

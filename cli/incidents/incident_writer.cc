@@ -66,19 +66,18 @@ IncidentWriter::Counters IncidentWriter::counters() const {
   return counters_;
 }
 
-void IncidentWriter::WaitForWork(int retry_ms) {
-  if (retry_ms == 0) {
+void IncidentWriter::WaitForWork(
+    bool failing, std::chrono::steady_clock::time_point next_try) {
+  if (!failing) {
     while (Idle() && !stopping_) cv_.Wait(&mu_);
     return;
   }
-  // A pause after a failure; Stop cuts it short only at its deadline.
-  const auto until = std::min(
-      std::chrono::steady_clock::now() + std::chrono::milliseconds(retry_ms),
-      stopping_ ? stop_deadline_
-                : std::chrono::steady_clock::time_point::max());
   for (;;) {
     const auto now = std::chrono::steady_clock::now();
-    if ((stopping_ && now >= stop_deadline_) || now >= until) break;
+    if ((stopping_ && now >= stop_deadline_) || now >= next_try) break;
+    if (disk_ != nullptr && !spool_.empty()) break;  // to disk at once
+    const auto until =
+        stopping_ ? std::min(next_try, stop_deadline_) : next_try;
     cv_.WaitWithTimeout(&mu_, absl::FromChrono(until - now));
   }
 }
@@ -240,14 +239,23 @@ void IncidentWriter::Run() {
   std::unique_ptr<IncidentStore> store;
   int retry_ms = 0;  // 0: the last attempt succeeded
   bool failing = false;
+  auto next_try = std::chrono::steady_clock::now();
   mu_.Lock();
   for (;;) {
-    WaitForWork(retry_ms);
-    if (stopping_ &&
-        (Idle() || std::chrono::steady_clock::now() >= stop_deadline_)) {
-      break;
-    }
+    WaitForWork(failing, next_try);
+    const auto now = std::chrono::steady_clock::now();
+    if (stopping_ && (Idle() || now >= stop_deadline_)) break;
     if (Idle()) continue;
+    if (failing && now < next_try) {
+      // The store failed a moment ago: what is queued meanwhile goes to
+      // the spool folder now, not after the pause.
+      if (disk_ != nullptr && !spool_.empty()) {
+        mu_.Unlock();
+        SpoolQueue();
+        mu_.Lock();
+      }
+      continue;
+    }
     mu_.Unlock();
     const absl::Status status = Round(store);
     if (status.ok() && failing) {
@@ -267,6 +275,8 @@ void IncidentWriter::Run() {
       ++counters_.failed_writes;
       retry_ms = retry_ms == 0 ? options_.min_retry_ms
                                : std::min(retry_ms * 2, options_.max_retry_ms);
+      next_try = std::chrono::steady_clock::now() +
+                 std::chrono::milliseconds(retry_ms);
     }
   }
   if (disk_ != nullptr && !spool_.empty()) {  // kept for the next start

@@ -81,9 +81,12 @@ class IncidentWriter {
  private:
   // The writer thread: batches from the spool to the store until Stop.
   void Run() ABSL_LOCKS_EXCLUDED(mu_);
-  // Waits for records (retry_ms 0) or for the pause after a failure, both
-  // cut short by Stop (the pause only at its deadline).
-  void WaitForWork(int retry_ms) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Waits for records (not `failing`), or for `next_try` after a failure
+  // (cut short by Stop only at its deadline, and with a spool folder by a
+  // record queued, which then goes to disk without waiting).
+  void WaitForWork(bool failing,
+                   std::chrono::steady_clock::time_point next_try)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // One round of the writer thread: the spool's oldest batch, or else a
   // batch from the queue; after a failure the queue goes to the spool.
   // Returns the store's status.

@@ -127,10 +127,20 @@ class PostgresConnection : public SqlConnection {
     return std::make_unique<PostgresCursor>(this, sql);
   }
   absl::Status Exec(const std::string& sql) override {
+    if (PQstatus(conn_) == CONNECTION_BAD) PQreset(conn_);
+    const bool idle = PQtransactionStatus(conn_) == PQTRANS_IDLE;
+    bool ok = ExecOnce(sql);
+    if (!ok && idle && PQstatus(conn_) == CONNECTION_BAD) {  // as Run
+      PQreset(conn_);
+      ok = PQstatus(conn_) == CONNECTION_OK && ExecOnce(sql);
+    }
+    return ok ? absl::OkStatus() : Error(kSqlError, "statement failed");
+  }
+  bool ExecOnce(const std::string& sql) {
     PGresult* r = PQexec(conn_, sql.c_str());
     const bool ok = Finished(r);
     PQclear(r);
-    return ok ? absl::OkStatus() : Error(kSqlError, "statement failed");
+    return ok;
   }
   int64_t Changes() override { return changes_; }
   absl::Status Error(int code, std::string_view what) override;
@@ -156,10 +166,13 @@ class PostgresConnection : public SqlConnection {
   }
   absl::StatusOr<std::string> IntegrityCheck() override;
 
-  // Runs a statement; on failure keeps its SQLSTATE and message.
+  // Runs a statement; on failure keeps its SQLSTATE and message (null).
   PGresult* Run(const std::string& sql, int params,
                 const std::vector<unsigned>& types,
                 const std::vector<std::string>& values);
+  PGresult* RunOnce(const std::string& sql, int params,
+                    const std::vector<unsigned>& types,
+                    const std::vector<std::string>& values);
   // True when `r` succeeded; records the changed rows or the error.
   bool Finished(PGresult* r);
 
@@ -174,9 +187,26 @@ class PostgresConnection : public SqlConnection {
 PGresult* PostgresConnection::Run(const std::string& sql, int params,
                                   const std::vector<unsigned>& types,
                                   const std::vector<std::string>& values) {
-  // A session lost between statements (the server restarted) is tried
-  // again once, outside a transaction only: a transaction's work is gone.
   if (PQstatus(conn_) == CONNECTION_BAD) PQreset(conn_);
+  // A statement outside a transaction that finds the session gone (the
+  // server restarted since the last one) runs once more on a new session.
+  // Inside a transaction it fails: the transaction's work is gone. (A
+  // server that died while running an autocommit statement may have done
+  // it: only the audit trail's inserts are not idempotent among those.)
+  const bool idle = PQtransactionStatus(conn_) == PQTRANS_IDLE;
+  PGresult* r = RunOnce(sql, params, types, values);
+  if (r == nullptr && idle && PQstatus(conn_) == CONNECTION_BAD) {
+    PQreset(conn_);
+    if (PQstatus(conn_) == CONNECTION_OK) {
+      r = RunOnce(sql, params, types, values);
+    }
+  }
+  return r;
+}
+
+PGresult* PostgresConnection::RunOnce(const std::string& sql, int params,
+                                      const std::vector<unsigned>& types,
+                                      const std::vector<std::string>& values) {
   std::vector<const char*> pointers;
   pointers.reserve(values.size());
   for (const std::string& v : values) pointers.push_back(v.c_str());

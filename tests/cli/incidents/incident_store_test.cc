@@ -839,6 +839,27 @@ TEST(IncidentStorePostgresTest, ADatabaseFromANewerLeakhoundIsRefused) {
   EXPECT_TRUE(absl::IsFailedPrecondition(store.status())) << store.status();
 }
 
+TEST(IncidentStorePostgresTest, ASessionTheServerEndedIsReopenedForTheNextCall) {
+  PostgresTestDatabase database;
+  auto store = IncidentStore::Open(database.uri());
+  ASSERT_TRUE(store.ok()) << store.status();
+  std::vector<Incident> batch = {MailLeak(5, "a@b.test", "memo")};
+  ASSERT_TRUE((*store)->Insert(batch).ok());
+  // What a restarted server does to every session.
+  PGconn* admin = PQconnectdb(database.uri().c_str());
+  PGresult* r = PQexec(admin,
+                       "SELECT pg_terminate_backend(pid) FROM "
+                       "pg_stat_activity WHERE datname = current_database() "
+                       "AND pid <> pg_backend_pid()");
+  ASSERT_EQ(PQresultStatus(r), PGRES_TUPLES_OK) << PQerrorMessage(admin);
+  PQclear(r);
+  PQfinish(admin);
+  auto count = (*store)->Count(IncidentFilter());
+  ASSERT_TRUE(count.ok()) << count.status();
+  EXPECT_EQ(*count, 1);
+  EXPECT_TRUE((*store)->Insert(batch).ok());  // a transaction too
+}
+
 TEST(IncidentStorePostgresTest, TwoProcessesOpeningANewDatabaseMigrateItOnce) {
   PostgresTestDatabase database;
   std::vector<std::thread> openers;

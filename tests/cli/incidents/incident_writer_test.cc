@@ -202,6 +202,25 @@ TEST(IncidentWriterTest, WhatTheStoreCannotTakeIsSpooledAndStoredAfterARestart) 
   }
 }
 
+TEST(IncidentWriterTest, WhileTheStoreIsDownANewIncidentIsSpooledWithoutWaiting) {
+  TempDir dir;
+  const std::string path = dir.Sub("incidents");
+  ASSERT_TRUE(IncidentStore::Open(path).ok());
+  LockedStore lock(path);
+  IncidentWriter::Options o = Spooled(dir.Sub("spool"));
+  o.min_retry_ms = 60'000;  // the next try of the store is a minute away
+  o.max_retry_ms = 60'000;
+  IncidentWriter writer(path, o, [](const std::string&) {});
+  writer.Submit(Leak(1));
+  ASSERT_TRUE(Eventually([&] { return writer.counters().disk_spooled == 1; }));
+  const auto start = std::chrono::steady_clock::now();
+  writer.Submit(Leak(2));
+  ASSERT_TRUE(Eventually([&] { return writer.counters().disk_spooled == 2; }));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  writer.Stop(0);
+  EXPECT_EQ(writer.counters().dropped, 0u);
+}
+
 TEST(IncidentWriterTest, ABatchStoredBeforeItsSpoolFileWentIsStoredOnce) {
   TempDir dir;
   const std::string path = dir.Sub("incidents");
