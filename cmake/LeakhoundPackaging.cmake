@@ -44,6 +44,9 @@ install(FILES ${_dist}/leakhound-milter.service ${_dist}/leakhound-console.servi
 install(FILES ${_dist}/milter.conf ${_dist}/sync.env ${_dist}/policy.toml
   ${_dist}/c-icap.conf
   DESTINATION /etc/leakhound PERMISSIONS OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ)
+# The desk's URI may name a password file: not for every user's eyes.
+install(FILES ${_dist}/desk.env
+  DESTINATION /etc/leakhound PERMISSIONS OWNER_READ OWNER_WRITE GROUP_READ)
 
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME leakhound)

@@ -52,6 +52,9 @@ getent passwd leakhound >/dev/null
 grep -qx /etc/leakhound/milter.conf /var/lib/dpkg/info/leakhound.conffiles
 grep -qx /etc/leakhound/policy.toml /var/lib/dpkg/info/leakhound.conffiles
 grep -qx /etc/leakhound/c-icap.conf /var/lib/dpkg/info/leakhound.conffiles
+grep -qx /etc/leakhound/desk.env /var/lib/dpkg/info/leakhound.conffiles
+[[ $(stat -c '%a %G' /etc/leakhound/desk.env) == "640 leakhound" ]] || {
+  echo "package_test: desk.env is $(stat -c '%a %G' /etc/leakhound/desk.env)" >&2; exit 1; }
 /usr/bin/leakhound policy check /etc/leakhound/policy.toml >/dev/null
 echo "package_test: the example policy is a conffile and has no mistakes"
 man -P cat leakhound 2>/dev/null | grep -q "find passages of protected documents"
