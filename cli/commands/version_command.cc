@@ -45,7 +45,8 @@ int RunVersionCommand(int argc, char** argv) {
       kFormatVersion, kShinglerVersion, kIncidentSchemaVersion);
   const std::string libraries = absl::StrCat(
       "ICU ", IcuVersion(), " (Unicode ", UnicodeVersion(), "), RocksDB ",
-      RocksDbVersion(), ", SQLite ", SqliteVersion(), ", GMime ",
+      RocksDbVersion(), ", SQLite ", SqliteVersion(), ", libpq ",
+      LibpqVersion(), ", GMime ",
       GmimeVersion(), ", poppler ", PopplerVersion(), ", libarchive ",
       LibarchiveVersion(), ", Tesseract ", TesseractVersion(), ", libsodium ",
       SodiumVersion(), ", libmicrohttpd ", HttpLibraryVersion(), ", libcurl ",

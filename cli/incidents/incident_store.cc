@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <limits>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -183,8 +184,18 @@ constexpr const char* kMigrations[] = {
     "  detail TEXT NOT NULL DEFAULT '',"
     "  done_ms INTEGER NOT NULL DEFAULT 0);"
     "CREATE INDEX mail_requests_by_node ON mail_requests(node, state, id);"
-    "CREATE INDEX mail_requests_by_incident ON mail_requests(incident_id, id);",
+    "CREATE INDEX mail_requests_by_incident ON mail_requests(incident_id, id);"
+    // The dashboard's counts per day (incident_store_counts.cc), filled
+    // from the incidents there by the migration.
+    "CREATE TABLE incident_counts ("
+    "  day INTEGER NOT NULL,"
+    "  kind TEXT NOT NULL,"
+    "  name TEXT NOT NULL,"
+    "  count INTEGER NOT NULL,"
+    "  PRIMARY KEY (day, kind, name));",
 };
+// The version whose migration also counts the stored incidents.
+constexpr int kCountsVersion = 6;
 static_assert(std::size(kMigrations) == kIncidentSchemaVersion);
 
 // A step of kMigrations in PostgreSQL's words: SQLite's INTEGER is 64-bit
@@ -295,6 +306,9 @@ absl::Status IncidentStore::Migrate() {
     if (s.ok() && *version < kIncidentSchemaVersion) {
       const char* step = kMigrations[*version];
       s = db_->Exec(db_->dialect().postgres ? PostgresDdl(step) : step);
+      if (s.ok() && *version + 1 == kCountsVersion) {
+        s = RecountBefore(std::numeric_limits<int64_t>::max());
+      }
       if (s.ok()) s = db_->SetSchemaVersion(*version + 1);
     }
     if (!s.ok()) {

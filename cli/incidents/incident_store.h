@@ -394,7 +394,15 @@ class IncidentStore {
   // Queues the review `review` of incident `id` as it is now.
   absl::Status EnqueueReview(int64_t id, std::string_view review,
                              const std::string& user, const std::string& note);
-  absl::StatusOr<std::vector<NamedCount>> NamedCounts(const std::string& sql,
+  // Counts `added` (stored now) into incident_counts. REQUIRES: inside a
+  // transaction.
+  absl::Status CountIncidents(const std::vector<const Incident*>& added);
+  // Counts the days up to `before_ms`'s again from the incidents left.
+  // REQUIRES: inside a transaction.
+  absl::Status RecountBefore(int64_t before_ms);
+  // The `n` names of count `kind` with the most incidents since `since_ms`
+  // (a day's start).
+  absl::StatusOr<std::vector<NamedCount>> NamedCounts(const std::string& kind,
                                                       int64_t since_ms,
                                                       size_t n);
 

@@ -83,6 +83,7 @@ absl::Status IncidentStore::InsertAll(std::span<Incident> incidents) {
     if (absl::Status st = InsertPassages(i); !st.ok()) return st;
     if (absl::Status st = InsertDecision(i); !st.ok()) return st;
   }
+  if (absl::Status st = CountIncidents(added); !st.ok()) return st;
   return Enqueue([&]() -> absl::StatusOr<std::vector<OutboxEvent>> {
     std::vector<OutboxEvent> events;
     events.reserve(added.size());
@@ -303,69 +304,6 @@ absl::StatusOr<Incident> IncidentStore::Get(int64_t id) {
   Incident i = ReadIncident(s);
   if (absl::Status st = LoadMatches(i); !st.ok()) return st;
   return i;
-}
-
-absl::StatusOr<std::vector<DayCount>> IncidentStore::PerDay(int64_t since_ms) {
-  SqlStatement s(*db_,
-      "SELECT time_ms / 86400000 AS day, action, COUNT(*) FROM "
-      "incidents WHERE time_ms >= ? GROUP BY day, action ORDER BY day");
-  s.Bind(since_ms);
-  std::vector<DayCount> out;
-  int code;
-  while ((code = s.Step()) == kSqlRow) {
-    out.push_back({s.Int(0), s.Text(1), s.Int(2)});
-  }
-  if (code != kSqlDone) return Error(code, "cannot count incidents per day");
-  return out;
-}
-
-absl::StatusOr<std::vector<NamedCount>> IncidentStore::NamedCounts(
-    const std::string& sql, int64_t since_ms, size_t n) {
-  SqlStatement s(*db_, sql);
-  s.Bind(since_ms).Bind(static_cast<int64_t>(n));
-  std::vector<NamedCount> out;
-  int code;
-  while ((code = s.Step()) == kSqlRow) out.push_back({s.Text(0), s.Int(1)});
-  if (code != kSqlDone) return Error(code, "cannot count incidents");
-  return out;
-}
-
-absl::StatusOr<std::vector<NamedCount>> IncidentStore::TopDocuments(
-    int64_t since_ms, size_t n) {
-  return NamedCounts(
-      "SELECT m.document, COUNT(DISTINCT m.incident_id) AS c FROM matches m "
-      "JOIN incidents i ON i.id = m.incident_id WHERE i.time_ms >= ? GROUP BY "
-      "m.document ORDER BY c DESC, m.document LIMIT ?",
-      since_ms, n);
-}
-
-absl::StatusOr<std::vector<NamedCount>> IncidentStore::TopSenders(
-    int64_t since_ms, size_t n) {
-  // One sender in any case, under the first of its spellings, as SQLite's
-  // NOCASE column groups it.
-  return NamedCounts(
-      absl::StrCat("SELECT MIN(sender) AS s, COUNT(*) AS c FROM incidents "
-                   "WHERE time_ms >= ? AND sender != '' GROUP BY ",
-                   db_->dialect().CaselessKey("sender"),
-                   " ORDER BY c DESC, s LIMIT ?"),
-      since_ms, n);
-}
-
-absl::StatusOr<std::vector<NamedCount>> IncidentStore::PerSeverity(
-    int64_t since_ms) {
-  return NamedCounts(
-      "SELECT severity, COUNT(*) AS c FROM incidents WHERE time_ms >= ? AND "
-      "severity != '' GROUP BY severity ORDER BY c DESC, severity LIMIT ?",
-      since_ms, 4);
-}
-
-absl::StatusOr<std::vector<NamedCount>> IncidentStore::PerRule(int64_t since_ms,
-                                                               size_t n) {
-  return NamedCounts(
-      "SELECT r.rule, COUNT(DISTINCT r.incident_id) AS c FROM incident_rules "
-      "r JOIN incidents i ON i.id = r.incident_id WHERE i.time_ms >= ? GROUP "
-      "BY r.rule ORDER BY c DESC, r.rule LIMIT ?",
-      since_ms, n);
 }
 
 }  // namespace leakhound

@@ -71,6 +71,7 @@ absl::StatusOr<int64_t> IncidentStore::Purge(int64_t before_ms,
     if (code == kSqlDone) code = i.Step();
     if (code != kSqlDone) return Error(code, "cannot purge");
     deleted = db_->Changes();
+    if (absl::Status st = RecountBefore(before_ms); !st.ok()) return st;
     OutboxEvent purged;
     purged.type = "review";
     purged.review = "purged";

@@ -16,9 +16,10 @@ TEST(VersionCommandTest, VersionNamesTheFormatsAndLibraries) {
     EXPECT_THAT(
         r.out,
         HasSubstr(
-            "storage format 6, shingler version 4, incident store schema 5"));
+            "storage format 6, shingler version 4, incident store schema 6"));
     EXPECT_THAT(r.out, HasSubstr("RocksDB "));
     EXPECT_THAT(r.out, HasSubstr("SQLite 3."));
+    EXPECT_THAT(r.out, HasSubstr(", libpq 15."));
     EXPECT_THAT(r.out, HasSubstr(", libcurl 7."));
     EXPECT_THAT(r.out, HasSubstr(", OpenSSL 3."));
     EXPECT_THAT(r.out, HasSubstr(", Hyperscan 5."));

@@ -386,6 +386,12 @@ TEST(IncidentStoreFormatTest,
   EXPECT_TRUE(i->facts.empty());
   EXPECT_EQ(i->method, "");
   EXPECT_EQ(i->url, "");
+  // The migration to 6 counted it for the dashboard.
+  auto documents = (*store)->TopDocuments(0, 5);
+  ASSERT_TRUE(documents.ok()) << documents.status();
+  ASSERT_EQ(documents->size(), 1u);
+  EXPECT_EQ((*documents)[0].name, "memo");
+  EXPECT_EQ((*store)->PerDay(0)->size(), 1u);
 }
 
 TEST(IncidentStoreFormatTest, AFileFromANewerLeakhoundIsRefused) {
@@ -695,6 +701,40 @@ TEST_P(IncidentStoreTest, AnIncidentWhoseUidIsStoredIsNeitherStoredNorQueuedAgai
                                  MailLeak(8, "a@b.test", "memo")};
   ASSERT_TRUE(store_->Insert(plain).ok());
   EXPECT_EQ(*store_->Count(IncidentFilter()), 5);
+}
+
+TEST_P(IncidentStoreTest, TheDashboardsCountsFollowInsertsAndPurges) {
+  constexpr int64_t kDay = 86'400'000;
+  std::vector<Incident> batch = {MailLeak(kDay * 10 + 5, "a@b.test", "memo"),
+                                 MailLeak(kDay * 10 + 9, "A@B.test", "plan"),
+                                 MailLeak(kDay * 11, "c@d.test", "memo"),
+                                 MailLeak(kDay * 12, "c@d.test", "memo")};
+  batch[1].severity = "high";
+  batch[1].rules = {{"r1", "high", "quarantine", false, {}},
+                    {"r1", "high", "quarantine", true, {}}};
+  ASSERT_TRUE(store_->Insert(batch).ok());
+  auto docs = store_->TopDocuments(kDay * 10, 5);
+  ASSERT_EQ(docs->size(), 2u);
+  EXPECT_EQ((*docs)[0].name, "memo");
+  EXPECT_EQ((*docs)[0].count, 3);
+  auto senders = store_->TopSenders(kDay * 10, 5);
+  ASSERT_EQ(senders->size(), 2u);
+  EXPECT_EQ((*senders)[0].name, "a@b.test");  // one sender in any case
+  EXPECT_EQ((*senders)[0].count, 2);
+  EXPECT_EQ((*store_->PerRule(0, 5))[0].count, 1);  // the incident, once
+  EXPECT_EQ((*store_->PerSeverity(0))[0].name, "high");
+  EXPECT_EQ(store_->PerDay(kDay * 11)->size(), 2u);  // days 11 and 12
+  // A purge in the middle of day 10 recounts that day from what is left.
+  ASSERT_EQ(*store_->Purge(kDay * 10 + 7, "ada"), 1);
+  auto days = store_->PerDay(0);
+  ASSERT_EQ(days->size(), 3u);
+  EXPECT_EQ((*days)[0].day, 10);
+  EXPECT_EQ((*days)[0].count, 1);
+  EXPECT_EQ((*store_->TopDocuments(0, 5))[0].count, 2);
+  // Reopening (no migration to run) changes nothing.
+  store_.reset();
+  auto again = IncidentStore::Open(path_);
+  EXPECT_EQ((*(*again)->TopSenders(0, 5))[0].count, 2);
 }
 
 TEST_P(IncidentStoreTest, SenderAndUserNamesMatchInAnyCase) {
