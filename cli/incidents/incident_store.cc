@@ -284,6 +284,8 @@ absl::Status IncidentStore::Error(int code, const char* what) const {
 
 absl::Status IncidentStore::Exec(const char* sql) { return db_->Exec(sql); }
 
+void IncidentStore::Interrupt() { db_->Interrupt(); }
+
 absl::Status IncidentStore::Migrate() {
   auto version = db_->SchemaVersion();
   if (!version.ok()) return version.status();

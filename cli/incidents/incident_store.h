@@ -207,6 +207,10 @@ class IncidentStore {
   // The file or URI it was opened with; display RedactedTarget(path()).
   const std::string& path() const { return path_; }
 
+  // Cancels the statement running now on this store's connection (it then
+  // fails); the one method another thread may call while a call runs.
+  void Interrupt();
+
   // Writes `incidents` in one transaction and sets their ids; all or none.
   // An incident whose uid is stored already is not written again (nor
   // queued for the outbox): it gets the stored one's id.

@@ -57,6 +57,20 @@ void IncidentWriter::Stop(double seconds) {
               std::chrono::duration<double>(seconds));
     }
     cv_.SignalAll();
+    // Past the deadline a statement still running is cancelled, again
+    // every 100 ms: a slow store must not hold the stop (what it was
+    // writing goes to the spool folder).
+    while (thread_.joinable() && !finished_) {
+      const auto now = std::chrono::steady_clock::now();
+      if (now >= stop_deadline_) {
+        absl::MutexLock live(&live_mu_);
+        if (live_ != nullptr) live_->Interrupt();
+      }
+      cv_.WaitWithTimeout(
+          &mu_, now >= stop_deadline_
+                    ? absl::Milliseconds(100)
+                    : absl::FromChrono(stop_deadline_ - now));
+    }
   }
   if (thread_.joinable()) thread_.join();
 }
@@ -91,7 +105,15 @@ absl::Status IncidentWriter::Write(std::unique_ptr<IncidentStore>& store,
     if (!opened.ok()) return opened.status();
     store = std::move(*opened);
   }
+  {
+    absl::MutexLock live(&live_mu_);
+    live_ = store.get();
+  }
   absl::Status status = store->Insert(batch);
+  {
+    absl::MutexLock live(&live_mu_);
+    live_ = nullptr;
+  }
   // A locked store is kept open; after any other error it is reopened.
   if (!status.ok() && !absl::IsUnavailable(status)) store.reset();
   return status;
@@ -268,6 +290,13 @@ void IncidentWriter::Run() {
     }
     failing = !status.ok();
     mu_.Lock();
+    if (disk_ != nullptr && spool_.size() > options_.spool_capacity / 2) {
+      // A store slower than the traffic: the queue goes to disk before it
+      // fills (it would drop), and is stored from there in order.
+      mu_.Unlock();
+      SpoolQueue();
+      mu_.Lock();
+    }
     counters_.spooled = spool_.size();
     if (status.ok()) {
       retry_ms = 0;
@@ -290,6 +319,8 @@ void IncidentWriter::Run() {
                       " for the next start"));
   }
   LogStop();
+  finished_ = true;
+  cv_.SignalAll();
   mu_.Unlock();
 }
 

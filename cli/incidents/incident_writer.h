@@ -69,9 +69,10 @@ class IncidentWriter {
   // Queues `incident`. Never waits for the store.
   void Submit(Incident incident);
 
-  // Waits up to `seconds` for the spool to be written, then stops the
-  // thread; what is still spooled is counted as dropped and logged.
-  // Idempotent.
+  // Waits up to `seconds` for the queue to be written, then stops the
+  // thread, cancelling a statement still running on the store; what is
+  // still queued goes to the spool folder, or without one is counted as
+  // dropped and logged. Idempotent.
   void Stop(double seconds);
 
   Counters counters() const;
@@ -125,6 +126,10 @@ class IncidentWriter {
   std::chrono::steady_clock::time_point stop_deadline_ ABSL_GUARDED_BY(mu_);
   std::chrono::steady_clock::time_point last_drop_log_ ABSL_GUARDED_BY(mu_);
   uint64_t unlogged_drops_ ABSL_GUARDED_BY(mu_) = 0;
+  bool finished_ ABSL_GUARDED_BY(mu_) = false;  // Run has returned
+  // The store while a batch is written to it, for Stop to interrupt.
+  absl::Mutex live_mu_ ABSL_ACQUIRED_AFTER(mu_);
+  IncidentStore* live_ ABSL_GUARDED_BY(live_mu_) = nullptr;
   std::thread thread_;
 };
 

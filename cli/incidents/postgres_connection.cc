@@ -8,6 +8,7 @@
 #include <libpq-fe.h>
 
 #include <cstdlib>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -120,18 +121,28 @@ class PostgresCursor : public SqlCursor {
 class PostgresConnection : public SqlConnection {
  public:
   PostgresConnection(std::string target, PGconn* conn)
-      : target_(std::move(target)), conn_(conn) {}
-  ~PostgresConnection() override { PQfinish(conn_); }
+      : target_(std::move(target)), conn_(conn) {
+    NewCancel();
+  }
+  ~PostgresConnection() override {
+    PQfreeCancel(cancel_);
+    PQfinish(conn_);
+  }
+  void Interrupt() override {
+    std::lock_guard<std::mutex> lock(cancel_mu_);
+    char error[256];
+    if (cancel_ != nullptr) PQcancel(cancel_, error, sizeof(error));
+  }
 
   std::unique_ptr<SqlCursor> Prepare(const std::string& sql) override {
     return std::make_unique<PostgresCursor>(this, sql);
   }
   absl::Status Exec(const std::string& sql) override {
-    if (PQstatus(conn_) == CONNECTION_BAD) PQreset(conn_);
+    if (PQstatus(conn_) == CONNECTION_BAD) Reset();
     const bool idle = PQtransactionStatus(conn_) == PQTRANS_IDLE;
     bool ok = ExecOnce(sql);
     if (!ok && idle && PQstatus(conn_) == CONNECTION_BAD) {  // as Run
-      PQreset(conn_);
+      Reset();
       ok = PQstatus(conn_) == CONNECTION_OK && ExecOnce(sql);
     }
     return ok ? absl::OkStatus() : Error(kSqlError, "statement failed");
@@ -177,8 +188,21 @@ class PostgresConnection : public SqlConnection {
   bool Finished(PGresult* r);
 
  private:
+  // The cancel request of the session now (a reset makes a new session).
+  void NewCancel() {
+    std::lock_guard<std::mutex> lock(cancel_mu_);
+    PQfreeCancel(cancel_);
+    cancel_ = PQgetCancel(conn_);
+  }
+  void Reset() {
+    PQreset(conn_);
+    NewCancel();
+  }
+
   const std::string target_;  // redacted
   PGconn* conn_;              // owned
+  std::mutex cancel_mu_;      // Interrupt's, from another thread
+  PGcancel* cancel_ = nullptr;  // owned
   int64_t changes_ = 0;
   std::string sqlstate_;
   std::string message_;
@@ -187,7 +211,7 @@ class PostgresConnection : public SqlConnection {
 PGresult* PostgresConnection::Run(const std::string& sql, int params,
                                   const std::vector<unsigned>& types,
                                   const std::vector<std::string>& values) {
-  if (PQstatus(conn_) == CONNECTION_BAD) PQreset(conn_);
+  if (PQstatus(conn_) == CONNECTION_BAD) Reset();
   // A statement outside a transaction that finds the session gone (the
   // server restarted since the last one) runs once more on a new session.
   // Inside a transaction it fails: the transaction's work is gone. (A
@@ -196,7 +220,7 @@ PGresult* PostgresConnection::Run(const std::string& sql, int params,
   const bool idle = PQtransactionStatus(conn_) == PQTRANS_IDLE;
   PGresult* r = RunOnce(sql, params, types, values);
   if (r == nullptr && idle && PQstatus(conn_) == CONNECTION_BAD) {
-    PQreset(conn_);
+    Reset();
     if (PQstatus(conn_) == CONNECTION_OK) {
       r = RunOnce(sql, params, types, values);
     }

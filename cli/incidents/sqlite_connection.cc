@@ -124,6 +124,7 @@ class SqliteConnection : public SqlConnection {
   absl::Status LockSchema() override { return absl::OkStatus(); }
   void UnlockSchema() override {}
   absl::Status LockOutbox() override { return absl::OkStatus(); }
+  void Interrupt() override { sqlite3_interrupt(db_); }
   absl::StatusOr<std::string> IntegrityCheck() override {
     SqliteCursor s(db_, "PRAGMA integrity_check");
     std::vector<std::string> lines;

@@ -179,10 +179,10 @@ def main():
                 stop_process(milter)
             n += 20 + args.mails
             # What the milter says at its stop: recorded, written (stored).
-            tail = [l for l in read(os.path.join(work, name + ".log"))
-                    .splitlines() if "recorded," in l]
-            results.append((name, times, tail[-1].split("incidents: ")[1]
-                            if tail else "no store"))
+            lines = read(os.path.join(work, name + ".log")).splitlines()
+            tail = [l.split("incidents: ")[1] for l in lines
+                    if "recorded," in l or "for the next start" in l]
+            results.append((name, times, "; ".join(tail) or "no store"))
     finally:
         if proxy:
             proxy.stop()

@@ -6,8 +6,8 @@
 // tests/postgres_cluster.py); the SQLite file beside it in the same run
 // is the baseline (its writers queue for one lock).
 //
-//   LEAKHOUND_DESK_BENCH='postgresql:///bench?host=/tmp/pg&user=postgres' \
-//     build/tests/bench/desk_write_bench
+//   export LEAKHOUND_DESK_BENCH='postgresql:///bench?host=/tmp/pg&user=postgres'
+//   build/tests/bench/desk_write_bench
 #include <benchmark/benchmark.h>
 
 #include <unistd.h>
