@@ -22,6 +22,13 @@ void DeskLink::Stop() {
     absl::MutexLock lock(&mu_);
     stopping_ = true;
     cv_.SignalAll();
+    while (thread_.joinable() && !finished_) {
+      {
+        absl::MutexLock live(&live_mu_);
+        if (live_ != nullptr) live_->Interrupt();
+      }
+      cv_.WaitWithTimeout(&mu_, absl::Milliseconds(100));
+    }
   }
   if (thread_.joinable()) thread_.join();
 }
@@ -34,9 +41,16 @@ DeskLink::Counters DeskLink::counters() const {
 void DeskLink::Run() {
   std::unique_ptr<IncidentStore> store;
   bool failing = false;
+  auto forget = [&] {  // before the store goes
+    absl::MutexLock live(&live_mu_);
+    live_ = nullptr;
+  };
   for (;;) {
     const absl::Status s = Round(store);
-    if (!s.ok()) store.reset();  // reconnect on the next round
+    if (!s.ok()) {  // reconnect on the next round
+      forget();
+      store.reset();
+    }
     if (!s.ok() && !failing) {
       log_(absl::StrCat("desk: ", s.message(), "; retrying every ",
                         options_.interval_seconds, " s"));
@@ -51,8 +65,13 @@ void DeskLink::Run() {
     while (!stopping_ && absl::Now() < until) {
       cv_.WaitWithDeadline(&mu_, until);
     }
-    if (stopping_) return;
+    if (stopping_) {
+      finished_ = true;
+      cv_.SignalAll();
+      break;
+    }
   }
+  forget();
 }
 
 absl::Status DeskLink::Round(std::unique_ptr<IncidentStore>& store) {
@@ -60,6 +79,8 @@ absl::Status DeskLink::Round(std::unique_ptr<IncidentStore>& store) {
     auto opened = IncidentStore::Open(options_.store);
     if (!opened.ok()) return opened.status();
     store = std::move(*opened);
+    absl::MutexLock live(&live_mu_);
+    live_ = store.get();
   }
   NodeState node = state_();
   node.name = options_.node;

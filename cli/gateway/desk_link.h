@@ -58,7 +58,9 @@ class DeskLink {
   DeskLink(const DeskLink&) = delete;
   DeskLink& operator=(const DeskLink&) = delete;
 
-  // Ends the thread after its current round. Idempotent.
+  // Ends the thread, cancelling the statement it runs (a slow desk must
+  // not hold a gateway's stop; a result not yet recorded is lost and its
+  // request stays running). Idempotent.
   void Stop();
   Counters counters() const;
 
@@ -85,6 +87,10 @@ class DeskLink {
   mutable absl::Mutex mu_;
   absl::CondVar cv_;
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
+  bool finished_ ABSL_GUARDED_BY(mu_) = false;
+  // The thread's store while it is open, for Stop to interrupt.
+  absl::Mutex live_mu_ ABSL_ACQUIRED_AFTER(mu_);
+  IncidentStore* live_ ABSL_GUARDED_BY(live_mu_) = nullptr;
   Counters counters_ ABSL_GUARDED_BY(mu_);
   std::thread thread_;
 };

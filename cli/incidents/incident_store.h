@@ -207,8 +207,9 @@ class IncidentStore {
   // The file or URI it was opened with; display RedactedTarget(path()).
   const std::string& path() const { return path_; }
 
-  // Cancels the statement running now on this store's connection (it then
-  // fails); the one method another thread may call while a call runs.
+  // Makes the statement running now on this store's connection fail
+  // (SqlConnection::Interrupt); the one method another thread may call
+  // while a call runs.
   void Interrupt();
 
   // Writes `incidents` in one transaction and sets their ids; all or none.

@@ -6,6 +6,7 @@
 // may run other statements. Text that is not UTF-8 is repaired (U+FFFD)
 // and NUL becomes U+FFFD: PostgreSQL's text holds neither.
 #include <libpq-fe.h>
+#include <sys/socket.h>
 
 #include <cstdlib>
 #include <mutex>
@@ -124,14 +125,15 @@ class PostgresConnection : public SqlConnection {
       : target_(std::move(target)), conn_(conn) {
     NewCancel();
   }
-  ~PostgresConnection() override {
-    PQfreeCancel(cancel_);
-    PQfinish(conn_);
-  }
+  ~PostgresConnection() override { PQfinish(conn_); }
+  // Ends the session under the statement: a cancel request would reach a
+  // server that finished long ago when the time goes to the link (a slow
+  // network, a proxy), so the socket is shut down instead, which wakes the
+  // owner's libpq call with a lost connection (shutdown(2) may be called
+  // from any thread). The next statement reconnects.
   void Interrupt() override {
     std::lock_guard<std::mutex> lock(cancel_mu_);
-    char error[256];
-    if (cancel_ != nullptr) PQcancel(cancel_, error, sizeof(error));
+    if (socket_ >= 0) ::shutdown(socket_, SHUT_RDWR);
   }
 
   std::unique_ptr<SqlCursor> Prepare(const std::string& sql) override {
@@ -188,11 +190,10 @@ class PostgresConnection : public SqlConnection {
   bool Finished(PGresult* r);
 
  private:
-  // The cancel request of the session now (a reset makes a new session).
+  // The socket of the session now (a reset makes a new session).
   void NewCancel() {
     std::lock_guard<std::mutex> lock(cancel_mu_);
-    PQfreeCancel(cancel_);
-    cancel_ = PQgetCancel(conn_);
+    socket_ = PQsocket(conn_);
   }
   void Reset() {
     PQreset(conn_);
@@ -202,7 +203,7 @@ class PostgresConnection : public SqlConnection {
   const std::string target_;  // redacted
   PGconn* conn_;              // owned
   std::mutex cancel_mu_;      // Interrupt's, from another thread
-  PGcancel* cancel_ = nullptr;  // owned
+  int socket_ = -1;           // conn_'s; -1: none
   int64_t changes_ = 0;
   std::string sqlstate_;
   std::string message_;

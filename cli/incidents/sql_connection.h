@@ -87,8 +87,9 @@ class SqlConnection {
   virtual absl::Status LockOutbox() = 0;
   // "ok" or the engine's findings.
   virtual absl::StatusOr<std::string> IntegrityCheck() = 0;
-  // Cancels the statement running now, which then fails; nothing when none
-  // runs. The one method that may be called from another thread.
+  // Makes the statement running now fail (SQLite: sqlite3_interrupt;
+  // PostgreSQL: the session is shut down, and the next statement opens a
+  // new one). The one method that may be called from another thread.
   virtual void Interrupt() = 0;
 };
 

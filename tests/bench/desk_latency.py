@@ -188,7 +188,10 @@ def main():
             proxy.stop()
         postfix.stop()
         postgres_cluster.stop(pg)
-        shutil.rmtree(work, ignore_errors=True)
+        if os.environ.get("LEAKHOUND_KEEP"):
+            print("kept: " + work)
+        else:
+            shutil.rmtree(work, ignore_errors=True)
     base = results[0][1][len(results[0][1]) // 2]
     print("| incident store | p50 | p95 | slowest | p50 / baseline | the "
           "milter's count at stop |")
