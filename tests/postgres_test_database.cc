@@ -79,8 +79,8 @@ std::string PostgresTestDatabase::ClusterDir() { return Cluster(); }
 
 PostgresTestDatabase::PostgresTestDatabase() {
   static std::atomic<int> next{0};
-  name_ = "lh_test_" + std::to_string(::getpid()) + "_" +
-          std::to_string(next++);
+  name_ =
+      "lh_test_" + std::to_string(::getpid()) + "_" + std::to_string(next++);
   std::string error;
   if (!PostgresAdmin(Cluster(), "CREATE DATABASE " + name_, &error)) {
     std::fprintf(stderr, "cannot create database %s: %s\n", name_.c_str(),

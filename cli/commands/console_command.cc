@@ -326,13 +326,13 @@ int ServeConsole(const ConsoleOptions& options,
 
 int RunConsoleCommand(int argc, char** argv) {
   static constexpr OptionSpec kSpecs[] = {
-      {"listen", true},       {"index", true},
-      {"incidents", true},    {"tls-cert", true},
-      {"tls-key", true},      {"postfix-config", true},
-      {"role", true},         {"password-file", true},
-      {"idle-minutes", true}, {"session-hours", true},
-      {"pidfile", true},      {"trusted-proxy", true},
-      {"server-name", true},  {"policy", true},
+      {"listen", true},         {"index", true},
+      {"incidents", true},      {"tls-cert", true},
+      {"tls-key", true},        {"postfix-config", true},
+      {"role", true},           {"password-file", true},
+      {"idle-minutes", true},   {"session-hours", true},
+      {"pidfile", true},        {"trusted-proxy", true},
+      {"server-name", true},    {"policy", true},
       {"silent-seconds", true}, {"behind-minutes", true}};
   static constexpr auto kAllSpecs = WithLimitOptions(kSpecs);
   int exit = kExitOk;

@@ -21,8 +21,8 @@ namespace leakhound {
 namespace {
 
 constexpr OptionSpec kFleetOptions[] = {
-    {"incidents", true}, {"index", true},         {"json", false},
-    {"role", true},      {"node-name", true},     {"silent-seconds", true},
+    {"incidents", true},     {"index", true},     {"json", false},
+    {"role", true},          {"node-name", true}, {"silent-seconds", true},
     {"behind-minutes", true}};
 
 constexpr char kUsage[] =
@@ -50,7 +50,8 @@ std::string Flags(const NodeAssessment& a) {
 
 std::string Seconds(int64_t since_ms, int64_t now_ms) {
   if (since_ms == 0) return "-";
-  return absl::StrFormat("%llds", static_cast<long long>((now_ms - since_ms) / 1000));
+  return absl::StrFormat("%llds",
+                         static_cast<long long>((now_ms - since_ms) / 1000));
 }
 
 void PrintJson(const FleetAssessment& f, int64_t now) {
@@ -59,21 +60,22 @@ void PrintJson(const FleetAssessment& f, int64_t now) {
     const NodeState& n = a.node;
     nodes.push_back(absl::StrCat(
         "{\"name\":", JsonString(n.name), ",\"role\":", JsonString(n.role),
-        ",\"version\":", JsonString(n.version), ",\"host\":",
-        JsonString(n.host), ",\"heartbeat_seconds_ago\":",
-        (now - n.heartbeat_ms) / 1000, ",\"index_generation\":",
-        n.index_generation, ",\"index_documents\":", n.index_documents,
-        ",\"policy_version\":", n.policy_version, ",\"policy_digest\":",
-        JsonString(n.policy_digest), ",\"spool_depth\":", n.spool_depth,
-        ",\"silent\":", a.silent ? "true" : "false",
+        ",\"version\":", JsonString(n.version),
+        ",\"host\":", JsonString(n.host),
+        ",\"heartbeat_seconds_ago\":", (now - n.heartbeat_ms) / 1000,
+        ",\"index_generation\":", n.index_generation, ",\"index_documents\":",
+        n.index_documents, ",\"policy_version\":", n.policy_version,
+        ",\"policy_digest\":", JsonString(n.policy_digest), ",\"spool_depth\":",
+        n.spool_depth, ",\"silent\":", a.silent ? "true" : "false",
         ",\"behind\":", a.behind ? "true" : "false",
         ",\"other_policy\":", a.other_policy ? "true" : "false", "}"));
   }
-  std::printf("{\"reference_generation\":%lld,\"published_version\":%lld,"
-              "\"nodes\":[%s]}\n",
-              static_cast<long long>(f.reference_generation),
-              static_cast<long long>(f.published_version),
-              absl::StrJoin(nodes, ",").c_str());
+  std::printf(
+      "{\"reference_generation\":%lld,\"published_version\":%lld,"
+      "\"nodes\":[%s]}\n",
+      static_cast<long long>(f.reference_generation),
+      static_cast<long long>(f.published_version),
+      absl::StrJoin(nodes, ",").c_str());
 }
 
 int Nodes(const CommandLine& line, IncidentStore& desk) {
@@ -109,14 +111,13 @@ int Nodes(const CommandLine& line, IncidentStore& desk) {
               "VERSION", "HEARTBEAT", "GENERATION", "POLICY", "SPOOL", "FLAGS");
   for (const NodeAssessment& a : f.nodes) {
     const NodeState& n = a.node;
-    std::printf("%-16s %-7s %-8s %-9s %-10lld %-9s %-8lld %s\n",
-                n.name.c_str(), n.role.c_str(), n.version.c_str(),
-                Seconds(n.heartbeat_ms, now).c_str(),
-                static_cast<long long>(n.index_generation),
-                n.policy_version > 0
-                    ? absl::StrCat("v", n.policy_version).c_str()
-                    : n.policy_digest.substr(0, 8).c_str(),
-                static_cast<long long>(n.spool_depth), Flags(a).c_str());
+    std::printf(
+        "%-16s %-7s %-8s %-9s %-10lld %-9s %-8lld %s\n", n.name.c_str(),
+        n.role.c_str(), n.version.c_str(), Seconds(n.heartbeat_ms, now).c_str(),
+        static_cast<long long>(n.index_generation),
+        n.policy_version > 0 ? absl::StrCat("v", n.policy_version).c_str()
+                             : n.policy_digest.substr(0, 8).c_str(),
+        static_cast<long long>(n.spool_depth), Flags(a).c_str());
   }
   return flagged ? kExitLeak : kExitOk;
 }
@@ -150,19 +151,20 @@ int Report(const CommandLine& line, IncidentStore& desk) {
 
 int RunFleetCommand(int argc, char** argv) {
   int exit = kExitOk;
-  auto line = ParseCommandLine("fleet", argc, argv, kFleetOptions, kUsage, &exit);
+  auto line =
+      ParseCommandLine("fleet", argc, argv, kFleetOptions, kUsage, &exit);
   if (!line) return exit;
   auto action = SplitAction("fleet", *line);
   if (!action) return kExitError;
   if (action->action != "nodes" && action->action != "report") {
-    return UsageError("fleet", absl::InvalidArgumentError(absl::StrCat(
-                                   "unknown action '", action->action,
-                                   "' (nodes, report)")));
+    return UsageError(
+        "fleet", absl::InvalidArgumentError(absl::StrCat(
+                     "unknown action '", action->action, "' (nodes, report)")));
   }
   if (!action->operands.empty()) {
-    return UsageError("fleet", absl::InvalidArgumentError(absl::StrCat(
-                                   "unexpected argument '",
-                                   action->operands[0], "'")));
+    return UsageError("fleet",
+                      absl::InvalidArgumentError(absl::StrCat(
+                          "unexpected argument '", action->operands[0], "'")));
   }
   auto path = line->IncidentsPath();
   if (!path.ok()) return UsageError("fleet", path.status());

@@ -227,8 +227,7 @@ absl::Status ReadMilterValues(const CommandLine& line, MilterOptions* o) {
   for (const absl::Status& s :
        {scan.status(), limits.status(), max_message.status(),
         concurrent.status(), wait.status(), reload.status(), window.status(),
-        spool.status(), incidents.status(), snippets.status(),
-        desk.status()}) {
+        spool.status(), incidents.status(), snippets.status(), desk.status()}) {
     if (!s.ok()) return s;
   }
   o->gateway.scan = *scan;

@@ -13,17 +13,17 @@
 #include "absl/strings/str_join.h"
 #include "cli/commands/command_line.h"
 #include "cli/commands/envelope_options.h"
-#include "cli/formats/file_type.h"
 #include "cli/commands/exit_codes.h"
-#include "cli/policy/policy_bounds.h"
 #include "cli/commands/json_text.h"
 #include "cli/commands/policy_desk_command.h"
 #include "cli/commands/policy_replay.h"
+#include "cli/formats/file_type.h"
 #include "cli/gateway/data_facts.h"
 #include "cli/gateway/directory_groups.h"
 #include "cli/gateway/index_holder.h"
 #include "cli/gateway/message_verdict.h"
 #include "cli/incidents/incident_store.h"
+#include "cli/policy/policy_bounds.h"
 #include "cli/policy/policy_evaluator.h"
 #include "cli/policy/policy_file.h"
 #include "cli/policy/policy_lint.h"
@@ -374,11 +374,10 @@ int RunPolicyCommand(int argc, char** argv) {
     return RunPolicyDeskAction(*line, *action);
   }
   return UsageError(
-      "policy",
-      absl::InvalidArgumentError(absl::StrCat(
-          "unknown action '", action->action,
-          "' (check, explain, replay, publish, versions, show, diff, "
-          "rollback)")));
+      "policy", absl::InvalidArgumentError(absl::StrCat(
+                    "unknown action '", action->action,
+                    "' (check, explain, replay, publish, versions, show, diff, "
+                    "rollback)")));
 }
 
 }  // namespace leakhound

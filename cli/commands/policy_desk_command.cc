@@ -102,12 +102,12 @@ int Versions(IncidentStore& desk) {
               "AUTHOR", "SHA-256", "RUN BY", "COMMENT");
   for (const PolicyVersion& v : *versions) {
     const auto it = running.find(v.digest);
-    std::printf("%-8lld %-20s %-12s %-14s %-24s %s\n",
-                static_cast<long long>(v.version), FormatTime(v.time_ms).c_str(),
-                v.author.c_str(), v.digest.substr(0, 12).c_str(),
-                it == running.end() ? "-"
-                                    : absl::StrJoin(it->second, ",").c_str(),
-                v.comment.c_str());
+    std::printf(
+        "%-8lld %-20s %-12s %-14s %-24s %s\n",
+        static_cast<long long>(v.version), FormatTime(v.time_ms).c_str(),
+        v.author.c_str(), v.digest.substr(0, 12).c_str(),
+        it == running.end() ? "-" : absl::StrJoin(it->second, ",").c_str(),
+        v.comment.c_str());
   }
   return kExitOk;
 }
@@ -122,13 +122,15 @@ int Diff(IncidentStore& desk, int64_t a, int64_t b) {
   if (::mkdtemp(dir) == nullptr) {
     return ReportError("policy", absl::InternalError("cannot make a folder"));
   }
-  const std::string left = absl::StrCat(dir, "/a"), right = absl::StrCat(dir, "/b");
+  const std::string left = absl::StrCat(dir, "/a"),
+                    right = absl::StrCat(dir, "/b");
   std::ofstream(left, std::ios::binary) << old_version->body;
   std::ofstream(right, std::ios::binary) << new_version->body;
   const std::string la = absl::StrCat("v", a), lb = absl::StrCat("v", b);
   std::fflush(stdout);
-  const char* argv[] = {"diff", "-u", "--label", la.c_str(), "--label",
-                        lb.c_str(), left.c_str(), right.c_str(), nullptr};
+  const char* argv[] = {"diff",       "-u",          "--label",
+                        la.c_str(),   "--label",     lb.c_str(),
+                        left.c_str(), right.c_str(), nullptr};
   pid_t pid = 0;
   int status = 0;
   const int spawned = ::posix_spawn(&pid, "/usr/bin/diff", nullptr, nullptr,
@@ -162,17 +164,17 @@ bool IsPolicyDeskAction(const std::string& action) {
   return false;
 }
 
-int RunPolicyDeskAction(const CommandLine& line, const ActionArguments& action) {
+int RunPolicyDeskAction(const CommandLine& line,
+                        const ActionArguments& action) {
   const std::vector<std::string>& args = action.operands;
-  const size_t wanted = action.action == "publish" || action.action == "rollback"
-                            ? 1
-                        : action.action == "diff" ? 2
-                                                  : 0;
-  if (args.size() != wanted &&
-      !(action.action == "show" && args.size() <= 1)) {
+  const size_t wanted =
+      action.action == "publish" || action.action == "rollback" ? 1
+      : action.action == "diff"                                 ? 2
+                                                                : 0;
+  if (args.size() != wanted && !(action.action == "show" && args.size() <= 1)) {
     return UsageError("policy", absl::InvalidArgumentError(absl::StrCat(
-                                    "policy ", action.action, " takes ",
-                                    wanted, wanted == 1 ? " argument" : " arguments")));
+                                    "policy ", action.action, " takes ", wanted,
+                                    wanted == 1 ? " argument" : " arguments")));
   }
   std::vector<int64_t> versions;
   if (action.action != "publish") {
@@ -197,11 +199,11 @@ int RunPolicyDeskAction(const CommandLine& line, const ActionArguments& action) 
     std::fwrite(version->body.data(), 1, version->body.size(), stdout);
     return kExitOk;
   }
-  return Publish(**desk, version->body, absl::StrCat("v", version->version),
-                 absl::StrCat("rollback to v", version->version,
-                              line.Has("comment")
-                                  ? ": " + *line.Value("comment")
-                                  : std::string()));
+  return Publish(
+      **desk, version->body, absl::StrCat("v", version->version),
+      absl::StrCat(
+          "rollback to v", version->version,
+          line.Has("comment") ? ": " + *line.Value("comment") : std::string()));
 }
 
 }  // namespace leakhound

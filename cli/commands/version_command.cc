@@ -46,12 +46,11 @@ int RunVersionCommand(int argc, char** argv) {
   const std::string libraries = absl::StrCat(
       "ICU ", IcuVersion(), " (Unicode ", UnicodeVersion(), "), RocksDB ",
       RocksDbVersion(), ", SQLite ", SqliteVersion(), ", libpq ",
-      LibpqVersion(), ", GMime ",
-      GmimeVersion(), ", poppler ", PopplerVersion(), ", libarchive ",
-      LibarchiveVersion(), ", Tesseract ", TesseractVersion(), ", libsodium ",
-      SodiumVersion(), ", libmicrohttpd ", HttpLibraryVersion(), ", libcurl ",
-      CurlVersion(), ", ", OpenSslVersion(), ", Hyperscan ",
-      HyperscanVersion());
+      LibpqVersion(), ", GMime ", GmimeVersion(), ", poppler ",
+      PopplerVersion(), ", libarchive ", LibarchiveVersion(), ", Tesseract ",
+      TesseractVersion(), ", libsodium ", SodiumVersion(), ", libmicrohttpd ",
+      HttpLibraryVersion(), ", libcurl ", CurlVersion(), ", ", OpenSslVersion(),
+      ", Hyperscan ", HyperscanVersion());
   std::printf("%s\n", libraries.c_str());
   return kExitOk;
 }

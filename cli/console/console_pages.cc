@@ -47,17 +47,6 @@ std::string DayText(int64_t day) {
 
 }  // namespace
 
-bool RoleAtLeast(const std::string& role, const std::string& needed) {
-  auto rank = [](const std::string& r) {
-    for (size_t i = 0; i < std::size(kRoles); ++i) {
-      if (r == kRoles[i]) return static_cast<int>(i);
-    }
-    return -1;
-  };
-  const int have = rank(role);
-  return have >= 0 && have >= rank(needed);
-}
-
 std::string LoginPage(const std::string& csrf, const std::string& error,
                       const std::string& next) {
   std::string body;

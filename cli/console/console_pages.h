@@ -15,22 +15,11 @@
 #include <string>
 #include <vector>
 
+#include "cli/console/page_layout.h"
 #include "cli/incidents/incident.h"
 #include "cli/incidents/incident_store.h"
 
 namespace leakhound {
-
-// Roles, in increasing power. PERSISTED in the users table.
-inline constexpr const char* kRoles[] = {"viewer", "reviewer", "admin"};
-// Whether `role` has at least the power of `needed`.
-bool RoleAtLeast(const std::string& role, const std::string& needed);
-
-// Who is looking, for the header and the forms.
-struct PageContext {
-  std::string user;
-  std::string role;
-  std::string csrf;
-};
 
 struct IncidentListView {
   // The filter as the user typed it (echoed in the form, in the links).

@@ -17,16 +17,16 @@
 #include "absl/synchronization/mutex.h"
 #include "cli/console/console_http.h"
 #include "cli/console/console_pages.h"
-#include "cli/console/fleet_pages.h"
 #include "cli/console/document_changes.h"
+#include "cli/console/fleet_pages.h"
 #include "cli/console/http_server.h"
+#include "cli/console/policy_view.h"
 #include "cli/console/retained_copy.h"
 #include "cli/console/safe_next.h"
 #include "cli/console/secrets.h"
 #include "cli/console/session_table.h"
 #include "cli/console/work_pool.h"
 #include "cli/formats/extraction.h"
-#include "cli/gateway/desk_policy.h"
 #include "cli/gateway/directory_groups.h"
 #include "cli/gateway/html_text.h"
 #include "cli/gateway/index_holder.h"
@@ -456,8 +456,7 @@ void ConsoleServer::Impl::IncidentShow(const HttpRequest& req,
   for (const auto& [code, text] : kDone) {
     if (req.Query("done") == code) done = text;
   }
-  SendHtml(res, 200,
-           IncidentPage(Context(*s), *incident, *audit, done, mail));
+  SendHtml(res, 200, IncidentPage(Context(*s), *incident, *audit, done, mail));
 }
 
 void ConsoleServer::Impl::IncidentAction(const HttpRequest& req,
@@ -704,10 +703,9 @@ void ConsoleServer::Impl::Nodes(const HttpRequest& req, HttpResponse& res) {
   if (!published.ok() && !absl::IsNotFound(published.status())) {
     return Fail(res, *s, published.status());
   }
-  view.fleet = AssessFleet(*nodes,
-                           published.ok() ? std::optional(*published)
-                                          : std::nullopt,
-                           view.now_ms, view.thresholds);
+  view.fleet = AssessFleet(
+      *nodes, published.ok() ? std::optional(*published) : std::nullopt,
+      view.now_ms, view.thresholds);
   SendHtml(res, 200, NodesPage(Context(*s), view));
 }
 
@@ -715,50 +713,13 @@ void ConsoleServer::Impl::PolicyShow(const HttpRequest& req,
                                      HttpResponse& res) {
   auto s = Authenticate(req, res);
   if (!s) return;
-  PolicyView view;
-  view.path = options.policy_file;
-  absl::StatusOr<std::string> text;
+  absl::StatusOr<PolicyView> view;
   {
     absl::MutexLock lock(&store_mu);
-    auto versions = store->PolicyVersions(50);
-    auto nodes = store->Nodes();
-    if (!versions.ok()) return Fail(res, *s, versions.status());
-    if (!nodes.ok()) return Fail(res, *s, nodes.status());
-    view.versions = *std::move(versions);
-    view.nodes = *std::move(nodes);
-    if (view.path == kDeskPolicy) {
-      auto latest = store->GetPolicyVersion(0);
-      if (latest.ok()) view.path = absl::StrCat("desk v", latest->version);
-      text = latest.ok() ? absl::StatusOr<std::string>(latest->body)
-                         : latest.status();
-    }
+    view = ReadPolicyView(*store, options.policy_file);
   }
-  if (!view.path.empty()) {
-    if (options.policy_file != kDeskPolicy) text = ReadPolicyText(view.path);
-    if (!text.ok()) {
-      view.error = std::string(text.status().message());
-    } else {
-      view.text = *text;
-      PolicyReport report = CheckPolicy(*text, view.path);
-      if (!report.errors.empty()) view.error = report.errors.front();
-      if (report.policy) {
-        for (const PolicyFinding& f : LintPolicy(*report.policy, nullptr)) {
-          view.warnings.push_back(f.message);
-        }
-        absl::MutexLock lock(&store_mu);
-        for (const PolicyRule& r : report.policy->rules) {
-          IncidentFilter f;
-          f.rule = r.name;
-          auto n = store->Count(f);
-          if (!n.ok()) return Fail(res, *s, n.status());
-          view.rules.push_back({r.name, r.monitor ? "monitor" : "enforce",
-                                DispositionName(r.disposition),
-                                SeverityName(r.severity), r.line, *n});
-        }
-      }
-    }
-  }
-  SendHtml(res, 200, PolicyPage(Context(*s), view));
+  if (!view.ok()) return Fail(res, *s, view.status());
+  SendHtml(res, 200, PolicyPage(Context(*s), *view));
 }
 
 void ConsoleServer::Impl::Routes() {

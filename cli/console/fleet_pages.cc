@@ -14,8 +14,8 @@ namespace {
 std::string FlagCell(const NodeAssessment& a, const NodesView& view) {
   std::vector<std::string> flags;
   if (a.silent) {
-    flags.push_back(absl::StrCat("silent for ",
-                                 AgeText(a.node.heartbeat_ms, view.now_ms)));
+    flags.push_back(
+        absl::StrCat("silent for ", AgeText(a.node.heartbeat_ms, view.now_ms)));
   }
   if (a.behind) {
     flags.push_back(absl::StrCat("index generation ", a.node.index_generation,
@@ -27,8 +27,8 @@ std::string FlagCell(const NodeAssessment& a, const NodesView& view) {
         "enforces ",
         a.node.policy_version > 0
             ? absl::StrCat("v", a.node.policy_version)
-            : absl::StrCat("a local policy (", a.node.policy_digest.substr(0, 12),
-                           ")"),
+            : absl::StrCat("a local policy (",
+                           a.node.policy_digest.substr(0, 12), ")"),
         ", not the published v", view.fleet.published_version));
   }
   if (flags.empty()) return "<td class=\"ok\">ok</td>";
@@ -55,8 +55,10 @@ std::string NodesPage(const PageContext& ctx, const NodesView& view) {
       f.published_version == 0 ? std::string("none")
                                : absl::StrCat("v", f.published_version),
       "</b>. A node is flagged when silent for ",
-      view.thresholds.silent_ms / 1000, " s, behind the writer's generation "
-      "for ", view.thresholds.behind_ms / 60000,
+      view.thresholds.silent_ms / 1000,
+      " s, behind the writer's generation "
+      "for ",
+      view.thresholds.behind_ms / 60000,
       " min, or enforcing another policy.</p>");
   if (f.nodes.empty()) {
     body += "<p>No node has reported to this desk.</p>";
@@ -72,8 +74,8 @@ std::string NodesPage(const PageContext& ctx, const NodesView& view) {
     absl::StrAppend(
         &body, "<tr id=\"node-", Html(n.name), "\"><td>", Html(n.name),
         "</td><td>", Html(n.role), "</td><td>", Html(n.version), "</td><td>",
-        Html(n.host), "</td><td>", Html(FormatTime(n.started_ms)),
-        "</td><td>", Html(AgeText(n.heartbeat_ms, view.now_ms)), " ago</td><td>",
+        Html(n.host), "</td><td>", Html(FormatTime(n.started_ms)), "</td><td>",
+        Html(AgeText(n.heartbeat_ms, view.now_ms)), " ago</td><td>",
         n.index_generation, "</td><td>", n.index_documents, "</td><td>",
         n.policy_version > 0 ? absl::StrCat("v", n.policy_version) : "file",
         " <code>", Html(n.policy_digest.substr(0, 12)), "</code></td><td>",
@@ -100,10 +102,9 @@ void AppendMailRequests(const Incident& incident, const HeldMailView& view,
                   ? absl::StrCat("pending: ", incident.node,
                                  " has never reported to the desk; the "
                                  "request waits for it")
-                  : absl::StrCat("pending: waits for ", incident.node,
-                                 " (last heard ",
-                                 AgeText(view.node_heartbeat_ms, view.now_ms),
-                                 " ago)");
+                  : absl::StrCat(
+                        "pending: waits for ", incident.node, " (last heard ",
+                        AgeText(view.node_heartbeat_ms, view.now_ms), " ago)");
     } else if (r.state == "running") {
       state = absl::StrCat("running on ", incident.node);
     } else {

@@ -11,8 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "cli/console/console_pages.h"
+#include "cli/console/page_layout.h"
 #include "cli/incidents/fleet_status.h"
+#include "cli/incidents/incident.h"
 #include "cli/incidents/incident_store.h"
 
 namespace leakhound {

@@ -5,6 +5,17 @@
 
 namespace leakhound {
 
+bool RoleAtLeast(const std::string& role, const std::string& needed) {
+  auto rank = [](const std::string& r) {
+    for (size_t i = 0; i < std::size(kRoles); ++i) {
+      if (r == kRoles[i]) return static_cast<int>(i);
+    }
+    return -1;
+  };
+  const int have = rank(role);
+  return have >= 0 && have >= rank(needed);
+}
+
 std::string Layout(const PageContext* ctx, const std::string& title,
                    const std::string& body) {
   std::string out = absl::StrCat(
@@ -42,10 +53,10 @@ std::string CsrfField(const PageContext& ctx) {
 // enforces `required`, and the server checks "confirm=yes" too): release,
 // delete, allow-list and remove take two deliberate steps, not one click.
 std::string ConfirmField(const std::string& id) {
-  return absl::StrCat("<label class=\"confirm\"><input type=\"checkbox\" "
-                      "name=\"confirm\" value=\"yes\" required",
-                      id.empty() ? "" : absl::StrCat(" id=\"", id, "\""),
-                      "> confirm</label> ");
+  return absl::StrCat(
+      "<label class=\"confirm\"><input type=\"checkbox\" "
+      "name=\"confirm\" value=\"yes\" required",
+      id.empty() ? "" : absl::StrCat(" id=\"", id, "\""), "> confirm</label> ");
 }
 
 }  // namespace leakhound

@@ -1,7 +1,7 @@
 // The frame every console page shares (console_pages.h, fleet_pages.h):
-// the layout with its navigation, and the hidden CSRF field and the
-// confirmation tick of the forms that change state. Internal to
-// leakhound_console.
+// who is looking and the roles, the layout with its navigation, and the
+// hidden CSRF field and the confirmation tick of the forms that change
+// state.
 //
 // Thread-safety: pure functions.
 #ifndef LEAKHOUND_CLI_CONSOLE_PAGE_LAYOUT_H_
@@ -9,9 +9,19 @@
 
 #include <string>
 
-#include "cli/console/console_pages.h"
-
 namespace leakhound {
+
+// Roles, in increasing power. PERSISTED in the users table.
+inline constexpr const char* kRoles[] = {"viewer", "reviewer", "admin"};
+// Whether `role` has at least the power of `needed`.
+bool RoleAtLeast(const std::string& role, const std::string& needed);
+
+// Who is looking, for the header and the forms.
+struct PageContext {
+  std::string user;
+  std::string role;
+  std::string csrf;
+};
 
 // A whole page: `title` escaped, `body` as given (already escaped);
 // `ctx` null: not logged in (no navigation).

@@ -121,8 +121,8 @@ absl::Status DeskLink::Assess(IncidentStore& store, const NodeState& self) {
 absl::Status DeskLink::RecordResults(IncidentStore& store) {
   while (!unrecorded_.empty()) {
     const Result& r = unrecorded_.front();
-    absl::Status s = store.FinishMailRequest(r.id, r.done, r.detail,
-                                             options_.node);
+    absl::Status s =
+        store.FinishMailRequest(r.id, r.done, r.detail, options_.node);
     // Recorded already (a commit whose answer was lost): nothing to redo.
     if (!s.ok() && !absl::IsFailedPrecondition(s)) return s;
     unrecorded_.erase(unrecorded_.begin());
@@ -137,11 +137,12 @@ absl::Status DeskLink::RunRequests(IncidentStore& store) {
     absl::StatusOr<std::string> report =
         r.action == "release" ? ReleaseHeldMail(r.queue_id, options_.held_mail)
                               : DeleteHeldMail(r.queue_id, options_.held_mail);
-    Result result{r.id, report.ok(),
-                  report.ok() ? *report : std::string(report.status().message())};
+    Result result{
+        r.id, report.ok(),
+        report.ok() ? *report : std::string(report.status().message())};
     log_(absl::StrCat("desk: ", r.action, " of ", r.queue_id, " (incident ",
-                      r.incident_id, ", asked by ", r.requested_by, "): ",
-                      result.detail));
+                      r.incident_id, ", asked by ", r.requested_by,
+                      "): ", result.detail));
     {
       absl::MutexLock lock(&mu_);
       ++(result.done ? counters_.mail_done : counters_.mail_failed);

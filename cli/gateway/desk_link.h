@@ -39,9 +39,9 @@ class DeskLink {
   };
   struct Counters {
     uint64_t heartbeats = 0;
-    uint64_t failures = 0;       // rounds the desk could not be reached
-    uint64_t mail_done = 0;      // requests carried out
-    uint64_t mail_failed = 0;    // requests Postfix refused
+    uint64_t failures = 0;          // rounds the desk could not be reached
+    uint64_t mail_done = 0;         // requests carried out
+    uint64_t mail_failed = 0;       // requests Postfix refused
     int64_t last_heartbeat_ms = 0;  // 0: none yet
     // How the desk judged this node on the last round (fleet_status.h).
     int64_t writer_generation = 0;

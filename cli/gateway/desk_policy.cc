@@ -39,8 +39,8 @@ absl::StatusOr<PolicySource::Text> ReadCache(const std::string& cache,
   std::ifstream in(cache, std::ios::binary);
   std::string head;
   if (!in || !std::getline(in, head) || !head.starts_with(kCacheHead)) {
-    return absl::UnavailableError(absl::StrCat(
-        "policy desk: ", why.message(), "; no cached copy at ", cache));
+    return absl::UnavailableError(absl::StrCat("policy desk: ", why.message(),
+                                               "; no cached copy at ", cache));
   }
   int64_t version = 0;
   if (!absl::SimpleAtoi(head.substr(sizeof(kCacheHead) - 1), &version)) {

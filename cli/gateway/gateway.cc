@@ -1,12 +1,12 @@
 #include "cli/gateway/gateway.h"
 
+#include <unistd.h>
+
 #include <chrono>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include <unistd.h>
-
 #include "cli/gateway/data_facts.h"
 #include "cli/gateway/desk_policy.h"
 #include "cli/gateway/directory_groups.h"
@@ -207,8 +207,9 @@ void Gateway::ReloadPolicy(const char* why) {
                              "): ", changed.status().message(),
                              "; the previous policy stays in force"));
   } else if (*changed) {
-    log_->Write(absl::StrCat("policy reloaded (", why, "): ", policy_->Current()->path,
-                             ", ", policy_->Current()->rules.size(), " rules"));
+    log_->Write(absl::StrCat("policy reloaded (", why,
+                             "): ", policy_->Current()->path, ", ",
+                             policy_->Current()->rules.size(), " rules"));
     auto identifiers = PolicyIdentifiers(policy_->Current().get());
     if (identifiers.ok()) {
       scanner_->SetIdentifiers(*std::move(identifiers));

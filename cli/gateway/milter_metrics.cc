@@ -83,6 +83,53 @@ void RenderOutbox(std::string& out,
   }
 }
 
+// The fleet's desk (desk_link.h) and the incidents waiting for the store.
+void RenderDesk(std::string& out, const MilterMetrics::Gauges& g) {
+  Header(out, "leakhound_desk_heartbeat_seconds", "gauge",
+         "Seconds since this node last reported to the desk (-1: never).");
+  absl::StrAppend(
+      &out, "leakhound_desk_heartbeat_seconds ",
+      Number(g.desk_heartbeat_ms == 0
+                 ? -1.0
+                 : static_cast<double>(NowUnixMs() - g.desk_heartbeat_ms) /
+                       1000.0),
+      "\n");
+  Header(out, "leakhound_desk_failures_total", "counter",
+         "Rounds in which the desk could not be reached.");
+  absl::StrAppend(&out, "leakhound_desk_failures_total ", g.desk_failures,
+                  "\n");
+  Header(out, "leakhound_desk_writer_generation", "gauge",
+         "The index generation the desk's writer serves.");
+  absl::StrAppend(&out, "leakhound_desk_writer_generation ",
+                  g.writer_generation, "\n");
+  Header(out, "leakhound_index_behind_writer", "gauge",
+         "1 when this node has not taken the writer's generation in time.");
+  absl::StrAppend(&out, "leakhound_index_behind_writer ",
+                  g.index_behind ? 1 : 0, "\n");
+  Header(out, "leakhound_policy_differs_from_published", "gauge",
+         "1 when this node enforces another policy than the published one.");
+  absl::StrAppend(&out, "leakhound_policy_differs_from_published ",
+                  g.policy_differs ? 1 : 0, "\n");
+  Header(out, "leakhound_incidents_queued", "gauge",
+         "Incident records in memory, waiting for the store.");
+  absl::StrAppend(&out, "leakhound_incidents_queued ", g.incidents_queued,
+                  "\n");
+  Header(out, "leakhound_incident_spool_depth", "gauge",
+         "Incident records in the durable spool, waiting for the store.");
+  absl::StrAppend(&out, "leakhound_incident_spool_depth ", g.incidents_spooled,
+                  "\n");
+  Header(out, "leakhound_incident_spool_oldest_seconds", "gauge",
+         "Age of the oldest incident in the spool (0: empty).");
+  absl::StrAppend(
+      &out, "leakhound_incident_spool_oldest_seconds ",
+      Number(g.incident_spool_oldest_ms == 0
+                 ? 0.0
+                 : std::max(0.0, static_cast<double>(
+                                     NowUnixMs() - g.incident_spool_oldest_ms) /
+                                     1000.0)),
+      "\n");
+}
+
 }  // namespace
 
 void MilterMetrics::Histogram::Observe(double seconds) {
@@ -184,49 +231,7 @@ std::string MilterMetrics::Render(const Gauges& g) const {
          "Incident records dropped (spool full, or left at stop).");
   absl::StrAppend(&out, "leakhound_incidents_dropped_total ",
                   g.incidents_dropped, "\n");
-  Header(out, "leakhound_desk_heartbeat_seconds", "gauge",
-         "Seconds since this node last reported to the desk (-1: never).");
-  absl::StrAppend(
-      &out, "leakhound_desk_heartbeat_seconds ",
-      Number(g.desk_heartbeat_ms == 0
-                 ? -1.0
-                 : static_cast<double>(NowUnixMs() - g.desk_heartbeat_ms) /
-                       1000.0),
-      "\n");
-  Header(out, "leakhound_desk_failures_total", "counter",
-         "Rounds in which the desk could not be reached.");
-  absl::StrAppend(&out, "leakhound_desk_failures_total ", g.desk_failures,
-                  "\n");
-  Header(out, "leakhound_desk_writer_generation", "gauge",
-         "The index generation the desk's writer serves.");
-  absl::StrAppend(&out, "leakhound_desk_writer_generation ",
-                  g.writer_generation, "\n");
-  Header(out, "leakhound_index_behind_writer", "gauge",
-         "1 when this node has not taken the writer's generation in time.");
-  absl::StrAppend(&out, "leakhound_index_behind_writer ",
-                  g.index_behind ? 1 : 0, "\n");
-  Header(out, "leakhound_policy_differs_from_published", "gauge",
-         "1 when this node enforces another policy than the published one.");
-  absl::StrAppend(&out, "leakhound_policy_differs_from_published ",
-                  g.policy_differs ? 1 : 0, "\n");
-  Header(out, "leakhound_incidents_queued", "gauge",
-         "Incident records in memory, waiting for the store.");
-  absl::StrAppend(&out, "leakhound_incidents_queued ", g.incidents_queued,
-                  "\n");
-  Header(out, "leakhound_incident_spool_depth", "gauge",
-         "Incident records in the durable spool, waiting for the store.");
-  absl::StrAppend(&out, "leakhound_incident_spool_depth ",
-                  g.incidents_spooled, "\n");
-  Header(out, "leakhound_incident_spool_oldest_seconds", "gauge",
-         "Age of the oldest incident in the spool (0: empty).");
-  absl::StrAppend(
-      &out, "leakhound_incident_spool_oldest_seconds ",
-      Number(g.incident_spool_oldest_ms == 0
-                 ? 0.0
-                 : std::max(0.0, static_cast<double>(NowUnixMs() -
-                                                     g.incident_spool_oldest_ms) /
-                                     1000.0)),
-      "\n");
+  RenderDesk(out, g);
   Header(out, "leakhound_policy_rules", "gauge",
          "Rules of the policy in force.");
   absl::StrAppend(&out, "leakhound_policy_rules ", g.policy_rules, "\n");

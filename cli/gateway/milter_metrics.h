@@ -57,8 +57,8 @@ class MilterMetrics {
     int64_t writer_generation = 0;
     bool index_behind = false;
     bool policy_differs = false;
-    uint64_t incidents_queued = 0;   // in memory, waiting for the store
-    uint64_t incidents_spooled = 0;  // in the spool folder
+    uint64_t incidents_queued = 0;         // in memory, waiting for the store
+    uint64_t incidents_spooled = 0;        // in the spool folder
     int64_t incident_spool_oldest_ms = 0;  // 0: none
     uint64_t policy_rules = 0;
     uint64_t policy_reload_failures = 0;

@@ -63,7 +63,7 @@ struct Settings {
   char* on_unread_limit = nullptr;
   char* block_text = nullptr;
   int reload_seconds = 10;
-  int desk_seconds = 10;  // 0: never report to the desk
+  int desk_seconds = 10;          // 0: never report to the desk
   long max_body_size = 26214400;  // NOLINT(runtime/int): c-icap's type
   int preview = 4096;
   int syslog = 0;

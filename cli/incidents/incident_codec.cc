@@ -16,11 +16,16 @@ using Json = nlohmann::json;
 // CBOR text strings hold the bytes as they are: a subject that is not
 // UTF-8 comes back unchanged (from_cbor does not check).
 Json MatchJson(const IncidentMatch& m) {
-  return Json{{"document", m.document},   {"source", m.source},
-              {"labels", m.labels},       {"part", m.part},
-              {"begin", m.byte_begin},    {"end", m.byte_end},
-              {"words", m.words},         {"coverage", m.coverage},
-              {"snippet", m.snippet},     {"snippet_begin", m.snippet_begin},
+  return Json{{"document", m.document},
+              {"source", m.source},
+              {"labels", m.labels},
+              {"part", m.part},
+              {"begin", m.byte_begin},
+              {"end", m.byte_end},
+              {"words", m.words},
+              {"coverage", m.coverage},
+              {"snippet", m.snippet},
+              {"snippet_begin", m.snippet_begin},
               {"snippet_end", m.snippet_end}};
 }
 
@@ -42,24 +47,38 @@ Json IncidentJson(const Incident& i) {
   }
   Json matches = Json::array();
   for (const IncidentMatch& m : i.matches) matches.push_back(MatchJson(m));
-  return Json{
-      {"uid", i.uid},           {"node", i.node},
-      {"time_ms", i.time_ms},
-      {"source", i.source},     {"kind", i.kind},
-      {"action", i.action},     {"reference", i.reference},
-      {"severity", i.severity}, {"policy", i.policy},
-      {"would", i.would_action}, {"rules", rules},
-      {"facts", facts},         {"queue_id", i.queue_id},
-      {"message_id", i.message_id}, {"sender", i.sender},
-      {"recipients", i.recipients}, {"subject", i.subject},
-      {"client", i.client},     {"method", i.method},
-      {"url", i.url},           {"run_id", i.run_id},
-      {"file_path", i.file_path}, {"file_size", i.file_size},
-      {"sha256", i.sha256},     {"detail", i.detail},
-      {"status", i.status},     {"note", i.note},
-      {"reviewed_by", i.reviewed_by}, {"reviewed_ms", i.reviewed_ms},
-      {"mail_state", i.mail_state}, {"documents", i.documents},
-      {"matches", matches}};
+  return Json{{"uid", i.uid},
+              {"node", i.node},
+              {"time_ms", i.time_ms},
+              {"source", i.source},
+              {"kind", i.kind},
+              {"action", i.action},
+              {"reference", i.reference},
+              {"severity", i.severity},
+              {"policy", i.policy},
+              {"would", i.would_action},
+              {"rules", rules},
+              {"facts", facts},
+              {"queue_id", i.queue_id},
+              {"message_id", i.message_id},
+              {"sender", i.sender},
+              {"recipients", i.recipients},
+              {"subject", i.subject},
+              {"client", i.client},
+              {"method", i.method},
+              {"url", i.url},
+              {"run_id", i.run_id},
+              {"file_path", i.file_path},
+              {"file_size", i.file_size},
+              {"sha256", i.sha256},
+              {"detail", i.detail},
+              {"status", i.status},
+              {"note", i.note},
+              {"reviewed_by", i.reviewed_by},
+              {"reviewed_ms", i.reviewed_ms},
+              {"mail_state", i.mail_state},
+              {"documents", i.documents},
+              {"matches", matches}};
 }
 
 IncidentMatch MatchOf(const Json& j) {
@@ -137,9 +156,9 @@ absl::StatusOr<std::vector<Incident>> DecodeIncidents(std::string_view bytes) {
   try {
     const Json batch = Json::from_cbor(bytes.begin(), bytes.end());
     if (batch.at("v").get<int>() > kIncidentCodecVersion) {
-      return absl::DataLossError(absl::StrCat(
-          "incident batch of version ", batch.at("v").get<int>(),
-          " (this leakhound reads ", kIncidentCodecVersion, ")"));
+      return absl::DataLossError(
+          absl::StrCat("incident batch of version ", batch.at("v").get<int>(),
+                       " (this leakhound reads ", kIncidentCodecVersion, ")"));
     }
     std::vector<Incident> out;
     for (const Json& j : batch.at("incidents")) out.push_back(IncidentOf(j));

@@ -162,8 +162,8 @@ absl::Status IncidentSpool::Put(std::span<const Incident> incidents) {
   int64_t oldest = incidents.front().time_ms;
   for (const Incident& i : incidents) oldest = std::min(oldest, i.time_ms);
   const uint64_t seq = next_seq_++;
-  const std::string name = absl::StrFormat("%020d-%d-%d.batch", seq,
-                                           incidents.size(), oldest);
+  const std::string name =
+      absl::StrFormat("%020d-%d-%d.batch", seq, incidents.size(), oldest);
   const std::string temp = absl::StrCat(dir_, "/", name, ".tmp");
   const int fd =
       ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);

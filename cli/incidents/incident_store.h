@@ -32,6 +32,7 @@
 #include "absl/status/statusor.h"
 #include "cli/incidents/incident.h"
 #include "cli/incidents/outbox_event.h"
+#include "cli/incidents/store_target.h"
 
 namespace leakhound {
 
@@ -135,8 +136,8 @@ struct OutboxProgress {
 
 // A gateway as the desk sees it (docs/fleet.md): what it last reported.
 struct NodeState {
-  std::string name;  // unique in the fleet (--node-name; the host name)
-  std::string role;  // PERSISTED: "milter", "icap", "scan", "writer"
+  std::string name;     // unique in the fleet (--node-name; the host name)
+  std::string role;     // PERSISTED: "milter", "icap", "scan", "writer"
   std::string version;  // leakhound's
   std::string host;
   int64_t pid = 0;
@@ -185,7 +186,7 @@ class IncidentStore {
     // A missing file is created (else NotFound).
     bool create = true;
     // How long a statement waits for another process's lock (PostgreSQL:
-  // lock_timeout).
+    // lock_timeout).
     int busy_timeout_ms = 5000;
   };
 
@@ -415,13 +416,6 @@ class IncidentStore {
   const std::unique_ptr<SqlConnection> db_;
   int schema_version_ = 0;
 };
-
-// True for a libpq connection URI (postgresql:// or postgres://): the
-// store is a PostgreSQL database, not a file.
-bool IsDatabaseUri(std::string_view target);
-// `target` fit for a log line or an error: a URI's password (user:pw@ or
-// password=) replaced by "***".
-std::string RedactedTarget(std::string_view target);
 
 // The SQLite and libpq library versions (for `leakhound --version`).
 std::string SqliteVersion();

@@ -22,7 +22,7 @@ constexpr char kRequestColumns[] =
     "detail, done_ms";
 
 MailRequest ReadRequest(const SqlStatement& s) {
-  return MailRequest{s.Int(0),  s.Int(1),  s.Text(2), s.Int(3), s.Text(4),
+  return MailRequest{s.Int(0),  s.Int(1),  s.Text(2), s.Int(3),  s.Text(4),
                      s.Text(5), s.Text(6), s.Text(7), s.Text(8), s.Int(9)};
 }
 
@@ -56,8 +56,8 @@ absl::Status IncidentStore::Heartbeat(const NodeState& n) {
 }
 
 absl::StatusOr<std::vector<NodeState>> IncidentStore::Nodes() {
-  SqlStatement s(*db_, absl::StrCat("SELECT ", kNodeColumns,
-                                    " FROM nodes ORDER BY name"));
+  SqlStatement s(
+      *db_, absl::StrCat("SELECT ", kNodeColumns, " FROM nodes ORDER BY name"));
   std::vector<NodeState> out;
   int code;
   while ((code = s.Step()) == kSqlRow) {
@@ -106,8 +106,7 @@ absl::StatusOr<std::vector<PolicyVersion>> IncidentStore::PolicyVersions(
   return out;
 }
 
-absl::StatusOr<PolicyVersion> IncidentStore::GetPolicyVersion(
-    int64_t version) {
+absl::StatusOr<PolicyVersion> IncidentStore::GetPolicyVersion(int64_t version) {
   SqlStatement s(*db_, version == 0
                            ? "SELECT version, time_ms, author, digest, "
                              "comment, body FROM policy_versions ORDER BY "
@@ -136,11 +135,12 @@ absl::StatusOr<int64_t> IncidentStore::RequestMail(int64_t incident_id,
   }
   int64_t id = 0;
   absl::Status st = InTransaction([&]() -> absl::Status {
-    SqlStatement i(*db_,
-                   "SELECT node, queue_id, mail_state, status, (SELECT COUNT(*) FROM "
-                   "mail_requests r WHERE r.incident_id = incidents.id AND "
-                   "r.state IN ('pending', 'running')) FROM incidents WHERE "
-                   "id = ?");
+    SqlStatement i(
+        *db_,
+        "SELECT node, queue_id, mail_state, status, (SELECT COUNT(*) FROM "
+        "mail_requests r WHERE r.incident_id = incidents.id AND "
+        "r.state IN ('pending', 'running')) FROM incidents WHERE "
+        "id = ?");
     i.Bind(incident_id);
     if (const int code = i.Step(); code == kSqlDone) {
       return absl::NotFoundError(absl::StrCat("no incident ", incident_id));
@@ -149,9 +149,9 @@ absl::StatusOr<int64_t> IncidentStore::RequestMail(int64_t incident_id,
     }
     const std::string node = i.Text(0), queue_id = i.Text(1);
     if (i.Text(2) != "held" || queue_id.empty()) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "incident ", incident_id, ": its mail is not held (",
-          i.Text(2).empty() ? "no mail" : i.Text(2), ")"));
+      return absl::FailedPreconditionError(
+          absl::StrCat("incident ", incident_id, ": its mail is not held (",
+                       i.Text(2).empty() ? "no mail" : i.Text(2), ")"));
     }
     if (node.empty()) {
       return absl::FailedPreconditionError(absl::StrCat(
@@ -243,11 +243,10 @@ absl::Status IncidentStore::FinishMailRequest(int64_t id, bool done,
 
 absl::StatusOr<std::vector<MailRequest>> IncidentStore::MailRequests(
     int64_t incident_id, size_t limit) {
-  SqlStatement s(*db_, absl::StrCat("SELECT ", kRequestColumns,
-                                    " FROM mail_requests",
-                                    incident_id != 0 ? " WHERE incident_id = ?"
-                                                     : "",
-                                    " ORDER BY id DESC LIMIT ?"));
+  SqlStatement s(*db_,
+                 absl::StrCat("SELECT ", kRequestColumns, " FROM mail_requests",
+                              incident_id != 0 ? " WHERE incident_id = ?" : "",
+                              " ORDER BY id DESC LIMIT ?"));
   if (incident_id != 0) s.Bind(incident_id);
   s.Bind(static_cast<int64_t>(limit));
   std::vector<MailRequest> out;

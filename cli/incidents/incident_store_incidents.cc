@@ -22,15 +22,16 @@ absl::Status IncidentStore::Insert(std::span<Incident> incidents) {
 }
 
 absl::Status IncidentStore::InsertAll(std::span<Incident> incidents) {
-  SqlStatement add(*db_,
-                   "INSERT INTO incidents (time_ms, source, kind, action, "
-                   "queue_id, message_id, sender, recipients, subject, client, "
-                   "run_id, file_path, file_size, sha256, detail, documents, "
-                   "status, note, reviewed_by, reviewed_ms, mail_state, "
-                   "reference, severity, policy, would_action, method, url, "
-                   "uid, node) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-                   "?,?,?,?,?,?,?,?,?) ON CONFLICT (uid) WHERE uid != '' DO NOTHING "
-                   "RETURNING id");
+  SqlStatement add(
+      *db_,
+      "INSERT INTO incidents (time_ms, source, kind, action, "
+      "queue_id, message_id, sender, recipients, subject, client, "
+      "run_id, file_path, file_size, sha256, detail, documents, "
+      "status, note, reviewed_by, reviewed_ms, mail_state, "
+      "reference, severity, policy, would_action, method, url, "
+      "uid, node) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+      "?,?,?,?,?,?,?,?,?) ON CONFLICT (uid) WHERE uid != '' DO NOTHING "
+      "RETURNING id");
   SqlStatement stored(*db_, "SELECT id FROM incidents WHERE uid = ?");
   if (add.code() != kSqlOk) return Error(add.code(), "cannot prepare");
   const std::string separator(1, kListSeparator);
@@ -93,7 +94,8 @@ absl::Status IncidentStore::InsertAll(std::span<Incident> incidents) {
 }
 
 absl::Status IncidentStore::InsertPassages(const Incident& i) {
-  SqlStatement match(*db_,
+  SqlStatement match(
+      *db_,
       "INSERT INTO matches (incident_id, ordinal, document, source, "
       "labels, part, byte_begin, byte_end, words, coverage, snippet, "
       "snippet_begin, snippet_end) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
@@ -165,8 +167,10 @@ absl::Status IncidentStore::InsertDecision(const Incident& i) {
 absl::StatusOr<std::vector<Incident>> IncidentStore::List(
     const IncidentFilter& filter) {
   const Where where = WhereOf(filter, db_->dialect());
-  SqlStatement s(*db_, absl::StrCat("SELECT ", kIncidentColumns, " FROM incidents", where.sql,
-                        " ORDER BY time_ms DESC, id DESC LIMIT ? OFFSET ?"));
+  SqlStatement s(
+      *db_,
+      absl::StrCat("SELECT ", kIncidentColumns, " FROM incidents", where.sql,
+                   " ORDER BY time_ms DESC, id DESC LIMIT ? OFFSET ?"));
   BindWhere(s, where);
   s.Bind(static_cast<int64_t>(filter.limit))
       .Bind(static_cast<int64_t>(filter.offset));
@@ -294,7 +298,8 @@ absl::Status IncidentStore::ForEach(
 }
 
 absl::StatusOr<Incident> IncidentStore::Get(int64_t id) {
-  SqlStatement s(*db_, absl::StrCat("SELECT ", kIncidentColumns, " FROM incidents WHERE id = ?"));
+  SqlStatement s(*db_, absl::StrCat("SELECT ", kIncidentColumns,
+                                    " FROM incidents WHERE id = ?"));
   s.Bind(id);
   const int code = s.Step();
   if (code == kSqlDone) {

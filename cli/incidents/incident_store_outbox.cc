@@ -45,7 +45,8 @@ absl::Status IncidentStore::EnqueueReview(int64_t id, std::string_view review,
                                           const std::string& user,
                                           const std::string& note) {
   return Enqueue([&]() -> absl::StatusOr<std::vector<OutboxEvent>> {
-    SqlStatement s(*db_, absl::StrCat("SELECT ", kIncidentColumns, " FROM incidents WHERE id = ?"));
+    SqlStatement s(*db_, absl::StrCat("SELECT ", kIncidentColumns,
+                                      " FROM incidents WHERE id = ?"));
     s.Bind(id);
     if (const int code = s.Step(); code != kSqlRow) {
       return Error(code, "cannot read an incident");
@@ -92,7 +93,8 @@ absl::StatusOr<std::string> IncidentStore::TakeLease(
   if (const int code = s.Step(); code != kSqlDone) {
     return Error(code, "cannot take a destination's lease");
   }
-  SqlStatement holder(*db_, "SELECT lease_owner FROM outbox_destinations WHERE name = ?");
+  SqlStatement holder(
+      *db_, "SELECT lease_owner FROM outbox_destinations WHERE name = ?");
   holder.Bind(name);
   const int code = holder.Step();
   if (code == kSqlDone) {
@@ -145,7 +147,8 @@ absl::Status IncidentStore::Advance(const std::string& name,
                                     const OutboxProgress& p) {
   return InTransaction([&]() -> absl::Status {
     const int64_t now = NowUnixMs();
-    SqlStatement s(*db_,
+    SqlStatement s(
+        *db_,
         "UPDATE outbox_destinations SET cursor = ?, delivered = delivered + "
         "?, skipped = skipped + ?, failed = failed + ?, last_delivery_ms = "
         "CASE WHEN ? > 0 THEN ? ELSE last_delivery_ms END, last_error = CASE "
@@ -248,7 +251,8 @@ absl::StatusOr<int64_t> IncidentStore::PruneOutbox(int64_t before_ms,
 
 absl::StatusOr<std::vector<OutboxDestinationState>>
 IncidentStore::OutboxStates() {
-  SqlStatement s(*db_,
+  SqlStatement s(
+      *db_,
       "SELECT name, cursor, delivered, skipped, failed, dropped, retried, "
       "(SELECT COUNT(*) FROM outbox WHERE seq > d.cursor), COALESCE((SELECT "
       "time_ms FROM outbox WHERE seq > d.cursor ORDER BY seq LIMIT 1), 0), "

@@ -20,7 +20,8 @@ absl::Status IncidentStore::Resolve(int64_t id, const std::string& status,
         "bad status '", status, "' (confirmed, false-positive or open)"));
   }
   return InTransaction([&]() -> absl::Status {
-    SqlStatement s(*db_,
+    SqlStatement s(
+        *db_,
         "UPDATE incidents SET status = ?, note = ?, reviewed_by = ?, "
         "reviewed_ms = ? WHERE id = ?");
     s.Bind(status).Bind(note).Bind(user).Bind(NowUnixMs()).Bind(id);
@@ -35,8 +36,9 @@ absl::Status IncidentStore::Resolve(int64_t id, const std::string& status,
 absl::Status IncidentStore::SetMailState(int64_t id, const std::string& state,
                                          const std::string& user,
                                          const std::string& detail) {
-  return InTransaction(
-      [&]() -> absl::Status { return SetMailStateLocked(id, state, user, detail); });
+  return InTransaction([&]() -> absl::Status {
+    return SetMailStateLocked(id, state, user, detail);
+  });
 }
 
 absl::Status IncidentStore::SetMailStateLocked(int64_t id,
@@ -61,8 +63,8 @@ absl::StatusOr<int64_t> IncidentStore::Purge(int64_t before_ms,
     for (const char* table :
          {"matches", "incident_rules", "incident_documents"}) {
       SqlStatement m(*db_, absl::StrCat("DELETE FROM ", table,
-                                       " WHERE incident_id IN (SELECT id FROM "
-                                       "incidents WHERE time_ms < ?)"));
+                                        " WHERE incident_id IN (SELECT id FROM "
+                                        "incidents WHERE time_ms < ?)"));
       m.Bind(before_ms);
       if (code == kSqlDone) code = m.Step();
     }
@@ -115,7 +117,8 @@ absl::Status IncidentStore::Audit(const std::string& user,
                                   const std::string& action,
                                   int64_t incident_id,
                                   const std::string& detail) {
-  SqlStatement s(*db_,
+  SqlStatement s(
+      *db_,
       "INSERT INTO audit (time_ms, \"user\", action, incident_id, detail) "
       "VALUES (?,?,?,?,?)");
   s.Bind(NowUnixMs()).Bind(user).Bind(action).Bind(incident_id).Bind(detail);
@@ -127,7 +130,8 @@ absl::Status IncidentStore::Audit(const std::string& user,
 
 absl::StatusOr<std::vector<AuditEntry>> IncidentStore::AuditTrail(
     int64_t incident_id, size_t limit) {
-  SqlStatement s(*db_,
+  SqlStatement s(
+      *db_,
       "SELECT id, time_ms, \"user\", action, incident_id, detail FROM audit "
       "WHERE incident_id = ? ORDER BY id DESC LIMIT ?");
   s.Bind(incident_id).Bind(static_cast<int64_t>(limit));

@@ -28,8 +28,8 @@ absl::Status IncidentStore::PutUser(const ConsoleUser& user) {
 }
 
 absl::Status IncidentStore::RemoveUser(const std::string& name) {
-  SqlStatement s(*db_, "DELETE FROM users WHERE " +
-                           db_->dialect().CaselessEquals("name"));
+  SqlStatement s(
+      *db_, "DELETE FROM users WHERE " + db_->dialect().CaselessEquals("name"));
   s.Bind(name);
   if (const int code = s.Step(); code != kSqlDone) {
     return Error(code, "cannot remove a user");
@@ -42,9 +42,9 @@ absl::Status IncidentStore::RemoveUser(const std::string& name) {
 
 absl::StatusOr<std::optional<ConsoleUser>> IncidentStore::GetUser(
     const std::string& name) {
-  SqlStatement s(*db_,
-      "SELECT name, role, password_hash, created_ms FROM users WHERE " +
-          db_->dialect().CaselessEquals("name"));
+  SqlStatement s(
+      *db_, "SELECT name, role, password_hash, created_ms FROM users WHERE " +
+                db_->dialect().CaselessEquals("name"));
   s.Bind(name);
   const int code = s.Step();
   if (code == kSqlDone) return std::nullopt;
@@ -53,7 +53,8 @@ absl::StatusOr<std::optional<ConsoleUser>> IncidentStore::GetUser(
 }
 
 absl::StatusOr<std::vector<ConsoleUser>> IncidentStore::ListUsers() {
-  SqlStatement s(*db_,
+  SqlStatement s(
+      *db_,
       "SELECT name, role, password_hash, created_ms FROM users ORDER "
       "BY name");
   std::vector<ConsoleUser> out;

@@ -66,10 +66,9 @@ void IncidentWriter::Stop(double seconds) {
         absl::MutexLock live(&live_mu_);
         if (live_ != nullptr) live_->Interrupt();
       }
-      cv_.WaitWithTimeout(
-          &mu_, now >= stop_deadline_
-                    ? absl::Milliseconds(100)
-                    : absl::FromChrono(stop_deadline_ - now));
+      cv_.WaitWithTimeout(&mu_, now >= stop_deadline_
+                                    ? absl::Milliseconds(100)
+                                    : absl::FromChrono(stop_deadline_ - now));
     }
   }
   if (thread_.joinable()) thread_.join();
@@ -193,8 +192,7 @@ absl::Status IncidentWriter::RoundFromSpool(
   if (!batch.ok()) {  // a damaged file, moved aside; or unreadable
     log_(absl::StrCat("incidents: ", batch.status().message()));
     NoteSpool();
-    return absl::IsDataLoss(batch.status()) ? absl::OkStatus()
-                                            : batch.status();
+    return absl::IsDataLoss(batch.status()) ? absl::OkStatus() : batch.status();
   }
   absl::Status status = Write(store, (*batch)->incidents);
   if (status.ok()) {
@@ -285,8 +283,10 @@ void IncidentWriter::Run() {
                         " again"));
     } else if (!status.ok() && !failing) {
       log_(absl::StrCat("incidents: cannot write (", status.message(), "); ",
-                        disk_ != nullptr ? "spooling to disk" : "keeping the "
-                        "records", " and retrying"));
+                        disk_ != nullptr ? "spooling to disk"
+                                         : "keeping the "
+                                           "records",
+                        " and retrying"));
     }
     failing = !status.ok();
     mu_.Lock();

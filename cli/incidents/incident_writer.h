@@ -53,7 +53,7 @@ class IncidentWriter {
     size_t spooled = 0;          // waiting in memory now
     uint64_t disk_spooled = 0;   // waiting in the spool folder now
     int64_t oldest_spooled_ms = 0;  // the oldest there (0: none)
-    bool spool_ok = true;        // the spool folder is in use
+    bool spool_ok = true;           // the spool folder is in use
   };
   using Log = std::function<void(const std::string& line)>;
 
@@ -85,8 +85,7 @@ class IncidentWriter {
   // Waits for records (not `failing`), or for `next_try` after a failure
   // (cut short by Stop only at its deadline, and with a spool folder by a
   // record queued, which then goes to disk without waiting).
-  void WaitForWork(bool failing,
-                   std::chrono::steady_clock::time_point next_try)
+  void WaitForWork(bool failing, std::chrono::steady_clock::time_point next_try)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // One round of the writer thread: the spool's oldest batch, or else a
   // batch from the queue; after a failure the queue goes to the spool.

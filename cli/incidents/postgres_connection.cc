@@ -16,8 +16,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_replace.h"
-#include "cli/incidents/incident_store.h"
 #include "cli/incidents/sql_connection.h"
+#include "cli/incidents/store_target.h"
 #include "shingler/text_decoder.h"
 
 namespace leakhound {
@@ -72,9 +72,7 @@ class PostgresCursor : public SqlCursor {
   ~PostgresCursor() override { PQclear(result_); }
   int code() const override { return kSqlOk; }
   void Bind(int64_t v) override { Add(kInt8Oid, absl::StrCat(v)); }
-  void Bind(double v) override {
-    Add(kFloat8Oid, absl::StrFormat("%.17g", v));
-  }
+  void Bind(double v) override { Add(kFloat8Oid, absl::StrFormat("%.17g", v)); }
   void Bind(std::string_view v) override {
     std::string text;
     for (const char c : RepairUtf8(v)) {
@@ -174,8 +172,8 @@ class PostgresConnection : public SqlConnection {
         .IgnoreError();
   }
   absl::Status LockOutbox() override {
-    return Exec(absl::StrCat("SELECT pg_advisory_xact_lock(", kOutboxLockKey,
-                             ")"));
+    return Exec(
+        absl::StrCat("SELECT pg_advisory_xact_lock(", kOutboxLockKey, ")"));
   }
   absl::StatusOr<std::string> IntegrityCheck() override;
 
@@ -258,8 +256,8 @@ bool PostgresConnection::Finished(PGresult* r) {
     changes_ = changed[0] != '\0' ? std::strtoll(changed, nullptr, 10) : 0;
     return true;
   }
-  const char* state = r != nullptr ? PQresultErrorField(r, PG_DIAG_SQLSTATE)
-                                   : nullptr;
+  const char* state =
+      r != nullptr ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : nullptr;
   sqlstate_ = state != nullptr ? state : "";
   message_ = r != nullptr ? PQresultErrorMessage(r) : PQerrorMessage(conn_);
   if (message_.empty()) message_ = PQerrorMessage(conn_);
@@ -272,9 +270,9 @@ bool PostgresConnection::Finished(PGresult* r) {
 
 absl::Status PostgresConnection::Error(int, std::string_view what) {
   std::string oneline = absl::StrReplaceAll(message_, {{"\n", " "}});
-  const std::string text =
-      absl::StrCat("incidents ", target_, ": ", std::string(what), ": ", oneline,
-                   sqlstate_.empty() ? "" : absl::StrCat(" (", sqlstate_, ")"));
+  const std::string text = absl::StrCat(
+      "incidents ", target_, ": ", std::string(what), ": ", oneline,
+      sqlstate_.empty() ? "" : absl::StrCat(" (", sqlstate_, ")"));
   const std::string_view cls = std::string_view(sqlstate_).substr(0, 2);
   if (sqlstate_.empty() || cls == "08" || cls == "40" || cls == "57" ||
       sqlstate_ == "53300" || sqlstate_ == "55P03") {
@@ -301,8 +299,8 @@ absl::StatusOr<int> PostgresConnection::SchemaVersion() {
   const bool present = PQgetvalue(exists, 0, 0)[0] == 't';
   PQclear(exists);
   if (!present) return 0;
-  PGresult* r = Run("SELECT COALESCE(MAX(version), 0) FROM leakhound_schema",
-                    0, {}, {});
+  PGresult* r =
+      Run("SELECT COALESCE(MAX(version), 0) FROM leakhound_schema", 0, {}, {});
   if (r == nullptr) return Error(kSqlError, "cannot read the schema version");
   const int version = std::atoi(PQgetvalue(r, 0, 0));
   PQclear(r);
@@ -313,8 +311,8 @@ absl::StatusOr<std::string> PostgresConnection::IntegrityCheck() {
   // PostgreSQL checks its own pages (data checksums, amcheck); what is
   // checked here is that every table of the store reads.
   for (const char* table :
-       {"incidents", "matches", "incident_rules", "incident_documents",
-        "users", "audit", "outbox", "outbox_destinations", "outbox_failures"}) {
+       {"incidents", "matches", "incident_rules", "incident_documents", "users",
+        "audit", "outbox", "outbox_destinations", "outbox_failures"}) {
     PGresult* r = Run(absl::StrCat("SELECT COUNT(*) FROM ", table), 0, {}, {});
     if (r == nullptr) return std::string(message_);
     PQclear(r);
@@ -354,7 +352,8 @@ absl::StatusOr<std::unique_ptr<SqlConnection>> OpenPostgres(
         "incidents ", RedactedTarget(uri), ": cannot connect: ", message));
   }
   // Quiet the server's notices ("relation already exists, skipping").
-  PQsetNoticeProcessor(conn, [](void*, const char*) {}, nullptr);
+  PQsetNoticeProcessor(
+      conn, [](void*, const char*) {}, nullptr);
   PGresult* r = PQexec(conn, "SET client_encoding = 'UTF8'");
   PQclear(r);
   return std::unique_ptr<SqlConnection>(

@@ -1,48 +1,19 @@
-// SqlDialect's helpers and the store target's URI forms (sql_connection.h).
+// SqlDialect's helpers (sql_connection.h).
 #include "cli/incidents/sql_connection.h"
 
 #include "absl/strings/str_cat.h"
-#include "cli/incidents/incident_store.h"
 
 namespace leakhound {
 
 std::string SqlDialect::CaselessEquals(std::string_view column) const {
-  if (postgres) return absl::StrCat("lower(", std::string(column), ") = lower(?)");
+  if (postgres)
+    return absl::StrCat("lower(", std::string(column), ") = lower(?)");
   return absl::StrCat(std::string(column), " = ? COLLATE NOCASE");
 }
 
 std::string SqlDialect::CaselessKey(std::string_view column) const {
   if (postgres) return absl::StrCat("lower(", std::string(column), ")");
   return absl::StrCat(std::string(column), " COLLATE NOCASE");
-}
-
-bool IsDatabaseUri(std::string_view target) {
-  return target.starts_with("postgresql://") ||
-         target.starts_with("postgres://");
-}
-
-std::string RedactedTarget(std::string_view target) {
-  if (!IsDatabaseUri(target)) return std::string(target);
-  std::string out(target);
-  const size_t authority = out.find("://") + 3;
-  const size_t end = out.find_first_of("/?", authority);
-  const size_t at = out.rfind('@', end == std::string::npos ? out.size() : end);
-  if (at != std::string::npos && at >= authority) {
-    const size_t colon = out.find(':', authority);
-    if (colon != std::string::npos && colon < at) {
-      out.replace(colon + 1, at - colon - 1, "***");
-    }
-  }
-  // A password among the parameters: ?password=... or &password=...
-  for (size_t p = out.find("password="); p != std::string::npos;
-       p = out.find("password=", p + 1)) {
-    if (p == 0 || (out[p - 1] != '?' && out[p - 1] != '&')) continue;
-    const size_t value = p + 9;
-    const size_t stop = out.find('&', value);
-    out.replace(value, (stop == std::string::npos ? out.size() : stop) - value,
-                "***");
-  }
-  return out;
 }
 
 }  // namespace leakhound

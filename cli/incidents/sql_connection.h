@@ -30,11 +30,11 @@ inline constexpr int kSqlDone = 101;
 
 // Where the two engines' SQL differs.
 struct SqlDialect {
-  const char* name;          // "SQLite", "PostgreSQL"
-  const char* begin_write;   // a transaction that will write
-  const char* greatest;      // the larger of two values: MAX / GREATEST
-  const char* find;          // position of arg 2 in arg 1, 0 if absent
-  const char* character;     // the character of a code point
+  const char* name;         // "SQLite", "PostgreSQL"
+  const char* begin_write;  // a transaction that will write
+  const char* greatest;     // the larger of two values: MAX / GREATEST
+  const char* find;         // position of arg 2 in arg 1, 0 if absent
+  const char* character;    // the character of a code point
   // `column = ?` without case (ASCII); SQLite's columns declared NOCASE
   // compare so already.
   std::string CaselessEquals(std::string_view column) const;

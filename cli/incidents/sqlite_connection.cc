@@ -20,15 +20,11 @@ class SqliteCursor : public SqlCursor {
   }
   ~SqliteCursor() override { sqlite3_finalize(stmt_); }
   int code() const override { return code_; }
-  void Bind(int64_t v) override {
-    Note(sqlite3_bind_int64(stmt_, ++next_, v));
-  }
-  void Bind(double v) override {
-    Note(sqlite3_bind_double(stmt_, ++next_, v));
-  }
+  void Bind(int64_t v) override { Note(sqlite3_bind_int64(stmt_, ++next_, v)); }
+  void Bind(double v) override { Note(sqlite3_bind_double(stmt_, ++next_, v)); }
   void Bind(std::string_view v) override {
-    Note(sqlite3_bind_text(stmt_, ++next_, v.data(),
-                           static_cast<int>(v.size()), SQLITE_TRANSIENT));
+    Note(sqlite3_bind_text(stmt_, ++next_, v.data(), static_cast<int>(v.size()),
+                           SQLITE_TRANSIENT));
   }
   int Step() override {
     if (code_ != SQLITE_OK) return code_;
@@ -61,8 +57,8 @@ class SqliteCursor : public SqlCursor {
   int next_ = 0;
 };
 
-const SqlDialect kSqliteDialect = {"SQLite", "BEGIN IMMEDIATE", "MAX",
-                                   "instr",  "char",            false};
+const SqlDialect kSqliteDialect = {
+    "SQLite", "BEGIN IMMEDIATE", "MAX", "instr", "char", false};
 
 // The one-line error of SQLite result `code` on `path` while doing `what`.
 absl::Status SqliteStatus(int code, std::string_view path,
@@ -101,7 +97,8 @@ class SqliteConnection : public SqlConnection {
     char* message = nullptr;
     const int code = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &message);
     if (code == SQLITE_OK) return absl::OkStatus();
-    absl::Status status = SqliteStatus(code, path_, "statement failed", message);
+    absl::Status status =
+        SqliteStatus(code, path_, "statement failed", message);
     sqlite3_free(message);
     return status;
   }
@@ -130,7 +127,8 @@ class SqliteConnection : public SqlConnection {
     std::vector<std::string> lines;
     int code;
     while ((code = s.Step()) == SQLITE_ROW) lines.push_back(s.Text(0));
-    if (code != SQLITE_DONE) return Error(code, "integrity check failed to run");
+    if (code != SQLITE_DONE)
+      return Error(code, "integrity check failed to run");
     return absl::StrJoin(lines, "; ");
   }
 
@@ -144,14 +142,14 @@ class SqliteConnection : public SqlConnection {
 absl::StatusOr<std::unique_ptr<SqlConnection>> OpenSqlite(
     const std::string& path, bool create, int busy_timeout_ms) {
   sqlite3* db = nullptr;
-  const int code = sqlite3_open_v2(
-      path.c_str(), &db,
-      SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX |
-          (create ? SQLITE_OPEN_CREATE : 0),
-      nullptr);
+  const int code = sqlite3_open_v2(path.c_str(), &db,
+                                   SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX |
+                                       (create ? SQLITE_OPEN_CREATE : 0),
+                                   nullptr);
   if (code != SQLITE_OK) {
-    absl::Status status = SqliteStatus(
-        code, path, "cannot open", db != nullptr ? sqlite3_errmsg(db) : nullptr);
+    absl::Status status =
+        SqliteStatus(code, path, "cannot open",
+                     db != nullptr ? sqlite3_errmsg(db) : nullptr);
     sqlite3_close(db);
     return status;
   }

@@ -6,10 +6,10 @@
 // tests/postgres_cluster.py); the SQLite file beside it in the same run
 // is the baseline (its writers queue for one lock).
 //
-//   export LEAKHOUND_DESK_BENCH='postgresql:///bench?host=/tmp/pg&user=postgres'
+//   export
+//   LEAKHOUND_DESK_BENCH='postgresql:///bench?host=/tmp/pg&user=postgres'
 //   build/tests/bench/desk_write_bench
 #include <benchmark/benchmark.h>
-
 #include <unistd.h>
 
 #include <atomic>
@@ -82,8 +82,13 @@ void BM_WriteIncidents(benchmark::State& state) {
 }
 // 0: PostgreSQL, 1: SQLite; one gateway, then three at once.
 BENCHMARK(BM_WriteIncidents)
-    ->Arg(0)->Arg(1)->Threads(1)->Threads(3)->UseRealTime()
-    ->Unit(benchmark::kMillisecond)->MinTime(3);
+    ->Arg(0)
+    ->Arg(1)
+    ->Threads(1)
+    ->Threads(3)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(3);
 
 }  // namespace
 }  // namespace leakhound

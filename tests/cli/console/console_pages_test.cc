@@ -32,7 +32,8 @@ const PageContext kReviewer{"rita", "reviewer", "tok123"};
 const PageContext kViewer{"vic", "viewer", "tok456"};
 
 TEST(ConsolePagesTest, AnIncidentsOutsideTextRendersInert) {
-  const std::string page = IncidentPage(kReviewer, Hostile(), {}, "", HeldMailView{});
+  const std::string page =
+      IncidentPage(kReviewer, Hostile(), {}, "", HeldMailView{});
   EXPECT_EQ(page.find("<script"), std::string::npos);
   EXPECT_EQ(page.find("<img"), std::string::npos);
   EXPECT_EQ(page.find("<i>"), std::string::npos);
@@ -48,7 +49,8 @@ TEST(ConsolePagesTest, AnIncidentsOutsideTextRendersInert) {
 }
 
 TEST(ConsolePagesTest, ReviewFormsCarryTheCsrfTokenAndNeedTheReviewerRole) {
-  const std::string reviewer = IncidentPage(kReviewer, Hostile(), {}, "", HeldMailView{});
+  const std::string reviewer =
+      IncidentPage(kReviewer, Hostile(), {}, "", HeldMailView{});
   EXPECT_NE(reviewer.find("action=\"/incidents/42/resolve\""),
             std::string::npos);
   EXPECT_NE(reviewer.find("action=\"/incidents/42/release\""),
@@ -65,7 +67,8 @@ TEST(ConsolePagesTest, ReviewFormsCarryTheCsrfTokenAndNeedTheReviewerRole) {
     ++tokens;
   }
   EXPECT_EQ(forms, tokens);
-  const std::string viewer = IncidentPage(kViewer, Hostile(), {}, "", HeldMailView{});
+  const std::string viewer =
+      IncidentPage(kViewer, Hostile(), {}, "", HeldMailView{});
   EXPECT_EQ(viewer.find("/resolve"), std::string::npos);
   EXPECT_EQ(viewer.find("/release"), std::string::npos);
   EXPECT_EQ(viewer.find("/allow"), std::string::npos);

@@ -112,7 +112,8 @@ TEST(IncidentSpoolTest, ASecondProcessOrThreadCannotOpenItWhileHeld) {
   EXPECT_TRUE(absl::IsFailedPrecondition(second.status())) << second.status();
 }
 
-TEST(IncidentSpoolTest, EachProcessTakesAFreeSlotAndALaterOneTakesOverADeadOnes) {
+TEST(IncidentSpoolTest,
+     EachProcessTakesAFreeSlotAndALaterOneTakesOverADeadOnes) {
   TempDir dir;
   auto first = IncidentSpool::OpenSlot(dir.Sub("p"), 100);
   auto second = IncidentSpool::OpenSlot(dir.Sub("p"), 100);
@@ -154,12 +155,13 @@ TEST(IncidentSpoolTest, AHalfWrittenFileIsRemovedAndADamagedOneMovedAside) {
   std::ofstream(oldest, std::ios::trunc) << "garbage";
   auto spool = IncidentSpool::Open(dir.Sub("s"), 100);
   ASSERT_TRUE(spool.ok());
-  EXPECT_FALSE(std::filesystem::exists(
-      dir.Sub("s/00000000000000000009-1-9.batch.tmp")));
+  EXPECT_FALSE(
+      std::filesystem::exists(dir.Sub("s/00000000000000000009-1-9.batch.tmp")));
   EXPECT_TRUE(absl::IsDataLoss((*spool)->Oldest().status()));
-  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.Sub("s/damaged")),
-                          std::filesystem::directory_iterator()),
-            1);
+  EXPECT_EQ(
+      std::distance(std::filesystem::directory_iterator(dir.Sub("s/damaged")),
+                    std::filesystem::directory_iterator()),
+      1);
   auto next = (*spool)->Oldest();
   ASSERT_TRUE(next.ok() && next->has_value());
   EXPECT_EQ((*next)->incidents[0].time_ms, 2);

@@ -111,12 +111,13 @@ class IncidentStoreTest : public ::testing::TestWithParam<Engine> {
   sqlite3* sqlite_ = nullptr;
 };
 
-INSTANTIATE_TEST_SUITE_P(
-    Engines, IncidentStoreTest,
-    ::testing::Values(Engine::kSqlite, Engine::kPostgres),
-    [](const ::testing::TestParamInfo<Engine>& engine) {
-      return engine.param == Engine::kSqlite ? "SQLite" : "PostgreSQL";
-    });
+INSTANTIATE_TEST_SUITE_P(Engines, IncidentStoreTest,
+                         ::testing::Values(Engine::kSqlite, Engine::kPostgres),
+                         [](const ::testing::TestParamInfo<Engine>& engine) {
+                           return engine.param == Engine::kSqlite
+                                      ? "SQLite"
+                                      : "PostgreSQL";
+                         });
 
 TEST_P(IncidentStoreTest, AnIncidentReadsBackWithEveryFieldAndMatch) {
   std::vector<Incident> batch = {MailLeak(1000, "alice@corp.test", "memo")};
@@ -678,7 +679,8 @@ TEST_P(IncidentStoreTest, TextThatIsNotUtf8IsKeptOrRepairedNeverRefused) {
                                              "end"));
 }
 
-TEST_P(IncidentStoreTest, AnIncidentWhoseUidIsStoredIsNeitherStoredNorQueuedAgain) {
+TEST_P(IncidentStoreTest,
+       AnIncidentWhoseUidIsStoredIsNeitherStoredNorQueuedAgain) {
   ASSERT_TRUE(store_->RegisterDestination("soc").ok());
   std::vector<Incident> first = {MailLeak(5, "a@b.test", "memo"),
                                  MailLeak(6, "a@b.test", "memo")};
@@ -754,7 +756,6 @@ TEST_P(IncidentStoreTest, SenderAndUserNamesMatchInAnyCase) {
   EXPECT_TRUE(store_->RemoveUser("GRACE").ok());
 }
 
-
 TEST_P(IncidentStoreTest, ANodesHeartbeatReplacesItsLastOne) {
   NodeState n;
   n.name = "mx1";
@@ -818,8 +819,8 @@ TEST_P(IncidentStoreTest, AMailRequestGoesToItsNodeOnceAndItsResultIsKept) {
   EXPECT_EQ((*taken)[0].queue_id, "4ABC123");
   EXPECT_EQ((*taken)[0].action, "release");
   EXPECT_TRUE(store_->TakeMailRequests("mx2", 10)->empty());  // taken once
-  ASSERT_TRUE(store_->FinishMailRequest(*id, true, "postsuper -H: ok", "mx2")
-                  .ok());
+  ASSERT_TRUE(
+      store_->FinishMailRequest(*id, true, "postsuper -H: ok", "mx2").ok());
   EXPECT_TRUE(absl::IsFailedPrecondition(
       store_->FinishMailRequest(*id, false, "again", "mx2")));
   EXPECT_EQ(store_->Get(batch[0].id)->mail_state, "released");
@@ -832,7 +833,8 @@ TEST_P(IncidentStoreTest, AMailRequestGoesToItsNodeOnceAndItsResultIsKept) {
       store_->RequestMail(batch[0].id, "delete", "ada").status()));
 }
 
-TEST_P(IncidentStoreTest, AFailedMailRequestLeavesTheMailHeldAndCanBeAskedAgain) {
+TEST_P(IncidentStoreTest,
+       AFailedMailRequestLeavesTheMailHeldAndCanBeAskedAgain) {
   std::vector<Incident> batch = {MailLeak(5, "a@b.test", "memo")};
   batch[0].node = "mx2";
   ASSERT_TRUE(store_->Insert(batch).ok());
@@ -879,7 +881,8 @@ TEST(IncidentStorePostgresTest, ADatabaseFromANewerLeakhoundIsRefused) {
   EXPECT_TRUE(absl::IsFailedPrecondition(store.status())) << store.status();
 }
 
-TEST(IncidentStorePostgresTest, ASessionTheServerEndedIsReopenedForTheNextCall) {
+TEST(IncidentStorePostgresTest,
+     ASessionTheServerEndedIsReopenedForTheNextCall) {
   PostgresTestDatabase database;
   auto store = IncidentStore::Open(database.uri());
   ASSERT_TRUE(store.ok()) << store.status();

@@ -12,7 +12,6 @@
 #include <thread>
 
 #include "cli/incidents/incident_spool.h"
-
 #include "tests/temp_dir.h"
 
 namespace leakhound {
@@ -165,7 +164,8 @@ IncidentWriter::Options Spooled(const std::string& dir) {
   return o;
 }
 
-TEST(IncidentWriterTest, WhatTheStoreCannotTakeIsSpooledAndStoredAfterARestart) {
+TEST(IncidentWriterTest,
+     WhatTheStoreCannotTakeIsSpooledAndStoredAfterARestart) {
   TempDir dir;
   const std::string path = dir.Sub("incidents");
   ASSERT_TRUE(IncidentStore::Open(path).ok());
@@ -202,7 +202,8 @@ TEST(IncidentWriterTest, WhatTheStoreCannotTakeIsSpooledAndStoredAfterARestart) 
   }
 }
 
-TEST(IncidentWriterTest, WhileTheStoreIsDownANewIncidentIsSpooledWithoutWaiting) {
+TEST(IncidentWriterTest,
+     WhileTheStoreIsDownANewIncidentIsSpooledWithoutWaiting) {
   TempDir dir;
   const std::string path = dir.Sub("incidents");
   ASSERT_TRUE(IncidentStore::Open(path).ok());
@@ -225,7 +226,8 @@ TEST(IncidentWriterTest, ABatchStoredBeforeItsSpoolFileWentIsStoredOnce) {
   TempDir dir;
   const std::string path = dir.Sub("incidents");
   std::vector<Incident> batch = {Leak(1), Leak(2), Leak(3)};
-  for (size_t k = 0; k < batch.size(); ++k) batch[k].uid = "uid-" + std::to_string(k);
+  for (size_t k = 0; k < batch.size(); ++k)
+    batch[k].uid = "uid-" + std::to_string(k);
   {
     // A crash between the store's commit and the file's removal.
     auto spool = IncidentSpool::OpenSlot(dir.Sub("spool"), 100);
