@@ -63,6 +63,11 @@ OutboxProgress Failed(int64_t cursor, const std::string& error,
 
 enum class Engine { kSqlite, kPostgres };
 
+// The engine's name in test names and messages.
+void PrintTo(Engine engine, std::ostream* os) {
+  *os << (engine == Engine::kSqlite ? "SQLite" : "PostgreSQL");
+}
+
 class IncidentStoreTest : public ::testing::TestWithParam<Engine> {
  protected:
   void SetUp() override {
