@@ -88,7 +88,9 @@ void IncidentWriter::WaitForWork(
   for (;;) {
     const auto now = std::chrono::steady_clock::now();
     if ((stopping_ && now >= stop_deadline_) || now >= next_try) break;
-    if (disk_ != nullptr && !spool_.empty()) break;  // to disk at once
+    if (disk_ != nullptr && !disk_blocked_ && !spool_.empty()) {
+      break;  // to disk at once
+    }
     const auto until =
         stopping_ ? std::min(next_try, stop_deadline_) : next_try;
     cv_.WaitWithTimeout(&mu_, absl::FromChrono(until - now));
@@ -171,6 +173,7 @@ void IncidentWriter::SpoolQueue() {
     if (!s.ok()) {
       log_(absl::StrCat("incidents: ", s.message(), "; keeping ",
                         queued.size() - put, " in memory"));
+      disk_blocked_ = true;  // until the next try of the store
       break;
     }
     put += n;
@@ -228,9 +231,16 @@ absl::Status IncidentWriter::Round(std::unique_ptr<IncidentStore>& store) {
     counters_.written += batch.size();
     return status;
   }
-  if (disk_ != nullptr && disk_->Put(batch).ok()) {
-    SpoolQueue();
-    return status;
+  if (disk_ != nullptr && !disk_blocked_) {
+    const absl::Status put = disk_->Put(batch);
+    if (put.ok()) {
+      SpoolQueue();
+      NoteSpool();
+      return status;
+    }
+    log_(absl::StrCat("incidents: ", put.message(), "; keeping ",
+                      batch.size(), " in memory"));
+    disk_blocked_ = true;  // until the next try of the store
   }
   absl::MutexLock lock(&mu_);
   Requeue(std::move(batch));
@@ -269,13 +279,14 @@ void IncidentWriter::Run() {
     if (failing && now < next_try) {
       // The store failed a moment ago: what is queued meanwhile goes to
       // the spool folder now, not after the pause.
-      if (disk_ != nullptr && !spool_.empty()) {
+      if (disk_ != nullptr && !disk_blocked_ && !spool_.empty()) {
         mu_.Unlock();
         SpoolQueue();
         mu_.Lock();
       }
       continue;
     }
+    disk_blocked_ = false;
     mu_.Unlock();
     const absl::Status status = Round(store);
     if (status.ok() && failing) {

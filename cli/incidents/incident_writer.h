@@ -120,6 +120,9 @@ class IncidentWriter {
   // The spool folder: the writer thread's only (null: none, or it could
   // not be opened).
   std::unique_ptr<IncidentSpool> disk_;
+  // The spool folder refused a batch (full, a disk error): not tried
+  // again before the next try of the store. The writer thread's only.
+  bool disk_blocked_ = false;
   Counters counters_ ABSL_GUARDED_BY(mu_);
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
   std::chrono::steady_clock::time_point stop_deadline_ ABSL_GUARDED_BY(mu_);

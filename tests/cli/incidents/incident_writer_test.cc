@@ -222,6 +222,30 @@ TEST(IncidentWriterTest,
   EXPECT_EQ(writer.counters().dropped, 0u);
 }
 
+TEST(IncidentWriterTest, AFullSpoolFolderKeepsTheRestInMemoryWithoutSpinning) {
+  TempDir dir;
+  const std::string path = dir.Sub("incidents");
+  ASSERT_TRUE(IncidentStore::Open(path).ok());
+  LockedStore lock(path);
+  IncidentWriter::Options o = Spooled(dir.Sub("spool"));
+  o.spool_max_incidents = 2;
+  o.batch = 1;  // batches of one: two fit
+  o.min_retry_ms = 200;
+  o.max_retry_ms = 200;
+  LogLines log;
+  IncidentWriter writer(path, o, log.Sink());
+  for (int i = 0; i < 5; ++i) writer.Submit(Leak(i));
+  ASSERT_TRUE(Eventually([&] { return writer.counters().disk_spooled == 2; }));
+  std::this_thread::sleep_for(std::chrono::seconds(1));
+  // One refusal per try of the store (every 200 ms), not a loop.
+  EXPECT_LT(log.Lines().size(), 30u);
+  EXPECT_EQ(writer.counters().spooled, 3u);
+  lock.Unlock();
+  ASSERT_TRUE(Eventually([&] { return writer.counters().written == 5; }));
+  writer.Stop(5);
+  EXPECT_EQ(writer.counters().dropped, 0u);
+}
+
 TEST(IncidentWriterTest, ABatchStoredBeforeItsSpoolFileWentIsStoredOnce) {
   TempDir dir;
   const std::string path = dir.Sub("incidents");
