@@ -39,7 +39,7 @@ try {
   await page.fill('#resolve-note', 'sent after the demotion');
   await page.click('#resolve');
   await page.waitForLoadState();
-  seen.after_demotion = (await page.locator('body').innerText()).slice(0, 120);
+  seen.after_demotion = (await page.locator('body').innerText()).slice(0, 300);
   check(seen.after_demotion.includes('This needs the reviewer role'),
         'a demoted reviewer could still resolve');
   await page.goto(incident);
