@@ -13,7 +13,6 @@ the incident list, its 100th page, a sender's incidents, the dashboard of
 Needs root (initdb as postgres) and postgresql-15. Stops what it starts.
 """
 import argparse
-import http.client
 import os
 import shutil
 import sqlite3
@@ -21,11 +20,12 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.parse
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, os.path.join(HERE, "..", "cli", "milter"))
+sys.path.insert(0, os.path.join(HERE, "..", "cli", "console"))
+from console_client import Client  # noqa: E402
 import postgres_cluster  # noqa: E402
 from private_postfix import free_port, stop_process, wait_for  # noqa: E402
 
@@ -72,37 +72,6 @@ def fill_sql(n, now_ms):
          "FROM incidents GROUP BY time_ms / 86400000"]
 
 
-class Console:
-    def __init__(self, port):
-        self.port, self.cookies = port, {}
-
-    def request(self, method, path, fields=None):
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
-        headers, body = {}, None
-        if fields is not None:
-            body = urllib.parse.urlencode(fields)
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-        if self.cookies:
-            headers["Cookie"] = "; ".join("%s=%s" % kv
-                                          for kv in self.cookies.items())
-        conn.request(method, path, body=body, headers=headers)
-        r = conn.getresponse()
-        data = r.read().decode("utf-8", "replace")
-        for value in r.headers.get_all("Set-Cookie") or []:
-            name, _, rest = value.partition("=")
-            self.cookies[name] = rest.split(";")[0]
-        conn.close()
-        return r.status, data
-
-    def login(self):
-        _, page = self.request("GET", "/login")
-        at = page.index('name="csrf" value="') + len('name="csrf" value="')
-        status, _ = self.request("POST", "/login", {
-            "csrf": page[at:page.index('"', at)], "user": "ada",
-            "password": PASSWORD, "next": "/incidents"})
-        assert status == 303, status
-
-
 PAGES = [("list", "/incidents"), ("page 100", "/incidents?page=99"),
          ("sender", "/incidents?sender=s7%40corp.test"),
          ("dashboard 30 d", "/dashboard?days=30"), ("nodes", "/nodes")]
@@ -117,22 +86,23 @@ def measure(lh, store, repeat, workdir):
     try:
         def up():
             try:
-                return Console(port).request("GET", "/login")[0] == 200
+                return Client(port).request("GET", "/login")[0] == 200
             except OSError:
                 return False
         wait_for(up, "the console", 60)
-        c = Console(port)
-        c.login()
+        c = Client(port, timeout=120)
+        status, _, _ = c.login("ada", PASSWORD)
+        assert status == 303, status
         out = {}
         # The dashboard shows the documents and senders counted.
-        _, page = c.request("GET", "/dashboard?days=30")
+        _, _, page = c.request("GET", "/dashboard?days=30")
         assert "doc-1" in page and "@corp.test" in page, "empty dashboard"
         for name, path in PAGES:
             c.request("GET", path)  # warm
             times = []
             for _ in range(repeat):
                 t = time.perf_counter()
-                status, _ = c.request("GET", path)
+                status, _, _ = c.request("GET", path)
                 times.append(time.perf_counter() - t)
                 assert status == 200, (name, status)
             times.sort()

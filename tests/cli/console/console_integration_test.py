@@ -27,54 +27,13 @@ import urllib.parse
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "milter"))
 from private_slapd import PrivateSlapd  # noqa: E402
+from console_client import Client  # noqa: E402
 from private_postfix import (DEADLINE, PrivatePostfix, free_port, listening,  # noqa: E402
                              read, start_milter, stop_process, wait_for)
 
 LEAKHOUND = SOURCE = NODE_DIR = SHOTS = None
 PASSAGE = "Valuation. Our advisers value Calloway between 212 and 236 million"
 HOSTILE_SUBJECT = "<script>document.title='pwned'</script> Q3 board pack"
-
-
-class Client:
-    """HTTP with a cookie jar, no redirects followed."""
-
-    def __init__(self, port, source="127.0.0.1", host=None):
-        self.port, self.source, self.cookies = port, source, {}
-        self.host = host  # the Host header, when not 127.0.0.1:PORT
-
-    def request(self, method, path, fields=None, headers=None):
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=DEADLINE,
-                                          source_address=(self.source, 0))
-        h = dict(headers or {})
-        if self.host:
-            h.setdefault("Host", self.host)
-        body = None
-        if fields is not None:
-            body = urllib.parse.urlencode(fields)
-            h["Content-Type"] = "application/x-www-form-urlencoded"
-        if self.cookies:
-            h["Cookie"] = "; ".join("%s=%s" % kv for kv in self.cookies.items())
-        conn.request(method, path, body=body, headers=h)
-        r = conn.getresponse()
-        data = r.read().decode("utf-8", "replace")
-        for value in r.headers.get_all("Set-Cookie") or []:
-            name, _, rest = value.partition("=")
-            self.cookies[name] = rest.split(";")[0]
-        conn.close()
-        return r.status, r.headers, data
-
-    def token(self, path):
-        status, _, page = self.request("GET", path)
-        assert status == 200, (status, path)
-        marker = 'name="csrf" value="'
-        at = page.index(marker) + len(marker)
-        return page[at:page.index('"', at)]
-
-    def login(self, user, password):
-        token = self.token("/login")
-        return self.request("POST", "/login", {"csrf": token, "user": user,
-                                               "password": password,
-                                               "next": "/incidents"})
 
 
 class ConsoleTest(unittest.TestCase):

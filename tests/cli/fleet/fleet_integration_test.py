@@ -39,12 +39,13 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.parse
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "milter"))
 sys.path.insert(0, os.path.join(HERE, "..", "icap"))
 sys.path.insert(0, os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(HERE, "..", "console"))
+from console_client import Client  # noqa: E402
 from private_postfix import (PrivatePostfix, free_port, read,  # noqa: E402
                              start_milter, stop_process, wait_for)
 from private_proxy import PrivateCicap  # noqa: E402
@@ -69,43 +70,6 @@ external_recipient = true
 def check(condition, message):
     if not condition:
         raise AssertionError(message)
-
-
-class Console:
-    """HTTP with a cookie jar, no redirects followed."""
-
-    def __init__(self, port):
-        self.port, self.cookies = port, {}
-
-    def request(self, method, path, fields=None):
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
-        headers, body = {}, None
-        if fields is not None:
-            body = urllib.parse.urlencode(fields)
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-        if self.cookies:
-            headers["Cookie"] = "; ".join("%s=%s" % kv
-                                          for kv in self.cookies.items())
-        conn.request(method, path, body=body, headers=headers)
-        r = conn.getresponse()
-        data = r.read().decode("utf-8", "replace")
-        for value in r.headers.get_all("Set-Cookie") or []:
-            name, _, rest = value.partition("=")
-            self.cookies[name] = rest.split(";")[0]
-        conn.close()
-        return r.status, r.headers, data
-
-    def token(self, path):
-        status, _, page = self.request("GET", path)
-        check(status == 200, "GET %s: %d" % (path, status))
-        at = page.index('name="csrf" value="') + len('name="csrf" value="')
-        return page[at:page.index('"', at)]
-
-    def login(self, user, password):
-        status, _, _ = self.request("POST", "/login", {
-            "csrf": self.token("/login"), "user": user,
-            "password": password, "next": "/incidents"})
-        check(status == 303, "login: %d" % status)
 
 
 class Fleet:
@@ -221,12 +185,13 @@ class Fleet:
                        input=PASSWORD + "\n", text=True, check=True,
                        capture_output=True, timeout=60)
         wait_for(lambda: self.console_up(), "the console")
-        self.console = Console(self.console_port)
-        self.console.login("ada", PASSWORD)
+        self.console = Client(self.console_port, timeout=60)
+        status, _, _ = self.console.login("ada", PASSWORD)
+        check(status == 303, "login: %d" % status)
 
     def console_up(self):
         try:
-            return Console(self.console_port).request("GET", "/login")[0] == 200
+            return Client(self.console_port).request("GET", "/login")[0] == 200
         except OSError:
             return False
 
