@@ -98,4 +98,10 @@ absl::Status CheckTrustedFolder(const std::string& dir, std::string_view what) {
                     absl::StrCat("the folder holding ", std::string(what)), /*holder=*/true);
 }
 
+std::string PathBesideIndex(std::string index_dir, std::string_view suffix) {
+  while (index_dir.size() > 1 && index_dir.back() == '/') index_dir.pop_back();
+  index_dir.append(suffix);
+  return index_dir;
+}
+
 }  // namespace leakhound

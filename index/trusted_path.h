@@ -35,6 +35,11 @@ absl::Status CheckTrustedFile(const std::string& path, std::string_view what);
 // The same for a folder and the folder holding it.
 absl::Status CheckTrustedFolder(const std::string& dir, std::string_view what);
 
+// A path beside the index `index_dir`: the index's own name (trailing
+// slashes dropped) followed by `suffix`, e.g. "/srv/index/" and
+// ".incidents" give "/srv/index.incidents".
+std::string PathBesideIndex(std::string index_dir, std::string_view suffix);
+
 }  // namespace leakhound
 
 #endif  // LEAKHOUND_INDEX_TRUSTED_PATH_H_

@@ -18,6 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "cli/commands/exit_codes.h"
 #include "cli/formats/ocr_engine.h"
+#include "index/trusted_path.h"
 
 namespace leakhound {
 
@@ -137,9 +138,7 @@ absl::StatusOr<std::optional<std::string>> CommandLine::IncidentsPath() const {
         "no incident store given: use --incidents FILE, set "
         "LEAKHOUND_INCIDENTS, or name the index beside which it lies");
   }
-  std::string beside = *dir;
-  while (beside.size() > 1 && beside.back() == '/') beside.pop_back();
-  return beside + ".incidents";
+  return PathBesideIndex(*dir, ".incidents");
 }
 
 absl::StatusOr<uint64_t> CommandLine::Unsigned(const std::string& name,

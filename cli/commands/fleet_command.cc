@@ -128,8 +128,7 @@ int Report(const CommandLine& line, IncidentStore& desk) {
   auto index = ProtectedIndex::Open(*dir, OpenMode::kRead);
   if (!index.ok()) return ReportError("fleet", index.status());
   NodeState n;
-  char host[256] = {};
-  if (::gethostname(host, sizeof(host) - 1) == 0) n.host = host;
+  n.host = LocalHostName();
   n.name = line.Value("node-name").value_or(n.host);
   n.role = line.Value("role").value_or("writer");
   n.version = LEAKHOUND_VERSION;

@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "cli/incidents/incident_store.h"
 #include "cli/policy/policy_file.h"
+#include "index/trusted_path.h"
 
 namespace leakhound {
 namespace {
@@ -56,23 +57,34 @@ absl::StatusOr<PolicySource::Text> ReadCache(const std::string& cache,
 }  // namespace
 
 std::string DeskPolicyCachePath(const std::string& index_dir) {
-  std::string beside = index_dir;
-  while (beside.size() > 1 && beside.back() == '/') beside.pop_back();
-  return beside + ".desk-policy";
+  return PathBesideIndex(index_dir, ".desk-policy");
 }
 
 PolicySource::Reader DeskPolicyReader(std::string store, std::string cache) {
-  auto started = std::make_shared<bool>(false);
+  // What the reader keeps between calls: the desk's connection (reopened
+  // after a failure) and the version last written to the cache.
+  struct State {
+    bool started = false;
+    std::unique_ptr<IncidentStore> desk;
+    int64_t cached_version = 0;
+  };
+  auto state = std::make_shared<State>();
   return [store = std::move(store), cache = std::move(cache),
-          started]() -> absl::StatusOr<PolicySource::Text> {
-    IncidentStore::Options o;
-    o.create = false;
-    auto desk = IncidentStore::Open(store, o);
+          state]() -> absl::StatusOr<PolicySource::Text> {
+    absl::Status opened;
+    if (state->desk == nullptr) {
+      IncidentStore::Options o;
+      o.create = false;
+      auto desk = IncidentStore::Open(store, o);
+      opened = desk.status();
+      if (desk.ok()) state->desk = *std::move(desk);
+    }
     absl::StatusOr<PolicyVersion> latest =
-        desk.ok() ? (*desk)->GetPolicyVersion(0) : desk.status();
-    const bool first = !*started;
-    *started = true;
+        state->desk != nullptr ? state->desk->GetPolicyVersion(0) : opened;
+    const bool first = !state->started;
+    state->started = true;
     if (!latest.ok()) {
+      state->desk.reset();
       // At start the copy kept from the last run; later the running one
       // stays, and the failure is the reload's.
       if (first) return ReadCache(cache, latest.status());
@@ -80,8 +92,12 @@ PolicySource::Reader DeskPolicyReader(std::string store, std::string cache) {
           absl::StrCat("policy desk: ", latest.status().message()));
     }
     const std::string name = absl::StrCat("desk v", latest->version);
-    // Only a policy that parses is kept for the next start.
-    if (ParsePolicy(latest->body, name).ok()) WriteCache(cache, *latest);
+    // Only a policy that parses is kept for the next start, once a version.
+    if (latest->version != state->cached_version &&
+        ParsePolicy(latest->body, name).ok()) {
+      WriteCache(cache, *latest);
+      state->cached_version = latest->version;
+    }
     return PolicySource::Text{name, latest->body, latest->version};
   };
 }

@@ -10,7 +10,9 @@
 #include "cli/gateway/data_facts.h"
 #include "cli/gateway/desk_policy.h"
 #include "cli/gateway/directory_groups.h"
+#include "cli/incidents/fleet_status.h"
 #include "cli/incidents/incident_store.h"
+#include "index/trusted_path.h"
 
 namespace leakhound {
 namespace {
@@ -23,11 +25,9 @@ int64_t NowNanoseconds() {
 
 Gateway::Gateway(const GatewayOptions& options, const DaemonLog* log)
     : options_(options), log_(log), last_reload_ns_(NowNanoseconds()) {
+  host_ = LocalHostName();
   node_ = options.node_name;
-  if (node_.empty()) {
-    char host[256] = {};
-    node_ = ::gethostname(host, sizeof(host) - 1) == 0 ? host : "localhost";
-  }
+  if (node_.empty()) node_ = host_.empty() ? "localhost" : host_;
   started_ms_ = NowUnixMs();
 }
 
@@ -87,9 +87,7 @@ void Gateway::StartIncidents() {
   o.spool_capacity = options_.incident_spool;
   o.spool_dir = options_.incident_spool_dir;
   if (o.spool_dir.empty()) {
-    std::string beside = options_.index_dir;
-    while (beside.size() > 1 && beside.back() == '/') beside.pop_back();
-    o.spool_dir = beside + ".incident-spool";
+    o.spool_dir = PathBesideIndex(options_.index_dir, ".incident-spool");
   }
   if (o.spool_dir == "off") o.spool_dir.clear();
   writer_ = std::make_unique<IncidentWriter>(path, o, log_->Sink());
@@ -166,8 +164,7 @@ NodeState Gateway::NodeReport() const {
   n.name = node_;
   n.role = options_.node_role;
   n.version = LEAKHOUND_VERSION;
-  char host[256] = {};
-  if (::gethostname(host, sizeof(host) - 1) == 0) n.host = host;
+  n.host = host_;
   n.pid = ::getpid();
   n.started_ms = started_ms_;
   const MilterMetrics::Gauges g = gauges();

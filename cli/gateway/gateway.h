@@ -170,6 +170,7 @@ class Gateway {
   std::unique_ptr<MessageScanner> scanner_;
   std::unique_ptr<IncidentWriter> writer_;  // null: no store
   std::unique_ptr<DeskLink> desk_;          // null: no store, or never
+  std::string host_;                        // LocalHostName()
   std::string node_;                        // this gateway's name
   int64_t started_ms_ = 0;
   std::unique_ptr<Notifier> notifier_;      // null: no notices

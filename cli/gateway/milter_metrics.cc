@@ -30,6 +30,13 @@ void Header(std::string& out, const char* name, const char* type,
 
 std::string Number(double v) { return absl::StrFormat("%.17g", v); }
 
+// A metric without labels: its header and its one sample.
+void Scalar(std::string& out, const char* name, const char* type,
+            const char* help, const absl::AlphaNum& value) {
+  Header(out, name, type, help);
+  absl::StrAppend(&out, name, " ", value, "\n");
+}
+
 // The outbox's figures per destination (docs/siem.md, "Metrics").
 void RenderOutbox(std::string& out,
                   const std::vector<OutboxDestinationState>& outbox) {
@@ -85,49 +92,33 @@ void RenderOutbox(std::string& out,
 
 // The fleet's desk (desk_link.h) and the incidents waiting for the store.
 void RenderDesk(std::string& out, const MilterMetrics::Gauges& g) {
-  Header(out, "leakhound_desk_heartbeat_seconds", "gauge",
-         "Seconds since this node last reported to the desk (-1: never).");
-  absl::StrAppend(
-      &out, "leakhound_desk_heartbeat_seconds ",
-      Number(g.desk_heartbeat_ms == 0
-                 ? -1.0
-                 : static_cast<double>(NowUnixMs() - g.desk_heartbeat_ms) /
-                       1000.0),
-      "\n");
-  Header(out, "leakhound_desk_failures_total", "counter",
-         "Rounds in which the desk could not be reached.");
-  absl::StrAppend(&out, "leakhound_desk_failures_total ", g.desk_failures,
-                  "\n");
-  Header(out, "leakhound_desk_writer_generation", "gauge",
-         "The index generation the desk's writer serves.");
-  absl::StrAppend(&out, "leakhound_desk_writer_generation ",
-                  g.writer_generation, "\n");
-  Header(out, "leakhound_index_behind_writer", "gauge",
-         "1 when this node has not taken the writer's generation in time.");
-  absl::StrAppend(&out, "leakhound_index_behind_writer ",
-                  g.index_behind ? 1 : 0, "\n");
-  Header(out, "leakhound_policy_differs_from_published", "gauge",
-         "1 when this node enforces another policy than the published one.");
-  absl::StrAppend(&out, "leakhound_policy_differs_from_published ",
-                  g.policy_differs ? 1 : 0, "\n");
-  Header(out, "leakhound_incidents_queued", "gauge",
-         "Incident records in memory, waiting for the store.");
-  absl::StrAppend(&out, "leakhound_incidents_queued ", g.incidents_queued,
-                  "\n");
-  Header(out, "leakhound_incident_spool_depth", "gauge",
-         "Incident records in the durable spool, waiting for the store.");
-  absl::StrAppend(&out, "leakhound_incident_spool_depth ", g.incidents_spooled,
-                  "\n");
-  Header(out, "leakhound_incident_spool_oldest_seconds", "gauge",
-         "Age of the oldest incident in the spool (0: empty).");
-  absl::StrAppend(
-      &out, "leakhound_incident_spool_oldest_seconds ",
-      Number(g.incident_spool_oldest_ms == 0
-                 ? 0.0
-                 : std::max(0.0, static_cast<double>(
-                                     NowUnixMs() - g.incident_spool_oldest_ms) /
-                                     1000.0)),
-      "\n");
+  const int64_t now = NowUnixMs();
+  // Seconds since `ms`, or `none` for 0 (never).
+  auto since = [now](int64_t ms, double none) {
+    return ms == 0 ? none : static_cast<double>(now - ms) / 1000.0;
+  };
+  Scalar(out, "leakhound_desk_heartbeat_seconds", "gauge",
+         "Seconds since this node last reported to the desk (-1: never).",
+         Number(since(g.desk_heartbeat_ms, -1.0)));
+  Scalar(out, "leakhound_desk_failures_total", "counter",
+         "Rounds in which the desk could not be reached.", g.desk_failures);
+  Scalar(out, "leakhound_desk_writer_generation", "gauge",
+         "The index generation the desk's writer serves.", g.writer_generation);
+  Scalar(out, "leakhound_index_behind_writer", "gauge",
+         "1 when this node has not taken the writer's generation in time.",
+         g.index_behind ? 1 : 0);
+  Scalar(out, "leakhound_policy_differs_from_published", "gauge",
+         "1 when this node enforces another policy than the published one.",
+         g.policy_differs ? 1 : 0);
+  Scalar(out, "leakhound_incidents_queued", "gauge",
+         "Incident records in memory, waiting for the store.",
+         g.incidents_queued);
+  Scalar(out, "leakhound_incident_spool_depth", "gauge",
+         "Incident records in the durable spool, waiting for the store.",
+         g.incidents_spooled);
+  Scalar(out, "leakhound_incident_spool_oldest_seconds", "gauge",
+         "Age of the oldest incident in the spool (0: empty).",
+         Number(std::max(0.0, since(g.incident_spool_oldest_ms, 0.0))));
 }
 
 }  // namespace
@@ -189,9 +180,8 @@ std::string MilterMetrics::Render(const Gauges& g) const {
             "Time extracting and scanning a message.", scan_);
   histogram("leakhound_milter_wait_seconds",
             "Time a message waited for a scanning slot.", wait_);
-  Header(out, "leakhound_milter_scanned_bytes_total", "counter",
-         "Bytes of messages buffered and judged.");
-  absl::StrAppend(&out, "leakhound_milter_scanned_bytes_total ", bytes_, "\n");
+  Scalar(out, "leakhound_milter_scanned_bytes_total", "counter",
+         "Bytes of messages buffered and judged.", bytes_);
   Header(out, "leakhound_milter_errors_total", "counter",
          "Messages that could not be judged, by cause.");
   for (const auto& [cause, n] : errors_) {
@@ -204,47 +194,33 @@ std::string MilterMetrics::Render(const Gauges& g) const {
     absl::StrAppend(&out, "leakhound_milter_unread_parts_total{class=\"",
                     LabelValue(c), "\"} ", n, "\n");
   }
-  Header(out, "leakhound_milter_duplicate_lookups_total", "counter",
-         "Messages looked up in the duplicate cache.");
-  absl::StrAppend(&out, "leakhound_milter_duplicate_lookups_total ",
-                  g.duplicate_lookups, "\n");
-  Header(out, "leakhound_milter_duplicate_hits_total", "counter",
-         "Verdicts reused from the duplicate cache.");
-  absl::StrAppend(&out, "leakhound_milter_duplicate_hits_total ",
-                  g.duplicate_hits, "\n");
-  Header(out, "leakhound_index_generation", "gauge",
-         "The index generation being served.");
-  absl::StrAppend(&out, "leakhound_index_generation ", g.index_generation,
-                  "\n");
-  Header(out, "leakhound_index_documents", "gauge",
-         "Protected documents in the index being served.");
-  absl::StrAppend(&out, "leakhound_index_documents ", g.index_documents, "\n");
-  Header(out, "leakhound_index_seconds_since_reload", "gauge",
-         "Seconds since the index was last loaded or found current.");
-  absl::StrAppend(&out, "leakhound_index_seconds_since_reload ",
-                  Number(g.seconds_since_reload), "\n");
-  Header(out, "leakhound_incidents_written_total", "counter",
-         "Incident records written to the store.");
-  absl::StrAppend(&out, "leakhound_incidents_written_total ",
-                  g.incidents_written, "\n");
-  Header(out, "leakhound_incidents_dropped_total", "counter",
-         "Incident records dropped (spool full, or left at stop).");
-  absl::StrAppend(&out, "leakhound_incidents_dropped_total ",
-                  g.incidents_dropped, "\n");
+  Scalar(out, "leakhound_milter_duplicate_lookups_total", "counter",
+         "Messages looked up in the duplicate cache.", g.duplicate_lookups);
+  Scalar(out, "leakhound_milter_duplicate_hits_total", "counter",
+         "Verdicts reused from the duplicate cache.", g.duplicate_hits);
+  Scalar(out, "leakhound_index_generation", "gauge",
+         "The index generation being served.", g.index_generation);
+  Scalar(out, "leakhound_index_documents", "gauge",
+         "Protected documents in the index being served.", g.index_documents);
+  Scalar(out, "leakhound_index_seconds_since_reload", "gauge",
+         "Seconds since the index was last loaded or found current.",
+         Number(g.seconds_since_reload));
+  Scalar(out, "leakhound_incidents_written_total", "counter",
+         "Incident records written to the store.", g.incidents_written);
+  Scalar(out, "leakhound_incidents_dropped_total", "counter",
+         "Incident records dropped (spool full, or left at stop).",
+         g.incidents_dropped);
   RenderDesk(out, g);
-  Header(out, "leakhound_policy_rules", "gauge",
-         "Rules of the policy in force.");
-  absl::StrAppend(&out, "leakhound_policy_rules ", g.policy_rules, "\n");
-  Header(out, "leakhound_policy_reload_failures_total", "counter",
+  Scalar(out, "leakhound_policy_rules", "gauge",
+         "Rules of the policy in force.", g.policy_rules);
+  Scalar(out, "leakhound_policy_reload_failures_total", "counter",
          "Policy reloads refused (the file did not parse; the previous "
-         "policy stayed in force).");
-  absl::StrAppend(&out, "leakhound_policy_reload_failures_total ",
-                  g.policy_reload_failures, "\n");
-  Header(out, "leakhound_directory_failures_total", "counter",
+         "policy stayed in force).",
+         g.policy_reload_failures);
+  Scalar(out, "leakhound_directory_failures_total", "counter",
          "Directory groups that could not be read (their members read "
-         "before stayed).");
-  absl::StrAppend(&out, "leakhound_directory_failures_total ",
-                  g.directory_failures, "\n");
+         "before stayed).",
+         g.directory_failures);
   RenderOutbox(out, g.outbox);
   return out;
 }

@@ -1,8 +1,15 @@
 #include "cli/incidents/fleet_status.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 
 namespace leakhound {
+
+std::string LocalHostName() {
+  char host[256] = {};
+  return ::gethostname(host, sizeof(host) - 1) == 0 ? host : "";
+}
 
 FleetAssessment AssessFleet(const std::vector<NodeState>& nodes,
                             const std::optional<PolicyVersion>& published,

@@ -42,6 +42,9 @@ struct FleetAssessment {
   std::vector<NodeAssessment> nodes;  // by name
 };
 
+// This host's name as nodes report it ("" when it cannot be read).
+std::string LocalHostName();
+
 FleetAssessment AssessFleet(const std::vector<NodeState>& nodes,
                             const std::optional<PolicyVersion>& published,
                             int64_t now_ms, const FleetThresholds& thresholds);

@@ -383,7 +383,8 @@ class IncidentStore {
   absl::Status InTransaction(const std::function<absl::Status()>& body);
   absl::Status InsertAll(std::span<Incident> incidents);
   // The matches of `incident` (its id set).
-  absl::Status InsertPassages(const Incident& incident);
+  // `match`: the batch's prepared insert into matches.
+  absl::Status InsertPassages(const Incident& incident, SqlStatement& match);
   // The rules and facts of `incident` (its id set).
   absl::Status InsertDecision(const Incident& incident);
   // SetMailState's work. REQUIRES: inside a transaction.

@@ -33,7 +33,13 @@ absl::Status IncidentStore::InsertAll(std::span<Incident> incidents) {
       "?,?,?,?,?,?,?,?,?) ON CONFLICT (uid) WHERE uid != '' DO NOTHING "
       "RETURNING id");
   SqlStatement stored(*db_, "SELECT id FROM incidents WHERE uid = ?");
+  SqlStatement match(
+      *db_,
+      "INSERT INTO matches (incident_id, ordinal, document, source, "
+      "labels, part, byte_begin, byte_end, words, coverage, snippet, "
+      "snippet_begin, snippet_end) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
   if (add.code() != kSqlOk) return Error(add.code(), "cannot prepare");
+  if (match.code() != kSqlOk) return Error(match.code(), "cannot prepare");
   const std::string separator(1, kListSeparator);
   std::vector<const Incident*> added;  // not stored before
   for (Incident& i : incidents) {
@@ -81,7 +87,7 @@ absl::Status IncidentStore::InsertAll(std::span<Incident> incidents) {
     if (code != kSqlRow) return Error(code, "cannot insert an incident");
     i.id = add.Int(0);
     added.push_back(&i);
-    if (absl::Status st = InsertPassages(i); !st.ok()) return st;
+    if (absl::Status st = InsertPassages(i, match); !st.ok()) return st;
     if (absl::Status st = InsertDecision(i); !st.ok()) return st;
   }
   if (absl::Status st = CountIncidents(added); !st.ok()) return st;
@@ -93,13 +99,8 @@ absl::Status IncidentStore::InsertAll(std::span<Incident> incidents) {
   });
 }
 
-absl::Status IncidentStore::InsertPassages(const Incident& i) {
-  SqlStatement match(
-      *db_,
-      "INSERT INTO matches (incident_id, ordinal, document, source, "
-      "labels, part, byte_begin, byte_end, words, coverage, snippet, "
-      "snippet_begin, snippet_end) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
-  if (match.code() != kSqlOk) return Error(match.code(), "cannot prepare");
+absl::Status IncidentStore::InsertPassages(const Incident& i,
+                                           SqlStatement& match) {
   const std::string separator(1, kListSeparator);
   int64_t ordinal = 0;
   for (const IncidentMatch& m : i.matches) {

@@ -203,12 +203,12 @@ absl::Status IncidentWriter::RoundFromSpool(
     if (absl::Status s = disk_->Remove((*batch)->seq); !s.ok()) {
       log_(absl::StrCat("incidents: ", s.message()));
     }
+    NoteSpool();
     absl::MutexLock lock(&mu_);
     counters_.written += (*batch)->incidents.size();
   } else {
-    SpoolQueue();
+    SpoolQueue();  // and notes the spool
   }
-  NoteSpool();
   return status;
 }
 
@@ -234,8 +234,7 @@ absl::Status IncidentWriter::Round(std::unique_ptr<IncidentStore>& store) {
   if (disk_ != nullptr && !disk_blocked_) {
     const absl::Status put = disk_->Put(batch);
     if (put.ok()) {
-      SpoolQueue();
-      NoteSpool();
+      SpoolQueue();  // and notes the spool
       return status;
     }
     log_(absl::StrCat("incidents: ", put.message(), "; keeping ",
@@ -247,25 +246,28 @@ absl::Status IncidentWriter::Round(std::unique_ptr<IncidentStore>& store) {
   return status;
 }
 
-void IncidentWriter::Run() {
-  if (!options_.spool_dir.empty()) {
-    auto opened = IncidentSpool::OpenSlot(options_.spool_dir,
-                                          options_.spool_max_incidents);
-    if (opened.ok()) {
-      disk_ = std::move(*opened);
-      if (disk_->depth() > 0) {
-        log_(absl::StrCat("incidents: ", disk_->depth(),
-                          " spooled incidents to store from ",
-                          options_.spool_dir));
-      }
-    } else {
-      log_(absl::StrCat("incidents: ", opened.status().message(),
-                        "; keeping unstored incidents in memory only"));
-      absl::MutexLock lock(&mu_);
-      counters_.spool_ok = false;
+void IncidentWriter::OpenSpool() {
+  if (options_.spool_dir.empty()) return;
+  auto opened =
+      IncidentSpool::OpenSlot(options_.spool_dir, options_.spool_max_incidents);
+  if (opened.ok()) {
+    disk_ = std::move(*opened);
+    if (disk_->depth() > 0) {
+      log_(absl::StrCat("incidents: ", disk_->depth(),
+                        " spooled incidents to store from ",
+                        options_.spool_dir));
     }
-    NoteSpool();
+  } else {
+    log_(absl::StrCat("incidents: ", opened.status().message(),
+                      "; keeping unstored incidents in memory only"));
+    absl::MutexLock lock(&mu_);
+    counters_.spool_ok = false;
   }
+  NoteSpool();
+}
+
+void IncidentWriter::Run() {
+  OpenSpool();
   std::unique_ptr<IncidentStore> store;
   int retry_ms = 0;  // 0: the last attempt succeeded
   bool failing = false;
@@ -293,11 +295,10 @@ void IncidentWriter::Run() {
       log_(absl::StrCat("incidents: writing to ", RedactedTarget(path_),
                         " again"));
     } else if (!status.ok() && !failing) {
-      log_(absl::StrCat("incidents: cannot write (", status.message(), "); ",
-                        disk_ != nullptr ? "spooling to disk"
-                                         : "keeping the "
-                                           "records",
-                        " and retrying"));
+      log_(absl::StrCat(
+          "incidents: cannot write (", status.message(), "); ",
+          disk_ != nullptr ? "spooling to disk" : "keeping the records",
+          " and retrying"));
     }
     failing = !status.ok();
     mu_.Lock();

@@ -96,6 +96,9 @@ class IncidentWriter {
       ABSL_LOCKS_EXCLUDED(mu_);
   // Moves the queue to the spool folder; what the spool refuses stays.
   void SpoolQueue() ABSL_LOCKS_EXCLUDED(mu_);
+  // Opens the spool folder of Options::spool_dir, if any (the writer
+  // thread's first step).
+  void OpenSpool() ABSL_LOCKS_EXCLUDED(mu_);
   // Copies the spool's depth and age into the counters.
   void NoteSpool() ABSL_LOCKS_EXCLUDED(mu_);
   // Nothing queued nor spooled.
