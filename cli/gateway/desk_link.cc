@@ -47,10 +47,11 @@ void DeskLink::Run() {
   };
   for (;;) {
     const absl::Status s = Round(store);
-    if (!s.ok()) {  // reconnect on the next round
-      forget();
-      store.reset();
-    }
+    // Closed between rounds: a connection held for the process's life keeps
+    // its caches, in whichever malloc arena the round ran, past the
+    // gateway's trims (c-icap's children after a burst).
+    forget();
+    store.reset();
     if (!s.ok() && !failing) {
       log_(absl::StrCat("desk: ", s.message(), "; retrying every ",
                         options_.interval_seconds, " s"));
