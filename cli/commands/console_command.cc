@@ -12,6 +12,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "cli/commands/command_line.h"
 #include "cli/commands/exit_codes.h"
 #include "cli/console/console_pages.h"
@@ -33,7 +34,9 @@ constexpr char kUsage[] =
     "[--pidfile FILE]\n"
     "                         [--trusted-proxy ADDR] [--server-name NAME]\n"
     "                         [--policy FILE|desk] [--silent-seconds S]\n"
-    "                         [--behind-minutes M]\n"
+    "                         [--behind-minutes M] [--url URL --sendmail "
+    "COMMAND]\n"
+    "                         [--link-key FILE]\n"
     "       leakhound console user add NAME --role viewer|reviewer|admin "
     "[--password-file FILE]\n"
     "       leakhound console user passwd NAME [--password-file FILE]\n"
@@ -71,6 +74,15 @@ constexpr char kUsage[] =
     "                       seconds (default 60) or behind the writer's "
     "index for M\n"
     "                       minutes (default 10)\n"
+    "  --url URL            the console's address as senders reach it: "
+    "with --sendmail,\n"
+    "                       a held sender may ask for a one-time link "
+    "(docs/overrides.md)\n"
+    "  --sendmail COMMAND   sendmail(1) for those links (e.g. "
+    "/usr/sbin/sendmail)\n"
+    "  --link-key FILE      the links' key, created 0600 when missing "
+    "(default\n"
+    "                       STORE.link-key beside a SQLite store)\n"
     "  A session also ends at its next request once its user is removed or "
     "given a\n"
     "  new password, and takes a changed role at once.\n"
@@ -277,6 +289,14 @@ absl::StatusOr<ConsoleOptions> ConsoleOptionsOf(const CommandLine& line) {
   options.server_name = line.Value("server-name").value_or("");
   options.limits = *limits;
   options.policy_file = line.Value("policy").value_or("");
+  options.public_url = line.Value("url").value_or("");
+  while (!options.public_url.empty() && options.public_url.back() == '/') {
+    options.public_url.pop_back();
+  }
+  if (auto sendmail = line.Value("sendmail")) {
+    options.sendmail = absl::StrSplit(*sendmail, ' ', absl::SkipEmpty());
+  }
+  options.link_key_file = line.Value("link-key").value_or("");
   options.fleet.silent_ms = static_cast<int64_t>(*silent) * 1000;
   options.fleet.behind_ms = static_cast<int64_t>(*behind) * 60'000;
   return options;
@@ -333,7 +353,9 @@ int RunConsoleCommand(int argc, char** argv) {
       {"idle-minutes", true},   {"session-hours", true},
       {"pidfile", true},        {"trusted-proxy", true},
       {"server-name", true},    {"policy", true},
-      {"silent-seconds", true}, {"behind-minutes", true}};
+      {"silent-seconds", true}, {"behind-minutes", true},
+      {"url", true},            {"sendmail", true},
+      {"link-key", true}};
   static constexpr auto kAllSpecs = WithLimitOptions(kSpecs);
   int exit = kExitOk;
   auto line = ParseCommandLine("console", argc, argv, kAllSpecs, kUsage, &exit);

@@ -283,6 +283,40 @@ void AppendReviewForms(const PageContext& ctx, const Incident& i,
       "<button id=\"delete-mail\" type=\"submit\">Delete</button></form>");
 }
 
+// The override offered with the incident (docs/overrides.md): its state,
+// the justification once used, and for a reviewer the revoke button
+// while it is pending.
+void AppendOverride(const PageContext& ctx, const Incident& i,
+                    std::string* out) {
+  const IncidentOverride& o = i.override_offer;
+  if (o.kind.empty()) return;
+  std::string& body = *out;
+  absl::StrAppend(&body, "<h2>Override</h2><table class=\"fields\" "
+                         "id=\"override\"><tr><th>Offered</th><td>",
+                  Html(o.kind), " by rule ", Html(o.rule), ", until ",
+                  Html(FormatTime(o.until_ms)),
+                  "</td></tr><tr><th>State</th><td id=\"override-state\">",
+                  Html(o.state), "</td></tr>");
+  if (o.state == "used") {
+    absl::StrAppend(
+        &body, "<tr><th>By</th><td id=\"override-by\">", Html(o.used_by),
+        "</td></tr><tr><th>When</th><td>", Html(FormatTime(o.time_ms)),
+        "</td></tr><tr><th>From</th><td>", Html(o.address),
+        "</td></tr><tr><th>Justification</th><td id=\"override-text\">",
+        Html(o.text), "</td></tr>");
+  } else if (o.state == "revoked") {
+    absl::StrAppend(&body, "<tr><th>Revoked by</th><td>", Html(o.revoked_by),
+                    " at ", Html(FormatTime(o.time_ms)), "</td></tr>");
+  }
+  body += "</table>";
+  if (o.state == "offered" && RoleAtLeast(ctx.role, "reviewer")) {
+    absl::StrAppend(&body, "<form method=\"post\" action=\"/incidents/", i.id,
+                    "/revoke-override\" class=\"inline\">", CsrfField(ctx),
+                    "<button id=\"revoke-override\" type=\"submit\">Revoke "
+                    "the sender's override</button></form>");
+  }
+}
+
 }  // namespace
 
 std::string IncidentPage(const PageContext& ctx, const Incident& i,
@@ -299,6 +333,7 @@ std::string IncidentPage(const PageContext& ctx, const Incident& i,
     AppendMatchSection(ctx, i, n, &body);
   }
   if (RoleAtLeast(ctx.role, "reviewer")) AppendReviewForms(ctx, i, &body);
+  AppendOverride(ctx, i, &body);
   AppendMailRequests(i, mail, &body);
   if (!audit.empty()) {
     body += "<h2>History</h2><ul class=\"audit\">";

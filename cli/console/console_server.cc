@@ -20,6 +20,8 @@
 #include "cli/console/document_changes.h"
 #include "cli/console/fleet_pages.h"
 #include "cli/console/http_server.h"
+#include "cli/console/override_desk.h"
+#include "cli/console/override_link.h"
 #include "cli/console/policy_view.h"
 #include "cli/console/retained_copy.h"
 #include "cli/console/safe_next.h"
@@ -35,343 +37,11 @@
 #include "cli/policy/policy_lint.h"
 #include "engine/protected_index.h"
 #include "shingler/user_name.h"
+#include "cli/console/console_impl.h"
 
 namespace leakhound {
-namespace {
 
-constexpr char kSessionCookie[] = "lh_session";
-constexpr char kLoginCookie[] = "lh_login";  // the login form's CSRF token
-// The credential of a session the directory opened (no password hash of
-// ours to follow).
-constexpr char kDirectoryCredential[] = "directory";
-
-}  // namespace
-
-struct ConsoleServer::Impl {
-  ConsoleOptions options;
-  // Logins against the directory (the policy file's [directory] roles).
-  std::optional<Directory> directory;
-  std::map<std::string, std::string> directory_roles;
-  ConsoleLog log;
-  std::unique_ptr<HttpServer> server;
-  absl::Mutex store_mu;
-  std::unique_ptr<IncidentStore> store ABSL_GUARDED_BY(store_mu);
-  std::unique_ptr<IndexHolder> holder;  // null without --index
-  absl::Mutex index_write_mu;           // one console writer at a time
-  SessionTable sessions;
-  LoginLimiter limiter;
-  // Logins: at most 2 per core at once (directory binds, password hashes),
-  // 4 per core waiting; past that 503. Uploads: 2 at once.
-  WorkPool login_pool{2 * std::max(1u, std::thread::hardware_concurrency()),
-                      4 * std::max(1u, std::thread::hardware_concurrency())};
-  WorkPool upload_pool{2, 8};
-  std::string dummy_hash;  // checked for unknown users: no timing oracle
-  bool tls = false;
-
-  explicit Impl(const ConsoleOptions& o)
-      : options(o), sessions(o.idle_timeout, o.session_max_age) {}
-
-  // Behind a trusted proxy the browser speaks HTTPS to the proxy.
-  bool Secure() const { return tls || !options.trusted_proxy.empty(); }
-
-  std::string CookieAttributes() const {
-    return Secure() ? "; HttpOnly; SameSite=Strict; Secure"
-                    : "; HttpOnly; SameSite=Strict";
-  }
-
-  // The client's address: the connection's, or behind the trusted proxy
-  // the last address of the last X-Forwarded-For header (the one the
-  // proxy added; earlier ones are the client's own word).
-  std::string ClientAddress(const HttpRequest& req) const {
-    const size_t headers = req.Headers("X-Forwarded-For").size();
-    if (options.trusted_proxy.empty() ||
-        req.remote_addr != options.trusted_proxy || headers == 0) {
-      return req.remote_addr;
-    }
-    const std::string forwarded = req.Headers("X-Forwarded-For")[headers - 1];
-    const size_t comma = forwarded.rfind(',');
-    std::string last(absl::StripAsciiWhitespace(
-        comma == std::string::npos ? forwarded : forwarded.substr(comma + 1)));
-    return last.empty() ? req.remote_addr : last;
-  }
-
-  // Before the body is read: a request that cannot be served is answered
-  // here, so that no body is read for it. A Host other than --server-name
-  // (DNS rebinding) gets 421; a POST with a chunked or unannounced body
-  // 411 (forms always send Content-Length, and the upload limit applies to
-  // it); a POST but a login without a session 401.
-  bool BeforeBody(const HttpRequest& req, HttpResponse& res) {
-    if (!options.server_name.empty()) {
-      std::string host = req.Header("Host");
-      // Without its port ("[::1]:8080" is "[::1]").
-      if (const size_t colon = host.rfind(':');
-          colon != std::string::npos &&
-          host.find(']', colon) == std::string::npos) {
-        host.resize(colon);
-      }
-      if (!absl::EqualsIgnoreCase(host, options.server_name)) {
-        res.SetHeader("Connection", "close");
-        SendHtml(res, 421,
-                 MessagePage(nullptr, "Wrong host",
-                             "This console is not served under "
-                             "that name."));
-        return true;
-      }
-    }
-    if (req.method != "POST") return false;
-    if (req.Header("Transfer-Encoding") != "" ||
-        !req.HasHeader("Content-Length")) {
-      res.SetHeader("Connection", "close");
-      SendHtml(res, 411,
-               MessagePage(nullptr, "Length required",
-                           "A form is sent with its length."));
-      return true;
-    }
-    if (req.path != "/login" &&
-        !sessions.Find(CookieValue(req, kSessionCookie), ConsoleClock::now())) {
-      res.SetHeader("Connection", "close");
-      SendHtml(res, 401,
-               MessagePage(nullptr, "Not logged in",
-                           "Your session has ended. Log in again."));
-      return true;
-    }
-    return false;
-  }
-
-  // The session of a request, or nullopt after answering it: a page is
-  // sent to the login form, anything else gets 401.
-  std::optional<ConsoleSession> Authenticate(const HttpRequest& req,
-                                             HttpResponse& res) {
-    auto session =
-        sessions.Find(CookieValue(req, kSessionCookie), ConsoleClock::now());
-    if (session && FollowUsersTable(*session)) return session;
-    if (req.method == "GET") {
-      res.SetRedirect(absl::StrCat("/login?next=", Url(req.target)), 303);
-    } else {
-      SendHtml(res, 401,
-               MessagePage(nullptr, "Not logged in",
-                           "Your session has ended. Log in again."));
-    }
-    return std::nullopt;
-  }
-
-  // Brings `session` in line with the users table, which any process may
-  // change (`console user remove|passwd|role`): false, and the session
-  // ended, when its user is gone or has a new password; else its role is
-  // the user's role now. A store that cannot be read refuses the request
-  // (false) and ends nothing.
-  bool FollowUsersTable(ConsoleSession& session) {
-    absl::StatusOr<std::optional<ConsoleUser>> user;
-    {
-      absl::MutexLock lock(&store_mu);
-      user = store->GetUser(session.user);
-    }
-    if (!user.ok()) {
-      log(absl::StrCat("session of '", LogField(session.user),
-                       "' refused a request: ", user.status().message()));
-      return false;
-    }
-    // A directory login: the directory decided at login; the session
-    // keeps its role until it ends (idle, or session_max_age).
-    if (session.credential == kDirectoryCredential && !user->has_value()) {
-      return true;
-    }
-    if (!user->has_value() || (*user)->password_hash != session.credential) {
-      sessions.Erase(session.id);
-      log(absl::StrCat("session of '", LogField(session.user), "' ended: ",
-                       user->has_value() ? "new password" : "user removed"));
-      return false;
-    }
-    session.role = (*user)->role;
-    return true;
-  }
-
-  // A directory login: the role of the highest console group (`roles` of
-  // the policy's [directory]) the user is in. PermissionDenied for a
-  // wrong password, an unknown user, or one in no console group.
-  absl::StatusOr<std::string> DirectoryLogin(const std::string& name,
-                                             const std::string& password) {
-    std::vector<std::string> dns;
-    for (const auto& [role, dn] : directory_roles) dns.push_back(dn);
-    auto in = directory->Login(name, password, dns);
-    if (!in.ok()) return in.status();
-    std::string best;
-    for (const char* role : {"viewer", "reviewer", "admin"}) {
-      auto it = directory_roles.find(role);
-      if (it != directory_roles.end() &&
-          std::find(in->begin(), in->end(), it->second) != in->end()) {
-        best = role;
-      }
-    }
-    if (best.empty()) {
-      return absl::PermissionDeniedError("in no console group");
-    }
-    return best;
-  }
-
-  // For a POST: the session, its CSRF token checked, and its role at
-  // least `role`; else answers (401, 403) and returns nullopt.
-  std::optional<ConsoleSession> Authorize(const HttpRequest& req,
-                                          HttpResponse& res,
-                                          const std::string& role) {
-    auto session = Authenticate(req, res);
-    if (!session) return std::nullopt;
-    const PageContext ctx{session->user, session->role, session->csrf};
-    if (!TokensEqual(req.Field("csrf"), session->csrf) || !SameOrigin(req)) {
-      SendHtml(res, 403,
-               MessagePage(&ctx, "Refused",
-                           "The form's security token is not this "
-                           "session's. Reload the page and try again."));
-      return std::nullopt;
-    }
-    if (!RoleAtLeast(session->role, role)) {
-      SendHtml(res, 403,
-               MessagePage(&ctx, "Not allowed",
-                           absl::StrCat("This needs the ", role, " role.")));
-      return std::nullopt;
-    }
-    return session;
-  }
-
-  // Whether a destructive form was confirmed (its "confirm" box ticked);
-  // else answers 400 and returns false.
-  bool Confirmed(const HttpRequest& req, HttpResponse& res,
-                 const ConsoleSession& s) {
-    if (req.Field("confirm") == "yes") return true;
-    Fail(res, s,
-         absl::InvalidArgumentError(
-             "tick 'confirm' first: this cannot be undone"));
-    return false;
-  }
-
-  // A browser's Origin, when sent, must be this server.
-  static bool SameOrigin(const HttpRequest& req) {
-    const std::string origin = req.Header("Origin");
-    if (origin.empty() || origin == "null") return origin.empty();
-    const size_t scheme = origin.find("://");
-    return scheme != std::string::npos &&
-           origin.substr(scheme + 3) == req.Header("Host");
-  }
-
-  static PageContext Context(const ConsoleSession& s) {
-    return PageContext{s.user, s.role, s.csrf};
-  }
-
-  void Fail(HttpResponse& res, const ConsoleSession& s,
-            const absl::Status& st) {
-    const PageContext ctx = Context(s);
-    SendHtml(res, HttpStatusOf(st),
-             MessagePage(&ctx, "Could not do that", std::string(st.message())));
-  }
-
-  void Routes();
-  void LoginGet(const HttpRequest& req, HttpResponse& res);
-  void LoginPost(const HttpRequest& req, HttpResponse& res);
-  void IncidentList(const HttpRequest& req, HttpResponse& res);
-  void IncidentShow(const HttpRequest& req, HttpResponse& res);
-  void IncidentAction(const HttpRequest& req, HttpResponse& res,
-                      const std::string& action);
-  void Documents(const HttpRequest& req, HttpResponse& res);
-  void DocumentChange(const HttpRequest& req, HttpResponse& res, bool add);
-  // An admin sets a document's labels (document_changes.h): audited and
-  // sent to the SIEM as a review event "labelled".
-  void DocumentLabels(const HttpRequest& req, HttpResponse& res);
-  void Dashboard(const HttpRequest& req, HttpResponse& res);
-  // The policy file, read-only, with each rule's incident count.
-  void PolicyShow(const HttpRequest& req, HttpResponse& res);
-  void Nodes(const HttpRequest& req, HttpResponse& res);
-};
-
-void ConsoleServer::Impl::LoginGet(const HttpRequest& req, HttpResponse& res) {
-  const std::string token = RandomToken();
-  res.SetHeader("Set-Cookie",
-                absl::StrCat(kLoginCookie, "=", token, "; Path=/login",
-                             CookieAttributes()));
-  SendHtml(res, 200, LoginPage(token, "", SafeNext(req.Query("next"))));
-}
-
-void ConsoleServer::Impl::LoginPost(const HttpRequest& req, HttpResponse& res) {
-  // One name for the lockout, the users table, the directory, the session
-  // and the audit log (shingler/user_name.h): " adm" is refused, "ADM" is
-  // "adm".
-  const absl::StatusOr<std::string> canonical = UserName(req.Field("user"));
-  const std::string user = canonical.ok() ? *canonical : "";
-  const std::string next = SafeNext(req.Field("next"));
-  const std::string cookie = CookieValue(req, kLoginCookie);
-  auto again = [&](int status, const std::string& error) {
-    const std::string token = RandomToken();
-    res.SetHeader("Set-Cookie",
-                  absl::StrCat(kLoginCookie, "=", token, "; Path=/login",
-                               CookieAttributes()));
-    SendHtml(res, status, LoginPage(token, error, next));
-  };
-  if (cookie.empty() || !TokensEqual(req.Field("csrf"), cookie) ||
-      !SameOrigin(req)) {
-    return again(403, "The login form expired. Try again.");
-  }
-  if (!canonical.ok()) {
-    log(absl::StrCat("login refused: ", canonical.status().message(), ": '",
-                     LogField(req.Field("user")), "'"));
-    return again(400, absl::StrCat("Wrong user name: ",
-                                   canonical.status().message(), "."));
-  }
-  const auto now = ConsoleClock::now();
-  const std::string client = ClientAddress(req);
-  if (!limiter.Allowed(client, user, now)) {
-    log(absl::StrCat("login refused (rate limit): user '", LogField(user),
-                     "' from ", LogField(client)));
-    return again(429, "Too many failed logins. Wait a few minutes.");
-  }
-  std::optional<ConsoleUser> found;
-  {
-    absl::MutexLock lock(&store_mu);
-    auto u = store->GetUser(user);
-    if (!u.ok()) return again(503, std::string(u.status().message()));
-    found = *u;
-  }
-  if (!found && directory) {
-    // Not a console user: the directory decides, and the role is that of
-    // the highest console group the user is in.
-    auto role = DirectoryLogin(user, req.Field("password"));
-    if (!role.ok() && !absl::IsPermissionDenied(role.status())) {
-      log(absl::StrCat("login of '", LogField(user), "': ",
-                       role.status().message()));
-      return again(503, "The directory cannot be reached. Try again later.");
-    }
-    if (role.ok()) {
-      found = ConsoleUser{user, *role, kDirectoryCredential, 0};
-    }
-  }
-  const bool by_directory =
-      found.has_value() && found->password_hash == kDirectoryCredential;
-  const bool ok =
-      by_directory || (CheckPassword(req.Field("password"),
-                                     found ? found->password_hash : dummy_hash) &&
-                       found.has_value());
-  if (!ok) {
-    limiter.Failed(client, user, now);
-    log(absl::StrCat("login failed: user '", LogField(user), "' from ",
-                     LogField(client)));
-    absl::MutexLock lock(&store_mu);
-    store->Audit(user, "login failed", 0, client).IgnoreError();
-    return again(401, "Wrong user or password.");
-  }
-  limiter.Succeeded(user);
-  const ConsoleSession s =
-      sessions.Create(found->name, found->role, found->password_hash, now);
-  log(absl::StrCat("login: user '", LogField(s.user), "' (", s.role,
-                   by_directory ? ", directory" : "", ") from ",
-                   LogField(client)));
-  {
-    absl::MutexLock lock(&store_mu);
-    store->Audit(s.user, "login", 0, client).IgnoreError();
-  }
-  res.SetHeader("Set-Cookie", absl::StrCat(kSessionCookie, "=", s.id,
-                                           "; Path=/", CookieAttributes()));
-  res.SetRedirect(next, 303);
-}
-
-void ConsoleServer::Impl::IncidentList(const HttpRequest& req,
+void ConsoleServerImpl::IncidentList(const HttpRequest& req,
                                        HttpResponse& res) {
   auto s = Authenticate(req, res);
   if (!s) return;
@@ -418,7 +88,7 @@ void ConsoleServer::Impl::IncidentList(const HttpRequest& req,
   SendHtml(res, 200, IncidentListPage(Context(*s), view));
 }
 
-void ConsoleServer::Impl::IncidentShow(const HttpRequest& req,
+void ConsoleServerImpl::IncidentShow(const HttpRequest& req,
                                        HttpResponse& res) {
   auto s = Authenticate(req, res);
   if (!s) return;
@@ -451,7 +121,8 @@ void ConsoleServer::Impl::IncidentShow(const HttpRequest& req,
        "Asked of the node that holds the message: it is carried out there "
        "on its next round (see Requests below)."},
       {"allowed",
-       "The passage is allow-listed: it no longer counts as a leak."}};
+       "The passage is allow-listed: it no longer counts as a leak."},
+      {"revoked", "The sender can no longer release the message."}};
   std::string done;
   for (const auto& [code, text] : kDone) {
     if (req.Query("done") == code) done = text;
@@ -459,7 +130,7 @@ void ConsoleServer::Impl::IncidentShow(const HttpRequest& req,
   SendHtml(res, 200, IncidentPage(Context(*s), *incident, *audit, done, mail));
 }
 
-void ConsoleServer::Impl::IncidentAction(const HttpRequest& req,
+void ConsoleServerImpl::IncidentAction(const HttpRequest& req,
                                          HttpResponse& res,
                                          const std::string& action) {
   auto s = Authorize(req, res, "reviewer");
@@ -469,7 +140,10 @@ void ConsoleServer::Impl::IncidentAction(const HttpRequest& req,
     return Fail(res, *s, absl::NotFoundError("no such incident"));
   }
   const std::string who = "console:" + s->user;
-  if (action != "resolve" && !Confirmed(req, res, *s)) return;
+  if (action != "resolve" && action != "revoke-override" &&
+      !Confirmed(req, res, *s)) {
+    return;
+  }
   std::string done;
   if (action == "resolve") {
     absl::MutexLock lock(&store_mu);
@@ -478,21 +152,15 @@ void ConsoleServer::Impl::IncidentAction(const HttpRequest& req,
     if (!st.ok()) return Fail(res, *s, st);
     done = "resolved";
   } else if (action == "release" || action == "delete-mail") {
+    auto r = ActOnHeld(id, action == "release", who);
+    if (!r.ok()) return Fail(res, *s, r.status());
+    done = *r;
+  } else if (action == "revoke-override") {
     absl::MutexLock lock(&store_mu);
-    auto incident = store->Get(id);
-    if (!incident.ok()) return Fail(res, *s, incident.status());
-    if (!incident->node.empty() && IsDatabaseUri(options.incidents_path)) {
-      // A fleet's desk: the node whose Postfix holds the mail does it.
-      auto r = store->RequestMail(
-          id, action == "release" ? "release" : "delete", who);
-      if (!r.ok()) return Fail(res, *s, r.status());
-      done = "requested";
-    } else {
-      auto r = ActOnHeldMail(*store, id, action == "release", who,
-                             options.held_mail);
-      if (!r.ok()) return Fail(res, *s, r.status());
-      done = action == "release" ? "released" : "deleted";
+    if (absl::Status st = store->RevokeOverride(id, who); !st.ok()) {
+      return Fail(res, *s, st);
     }
+    done = "revoked";
   } else if (action == "allow") {
     if (options.index_dir.empty()) {
       return Fail(res, *s,
@@ -539,7 +207,7 @@ void ConsoleServer::Impl::IncidentAction(const HttpRequest& req,
   res.SetRedirect(absl::StrCat("/incidents/", id, "?done=", done), 303);
 }
 
-void ConsoleServer::Impl::Documents(const HttpRequest& req, HttpResponse& res) {
+void ConsoleServerImpl::Documents(const HttpRequest& req, HttpResponse& res) {
   auto s = Authenticate(req, res);
   if (!s) return;
   DocumentsView view;
@@ -588,7 +256,7 @@ void ConsoleServer::Impl::Documents(const HttpRequest& req, HttpResponse& res) {
   SendHtml(res, 200, DocumentsPage(Context(*s), view, done));
 }
 
-void ConsoleServer::Impl::DocumentChange(const HttpRequest& req,
+void ConsoleServerImpl::DocumentChange(const HttpRequest& req,
                                          HttpResponse& res, bool add) {
   auto s = Authorize(req, res, "admin");
   if (!s) return;
@@ -630,7 +298,7 @@ void ConsoleServer::Impl::DocumentChange(const HttpRequest& req,
                   303);
 }
 
-void ConsoleServer::Impl::DocumentLabels(const HttpRequest& req,
+void ConsoleServerImpl::DocumentLabels(const HttpRequest& req,
                                          HttpResponse& res) {
   auto s = Authorize(req, res, "admin");
   if (!s) return;
@@ -660,7 +328,7 @@ void ConsoleServer::Impl::DocumentLabels(const HttpRequest& req,
   res.SetRedirect("/documents?done=labelled", 303);
 }
 
-void ConsoleServer::Impl::Dashboard(const HttpRequest& req, HttpResponse& res) {
+void ConsoleServerImpl::Dashboard(const HttpRequest& req, HttpResponse& res) {
   auto s = Authenticate(req, res);
   if (!s) return;
   DashboardView view;
@@ -690,7 +358,7 @@ void ConsoleServer::Impl::Dashboard(const HttpRequest& req, HttpResponse& res) {
   SendHtml(res, 200, DashboardPage(Context(*s), view));
 }
 
-void ConsoleServer::Impl::Nodes(const HttpRequest& req, HttpResponse& res) {
+void ConsoleServerImpl::Nodes(const HttpRequest& req, HttpResponse& res) {
   auto s = Authenticate(req, res);
   if (!s) return;
   NodesView view;
@@ -709,7 +377,7 @@ void ConsoleServer::Impl::Nodes(const HttpRequest& req, HttpResponse& res) {
   SendHtml(res, 200, NodesPage(Context(*s), view));
 }
 
-void ConsoleServer::Impl::PolicyShow(const HttpRequest& req,
+void ConsoleServerImpl::PolicyShow(const HttpRequest& req,
                                      HttpResponse& res) {
   auto s = Authenticate(req, res);
   if (!s) return;
@@ -722,7 +390,7 @@ void ConsoleServer::Impl::PolicyShow(const HttpRequest& req,
   SendHtml(res, 200, PolicyPage(Context(*s), *view));
 }
 
-void ConsoleServer::Impl::Routes() {
+void ConsoleServerImpl::Routes() {
   HttpServer& http = *server;
   http.SetFinish([this](const HttpRequest&, HttpResponse& res) {
     res.SetHeader(
@@ -780,7 +448,8 @@ void ConsoleServer::Impl::Routes() {
   get("/incidents", [this](const auto& q, auto& r) { IncidentList(q, r); });
   get("/incidents/{id}",
       [this](const auto& q, auto& r) { IncidentShow(q, r); });
-  for (const char* action : {"resolve", "release", "delete-mail", "allow"}) {
+  for (const char* action : {"resolve", "release", "delete-mail", "allow",
+                             "revoke-override"}) {
     post(absl::StrCat("/incidents/{id}/", action),
          [this, a = std::string(action)](const auto& q, auto& r) {
            IncidentAction(q, r, a);
@@ -797,15 +466,16 @@ void ConsoleServer::Impl::Routes() {
   get("/dashboard", [this](const auto& q, auto& r) { Dashboard(q, r); });
   get("/policy", [this](const auto& q, auto& r) { PolicyShow(q, r); });
   get("/nodes", [this](const auto& q, auto& r) { Nodes(q, r); });
+  overrides->Routes(http, &login_pool);
 }
 
-ConsoleServer::ConsoleServer(std::unique_ptr<Impl> impl)
+ConsoleServer::ConsoleServer(std::unique_ptr<ConsoleServerImpl> impl)
     : impl_(std::move(impl)) {}
 ConsoleServer::~ConsoleServer() = default;
 
 absl::StatusOr<std::unique_ptr<ConsoleServer>> ConsoleServer::Create(
     const ConsoleOptions& options, ConsoleLog log) {
-  auto impl = std::make_unique<Impl>(options);
+  auto impl = std::make_unique<ConsoleServerImpl>(options);
   impl->log = std::move(log);
   auto store = IncidentStore::Open(options.incidents_path);
   if (!store.ok()) return store.status();
@@ -827,20 +497,6 @@ absl::StatusOr<std::unique_ptr<ConsoleServer>> ConsoleServer::Create(
     if (!holder.ok()) return holder.status();
     impl->holder = std::move(*holder);
   }
-  if (!options.policy_file.empty()) {
-    // A broken policy file is shown on /policy; it only has to give the
-    // directory here when it parses.
-    auto policy = ReadPolicyFile(options.policy_file);
-    if (policy.ok() && policy->directory && !policy->directory->roles.empty()) {
-      auto directory = OpenDirectory(*policy->directory);
-      if (!directory.ok()) return directory.status();
-      impl->directory.emplace(*std::move(directory));
-      impl->directory_roles = policy->directory->roles;
-      impl->log(absl::StrCat("directory logins: ", policy->directory->url,
-                             ", ", impl->directory_roles.size(),
-                             " console groups"));
-    }
-  }
   auto dummy = HashPassword(RandomToken());
   if (!dummy.ok()) return dummy.status();
   impl->dummy_hash = *dummy;
@@ -848,6 +504,7 @@ absl::StatusOr<std::unique_ptr<ConsoleServer>> ConsoleServer::Create(
     return absl::InvalidArgumentError("--tls-cert and --tls-key go together");
   }
   impl->tls = !options.tls_cert.empty();
+  if (absl::Status s = impl->SetUpLogins(); !s.ok()) return s;
   HttpServerOptions http;
   http.host = options.host;
   http.port = options.port;

@@ -53,6 +53,21 @@ bool TokensEqual(std::string_view a, std::string_view b) {
          sodium_memcmp(a.data(), b.data(), a.size()) == 0;
 }
 
+std::string HmacSha256Hex(std::string_view key, std::string_view message) {
+  InitSecrets();
+  crypto_auth_hmacsha256_state state;
+  crypto_auth_hmacsha256_init(
+      &state, reinterpret_cast<const unsigned char*>(key.data()), key.size());
+  crypto_auth_hmacsha256_update(
+      &state, reinterpret_cast<const unsigned char*>(message.data()),
+      message.size());
+  unsigned char mac[crypto_auth_hmacsha256_BYTES];
+  crypto_auth_hmacsha256_final(&state, mac);
+  char hex[2 * sizeof mac + 1];
+  sodium_bin2hex(hex, sizeof hex, mac, sizeof mac);
+  return hex;
+}
+
 std::string SodiumVersion() { return sodium_version_string(); }
 
 }  // namespace leakhound

@@ -31,6 +31,9 @@ std::string RandomToken();
 // differ.
 bool TokensEqual(std::string_view a, std::string_view b);
 
+// HMAC-SHA-256 of `message` under `key` (any length), as 64 hex digits.
+std::string HmacSha256Hex(std::string_view key, std::string_view message);
+
 // The libsodium version (for `leakhound --version`).
 std::string SodiumVersion();
 

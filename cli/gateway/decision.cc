@@ -66,6 +66,12 @@ Judgement JudgeFacts(const Policy& policy, const VerdictFacts& facts,
   Judgement j;
   j.decision = EvaluatePolicy(policy, facts);
   j.action = ActionOf(kind, facts, j.decision, defaults);
+  // A mail whose sender may justify it is held for them, not refused.
+  if (facts.channel == "mail" && j.decision.override_rule != nullptr &&
+      j.action > Disposition::kQuarantine &&
+      j.action == j.decision.disposition) {
+    j.action = Disposition::kQuarantine;
+  }
   if (j.action == Disposition::kRemoveExternalRecipients &&
       LeavesNobody(policy, facts)) {
     j.action = Disposition::kReject;

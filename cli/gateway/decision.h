@@ -12,6 +12,8 @@
 //     rule speaks to them, else the channel's defaults (its --on-error, --on-unreadable,
 //     --on-unread-limit, the more restrictive of the last two for parts
 //     left unread for lack of time);
+//   - a mail whose deciding rule offers its sender an override
+//     (docs/overrides.md) is held (quarantine), not refused;
 //   - removing the external recipients of a message whose every recipient
 //     is external would deliver it to nobody: it is refused instead.
 //

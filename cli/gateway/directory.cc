@@ -185,7 +185,7 @@ absl::StatusOr<std::vector<std::string>> Directory::GroupMembers(
   return std::vector<std::string>(addresses.begin(), addresses.end());
 }
 
-absl::StatusOr<std::vector<std::string>> Directory::Login(
+absl::StatusOr<DirectoryAccount> Directory::Login(
     const std::string& name, const std::string& password,
     const std::vector<std::string>& groups) const {
   const absl::Status refused =
@@ -201,20 +201,28 @@ absl::StatusOr<std::vector<std::string>> Directory::Login(
   std::string filter = settings_.user_filter;
   filter.replace(filter.find("%s"), 2, EscapeFilterValue(name));
   auto found = Search(ld->get(), settings_, settings_.base_dn,
-                      LDAP_SCOPE_SUBTREE, filter, {"1.1"});
+                      LDAP_SCOPE_SUBTREE, filter,
+                      {settings_.mail_attribute.c_str()});
   if (!found.ok()) return found.status();
   if (ldap_count_entries(ld->get(), found->get()) != 1) return refused;
-  char* dn_raw = ldap_get_dn(ld->get(), ldap_first_entry(ld->get(), found->get()));
+  LDAPMessage* entry = ldap_first_entry(ld->get(), found->get());
+  char* dn_raw = ldap_get_dn(ld->get(), entry);
   if (dn_raw == nullptr) return refused;
-  const std::string dn = dn_raw;
+  DirectoryAccount account;
+  account.dn = dn_raw;
   ldap_memfree(dn_raw);
+  for (const std::string& mail :
+       Values(ld->get(), entry, settings_.mail_attribute.c_str())) {
+    account.mail.push_back(absl::AsciiStrToLower(mail));
+  }
+  const std::string& dn = account.dn;
   // The user's own bind, on a connection of its own.
   auto user = Connect(settings_);
   if (!user.ok()) return user.status();
   if (absl::Status s = Bind(user->get(), dn, password); !s.ok()) {
     return absl::IsPermissionDenied(s) ? refused : s;
   }
-  std::vector<std::string> in;
+  std::vector<std::string>& in = account.groups;
   for (const std::string& group : groups) {
     auto members = MemberDns(ld->get(), settings_, group);
     if (!members.ok()) {
@@ -227,7 +235,7 @@ absl::StatusOr<std::vector<std::string>> Directory::Login(
       in.push_back(group);
     }
   }
-  return in;
+  return account;
 }
 
 }  // namespace leakhound

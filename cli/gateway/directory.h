@@ -18,6 +18,14 @@
 
 namespace leakhound {
 
+// Who logged in: their entry, its addresses (the mail attribute, lower
+// case) and the groups asked about that list them.
+struct DirectoryAccount {
+  std::string dn;
+  std::vector<std::string> mail;
+  std::vector<std::string> groups;
+};
+
 class Directory {
  public:
   // `bind_password`: the service account's (read by the caller from
@@ -34,11 +42,12 @@ class Directory {
       const std::string& group_dn) const;
 
   // A console login: finds the user `name` under base_dn with
-  // user_filter, binds as them with `password`, and returns the DNs of
-  // the groups (among `groups`) that list them as a member.
+  // user_filter, binds as them with `password`, and returns their entry,
+  // addresses and the DNs of the groups (among `groups`) that list them
+  // as a member.
   // PermissionDenied for an unknown user or a wrong password (one
   // message for both), and the errors above.
-  absl::StatusOr<std::vector<std::string>> Login(
+  absl::StatusOr<DirectoryAccount> Login(
       const std::string& name, const std::string& password,
       const std::vector<std::string>& groups) const;
 

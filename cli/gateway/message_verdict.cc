@@ -161,6 +161,21 @@ std::vector<IncidentDocument> FactsRecord(const VerdictFacts& facts) {
   return out;
 }
 
+IncidentOverride OfferOf(const PolicyDecision& decision, Disposition action,
+                         const std::string& channel, int64_t now_ms) {
+  IncidentOverride o;
+  const PolicyRule* rule = decision.override_rule;
+  if (rule == nullptr || action < Disposition::kQuarantine) return o;
+  const OverrideSettings& s = rule->override_offer;
+  o.kind = s.kind;
+  o.rule = rule->name;
+  o.until_ms = now_ms + (channel == "web" ? int64_t{s.minutes} * 60'000
+                                          : int64_t{s.hours} * 3'600'000);
+  o.min_chars = s.kind == "justify" ? s.min_chars : 0;
+  o.per_day = s.per_day;
+  return o;
+}
+
 bool Eventful(const MessageVerdict& v, const PolicyDecision& decision) {
   return v.kind != MessageVerdict::Kind::kClean || !v.unread.empty() ||
          !decision.matches.empty();
@@ -188,6 +203,8 @@ Incident JudgedIncident(std::string source, MessageVerdict& v,
     incident.severity = std::move(r.severity);
     incident.rules = std::move(r.rules);
     incident.would_action = std::move(r.would_action);
+    incident.override_offer =
+        OfferOf(decision, action, ChannelOf(incident.source), incident.time_ms);
   }
   VerdictFacts read;
   read.documents = v.matched;

@@ -65,6 +65,13 @@ std::vector<IncidentDocument> FactsRecord(const VerdictFacts& facts);
 // leak of a document, but a rule on them decides the message).
 bool Eventful(const MessageVerdict& v, const PolicyDecision& decision);
 
+// The override a judged verdict offers (docs/overrides.md): the
+// decision's override rule's, when `action` stops the message; valid for
+// its hours (mail) or minutes (web, `channel` "web") from `now_ms`.
+// Kind "" when none.
+IncidentOverride OfferOf(const PolicyDecision& decision, Disposition action,
+                         const std::string& channel, int64_t now_ms);
+
 // The incident of a judged verdict, as every channel records it: the
 // kind (leak, error, unread), `action` carried out, `reference`, the
 // policy in force (may be null) and its decision (RecordOf), the facts,

@@ -77,8 +77,19 @@ std::string Notifier::SenderMail(const SenderNotice& n,
                     "Not delivered to: ", Field(absl::StrJoin(n.removed, ", ")),
                     "\n");
   }
+  absl::StrAppend(&body, "Incident: ", n.reference, "\n\n");
+  if (!n.override_url.empty()) {
+    absl::StrAppend(
+        &body,
+        "If this message is part of your work, you can release it yourself "
+        "within ",
+        n.override_hours,
+        " hours: open the page below, log in, and write why it must go. "
+        "Your justification is recorded and reviewed.\n  ",
+        n.override_url, "\n\n");
+  }
   absl::StrAppend(
-      &body, "Incident: ", n.reference, "\n\n",
+      &body,
       n.help_url.empty()
           ? "To ask for release, write to your security team and "
             "name the incident.\n"
@@ -200,82 +211,8 @@ void Notifier::Run() {
   }
 }
 
-bool IsMailbox(std::string_view address) {
-  const size_t at = address.rfind('@');
-  if (at == std::string_view::npos || address.size() > 254) return false;
-  const std::string_view local = address.substr(0, at);
-  const std::string_view domain = address.substr(at + 1);
-  const auto atext = [](char c) {
-    return absl::ascii_isalnum(static_cast<unsigned char>(c)) ||
-           static_cast<unsigned char>(c) >= 0x80 ||
-           std::string_view("!#$%&'*+-/=?^_`{|}~").find(c) !=
-               std::string_view::npos;
-  };
-  const auto dotted = [](std::string_view s, auto allowed) {
-    if (s.empty() || s.front() == '.' || s.back() == '.') return false;
-    for (size_t k = 0; k < s.size(); ++k) {
-      if (s[k] == '.' ? s[k + 1] == '.' : !allowed(s[k])) return false;
-    }
-    return true;
-  };
-  const auto label_char = [](char c) {
-    return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '-' ||
-           static_cast<unsigned char>(c) >= 0x80;
-  };
-  return dotted(local, atext) && dotted(domain, label_char) &&
-         local.size() <= 64 && local.front() != '-' && domain.front() != '-';
-}
-
 void Notifier::Send(const std::string& to, const std::string& mail) {
-  absl::Status status = absl::OkStatus();
-  int in[2];
-  if (!IsMailbox(to)) {
-    // One address per argument: Postfix's sendmail would read
-    // "victim@x,evil@y" as two.
-    status = absl::InvalidArgumentError("not one mailbox (RFC 5321)");
-  } else if (::pipe2(in, O_CLOEXEC) != 0) {
-    status = absl::InternalError("no pipe");
-  } else {
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, in[0], 0);
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-    std::vector<std::string> argv = options_.sendmail;
-    for (const char* a : {"-i", "-f", "<>", "--"}) argv.emplace_back(a);
-    argv.push_back(to);
-    std::vector<char*> args;
-    for (std::string& a : argv) args.push_back(a.data());
-    args.push_back(nullptr);
-    pid_t pid = 0;
-    const int spawned =
-        posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    ::close(in[0]);
-    if (spawned != 0) {
-      ::close(in[1]);
-      status = absl::UnavailableError(
-          absl::StrCat("cannot run ", argv[0], ": ", std::strerror(spawned)));
-    } else {
-      size_t done = 0;
-      while (done < mail.size()) {
-        const ssize_t n =
-            ::write(in[1], mail.data() + done, mail.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) break;
-        done += static_cast<size_t>(n);
-      }
-      ::close(in[1]);
-      int wstatus = 0;
-      while (::waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {
-      }
-      if (done < mail.size() || !WIFEXITED(wstatus) ||
-          WEXITSTATUS(wstatus) != 0) {
-        status = absl::UnavailableError(
-            absl::StrCat(argv[0], " failed (exit ",
-                         WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1, ")"));
-      }
-    }
-  }
+  const absl::Status status = SendMail(options_.sendmail, to, mail);
   absl::MutexLock lock(&mu_);
   if (status.ok()) {
     ++counters_.sent;

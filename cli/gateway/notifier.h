@@ -28,6 +28,7 @@
 #include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
 #include "cli/gateway/daemon_log.h"
+#include "cli/gateway/sendmail.h"
 
 namespace leakhound {
 
@@ -45,15 +46,11 @@ struct SenderNotice {
   std::vector<std::string> records;
   std::string reference;               // "LH-..."
   std::string help_url;                // may be empty
+  // The self-service page where the sender may release the held message
+  // with a justification (docs/overrides.md), and until when; "": none.
+  std::string override_url = "";
+  uint32_t override_hours = 0;
 };
-
-// Whether `address` is one RFC 5321 mailbox a notice may go to: a
-// dot-atom local part (UTF-8 allowed, RFC 6531) of at most 64 bytes, '@',
-// and a domain of letters, digits and hyphens in dot-separated labels (or
-// UTF-8), at most 254 bytes in all. Refused: a quoted local part, an
-// address literal, a comma, a space, a leading '-' or anything sendmail
-// would read as more than one address ("a@x,evil@y").
-bool IsMailbox(std::string_view address);
 
 // One incident in a reviewer's digest.
 struct ReviewerItem {

@@ -64,6 +64,23 @@ struct IncidentDocument {
   double share = 0;    // of the protected document, 0..1
 };
 
+// An override offered with an incident (docs/overrides.md) and what
+// became of it. PERSISTED (the overrides table): kind "justify" or
+// "acknowledge"; state "offered", "used" or "revoked".
+struct IncidentOverride {
+  std::string kind;  // "": none offered
+  std::string rule;  // the rule that offered it
+  int64_t until_ms = 0;  // it can be used before this
+  uint32_t min_chars = 0;  // of the justification, in characters
+  uint32_t per_day = 0;    // uses per sender per day; 0: no limit
+  std::string state = "offered";
+  std::string used_by;  // who used it (the sender, the proxy user)
+  std::string text;     // the justification
+  std::string address;  // the client address it was used from
+  int64_t time_ms = 0;  // when it was used or revoked
+  std::string revoked_by;
+};
+
 // Persisted values (the incidents table, docs/storage_format.md): kind is
 // "leak", "error" or "unread"; source "milter" or "scan"; status "open",
 // "confirmed" or "false-positive"; mail_state "", "held", "released" or
@@ -120,6 +137,8 @@ struct Incident {
   // filled by the store, and the one field of the matches a list has.
   std::vector<std::string> documents;
   std::vector<IncidentMatch> matches;  // empty in a list (IncidentStore)
+  // Loaded by IncidentStore::Get only.
+  IncidentOverride override_offer;
 };
 
 // Who or what an incident came from, for lists: a scanned file, a mail's

@@ -15,6 +15,28 @@ using Json = nlohmann::json;
 
 // CBOR text strings hold the bytes as they are: a subject that is not
 // UTF-8 comes back unchanged (from_cbor does not check).
+// An offer as the gateway makes it (what a reviewer does later is the
+// store's); batches before it have none.
+Json OverrideJson(const IncidentOverride& o) {
+  if (o.kind.empty()) return Json::object();
+  return Json{{"kind", o.kind},
+              {"rule", o.rule},
+              {"until_ms", o.until_ms},
+              {"min_chars", o.min_chars},
+              {"per_day", o.per_day}};
+}
+
+IncidentOverride OverrideOf(const Json& j) {
+  IncidentOverride o;
+  if (!j.contains("kind")) return o;
+  o.kind = j.at("kind");
+  o.rule = j.at("rule");
+  o.until_ms = j.at("until_ms");
+  o.min_chars = j.at("min_chars");
+  o.per_day = j.at("per_day");
+  return o;
+}
+
 Json MatchJson(const IncidentMatch& m) {
   return Json{{"document", m.document},
               {"source", m.source},
@@ -78,7 +100,8 @@ Json IncidentJson(const Incident& i) {
               {"reviewed_ms", i.reviewed_ms},
               {"mail_state", i.mail_state},
               {"documents", i.documents},
-              {"matches", matches}};
+              {"matches", matches},
+              {"override", OverrideJson(i.override_offer)}};
 }
 
 IncidentMatch MatchOf(const Json& j) {
@@ -139,6 +162,7 @@ Incident IncidentOf(const Json& j) {
   i.mail_state = j.at("mail_state");
   i.documents = j.at("documents").get<std::vector<std::string>>();
   for (const Json& m : j.at("matches")) i.matches.push_back(MatchOf(m));
+  if (j.contains("override")) i.override_offer = OverrideOf(j.at("override"));
   return i;
 }
 

@@ -193,6 +193,29 @@ constexpr const char* kMigrations[] = {
     "  name TEXT NOT NULL,"
     "  count INTEGER NOT NULL,"
     "  PRIMARY KEY (day, kind, name));",
+    // 6 -> 7: overrides (docs/overrides.md): the offer made with an
+    // incident, its use, and the one-time links that were opened.
+    "CREATE TABLE overrides ("
+    "  incident_id INTEGER NOT NULL,"
+    "  kind TEXT NOT NULL,"
+    "  rule TEXT NOT NULL,"
+    "  sender TEXT NOT NULL,"
+    "  until_ms INTEGER NOT NULL,"
+    "  min_chars INTEGER NOT NULL,"
+    "  per_day INTEGER NOT NULL,"
+    "  state TEXT NOT NULL,"
+    "  used_by TEXT NOT NULL DEFAULT '',"
+    "  text TEXT NOT NULL DEFAULT '',"
+    "  address TEXT NOT NULL DEFAULT '',"
+    "  time_ms INTEGER NOT NULL DEFAULT 0,"
+    "  revoked_by TEXT NOT NULL DEFAULT '',"
+    "  PRIMARY KEY (incident_id));"
+    "CREATE INDEX overrides_by_sender ON overrides(sender, state, time_ms);"
+    "CREATE TABLE override_links ("
+    "  nonce TEXT NOT NULL,"
+    "  incident_id INTEGER NOT NULL,"
+    "  used_ms INTEGER NOT NULL,"
+    "  PRIMARY KEY (nonce));",
 };
 // The version whose migration also counts the stored incidents.
 constexpr int kCountsVersion = 6;

@@ -40,7 +40,7 @@ class SqlConnection;  // sql_connection.h
 class SqlStatement;
 
 // PERSISTED (PRAGMA user_version): the schema version this build writes.
-inline constexpr int kIncidentSchemaVersion = 6;
+inline constexpr int kIncidentSchemaVersion = 7;
 
 struct IncidentFilter {
   int64_t since_ms = std::numeric_limits<int64_t>::min();  // time >= since
@@ -364,6 +364,25 @@ class IncidentStore {
   absl::StatusOr<std::vector<MailRequest>> MailRequests(int64_t incident_id,
                                                         size_t limit);
 
+  // Overrides (docs/overrides.md; incident_store_overrides.cc).
+  //
+  // Uses incident `id`'s override: FailedPrecondition when none was
+  // offered, it was used or revoked, it expired (before `use.time_ms`),
+  // the justification has fewer characters than the offer asks (a
+  // "justify" offer), or the sender used per_day overrides in the 24 hours
+  // before. Else it becomes "used" with `use`'s who, text, address and
+  // time, audited and queued for the SIEM as a review "overridden", all in
+  // one transaction. NotFound.
+  absl::Status UseOverride(int64_t id, const IncidentOverride& use);
+  // Revokes incident `id`'s pending override for `user` (a reviewer):
+  // audited, and queued as a review "override-revoked".
+  // FailedPrecondition when none is pending. NotFound.
+  absl::Status RevokeOverride(int64_t id, const std::string& user);
+  // Records that the one-time link `nonce` of incident `id` was opened:
+  // false when it was before (a link opens once).
+  absl::StatusOr<bool> ConsumeOverrideLink(const std::string& nonce,
+                                           int64_t id);
+
   // "ok" or the findings: SQLite's PRAGMA integrity_check; on PostgreSQL,
   // that every table reads (the server checks its own pages).
   absl::StatusOr<std::string> IntegrityCheck();
@@ -387,6 +406,9 @@ class IncidentStore {
   absl::Status InsertPassages(const Incident& incident, SqlStatement& match);
   // The rules and facts of `incident` (its id set).
   absl::Status InsertDecision(const Incident& incident);
+  // The override offered with `incident` (its id set), if any.
+  absl::Status InsertOverride(const Incident& incident);
+  absl::Status LoadOverride(Incident& incident);
   // SetMailState's work. REQUIRES: inside a transaction.
   absl::Status SetMailStateLocked(int64_t id, const std::string& state,
                                   const std::string& user,

@@ -89,6 +89,7 @@ absl::Status IncidentStore::InsertAll(std::span<Incident> incidents) {
     added.push_back(&i);
     if (absl::Status st = InsertPassages(i, match); !st.ok()) return st;
     if (absl::Status st = InsertDecision(i); !st.ok()) return st;
+    if (absl::Status st = InsertOverride(i); !st.ok()) return st;
   }
   if (absl::Status st = CountIncidents(added); !st.ok()) return st;
   return Enqueue([&]() -> absl::StatusOr<std::vector<OutboxEvent>> {
@@ -309,6 +310,7 @@ absl::StatusOr<Incident> IncidentStore::Get(int64_t id) {
   if (code != kSqlRow) return Error(code, "cannot read an incident");
   Incident i = ReadIncident(s);
   if (absl::Status st = LoadMatches(i); !st.ok()) return st;
+  if (absl::Status st = LoadOverride(i); !st.ok()) return st;
   return i;
 }
 

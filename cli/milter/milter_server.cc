@@ -492,11 +492,22 @@ void Notify(const Session& s, const Judged& j) {
     records.push_back(absl::StrCat(values, " ", name,
                                    values == 1 ? " value" : " values"));
   }
-  if ((d.notify_sender || j.action == Disposition::kRemoveExternalRecipients) &&
+  // A sender offered an override is always told: the notice carries it.
+  const bool offered =
+      d.override_rule != nullptr && j.action == Disposition::kQuarantine;
+  if ((d.notify_sender || offered ||
+       j.action == Disposition::kRemoveExternalRecipients) &&
       !s.sender.empty()) {
-    notifier->NotifySender({s.sender, s.subject, s.recipient_list, j.removed,
-                            DispositionName(j.action), rule, documents,
-                            records, j.reference, j.policy->help_url});
+    SenderNotice notice{s.sender,          s.subject,  s.recipient_list,
+                        j.removed,         DispositionName(j.action),
+                        rule,              documents,  records,
+                        j.reference,       j.policy->help_url};
+    const std::string& console = g_state.gateway->options().console_url;
+    if (offered && !console.empty()) {
+      notice.override_url = absl::StrCat(console, "/override/", j.reference);
+      notice.override_hours = d.override_rule->override_offer.hours;
+    }
+    notifier->NotifySender(std::move(notice));
   }
   for (const std::string& reviewer : d.notify) {
     notifier->NotifyReviewer(reviewer,

@@ -105,6 +105,24 @@ struct SeverityStep {
   Severity severity = Severity::kHigh;
 };
 
+// A rule's offer to let the person it stops go on (docs/overrides.md).
+// Kind, PERSISTED (incidents record it): "justify" (a written business
+// justification of at least min_chars) or, on the web channel only,
+// "acknowledge" (a click). Mail is then held, not refused, and its sender
+// may release it from the console's self-service page within `hours`; a
+// blocked upload's user may retry it once within `minutes`.
+struct OverrideSettings {
+  std::string kind;  // "": none
+  uint32_t hours = 72;
+  uint32_t minutes = 10;
+  uint32_t min_chars = 20;
+  uint32_t per_day = 0;  // overrides per sender per day; 0: no limit
+  // Offered only when the decision's severity is one of these (empty:
+  // any), and never when a matched document carries one of never_labels.
+  std::vector<Severity> severities;
+  std::vector<std::string> never_labels;
+};
+
 struct PolicyRule {
   std::string name;
   int line = 0;  // in the policy file, for messages
@@ -120,6 +138,7 @@ struct PolicyRule {
   bool bcc_reviewer = false;
   bool notify_sender = false;
   std::vector<std::string> notify;  // reviewers told, by address
+  OverrideSettings override_offer;
 };
 
 // Where directory groups are read (LDAP or Active Directory; the gateway

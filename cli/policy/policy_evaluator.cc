@@ -335,6 +335,51 @@ std::string ExplainRule(const Policy& policy, const PolicyRule& rule,
   return out;
 }
 
+namespace {
+
+// Whether `m`'s rule lets the person go on with `facts` (its override
+// offered, the severity one it allows, no document with a label it
+// never allows).
+bool OverrideAllowed(const RuleMatch& m, const VerdictFacts& facts) {
+  const OverrideSettings& o = m.rule->override_offer;
+  if (o.kind.empty()) return false;
+  if (facts.channel != "web" &&
+      (facts.channel != "mail" || o.kind == "acknowledge")) {
+    return false;
+  }
+  if (!o.severities.empty() &&
+      std::find(o.severities.begin(), o.severities.end(), m.severity) ==
+          o.severities.end()) {
+    return false;
+  }
+  for (const MatchedDocument& d : facts.documents) {
+    for (const std::string& label : d.labels) {
+      if (std::find(o.never_labels.begin(), o.never_labels.end(), label) !=
+          o.never_labels.end()) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+const PolicyRule* OverrideRule(const PolicyDecision& decision,
+                               const VerdictFacts& facts) {
+  if (decision.deciding == nullptr ||
+      decision.disposition < Disposition::kQuarantine) {
+    return nullptr;
+  }
+  for (const RuleMatch& m : decision.matches) {
+    if (m.rule->monitor || m.rule->disposition < Disposition::kQuarantine) {
+      continue;
+    }
+    if (!OverrideAllowed(m, facts)) return nullptr;
+  }
+  return decision.deciding;
+}
+
+}  // namespace
+
 PolicyDecision EvaluatePolicy(const Policy& policy, const VerdictFacts& facts) {
   PolicyDecision decision;
   const Context x(policy, facts);
@@ -365,6 +410,7 @@ PolicyDecision EvaluatePolicy(const Policy& policy, const VerdictFacts& facts) {
       AddDistinct(&decision.bcc, rule.reviewer);
     }
   }
+  decision.override_rule = OverrideRule(decision, facts);
   return decision;
 }
 

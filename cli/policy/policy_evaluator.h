@@ -68,6 +68,11 @@ struct PolicyDecision {
   bool notify_sender = false;
   std::vector<std::string> notify;  // distinct reviewers, in rule order
   std::vector<std::string> bcc;     // distinct reviewers
+  // The rule whose override is offered (docs/overrides.md), null when
+  // none is: every enforcing match that blocks (quarantine or more) must
+  // offer one and allow it here (its severities, its never_labels); the
+  // deciding rule's settings apply.
+  const PolicyRule* override_rule = nullptr;
 };
 
 // REQUIRES: `policy` outlives the returned decision (it points into it).

@@ -349,7 +349,9 @@ class Reader {
     OnlyKeys(t,
              {"name", "when", "unless", "severity", "steps", "mode", "action",
               "reject_text", "subject_prefix", "reviewer", "bcc",
-              "notify_sender", "notify"},
+              "notify_sender", "notify", "override", "override_hours",
+              "override_minutes", "override_min_chars", "override_per_day",
+              "override_severities", "override_never_labels"},
              "a rule");
     PolicyRule r;
     r.line = static_cast<int>(t.source().begin.line);
@@ -398,6 +400,7 @@ class Reader {
     r.bcc_reviewer = Bool(t, "bcc").value_or(false);
     r.notify_sender = Bool(t, "notify_sender").value_or(false);
     r.notify = Addresses(t, "notify");
+    r.override_offer = Override(t, r, where);
     if ((r.disposition == Disposition::kRedirect || r.bcc_reviewer) &&
         r.reviewer.empty()) {
       Fail(t.source(), absl::StrCat(where,
@@ -405,6 +408,37 @@ class Reader {
                                     "'reviewer' address"));
     }
     return r;
+  }
+
+  // The rule's override (docs/overrides.md): it must block to offer one.
+  OverrideSettings Override(const toml::table& t, const PolicyRule& r,
+                            const std::string& where) {
+    OverrideSettings o;
+    o.kind = String(t, "override").value_or("");
+    if (!o.kind.empty() && o.kind != "justify" && o.kind != "acknowledge") {
+      Fail(t.get("override")->source(),
+           absl::StrCat("unknown override '", o.kind,
+                        "' (justify, acknowledge)"));
+    }
+    if (!o.kind.empty() && r.disposition < Disposition::kQuarantine) {
+      Fail(t.source(), absl::StrCat(where,
+                                    ": an override needs an action that "
+                                    "stops: quarantine, tempfail or reject"));
+    }
+    o.hours = Count(t, "override_hours").value_or(o.hours);
+    o.minutes = Count(t, "override_minutes").value_or(o.minutes);
+    o.min_chars = Count(t, "override_min_chars").value_or(o.min_chars);
+    o.per_day = Count(t, "override_per_day").value_or(0);
+    for (const std::string& s :
+         OneOf(t, "override_severities", {"info", "low", "medium", "high"})) {
+      o.severities.push_back(*SeverityNamed(s));
+    }
+    o.never_labels = Strings(t, "override_never_labels");
+    if (o.hours == 0 || o.minutes == 0) {
+      Fail(t.source(), absl::StrCat(where, ": override_hours and "
+                                           "override_minutes start at 1"));
+    }
+    return o;
   }
 
   // A list of strings each of which is in `known`.

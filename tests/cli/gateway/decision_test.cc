@@ -1,5 +1,6 @@
 #include "cli/gateway/decision.h"
 
+#include "cli/gateway/message_verdict.h"
 #include "cli/milter/milter_server.h"
 #include "cli/policy/policy_file.h"
 #include "cli/web/web_channel.h"
@@ -87,6 +88,47 @@ TEST(DecisionTest, ARuleOnDataIdentifiersDecidesACleanVerdict) {
                        DefaultsFor("web"))
                 .action,
             Disposition::kLog);
+}
+
+}  // namespace
+}  // namespace leakhound
+
+namespace leakhound {
+namespace {
+
+TEST(DecisionOverrideTest, MailASenderMayJustifyIsHeldNotRefused) {
+  const Policy policy = Parse(R"(
+[[rule]]
+name = "outside"
+action = "reject"
+override = "justify"
+override_hours = 48
+when = { labels_any = ["confidential"] }
+)");
+  MessageVerdict v;
+  v.kind = MessageVerdict::Kind::kLeak;
+  v.matched = {{"memo", {"confidential"}, 40, 0.3}};
+  const Judgement mail = JudgeFacts(
+      policy, FactsOf({"mail", "a@corp.test", {"x@ext.test"}}, v), v.kind,
+      DefaultsFor("mail"));
+  EXPECT_EQ(mail.action, Disposition::kQuarantine);
+  EXPECT_EQ(mail.decision.disposition, Disposition::kReject);
+  const IncidentOverride offer =
+      OfferOf(mail.decision, mail.action, "mail", 1000);
+  EXPECT_EQ(offer.kind, "justify");
+  EXPECT_EQ(offer.rule, "outside");
+  EXPECT_EQ(offer.until_ms, 1000 + 48 * 3'600'000);
+  EXPECT_EQ(offer.min_chars, 20u);
+  // The web's block stands: its user is coached on the block page.
+  const Judgement web = JudgeFacts(
+      policy, FactsOf({"web", "sam", {"paste.example"}}, v), v.kind,
+      DefaultsFor("web"));
+  EXPECT_EQ(web.action, Disposition::kReject);
+  EXPECT_EQ(OfferOf(web.decision, web.action, "web", 1000).until_ms,
+            1000 + 10 * 60'000);
+  // Delivered, nothing offered.
+  EXPECT_TRUE(OfferOf(mail.decision, Disposition::kLog, "mail", 1000)
+                  .kind.empty());
 }
 
 }  // namespace

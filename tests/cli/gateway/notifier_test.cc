@@ -194,3 +194,23 @@ TEST_F(NotifierTest, ASendmailThatStopsReadingIsAFailureNotASigpipe) {
 
 }  // namespace
 }  // namespace leakhound
+
+namespace leakhound {
+namespace {
+
+TEST(NotifierOverrideTest, AHeldSenderIsGivenTheSelfServiceLinkAndItsHours) {
+  SenderNotice notice{"sam@corp.test", "Q3", {"x@ext.test"}, {},
+                      "quarantine",    "outside", {"memo"}, {},
+                      "LH-ABCDEFGHJK", ""};
+  EXPECT_THAT(Notifier::SenderMail(notice, "leakhound@corp.test"),
+              Not(HasSubstr("/override/")));
+  notice.override_url = "https://dlp.corp.test/override/LH-ABCDEFGHJK";
+  notice.override_hours = 48;
+  const std::string mail = Notifier::SenderMail(notice, "leakhound@corp.test");
+  EXPECT_THAT(mail, HasSubstr("release it yourself within 48 hours"));
+  EXPECT_THAT(mail,
+              HasSubstr("\n  https://dlp.corp.test/override/LH-ABCDEFGHJK\n"));
+}
+
+}  // namespace
+}  // namespace leakhound

@@ -68,6 +68,25 @@ TEST(IncidentCodecTest, EveryFieldComesBackByteForByte) {
   EXPECT_EQ(i.would_action, "reject");
   EXPECT_EQ(i.mail_state, "held");
   EXPECT_EQ((*out)[1].time_ms, 9);
+  EXPECT_TRUE(i.override_offer.kind.empty());
+}
+
+TEST(IncidentCodecTest, AnOverrideOfferTravelsWithItsIncident) {
+  std::vector<Incident> in = {Full(7)};
+  in[0].override_offer.kind = "justify";
+  in[0].override_offer.rule = "outside";
+  in[0].override_offer.until_ms = 1795564800000;
+  in[0].override_offer.min_chars = 25;
+  in[0].override_offer.per_day = 3;
+  auto out = DecodeIncidents(EncodeIncidents(in));
+  ASSERT_TRUE(out.ok()) << out.status();
+  const IncidentOverride& o = (*out)[0].override_offer;
+  EXPECT_EQ(o.kind, "justify");
+  EXPECT_EQ(o.rule, "outside");
+  EXPECT_EQ(o.until_ms, 1795564800000);
+  EXPECT_EQ(o.min_chars, 25u);
+  EXPECT_EQ(o.per_day, 3u);
+  EXPECT_EQ(o.state, "offered");
 }
 
 TEST(IncidentCodecTest, TruncatedOrForeignBytesAreDataLoss) {

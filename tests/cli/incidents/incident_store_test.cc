@@ -373,9 +373,9 @@ TEST(IncidentStoreFormatTest,
   sqlite3_close(db);
   auto store = IncidentStore::Open(path);
   ASSERT_TRUE(store.ok()) << store.status();
-  // Migrated to version 6: the policy's and the web's columns are there,
+  // Migrated to the newest version: the policy's and the web's columns are there,
   // empty, and the outbox's tables, with no destination.
-  EXPECT_EQ((*store)->schema_version(), 6);
+  EXPECT_EQ((*store)->schema_version(), kIncidentSchemaVersion);
   auto destinations = (*store)->OutboxStates();
   ASSERT_TRUE(destinations.ok()) << destinations.status();
   EXPECT_TRUE(destinations->empty());
@@ -849,6 +849,144 @@ TEST_P(IncidentStoreTest,
       store_->FinishMailRequest(*id, false, "no such queue id", "mx2").ok());
   EXPECT_EQ(store_->Get(batch[0].id)->mail_state, "held");
   EXPECT_TRUE(store_->RequestMail(batch[0].id, "delete", "ada").ok());
+}
+
+// An incident held under an override rule (docs/overrides.md), offered
+// until `until_ms`.
+Incident Offered(int64_t time_ms, const std::string& sender, int64_t until_ms,
+                 uint32_t per_day) {
+  Incident i = MailLeak(time_ms, sender, "memo");
+  i.override_offer.kind = "justify";
+  i.override_offer.rule = "confidential outside";
+  i.override_offer.until_ms = until_ms;
+  i.override_offer.min_chars = 10;
+  i.override_offer.per_day = per_day;
+  return i;
+}
+
+IncidentOverride Use(const std::string& by, const std::string& text,
+                     int64_t time_ms) {
+  IncidentOverride u;
+  u.used_by = by;
+  u.text = text;
+  u.address = "192.0.2.7";
+  u.time_ms = time_ms;
+  return u;
+}
+
+TEST_P(IncidentStoreTest, AnOverrideIsUsedOnceAuditedAndSentToTheSiem) {
+  ASSERT_TRUE(store_->RegisterDestination("soc").ok());
+  const int64_t now = NowUnixMs();
+  std::vector<Incident> batch = {Offered(now, "Sam@Corp.test", now + 3'600'000, 0),
+                                 MailLeak(now, "sam@corp.test", "memo")};
+  ASSERT_TRUE(store_->Insert(batch).ok());
+  auto offered = store_->Get(batch[0].id);
+  ASSERT_TRUE(offered.ok());
+  EXPECT_EQ(offered->override_offer.kind, "justify");
+  EXPECT_EQ(offered->override_offer.state, "offered");
+  EXPECT_EQ(offered->override_offer.rule, "confidential outside");
+  EXPECT_TRUE(store_->Get(batch[1].id)->override_offer.kind.empty());
+
+  ASSERT_TRUE(store_->UseOverride(batch[0].id,
+                                  Use("sam@corp.test", "Signed NDA with the buyer", now))
+                  .ok());
+  const IncidentOverride used = store_->Get(batch[0].id)->override_offer;
+  EXPECT_EQ(used.state, "used");
+  EXPECT_EQ(used.used_by, "sam@corp.test");
+  EXPECT_EQ(used.text, "Signed NDA with the buyer");
+  EXPECT_EQ(used.address, "192.0.2.7");
+  EXPECT_EQ(used.time_ms, now);
+  const absl::Status again = store_->UseOverride(
+      batch[0].id, Use("sam@corp.test", "Signed NDA with the buyer", now));
+  EXPECT_TRUE(absl::IsFailedPrecondition(again)) << again;
+  EXPECT_NE(again.message().find("used already"), std::string::npos);
+  // No offer, no override.
+  EXPECT_TRUE(absl::IsFailedPrecondition(store_->UseOverride(
+      batch[1].id, Use("sam@corp.test", "Signed NDA with the buyer", now))));
+  EXPECT_TRUE(absl::IsNotFound(
+      store_->UseOverride(9999, Use("x@y.test", "0123456789", now))));
+
+  auto events = *store_->PendingEvents("soc", 10);
+  ASSERT_EQ(events.size(), 3u);  // two incidents, one override
+  EXPECT_EQ(events[2].review, "overridden");
+  EXPECT_EQ(events[2].user, "sam@corp.test");
+  EXPECT_EQ(events[2].note, "Signed NDA with the buyer");
+  auto audit = *store_->AuditTrail(batch[0].id, 10);
+  ASSERT_EQ(audit.size(), 1u);
+  EXPECT_EQ(audit[0].action, "override");
+}
+
+TEST_P(IncidentStoreTest, AnOverrideIsRefusedExpiredTooShortOrPastItsDailyLimit) {
+  const int64_t now = NowUnixMs();
+  std::vector<Incident> batch = {Offered(now, "sam@corp.test", now + 1000, 2),
+                                 Offered(now, "sam@corp.test", now + 1000, 2),
+                                 Offered(now, "sam@corp.test", now + 1000, 2),
+                                 Offered(now, "paula@corp.test", now + 1000, 2)};
+  ASSERT_TRUE(store_->Insert(batch).ok());
+  // Expired: at or after until_ms.
+  EXPECT_TRUE(absl::IsFailedPrecondition(store_->UseOverride(
+      batch[0].id, Use("sam@corp.test", "long enough text", now + 1000))));
+  // Ten characters, not bytes: "ééééé" is 10 bytes, 5 characters.
+  const absl::Status short_text = store_->UseOverride(
+      batch[0].id, Use("sam@corp.test", "ééééé", now));
+  EXPECT_TRUE(absl::IsFailedPrecondition(short_text));
+  EXPECT_NE(short_text.message().find("at least 10 characters"),
+            std::string::npos);
+  EXPECT_TRUE(store_->UseOverride(batch[0].id,
+                                  Use("sam@corp.test", "éééééééééé", now))
+                  .ok());
+  EXPECT_TRUE(store_->UseOverride(batch[1].id,
+                                  Use("sam@corp.test", "second one here", now))
+                  .ok());
+  // Two per sender in 24 hours: the third is refused; another sender's is
+  // not counted against sam.
+  const absl::Status third = store_->UseOverride(
+      batch[2].id, Use("sam@corp.test", "third one here", now));
+  EXPECT_TRUE(absl::IsFailedPrecondition(third));
+  EXPECT_NE(third.message().find("2 overrides per sender"), std::string::npos);
+  EXPECT_EQ(store_->Get(batch[2].id)->override_offer.state, "offered");
+  EXPECT_TRUE(store_->UseOverride(batch[3].id,
+                                  Use("paula@corp.test", "paula's reason", now))
+                  .ok());
+}
+
+TEST_P(IncidentStoreTest, ARevokedOverrideCannotBeUsed) {
+  ASSERT_TRUE(store_->RegisterDestination("soc").ok());
+  const int64_t now = NowUnixMs();
+  std::vector<Incident> batch = {Offered(now, "sam@corp.test", now + 60'000, 0),
+                                 MailLeak(now, "sam@corp.test", "memo")};
+  ASSERT_TRUE(store_->Insert(batch).ok());
+  ASSERT_TRUE(store_->RevokeOverride(batch[0].id, "console:rita").ok());
+  const IncidentOverride o = store_->Get(batch[0].id)->override_offer;
+  EXPECT_EQ(o.state, "revoked");
+  EXPECT_EQ(o.revoked_by, "console:rita");
+  const absl::Status use = store_->UseOverride(
+      batch[0].id, Use("sam@corp.test", "please let it go", now));
+  EXPECT_TRUE(absl::IsFailedPrecondition(use));
+  EXPECT_NE(use.message().find("revoked"), std::string::npos);
+  EXPECT_TRUE(absl::IsFailedPrecondition(
+      store_->RevokeOverride(batch[0].id, "console:rita")));
+  EXPECT_TRUE(absl::IsFailedPrecondition(
+      store_->RevokeOverride(batch[1].id, "console:rita")));
+  EXPECT_TRUE(absl::IsNotFound(store_->RevokeOverride(9999, "console:rita")));
+  auto events = *store_->PendingEvents("soc", 10);
+  ASSERT_EQ(events.size(), 3u);
+  EXPECT_EQ(events[2].review, "override-revoked");
+}
+
+TEST_P(IncidentStoreTest, AnOverrideLinkOpensOnceAndPurgeForgetsOverrides) {
+  const int64_t now = NowUnixMs();
+  std::vector<Incident> batch = {Offered(1000, "sam@corp.test", now, 0)};
+  ASSERT_TRUE(store_->Insert(batch).ok());
+  EXPECT_TRUE(*store_->ConsumeOverrideLink("ab12", batch[0].id));
+  EXPECT_FALSE(*store_->ConsumeOverrideLink("ab12", batch[0].id));
+  EXPECT_TRUE(*store_->ConsumeOverrideLink("cd34", batch[0].id));
+  ASSERT_EQ(*store_->Purge(5000, "ada"), 1);
+  // Gone with its incident: the same id stored again starts without them.
+  std::vector<Incident> again = {Offered(6000, "sam@corp.test", now, 0)};
+  ASSERT_TRUE(store_->Insert(again).ok());
+  EXPECT_EQ(store_->Get(again[0].id)->override_offer.state, "offered");
+  EXPECT_TRUE(*store_->ConsumeOverrideLink("ab12", again[0].id));
 }
 
 TEST(IncidentStoreUriTest, AnUnreachableServerIsUnavailableWithoutItsPassword) {

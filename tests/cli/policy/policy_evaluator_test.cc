@@ -397,3 +397,94 @@ TEST(PolicyFileTest, IdentifierConditionsAndDefinitionsAreChecked) {
 
 }  // namespace
 }  // namespace leakhound
+
+namespace leakhound {
+namespace {
+
+constexpr char kOverride[] = R"(
+internal_domains = ["example.com"]
+[[rule]]
+name = "confidential outside"
+action = "reject"
+severity = "medium"
+override = "justify"
+override_hours = 24
+override_min_chars = 30
+override_severities = ["low", "medium"]
+override_never_labels = ["restricted"]
+steps = [{ documents = 2, severity = "high" }]
+[rule.when]
+labels_any = ["confidential", "restricted"]
+external_recipient = true
+)";
+
+TEST(PolicyEvaluatorOverrideTest, TheOverrideIsReadWithItsLimits) {
+  const Policy policy = Parse(kOverride);
+  const OverrideSettings& o = policy.rules[0].override_offer;
+  EXPECT_EQ(o.kind, "justify");
+  EXPECT_EQ(o.hours, 24u);
+  EXPECT_EQ(o.minutes, 10u);  // the default
+  EXPECT_EQ(o.min_chars, 30u);
+  EXPECT_EQ(o.per_day, 0u);
+  EXPECT_EQ(o.severities,
+            (std::vector<Severity>{Severity::kLow, Severity::kMedium}));
+  EXPECT_EQ(o.never_labels, std::vector<std::string>{"restricted"});
+}
+
+TEST(PolicyEvaluatorOverrideTest, AnOverrideIsOfferedOnlyWithinItsLimits) {
+  const Policy policy = Parse(kOverride);
+  const MatchedDocument memo{"memo", {"confidential"}, 40, 0.2};
+  const MatchedDocument plan{"plan", {"confidential"}, 40, 0.2};
+  const MatchedDocument vault{"vault", {"restricted"}, 40, 0.2};
+  const PolicyDecision one =
+      EvaluatePolicy(policy, Mail({"x@gmail.com"}, {memo}));
+  ASSERT_NE(one.override_rule, nullptr);
+  EXPECT_EQ(one.override_rule->name, "confidential outside");
+  // Two documents step the severity up to high: not one it allows.
+  EXPECT_EQ(EvaluatePolicy(policy, Mail({"x@gmail.com"}, {memo, plan}))
+                .override_rule,
+            nullptr);
+  // A document labelled `restricted` is never overridden.
+  EXPECT_EQ(EvaluatePolicy(policy, Mail({"x@gmail.com"}, {vault})).override_rule,
+            nullptr);
+  // Nothing stopped, nothing to override.
+  EXPECT_EQ(EvaluatePolicy(policy, Mail({"a@example.com"}, {memo})).override_rule,
+            nullptr);
+  // A scan has no one to justify it.
+  VerdictFacts scan = Mail({"x@gmail.com"}, {memo});
+  scan.channel = "scan";
+  EXPECT_EQ(EvaluatePolicy(policy, scan).override_rule, nullptr);
+}
+
+TEST(PolicyEvaluatorOverrideTest, ABlockingRuleWithoutAnOverrideWithdrawsIt) {
+  const std::string text = std::string(kOverride) + R"(
+[[rule]]
+name = "board papers"
+action = "quarantine"
+[rule.when]
+documents = ["memo"]
+)";
+  const Policy policy = Parse(text.c_str());
+  const MatchedDocument memo{"memo", {"confidential"}, 40, 0.2};
+  const MatchedDocument other{"other", {"confidential"}, 40, 0.2};
+  EXPECT_EQ(EvaluatePolicy(policy, Mail({"x@gmail.com"}, {memo})).override_rule,
+            nullptr);
+  EXPECT_NE(
+      EvaluatePolicy(policy, Mail({"x@gmail.com"}, {other})).override_rule,
+      nullptr);
+}
+
+TEST(PolicyEvaluatorOverrideTest, AnOverrideNeedsARuleThatStops) {
+  for (const char* text : {
+           "[[rule]]\nname = \"r\"\naction = \"tag\"\noverride = \"justify\"\n",
+           "[[rule]]\nname = \"r\"\naction = \"reject\"\noverride = \"maybe\"\n",
+           "[[rule]]\nname = \"r\"\naction = \"reject\"\noverride = "
+           "\"justify\"\noverride_hours = 0\n",
+           "[[rule]]\nname = \"r\"\naction = \"reject\"\noverride = "
+           "\"justify\"\noverride_severities = [\"urgent\"]\n"}) {
+    EXPECT_FALSE(ParsePolicy(text, "t.toml").ok()) << text;
+  }
+}
+
+}  // namespace
+}  // namespace leakhound

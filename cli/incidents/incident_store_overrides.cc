@@ -1,0 +1,159 @@
+// IncidentStore: overrides (incident_store.h, docs/overrides.md): the
+// offer recorded with an incident, its use by the person it stopped, its
+// revocation by a reviewer, and the one-time links opened.
+#include <string>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "cli/incidents/incident_rows.h"
+#include "cli/incidents/incident_store.h"
+#include "cli/incidents/sql_connection.h"
+
+namespace leakhound {
+namespace {
+
+constexpr int64_t kDayMs = 24 * 60 * 60 * 1000;
+
+// Characters of UTF-8 `text` (its bytes that start one).
+size_t Characters(const std::string& text) {
+  size_t n = 0;
+  for (const char c : text) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
+
+}  // namespace
+
+absl::Status IncidentStore::InsertOverride(const Incident& i) {
+  const IncidentOverride& o = i.override_offer;
+  if (o.kind.empty()) return absl::OkStatus();
+  SqlStatement s(*db_,
+                 "INSERT INTO overrides (incident_id, kind, rule, sender, "
+                 "until_ms, min_chars, per_day, state) VALUES "
+                 "(?,?,?,?,?,?,?,'offered')");
+  s.Bind(i.id)
+      .Bind(o.kind)
+      .Bind(o.rule)
+      .Bind(absl::AsciiStrToLower(i.sender))
+      .Bind(o.until_ms)
+      .Bind(int64_t{o.min_chars})
+      .Bind(int64_t{o.per_day});
+  if (const int code = s.Step(); code != kSqlDone) {
+    return Error(code, "cannot record an override");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status IncidentStore::LoadOverride(Incident& i) {
+  SqlStatement s(*db_,
+                 "SELECT kind, rule, until_ms, min_chars, per_day, state, "
+                 "used_by, text, address, time_ms, revoked_by FROM overrides "
+                 "WHERE incident_id = ?");
+  s.Bind(i.id);
+  const int code = s.Step();
+  if (code == kSqlDone) return absl::OkStatus();
+  if (code != kSqlRow) return Error(code, "cannot read an override");
+  IncidentOverride& o = i.override_offer;
+  o.kind = s.Text(0);
+  o.rule = s.Text(1);
+  o.until_ms = s.Int(2);
+  o.min_chars = static_cast<uint32_t>(s.Int(3));
+  o.per_day = static_cast<uint32_t>(s.Int(4));
+  o.state = s.Text(5);
+  o.used_by = s.Text(6);
+  o.text = s.Text(7);
+  o.address = s.Text(8);
+  o.time_ms = s.Int(9);
+  o.revoked_by = s.Text(10);
+  return absl::OkStatus();
+}
+
+absl::Status IncidentStore::UseOverride(int64_t id,
+                                        const IncidentOverride& use) {
+  return InTransaction([&]() -> absl::Status {
+    auto incident = Get(id);
+    if (!incident.ok()) return incident.status();
+    const IncidentOverride& o = incident->override_offer;
+    if (o.kind.empty()) {
+      return absl::FailedPreconditionError("no override was offered");
+    }
+    if (o.state == "used") {
+      return absl::FailedPreconditionError("the override was used already");
+    }
+    if (o.state != "offered") {
+      return absl::FailedPreconditionError("the override was revoked");
+    }
+    if (use.time_ms >= o.until_ms) {
+      return absl::FailedPreconditionError("the override has expired");
+    }
+    if (o.kind == "justify" && Characters(use.text) < o.min_chars) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "the justification needs at least ", o.min_chars, " characters"));
+    }
+    if (o.per_day > 0) {
+      SqlStatement count(*db_,
+                         "SELECT COUNT(*) FROM overrides WHERE sender = ? AND "
+                         "state = 'used' AND time_ms > ?");
+      count.Bind(absl::AsciiStrToLower(incident->sender))
+          .Bind(use.time_ms - kDayMs);
+      if (const int code = count.Step(); code != kSqlRow) {
+        return Error(code, "cannot count overrides");
+      }
+      if (count.Int(0) >= o.per_day) {
+        return absl::FailedPreconditionError(absl::StrCat(
+            "the rule allows ", o.per_day,
+            " overrides per sender in 24 hours; ask your security team"));
+      }
+    }
+    SqlStatement s(*db_,
+                   "UPDATE overrides SET state = 'used', used_by = ?, "
+                   "text = ?, address = ?, time_ms = ? WHERE incident_id = ? "
+                   "AND state = 'offered'");
+    s.Bind(use.used_by).Bind(use.text).Bind(use.address).Bind(use.time_ms);
+    s.Bind(id);
+    if (const int code = s.Step(); code != kSqlDone) {
+      return Error(code, "cannot record the override");
+    }
+    if (absl::Status st = EnqueueReview(id, "overridden", use.used_by, use.text);
+        !st.ok()) {
+      return st;
+    }
+    return Audit(use.used_by, "override", id,
+                 absl::StrCat(o.kind, " from ", use.address, ": ", use.text));
+  });
+}
+
+absl::Status IncidentStore::RevokeOverride(int64_t id,
+                                           const std::string& user) {
+  return InTransaction([&]() -> absl::Status {
+    SqlStatement s(*db_,
+                   "UPDATE overrides SET state = 'revoked', revoked_by = ?, "
+                   "time_ms = ? WHERE incident_id = ? AND state = 'offered'");
+    s.Bind(user).Bind(NowUnixMs()).Bind(id);
+    if (const int code = s.Step(); code != kSqlDone) {
+      return Error(code, "cannot revoke the override");
+    }
+    if (db_->Changes() == 0) {
+      if (auto incident = Get(id); !incident.ok()) return incident.status();
+      return absl::FailedPreconditionError("no override is pending");
+    }
+    if (absl::Status st = EnqueueReview(id, "override-revoked", user, "");
+        !st.ok()) {
+      return st;
+    }
+    return Audit(user, "override revoked", id, "");
+  });
+}
+
+absl::StatusOr<bool> IncidentStore::ConsumeOverrideLink(
+    const std::string& nonce, int64_t id) {
+  SqlStatement s(*db_,
+                 "INSERT INTO override_links (nonce, incident_id, used_ms) "
+                 "VALUES (?,?,?) ON CONFLICT (nonce) DO NOTHING");
+  s.Bind(nonce).Bind(id).Bind(NowUnixMs());
+  if (const int code = s.Step(); code != kSqlDone) {
+    return Error(code, "cannot record a link");
+  }
+  return db_->Changes() == 1;
+}
+
+}  // namespace leakhound
