@@ -40,6 +40,9 @@ constexpr char kUsage[] =
     "message (postsuper -H)\n"
     "  delete-mail ID                             delete a quarantined "
     "message (postsuper -d)\n"
+    "  revoke-override ID                         the sender may no longer "
+    "release it\n"
+    "                                             (docs/overrides.md)\n"
     "  export --format csv|jsonl [list's filters] every matching incident "
     "on standard output\n"
     "  purge --older-than AGE                     delete incidents older "
@@ -133,6 +136,17 @@ void PrintShow(const Incident& i) {
     field("reviewed", absl::StrCat(i.reviewed_by, " at ",
                                    FormatTime(i.reviewed_ms), " UTC"));
   }
+  if (const IncidentOverride& o = i.override_offer; !o.kind.empty()) {
+    field("override",
+          o.state == "used"
+              ? absl::StrCat("used by ", o.used_by, " at ",
+                             FormatTime(o.time_ms), " UTC from ", o.address,
+                             ": ", o.text)
+              : absl::StrCat(o.kind, " (rule ", o.rule, "), ", o.state,
+                             o.state == "offered"
+                                 ? " until " + FormatTime(o.until_ms) + " UTC"
+                                 : " by " + o.revoked_by));
+  }
   for (const IncidentMatch& m : i.matches) {
     std::printf("  match %s%s%s: %u words, bytes %u-%u%s, coverage %.0f %%\n",
                 p(m.document).c_str(), m.part.empty() ? "" : " in ",
@@ -190,6 +204,15 @@ std::string IncidentJson(const Incident& i) {
   }
   absl::StrAppend(&out, ",\"reviewed_by\":", JsonString(i.reviewed_by),
                   ",\"reviewed_ms\":", i.reviewed_ms);
+  if (const IncidentOverride& o = i.override_offer; !o.kind.empty()) {
+    absl::StrAppend(
+        &out, ",\"override\":{\"kind\":", JsonString(o.kind),
+        ",\"rule\":", JsonString(o.rule), ",\"until_ms\":", o.until_ms,
+        ",\"state\":", JsonString(o.state), ",\"used_by\":",
+        JsonString(o.used_by), ",\"text\":", JsonString(o.text),
+        ",\"address\":", JsonString(o.address), ",\"time_ms\":", o.time_ms,
+        ",\"revoked_by\":", JsonString(o.revoked_by), "}");
+  }
   if (!i.matches.empty()) {
     std::vector<std::string> matches;
     for (const IncidentMatch& m : i.matches) {
@@ -336,6 +359,13 @@ int ActOnIncident(const CommandLine& line, IncidentStore& store,
         store.Resolve(id, *as, line.Value("note").value_or(""), CliUser());
     if (!s.ok()) return ReportError("incidents", s);
     std::printf("incident %lld: %s\n", static_cast<long long>(id), as->c_str());
+    return kExitOk;
+  }
+  if (verb == "revoke-override") {
+    if (absl::Status s = store.RevokeOverride(id, CliUser()); !s.ok()) {
+      return ReportError("incidents", s);
+    }
+    std::printf("incident %lld: override revoked\n", static_cast<long long>(id));
     return kExitOk;
   }
   if (verb == "release" || verb == "delete-mail") {

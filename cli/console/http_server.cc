@@ -131,7 +131,9 @@ MHD_Result CollectField(void* cls, MHD_ValueKind, const char* key,
 }
 
 // Whether `path` matches a pattern's `segments`: each the same literal, or
-// "{id}" against one or more digits, which are appended to `captures`.
+// "{id}" against one or more digits, or "{ref}" against 1 to 64 letters,
+// digits and '-' (an incident's reference), which are appended to
+// `captures`.
 bool Matches(std::string_view path, const std::vector<std::string>& segments,
              std::vector<std::string>* captures) {
   std::vector<std::string_view> parts;
@@ -144,16 +146,19 @@ bool Matches(std::string_view path, const std::vector<std::string>& segments,
   if (parts.size() != segments.size()) return false;
   std::vector<std::string> found;
   for (size_t i = 0; i < parts.size(); ++i) {
-    if (segments[i] != "{id}") {
+    const bool id = segments[i] == "{id}";
+    if (!id && segments[i] != "{ref}") {
       if (parts[i] != segments[i]) return false;
       continue;
     }
-    const bool number =
-        !parts[i].empty() &&
-        std::all_of(parts[i].begin(), parts[i].end(), [](char c) {
-          return absl::ascii_isdigit(static_cast<unsigned char>(c));
+    const bool fits =
+        !parts[i].empty() && (id || parts[i].size() <= 64) &&
+        std::all_of(parts[i].begin(), parts[i].end(), [id](char c) {
+          const auto u = static_cast<unsigned char>(c);
+          return id ? absl::ascii_isdigit(u)
+                    : absl::ascii_isalnum(u) || c == '-';
         });
-    if (!number) return false;
+    if (!fits) return false;
     found.emplace_back(parts[i]);
   }
   captures->insert(captures->end(), found.begin(), found.end());

@@ -104,8 +104,9 @@ class HttpServer {
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;
 
-  // `pattern` is a path whose segments are literal or "{id}", one or more
-  // digits, captured in order into HttpRequest::matches (after the path).
+  // `pattern` is a path whose segments are literal, "{id}" (one or more
+  // digits) or "{ref}" (1 to 64 letters, digits and '-'), captured in
+  // order into HttpRequest::matches (after the path).
   // With `pool`, the handler runs there, off the event loops: the
   // connection is suspended (MHD_suspend_connection) until it is done, and
   // a full pool answers 503 at once. `pool` must outlive Serve; Serve

@@ -41,8 +41,10 @@ struct OutboxEvent {
   std::string id;
   int64_t time_ms = 0;
   // PERSISTED: "incident" or "review"; a review's action: "resolved",
-  // "released", "deleted" (held mail), "purged" or "labelled" (an admin
-  // changed a document's labels on the console; `note` says which).
+  // "released", "deleted" (held mail), "purged", "labelled" (an admin
+  // changed a document's labels on the console; `note` says which),
+  // "overridden" (a sender released their held mail; `note`: the
+  // justification) or "override-revoked" (docs/overrides.md).
   std::string type;
   std::string review;
   // The incident as recorded (a review: as it is when reviewed). channel

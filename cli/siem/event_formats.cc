@@ -73,6 +73,8 @@ std::string EventName(const OutboxEvent& e) {
     if (e.review == "deleted") return "Held mail deleted";
     if (e.review == "purged") return "Incidents purged";
     if (e.review == "labelled") return "Document labels changed";
+    if (e.review == "overridden") return "Sender override used";
+    if (e.review == "override-revoked") return "Sender override revoked";
     return "Incident review";
   }
   if (e.kind == "leak") return "Protected text leaving";

@@ -28,6 +28,7 @@ import urllib.parse
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "milter"))
 from private_slapd import PrivateSlapd  # noqa: E402
 from console_client import Client  # noqa: E402
+from browser_runner import run_node  # noqa: E402
 from private_postfix import (DEADLINE, PrivatePostfix, free_port, listening,  # noqa: E402
                              read, start_milter, stop_process, wait_for)
 
@@ -588,23 +589,8 @@ class ConsoleTest(unittest.TestCase):
 
     @staticmethod
     def node(script, *args):
-        """Runs a browser script of this folder with playwright-core."""
-        node_modules = os.path.join(NODE_DIR, "node_modules", "playwright-core")
-        if not os.path.isdir(node_modules):
-            os.makedirs(NODE_DIR, exist_ok=True)
-            here = os.path.dirname(os.path.abspath(__file__))
-            for f in ("package.json", "package-lock.json"):
-                shutil.copy(os.path.join(here, f), NODE_DIR)
-            subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=NODE_DIR,
-                           check=True, capture_output=True, timeout=300)
-        env = dict(os.environ, NODE_PATH=os.path.join(NODE_DIR, "node_modules"))
-        # The script imports from NODE_DIR: run a copy there (ESM ignores
-        # NODE_PATH), with the module it shares with the other script.
-        here = os.path.dirname(os.path.abspath(__file__))
-        for f in (script, "browser.mjs"):
-            shutil.copy(os.path.join(here, f), NODE_DIR)
-        return subprocess.run(["node", os.path.join(NODE_DIR, script), *args],
-                              capture_output=True, text=True, timeout=180, env=env)
+        """Runs a browser script of this folder (browser_runner.py)."""
+        return run_node(NODE_DIR, script, *args)
 
     def test_browser_a_demoted_or_removed_user_loses_the_rights_at_once(self):
         self.lh("console", "user", "add", "rex", "--role", "reviewer", "--incidents",

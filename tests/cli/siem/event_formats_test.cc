@@ -193,3 +193,30 @@ TEST(EventFormatsTest, AWebIncidentNamesItsHostAndUrl) {
 
 }  // namespace
 }  // namespace leakhound
+
+namespace leakhound {
+namespace {
+
+TEST(EventFormatsOverrideTest, ASendersOverrideIsNamedAndCarriesItsJustification) {
+  OutboxEvent e;
+  e.seq = 7;
+  e.id = "0123456789abcdef0123456789abcdef";
+  e.time_ms = 1795812060266;
+  e.type = "review";
+  e.review = "overridden";
+  e.reference = "LH-ABCDEFGHJK";
+  e.user = "sam@corp.test (directory login sam)";
+  e.note = "NDA signed | see=deal room";
+  EventFormatOptions o;
+  const std::string cef = CefMessage(e, o);
+  EXPECT_NE(cef.find("|Sender override used|"), std::string::npos) << cef;
+  EXPECT_NE(cef.find("reason=NDA signed | see\\=deal room"), std::string::npos)
+      << cef;
+  EXPECT_EQ(EventClass(e), "review:overridden");
+  e.review = "override-revoked";
+  EXPECT_NE(CefMessage(e, o).find("|Sender override revoked|"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace leakhound
