@@ -54,6 +54,23 @@ std::string LinkMail(const std::string& from, const std::string& to,
       "\n\nIf you did not ask for it, ignore this mail.\n");
 }
 
+// Why the sender can no longer release `i`'s held mail ("" when they
+// can): the offer used, revoked or expired, the mail released or deleted
+// by a reviewer, or the incident resolved as a confirmed leak.
+std::string Closed(const Incident& i, int64_t now_ms) {
+  const IncidentOverride& o = i.override_offer;
+  if (o.state == "used") {
+    return absl::StrCat("This message was released on ", FormatTime(o.time_ms),
+                        " UTC by ", o.used_by, ".");
+  }
+  if (o.state != "offered" || now_ms >= o.until_ms || i.mail_state != "held" ||
+      i.status == "confirmed") {
+    return "This message can no longer be released by its sender. Ask your "
+           "security team.";
+  }
+  return "";
+}
+
 }  // namespace
 
 OverrideDesk::OverrideDesk(OverrideDeskOptions options, OverrideDeskHooks hooks,
@@ -184,17 +201,9 @@ void OverrideDesk::Show(const HttpRequest& req, HttpResponse& res) {
   auto session = SenderSession(req, reference);
   if (!session) return LoginPage(res, reference, 200, "", "");
   const IncidentOverride& o = i.override_offer;
-  if (o.state == "used") {
-    return SendHtml(res, 200,
-                    OverrideEndPage("Released", absl::StrCat(
-                        "This message was released on ",
-                        FormatTime(o.time_ms), " by ", o.used_by, ".")));
-  }
-  if (o.state != "offered" || NowUnixMs() >= o.until_ms) {
-    return SendHtml(res, 410,
-                    OverrideEndPage("Not available",
-                                    "This message can no longer be released "
-                                    "by its sender. Ask your security team."));
+  if (const std::string closed = Closed(i, NowUnixMs()); !closed.empty()) {
+    return SendHtml(res, o.state == "used" ? 200 : 410,
+                    OverrideEndPage("Not available", closed));
   }
   OverrideView view{reference, i.subject,     i.recipients, o.rule,
                     "",        i.time_ms,     o.until_ms,   o.min_chars};
@@ -305,6 +314,10 @@ void OverrideDesk::Justify(const HttpRequest& req, HttpResponse& res) {
   }
   auto held = Find(reference, res);
   if (!held) return;
+  if (const std::string closed = Closed(held->incident, NowUnixMs());
+      !closed.empty()) {
+    return SendHtml(res, 409, OverrideEndPage("Not available", closed));
+  }
   IncidentOverride use;
   use.used_by = session->user;
   use.text = std::string(absl::StripAsciiWhitespace(req.Field("justification")));
