@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
@@ -13,6 +14,7 @@
 #include "cli/console/secrets.h"
 #include "cli/gateway/html_text.h"
 #include "cli/gateway/sendmail.h"
+#include "engine/content_digest.h"
 
 namespace leakhound {
 namespace {
@@ -84,7 +86,7 @@ OverrideDesk::OverrideDesk(OverrideDeskOptions options, OverrideDeskHooks hooks,
       limiter_(limiter) {}
 
 bool OverrideDesk::Owns(const std::string& path) {
-  return absl::StartsWith(path, kPrefix);
+  return absl::StartsWith(path, kPrefix) || absl::StartsWith(path, "/coach/");
 }
 
 void OverrideDesk::Routes(HttpServer& http, WorkPool* pool) {
@@ -96,10 +98,15 @@ void OverrideDesk::Routes(HttpServer& http, WorkPool* pool) {
              [this](const auto& q, auto& r) { SendLink(q, r); });
   http.Route("POST", "/override/{ref}/justify",
              [this](const auto& q, auto& r) { Justify(q, r); });
+  http.Route("GET", "/coach/{ref}",
+             [this](const auto& q, auto& r) { Coach(q, r); });
+  http.Route("POST", "/coach/{ref}",
+             [this](const auto& q, auto& r) { Coach(q, r); });
 }
 
 std::optional<OverrideDesk::Held> OverrideDesk::Find(
-    const std::string& reference, HttpResponse& res) {
+    const std::string& reference, const std::string& channel,
+    HttpResponse& res) {
   std::optional<Held> held;
   if (IsReference(reference)) {
     IncidentFilter f;
@@ -116,7 +123,7 @@ std::optional<OverrideDesk::Held> OverrideDesk::Find(
     if (!rows->empty()) {
       auto incident = store_->Get(rows->front().id);
       if (incident.ok() && !incident->override_offer.kind.empty() &&
-          ChannelOf(incident->source) == "mail") {
+          ChannelOf(incident->source) == channel) {
         held = Held{*std::move(incident), reference};
       }
     }
@@ -170,7 +177,7 @@ void OverrideDesk::OpenSession(const Held& held, const std::string& who,
 
 void OverrideDesk::Show(const HttpRequest& req, HttpResponse& res) {
   const std::string reference = req.matches[1];
-  auto held = Find(reference, res);
+  auto held = Find(reference, "mail", res);
   if (!held) return;
   const Incident& i = held->incident;
   if (const std::string token = req.Query("t"); !token.empty()) {
@@ -219,7 +226,7 @@ void OverrideDesk::Login(const HttpRequest& req, HttpResponse& res) {
   if (!FormTokenOk(req)) {
     return LoginPage(res, reference, 403, "The form expired. Try again.", "");
   }
-  auto held = Find(reference, res);
+  auto held = Find(reference, "mail", res);
   if (!held) return;
   if (directory_ == nullptr) {
     return LoginPage(res, reference, 404, "There is no directory login.", "");
@@ -265,7 +272,7 @@ void OverrideDesk::SendLink(const HttpRequest& req, HttpResponse& res) {
   if (!FormTokenOk(req)) {
     return LoginPage(res, reference, 403, "The form expired. Try again.", "");
   }
-  auto held = Find(reference, res);
+  auto held = Find(reference, "mail", res);
   if (!held) return;
   if (options_.link_key.empty() || options_.public_url.empty() ||
       options_.sendmail.empty()) {
@@ -312,7 +319,7 @@ void OverrideDesk::Justify(const HttpRequest& req, HttpResponse& res) {
                      "the message.",
                      "");
   }
-  auto held = Find(reference, res);
+  auto held = Find(reference, "mail", res);
   if (!held) return;
   if (const std::string closed = Closed(held->incident, NowUnixMs());
       !closed.empty()) {
@@ -354,6 +361,86 @@ void OverrideDesk::Justify(const HttpRequest& req, HttpResponse& res) {
            OverrideEndPage("Released",
                            "Your message was released to its recipients. "
                            "Your justification is recorded for review."));
+}
+
+}  // namespace leakhound
+
+namespace leakhound {
+namespace {
+
+// `text` inside a JSON string: our own messages, with quotes and
+// backslashes escaped and control characters dropped.
+std::string JsonText(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (static_cast<unsigned char>(c) >= 0x20) out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+void OverrideDesk::Coach(const HttpRequest& req, HttpResponse& res) {
+  const std::string reference = req.matches[1];
+  const bool json =
+      absl::StrContains(absl::AsciiStrToLower(req.Header("Accept")), "json");
+  const auto reply = [&](int status, bool granted, const std::string& text) {
+    if (!json) {
+      return SendHtml(res, status,
+                      OverrideEndPage(granted ? "Granted" : "Not granted",
+                                      text));
+    }
+    res.status = status;
+    res.SetContent(absl::StrCat("{\"granted\":", granted ? "true" : "false",
+                                ",\"incident\":\"", reference,
+                                "\",\"message\":\"", JsonText(text), "\"}\n"),
+                   "application/json");
+  };
+  auto held = Find(reference, "web", res);
+  if (!held) return;
+  const Incident& i = held->incident;
+  const IncidentOverride& o = i.override_offer;
+  const std::string token = req.Query("t");
+  if (token.empty() || o.token_hash.empty() ||
+      !TokensEqual(absl::BytesToHexString(ContentDigest(token)),
+                   o.token_hash)) {
+    hooks_.log(absl::StrCat("coaching of ", reference, " refused: bad token"));
+    return reply(403, false, "This link is not valid for this upload.");
+  }
+  const int64_t minutes = (o.until_ms - i.time_ms) / 60'000;
+  const std::string retry = absl::StrCat(
+      "You may send the same upload again, once, within ", minutes,
+      " minutes. It is recorded and reviewed by your security team.");
+  if (o.state == "used") return reply(200, true, retry);
+  if (o.state != "offered" || NowUnixMs() >= o.until_ms) {
+    return reply(410, false,
+                 "This upload can no longer be let through. Ask your "
+                 "security team.");
+  }
+  if (req.method == "GET") {
+    return SendHtml(res, 200,
+                    CoachPage(reference, token, o.kind, o.min_chars, minutes));
+  }
+  IncidentOverride use;
+  use.used_by = i.sender;
+  use.text = std::string(absl::StripAsciiWhitespace(req.Field("justification")));
+  if (use.text.size() > kMaxJustificationBytes) use.text.clear();
+  use.address = hooks_.client_address(req);
+  use.time_ms = NowUnixMs();
+  absl::Status used;
+  {
+    absl::MutexLock lock(store_mu_);
+    used = store_->UseOverride(i.id, use);
+  }
+  hooks_.log(absl::StrCat("coaching of ", reference, " for ",
+                          LogField(i.sender), ": ",
+                          used.ok() ? "granted" : used.message()));
+  if (!used.ok()) {
+    return reply(HttpStatusOf(used), false,
+                 absl::StrCat("Not granted: ", used.message(), "."));
+  }
+  reply(200, true, retry);
 }
 
 }  // namespace leakhound

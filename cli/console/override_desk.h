@@ -8,6 +8,10 @@
 // deadline, within the rule's limits) and the console releases the mail as
 // a reviewer would. Senders' sessions are their own (cookie lh_sender,
 // path /override, bound to one incident), apart from the reviewers'.
+// A blocked upload's coaching form posts to /coach/REFERENCE?t=TOKEN: the
+// token the block page carried is the proof (its SHA-256 is the
+// incident's), and the grant lets that user retry that body to that host
+// once (IncidentStore::TakeWebGrant).
 //
 // Thread-safety: the handlers run on the HTTP server's threads; the store
 // is used under the console's store mutex.
@@ -79,9 +83,10 @@ class OverrideDesk {
     Incident incident;
     std::string reference;
   };
-  // The incident held under `reference` with an override offered; else
-  // answers 404 and returns nullopt.
-  std::optional<Held> Find(const std::string& reference, HttpResponse& res);
+  // The incident of `channel` ("mail", "web") under `reference` with an
+  // override offered; else answers 404 and returns nullopt.
+  std::optional<Held> Find(const std::string& reference,
+                           const std::string& channel, HttpResponse& res);
   // The sender's session for `reference`, if any.
   std::optional<ConsoleSession> SenderSession(const HttpRequest& req,
                                               const std::string& reference);
@@ -89,6 +94,9 @@ class OverrideDesk {
   void Login(const HttpRequest& req, HttpResponse& res);
   void SendLink(const HttpRequest& req, HttpResponse& res);
   void Justify(const HttpRequest& req, HttpResponse& res);
+  // A blocked upload's coaching (web): GET shows the form, POST grants the
+  // retry when the block page's token (?t=) is the incident's.
+  void Coach(const HttpRequest& req, HttpResponse& res);
   // Opens the sender's session for `held` and goes to its page.
   void OpenSession(const Held& held, const std::string& who,
                    HttpResponse& res);

@@ -93,6 +93,32 @@ std::string OverrideFormPage(const OverrideView& v, const std::string& csrf,
   return Layout(nullptr, "Release a held message", body);
 }
 
+std::string CoachPage(const std::string& reference, const std::string& token,
+                      const std::string& kind, uint32_t min_chars,
+                      int64_t minutes) {
+  const bool justify = kind == "justify";
+  std::string body = absl::StrCat(
+      "<p>Your upload was blocked under reference <b>", Html(reference),
+      "</b>. If it is part of your work, ",
+      justify ? "write why it must go" : "confirm it",
+      ": you may then send the same upload again, once, within ", minutes,
+      " minutes. This is recorded and reviewed by your security team.</p>",
+      "<form method=\"post\" action=\"/coach/", Url(reference), "?t=",
+      Url(token), "\" id=\"coach-form\">");
+  if (justify) {
+    absl::StrAppend(&body,
+                    "<label>Why must this upload go? (at least ", min_chars,
+                    " characters)<textarea name=\"justification\" "
+                    "id=\"justification\" rows=\"5\" minlength=\"",
+                    min_chars, "\" maxlength=\"2000\" required></textarea>"
+                    "</label>");
+  }
+  absl::StrAppend(&body, "<button id=\"grant\" type=\"submit\">",
+                  justify ? "Send my justification" : "I confirm it is needed",
+                  "</button></form>");
+  return Layout(nullptr, "Blocked upload", body);
+}
+
 std::string OverrideEndPage(const std::string& title, const std::string& text) {
   return Layout(nullptr, title, absl::StrCat("<p id=\"outcome\">", Html(text),
                                              "</p>"));

@@ -45,6 +45,13 @@ std::string OverrideLoginPage(const std::string& reference,
 std::string OverrideFormPage(const OverrideView& view, const std::string& csrf,
                              const std::string& who, const std::string& error);
 
+// A blocked upload's coaching form (web, docs/overrides.md), posting to
+// /coach/REFERENCE?t=TOKEN: a justification of at least `min_chars`
+// (kind "justify") or a confirmation ("acknowledge").
+std::string CoachPage(const std::string& reference, const std::string& token,
+                      const std::string& kind, uint32_t min_chars,
+                      int64_t minutes);
+
 // A page that ends the visit: `title` and `text`.
 std::string OverrideEndPage(const std::string& title, const std::string& text);
 

@@ -62,6 +62,7 @@ struct Settings {
   char* on_unreadable = nullptr;
   char* on_unread_limit = nullptr;
   char* block_text = nullptr;
+  char* console_url = nullptr;  // coaching forms post there; unset: none
   int reload_seconds = 10;
   int desk_seconds = 10;          // 0: never report to the desk
   long max_body_size = 26214400;  // NOLINT(runtime/int): c-icap's type
@@ -149,6 +150,10 @@ absl::StatusOr<WebPolicy> ReadPolicy(Disposition* on_leak) {
     *f.into = *d;
   }
   if (g_settings.block_text != nullptr) p.block_text = g_settings.block_text;
+  p.console_url = Text(g_settings.console_url, "");
+  while (!p.console_url.empty() && p.console_url.back() == '/') {
+    p.console_url.pop_back();
+  }
   if (g_settings.max_body_size < 1024) {
     return absl::InvalidArgumentError(
         "leakhound.MaxBodySize: at least 1024 bytes");
@@ -222,8 +227,10 @@ void OnChildStart(const char*, int, void*) {
   // Fewer malloc arenas than threads: a burst's memory is returned to a
   // few arenas that malloc_trim can give back (ReleaseRequestData).
   mallopt(M_ARENA_MAX, 2);
-  child->channel = std::make_unique<WebChannel>(child->gateway.get(), *policy,
-                                                child->gateway->Recorder());
+  const std::optional<std::string>& store = child->gateway->options().incidents;
+  child->channel = std::make_unique<WebChannel>(
+      child->gateway.get(), *policy, child->gateway->Recorder(),
+      store ? StoreGrants(*store) : GrantTaker());
   const IndexHolder::Snapshot serving = child->gateway->Current();
   child->log->Write(absl::StrCat(
       "serving index ", g_settings.index, " generation ", serving.generation,
@@ -510,6 +517,9 @@ struct ci_conf_entry g_conf_table[] = {
      "block (default), allow"},
     {"BlockText", &g_settings.block_text, ci_cfg_set_str,
      "the block page's text without a rule's own"},
+    {"ConsoleUrl", &g_settings.console_url, ci_cfg_set_str,
+     "the console's address as users reach it: a rule's override coaches "
+     "there (docs/overrides.md)"},
     {"DeskSeconds", &g_settings.desk_seconds, ci_cfg_set_int,
      "report to the fleet's desk this often (default 10; 0: never)"},
     {"ReloadSeconds", &g_settings.reload_seconds, ci_cfg_set_int,

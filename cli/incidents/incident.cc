@@ -1,14 +1,18 @@
 #include "cli/incidents/incident.h"
 
+#include <sys/random.h>
 #include <time.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
 #include <chrono>
 #include <cstdio>
 #include <random>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 
 namespace leakhound {
 namespace {
@@ -135,6 +139,19 @@ std::string NewIncidentReference() {
   uint64_t bits = random();
   std::string out = "LH-";
   for (int i = 0; i < 10; ++i, bits >>= 5) out += kAlphabet[bits & 31];
+  return out;
+}
+
+std::string NewSecretToken() {
+  unsigned char bytes[16];
+  size_t got = 0;
+  while (got < sizeof bytes) {
+    const ssize_t n = ::getrandom(bytes + got, sizeof bytes - got, 0);
+    if (n > 0) got += static_cast<size_t>(n);
+    if (n < 0 && errno != EINTR) std::abort();  // no randomness: unsafe
+  }
+  std::string out;
+  for (const unsigned char b : bytes) absl::StrAppendFormat(&out, "%02x", b);
   return out;
 }
 

@@ -66,7 +66,9 @@ struct IncidentDocument {
 
 // An override offered with an incident (docs/overrides.md) and what
 // became of it. PERSISTED (the overrides table): kind "justify" or
-// "acknowledge"; state "offered", "used" or "revoked".
+// "acknowledge"; state "offered", "used" or "revoked", or "retried": the
+// incident of an upload a web grant let through (it names the grant's
+// user and justification).
 struct IncidentOverride {
   std::string kind;  // "": none offered
   std::string rule;  // the rule that offered it
@@ -79,6 +81,23 @@ struct IncidentOverride {
   std::string address;  // the client address it was used from
   int64_t time_ms = 0;  // when it was used or revoked
   std::string revoked_by;
+  // Web (a blocked upload): the destination host and the body's SHA-256
+  // (hex) the grant is bound to, the SHA-256 (hex) of the block page's
+  // token, and once granted, until when the one retry may come and when
+  // it came (0: not yet).
+  std::string host;
+  std::string digest;
+  std::string token_hash;
+  int64_t retry_until_ms = 0;
+  int64_t retried_ms = 0;
+};
+
+// A web override granted and taken by the retried upload
+// (IncidentStore::TakeWebGrant): the blocked incident and its override.
+struct WebGrant {
+  int64_t incident_id = 0;
+  std::string reference;
+  IncidentOverride grant;
 };
 
 // Persisted values (the incidents table, docs/storage_format.md): kind is
@@ -176,6 +195,10 @@ int64_t NowUnixMs();
 // (the refusal, the block page): "LH-" and 10 characters of an
 // unambiguous alphabet (50 bits), random. Thread-safe.
 std::string NewIncidentReference();
+
+// 32 hex digits from the kernel's random source (getrandom(2)): a secret
+// (a block page's grant token), unlike NewEventId's ids.
+std::string NewSecretToken();
 
 }  // namespace leakhound
 

@@ -15,15 +15,17 @@ using Json = nlohmann::json;
 
 // CBOR text strings hold the bytes as they are: a subject that is not
 // UTF-8 comes back unchanged (from_cbor does not check).
-// An offer as the gateway makes it (what a reviewer does later is the
-// store's); batches before it have none.
+// An offer as the gateway makes it, or (a retried upload) the grant it
+// used; what a sender or reviewer does later is the store's.
 Json OverrideJson(const IncidentOverride& o) {
   if (o.kind.empty()) return Json::object();
-  return Json{{"kind", o.kind},
-              {"rule", o.rule},
-              {"until_ms", o.until_ms},
-              {"min_chars", o.min_chars},
-              {"per_day", o.per_day}};
+  return Json{{"kind", o.kind},          {"rule", o.rule},
+              {"until_ms", o.until_ms},  {"min_chars", o.min_chars},
+              {"per_day", o.per_day},    {"state", o.state},
+              {"used_by", o.used_by},    {"text", o.text},
+              {"address", o.address},    {"time_ms", o.time_ms},
+              {"host", o.host},          {"digest", o.digest},
+              {"token_hash", o.token_hash}};
 }
 
 IncidentOverride OverrideOf(const Json& j) {
@@ -34,6 +36,14 @@ IncidentOverride OverrideOf(const Json& j) {
   o.until_ms = j.at("until_ms");
   o.min_chars = j.at("min_chars");
   o.per_day = j.at("per_day");
+  o.state = j.at("state");
+  o.used_by = j.at("used_by");
+  o.text = j.at("text");
+  o.address = j.at("address");
+  o.time_ms = j.at("time_ms");
+  o.host = j.at("host");
+  o.digest = j.at("digest");
+  o.token_hash = j.at("token_hash");
   return o;
 }
 

@@ -378,6 +378,14 @@ class IncidentStore {
   // audited, and queued as a review "override-revoked".
   // FailedPrecondition when none is pending. NotFound.
   absl::Status RevokeOverride(int64_t id, const std::string& user);
+  // The grant of a blocked upload's override (docs/overrides.md) for
+  // `user`'s retry of the same body (`digest`, SHA-256 hex) to `host`:
+  // granted (the override used), not retried yet, and its retry window
+  // open at `now_ms`. Taken in one transaction (at most one retry per
+  // grant), audited as "override retried". nullopt when there is none.
+  absl::StatusOr<std::optional<WebGrant>> TakeWebGrant(
+      const std::string& user, const std::string& host,
+      const std::string& digest, int64_t now_ms);
   // Records that the one-time link `nonce` of incident `id` was opened:
   // false when it was before (a link opens once).
   absl::StatusOr<bool> ConsumeOverrideLink(const std::string& nonce,

@@ -28,15 +28,24 @@ absl::Status IncidentStore::InsertOverride(const Incident& i) {
   if (o.kind.empty()) return absl::OkStatus();
   SqlStatement s(*db_,
                  "INSERT INTO overrides (incident_id, kind, rule, sender, "
-                 "until_ms, min_chars, per_day, state) VALUES "
-                 "(?,?,?,?,?,?,?,'offered')");
+                 "until_ms, min_chars, per_day, state, used_by, text, "
+                 "address, time_ms, host, digest, token_hash) VALUES "
+                 "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
   s.Bind(i.id)
       .Bind(o.kind)
       .Bind(o.rule)
       .Bind(absl::AsciiStrToLower(i.sender))
       .Bind(o.until_ms)
       .Bind(int64_t{o.min_chars})
-      .Bind(int64_t{o.per_day});
+      .Bind(int64_t{o.per_day})
+      .Bind(o.state)
+      .Bind(o.used_by)
+      .Bind(o.text)
+      .Bind(o.address)
+      .Bind(o.time_ms)
+      .Bind(o.host)
+      .Bind(o.digest)
+      .Bind(o.token_hash);
   if (const int code = s.Step(); code != kSqlDone) {
     return Error(code, "cannot record an override");
   }
@@ -46,7 +55,8 @@ absl::Status IncidentStore::InsertOverride(const Incident& i) {
 absl::Status IncidentStore::LoadOverride(Incident& i) {
   SqlStatement s(*db_,
                  "SELECT kind, rule, until_ms, min_chars, per_day, state, "
-                 "used_by, text, address, time_ms, revoked_by FROM overrides "
+                 "used_by, text, address, time_ms, revoked_by, host, digest, "
+                 "token_hash, retry_until_ms, retried_ms FROM overrides "
                  "WHERE incident_id = ?");
   s.Bind(i.id);
   const int code = s.Step();
@@ -64,6 +74,11 @@ absl::Status IncidentStore::LoadOverride(Incident& i) {
   o.address = s.Text(8);
   o.time_ms = s.Int(9);
   o.revoked_by = s.Text(10);
+  o.host = s.Text(11);
+  o.digest = s.Text(12);
+  o.token_hash = s.Text(13);
+  o.retry_until_ms = s.Int(14);
+  o.retried_ms = s.Int(15);
   return absl::OkStatus();
 }
 
@@ -104,12 +119,16 @@ absl::Status IncidentStore::UseOverride(int64_t id,
             " overrides per sender in 24 hours; ask your security team"));
       }
     }
+    // A web grant: the one retry may come within the offer's own window
+    // (the rule's override_minutes), counted from now.
+    const int64_t retry_until =
+        o.host.empty() ? 0 : use.time_ms + (o.until_ms - incident->time_ms);
     SqlStatement s(*db_,
                    "UPDATE overrides SET state = 'used', used_by = ?, "
-                   "text = ?, address = ?, time_ms = ? WHERE incident_id = ? "
-                   "AND state = 'offered'");
+                   "text = ?, address = ?, time_ms = ?, retry_until_ms = ? "
+                   "WHERE incident_id = ? AND state = 'offered'");
     s.Bind(use.used_by).Bind(use.text).Bind(use.address).Bind(use.time_ms);
-    s.Bind(id);
+    s.Bind(retry_until).Bind(id);
     if (const int code = s.Step(); code != kSqlDone) {
       return Error(code, "cannot record the override");
     }
@@ -142,6 +161,45 @@ absl::Status IncidentStore::RevokeOverride(int64_t id,
     }
     return Audit(user, "override revoked", id, "");
   });
+}
+
+absl::StatusOr<std::optional<WebGrant>> IncidentStore::TakeWebGrant(
+    const std::string& user, const std::string& host,
+    const std::string& digest, int64_t now_ms) {
+  std::optional<WebGrant> out;
+  absl::Status st = InTransaction([&]() -> absl::Status {
+    SqlStatement find(*db_,
+                      "SELECT o.incident_id, i.reference FROM overrides o "
+                      "JOIN incidents i ON i.id = o.incident_id WHERE "
+                      "o.sender = ? AND o.host = ? AND o.digest = ? AND "
+                      "o.state = 'used' AND o.retried_ms = 0 AND "
+                      "o.retry_until_ms > ? ORDER BY o.time_ms LIMIT 1");
+    find.Bind(absl::AsciiStrToLower(user)).Bind(host).Bind(digest);
+    find.Bind(now_ms);
+    const int code = find.Step();
+    if (code == kSqlDone) return absl::OkStatus();
+    if (code != kSqlRow) return Error(code, "cannot read the grants");
+    WebGrant g{find.Int(0), find.Text(1), {}};
+    SqlStatement take(*db_,
+                      "UPDATE overrides SET retried_ms = ? WHERE "
+                      "incident_id = ? AND retried_ms = 0");
+    take.Bind(now_ms).Bind(g.incident_id);
+    if (const int done = take.Step(); done != kSqlDone) {
+      return Error(done, "cannot take a grant");
+    }
+    if (db_->Changes() != 1) return absl::OkStatus();  // taken meanwhile
+    Incident blocked;
+    blocked.id = g.incident_id;
+    if (absl::Status loaded = LoadOverride(blocked); !loaded.ok()) {
+      return loaded;
+    }
+    g.grant = blocked.override_offer;
+    const int64_t blocked_id = g.incident_id;
+    out = std::move(g);
+    return Audit(user, "override retried", blocked_id, host);
+  });
+  if (!st.ok()) return st;
+  return out;
 }
 
 absl::StatusOr<bool> IncidentStore::ConsumeOverrideLink(

@@ -10,8 +10,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
 #include "cli/gateway/html_text.h"
+#include "absl/strings/escaping.h"
 #include "cli/gateway/message_verdict.h"
+#include "cli/incidents/incident_store.h"
+#include "engine/content_digest.h"
 #include "cli/policy/policy_evaluator.h"
 
 namespace leakhound {
@@ -26,7 +30,62 @@ struct Judged {
   Disposition action = Disposition::kLog;
   std::string why;
   std::string reference;
+  // Coaching (docs/overrides.md): the body's SHA-256 (hex; "" when no rule
+  // offers an override), the block page's secret token when one is
+  // offered, and the grant a retry took.
+  std::string digest;
+  std::string token;
+  std::optional<WebGrant> granted;
 };
+
+// What a grant is bound to: the SHA-256 (hex) of the body, with a
+// multipart body's boundary taken out (a browser sending the same form
+// again draws a new one; the fields, the files and their order stay).
+std::string BodyDigest(const HttpRequestBody& body) {
+  const std::string type = absl::AsciiStrToLower(body.content_type);
+  const size_t at = type.find("boundary=");
+  if (type.find("multipart/") == std::string::npos ||
+      at == std::string::npos) {
+    return absl::BytesToHexString(ContentDigest(body.body));
+  }
+  // The boundary as sent (its case kept), without quotes.
+  std::string boundary = body.content_type.substr(at + 9);
+  boundary = boundary.substr(0, boundary.find(';'));
+  if (boundary.size() >= 2 && boundary.front() == '"') {
+    boundary = boundary.substr(1, boundary.size() - 2);
+  }
+  if (boundary.empty()) return absl::BytesToHexString(ContentDigest(body.body));
+  return absl::BytesToHexString(
+      ContentDigest(absl::StrReplaceAll(body.body, {{boundary, ""}})));
+}
+
+// Whether some rule of `policy` offers an override (then a body's digest
+// is taken before it is scanned).
+bool Coaches(const Policy& policy) {
+  return std::any_of(policy.rules.begin(), policy.rules.end(),
+                     [](const PolicyRule& r) {
+                       return !r.override_offer.kind.empty();
+                     });
+}
+
+// A block the deciding rule lets its user override: the retry of a body
+// they justified passes once (its grant taken), anything else is blocked
+// with the offer. Needs the user (grants are theirs), the digest, the
+// console and a store.
+void Coach(const WebPolicy& p, const WebRequest& r, const GrantTaker& grants,
+           Judged& j) {
+  if (!BlocksRequest(j.action) || j.decision.override_rule == nullptr ||
+      r.user.empty() || j.digest.empty() || p.console_url.empty() || !grants) {
+    return;
+  }
+  auto grant = grants(r.user, UrlHost(r.url), j.digest);
+  if (grant.ok() && grant->has_value()) {
+    j.granted = std::move(**grant);
+    j.action = Disposition::kLog;
+    return;
+  }
+  j.token = NewSecretToken();
+}
 
 // The policy's decision on a scanned request, as the milter's Decide:
 // a leak gets the decision's action, an error or unread parts the
@@ -91,7 +150,8 @@ bool WantsJson(const WebRequest& r) {
 
 // The block page: the rule's text (or the channel's), the incident's
 // reference and rule, and where to ask for help; HTML or JSON.
-void FillPage(const WebRequest& r, const Judged& j, WebAnswer* a) {
+void FillPage(const WebPolicy& p, const WebRequest& r, const Judged& j,
+              WebAnswer* a) {
   const PolicyRule* rule = j.decision.deciding;
   const std::string text =
       rule != nullptr && !rule->reject_text.empty() ? rule->reject_text : j.why;
@@ -101,14 +161,50 @@ void FillPage(const WebRequest& r, const Judged& j, WebAnswer* a) {
                          " and name the incident.")
           : "Ask your security team for help, naming the incident.";
   a->status = j.action == Disposition::kTempfail ? 503 : 403;
+  const OverrideSettings* offer =
+      j.token.empty() ? nullptr : &j.decision.override_rule->override_offer;
+  const std::string grant_url =
+      offer == nullptr ? ""
+                       : absl::StrCat(p.console_url, "/coach/", j.reference,
+                                      "?t=", j.token);
   if (WantsJson(r)) {
     a->content_type = "application/json";
+    std::string coach;
+    if (offer != nullptr) {
+      coach = absl::StrCat(
+          ",\"override\":{\"kind\":\"", offer->kind, "\",\"url\":\"",
+          JsonEscaped(grant_url), "\",\"field\":\"justification\","
+          "\"min_chars\":",
+          offer->kind == "justify" ? offer->min_chars : 0,
+          ",\"retry_minutes\":", offer->minutes, "}");
+    }
     a->page = absl::StrCat(
         "{\"error\":{\"type\":\"leakhound_blocked\",\"message\":\"",
         JsonEscaped(text), "\",\"incident\":\"", JsonEscaped(j.reference),
         "\",\"rule\":\"", JsonEscaped(rule != nullptr ? rule->name : ""),
-        "\",\"help\":\"", JsonEscaped(help), "\"}}\n");
+        "\",\"help\":\"", JsonEscaped(help), "\"", coach, "}}\n");
     return;
+  }
+  std::string form;
+  if (offer != nullptr) {
+    const bool justify = offer->kind == "justify";
+    form = absl::StrCat(
+        "<form method=\"post\" action=\"", Html(grant_url), "\">\n<p>",
+        justify ? absl::StrCat("If this upload is part of your work, write "
+                               "why it must go (at least ",
+                               offer->min_chars, " characters). ")
+                : "If this upload is part of your work, confirm it. ",
+        "You may then send the same upload again, once, within ",
+        offer->minutes,
+        " minutes. This is recorded and reviewed by your security "
+        "team.</p>\n",
+        justify ? absl::StrCat("<textarea name=\"justification\" rows=\"4\" "
+                               "cols=\"60\" minlength=\"",
+                               offer->min_chars, "\" required></textarea>\n")
+                : "",
+        "<button type=\"submit\">",
+        justify ? "Send my justification" : "I confirm this upload is needed",
+        "</button>\n</form>\n");
   }
   a->content_type = "text/html; charset=utf-8";
   a->page = absl::StrCat(
@@ -117,7 +213,7 @@ void FillPage(const WebRequest& r, const Judged& j, WebAnswer* a) {
       "<p>",
       Html(text), "</p>\n<p>Incident <strong>", Html(j.reference), "</strong>",
       rule != nullptr ? absl::StrCat(", rule '", Html(rule->name), "'") : "",
-      ".</p>\n<p>", Html(help), "</p>\n</body></html>\n");
+      ".</p>\n", form, "<p>", Html(help), "</p>\n</body></html>\n");
 }
 
 Incident WebIncident(const WebRequest& r, Judged& j) {
@@ -134,6 +230,23 @@ Incident WebIncident(const WebRequest& r, Judged& j) {
   incident.detail = v.kind == MessageVerdict::Kind::kError
                         ? v.error
                         : absl::StrJoin(v.unread, ", ");
+  IncidentOverride& o = incident.override_offer;
+  if (j.granted) {
+    // The retry its grant let through: recorded as the override it is.
+    o = j.granted->grant;
+    o.state = "retried";
+    o.token_hash.clear();
+    o.time_ms = incident.time_ms;
+    o.address = r.client_ip;
+    incident.detail = absl::StrCat("let through once by the override of ",
+                                   j.granted->reference);
+  } else if (!j.token.empty()) {
+    o.host = UrlHost(r.url);
+    o.digest = j.digest;
+    o.token_hash = absl::BytesToHexString(ContentDigest(j.token));
+  } else {
+    o = IncidentOverride();  // no coaching: no offer
+  }
   return incident;
 }
 
@@ -178,6 +291,20 @@ std::string LogLine(const WebRequest& r, const Judged& j, bool block,
 
 bool BlocksRequest(Disposition d) { return d >= Disposition::kRedirect; }
 
+GrantTaker StoreGrants(std::string store) {
+  return [store = std::move(store)](const std::string& user,
+                                    const std::string& host,
+                                    const std::string& digest)
+             -> absl::StatusOr<std::optional<WebGrant>> {
+    IncidentStore::Options options;
+    options.create = false;
+    options.busy_timeout_ms = 2000;
+    auto opened = IncidentStore::Open(store, options);
+    if (!opened.ok()) return opened.status();
+    return (*opened)->TakeWebGrant(user, host, digest, NowUnixMs());
+  };
+}
+
 std::string UrlWithoutCredentials(std::string_view url) {
   const size_t scheme = url.find("://");
   if (scheme == std::string_view::npos || scheme == 0) return "";
@@ -212,10 +339,11 @@ std::string UrlHost(std::string_view url) {
 }
 
 WebChannel::WebChannel(const Gateway* gateway, WebPolicy policy,
-                       IncidentSink record)
+                       IncidentSink record, GrantTaker grants)
     : gateway_(gateway),
       policy_(std::move(policy)),
-      record_(std::move(record)) {}
+      record_(std::move(record)),
+      grants_(std::move(grants)) {}
 
 WebAnswer WebChannel::Judge(WebRequest request) const {
   const auto start = std::chrono::steady_clock::now();
@@ -224,6 +352,9 @@ WebAnswer WebChannel::Judge(WebRequest request) const {
     j.v.kind = MessageVerdict::Kind::kError;
     j.v.error = absl::StrCat("larger than ", policy_.max_body_bytes, " bytes");
   } else {
+    if (Coaches(*gateway_->policy())) {
+      j.digest = BodyDigest(request.body);
+    }
     // The headers stay with the request (the answer reads them).
     HttpRequestBody body{request.body.content_type,
                          request.body.content_encoding, request.body.url_path,
@@ -234,10 +365,11 @@ WebAnswer WebChannel::Judge(WebRequest request) const {
         });
   }
   Decide(*gateway_, policy_, request, j);
+  Coach(policy_, request, grants_, j);
   WebAnswer answer;
   answer.block = BlocksRequest(j.action);
   answer.reference = j.reference;
-  if (answer.block) FillPage(request, j, &answer);
+  if (answer.block) FillPage(policy_, request, j, &answer);
   Notify(*gateway_, request, j);
   if (record_ && !j.reference.empty()) record_(WebIncident(request, j));
   const double ms = std::chrono::duration<double, std::milli>(

@@ -6,7 +6,11 @@
 // under `internal_domains` is not an external transfer) and the proxy's
 // authenticated user where mail has a sender. A block is an HTTP answer
 // of its own: an HTML page naming the incident and the rule's text, or a
-// JSON error for a request that asked for JSON. docs/web-gateway.md.
+// JSON error for a request that asked for JSON. A rule with an override
+// coaches instead (docs/overrides.md): the block offers a form (or the
+// JSON error a grant URL) whose justification, recorded by the console,
+// lets that user retry that body to that host once.
+// docs/web-gateway.md.
 //
 // Thread-safety: Judge may run concurrently; the channel is immutable
 // after construction.
@@ -15,10 +19,13 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 
+#include "absl/status/statusor.h"
 #include "cli/gateway/gateway.h"
+#include "cli/incidents/incident.h"
 #include "cli/policy/policy.h"
 #include "cli/web/request_body.h"
 
@@ -37,7 +44,18 @@ struct WebPolicy {
   std::string block_text = "This upload contains protected content";
   // Body bytes buffered per request; past it the request is oversized.
   uint64_t max_body_bytes = 26214400;
+  // The console's address as users reach it: where a block page's
+  // coaching form sends its justification (docs/overrides.md); "": no
+  // coaching, every block is final.
+  std::string console_url;
 };
+
+// Takes the grant of a blocked upload's override for `user`'s retry of
+// the same body (`digest`, SHA-256 hex) to `host`
+// (IncidentStore::TakeWebGrant); nullopt when none. Must be thread-safe.
+using GrantTaker = std::function<absl::StatusOr<std::optional<WebGrant>>(
+    const std::string& user, const std::string& host,
+    const std::string& digest)>;
 
 // One request as the proxy forwarded it.
 struct WebRequest {
@@ -63,6 +81,12 @@ struct WebAnswer {
   std::string log_line;   // one line for the daemon log
 };
 
+// The grants of the incident store at `store` (a file or a URI), opened
+// for each call: a lookup happens only for a block its rule lets its user
+// override, and a connection held for the process's life would keep its
+// caches past the service's memory trims.
+GrantTaker StoreGrants(std::string store);
+
 // Whether `d` stops a request: the web cannot tag, hold or redirect an
 // upload, so what mail would hold or send elsewhere is refused (kRedirect
 // and above); the rest let it pass.
@@ -78,8 +102,10 @@ std::string UrlHost(std::string_view url);
 class WebChannel {
  public:
   // REQUIRES: `gateway` outlives the channel; `record` may be empty (no
-  // incidents).
-  WebChannel(const Gateway* gateway, WebPolicy policy, IncidentSink record);
+  // incidents); `grants` may be empty (no coaching: nothing to record a
+  // grant in).
+  WebChannel(const Gateway* gateway, WebPolicy policy, IncidentSink record,
+             GrantTaker grants = {});
 
   // Judges `request`, records its incident (a leak, an error, unread
   // parts) and returns the answer. Never fails: what cannot be read is an
@@ -92,6 +118,7 @@ class WebChannel {
   const Gateway* gateway_;
   const WebPolicy policy_;
   const IncidentSink record_;
+  const GrantTaker grants_;
 };
 
 }  // namespace leakhound

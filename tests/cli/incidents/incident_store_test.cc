@@ -989,6 +989,66 @@ TEST_P(IncidentStoreTest, AnOverrideLinkOpensOnceAndPurgeForgetsOverrides) {
   EXPECT_TRUE(*store_->ConsumeOverrideLink("ab12", again[0].id));
 }
 
+// A blocked upload with its coaching offer (web).
+Incident BlockedUpload(int64_t time_ms, const std::string& user,
+                       const std::string& digest) {
+  Incident i = MailLeak(time_ms, user, "memo");
+  i.source = "web";
+  i.action = "reject";
+  i.mail_state = "";
+  i.recipients = {"chat.example.net"};
+  i.override_offer.kind = "justify";
+  i.override_offer.rule = "coached";
+  i.override_offer.until_ms = time_ms + 5 * 60'000;
+  i.override_offer.min_chars = 10;
+  i.override_offer.host = "chat.example.net";
+  i.override_offer.digest = digest;
+  i.override_offer.token_hash = std::string(64, 'f');
+  return i;
+}
+
+TEST_P(IncidentStoreTest, AWebGrantLetsOneRetryOfThatBodyByThatUserThrough) {
+  const int64_t now = NowUnixMs();
+  std::vector<Incident> batch = {BlockedUpload(now, "Alice", "d1"),
+                                 BlockedUpload(now, "alice", "d2")};
+  batch[0].reference = "LH-AAAAAAAAAA";
+  ASSERT_TRUE(store_->Insert(batch).ok());
+  // Not granted yet: nothing to take.
+  EXPECT_FALSE(
+      store_->TakeWebGrant("alice", "chat.example.net", "d1", now)->has_value());
+  ASSERT_TRUE(store_->UseOverride(batch[0].id,
+                                  Use("Alice", "for the auditors", now + 60'000))
+                  .ok());
+  const IncidentOverride granted = store_->Get(batch[0].id)->override_offer;
+  // The retry window: the rule's minutes, from the grant.
+  EXPECT_EQ(granted.retry_until_ms, now + 60'000 + 5 * 60'000);
+  // Another body, another host, another user: nothing.
+  EXPECT_FALSE(
+      store_->TakeWebGrant("alice", "chat.example.net", "d2", now)->has_value());
+  EXPECT_FALSE(
+      store_->TakeWebGrant("alice", "other.example", "d1", now)->has_value());
+  EXPECT_FALSE(
+      store_->TakeWebGrant("bob", "chat.example.net", "d1", now)->has_value());
+  // Past the window: nothing.
+  EXPECT_FALSE(store_
+                   ->TakeWebGrant("alice", "chat.example.net", "d1",
+                                  granted.retry_until_ms)
+                   ->has_value());
+  auto taken = store_->TakeWebGrant("ALICE", "chat.example.net", "d1",
+                                    now + 120'000);
+  ASSERT_TRUE(taken.ok()) << taken.status();
+  ASSERT_TRUE(taken->has_value());
+  EXPECT_EQ((*taken)->incident_id, batch[0].id);
+  EXPECT_EQ((*taken)->reference, "LH-AAAAAAAAAA");
+  EXPECT_EQ((*taken)->grant.text, "for the auditors");
+  // Once.
+  EXPECT_FALSE(store_
+                   ->TakeWebGrant("alice", "chat.example.net", "d1",
+                                  now + 130'000)
+                   ->has_value());
+  EXPECT_EQ(store_->Get(batch[0].id)->override_offer.retried_ms, now + 120'000);
+}
+
 TEST(IncidentStoreUriTest, AnUnreachableServerIsUnavailableWithoutItsPassword) {
   IncidentStore::Options o;
   auto store = IncidentStore::Open(

@@ -7,7 +7,9 @@
 #include <mutex>
 #include <vector>
 
+#include "absl/strings/escaping.h"
 #include "cli/records/record_schema.h"
+#include "engine/content_digest.h"
 #include "cli/records/table_loader.h"
 #include "gtest/gtest.h"
 #include "tests/file_text.h"
@@ -263,6 +265,152 @@ TEST(UrlTest, CredentialsAndFragmentsAreDroppedAndTheHostRead) {
   EXPECT_EQ(UrlHost("http://[::1]:3128/x"), "::1");
   EXPECT_EQ(UrlHost("http://a.test?q=@evil.test"), "a.test");
   EXPECT_EQ(UrlHost("no scheme"), "");
+}
+
+}  // namespace
+}  // namespace leakhound
+
+namespace leakhound {
+namespace {
+
+constexpr char kCoachingPolicy[] = R"(
+internal_domains = ["corp.test"]
+
+[[rule]]
+name = "coached"
+severity = "medium"
+action = "reject"
+override = "justify"
+override_minutes = 7
+override_min_chars = 15
+[rule.when]
+external_recipient = true
+min_documents = 1
+)";
+
+// The coaching rule over the fixture's gateway, and a grant taker that
+// notes what it was asked and answers `grant`.
+class WebCoachingTest : public WebChannelTest {
+ protected:
+  void SetUp() override {
+    WebChannelTest::SetUp();
+    std::ofstream(tmp_.Sub("policy.toml")) << kCoachingPolicy;
+    gateway_->Reload("test");
+    ASSERT_EQ(gateway_->policy()->rules.at(0).name, "coached");
+  }
+  WebChannel Coached(std::string console = "https://dlp.corp.test") {
+    WebPolicy p;
+    p.console_url = std::move(console);
+    return WebChannel(
+        gateway_.get(), p,
+        [this](Incident i) {
+          std::lock_guard<std::mutex> lock(mu_);
+          incidents_.push_back(std::move(i));
+        },
+        [this](const std::string& user, const std::string& host,
+               const std::string& digest)
+            -> absl::StatusOr<std::optional<WebGrant>> {
+          asked_.push_back(user + " " + host + " " + digest);
+          return grant_;
+        });
+  }
+  static WebRequest Form(const std::string& boundary, const std::string& text) {
+    WebRequest r;
+    r.method = "POST";
+    r.url = "https://chat.example.net/upload";
+    r.user = "alice";
+    r.client_ip = "10.1.2.3";
+    r.body.content_type = "multipart/form-data; boundary=" + boundary;
+    r.body.url_path = "/upload";
+    r.body.body = "--" + boundary +
+                  "\r\nContent-Disposition: form-data; name=\"f\"; "
+                  "filename=\"a.txt\"\r\n\r\n" +
+                  text + "\r\n--" + boundary + "--\r\n";
+    r.body_bytes = r.body.body.size();
+    return r;
+  }
+  std::vector<std::string> asked_;
+  std::optional<WebGrant> grant_;
+};
+
+TEST_F(WebCoachingTest, ABlockOffersAFormBoundToUserHostAndBody) {
+  const WebChannel channel = Coached();
+  const WebAnswer a = channel.Judge(Form("AaB03x", Passage()));
+  ASSERT_TRUE(a.block) << a.log_line;
+  const std::string action = "action=\"https://dlp.corp.test/coach/" +
+                             a.reference + "?t=";
+  const size_t at = a.page.find(action);
+  ASSERT_NE(at, std::string::npos) << a.page;
+  const std::string token = a.page.substr(at + action.size(), 32);
+  EXPECT_NE(a.page.find("within 7 minutes"), std::string::npos);
+  EXPECT_NE(a.page.find("minlength=\"15\""), std::string::npos);
+  ASSERT_EQ(incidents_.size(), 1u);
+  const IncidentOverride& o = incidents_[0].override_offer;
+  EXPECT_EQ(o.kind, "justify");
+  EXPECT_EQ(o.rule, "coached");
+  EXPECT_EQ(o.host, "chat.example.net");
+  EXPECT_EQ(o.min_chars, 15u);
+  EXPECT_EQ(o.until_ms, incidents_[0].time_ms + 7 * 60'000);
+  // The token itself is not kept: its SHA-256 is.
+  EXPECT_EQ(o.token_hash, absl::BytesToHexString(ContentDigest(token)));
+  ASSERT_EQ(asked_.size(), 1u);
+  EXPECT_EQ(asked_[0], "alice chat.example.net " + o.digest);
+  // The same form sent again with a new boundary: the same digest.
+  channel.Judge(Form("----WebKitFormBoundaryX", Passage()));
+  ASSERT_EQ(asked_.size(), 2u);
+  EXPECT_EQ(asked_[1], asked_[0]);
+  // Another text: another digest.
+  channel.Judge(Form("AaB03x", Passage() + " and more"));
+  ASSERT_EQ(asked_.size(), 3u);
+  EXPECT_NE(asked_[2], asked_[0]);
+}
+
+TEST_F(WebCoachingTest, AGrantedRetryPassesAndIsRecordedWithTheJustification) {
+  grant_ = WebGrant{41, "LH-ABCDEFGHJK", {}};
+  grant_->grant.kind = "justify";
+  grant_->grant.rule = "coached";
+  grant_->grant.state = "used";
+  grant_->grant.used_by = "alice";
+  grant_->grant.text = "for the auditors, engagement 14";
+  grant_->grant.token_hash = std::string(64, 'a');
+  const WebAnswer a = Coached().Judge(Form("AaB03x", Passage()));
+  EXPECT_FALSE(a.block) << a.page;
+  ASSERT_EQ(incidents_.size(), 1u);
+  const Incident& i = incidents_[0];
+  EXPECT_EQ(i.action, "log");
+  EXPECT_EQ(i.detail, "let through once by the override of LH-ABCDEFGHJK");
+  EXPECT_EQ(i.override_offer.state, "retried");
+  EXPECT_EQ(i.override_offer.text, "for the auditors, engagement 14");
+  EXPECT_EQ(i.override_offer.address, "10.1.2.3");
+  EXPECT_TRUE(i.override_offer.token_hash.empty());
+}
+
+TEST_F(WebCoachingTest, WithoutAUserOrAConsoleTheBlockIsFinal) {
+  WebRequest anonymous = Form("AaB03x", Passage());
+  anonymous.user.clear();
+  const WebAnswer a = Coached().Judge(anonymous);
+  EXPECT_TRUE(a.block);
+  EXPECT_EQ(a.page.find("<form"), std::string::npos);
+  const WebAnswer b = Coached("").Judge(Form("AaB03x", Passage()));
+  EXPECT_TRUE(b.block);
+  EXPECT_EQ(b.page.find("<form"), std::string::npos);
+  EXPECT_TRUE(asked_.empty());
+  for (const Incident& i : incidents_) {
+    EXPECT_TRUE(i.override_offer.kind.empty());
+  }
+}
+
+TEST_F(WebCoachingTest, AJsonClientGetsTheGrantUrl) {
+  WebRequest chat = Json("https://chat.example.net/v1/chat", Passage());
+  const WebAnswer a = Coached().Judge(chat);
+  ASSERT_TRUE(a.block);
+  EXPECT_NE(a.page.find("\"override\":{\"kind\":\"justify\",\"url\":\"https://"
+                        "dlp.corp.test/coach/" +
+                        a.reference + "?t="),
+            std::string::npos)
+      << a.page;
+  EXPECT_NE(a.page.find("\"min_chars\":15,\"retry_minutes\":7}"),
+            std::string::npos);
 }
 
 }  // namespace
