@@ -13,6 +13,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "cli/commands/case_escalation.h"
 #include "cli/commands/command_line.h"
 #include "cli/commands/exit_codes.h"
 #include "cli/commands/json_text.h"
@@ -20,6 +22,7 @@
 #include "cli/incidents/held_mail.h"
 #include "cli/incidents/incident_fields.h"
 #include "cli/incidents/incident_store.h"
+#include "cli/policy/policy_file.h"
 
 namespace leakhound {
 namespace {
@@ -30,16 +33,25 @@ constexpr char kUsage[] =
     "ADDR]\n"
     "       [--recipient ADDR] [--action A] [--source milter|scan|web]\n"
     "       [--kind leak|error|unread] [--severity S] [--rule NAME]\n"
-    "       [--reference LH-...]\n"
+    "       [--reference LH-...] [--workflow new|in-review|escalated|resolved]\n"
+    "       [--owner USER]\n"
     "       [--limit N] [--offset N] [--json]     newest first (default "
     "limit 50)\n"
     "  show ID [--json]                           an incident with its "
     "passages\n"
-    "  resolve ID --as confirmed|false-positive|open [--note TEXT]\n"
+    "  resolve ID --as confirmed|false-positive|authorised|open [--note "
+    "TEXT]\n"
     "  release ID                                 deliver a quarantined "
     "message (postsuper -H)\n"
     "  delete-mail ID                             delete a quarantined "
     "message (postsuper -d)\n"
+    "  assign ID --to USER                        give the case to a console "
+    "user (--to '': nobody)\n"
+    "  comment ID --text TEXT                     add to the case's comments\n"
+    "  escalate ID --to WHO [--reason TEXT]       escalate the case to a "
+    "group or address\n"
+    "  escalate --due --policy FILE [--sendmail COMMAND]  run the policy's "
+    "[[escalation]] rules\n"
     "  revoke-override ID                         the sender may no longer "
     "release it\n"
     "                                             (docs/overrides.md)\n"
@@ -97,6 +109,8 @@ absl::StatusOr<IncidentFilter> FilterOf(const CommandLine& line, int64_t now) {
   f.severity = line.Value("severity").value_or("");
   f.rule = line.Value("rule").value_or("");
   f.reference = line.Value("reference").value_or("");
+  f.workflow = line.Value("workflow").value_or("");
+  f.owner = line.Value("owner");
   auto limit = line.Unsigned("limit", 50, 1, 1'000'000);
   if (!limit.ok()) return limit.status();
   auto offset = line.Unsigned("offset", 0, 0, uint64_t{1} << 40);
@@ -136,6 +150,10 @@ void PrintShow(const Incident& i) {
     field("reviewed", absl::StrCat(i.reviewed_by, " at ",
                                    FormatTime(i.reviewed_ms), " UTC"));
   }
+  field("case", absl::StrCat(i.workflow, i.owner.empty() ? "" : ", owner ",
+                             i.owner,
+                             i.escalated_to.empty() ? "" : ", escalated to ",
+                             i.escalated_to));
   if (const IncidentOverride& o = i.override_offer; !o.kind.empty()) {
     field("override",
           o.state == "used"
@@ -183,7 +201,10 @@ std::string IncidentJson(const Incident& i) {
       ",\"time_ms\":", i.time_ms, ",\"source\":", JsonString(i.source),
       ",\"kind\":", JsonString(i.kind), ",\"action\":", JsonString(i.action),
       ",\"status\":", JsonString(i.status),
-      ",\"mail_state\":", JsonString(i.mail_state));
+      ",\"mail_state\":", JsonString(i.mail_state),
+      ",\"workflow\":", JsonString(i.workflow),
+      ",\"owner\":", JsonString(i.owner),
+      ",\"escalated_to\":", JsonString(i.escalated_to));
   for (const IncidentField& f : IncidentFields()) {
     // The documents come before the note (the JSON's order since 0.1).
     if (std::string_view(f.key) == "note") {
@@ -335,16 +356,76 @@ int PurgeIncidents(const CommandLine& line, IncidentStore& store, int64_t now) {
   return kExitOk;
 }
 
+// `escalate --due`: the policy's [[escalation]] rules (case_escalation.h).
+int EscalateDue(const CommandLine& line, IncidentStore& store, int64_t now) {
+  const std::optional<std::string> file = line.Value("policy");
+  if (!file) {
+    return ReportError("incidents", absl::InvalidArgumentError(
+                                        "escalate --due needs --policy FILE"));
+  }
+  auto policy = ReadPolicyFile(*file);
+  if (!policy.ok()) return ReportError("incidents", policy.status());
+  EscalationRun run;
+  if (auto sendmail = line.Value("sendmail")) {
+    run.sendmail = absl::StrSplit(*sendmail, ' ', absl::SkipEmpty());
+  }
+  run.console_url = line.Value("console-url").value_or("");
+  run.now_ms = now;
+  auto outcomes = RunEscalations(*policy, store, run);
+  if (!outcomes.ok()) return ReportError("incidents", outcomes.status());
+  for (const EscalationOutcome& o : *outcomes) {
+    std::printf("escalation %s: %zu cases%s%s\n", Printable(o.rule).c_str(),
+                o.references.size(), o.references.empty() ? "" : ": ",
+                absl::StrJoin(o.references, " ").c_str());
+    if (!o.told.empty()) {
+      std::printf("  told %s\n", Printable(absl::StrJoin(o.told, ", ")).c_str());
+    }
+    for (const std::string& n : o.not_told) {
+      std::fprintf(stderr, "leakhound incidents: not told %s\n",
+                   Printable(n).c_str());
+    }
+  }
+  return kExitOk;
+}
+
+// A case's actions: assign, comment, escalate (docs/console.md, "Cases").
+int WorkCase(const CommandLine& line, IncidentStore& store,
+             const std::string& verb, int64_t id) {
+  const std::optional<std::string> to = line.Value("to");
+  absl::Status s;
+  if (verb == "assign") {
+    s = to ? store.Assign(id, *to, CliUser())
+           : absl::InvalidArgumentError("assign needs --to USER ('': nobody)");
+  } else if (verb == "comment") {
+    s = store.AddComment(id, line.Value("text").value_or(""), CliUser());
+  } else if (!to || to->empty()) {
+    s = absl::InvalidArgumentError("escalate needs --to WHO");
+  } else {
+    s = store.Escalate(id, *to, line.Value("reason").value_or(""), CliUser());
+  }
+  if (!s.ok()) return ReportError("incidents", s);
+  std::printf("incident %lld: %s\n", static_cast<long long>(id),
+              verb == "assign" ? "assigned" : verb == "comment" ? "commented"
+                                                                : "escalated");
+  return kExitOk;
+}
+
 // The actions on one incident: show, resolve, release, delete-mail.
 int ActOnIncident(const CommandLine& line, IncidentStore& store,
                   const std::string& verb, int64_t id) {
   if (verb == "show") {
     auto incident = store.Get(id);
     if (!incident.ok()) return ReportError("incidents", incident.status());
+    auto comments = store.Comments(id);
+    if (!comments.ok()) return ReportError("incidents", comments.status());
     if (line.Has("json")) {
       std::printf("%s\n", IncidentJson(*incident).c_str());
-    } else {
-      PrintShow(*incident);
+      return kExitOk;
+    }
+    PrintShow(*incident);
+    for (const CaseComment& c : *comments) {
+      std::printf("  comment %s UTC %s: %s\n", FormatTime(c.time_ms).c_str(),
+                  Printable(c.user).c_str(), Printable(c.text).c_str());
     }
     return kExitOk;
   }
@@ -360,6 +441,9 @@ int ActOnIncident(const CommandLine& line, IncidentStore& store,
     if (!s.ok()) return ReportError("incidents", s);
     std::printf("incident %lld: %s\n", static_cast<long long>(id), as->c_str());
     return kExitOk;
+  }
+  if (verb == "assign" || verb == "comment" || verb == "escalate") {
+    return WorkCase(line, store, verb, id);
   }
   if (verb == "revoke-override") {
     if (absl::Status s = store.RevokeOverride(id, CliUser()); !s.ok()) {
@@ -393,7 +477,10 @@ int RunIncidentsCommand(int argc, char** argv) {
       {"format", true},    {"older-than", true}, {"postfix-config", true},
       {"recipient", true}, {"severity", true},   {"rule", true},
       {"reference", true}, {"forget", true},     {"policy", true},
-      {"once", false},     {"seconds", true}};
+      {"once", false},     {"seconds", true},    {"to", true},
+      {"text", true},      {"reason", true},     {"workflow", true},
+      {"owner", true},     {"due", false},       {"sendmail", true},
+      {"console-url", true}};
   int exit = kExitOk;
   auto line = ParseCommandLine("incidents", argc, argv, kSpecs, kUsage, &exit);
   if (!line) return exit;
@@ -420,6 +507,9 @@ int RunIncidentsCommand(int argc, char** argv) {
   if (verb == "purge") return PurgeIncidents(*line, **store, now);
   if (verb == "outbox") return ShowOutbox(*line, **store);
   if (verb == "forward") return ForwardOutbox(*line, **path);
+  if (verb == "escalate" && line->Has("due")) {
+    return EscalateDue(*line, **store, now);
+  }
   auto id = IdOperand(*action);
   if (!id.ok()) return ReportError("incidents", id.status());
   return ActOnIncident(*line, **store, verb, *id);

@@ -152,6 +152,13 @@ struct Incident {
   std::string reviewed_by;
   int64_t reviewed_ms = 0;
   std::string mail_state;
+  // The case (docs/console.md, "Cases"). PERSISTED: workflow "new",
+  // "in-review", "escalated", "resolved"; owner a console user ("" none);
+  // escalated_to the group or addresses told, and when.
+  std::string owner;
+  std::string workflow = "new";
+  std::string escalated_to;
+  int64_t escalated_ms = 0;
   // The distinct documents of `matches`, in order (DistinctDocuments);
   // filled by the store, and the one field of the matches a list has.
   std::vector<std::string> documents;

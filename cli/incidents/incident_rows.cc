@@ -35,6 +35,11 @@ Where WhereOf(const IncidentFilter& f, const SqlDialect& dialect) {
   equal("kind", f.kind);
   equal("severity", f.severity);
   equal("reference", f.reference);
+  equal("workflow", f.workflow);
+  if (f.owner) {
+    terms.push_back("owner = ?");
+    w.values.emplace_back(*f.owner);
+  }
   if (!f.sender.empty()) {
     terms.push_back(dialect.CaselessEquals("sender"));
     w.values.emplace_back(f.sender);
@@ -75,7 +80,8 @@ const char kIncidentColumns[] =
     "id, time_ms, source, kind, action, queue_id, message_id, sender, "
     "recipients, subject, client, run_id, file_path, file_size, sha256, "
     "detail, documents, status, note, reviewed_by, reviewed_ms, mail_state, "
-    "reference, severity, policy, would_action, method, url, uid, node";
+    "reference, severity, policy, would_action, method, url, uid, node, "
+    "owner, workflow, escalated_to, escalated_ms";
 
 Incident ReadIncident(const SqlStatement& s) {
   Incident i;
@@ -109,6 +115,10 @@ Incident ReadIncident(const SqlStatement& s) {
   i.url = s.Text(27);
   i.uid = s.Text(28);
   i.node = s.Text(29);
+  i.owner = s.Text(30);
+  i.workflow = s.Text(31);
+  i.escalated_to = s.Text(32);
+  i.escalated_ms = s.Int(33);
   return i;
 }
 

@@ -221,7 +221,24 @@ constexpr const char* kMigrations[] = {
     "  nonce TEXT NOT NULL,"
     "  incident_id INTEGER NOT NULL,"
     "  used_ms INTEGER NOT NULL,"
-    "  PRIMARY KEY (nonce));",
+    "  PRIMARY KEY (nonce));"
+    // Cases (docs/console.md, "Cases"): an owner, a workflow, escalation
+    // and comments; incidents reviewed before count as resolved.
+    "ALTER TABLE incidents ADD COLUMN owner TEXT NOT NULL DEFAULT '';"
+    "ALTER TABLE incidents ADD COLUMN workflow TEXT NOT NULL DEFAULT 'new';"
+    "ALTER TABLE incidents ADD COLUMN escalated_to TEXT NOT NULL DEFAULT '';"
+    "ALTER TABLE incidents ADD COLUMN escalated_ms INTEGER NOT NULL "
+    "DEFAULT 0;"
+    "UPDATE incidents SET workflow = 'resolved' WHERE status != 'open';"
+    "CREATE INDEX incidents_by_workflow ON incidents(workflow, time_ms);"
+    "CREATE INDEX incidents_by_owner ON incidents(owner, time_ms);"
+    "CREATE TABLE comments ("
+    "  id INTEGER PRIMARY KEY,"
+    "  incident_id INTEGER NOT NULL,"
+    "  time_ms INTEGER NOT NULL,"
+    "  user TEXT NOT NULL,"
+    "  text TEXT NOT NULL);"
+    "CREATE INDEX comments_by_incident ON comments(incident_id, id);",
 };
 // The version whose migration also counts the stored incidents.
 constexpr int kCountsVersion = 6;

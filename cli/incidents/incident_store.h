@@ -55,6 +55,8 @@ struct IncidentFilter {
   std::string severity;  // exact: info, low, medium, high
   std::string rule;      // a rule that matched, by name
   std::string reference;
+  std::string workflow;  // new, in-review, escalated, resolved
+  std::optional<std::string> owner;  // set: exactly ("": unowned)
   size_t limit = 50;     // newest first
   size_t offset = 0;
 };
@@ -74,6 +76,14 @@ struct AuditEntry {
   std::string action;
   int64_t incident_id = 0;  // 0: none
   std::string detail;
+};
+
+// A comment on an incident's case.
+struct CaseComment {
+  int64_t id = 0;
+  int64_t time_ms = 0;
+  std::string user;
+  std::string text;
 };
 
 struct DayCount {
@@ -236,10 +246,30 @@ class IncidentStore {
   // One incident with its matches, rules and facts; NotFound.
   absl::StatusOr<Incident> Get(int64_t id);
 
-  // Sets the review: status "confirmed", "false-positive" or "open"
-  // (InvalidArgument otherwise), note and reviewer; audited. NotFound.
+  // Sets the review: status "confirmed", "false-positive", "authorised"
+  // (the case is then resolved) or "open" (back to in review, or new
+  // without an owner); InvalidArgument otherwise; note and reviewer;
+  // audited and queued as a review "resolved". NotFound.
   absl::Status Resolve(int64_t id, const std::string& status,
                        const std::string& note, const std::string& user);
+
+  // Cases (incident_store_cases.cc). Each change is audited and queued for
+  // the SIEM as a review event; NotFound for an unknown incident.
+  //
+  // Gives the case to `owner` ("": nobody): a new case goes in review, an
+  // unowned one in review goes back to new. Review "assigned".
+  absl::Status Assign(int64_t id, const std::string& owner,
+                      const std::string& user);
+  // Adds `text` (not empty: InvalidArgument) to the case's comments.
+  // Review "commented".
+  absl::Status AddComment(int64_t id, const std::string& text,
+                          const std::string& user);
+  absl::StatusOr<std::vector<CaseComment>> Comments(int64_t id);
+  // Escalates the case to `to` (a group or addresses, as told) with
+  // `reason`: workflow "escalated". FailedPrecondition for a resolved
+  // one. Review "escalated".
+  absl::Status Escalate(int64_t id, const std::string& to,
+                        const std::string& reason, const std::string& user);
 
   // Records what was done with the held mail (mail_state) and audits it
   // with `detail`. NotFound.

@@ -15,16 +15,21 @@ namespace leakhound {
 absl::Status IncidentStore::Resolve(int64_t id, const std::string& status,
                                     const std::string& note,
                                     const std::string& user) {
-  if (status != "confirmed" && status != "false-positive" && status != "open") {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "bad status '", status, "' (confirmed, false-positive or open)"));
+  if (status != "confirmed" && status != "false-positive" &&
+      status != "authorised" && status != "open") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("bad status '", status,
+                     "' (confirmed, false-positive, authorised or open)"));
   }
   return InTransaction([&]() -> absl::Status {
+    // Resolved, or open again: in review with an owner, else new.
     SqlStatement s(
         *db_,
         "UPDATE incidents SET status = ?, note = ?, reviewed_by = ?, "
-        "reviewed_ms = ? WHERE id = ?");
-    s.Bind(status).Bind(note).Bind(user).Bind(NowUnixMs()).Bind(id);
+        "reviewed_ms = ?, workflow = CASE WHEN ? != 'open' THEN 'resolved' "
+        "WHEN owner != '' THEN 'in-review' ELSE 'new' END WHERE id = ?");
+    s.Bind(status).Bind(note).Bind(user).Bind(NowUnixMs()).Bind(status);
+    s.Bind(id);
     if (absl::Status st = UpdatedOne(s, id); !st.ok()) return st;
     if (absl::Status st = EnqueueReview(id, "resolved", user, note); !st.ok())
       return st;
@@ -62,7 +67,7 @@ absl::StatusOr<int64_t> IncidentStore::Purge(int64_t before_ms,
     int code = kSqlDone;
     for (const char* table :
          {"matches", "incident_rules", "incident_documents", "overrides",
-          "override_links"}) {
+          "override_links", "comments"}) {
       SqlStatement m(*db_, absl::StrCat("DELETE FROM ", table,
                                         " WHERE incident_id IN (SELECT id FROM "
                                         "incidents WHERE time_ms < ?)"));

@@ -44,7 +44,9 @@ struct OutboxEvent {
   // "released", "deleted" (held mail), "purged", "labelled" (an admin
   // changed a document's labels on the console; `note` says which),
   // "overridden" (a sender released their held mail; `note`: the
-  // justification) or "override-revoked" (docs/overrides.md).
+  // justification), "override-revoked" (docs/overrides.md), or a case's
+  // "assigned" (`note`: the owner, "" none), "commented" (`note`: the
+  // comment) and "escalated" (`note`: to whom, and why).
   std::string type;
   std::string review;
   // The incident as recorded (a review: as it is when reviewed). channel

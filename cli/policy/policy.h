@@ -214,6 +214,21 @@ struct IdentifierDefinition {
   bool operator==(const IdentifierDefinition&) const = default;
 };
 
+// An escalation rule of the desk ([[escalation]], docs/console.md,
+// "Cases"): an open case of one of `severities` (empty: any) that nobody
+// took within unowned_hours, or nobody resolved within unresolved_hours,
+// of its incident's time is escalated to `notify` (addresses, or
+// group:NAME of the policy's groups), who get one mail per run.
+// PERSISTED in the policy file.
+struct EscalationRule {
+  std::string name;
+  int line = 0;
+  std::vector<Severity> severities;
+  std::optional<uint32_t> unowned_hours;
+  std::optional<uint32_t> unresolved_hours;
+  std::vector<std::string> notify;
+};
+
 struct Policy {
   std::string path;  // where it was read from; "(built-in)" otherwise
   std::vector<std::string> internal_domains;
@@ -230,6 +245,7 @@ struct Policy {
   std::vector<DestinationSettings> destinations;
   OutboxSettings outbox;
   std::vector<IdentifierDefinition> identifiers;
+  std::vector<EscalationRule> escalations;
   // Every label the rules name, and whether they are compiled to bits
   // (CompileLabels; at most 64 labels): the bit of label i is 1 << i.
   // Without them labels are compared as text.

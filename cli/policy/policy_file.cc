@@ -13,6 +13,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "cli/policy/group_file.h"
 #include "cli/policy/policy_bounds.h"
 #include "index/trusted_path.h"
 #include "shingler/host_name.h"
@@ -37,25 +38,6 @@ int FacilityNumber(std::string_view name) {
     return 16 + (name[5] - '0');
   }
   return -1;
-}
-
-// Why `pattern` (lower case) is no user@domain or @domain pattern, or
-// nullopt; on success it is rewritten with its domain's ASCII form.
-std::optional<std::string> AddressPatternError(std::string& pattern) {
-  const size_t at = pattern.find('@');
-  const std::string usage = absl::StrCat(
-      "malformed address pattern '", pattern,
-      "' (user@domain, @domain or group:NAME");
-  if (at == std::string::npos || pattern.find('@', at + 1) != std::string::npos ||
-      pattern.find_first_of(" \t,;<>") != std::string::npos) {
-    return usage + ")";
-  }
-  auto host = HostName(std::string_view(pattern).substr(at + 1));
-  if (!host.ok()) {
-    return absl::StrCat(usage, "): ", host.status().message());
-  }
-  pattern = pattern.substr(0, at + 1) + *host;
-  return std::nullopt;
 }
 
 // Reads one table of the file into the model, collecting the first error.
@@ -441,6 +423,33 @@ class Reader {
     return o;
   }
 
+  EscalationRule Escalation(const toml::table& t) {
+    OnlyKeys(t, {"name", "severities", "unowned_hours", "unresolved_hours",
+                 "notify"},
+             "an [[escalation]]");
+    EscalationRule e;
+    e.line = static_cast<int>(t.source().begin.line);
+    e.name = String(t, "name").value_or("");
+    if (e.name.empty()) Fail(t.source(), "an [[escalation]] needs a name");
+    for (const std::string& s :
+         OneOf(t, "severities", {"info", "low", "medium", "high"})) {
+      e.severities.push_back(*SeverityNamed(s));
+    }
+    e.unowned_hours = Count(t, "unowned_hours");
+    e.unresolved_hours = Count(t, "unresolved_hours");
+    e.notify = Addresses(t, "notify");
+    if (!e.unowned_hours && !e.unresolved_hours) {
+      Fail(t.source(), absl::StrCat("escalation '", e.name,
+                                    "' needs unowned_hours or "
+                                    "unresolved_hours"));
+    }
+    if (e.notify.empty()) {
+      Fail(t.source(), absl::StrCat("escalation '", e.name,
+                                    "' needs someone to notify"));
+    }
+    return e;
+  }
+
   // A list of strings each of which is in `known`.
   std::vector<std::string> OneOf(const toml::table& t, const std::string& key,
                                  std::initializer_list<const char*> known) {
@@ -620,42 +629,6 @@ class Reader {
 
 namespace {
 
-// The members of a group kept in a file beside the policy (`{ file =
-// "legal.txt" }`): one address pattern per line, '#' comments; relative to
-// the policy's folder. Errors name the file and its line, sorted at the
-// group's line of the policy.
-std::vector<std::string> GroupFile(Reader& reader, const std::string& file,
-                                   uint32_t line) {
-  std::string path = file;
-  const size_t slash = reader.path().rfind('/');
-  if (!file.starts_with('/') && slash != std::string::npos) {
-    path = reader.path().substr(0, slash + 1) + file;
-  }
-  if (absl::Status s = CheckTrustedFile(path, "group file"); !s.ok()) {
-    reader.FailAt(line, std::string(s.message()));
-    return {};
-  }
-  std::ifstream in(path);
-  if (!in) {
-    reader.FailAt(line, absl::StrCat("cannot read the group file ", path));
-    return {};
-  }
-  std::vector<std::string> members;
-  uint32_t number = 0;
-  for (std::string text; std::getline(in, text);) {
-    ++number;
-    std::string p = absl::AsciiStrToLower(absl::StripAsciiWhitespace(
-        text.substr(0, text.find('#'))));
-    if (p.empty()) continue;
-    if (auto why = AddressPatternError(p)) {
-      reader.FailInFile(line, absl::StrCat(path, ":", number, ": ", *why));
-      continue;
-    }
-    members.push_back(std::move(p));
-  }
-  return members;
-}
-
 // One [groups] entry that is a table: { directory = DN } or { file = F }.
 void ReadGroupTable(Reader& reader, const std::string& group,
                     const toml::node& node, Policy& policy) {
@@ -664,8 +637,13 @@ void ReadGroupTable(Reader& reader, const std::string& group,
   const std::optional<std::string> dn = reader.String(t, "directory");
   const std::optional<std::string> file = reader.String(t, "file");
   if (file && !file->empty()) {
-    policy.groups[group] = GroupFile(
-        reader, *file, static_cast<uint32_t>(node.source().begin.line));
+    const auto line = static_cast<uint32_t>(node.source().begin.line);
+    std::string error;
+    std::vector<std::string> line_errors;
+    policy.groups[group] =
+        ReadGroupFile(reader.path(), *file, &error, &line_errors);
+    if (!error.empty()) reader.FailAt(line, error);
+    for (const std::string& e : line_errors) reader.FailInFile(line, e);
   } else if (!dn || dn->empty()) {
     reader.Fail(node.source(),
                 "a group table needs 'directory' (the group entry's DN) or "
@@ -759,23 +737,35 @@ void ReadOutbox(Reader& reader, const toml::table& root, Policy& policy) {
   }
 }
 
-// [[identifier]] tables.
-void ReadIdentifiers(Reader& reader, const toml::table& root,
-                     Policy& policy) {
-  if (const toml::node* identifiers = root.get("identifier")) {
-    const toml::array* list = identifiers->as_array();
-    for (size_t k = 0; list != nullptr && k < list->size(); ++k) {
-      if (const toml::table* t = (*list)[k].as_table()) {
-        policy.identifiers.push_back(reader.Identifier(*t));
-      } else {
-        list = nullptr;
-      }
-    }
-    if (list == nullptr) {
-      reader.Fail(identifiers->source(),
-                  "identifiers are [[identifier]] tables");
+// The [[key]] tables of the file, each read by `read`.
+template <typename T, typename Read>
+void ReadTables(Reader& reader, const toml::table& root, const char* key,
+                Read read, std::vector<T>& out) {
+  const toml::node* node = root.get(key);
+  if (node == nullptr) return;
+  const toml::array* list = node->as_array();
+  for (size_t k = 0; list != nullptr && k < list->size(); ++k) {
+    if (const toml::table* t = (*list)[k].as_table()) {
+      out.push_back(read(*t));
+    } else {
+      list = nullptr;
     }
   }
+  if (list == nullptr) {
+    reader.Fail(node->source(), absl::StrCat("'", key, "' must be [[", key,
+                                             "]] tables"));
+  }
+}
+
+// [[identifier]] and [[escalation]] tables.
+void ReadIdentifiers(Reader& reader, const toml::table& root,
+                     Policy& policy) {
+  ReadTables(reader, root, "identifier",
+             [&](const toml::table& t) { return reader.Identifier(t); },
+             policy.identifiers);
+  ReadTables(reader, root, "escalation",
+             [&](const toml::table& t) { return reader.Escalation(t); },
+             policy.escalations);
 }
 
 }  // namespace
@@ -803,7 +793,8 @@ PolicyReport CheckPolicy(std::string_view text, const std::string& path) {
   Reader reader(path);
   reader.OnlyKeys(root,
                   {"internal_domains", "help_url", "directory", "groups",
-                   "rule", "destination", "outbox", "identifier"},
+                   "rule", "destination", "outbox", "identifier",
+                   "escalation"},
                   "the file");
   Policy policy;
   policy.path = path;

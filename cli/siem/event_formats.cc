@@ -75,6 +75,9 @@ std::string EventName(const OutboxEvent& e) {
     if (e.review == "labelled") return "Document labels changed";
     if (e.review == "overridden") return "Sender override used";
     if (e.review == "override-revoked") return "Sender override revoked";
+    if (e.review == "assigned") return "Incident assigned";
+    if (e.review == "commented") return "Incident comment";
+    if (e.review == "escalated") return "Incident escalated";
     return "Incident review";
   }
   if (e.kind == "leak") return "Protected text leaving";
