@@ -11,6 +11,7 @@
 #include "cli/commands/console_command.h"
 #include "cli/commands/exit_codes.h"
 #include "cli/commands/fleet_command.h"
+#include "cli/commands/report_command.h"
 #include "cli/commands/incidents_command.h"
 #include "cli/commands/label_command.h"
 #include "cli/commands/milter_command.h"
@@ -56,6 +57,8 @@ constexpr char kUsage[] =
     "export, purge\n"
     "  console   the incident desk's web console, and its users\n"
     "  fleet     the gateways reporting to a shared desk (nodes, report)\n"
+    "  report    the desk's report of a period, by hand or mailed on "
+    "schedule\n"
     "  shingle   print per-file word and fingerprint counts (diagnostics)\n"
     "  version   the release, format versions and library versions (also "
     "--version, -V)\n"
@@ -90,6 +93,7 @@ constexpr Command kCommands[] = {
     {"policy", leakhound::RunPolicyCommand},
     {"incidents", leakhound::RunIncidentsCommand},
     {"fleet", leakhound::RunFleetCommand},
+    {"report", leakhound::RunReportCommand},
     {"console", leakhound::RunConsoleCommand},
     {"shingle", leakhound::RunShingleCommand},
     {"version", leakhound::RunVersionCommand},

@@ -48,11 +48,34 @@ absl::StatusOr<std::vector<Incident>> Due(const EscalationRule& rule,
   return out;
 }
 
-// The mailboxes of `notify`: addresses as they are, group:NAME as the
-// policy's group's addresses (a directory group's members read now).
-std::vector<std::string> Mailboxes(const Policy& policy,
-                                   const std::vector<std::string>& notify,
-                                   std::vector<std::string>* not_told) {
+std::string EscalationMail(const EscalationRule& rule,
+                           const std::vector<Incident>& cases,
+                           const EscalationRun& run, const std::string& to) {
+  std::string body = absl::StrCat(
+      cases.size(), cases.size() == 1 ? " case was" : " cases were",
+      " escalated by rule '", rule.name, "':\n\n");
+  for (const Incident& i : cases) {
+    absl::StrAppend(&body, i.reference, "  ", i.severity.empty() ? "-" : i.severity,
+                    "  ", i.workflow, i.owner.empty() ? ", nobody's" : ", owner " + i.owner,
+                    "  ", FormatTime(i.time_ms), " UTC\n  from ",
+                    IncidentOrigin(i), "\n");
+    if (!run.console_url.empty()) {
+      absl::StrAppend(&body, "  ", run.console_url, "/incidents/", i.id, "\n");
+    }
+  }
+  return absl::StrCat("From: leakhound <", run.from, ">\nTo: <", to,
+                      ">\nSubject: leakhound: ", cases.size(),
+                      " cases escalated (", rule.name,
+                      ")\nAuto-Submitted: auto-generated\nContent-Type: "
+                      "text/plain; charset=utf-8\nMIME-Version: 1.0\n\n",
+                      body);
+}
+
+}  // namespace
+
+std::vector<std::string> PolicyMailboxes(const Policy& policy,
+                                         const std::vector<std::string>& notify,
+                                         std::vector<std::string>* not_told) {
   std::set<std::string> out;
   for (const std::string& n : notify) {
     if (!n.starts_with("group:")) {
@@ -82,31 +105,6 @@ std::vector<std::string> Mailboxes(const Policy& policy,
   return std::vector<std::string>(out.begin(), out.end());
 }
 
-std::string EscalationMail(const EscalationRule& rule,
-                           const std::vector<Incident>& cases,
-                           const EscalationRun& run, const std::string& to) {
-  std::string body = absl::StrCat(
-      cases.size(), cases.size() == 1 ? " case was" : " cases were",
-      " escalated by rule '", rule.name, "':\n\n");
-  for (const Incident& i : cases) {
-    absl::StrAppend(&body, i.reference, "  ", i.severity.empty() ? "-" : i.severity,
-                    "  ", i.workflow, i.owner.empty() ? ", nobody's" : ", owner " + i.owner,
-                    "  ", FormatTime(i.time_ms), " UTC\n  from ",
-                    IncidentOrigin(i), "\n");
-    if (!run.console_url.empty()) {
-      absl::StrAppend(&body, "  ", run.console_url, "/incidents/", i.id, "\n");
-    }
-  }
-  return absl::StrCat("From: leakhound <", run.from, ">\nTo: <", to,
-                      ">\nSubject: leakhound: ", cases.size(),
-                      " cases escalated (", rule.name,
-                      ")\nAuto-Submitted: auto-generated\nContent-Type: "
-                      "text/plain; charset=utf-8\nMIME-Version: 1.0\n\n",
-                      body);
-}
-
-}  // namespace
-
 absl::StatusOr<std::vector<EscalationOutcome>> RunEscalations(
     const Policy& policy, IncidentStore& store, const EscalationRun& run) {
   std::vector<EscalationOutcome> out;
@@ -119,7 +117,7 @@ absl::StatusOr<std::vector<EscalationOutcome>> RunEscalations(
       out.push_back(std::move(o));
       continue;
     }
-    const std::vector<std::string> to = Mailboxes(policy, rule.notify, &o.not_told);
+    const std::vector<std::string> to = PolicyMailboxes(policy, rule.notify, &o.not_told);
     const std::string who = absl::StrJoin(rule.notify, ", ");
     for (Incident& i : *due) {
       absl::Status s = store.Escalate(i.id, who, "rule " + rule.name,

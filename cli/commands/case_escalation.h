@@ -35,6 +35,13 @@ struct EscalationOutcome {
   std::vector<std::string> not_told;  // with why ("x@y: ...")
 };
 
+// The mailboxes of `who`: addresses as they are, group:NAME as the
+// policy's group's addresses (not its @domain patterns), a directory
+// group's members read now; what cannot be read goes to `not_told`.
+std::vector<std::string> PolicyMailboxes(const Policy& policy,
+                                         const std::vector<std::string>& who,
+                                         std::vector<std::string>* not_told);
+
 // Runs `policy`'s escalation rules over `store`. A directory group named
 // in `notify` is read from the policy's [directory].
 absl::StatusOr<std::vector<EscalationOutcome>> RunEscalations(

@@ -289,6 +289,8 @@ struct ConsoleServerImpl {
   void IncidentShow(const HttpRequest& req, HttpResponse& res);
   void IncidentAction(const HttpRequest& req, HttpResponse& res,
                       const std::string& action);
+  // Bulk actions on the ticked incidents of the list (case_pages.h).
+  void Bulk(const HttpRequest& req, HttpResponse& res);
   void Documents(const HttpRequest& req, HttpResponse& res);
   void DocumentChange(const HttpRequest& req, HttpResponse& res, bool add);
   // An admin sets a document's labels (document_changes.h): audited and
@@ -299,6 +301,16 @@ struct ConsoleServerImpl {
   void PolicyShow(const HttpRequest& req, HttpResponse& res);
   void Nodes(const HttpRequest& req, HttpResponse& res);
 };
+
+inline bool IsCaseAction(const std::string& action) {
+  return action == "assign" || action == "comment" || action == "escalate";
+}
+
+// A case's action on incident `id` from a form: "assign" (field owner),
+// "comment" (text) or "escalate" (to, reason), done as `who`.
+absl::Status CaseAction(IncidentStore& store, const std::string& action,
+                        int64_t id, const HttpRequest& req,
+                        const std::string& who);
 
 }  // namespace leakhound
 

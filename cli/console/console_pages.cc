@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "cli/console/case_pages.h"
 #include "cli/console/fleet_pages.h"
 #include "cli/console/page_layout.h"
 #include "cli/console/svg_chart.h"
@@ -86,11 +87,21 @@ std::string RecipientsCell(const Incident& i) {
 std::string IncidentListPage(const PageContext& ctx,
                              const IncidentListView& view) {
   const auto& q = view.query;
-  std::string body = absl::StrCat(
+  std::string body;
+  if (!view.done.empty()) {
+    absl::StrAppend(&body, "<p class=\"notice\" role=\"status\" id=\"notice\">",
+                    Html(view.done), "</p>");
+  }
+  absl::StrAppend(&body,
       "<form method=\"get\" action=\"/incidents\" class=\"filters\">"
       "<label>Status ",
       Select("status", Get(q, "status"),
-             {"open", "confirmed", "false-positive"}),
+             {"open", "confirmed", "false-positive", "authorised"}),
+      "</label><label>Case ",
+      Select("workflow", Get(q, "workflow"),
+             {"new", "in-review", "escalated", "resolved"}),
+      "</label><label>Owner <input name=\"owner\" id=\"f-owner\" value=\"",
+      Html(Get(q, "owner")), "\">",
       "</label><label>Action ",
       Select("action", Get(q, "action"),
              {"reject", "quarantine", "tag", "log", "accept", "tempfail",
@@ -122,18 +133,21 @@ std::string IncidentListPage(const PageContext& ctx,
         &body,
         "<table class=\"incidents\"><thead><tr><th>#</th><th>Time (UTC)</th>"
         "<th>Source</th><th>Kind</th><th>Action</th><th>Severity</th>"
-        "<th>Status</th><th>Mail"
+        "<th>Status</th><th>Case</th><th>Mail"
         "</th><th>From / file</th><th>To</th><th>Subject</th><th>Documents"
         "</th></tr>"
         "</thead><tbody>");
     for (const Incident& i : view.rows) {
       absl::StrAppend(
-          &body, "<tr><td><a class=\"incident-link\" href=\"/incidents/", i.id,
-          "\">", i.id, "</a></td><td>", Html(FormatTime(i.time_ms)),
+          &body, "<tr><td>", BulkBox(ctx, i.id),
+          "<a class=\"incident-link\" href=\"/incidents/", i.id, "\">", i.id,
+          "</a></td><td>", Html(FormatTime(i.time_ms)),
           "</td><td>", Html(i.source), "</td><td>", Html(i.kind), "</td><td>",
           Html(i.action), "</td><td class=\"severity-", Html(i.severity), "\">",
           Html(i.severity), "</td><td class=\"status-", Html(i.status), "\">",
-          Html(i.status), "</td><td>", Html(i.mail_state), "</td><td>",
+          Html(i.status), "</td><td class=\"case\">", Html(i.workflow),
+          i.owner.empty() ? "" : " (" + Html(i.owner) + ")", "</td><td>",
+          Html(i.mail_state), "</td><td>",
           Html(IncidentOrigin(i)), "</td><td>", Html(RecipientsCell(i)),
           "</td><td>",
           // A web request has no subject: its method and URL stand there.
@@ -142,6 +156,7 @@ std::string IncidentListPage(const PageContext& ctx,
           "</td><td>", Html(absl::StrJoin(i.documents, ", ")), "</td></tr>");
     }
     body += "</tbody></table>";
+    body += BulkForm(ctx);
   }
   body += "<p class=\"paging\">";
   if (view.page > 0) {
@@ -251,7 +266,7 @@ void AppendReviewForms(const PageContext& ctx, const Incident& i,
       &body, "<h2>Review</h2><form method=\"post\" action=\"/incidents/", i.id,
       "/resolve\" class=\"review\">", CsrfField(ctx),
       "<label>Verdict <select name=\"status\" id=\"resolve-status\">");
-  for (const char* s : {"confirmed", "false-positive", "open"}) {
+  for (const char* s : {"confirmed", "false-positive", "authorised", "open"}) {
     absl::StrAppend(&body, "<option", i.status == s ? " selected" : "", ">", s,
                     "</option>");
   }
@@ -321,7 +336,8 @@ void AppendOverride(const PageContext& ctx, const Incident& i,
 
 std::string IncidentPage(const PageContext& ctx, const Incident& i,
                          const std::vector<AuditEntry>& audit,
-                         const std::string& done, const HeldMailView& mail) {
+                         const std::string& done, const HeldMailView& mail,
+                         const std::vector<CaseComment>& comments) {
   std::string body;
   if (!done.empty()) {
     absl::StrAppend(&body, "<p class=\"notice\" role=\"status\" id=\"notice\">",
@@ -332,6 +348,7 @@ std::string IncidentPage(const PageContext& ctx, const Incident& i,
   for (size_t n = 0; n < i.matches.size(); ++n) {
     AppendMatchSection(ctx, i, n, &body);
   }
+  AppendCaseSection(ctx, i, comments, &body);
   if (RoleAtLeast(ctx.role, "reviewer")) AppendReviewForms(ctx, i, &body);
   AppendOverride(ctx, i, &body);
   AppendMailRequests(i, mail, &body);
@@ -561,6 +578,7 @@ std::string PolicyPage(const PageContext& ctx, const PolicyView& view) {
                       r.incidents, "</a></td></tr>");
     }
     body += "</tbody></table>";
+    body += BulkForm(ctx);
   }
   absl::StrAppend(&body, "<pre class=\"policy\">", Html(view.text), "</pre>");
   return Layout(&ctx, "Policy", body);
@@ -587,7 +605,7 @@ form.filters label, form.review label, form.upload label { margin-right: .8em; }
 table { border-collapse: collapse; margin: .5em 0; }
 th, td { border-bottom: 1px solid #ddd; padding: .25em .6em; text-align: left;
   vertical-align: top; }
-table.fields th { width: 9em; }
+table.fields th, table.case-fields th { width: 9em; }
 .snippet { white-space: pre-wrap; background: #f6f6f6; border-left: 4px solid
   #3b6ea5; padding: .5em 1em; font-family: ui-monospace, monospace; }
 mark { background: #ffe08a; }

@@ -27,6 +27,7 @@ struct IncidentListView {
   std::vector<Incident> rows;
   size_t page = 0;    // from 0
   bool more = false;  // an older page exists
+  std::string done = "";  // a notice of what was just done ("" none)
 };
 
 struct DocumentRow {
@@ -93,9 +94,11 @@ std::string IncidentListPage(const PageContext& ctx,
 // as a notice; "" for none.
 // `mail`: the held-mail requests made through the desk (fleet_pages.h).
 struct HeldMailView;
+// `comments`: the case's (case_pages.h).
 std::string IncidentPage(const PageContext& ctx, const Incident& incident,
                          const std::vector<AuditEntry>& audit,
-                         const std::string& done, const HeldMailView& mail);
+                         const std::string& done, const HeldMailView& mail,
+                         const std::vector<CaseComment>& comments = {});
 std::string DocumentsPage(const PageContext& ctx, const DocumentsView& view,
                           const std::string& done);
 std::string DashboardPage(const PageContext& ctx, const DashboardView& view);

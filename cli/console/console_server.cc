@@ -48,7 +48,7 @@ void ConsoleServerImpl::IncidentList(const HttpRequest& req,
   IncidentListView view;
   for (const char* key :
        {"status", "action", "source", "kind", "sender", "document", "since",
-        "until", "severity", "rule", "reference"}) {
+        "until", "severity", "rule", "reference", "workflow", "owner"}) {
     const std::string v(absl::StripAsciiWhitespace(req.Query(key)));
     if (!v.empty()) view.query[key] = v;
   }
@@ -62,6 +62,16 @@ void ConsoleServerImpl::IncidentList(const HttpRequest& req,
   f.severity = view.query["severity"];
   f.rule = view.query["rule"];
   f.reference = view.query["reference"];
+  f.workflow = view.query["workflow"];
+  if (size_t n = 0; req.Query("done") == "bulk" &&
+                    absl::SimpleAtoi(req.Query("n"), &n)) {
+    view.done = absl::StrCat(n, n == 1 ? " incident" : " incidents",
+                             " changed.");
+  }
+  // "nobody": the unowned cases.
+  if (!view.query["owner"].empty()) {
+    f.owner = view.query["owner"] == "nobody" ? "" : view.query["owner"];
+  }
   const int64_t now = NowUnixMs();
   for (auto [key, field] :
        {std::pair{"since", &f.since_ms}, std::pair{"until", &f.until_ms}}) {
@@ -101,6 +111,8 @@ void ConsoleServerImpl::IncidentShow(const HttpRequest& req,
   if (!incident.ok()) return Fail(res, *s, incident.status());
   auto audit = store->AuditTrail(id, 50);
   if (!audit.ok()) return Fail(res, *s, audit.status());
+  auto comments = store->Comments(id);
+  if (!comments.ok()) return Fail(res, *s, comments.status());
   HeldMailView mail;
   mail.now_ms = NowUnixMs();
   if (!incident->node.empty()) {
@@ -122,12 +134,16 @@ void ConsoleServerImpl::IncidentShow(const HttpRequest& req,
        "on its next round (see Requests below)."},
       {"allowed",
        "The passage is allow-listed: it no longer counts as a leak."},
-      {"revoked", "The sender can no longer release the message."}};
+      {"revoked", "The sender can no longer release the message."},
+      {"assigned", "The case is assigned."},
+      {"commented", "The comment is added."},
+      {"escalated", "The case is escalated."}};
   std::string done;
   for (const auto& [code, text] : kDone) {
     if (req.Query("done") == code) done = text;
   }
-  SendHtml(res, 200, IncidentPage(Context(*s), *incident, *audit, done, mail));
+  SendHtml(res, 200,
+           IncidentPage(Context(*s), *incident, *audit, done, mail, *comments));
 }
 
 void ConsoleServerImpl::IncidentAction(const HttpRequest& req,
@@ -141,11 +157,18 @@ void ConsoleServerImpl::IncidentAction(const HttpRequest& req,
   }
   const std::string who = "console:" + s->user;
   if (action != "resolve" && action != "revoke-override" &&
-      !Confirmed(req, res, *s)) {
+      !IsCaseAction(action) && !Confirmed(req, res, *s)) {
     return;
   }
   std::string done;
-  if (action == "resolve") {
+  if (IsCaseAction(action)) {
+    absl::MutexLock lock(&store_mu);
+    absl::Status st = CaseAction(*store, action, id, req, who);
+    if (!st.ok()) return Fail(res, *s, st);
+    done = action == "assign" ? "assigned"
+           : action == "comment" ? "commented"
+                                 : "escalated";
+  } else if (action == "resolve") {
     absl::MutexLock lock(&store_mu);
     absl::Status st =
         store->Resolve(id, req.Field("status"), req.Field("note"), who);
@@ -448,8 +471,10 @@ void ConsoleServerImpl::Routes() {
   get("/incidents", [this](const auto& q, auto& r) { IncidentList(q, r); });
   get("/incidents/{id}",
       [this](const auto& q, auto& r) { IncidentShow(q, r); });
+  post("/incidents/bulk", [this](const auto& q, auto& r) { Bulk(q, r); });
   for (const char* action : {"resolve", "release", "delete-mail", "allow",
-                             "revoke-override"}) {
+                             "revoke-override", "assign", "comment",
+                             "escalate"}) {
     post(absl::StrCat("/incidents/{id}/", action),
          [this, a = std::string(action)](const auto& q, auto& r) {
            IncidentAction(q, r, a);

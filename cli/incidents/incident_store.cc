@@ -238,7 +238,12 @@ constexpr const char* kMigrations[] = {
     "  time_ms INTEGER NOT NULL,"
     "  user TEXT NOT NULL,"
     "  text TEXT NOT NULL);"
-    "CREATE INDEX comments_by_incident ON comments(incident_id, id);",
+    "CREATE INDEX comments_by_incident ON comments(incident_id, id);"
+    // Scheduled reports (docs/console.md, "Reports"): when each was sent.
+    "CREATE TABLE report_runs ("
+    "  name TEXT NOT NULL,"
+    "  sent_ms INTEGER NOT NULL,"
+    "  PRIMARY KEY (name));",
 };
 // The version whose migration also counts the stored incidents.
 constexpr int kCountsVersion = 6;

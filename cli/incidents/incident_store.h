@@ -86,6 +86,16 @@ struct CaseComment {
   std::string text;
 };
 
+// An override used in a period (OverridesUsed), with its incident's
+// reference, source and sender.
+struct UsedOverride {
+  int64_t incident_id = 0;
+  std::string reference;
+  std::string source;
+  std::string sender;
+  IncidentOverride override_used;
+};
+
 struct DayCount {
   int64_t day = 0;  // Unix day (ms / 86,400,000)
   std::string action;
@@ -416,6 +426,15 @@ class IncidentStore {
   absl::StatusOr<std::optional<WebGrant>> TakeWebGrant(
       const std::string& user, const std::string& host,
       const std::string& digest, int64_t now_ms);
+  // The overrides used (state "used") from `since_ms` to before
+  // `until_ms`, oldest first, at most `limit`.
+  absl::StatusOr<std::vector<UsedOverride>> OverridesUsed(int64_t since_ms,
+                                                          int64_t until_ms,
+                                                          size_t limit);
+  // When the scheduled report `name` was last sent (0: never), and
+  // noting that it was sent at `sent_ms`.
+  absl::StatusOr<int64_t> ReportSent(const std::string& name);
+  absl::Status NoteReportSent(const std::string& name, int64_t sent_ms);
   // Records that the one-time link `nonce` of incident `id` was opened:
   // false when it was before (a link opens once).
   absl::StatusOr<bool> ConsumeOverrideLink(const std::string& nonce,

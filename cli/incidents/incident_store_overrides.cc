@@ -202,6 +202,53 @@ absl::StatusOr<std::optional<WebGrant>> IncidentStore::TakeWebGrant(
   return out;
 }
 
+absl::StatusOr<std::vector<UsedOverride>> IncidentStore::OverridesUsed(
+    int64_t since_ms, int64_t until_ms, size_t limit) {
+  SqlStatement s(*db_,
+                 "SELECT o.incident_id, i.reference, i.source, i.sender, "
+                 "o.kind, o.rule, o.used_by, o.text, o.address, o.time_ms "
+                 "FROM overrides o JOIN incidents i ON i.id = o.incident_id "
+                 "WHERE o.state = 'used' AND o.time_ms >= ? AND o.time_ms < ? "
+                 "ORDER BY o.time_ms LIMIT ?");
+  s.Bind(since_ms).Bind(until_ms).Bind(static_cast<int64_t>(limit));
+  std::vector<UsedOverride> out;
+  int code;
+  while ((code = s.Step()) == kSqlRow) {
+    UsedOverride u{s.Int(0), s.Text(1), s.Text(2), s.Text(3), {}};
+    u.override_used.kind = s.Text(4);
+    u.override_used.rule = s.Text(5);
+    u.override_used.state = "used";
+    u.override_used.used_by = s.Text(6);
+    u.override_used.text = s.Text(7);
+    u.override_used.address = s.Text(8);
+    u.override_used.time_ms = s.Int(9);
+    out.push_back(std::move(u));
+  }
+  if (code != kSqlDone) return Error(code, "cannot read the overrides");
+  return out;
+}
+
+absl::StatusOr<int64_t> IncidentStore::ReportSent(const std::string& name) {
+  SqlStatement s(*db_, "SELECT sent_ms FROM report_runs WHERE name = ?");
+  s.Bind(name);
+  const int code = s.Step();
+  if (code == kSqlDone) return 0;
+  if (code != kSqlRow) return Error(code, "cannot read the reports sent");
+  return s.Int(0);
+}
+
+absl::Status IncidentStore::NoteReportSent(const std::string& name,
+                                           int64_t sent_ms) {
+  SqlStatement s(*db_,
+                 "INSERT INTO report_runs (name, sent_ms) VALUES (?,?) ON "
+                 "CONFLICT (name) DO UPDATE SET sent_ms = excluded.sent_ms");
+  s.Bind(name).Bind(sent_ms);
+  if (const int code = s.Step(); code != kSqlDone) {
+    return Error(code, "cannot note a report sent");
+  }
+  return Audit("report", "report sent", 0, name);
+}
+
 absl::StatusOr<bool> IncidentStore::ConsumeOverrideLink(
     const std::string& nonce, int64_t id) {
   SqlStatement s(*db_,

@@ -229,6 +229,24 @@ struct EscalationRule {
   std::vector<std::string> notify;
 };
 
+// A scheduled report ([[report]], docs/console.md "Reports"): mailed to
+// `to` (addresses, or group:NAME) every `period` ("daily", "weekly")
+// with the incidents of that period of `channels` and `severities`
+// (empty: any), in `sections` (empty: all of kReportSections).
+// PERSISTED in the policy file.
+inline constexpr const char* kReportSections[] = {
+    "severity", "rule", "channel", "sender", "overrides", "review_time",
+    "documents"};
+struct ReportSettings {
+  std::string name;
+  int line = 0;
+  std::vector<std::string> to;
+  std::string period = "weekly";
+  std::vector<std::string> channels;
+  std::vector<std::string> severities;
+  std::vector<std::string> sections;
+};
+
 struct Policy {
   std::string path;  // where it was read from; "(built-in)" otherwise
   std::vector<std::string> internal_domains;
@@ -246,6 +264,7 @@ struct Policy {
   OutboxSettings outbox;
   std::vector<IdentifierDefinition> identifiers;
   std::vector<EscalationRule> escalations;
+  std::vector<ReportSettings> reports;
   // Every label the rules name, and whether they are compiled to bits
   // (CompileLabels; at most 64 labels): the bit of label i is 1 << i.
   // Without them labels are compared as text.

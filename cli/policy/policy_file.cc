@@ -450,6 +450,27 @@ class Reader {
     return e;
   }
 
+  ReportSettings Report(const toml::table& t) {
+    OnlyKeys(t, {"name", "to", "period", "channels", "severities", "sections"},
+             "a [[report]]");
+    ReportSettings r;
+    r.line = static_cast<int>(t.source().begin.line);
+    r.name = String(t, "name").value_or("");
+    if (r.name.empty()) Fail(t.source(), "a [[report]] needs a name");
+    r.to = Addresses(t, "to");
+    if (r.to.empty()) Fail(t.source(), "a [[report]] needs 'to'");
+    r.period = String(t, "period").value_or("weekly");
+    if (r.period != "daily" && r.period != "weekly") {
+      Fail(t.source(), "a report's period is daily or weekly");
+    }
+    r.channels = OneOf(t, "channels", {"mail", "web", "scan"});
+    r.severities = OneOf(t, "severities", {"info", "low", "medium", "high"});
+    r.sections = OneOf(t, "sections",
+                       {"severity", "rule", "channel", "sender", "overrides",
+                        "review_time", "documents"});
+    return r;
+  }
+
   // A list of strings each of which is in `known`.
   std::vector<std::string> OneOf(const toml::table& t, const std::string& key,
                                  std::initializer_list<const char*> known) {
@@ -757,7 +778,7 @@ void ReadTables(Reader& reader, const toml::table& root, const char* key,
   }
 }
 
-// [[identifier]] and [[escalation]] tables.
+// [[identifier]], [[escalation]] and [[report]] tables.
 void ReadIdentifiers(Reader& reader, const toml::table& root,
                      Policy& policy) {
   ReadTables(reader, root, "identifier",
@@ -766,6 +787,9 @@ void ReadIdentifiers(Reader& reader, const toml::table& root,
   ReadTables(reader, root, "escalation",
              [&](const toml::table& t) { return reader.Escalation(t); },
              policy.escalations);
+  ReadTables(reader, root, "report",
+             [&](const toml::table& t) { return reader.Report(t); },
+             policy.reports);
 }
 
 }  // namespace
@@ -794,7 +818,7 @@ PolicyReport CheckPolicy(std::string_view text, const std::string& path) {
   reader.OnlyKeys(root,
                   {"internal_domains", "help_url", "directory", "groups",
                    "rule", "destination", "outbox", "identifier",
-                   "escalation"},
+                   "escalation", "report"},
                   "the file");
   Policy policy;
   policy.path = path;
