@@ -20,7 +20,8 @@ absl::StatusOr<std::vector<Incident>> Due(const EscalationRule& rule,
                                           int64_t now_ms) {
   std::vector<Incident> out;
   std::vector<std::string> severities;
-  for (const Severity s : rule.severities) severities.push_back(SeverityName(s));
+  for (const Severity s : rule.severities)
+    severities.push_back(SeverityName(s));
   if (severities.empty()) severities.push_back("");
   for (const char* workflow : {"new", "in-review"}) {
     for (const std::string& severity : severities) {
@@ -37,9 +38,9 @@ absl::StatusOr<std::vector<Incident>> Due(const EscalationRule& rule,
         auto rows = store.List(f);
         if (!rows.ok()) return rows.status();
         for (Incident& i : *rows) {
-          const bool seen = std::any_of(out.begin(), out.end(), [&](const Incident& o) {
-            return o.id == i.id;
-          });
+          const bool seen =
+              std::any_of(out.begin(), out.end(),
+                          [&](const Incident& o) { return o.id == i.id; });
           if (!seen) out.push_back(std::move(i));
         }
       }
@@ -55,10 +56,10 @@ std::string EscalationMail(const EscalationRule& rule,
       cases.size(), cases.size() == 1 ? " case was" : " cases were",
       " escalated by rule '", rule.name, "':\n\n");
   for (const Incident& i : cases) {
-    absl::StrAppend(&body, i.reference, "  ", i.severity.empty() ? "-" : i.severity,
-                    "  ", i.workflow, i.owner.empty() ? ", nobody's" : ", owner " + i.owner,
-                    "  ", FormatTime(i.time_ms), " UTC\n  from ",
-                    IncidentOrigin(i), "\n");
+    absl::StrAppend(
+        &body, i.reference, "  ", i.severity.empty() ? "-" : i.severity, "  ",
+        i.workflow, i.owner.empty() ? ", nobody's" : ", owner " + i.owner, "  ",
+        FormatTime(i.time_ms), " UTC\n  from ", IncidentOrigin(i), "\n");
     if (!run.console_url.empty()) {
       absl::StrAppend(&body, "  ", run.console_url, "/incidents/", i.id, "\n");
     }
@@ -86,9 +87,10 @@ std::vector<std::string> PolicyMailboxes(const Policy& policy,
     if (auto dn = policy.directory_groups.find(group);
         dn != policy.directory_groups.end() && policy.directory) {
       auto directory = OpenDirectory(*policy.directory);
-      auto members = directory.ok() ? directory->GroupMembers(dn->second)
-                                    : absl::StatusOr<std::vector<std::string>>(
-                                          directory.status());
+      auto members =
+          directory.ok()
+              ? directory->GroupMembers(dn->second)
+              : absl::StatusOr<std::vector<std::string>>(directory.status());
       if (!members.ok()) {
         not_told->push_back(absl::StrCat(n, ": ", members.status().message()));
         continue;
@@ -117,7 +119,8 @@ absl::StatusOr<std::vector<EscalationOutcome>> RunEscalations(
       out.push_back(std::move(o));
       continue;
     }
-    const std::vector<std::string> to = PolicyMailboxes(policy, rule.notify, &o.not_told);
+    const std::vector<std::string> to =
+        PolicyMailboxes(policy, rule.notify, &o.not_told);
     const std::string who = absl::StrJoin(rule.notify, ", ");
     for (Incident& i : *due) {
       absl::Status s = store.Escalate(i.id, who, "rule " + rule.name,

@@ -345,17 +345,25 @@ int ServeConsole(const ConsoleOptions& options,
 }  // namespace
 
 int RunConsoleCommand(int argc, char** argv) {
-  static constexpr OptionSpec kSpecs[] = {
-      {"listen", true},         {"index", true},
-      {"incidents", true},      {"tls-cert", true},
-      {"tls-key", true},        {"postfix-config", true},
-      {"role", true},           {"password-file", true},
-      {"idle-minutes", true},   {"session-hours", true},
-      {"pidfile", true},        {"trusted-proxy", true},
-      {"server-name", true},    {"policy", true},
-      {"silent-seconds", true}, {"behind-minutes", true},
-      {"url", true},            {"sendmail", true},
-      {"link-key", true}};
+  static constexpr OptionSpec kSpecs[] = {{"listen", true},
+                                          {"index", true},
+                                          {"incidents", true},
+                                          {"tls-cert", true},
+                                          {"tls-key", true},
+                                          {"postfix-config", true},
+                                          {"role", true},
+                                          {"password-file", true},
+                                          {"idle-minutes", true},
+                                          {"session-hours", true},
+                                          {"pidfile", true},
+                                          {"trusted-proxy", true},
+                                          {"server-name", true},
+                                          {"policy", true},
+                                          {"silent-seconds", true},
+                                          {"behind-minutes", true},
+                                          {"url", true},
+                                          {"sendmail", true},
+                                          {"link-key", true}};
   static constexpr auto kAllSpecs = WithLimitOptions(kSpecs);
   int exit = kExitOk;
   auto line = ParseCommandLine("console", argc, argv, kAllSpecs, kUsage, &exit);

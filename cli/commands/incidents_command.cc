@@ -33,7 +33,8 @@ constexpr char kUsage[] =
     "ADDR]\n"
     "       [--recipient ADDR] [--action A] [--source milter|scan|web]\n"
     "       [--kind leak|error|unread] [--severity S] [--rule NAME]\n"
-    "       [--reference LH-...] [--workflow new|in-review|escalated|resolved]\n"
+    "       [--reference LH-...] [--workflow "
+    "new|in-review|escalated|resolved]\n"
     "       [--owner USER]\n"
     "       [--limit N] [--offset N] [--json]     newest first (default "
     "limit 50)\n"
@@ -150,20 +151,20 @@ void PrintShow(const Incident& i) {
     field("reviewed", absl::StrCat(i.reviewed_by, " at ",
                                    FormatTime(i.reviewed_ms), " UTC"));
   }
-  field("case", absl::StrCat(i.workflow, i.owner.empty() ? "" : ", owner ",
-                             i.owner,
-                             i.escalated_to.empty() ? "" : ", escalated to ",
-                             i.escalated_to));
+  field("case",
+        absl::StrCat(i.workflow, i.owner.empty() ? "" : ", owner ", i.owner,
+                     i.escalated_to.empty() ? "" : ", escalated to ",
+                     i.escalated_to));
   if (const IncidentOverride& o = i.override_offer; !o.kind.empty()) {
-    field("override",
-          o.state == "used"
-              ? absl::StrCat("used by ", o.used_by, " at ",
-                             FormatTime(o.time_ms), " UTC from ", o.address,
-                             ": ", o.text)
-              : absl::StrCat(o.kind, " (rule ", o.rule, "), ", o.state,
-                             o.state == "offered"
-                                 ? " until " + FormatTime(o.until_ms) + " UTC"
-                                 : " by " + o.revoked_by));
+    field(
+        "override",
+        o.state == "used"
+            ? absl::StrCat("used by ", o.used_by, " at ", FormatTime(o.time_ms),
+                           " UTC from ", o.address, ": ", o.text)
+            : absl::StrCat(o.kind, " (rule ", o.rule, "), ", o.state,
+                           o.state == "offered"
+                               ? " until " + FormatTime(o.until_ms) + " UTC"
+                               : " by " + o.revoked_by));
   }
   for (const IncidentMatch& m : i.matches) {
     std::printf("  match %s%s%s: %u words, bytes %u-%u%s, coverage %.0f %%\n",
@@ -229,8 +230,9 @@ std::string IncidentJson(const Incident& i) {
     absl::StrAppend(
         &out, ",\"override\":{\"kind\":", JsonString(o.kind),
         ",\"rule\":", JsonString(o.rule), ",\"until_ms\":", o.until_ms,
-        ",\"state\":", JsonString(o.state), ",\"used_by\":",
-        JsonString(o.used_by), ",\"text\":", JsonString(o.text),
+        ",\"state\":", JsonString(o.state),
+        ",\"used_by\":", JsonString(o.used_by),
+        ",\"text\":", JsonString(o.text),
         ",\"address\":", JsonString(o.address), ",\"time_ms\":", o.time_ms,
         ",\"revoked_by\":", JsonString(o.revoked_by), "}");
   }
@@ -378,7 +380,8 @@ int EscalateDue(const CommandLine& line, IncidentStore& store, int64_t now) {
                 o.references.size(), o.references.empty() ? "" : ": ",
                 absl::StrJoin(o.references, " ").c_str());
     if (!o.told.empty()) {
-      std::printf("  told %s\n", Printable(absl::StrJoin(o.told, ", ")).c_str());
+      std::printf("  told %s\n",
+                  Printable(absl::StrJoin(o.told, ", ")).c_str());
     }
     for (const std::string& n : o.not_told) {
       std::fprintf(stderr, "leakhound incidents: not told %s\n",
@@ -405,8 +408,9 @@ int WorkCase(const CommandLine& line, IncidentStore& store,
   }
   if (!s.ok()) return ReportError("incidents", s);
   std::printf("incident %lld: %s\n", static_cast<long long>(id),
-              verb == "assign" ? "assigned" : verb == "comment" ? "commented"
-                                                                : "escalated");
+              verb == "assign"    ? "assigned"
+              : verb == "comment" ? "commented"
+                                  : "escalated");
   return kExitOk;
 }
 
@@ -449,7 +453,8 @@ int ActOnIncident(const CommandLine& line, IncidentStore& store,
     if (absl::Status s = store.RevokeOverride(id, CliUser()); !s.ok()) {
       return ReportError("incidents", s);
     }
-    std::printf("incident %lld: override revoked\n", static_cast<long long>(id));
+    std::printf("incident %lld: override revoked\n",
+                static_cast<long long>(id));
     return kExitOk;
   }
   if (verb == "release" || verb == "delete-mail") {
@@ -469,17 +474,17 @@ int ActOnIncident(const CommandLine& line, IncidentStore& store,
 
 int RunIncidentsCommand(int argc, char** argv) {
   static constexpr OptionSpec kSpecs[] = {
-      {"incidents", true}, {"index", true},      {"since", true},
-      {"until", true},     {"status", true},     {"document", true},
-      {"sender", true},    {"action", true},     {"source", true},
-      {"kind", true},      {"limit", true},      {"offset", true},
-      {"json", false},     {"as", true},         {"note", true},
-      {"format", true},    {"older-than", true}, {"postfix-config", true},
-      {"recipient", true}, {"severity", true},   {"rule", true},
-      {"reference", true}, {"forget", true},     {"policy", true},
-      {"once", false},     {"seconds", true},    {"to", true},
-      {"text", true},      {"reason", true},     {"workflow", true},
-      {"owner", true},     {"due", false},       {"sendmail", true},
+      {"incidents", true},  {"index", true},      {"since", true},
+      {"until", true},      {"status", true},     {"document", true},
+      {"sender", true},     {"action", true},     {"source", true},
+      {"kind", true},       {"limit", true},      {"offset", true},
+      {"json", false},      {"as", true},         {"note", true},
+      {"format", true},     {"older-than", true}, {"postfix-config", true},
+      {"recipient", true},  {"severity", true},   {"rule", true},
+      {"reference", true},  {"forget", true},     {"policy", true},
+      {"once", false},      {"seconds", true},    {"to", true},
+      {"text", true},       {"reason", true},     {"workflow", true},
+      {"owner", true},      {"due", false},       {"sendmail", true},
       {"console-url", true}};
   int exit = kExitOk;
   auto line = ParseCommandLine("incidents", argc, argv, kSpecs, kUsage, &exit);

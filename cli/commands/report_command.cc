@@ -67,8 +67,8 @@ int RenderReport(const CommandLine& line, IncidentStore& store,
   spec.until_ms = now;
   if (auto name = line.Value("name")) {
     const ReportSettings* found = nullptr;
-    for (const ReportSettings& r : policy != nullptr ? policy->reports
-                                                     : std::vector<ReportSettings>{}) {
+    for (const ReportSettings& r :
+         policy != nullptr ? policy->reports : std::vector<ReportSettings>{}) {
       if (r.name == *name) found = &r;
     }
     if (found == nullptr) {
@@ -83,13 +83,16 @@ int RenderReport(const CommandLine& line, IncidentStore& store,
   const std::string html = ReportHtml(*report);
   if (auto to = line.Value("to")) {
     if (!WriteFile(*to, html)) {
-      return ReportError("report", absl::UnavailableError("cannot write " + *to));
+      return ReportError("report",
+                         absl::UnavailableError("cannot write " + *to));
     }
   } else {
     std::fputs(html.c_str(), stdout);
   }
-  if (auto csv = line.Value("csv"); csv && !WriteFile(*csv, ReportCsv(*report))) {
-    return ReportError("report", absl::UnavailableError("cannot write " + *csv));
+  if (auto csv = line.Value("csv");
+      csv && !WriteFile(*csv, ReportCsv(*report))) {
+    return ReportError("report",
+                       absl::UnavailableError("cannot write " + *csv));
   }
   std::fprintf(stderr, "leakhound report: %lld incidents from %s to %s UTC\n",
                static_cast<long long>(report->incidents),
@@ -98,15 +101,15 @@ int RenderReport(const CommandLine& line, IncidentStore& store,
 }
 
 // --due: mails each [[report]] whose period passed since it was sent.
-int MailDue(const CommandLine& line, IncidentStore& store,
-            const Policy& policy, int64_t now) {
+int MailDue(const CommandLine& line, IncidentStore& store, const Policy& policy,
+            int64_t now) {
   std::vector<std::string> sendmail;
   if (auto s = line.Value("sendmail")) {
     sendmail = absl::StrSplit(*s, ' ', absl::SkipEmpty());
   }
   if (sendmail.empty()) {
-    return ReportError("report", absl::InvalidArgumentError(
-                                     "--due needs --sendmail COMMAND"));
+    return ReportError(
+        "report", absl::InvalidArgumentError("--due needs --sendmail COMMAND"));
   }
   const std::string from = line.Value("from").value_or("leakhound");
   int exit = kExitOk;
@@ -149,10 +152,9 @@ int MailDue(const CommandLine& line, IncidentStore& store,
 
 int RunReportCommand(int argc, char** argv) {
   static constexpr OptionSpec kSpecs[] = {
-      {"incidents", true}, {"index", true},    {"period", true},
-      {"to", true},        {"csv", true},      {"policy", true},
-      {"name", true},      {"due", false},     {"sendmail", true},
-      {"from", true}};
+      {"incidents", true}, {"index", true},  {"period", true}, {"to", true},
+      {"csv", true},       {"policy", true}, {"name", true},   {"due", false},
+      {"sendmail", true},  {"from", true}};
   int exit = kExitOk;
   auto line = ParseCommandLine("report", argc, argv, kSpecs, kUsage, &exit);
   if (!line) return exit;
@@ -175,8 +177,8 @@ int RunReportCommand(int argc, char** argv) {
   const int64_t now = NowUnixMs();
   if (line->Has("due")) {
     if (!policy) {
-      return ReportError("report", absl::InvalidArgumentError(
-                                       "--due needs --policy FILE"));
+      return ReportError(
+          "report", absl::InvalidArgumentError("--due needs --policy FILE"));
     }
     return MailDue(*line, **store, *policy, now);
   }

@@ -17,8 +17,8 @@ void AppendCaseSection(const PageContext& ctx, const Incident& i,
       Html(i.owner.empty() ? "nobody" : i.owner), "</td></tr>");
   if (!i.escalated_to.empty()) {
     absl::StrAppend(&body, "<tr><th>Escalated</th><td id=\"escalated\">to ",
-                    Html(i.escalated_to), ", ", Html(FormatTime(i.escalated_ms)),
-                    "</td></tr>");
+                    Html(i.escalated_to), ", ",
+                    Html(FormatTime(i.escalated_ms)), "</td></tr>");
   }
   body += "</table>";
   if (RoleAtLeast(ctx.role, "reviewer")) {
@@ -48,19 +48,20 @@ void AppendCaseSection(const PageContext& ctx, const Incident& i,
   }
   body += "</ul>";
   if (RoleAtLeast(ctx.role, "reviewer")) {
-    absl::StrAppend(&body, "<form method=\"post\" action=\"/incidents/", i.id,
-                    "/comment\" class=\"comment\">", CsrfField(ctx),
-                    "<label>Comment <textarea name=\"text\" id=\"comment-text\" "
-                    "rows=\"3\" maxlength=\"4000\" required></textarea></label>"
-                    "<button id=\"comment\" type=\"submit\">Add</button></form>");
+    absl::StrAppend(
+        &body, "<form method=\"post\" action=\"/incidents/", i.id,
+        "/comment\" class=\"comment\">", CsrfField(ctx),
+        "<label>Comment <textarea name=\"text\" id=\"comment-text\" "
+        "rows=\"3\" maxlength=\"4000\" required></textarea></label>"
+        "<button id=\"comment\" type=\"submit\">Add</button></form>");
   }
 }
 
 std::string BulkBox(const PageContext& ctx, int64_t id) {
   if (!RoleAtLeast(ctx.role, "reviewer")) return "";
   return absl::StrCat("<input type=\"checkbox\" form=\"bulk\" name=\"id-", id,
-                      "\" value=\"yes\" class=\"pick\" aria-label=\"pick ",
-                      id, "\"> ");
+                      "\" value=\"yes\" class=\"pick\" aria-label=\"pick ", id,
+                      "\"> ");
 }
 
 std::string BulkForm(const PageContext& ctx) {

@@ -15,9 +15,8 @@ absl::Status CaseAction(IncidentStore& store, const std::string& action,
                         int64_t id, const HttpRequest& req,
                         const std::string& who) {
   if (action == "assign") {
-    return store.Assign(id, std::string(absl::StripAsciiWhitespace(
-                                req.Field("owner"))),
-                        who);
+    return store.Assign(
+        id, std::string(absl::StripAsciiWhitespace(req.Field("owner"))), who);
   }
   if (action == "comment") {
     return store.AddComment(
@@ -66,10 +65,10 @@ void ConsoleServerImpl::Bulk(const HttpRequest& req, HttpResponse& res) {
   log(absl::StrCat(LogField(who), ": bulk ", LogField(action), " of ", done,
                    " incidents"));
   if (!st.ok()) {
-    return Fail(res, *s,
-                absl::Status(st.code(), absl::StrCat(done, " of ", ids.size(),
-                                                     " done, then: ",
-                                                     st.message())));
+    return Fail(
+        res, *s,
+        absl::Status(st.code(), absl::StrCat(done, " of ", ids.size(),
+                                             " done, then: ", st.message())));
   }
   res.SetRedirect(absl::StrCat("/incidents?done=bulk&n=", done), 303);
 }

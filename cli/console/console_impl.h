@@ -20,8 +20,8 @@
 #include "absl/strings/strip.h"
 #include "absl/synchronization/mutex.h"
 #include "cli/console/console_http.h"
-#include "cli/console/console_pages.h"
 #include "cli/console/console_options.h"
+#include "cli/console/console_pages.h"
 #include "cli/console/http_server.h"
 #include "cli/console/override_desk.h"
 #include "cli/console/secrets.h"
@@ -36,7 +36,8 @@
 namespace leakhound {
 
 inline constexpr char kSessionCookie[] = "lh_session";
-inline constexpr char kLoginCookie[] = "lh_login";  // the login form's CSRF token
+inline constexpr char kLoginCookie[] =
+    "lh_login";  // the login form's CSRF token
 // The credential of a session the directory opened (no password hash of
 // ours to follow).
 inline constexpr char kDirectoryCredential[] = "directory";

@@ -43,8 +43,9 @@ void ConsoleServerImpl::LoginPost(const HttpRequest& req, HttpResponse& res) {
   if (!canonical.ok()) {
     log(absl::StrCat("login refused: ", canonical.status().message(), ": '",
                      LogField(req.Field("user")), "'"));
-    return again(400, absl::StrCat("Wrong user name: ",
-                                   canonical.status().message(), "."));
+    return again(
+        400,
+        absl::StrCat("Wrong user name: ", canonical.status().message(), "."));
   }
   const auto now = ConsoleClock::now();
   const std::string client = ClientAddress(req);
@@ -65,8 +66,8 @@ void ConsoleServerImpl::LoginPost(const HttpRequest& req, HttpResponse& res) {
     // the highest console group the user is in.
     auto role = DirectoryLogin(user, req.Field("password"));
     if (!role.ok() && !absl::IsPermissionDenied(role.status())) {
-      log(absl::StrCat("login of '", LogField(user), "': ",
-                       role.status().message()));
+      log(absl::StrCat("login of '", LogField(user),
+                       "': ", role.status().message()));
       return again(503, "The directory cannot be reached. Try again later.");
     }
     if (role.ok()) {
@@ -75,10 +76,10 @@ void ConsoleServerImpl::LoginPost(const HttpRequest& req, HttpResponse& res) {
   }
   const bool by_directory =
       found.has_value() && found->password_hash == kDirectoryCredential;
-  const bool ok =
-      by_directory || (CheckPassword(req.Field("password"),
-                                     found ? found->password_hash : dummy_hash) &&
-                       found.has_value());
+  const bool ok = by_directory ||
+                  (CheckPassword(req.Field("password"),
+                                 found ? found->password_hash : dummy_hash) &&
+                   found.has_value());
   if (!ok) {
     limiter.Failed(client, user, now);
     log(absl::StrCat("login failed: user '", LogField(user), "' from ",

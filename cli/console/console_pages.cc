@@ -92,7 +92,8 @@ std::string IncidentListPage(const PageContext& ctx,
     absl::StrAppend(&body, "<p class=\"notice\" role=\"status\" id=\"notice\">",
                     Html(view.done), "</p>");
   }
-  absl::StrAppend(&body,
+  absl::StrAppend(
+      &body,
       "<form method=\"get\" action=\"/incidents\" class=\"filters\">"
       "<label>Status ",
       Select("status", Get(q, "status"),
@@ -101,8 +102,7 @@ std::string IncidentListPage(const PageContext& ctx,
       Select("workflow", Get(q, "workflow"),
              {"new", "in-review", "escalated", "resolved"}),
       "</label><label>Owner <input name=\"owner\" id=\"f-owner\" value=\"",
-      Html(Get(q, "owner")), "\">",
-      "</label><label>Action ",
+      Html(Get(q, "owner")), "\">", "</label><label>Action ",
       Select("action", Get(q, "action"),
              {"reject", "quarantine", "tag", "log", "accept", "tempfail",
               "remove-external-recipients", "redirect", "reported"}),
@@ -141,15 +141,14 @@ std::string IncidentListPage(const PageContext& ctx,
       absl::StrAppend(
           &body, "<tr><td>", BulkBox(ctx, i.id),
           "<a class=\"incident-link\" href=\"/incidents/", i.id, "\">", i.id,
-          "</a></td><td>", Html(FormatTime(i.time_ms)),
-          "</td><td>", Html(i.source), "</td><td>", Html(i.kind), "</td><td>",
+          "</a></td><td>", Html(FormatTime(i.time_ms)), "</td><td>",
+          Html(i.source), "</td><td>", Html(i.kind), "</td><td>",
           Html(i.action), "</td><td class=\"severity-", Html(i.severity), "\">",
           Html(i.severity), "</td><td class=\"status-", Html(i.status), "\">",
           Html(i.status), "</td><td class=\"case\">", Html(i.workflow),
           i.owner.empty() ? "" : " (" + Html(i.owner) + ")", "</td><td>",
-          Html(i.mail_state), "</td><td>",
-          Html(IncidentOrigin(i)), "</td><td>", Html(RecipientsCell(i)),
-          "</td><td>",
+          Html(i.mail_state), "</td><td>", Html(IncidentOrigin(i)), "</td><td>",
+          Html(RecipientsCell(i)), "</td><td>",
           // A web request has no subject: its method and URL stand there.
           Html(i.source == "web" ? absl::StrCat(i.method, " ", i.url)
                                  : i.subject),
@@ -306,8 +305,9 @@ void AppendOverride(const PageContext& ctx, const Incident& i,
   const IncidentOverride& o = i.override_offer;
   if (o.kind.empty()) return;
   std::string& body = *out;
-  absl::StrAppend(&body, "<h2>Override</h2><table class=\"fields\" "
-                         "id=\"override\"><tr><th>Offered</th><td>",
+  absl::StrAppend(&body,
+                  "<h2>Override</h2><table class=\"fields\" "
+                  "id=\"override\"><tr><th>Offered</th><td>",
                   Html(o.kind), " by rule ", Html(o.rule), ", until ",
                   Html(FormatTime(o.until_ms)),
                   "</td></tr><tr><th>State</th><td id=\"override-state\">",

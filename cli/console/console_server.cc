@@ -16,6 +16,7 @@
 #include "absl/strings/strip.h"
 #include "absl/synchronization/mutex.h"
 #include "cli/console/console_http.h"
+#include "cli/console/console_impl.h"
 #include "cli/console/console_pages.h"
 #include "cli/console/document_changes.h"
 #include "cli/console/fleet_pages.h"
@@ -37,12 +38,11 @@
 #include "cli/policy/policy_lint.h"
 #include "engine/protected_index.h"
 #include "shingler/user_name.h"
-#include "cli/console/console_impl.h"
 
 namespace leakhound {
 
 void ConsoleServerImpl::IncidentList(const HttpRequest& req,
-                                       HttpResponse& res) {
+                                     HttpResponse& res) {
   auto s = Authenticate(req, res);
   if (!s) return;
   IncidentListView view;
@@ -63,10 +63,10 @@ void ConsoleServerImpl::IncidentList(const HttpRequest& req,
   f.rule = view.query["rule"];
   f.reference = view.query["reference"];
   f.workflow = view.query["workflow"];
-  if (size_t n = 0; req.Query("done") == "bulk" &&
-                    absl::SimpleAtoi(req.Query("n"), &n)) {
-    view.done = absl::StrCat(n, n == 1 ? " incident" : " incidents",
-                             " changed.");
+  if (size_t n = 0;
+      req.Query("done") == "bulk" && absl::SimpleAtoi(req.Query("n"), &n)) {
+    view.done =
+        absl::StrCat(n, n == 1 ? " incident" : " incidents", " changed.");
   }
   // "nobody": the unowned cases.
   if (!view.query["owner"].empty()) {
@@ -99,7 +99,7 @@ void ConsoleServerImpl::IncidentList(const HttpRequest& req,
 }
 
 void ConsoleServerImpl::IncidentShow(const HttpRequest& req,
-                                       HttpResponse& res) {
+                                     HttpResponse& res) {
   auto s = Authenticate(req, res);
   if (!s) return;
   int64_t id = 0;
@@ -147,8 +147,8 @@ void ConsoleServerImpl::IncidentShow(const HttpRequest& req,
 }
 
 void ConsoleServerImpl::IncidentAction(const HttpRequest& req,
-                                         HttpResponse& res,
-                                         const std::string& action) {
+                                       HttpResponse& res,
+                                       const std::string& action) {
   auto s = Authorize(req, res, "reviewer");
   if (!s) return;
   int64_t id = 0;
@@ -165,7 +165,7 @@ void ConsoleServerImpl::IncidentAction(const HttpRequest& req,
     absl::MutexLock lock(&store_mu);
     absl::Status st = CaseAction(*store, action, id, req, who);
     if (!st.ok()) return Fail(res, *s, st);
-    done = action == "assign" ? "assigned"
+    done = action == "assign"    ? "assigned"
            : action == "comment" ? "commented"
                                  : "escalated";
   } else if (action == "resolve") {
@@ -280,7 +280,7 @@ void ConsoleServerImpl::Documents(const HttpRequest& req, HttpResponse& res) {
 }
 
 void ConsoleServerImpl::DocumentChange(const HttpRequest& req,
-                                         HttpResponse& res, bool add) {
+                                       HttpResponse& res, bool add) {
   auto s = Authorize(req, res, "admin");
   if (!s) return;
   if (options.index_dir.empty()) {
@@ -322,7 +322,7 @@ void ConsoleServerImpl::DocumentChange(const HttpRequest& req,
 }
 
 void ConsoleServerImpl::DocumentLabels(const HttpRequest& req,
-                                         HttpResponse& res) {
+                                       HttpResponse& res) {
   auto s = Authorize(req, res, "admin");
   if (!s) return;
   if (options.index_dir.empty()) {
@@ -400,8 +400,7 @@ void ConsoleServerImpl::Nodes(const HttpRequest& req, HttpResponse& res) {
   SendHtml(res, 200, NodesPage(Context(*s), view));
 }
 
-void ConsoleServerImpl::PolicyShow(const HttpRequest& req,
-                                     HttpResponse& res) {
+void ConsoleServerImpl::PolicyShow(const HttpRequest& req, HttpResponse& res) {
   auto s = Authenticate(req, res);
   if (!s) return;
   absl::StatusOr<PolicyView> view;
@@ -472,9 +471,9 @@ void ConsoleServerImpl::Routes() {
   get("/incidents/{id}",
       [this](const auto& q, auto& r) { IncidentShow(q, r); });
   post("/incidents/bulk", [this](const auto& q, auto& r) { Bulk(q, r); });
-  for (const char* action : {"resolve", "release", "delete-mail", "allow",
-                             "revoke-override", "assign", "comment",
-                             "escalate"}) {
+  for (const char* action :
+       {"resolve", "release", "delete-mail", "allow", "revoke-override",
+        "assign", "comment", "escalate"}) {
     post(absl::StrCat("/incidents/{id}/", action),
          [this, a = std::string(action)](const auto& q, auto& r) {
            IncidentAction(q, r, a);

@@ -26,7 +26,6 @@ namespace leakhound {
 
 struct ConsoleServerImpl;  // console_impl.h
 
-
 class ConsoleServer {
  public:
   // Opens the store (and the index, when given). `log` must be

@@ -92,8 +92,9 @@ bool OverrideDesk::Owns(const std::string& path) {
 void OverrideDesk::Routes(HttpServer& http, WorkPool* pool) {
   http.Route("GET", "/override/{ref}",
              [this](const auto& q, auto& r) { Show(q, r); });
-  http.Route("POST", "/override/{ref}/login",
-             [this](const auto& q, auto& r) { Login(q, r); }, pool);
+  http.Route(
+      "POST", "/override/{ref}/login",
+      [this](const auto& q, auto& r) { Login(q, r); }, pool);
   http.Route("POST", "/override/{ref}/link",
              [this](const auto& q, auto& r) { SendLink(q, r); });
   http.Route("POST", "/override/{ref}/justify",
@@ -116,8 +117,9 @@ std::optional<OverrideDesk::Held> OverrideDesk::Find(
     auto rows = store_->List(f);
     if (!rows.ok()) {
       SendHtml(res, HttpStatusOf(rows.status()),
-               OverrideEndPage("Not now", "The desk cannot be read now. Try "
-                                          "again in a few minutes."));
+               OverrideEndPage("Not now",
+                               "The desk cannot be read now. Try "
+                               "again in a few minutes."));
       return std::nullopt;
     }
     if (!rows->empty()) {
@@ -154,9 +156,9 @@ void OverrideDesk::LoginPage(HttpResponse& res, const std::string& reference,
                              int status, const std::string& error,
                              const std::string& notice) {
   const std::string token = RandomToken();
-  res.SetHeader("Set-Cookie", absl::StrCat(kFormCookie, "=", token,
-                                           "; Path=/override",
-                                           hooks_.cookie_attributes));
+  res.SetHeader("Set-Cookie",
+                absl::StrCat(kFormCookie, "=", token, "; Path=/override",
+                             hooks_.cookie_attributes));
   OverrideLoginOptions ways;
   ways.directory = directory_ != nullptr;
   ways.links = !options_.link_key.empty() && !options_.public_url.empty() &&
@@ -169,9 +171,9 @@ void OverrideDesk::OpenSession(const Held& held, const std::string& who,
                                HttpResponse& res) {
   const ConsoleSession s =
       sessions_.Create(who, "sender", held.reference, ConsoleClock::now());
-  res.SetHeader("Set-Cookie", absl::StrCat(kSenderCookie, "=", s.id,
-                                           "; Path=/override",
-                                           hooks_.cookie_attributes));
+  res.SetHeader("Set-Cookie",
+                absl::StrCat(kSenderCookie, "=", s.id, "; Path=/override",
+                             hooks_.cookie_attributes));
   res.SetRedirect(absl::StrCat(kPrefix, held.reference), 303);
 }
 
@@ -212,8 +214,8 @@ void OverrideDesk::Show(const HttpRequest& req, HttpResponse& res) {
     return SendHtml(res, o.state == "used" ? 200 : 410,
                     OverrideEndPage("Not available", closed));
   }
-  OverrideView view{reference, i.subject,     i.recipients, o.rule,
-                    "",        i.time_ms,     o.until_ms,   o.min_chars};
+  OverrideView view{reference, i.subject, i.recipients, o.rule,
+                    "",        i.time_ms, o.until_ms,   o.min_chars};
   if (auto it = options_.rule_texts.find(o.rule);
       it != options_.rule_texts.end()) {
     view.rule_text = it->second;
@@ -255,8 +257,9 @@ void OverrideDesk::Login(const HttpRequest& req, HttpResponse& res) {
     hooks_.log(absl::StrCat("override of ", reference, " refused: '",
                             LogField(user), "' is not its sender"));
     absl::MutexLock lock(store_mu_);
-    store_->Audit(user, "override refused", held->incident.id,
-                  absl::StrCat("not the sender, from ", client))
+    store_
+        ->Audit(user, "override refused", held->incident.id,
+                absl::StrCat("not the sender, from ", client))
         .IgnoreError();
     return LoginPage(res, reference, 403,
                      "You did not send this message: only its sender can "
@@ -293,8 +296,8 @@ void OverrideDesk::SendLink(const HttpRequest& req, HttpResponse& res) {
   const OverrideLinkClaims claims{reference, i.sender,
                                   i.override_offer.until_ms, RandomToken()};
   const std::string link =
-      absl::StrCat(options_.public_url, kPrefix, reference, "?t=",
-                   SignOverrideLink(options_.link_key, claims));
+      absl::StrCat(options_.public_url, kPrefix, reference,
+                   "?t=", SignOverrideLink(options_.link_key, claims));
   const absl::Status sent = SendMail(
       options_.sendmail, i.sender,
       LinkMail(options_.from, i.sender, reference, link, claims.expires_ms));
@@ -327,7 +330,8 @@ void OverrideDesk::Justify(const HttpRequest& req, HttpResponse& res) {
   }
   IncidentOverride use;
   use.used_by = session->user;
-  use.text = std::string(absl::StripAsciiWhitespace(req.Field("justification")));
+  use.text =
+      std::string(absl::StripAsciiWhitespace(req.Field("justification")));
   use.address = hooks_.client_address(req);
   use.time_ms = NowUnixMs();
   if (use.text.size() > kMaxJustificationBytes) use.text.clear();
@@ -337,18 +341,18 @@ void OverrideDesk::Justify(const HttpRequest& req, HttpResponse& res) {
     used = store_->UseOverride(held->incident.id, use);
   }
   if (!used.ok()) {
-    hooks_.log(absl::StrCat("override of ", reference, " refused: ",
-                            used.message()));
-    return SendHtml(res, HttpStatusOf(used),
-                    OverrideEndPage("Not released",
-                                    absl::StrCat("Not released: ",
-                                                 used.message(), ".")));
+    hooks_.log(
+        absl::StrCat("override of ", reference, " refused: ", used.message()));
+    return SendHtml(
+        res, HttpStatusOf(used),
+        OverrideEndPage("Not released",
+                        absl::StrCat("Not released: ", used.message(), ".")));
   }
   auto released = hooks_.release(held->incident.id, use.used_by);
   sessions_.Erase(session->id);
-  hooks_.log(absl::StrCat("override of ", reference, " by ",
-                          LogField(use.used_by), ": ",
-                          released.ok() ? *released : released.status().message()));
+  hooks_.log(absl::StrCat(
+      "override of ", reference, " by ", LogField(use.used_by), ": ",
+      released.ok() ? *released : released.status().message()));
   if (!released.ok()) {
     return SendHtml(
         res, 502,
@@ -387,9 +391,9 @@ void OverrideDesk::Coach(const HttpRequest& req, HttpResponse& res) {
       absl::StrContains(absl::AsciiStrToLower(req.Header("Accept")), "json");
   const auto reply = [&](int status, bool granted, const std::string& text) {
     if (!json) {
-      return SendHtml(res, status,
-                      OverrideEndPage(granted ? "Granted" : "Not granted",
-                                      text));
+      return SendHtml(
+          res, status,
+          OverrideEndPage(granted ? "Granted" : "Not granted", text));
     }
     res.status = status;
     res.SetContent(absl::StrCat("{\"granted\":", granted ? "true" : "false",
@@ -424,7 +428,8 @@ void OverrideDesk::Coach(const HttpRequest& req, HttpResponse& res) {
   }
   IncidentOverride use;
   use.used_by = i.sender;
-  use.text = std::string(absl::StripAsciiWhitespace(req.Field("justification")));
+  use.text =
+      std::string(absl::StripAsciiWhitespace(req.Field("justification")));
   if (use.text.size() > kMaxJustificationBytes) use.text.clear();
   use.address = hooks_.client_address(req);
   use.time_ms = NowUnixMs();

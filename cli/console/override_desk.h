@@ -58,8 +58,7 @@ struct OverrideDeskHooks {
   std::string cookie_attributes;  // "; HttpOnly; SameSite=Strict[; Secure]"
   // Releases incident `id`'s held mail for `who`: Postfix's report, or
   // that the node holding it was asked to.
-  std::function<absl::StatusOr<std::string>(int64_t id,
-                                            const std::string& who)>
+  std::function<absl::StatusOr<std::string>(int64_t id, const std::string& who)>
       release;
   std::function<void(const std::string&)> log;
 };
@@ -98,8 +97,7 @@ class OverrideDesk {
   // retry when the block page's token (?t=) is the incident's.
   void Coach(const HttpRequest& req, HttpResponse& res);
   // Opens the sender's session for `held` and goes to its page.
-  void OpenSession(const Held& held, const std::string& who,
-                   HttpResponse& res);
+  void OpenSession(const Held& held, const std::string& who, HttpResponse& res);
   // The login page, with a fresh form token.
   void LoginPage(HttpResponse& res, const std::string& reference, int status,
                  const std::string& error, const std::string& notice);

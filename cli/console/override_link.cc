@@ -21,8 +21,8 @@ namespace {
 // PERSISTED: the MAC's input.
 std::string MacInput(const OverrideLinkClaims& c) {
   return absl::StrCat("leakhound-override-link/1\n", c.reference, "\n",
-                      absl::AsciiStrToLower(c.sender), "\n", c.expires_ms,
-                      "\n", c.nonce);
+                      absl::AsciiStrToLower(c.sender), "\n", c.expires_ms, "\n",
+                      c.nonce);
 }
 
 bool IsHex(std::string_view s) {
@@ -75,12 +75,13 @@ absl::StatusOr<std::string> LoadLinkKey(const std::string& path) {
           absl::StrCat("cannot create ", temp, ": ", std::strerror(errno)));
     }
     const std::string key = RandomToken() + "\n";
-    const bool written =
-        ::write(fd, key.data(), key.size()) == static_cast<ssize_t>(key.size()) &&
-        ::fsync(fd) == 0;
+    const bool written = ::write(fd, key.data(), key.size()) ==
+                             static_cast<ssize_t>(key.size()) &&
+                         ::fsync(fd) == 0;
     ::close(fd);
     // link(2): of two consoles starting at once, one key wins.
-    if (!written || (::link(temp.c_str(), path.c_str()) != 0 && errno != EEXIST)) {
+    if (!written ||
+        (::link(temp.c_str(), path.c_str()) != 0 && errno != EEXIST)) {
       ::unlink(temp.c_str());
       return absl::InternalError(absl::StrCat("cannot write ", path));
     }

@@ -51,8 +51,8 @@ std::string OverrideLoginPage(const std::string& reference,
         "id=\"login\" type=\"submit\">Log in</button></form>");
   }
   if (ways.links) {
-    absl::StrAppend(&body, "<form method=\"post\" action=\"", base,
-                    "/link\">", Hidden("csrf", csrf),
+    absl::StrAppend(&body, "<form method=\"post\" action=\"", base, "/link\">",
+                    Hidden("csrf", csrf),
                     "<button id=\"send-link\" type=\"submit\">Mail a one-time "
                     "link to the sender's address</button></form>");
   }
@@ -103,14 +103,15 @@ std::string CoachPage(const std::string& reference, const std::string& token,
       justify ? "write why it must go" : "confirm it",
       ": you may then send the same upload again, once, within ", minutes,
       " minutes. This is recorded and reviewed by your security team.</p>",
-      "<form method=\"post\" action=\"/coach/", Url(reference), "?t=",
-      Url(token), "\" id=\"coach-form\">");
+      "<form method=\"post\" action=\"/coach/", Url(reference),
+      "?t=", Url(token), "\" id=\"coach-form\">");
   if (justify) {
-    absl::StrAppend(&body,
-                    "<label>Why must this upload go? (at least ", min_chars,
+    absl::StrAppend(&body, "<label>Why must this upload go? (at least ",
+                    min_chars,
                     " characters)<textarea name=\"justification\" "
                     "id=\"justification\" rows=\"5\" minlength=\"",
-                    min_chars, "\" maxlength=\"2000\" required></textarea>"
+                    min_chars,
+                    "\" maxlength=\"2000\" required></textarea>"
                     "</label>");
   }
   absl::StrAppend(&body, "<button id=\"grant\" type=\"submit\">",
@@ -120,8 +121,8 @@ std::string CoachPage(const std::string& reference, const std::string& token,
 }
 
 std::string OverrideEndPage(const std::string& title, const std::string& text) {
-  return Layout(nullptr, title, absl::StrCat("<p id=\"outcome\">", Html(text),
-                                             "</p>"));
+  return Layout(nullptr, title,
+                absl::StrCat("<p id=\"outcome\">", Html(text), "</p>"));
 }
 
 }  // namespace leakhound

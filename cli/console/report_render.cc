@@ -26,8 +26,9 @@ std::string Bars(const char* title, const char* id,
     const int64_t width = std::max<int64_t>(1, 300 * c.count / most);
     absl::StrAppend(
         &out, "<tr><td>", Html(c.name), "</td><td class=\"n\" align=\"right\">",
-        c.count, "</td><td><div style=\"background:#3b6ea5;height:12px;width:",
-        width, "px\"></div></td></tr>");
+        c.count,
+        "</td><td><div style=\"background:#3b6ea5;height:12px;width:", width,
+        "px\"></div></td></tr>");
   }
   return out + "</table>";
 }
@@ -55,9 +56,10 @@ std::string CsvField(const std::string& value) {
 std::string OverridesTable(const DeskReport& r) {
   std::string out = "<h2>Overrides</h2>";
   if (r.overrides.empty()) return out + "<p>None.</p>";
-  out += "<table class=\"overrides\" id=\"overrides\" border=\"1\" "
-         "cellpadding=\"3\"><tr><th>Incident</th><th>When (UTC)</th><th>"
-         "By</th><th>Rule</th><th>Justification</th></tr>";
+  out +=
+      "<table class=\"overrides\" id=\"overrides\" border=\"1\" "
+      "cellpadding=\"3\"><tr><th>Incident</th><th>When (UTC)</th><th>"
+      "By</th><th>Rule</th><th>Justification</th></tr>";
   for (const UsedOverride& u : r.overrides) {
     absl::StrAppend(&out, "<tr><td>", Html(u.reference), "</td><td>",
                     Html(FormatTime(u.override_used.time_ms)), "</td><td>",
@@ -78,7 +80,8 @@ std::string ReportHtml(const DeskReport& r) {
       "<h1>", Html(s.title), "</h1><p>From ", Html(FormatTime(s.since_ms)),
       " to ", Html(FormatTime(s.until_ms)), " UTC: <b id=\"total\">",
       r.incidents, "</b> incidents.</p>");
-  if (s.Wants("severity")) body += Bars("By severity", "severity", r.by_severity);
+  if (s.Wants("severity"))
+    body += Bars("By severity", "severity", r.by_severity);
   if (s.Wants("rule")) body += Bars("By rule", "rule", r.by_rule);
   if (s.Wants("channel")) body += Bars("By channel", "channel", r.by_channel);
   if (s.Wants("sender")) body += Bars("Top senders", "sender", r.by_sender);
@@ -98,21 +101,25 @@ std::string ReportHtml(const DeskReport& r) {
 std::string ReportCsv(const DeskReport& r) {
   std::string out = "section,name,count\r\n";
   const std::pair<const char*, const std::vector<NamedCount>*> kSections[] = {
-      {"severity", &r.by_severity}, {"rule", &r.by_rule},
-      {"channel", &r.by_channel},   {"sender", &r.by_sender},
+      {"severity", &r.by_severity},
+      {"rule", &r.by_rule},
+      {"channel", &r.by_channel},
+      {"sender", &r.by_sender},
       {"documents", &r.by_document}};
   absl::StrAppend(&out, "total,incidents,", r.incidents, "\r\n");
   for (const auto& [section, counts] : kSections) {
     if (!r.spec.Wants(section)) continue;
     for (const NamedCount& c : *counts) {
-      absl::StrAppend(&out, section, ",", CsvField(c.name), ",", c.count, "\r\n");
+      absl::StrAppend(&out, section, ",", CsvField(c.name), ",", c.count,
+                      "\r\n");
     }
   }
   if (r.spec.Wants("review_time")) {
     absl::StrAppend(&out, "review_time,resolved,", r.resolved, "\r\n",
                     "review_time,still_open,", r.still_open, "\r\n",
-                    "review_time,p50_minutes,", r.review_p50_ms / 60'000, "\r\n",
-                    "review_time,p90_minutes,", r.review_p90_ms / 60'000, "\r\n");
+                    "review_time,p50_minutes,", r.review_p50_ms / 60'000,
+                    "\r\n", "review_time,p90_minutes,",
+                    r.review_p90_ms / 60'000, "\r\n");
   }
   if (r.spec.Wants("overrides")) {
     for (const UsedOverride& u : r.overrides) {

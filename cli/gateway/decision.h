@@ -9,7 +9,8 @@
 //   - the action is the decision's for a leak, and for a clean verdict a
 //     rule matched (data identifiers: no document leaked, but a rule on
 //     them decides); for an error or unread parts, the decision's when a
-//     rule speaks to them, else the channel's defaults (its --on-error, --on-unreadable,
+//     rule speaks to them, else the channel's defaults (its --on-error,
+//     --on-unreadable,
 //     --on-unread-limit, the more restrictive of the last two for parts
 //     left unread for lack of time);
 //   - a mail whose deciding rule offers its sender an override

@@ -200,9 +200,9 @@ absl::StatusOr<DirectoryAccount> Directory::Login(
   }
   std::string filter = settings_.user_filter;
   filter.replace(filter.find("%s"), 2, EscapeFilterValue(name));
-  auto found = Search(ld->get(), settings_, settings_.base_dn,
-                      LDAP_SCOPE_SUBTREE, filter,
-                      {settings_.mail_attribute.c_str()});
+  auto found =
+      Search(ld->get(), settings_, settings_.base_dn, LDAP_SCOPE_SUBTREE,
+             filter, {settings_.mail_attribute.c_str()});
   if (!found.ok()) return found.status();
   if (ldap_count_entries(ld->get(), found->get()) != 1) return refused;
   LDAPMessage* entry = ldap_first_entry(ld->get(), found->get());

@@ -89,12 +89,11 @@ std::string Notifier::SenderMail(const SenderNotice& n,
         n.override_url, "\n\n");
   }
   absl::StrAppend(
-      &body,
-      n.help_url.empty()
-          ? "To ask for release, write to your security team and "
-            "name the incident.\n"
-          : absl::StrCat("To ask for release, see ", Field(n.help_url),
-                         " and name the incident.\n"));
+      &body, n.help_url.empty()
+                 ? "To ask for release, write to your security team and "
+                   "name the incident.\n"
+                 : absl::StrCat("To ask for release, see ", Field(n.help_url),
+                                " and name the incident.\n"));
   return Headers(from, n.to,
                  absl::StrCat(n.documents.empty()
                                   ? "Your message holds protected records ("

@@ -71,7 +71,6 @@ bool IsMailbox(std::string_view address) {
          local.size() <= 64 && local.front() != '-' && domain.front() != '-';
 }
 
-
 absl::Status SendMail(const std::vector<std::string>& command,
                       const std::string& to, const std::string& mail) {
   if (!IsMailbox(to)) {

@@ -34,8 +34,7 @@ int64_t Percentile(std::vector<int64_t>& v, int percent) {
 
 bool ReportSpec::Wants(const std::string& section) const {
   return sections.empty() ||
-         std::find(sections.begin(), sections.end(), section) !=
-             sections.end();
+         std::find(sections.begin(), sections.end(), section) != sections.end();
 }
 
 absl::StatusOr<DeskReport> BuildDeskReport(IncidentStore& store,

@@ -70,9 +70,9 @@ struct IncidentDocument {
 // incident of an upload a web grant let through (it names the grant's
 // user and justification).
 struct IncidentOverride {
-  std::string kind;  // "": none offered
-  std::string rule;  // the rule that offered it
-  int64_t until_ms = 0;  // it can be used before this
+  std::string kind;        // "": none offered
+  std::string rule;        // the rule that offered it
+  int64_t until_ms = 0;    // it can be used before this
   uint32_t min_chars = 0;  // of the justification, in characters
   uint32_t per_day = 0;    // uses per sender per day; 0: no limit
   std::string state = "offered";

@@ -19,12 +19,18 @@ using Json = nlohmann::json;
 // used; what a sender or reviewer does later is the store's.
 Json OverrideJson(const IncidentOverride& o) {
   if (o.kind.empty()) return Json::object();
-  return Json{{"kind", o.kind},          {"rule", o.rule},
-              {"until_ms", o.until_ms},  {"min_chars", o.min_chars},
-              {"per_day", o.per_day},    {"state", o.state},
-              {"used_by", o.used_by},    {"text", o.text},
-              {"address", o.address},    {"time_ms", o.time_ms},
-              {"host", o.host},          {"digest", o.digest},
+  return Json{{"kind", o.kind},
+              {"rule", o.rule},
+              {"until_ms", o.until_ms},
+              {"min_chars", o.min_chars},
+              {"per_day", o.per_day},
+              {"state", o.state},
+              {"used_by", o.used_by},
+              {"text", o.text},
+              {"address", o.address},
+              {"time_ms", o.time_ms},
+              {"host", o.host},
+              {"digest", o.digest},
               {"token_hash", o.token_hash}};
 }
 

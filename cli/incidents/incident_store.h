@@ -55,7 +55,7 @@ struct IncidentFilter {
   std::string severity;  // exact: info, low, medium, high
   std::string rule;      // a rule that matched, by name
   std::string reference;
-  std::string workflow;  // new, in-review, escalated, resolved
+  std::string workflow;              // new, in-review, escalated, resolved
   std::optional<std::string> owner;  // set: exactly ("": unowned)
   size_t limit = 50;     // newest first
   size_t offset = 0;

@@ -132,7 +132,8 @@ absl::Status IncidentStore::UseOverride(int64_t id,
     if (const int code = s.Step(); code != kSqlDone) {
       return Error(code, "cannot record the override");
     }
-    if (absl::Status st = EnqueueReview(id, "overridden", use.used_by, use.text);
+    if (absl::Status st =
+            EnqueueReview(id, "overridden", use.used_by, use.text);
         !st.ok()) {
       return st;
     }
@@ -164,8 +165,8 @@ absl::Status IncidentStore::RevokeOverride(int64_t id,
 }
 
 absl::StatusOr<std::optional<WebGrant>> IncidentStore::TakeWebGrant(
-    const std::string& user, const std::string& host,
-    const std::string& digest, int64_t now_ms) {
+    const std::string& user, const std::string& host, const std::string& digest,
+    int64_t now_ms) {
   std::optional<WebGrant> out;
   absl::Status st = InTransaction([&]() -> absl::Status {
     SqlStatement find(*db_,

@@ -65,9 +65,8 @@ absl::StatusOr<int64_t> IncidentStore::Purge(int64_t before_ms,
   int64_t deleted = 0;
   absl::Status s = InTransaction([&]() -> absl::Status {
     int code = kSqlDone;
-    for (const char* table :
-         {"matches", "incident_rules", "incident_documents", "overrides",
-          "override_links", "comments"}) {
+    for (const char* table : {"matches", "incident_rules", "incident_documents",
+                              "overrides", "override_links", "comments"}) {
       SqlStatement m(*db_, absl::StrCat("DELETE FROM ", table,
                                         " WHERE incident_id IN (SELECT id FROM "
                                         "incidents WHERE time_ms < ?)"));

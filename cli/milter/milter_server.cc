@@ -498,10 +498,16 @@ void Notify(const Session& s, const Judged& j) {
   if ((d.notify_sender || offered ||
        j.action == Disposition::kRemoveExternalRecipients) &&
       !s.sender.empty()) {
-    SenderNotice notice{s.sender,          s.subject,  s.recipient_list,
-                        j.removed,         DispositionName(j.action),
-                        rule,              documents,  records,
-                        j.reference,       j.policy->help_url};
+    SenderNotice notice{s.sender,
+                        s.subject,
+                        s.recipient_list,
+                        j.removed,
+                        DispositionName(j.action),
+                        rule,
+                        documents,
+                        records,
+                        j.reference,
+                        j.policy->help_url};
     const std::string& console = g_state.gateway->options().console_url;
     if (offered && !console.empty()) {
       notice.override_url = absl::StrCat(console, "/override/", j.reference);

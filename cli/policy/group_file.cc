@@ -12,10 +12,11 @@ namespace leakhound {
 
 std::optional<std::string> AddressPatternError(std::string& pattern) {
   const size_t at = pattern.find('@');
-  const std::string usage = absl::StrCat(
-      "malformed address pattern '", pattern,
-      "' (user@domain, @domain or group:NAME");
-  if (at == std::string::npos || pattern.find('@', at + 1) != std::string::npos ||
+  const std::string usage =
+      absl::StrCat("malformed address pattern '", pattern,
+                   "' (user@domain, @domain or group:NAME");
+  if (at == std::string::npos ||
+      pattern.find('@', at + 1) != std::string::npos ||
       pattern.find_first_of(" \t,;<>") != std::string::npos) {
     return usage + ")";
   }
@@ -49,8 +50,8 @@ std::vector<std::string> ReadGroupFile(const std::string& policy_path,
   uint32_t number = 0;
   for (std::string text; std::getline(in, text);) {
     ++number;
-    std::string p = absl::AsciiStrToLower(absl::StripAsciiWhitespace(
-        text.substr(0, text.find('#'))));
+    std::string p = absl::AsciiStrToLower(
+        absl::StripAsciiWhitespace(text.substr(0, text.find('#'))));
     if (p.empty()) continue;
     if (auto why = AddressPatternError(p)) {
       line_errors->push_back(absl::StrCat(path, ":", number, ": ", *why));

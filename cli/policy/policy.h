@@ -235,8 +235,8 @@ struct EscalationRule {
 // (empty: any), in `sections` (empty: all of kReportSections).
 // PERSISTED in the policy file.
 inline constexpr const char* kReportSections[] = {
-    "severity", "rule", "channel", "sender", "overrides", "review_time",
-    "documents"};
+    "severity",  "rule",        "channel",  "sender",
+    "overrides", "review_time", "documents"};
 struct ReportSettings {
   std::string name;
   int line = 0;

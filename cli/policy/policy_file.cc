@@ -329,11 +329,26 @@ class Reader {
 
   PolicyRule Rule(const toml::table& t) {
     OnlyKeys(t,
-             {"name", "when", "unless", "severity", "steps", "mode", "action",
-              "reject_text", "subject_prefix", "reviewer", "bcc",
-              "notify_sender", "notify", "override", "override_hours",
-              "override_minutes", "override_min_chars", "override_per_day",
-              "override_severities", "override_never_labels"},
+             {"name",
+              "when",
+              "unless",
+              "severity",
+              "steps",
+              "mode",
+              "action",
+              "reject_text",
+              "subject_prefix",
+              "reviewer",
+              "bcc",
+              "notify_sender",
+              "notify",
+              "override",
+              "override_hours",
+              "override_minutes",
+              "override_min_chars",
+              "override_per_day",
+              "override_severities",
+              "override_never_labels"},
              "a rule");
     PolicyRule r;
     r.line = static_cast<int>(t.source().begin.line);
@@ -411,41 +426,33 @@ class Reader {
     o.minutes = Count(t, "override_minutes").value_or(o.minutes);
     o.min_chars = Count(t, "override_min_chars").value_or(o.min_chars);
     o.per_day = Count(t, "override_per_day").value_or(0);
-    for (const std::string& s :
-         OneOf(t, "override_severities", {"info", "low", "medium", "high"})) {
-      o.severities.push_back(*SeverityNamed(s));
-    }
+    o.severities = Severities(t, "override_severities");
     o.never_labels = Strings(t, "override_never_labels");
     if (o.hours == 0 || o.minutes == 0) {
-      Fail(t.source(), absl::StrCat(where, ": override_hours and "
-                                           "override_minutes start at 1"));
+      Fail(t.source(), absl::StrCat(where,
+                                    ": override_hours and "
+                                    "override_minutes start at 1"));
     }
     return o;
   }
 
   EscalationRule Escalation(const toml::table& t) {
-    OnlyKeys(t, {"name", "severities", "unowned_hours", "unresolved_hours",
-                 "notify"},
-             "an [[escalation]]");
+    OnlyKeys(
+        t,
+        {"name", "severities", "unowned_hours", "unresolved_hours", "notify"},
+        "an [[escalation]]");
     EscalationRule e;
     e.line = static_cast<int>(t.source().begin.line);
     e.name = String(t, "name").value_or("");
     if (e.name.empty()) Fail(t.source(), "an [[escalation]] needs a name");
-    for (const std::string& s :
-         OneOf(t, "severities", {"info", "low", "medium", "high"})) {
-      e.severities.push_back(*SeverityNamed(s));
-    }
+    e.severities = Severities(t, "severities");
     e.unowned_hours = Count(t, "unowned_hours");
     e.unresolved_hours = Count(t, "unresolved_hours");
     e.notify = Addresses(t, "notify");
-    if (!e.unowned_hours && !e.unresolved_hours) {
+    if ((!e.unowned_hours && !e.unresolved_hours) || e.notify.empty()) {
       Fail(t.source(), absl::StrCat("escalation '", e.name,
                                     "' needs unowned_hours or "
-                                    "unresolved_hours"));
-    }
-    if (e.notify.empty()) {
-      Fail(t.source(), absl::StrCat("escalation '", e.name,
-                                    "' needs someone to notify"));
+                                    "unresolved_hours, and notify"));
     }
     return e;
   }
@@ -469,6 +476,15 @@ class Reader {
                        {"severity", "rule", "channel", "sender", "overrides",
                         "review_time", "documents"});
     return r;
+  }
+
+  std::vector<Severity> Severities(const toml::table& t,
+                                   const std::string& key) {
+    std::vector<Severity> out;
+    for (const std::string& s : OneOf(t, key, {"info", "low", "medium", "high"})) {
+      out.push_back(*SeverityNamed(s));
+    }
+    return out;
   }
 
   // A list of strings each of which is in `known`.
@@ -773,23 +789,24 @@ void ReadTables(Reader& reader, const toml::table& root, const char* key,
     }
   }
   if (list == nullptr) {
-    reader.Fail(node->source(), absl::StrCat("'", key, "' must be [[", key,
-                                             "]] tables"));
+    reader.Fail(node->source(),
+                absl::StrCat("'", key, "' must be [[", key, "]] tables"));
   }
 }
 
 // [[identifier]], [[escalation]] and [[report]] tables.
-void ReadIdentifiers(Reader& reader, const toml::table& root,
-                     Policy& policy) {
-  ReadTables(reader, root, "identifier",
-             [&](const toml::table& t) { return reader.Identifier(t); },
-             policy.identifiers);
-  ReadTables(reader, root, "escalation",
-             [&](const toml::table& t) { return reader.Escalation(t); },
-             policy.escalations);
-  ReadTables(reader, root, "report",
-             [&](const toml::table& t) { return reader.Report(t); },
-             policy.reports);
+void ReadIdentifiers(Reader& reader, const toml::table& root, Policy& policy) {
+  ReadTables(
+      reader, root, "identifier",
+      [&](const toml::table& t) { return reader.Identifier(t); },
+      policy.identifiers);
+  ReadTables(
+      reader, root, "escalation",
+      [&](const toml::table& t) { return reader.Escalation(t); },
+      policy.escalations);
+  ReadTables(
+      reader, root, "report",
+      [&](const toml::table& t) { return reader.Report(t); }, policy.reports);
 }
 
 }  // namespace
@@ -815,11 +832,11 @@ PolicyReport CheckPolicy(std::string_view text, const std::string& path) {
     return report;
   }
   Reader reader(path);
-  reader.OnlyKeys(root,
-                  {"internal_domains", "help_url", "directory", "groups",
-                   "rule", "destination", "outbox", "identifier",
-                   "escalation", "report"},
-                  "the file");
+  reader.OnlyKeys(
+      root,
+      {"internal_domains", "help_url", "directory", "groups", "rule",
+       "destination", "outbox", "identifier", "escalation", "report"},
+      "the file");
   Policy policy;
   policy.path = path;
   policy.internal_domains = reader.Domains(root, "internal_domains");

@@ -7,16 +7,16 @@
 #include <vector>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "cli/gateway/html_text.h"
-#include "absl/strings/escaping.h"
 #include "cli/gateway/message_verdict.h"
 #include "cli/incidents/incident_store.h"
-#include "engine/content_digest.h"
 #include "cli/policy/policy_evaluator.h"
+#include "engine/content_digest.h"
 
 namespace leakhound {
 namespace {
@@ -44,8 +44,7 @@ struct Judged {
 std::string BodyDigest(const HttpRequestBody& body) {
   const std::string type = absl::AsciiStrToLower(body.content_type);
   const size_t at = type.find("boundary=");
-  if (type.find("multipart/") == std::string::npos ||
-      at == std::string::npos) {
+  if (type.find("multipart/") == std::string::npos || at == std::string::npos) {
     return absl::BytesToHexString(ContentDigest(body.body));
   }
   // The boundary as sent (its case kept), without quotes.
@@ -62,10 +61,9 @@ std::string BodyDigest(const HttpRequestBody& body) {
 // Whether some rule of `policy` offers an override (then a body's digest
 // is taken before it is scanned).
 bool Coaches(const Policy& policy) {
-  return std::any_of(policy.rules.begin(), policy.rules.end(),
-                     [](const PolicyRule& r) {
-                       return !r.override_offer.kind.empty();
-                     });
+  return std::any_of(
+      policy.rules.begin(), policy.rules.end(),
+      [](const PolicyRule& r) { return !r.override_offer.kind.empty(); });
 }
 
 // A block the deciding rule lets its user override: the retry of a body
@@ -164,19 +162,19 @@ void FillPage(const WebPolicy& p, const WebRequest& r, const Judged& j,
   const OverrideSettings* offer =
       j.token.empty() ? nullptr : &j.decision.override_rule->override_offer;
   const std::string grant_url =
-      offer == nullptr ? ""
-                       : absl::StrCat(p.console_url, "/coach/", j.reference,
-                                      "?t=", j.token);
+      offer == nullptr
+          ? ""
+          : absl::StrCat(p.console_url, "/coach/", j.reference, "?t=", j.token);
   if (WantsJson(r)) {
     a->content_type = "application/json";
     std::string coach;
     if (offer != nullptr) {
-      coach = absl::StrCat(
-          ",\"override\":{\"kind\":\"", offer->kind, "\",\"url\":\"",
-          JsonEscaped(grant_url), "\",\"field\":\"justification\","
-          "\"min_chars\":",
-          offer->kind == "justify" ? offer->min_chars : 0,
-          ",\"retry_minutes\":", offer->minutes, "}");
+      coach = absl::StrCat(",\"override\":{\"kind\":\"", offer->kind,
+                           "\",\"url\":\"", JsonEscaped(grant_url),
+                           "\",\"field\":\"justification\","
+                           "\"min_chars\":",
+                           offer->kind == "justify" ? offer->min_chars : 0,
+                           ",\"retry_minutes\":", offer->minutes, "}");
     }
     a->page = absl::StrCat(
         "{\"error\":{\"type\":\"leakhound_blocked\",\"message\":\"",

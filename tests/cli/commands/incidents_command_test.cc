@@ -8,8 +8,8 @@
 #include <fstream>
 #include <string>
 
-#include "gmock/gmock.h"
 #include "cli/incidents/incident_store.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/cli/commands/run_leakhound.h"
 #include "tests/file_text.h"
@@ -82,8 +82,8 @@ TEST(IncidentsCaseCommandTest, ACaseIsAssignedCommentedEscalatedAndResolved) {
   EXPECT_THAT(run({"incidents", "list", "--workflow", "new", "--json"}).out,
               HasSubstr("\"workflow\":\"new\",\"owner\":\"\""));
   ASSERT_EQ(run({"incidents", "assign", id, "--to", "rita"}).exit, 0);
-  ASSERT_EQ(run({"incidents", "comment", id, "--text", "asked the sender"}).exit,
-            0);
+  ASSERT_EQ(
+      run({"incidents", "comment", id, "--text", "asked the sender"}).exit, 0);
   EXPECT_NE(run({"incidents", "comment", id}).exit, 0);  // no text
   ASSERT_EQ(run({"incidents", "escalate", id, "--to", "dlp-leads@corp.test",
                  "--reason", "board papers"})
@@ -128,7 +128,8 @@ TEST(IncidentsCaseCommandTest, EscalationRulesEscalateOverdueCasesOnceAndMail) {
                                 policy, "--sendmail", sendmail, "--incidents",
                                 store, "--console-url", "https://dlp.test"});
   ASSERT_EQ(due.exit, 0) << due.err;
-  EXPECT_THAT(due.out, HasSubstr("escalation high unowned: 1 cases: LH-HHHHHHHHHH"));
+  EXPECT_THAT(due.out,
+              HasSubstr("escalation high unowned: 1 cases: LH-HHHHHHHHHH"));
   EXPECT_THAT(due.out, HasSubstr("told lead@corp.test, soc@corp.test"));
   const std::string mail = Slurp(dir.Sub("mail-lead@corp.test"));
   EXPECT_THAT(mail, HasSubstr("LH-HHHHHHHHHH  high  new, nobody's"));

@@ -70,9 +70,9 @@ class ReportCommandTest : public ::testing::Test {
 };
 
 TEST_F(ReportCommandTest, TheFiguresAreTheStoresForThePeriod) {
-  RunResult r = RunLeakhound({"report", "--period", "1d", "--to",
-                              dir_.Sub("r.html"), "--csv", dir_.Sub("r.csv"),
-                              "--incidents", store_});
+  RunResult r =
+      RunLeakhound({"report", "--period", "1d", "--to", dir_.Sub("r.html"),
+                    "--csv", dir_.Sub("r.csv"), "--incidents", store_});
   ASSERT_EQ(r.exit, 0) << r.err;
   EXPECT_THAT(r.err, HasSubstr("4 incidents"));
   const std::string csv = Slurp(dir_.Sub("r.csv"));
@@ -111,21 +111,23 @@ TEST_F(ReportCommandTest, DueReportsAreMailedOncePerPeriodWithTheirFilters) {
   };
   RunResult first = due();
   ASSERT_EQ(first.exit, 0) << first.err;
-  EXPECT_THAT(first.out, HasSubstr("report web weekly: 1 incidents, sent to 1"));
+  EXPECT_THAT(first.out,
+              HasSubstr("report web weekly: 1 incidents, sent to 1"));
   const std::string mail = Slurp(dir_.Sub("mail-ciso@corp.test"));
   EXPECT_THAT(mail, HasSubstr("Content-Type: multipart/mixed"));
   EXPECT_THAT(mail, HasSubstr("filename=\"leakhound-report.csv\""));
   // The CSV part, decoded: the web channel only, and no mail override.
   const size_t at = mail.find("filename=\"leakhound-report.csv\"");
   const size_t start = mail.find("\r\n\r\n", at) + 4;
-  std::string b64 = mail.substr(start, mail.find("--leakhound-report", start) - start);
+  std::string b64 =
+      mail.substr(start, mail.find("--leakhound-report", start) - start);
   std::erase_if(b64, [](char c) { return c == '\r' || c == '\n'; });
   std::string csv;
   ASSERT_TRUE(absl::Base64Unescape(b64, &csv));
   EXPECT_THAT(csv, HasSubstr("total,incidents,1\r\n"));
   EXPECT_THAT(csv, HasSubstr("channel,web,1\r\n"));
-  EXPECT_THAT(csv, Not(HasSubstr("severity,")));   // not a section asked for
-  EXPECT_THAT(csv, Not(HasSubstr("override,")));   // the override was mail's
+  EXPECT_THAT(csv, Not(HasSubstr("severity,")));  // not a section asked for
+  EXPECT_THAT(csv, Not(HasSubstr("override,")));  // the override was mail's
   // Within its week: not again.
   RunResult second = due();
   ASSERT_EQ(second.exit, 0) << second.err;

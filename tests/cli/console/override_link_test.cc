@@ -22,8 +22,8 @@ OverrideLinkClaims Claims() {
 
 TEST(OverrideLinkTest, ALinkSignedForASenderAndIncidentVerifiesForThem) {
   const std::string token = SignOverrideLink(kKey, Claims());
-  auto nonce = VerifyOverrideLink(kKey, token, "LH-ABCDEFGHJK",
-                                  "sam@corp.test", 9'999);
+  auto nonce =
+      VerifyOverrideLink(kKey, token, "LH-ABCDEFGHJK", "sam@corp.test", 9'999);
   ASSERT_TRUE(nonce.ok()) << nonce.status();
   EXPECT_EQ(*nonce, "0a1b2c");
 }
@@ -47,7 +47,8 @@ TEST(OverrideLinkTest, AnotherIncidentSenderKeyOrAnEditedTokenIsRefused) {
   renonced.replace(renonced.find(".0a1b2c.") + 1, 6, "0a1b2d");
   for (const std::string& bad :
        {later, renonced, std::string(""), std::string("1.2"),
-        std::string("x.0a.ff"), token + "0", token.substr(0, token.size() - 1)}) {
+        std::string("x.0a.ff"), token + "0",
+        token.substr(0, token.size() - 1)}) {
     EXPECT_TRUE(absl::IsPermissionDenied(
         VerifyOverrideLink(kKey, bad, "LH-ABCDEFGHJK", "sam@corp.test", 1)
             .status()))

@@ -50,7 +50,8 @@ TEST(OverridePagesTest, BeforeLoginNothingOfTheMessageIsShown) {
   EXPECT_NE(neither.find("Ask your security team"), std::string::npos);
 }
 
-TEST(OverridePagesTest, TheIncidentPageShowsTheOverrideAndRevokeOnlyWhilePending) {
+TEST(OverridePagesTest,
+     TheIncidentPageShowsTheOverrideAndRevokeOnlyWhilePending) {
   Incident i;
   i.id = 7;
   i.source = "milter";

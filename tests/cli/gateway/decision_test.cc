@@ -108,9 +108,9 @@ when = { labels_any = ["confidential"] }
   MessageVerdict v;
   v.kind = MessageVerdict::Kind::kLeak;
   v.matched = {{"memo", {"confidential"}, 40, 0.3}};
-  const Judgement mail = JudgeFacts(
-      policy, FactsOf({"mail", "a@corp.test", {"x@ext.test"}}, v), v.kind,
-      DefaultsFor("mail"));
+  const Judgement mail =
+      JudgeFacts(policy, FactsOf({"mail", "a@corp.test", {"x@ext.test"}}, v),
+                 v.kind, DefaultsFor("mail"));
   EXPECT_EQ(mail.action, Disposition::kQuarantine);
   EXPECT_EQ(mail.decision.disposition, Disposition::kReject);
   const IncidentOverride offer =
@@ -120,15 +120,15 @@ when = { labels_any = ["confidential"] }
   EXPECT_EQ(offer.until_ms, 1000 + 48 * 3'600'000);
   EXPECT_EQ(offer.min_chars, 20u);
   // The web's block stands: its user is coached on the block page.
-  const Judgement web = JudgeFacts(
-      policy, FactsOf({"web", "sam", {"paste.example"}}, v), v.kind,
-      DefaultsFor("web"));
+  const Judgement web =
+      JudgeFacts(policy, FactsOf({"web", "sam", {"paste.example"}}, v), v.kind,
+                 DefaultsFor("web"));
   EXPECT_EQ(web.action, Disposition::kReject);
   EXPECT_EQ(OfferOf(web.decision, web.action, "web", 1000).until_ms,
             1000 + 10 * 60'000);
   // Delivered, nothing offered.
-  EXPECT_TRUE(OfferOf(mail.decision, Disposition::kLog, "mail", 1000)
-                  .kind.empty());
+  EXPECT_TRUE(
+      OfferOf(mail.decision, Disposition::kLog, "mail", 1000).kind.empty());
 }
 
 }  // namespace

@@ -199,8 +199,8 @@ namespace leakhound {
 namespace {
 
 TEST(NotifierOverrideTest, AHeldSenderIsGivenTheSelfServiceLinkAndItsHours) {
-  SenderNotice notice{"sam@corp.test", "Q3", {"x@ext.test"}, {},
-                      "quarantine",    "outside", {"memo"}, {},
+  SenderNotice notice{"sam@corp.test", "Q3",      {"x@ext.test"}, {},
+                      "quarantine",    "outside", {"memo"},       {},
                       "LH-ABCDEFGHJK", ""};
   EXPECT_THAT(Notifier::SenderMail(notice, "leakhound@corp.test"),
               Not(HasSubstr("/override/")));

@@ -373,8 +373,8 @@ TEST(IncidentStoreFormatTest,
   sqlite3_close(db);
   auto store = IncidentStore::Open(path);
   ASSERT_TRUE(store.ok()) << store.status();
-  // Migrated to the newest version: the policy's and the web's columns are there,
-  // empty, and the outbox's tables, with no destination.
+  // Migrated to the newest version: the policy's and the web's columns are
+  // there, empty, and the outbox's tables, with no destination.
   EXPECT_EQ((*store)->schema_version(), kIncidentSchemaVersion);
   auto destinations = (*store)->OutboxStates();
   ASSERT_TRUE(destinations.ok()) << destinations.status();
@@ -877,8 +877,9 @@ IncidentOverride Use(const std::string& by, const std::string& text,
 TEST_P(IncidentStoreTest, AnOverrideIsUsedOnceAuditedAndSentToTheSiem) {
   ASSERT_TRUE(store_->RegisterDestination("soc").ok());
   const int64_t now = NowUnixMs();
-  std::vector<Incident> batch = {Offered(now, "Sam@Corp.test", now + 3'600'000, 0),
-                                 MailLeak(now, "sam@corp.test", "memo")};
+  std::vector<Incident> batch = {
+      Offered(now, "Sam@Corp.test", now + 3'600'000, 0),
+      MailLeak(now, "sam@corp.test", "memo")};
   ASSERT_TRUE(store_->Insert(batch).ok());
   auto offered = store_->Get(batch[0].id);
   ASSERT_TRUE(offered.ok());
@@ -887,9 +888,11 @@ TEST_P(IncidentStoreTest, AnOverrideIsUsedOnceAuditedAndSentToTheSiem) {
   EXPECT_EQ(offered->override_offer.rule, "confidential outside");
   EXPECT_TRUE(store_->Get(batch[1].id)->override_offer.kind.empty());
 
-  ASSERT_TRUE(store_->UseOverride(batch[0].id,
-                                  Use("sam@corp.test", "Signed NDA with the buyer", now))
-                  .ok());
+  ASSERT_TRUE(
+      store_
+          ->UseOverride(batch[0].id,
+                        Use("sam@corp.test", "Signed NDA with the buyer", now))
+          .ok());
   const IncidentOverride used = store_->Get(batch[0].id)->override_offer;
   EXPECT_EQ(used.state, "used");
   EXPECT_EQ(used.used_by, "sam@corp.test");
@@ -916,27 +919,30 @@ TEST_P(IncidentStoreTest, AnOverrideIsUsedOnceAuditedAndSentToTheSiem) {
   EXPECT_EQ(audit[0].action, "override");
 }
 
-TEST_P(IncidentStoreTest, AnOverrideIsRefusedExpiredTooShortOrPastItsDailyLimit) {
+TEST_P(IncidentStoreTest,
+       AnOverrideIsRefusedExpiredTooShortOrPastItsDailyLimit) {
   const int64_t now = NowUnixMs();
-  std::vector<Incident> batch = {Offered(now, "sam@corp.test", now + 1000, 2),
-                                 Offered(now, "sam@corp.test", now + 1000, 2),
-                                 Offered(now, "sam@corp.test", now + 1000, 2),
-                                 Offered(now, "paula@corp.test", now + 1000, 2)};
+  std::vector<Incident> batch = {
+      Offered(now, "sam@corp.test", now + 1000, 2),
+      Offered(now, "sam@corp.test", now + 1000, 2),
+      Offered(now, "sam@corp.test", now + 1000, 2),
+      Offered(now, "paula@corp.test", now + 1000, 2)};
   ASSERT_TRUE(store_->Insert(batch).ok());
   // Expired: at or after until_ms.
   EXPECT_TRUE(absl::IsFailedPrecondition(store_->UseOverride(
       batch[0].id, Use("sam@corp.test", "long enough text", now + 1000))));
   // Ten characters, not bytes: "ééééé" is 10 bytes, 5 characters.
-  const absl::Status short_text = store_->UseOverride(
-      batch[0].id, Use("sam@corp.test", "ééééé", now));
+  const absl::Status short_text =
+      store_->UseOverride(batch[0].id, Use("sam@corp.test", "ééééé", now));
   EXPECT_TRUE(absl::IsFailedPrecondition(short_text));
   EXPECT_NE(short_text.message().find("at least 10 characters"),
             std::string::npos);
-  EXPECT_TRUE(store_->UseOverride(batch[0].id,
-                                  Use("sam@corp.test", "éééééééééé", now))
-                  .ok());
-  EXPECT_TRUE(store_->UseOverride(batch[1].id,
-                                  Use("sam@corp.test", "second one here", now))
+  EXPECT_TRUE(
+      store_->UseOverride(batch[0].id, Use("sam@corp.test", "éééééééééé", now))
+          .ok());
+  EXPECT_TRUE(store_
+                  ->UseOverride(batch[1].id,
+                                Use("sam@corp.test", "second one here", now))
                   .ok());
   // Two per sender in 24 hours: the third is refused; another sender's is
   // not counted against sam.
@@ -945,8 +951,9 @@ TEST_P(IncidentStoreTest, AnOverrideIsRefusedExpiredTooShortOrPastItsDailyLimit)
   EXPECT_TRUE(absl::IsFailedPrecondition(third));
   EXPECT_NE(third.message().find("2 overrides per sender"), std::string::npos);
   EXPECT_EQ(store_->Get(batch[2].id)->override_offer.state, "offered");
-  EXPECT_TRUE(store_->UseOverride(batch[3].id,
-                                  Use("paula@corp.test", "paula's reason", now))
+  EXPECT_TRUE(store_
+                  ->UseOverride(batch[3].id,
+                                Use("paula@corp.test", "paula's reason", now))
                   .ok());
 }
 
@@ -1014,17 +1021,18 @@ TEST_P(IncidentStoreTest, AWebGrantLetsOneRetryOfThatBodyByThatUserThrough) {
   batch[0].reference = "LH-AAAAAAAAAA";
   ASSERT_TRUE(store_->Insert(batch).ok());
   // Not granted yet: nothing to take.
-  EXPECT_FALSE(
-      store_->TakeWebGrant("alice", "chat.example.net", "d1", now)->has_value());
-  ASSERT_TRUE(store_->UseOverride(batch[0].id,
-                                  Use("Alice", "for the auditors", now + 60'000))
+  EXPECT_FALSE(store_->TakeWebGrant("alice", "chat.example.net", "d1", now)
+                   ->has_value());
+  ASSERT_TRUE(store_
+                  ->UseOverride(batch[0].id,
+                                Use("Alice", "for the auditors", now + 60'000))
                   .ok());
   const IncidentOverride granted = store_->Get(batch[0].id)->override_offer;
   // The retry window: the rule's minutes, from the grant.
   EXPECT_EQ(granted.retry_until_ms, now + 60'000 + 5 * 60'000);
   // Another body, another host, another user: nothing.
-  EXPECT_FALSE(
-      store_->TakeWebGrant("alice", "chat.example.net", "d2", now)->has_value());
+  EXPECT_FALSE(store_->TakeWebGrant("alice", "chat.example.net", "d2", now)
+                   ->has_value());
   EXPECT_FALSE(
       store_->TakeWebGrant("alice", "other.example", "d1", now)->has_value());
   EXPECT_FALSE(
@@ -1034,18 +1042,17 @@ TEST_P(IncidentStoreTest, AWebGrantLetsOneRetryOfThatBodyByThatUserThrough) {
                    ->TakeWebGrant("alice", "chat.example.net", "d1",
                                   granted.retry_until_ms)
                    ->has_value());
-  auto taken = store_->TakeWebGrant("ALICE", "chat.example.net", "d1",
-                                    now + 120'000);
+  auto taken =
+      store_->TakeWebGrant("ALICE", "chat.example.net", "d1", now + 120'000);
   ASSERT_TRUE(taken.ok()) << taken.status();
   ASSERT_TRUE(taken->has_value());
   EXPECT_EQ((*taken)->incident_id, batch[0].id);
   EXPECT_EQ((*taken)->reference, "LH-AAAAAAAAAA");
   EXPECT_EQ((*taken)->grant.text, "for the auditors");
   // Once.
-  EXPECT_FALSE(store_
-                   ->TakeWebGrant("alice", "chat.example.net", "d1",
-                                  now + 130'000)
-                   ->has_value());
+  EXPECT_FALSE(
+      store_->TakeWebGrant("alice", "chat.example.net", "d1", now + 130'000)
+          ->has_value());
   EXPECT_EQ(store_->Get(batch[0].id)->override_offer.retried_ms, now + 120'000);
 }
 

@@ -441,15 +441,17 @@ TEST(PolicyEvaluatorOverrideTest, AnOverrideIsOfferedOnlyWithinItsLimits) {
   ASSERT_NE(one.override_rule, nullptr);
   EXPECT_EQ(one.override_rule->name, "confidential outside");
   // Two documents step the severity up to high: not one it allows.
-  EXPECT_EQ(EvaluatePolicy(policy, Mail({"x@gmail.com"}, {memo, plan}))
-                .override_rule,
-            nullptr);
+  EXPECT_EQ(
+      EvaluatePolicy(policy, Mail({"x@gmail.com"}, {memo, plan})).override_rule,
+      nullptr);
   // A document labelled `restricted` is never overridden.
-  EXPECT_EQ(EvaluatePolicy(policy, Mail({"x@gmail.com"}, {vault})).override_rule,
-            nullptr);
+  EXPECT_EQ(
+      EvaluatePolicy(policy, Mail({"x@gmail.com"}, {vault})).override_rule,
+      nullptr);
   // Nothing stopped, nothing to override.
-  EXPECT_EQ(EvaluatePolicy(policy, Mail({"a@example.com"}, {memo})).override_rule,
-            nullptr);
+  EXPECT_EQ(
+      EvaluatePolicy(policy, Mail({"a@example.com"}, {memo})).override_rule,
+      nullptr);
   // A scan has no one to justify it.
   VerdictFacts scan = Mail({"x@gmail.com"}, {memo});
   scan.channel = "scan";
@@ -475,13 +477,13 @@ documents = ["memo"]
 }
 
 TEST(PolicyEvaluatorOverrideTest, AnOverrideNeedsARuleThatStops) {
-  for (const char* text : {
-           "[[rule]]\nname = \"r\"\naction = \"tag\"\noverride = \"justify\"\n",
-           "[[rule]]\nname = \"r\"\naction = \"reject\"\noverride = \"maybe\"\n",
-           "[[rule]]\nname = \"r\"\naction = \"reject\"\noverride = "
-           "\"justify\"\noverride_hours = 0\n",
-           "[[rule]]\nname = \"r\"\naction = \"reject\"\noverride = "
-           "\"justify\"\noverride_severities = [\"urgent\"]\n"}) {
+  for (const char* text :
+       {"[[rule]]\nname = \"r\"\naction = \"tag\"\noverride = \"justify\"\n",
+        "[[rule]]\nname = \"r\"\naction = \"reject\"\noverride = \"maybe\"\n",
+        "[[rule]]\nname = \"r\"\naction = \"reject\"\noverride = "
+        "\"justify\"\noverride_hours = 0\n",
+        "[[rule]]\nname = \"r\"\naction = \"reject\"\noverride = "
+        "\"justify\"\noverride_severities = [\"urgent\"]\n"}) {
     EXPECT_FALSE(ParsePolicy(text, "t.toml").ok()) << text;
   }
 }

@@ -197,7 +197,8 @@ TEST(EventFormatsTest, AWebIncidentNamesItsHostAndUrl) {
 namespace leakhound {
 namespace {
 
-TEST(EventFormatsOverrideTest, ASendersOverrideIsNamedAndCarriesItsJustification) {
+TEST(EventFormatsOverrideTest,
+     ASendersOverrideIsNamedAndCarriesItsJustification) {
   OutboxEvent e;
   e.seq = 7;
   e.id = "0123456789abcdef0123456789abcdef";

@@ -9,8 +9,8 @@
 
 #include "absl/strings/escaping.h"
 #include "cli/records/record_schema.h"
-#include "engine/content_digest.h"
 #include "cli/records/table_loader.h"
+#include "engine/content_digest.h"
 #include "gtest/gtest.h"
 #include "tests/file_text.h"
 #include "tests/temp_dir.h"
@@ -337,8 +337,8 @@ TEST_F(WebCoachingTest, ABlockOffersAFormBoundToUserHostAndBody) {
   const WebChannel channel = Coached();
   const WebAnswer a = channel.Judge(Form("AaB03x", Passage()));
   ASSERT_TRUE(a.block) << a.log_line;
-  const std::string action = "action=\"https://dlp.corp.test/coach/" +
-                             a.reference + "?t=";
+  const std::string action =
+      "action=\"https://dlp.corp.test/coach/" + a.reference + "?t=";
   const size_t at = a.page.find(action);
   ASSERT_NE(at, std::string::npos) << a.page;
   const std::string token = a.page.substr(at + action.size(), 32);
