@@ -125,4 +125,18 @@ Policy BuiltinPolicy(Disposition on_leak, const std::string& reject_text) {
   return policy;
 }
 
+int SyslogFacilityNumber(std::string_view name) {
+  static constexpr std::pair<const char*, int> kNamed[] = {
+      {"kern", 0}, {"user", 1},   {"mail", 2},     {"daemon", 3},
+      {"auth", 4}, {"syslog", 5}, {"authpriv", 10}};
+  for (const auto& [n, v] : kNamed) {
+    if (name == n) return v;
+  }
+  if (name.size() == 6 && name.starts_with("local") && name[5] >= '0' &&
+      name[5] <= '7') {
+    return 16 + (name[5] - '0');
+  }
+  return -1;
+}
+
 }  // namespace leakhound

@@ -39,6 +39,9 @@ enum class Disposition {
 
 const char* SeverityName(Severity s);
 const char* DispositionName(Disposition d);
+// The syslog facility `name` (RFC 5424's numbers: "mail" 2, "local4"
+// 20, ...), or -1.
+int SyslogFacilityNumber(std::string_view name);
 // The value of a name (as SeverityName / DispositionName give it).
 std::optional<Severity> SeverityNamed(std::string_view name);
 std::optional<Disposition> DispositionNamed(std::string_view name);

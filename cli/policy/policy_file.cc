@@ -25,21 +25,6 @@
 namespace leakhound {
 namespace {
 
-// The syslog facility `name` (RFC 5424's numbers), or -1.
-int FacilityNumber(std::string_view name) {
-  static constexpr std::pair<const char*, int> kNamed[] = {
-      {"kern", 0}, {"user", 1},   {"mail", 2},     {"daemon", 3},
-      {"auth", 4}, {"syslog", 5}, {"authpriv", 10}};
-  for (const auto& [n, v] : kNamed) {
-    if (name == n) return v;
-  }
-  if (name.size() == 6 && name.starts_with("local") && name[5] >= '0' &&
-      name[5] <= '7') {
-    return 16 + (name[5] - '0');
-  }
-  return -1;
-}
-
 // Reads one table of the file into the model, collecting the first error.
 class Reader {
  public:
@@ -481,7 +466,8 @@ class Reader {
   std::vector<Severity> Severities(const toml::table& t,
                                    const std::string& key) {
     std::vector<Severity> out;
-    for (const std::string& s : OneOf(t, key, {"info", "low", "medium", "high"})) {
+    for (const std::string& s :
+         OneOf(t, key, {"info", "low", "medium", "high"})) {
       out.push_back(*SeverityNamed(s));
     }
     return out;
@@ -594,7 +580,7 @@ class Reader {
       Fail(At(t, "format"), "'format' must be cef or leef");
     }
     if (auto f = String(t, "facility")) {
-      d.facility = FacilityNumber(*f);
+      d.facility = SyslogFacilityNumber(*f);
       if (d.facility < 0) {
         Fail(t.get("facility")->source(),
              "'facility' must be a syslog facility (auth, local0 ... local7)");
