@@ -1056,6 +1056,60 @@ TEST_P(IncidentStoreTest, AWebGrantLetsOneRetryOfThatBodyByThatUserThrough) {
   EXPECT_EQ(store_->Get(batch[0].id)->override_offer.retried_ms, now + 120'000);
 }
 
+TEST_P(IncidentStoreTest, ACaseMovesThroughItsWorkflowAndEveryStepIsAnEvent) {
+  ASSERT_TRUE(store_->RegisterDestination("soc").ok());
+  std::vector<Incident> batch = {MailLeak(1000, "a@corp.test", "memo"),
+                                 MailLeak(2000, "b@corp.test", "memo")};
+  ASSERT_TRUE(store_->Insert(batch).ok());
+  const int64_t id = batch[0].id;
+  EXPECT_EQ(store_->Get(id)->workflow, "new");
+  ASSERT_TRUE(store_->Assign(id, "rita", "console:rita").ok());
+  EXPECT_EQ(store_->Get(id)->workflow, "in-review");
+  EXPECT_EQ(store_->Get(id)->owner, "rita");
+  ASSERT_TRUE(store_->AddComment(id, "asked the sender", "console:rita").ok());
+  ASSERT_TRUE(store_->AddComment(id, "no answer", "console:ada").ok());
+  EXPECT_TRUE(absl::IsInvalidArgument(store_->AddComment(id, "", "x")));
+  EXPECT_TRUE(absl::IsNotFound(store_->AddComment(9999, "x", "x")));
+  auto comments = store_->Comments(id);
+  ASSERT_EQ(comments->size(), 2u);
+  EXPECT_EQ((*comments)[0].text, "asked the sender");
+  EXPECT_EQ((*comments)[1].user, "console:ada");
+  ASSERT_TRUE(store_->Escalate(id, "group:leads", "board papers", "cli:x").ok());
+  Incident escalated = *store_->Get(id);
+  EXPECT_EQ(escalated.workflow, "escalated");
+  EXPECT_EQ(escalated.escalated_to, "group:leads");
+  EXPECT_GT(escalated.escalated_ms, 0);
+  // The filters: by case and by owner ("" the unowned).
+  IncidentFilter f;
+  f.workflow = "escalated";
+  EXPECT_EQ(*store_->Count(f), 1);
+  f.workflow = "";
+  f.owner = "";
+  auto unowned = store_->List(f);
+  ASSERT_EQ(unowned->size(), 1u);
+  EXPECT_EQ((*unowned)[0].id, batch[1].id);
+  ASSERT_TRUE(store_->Resolve(id, "authorised", "allowed", "console:rita").ok());
+  EXPECT_EQ(store_->Get(id)->workflow, "resolved");
+  EXPECT_TRUE(absl::IsFailedPrecondition(
+      store_->Escalate(id, "x@corp.test", "", "cli:x")));
+  // Open again: back in review (it has an owner); unassigned: new.
+  ASSERT_TRUE(store_->Resolve(id, "open", "", "console:rita").ok());
+  EXPECT_EQ(store_->Get(id)->workflow, "in-review");
+  ASSERT_TRUE(store_->Assign(id, "", "console:rita").ok());
+  EXPECT_EQ(store_->Get(id)->workflow, "new");
+  auto events = *store_->PendingEvents("soc", 20);
+  std::vector<std::string> reviews;
+  for (const OutboxEvent& e : events) {
+    if (e.type == "review") reviews.push_back(e.review);
+  }
+  EXPECT_EQ(reviews,
+            (std::vector<std::string>{"assigned", "commented", "commented",
+                                      "escalated", "resolved", "resolved",
+                                      "assigned"}));
+  ASSERT_EQ(*store_->Purge(5000, "ada"), 2);
+  EXPECT_TRUE(store_->Comments(id)->empty());
+}
+
 TEST(IncidentStoreUriTest, AnUnreachableServerIsUnavailableWithoutItsPassword) {
   IncidentStore::Options o;
   auto store = IncidentStore::Open(
