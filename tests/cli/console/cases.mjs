@@ -1,6 +1,7 @@
 // A reviewer works incidents as cases in Debian's Chromium
 // (tests/cli/console/console_integration_test.py runs it): takes one,
-// comments on it, escalates it, then ticks two incidents in the list and
+// assigns it to someone else and takes it back, comments on it,
+// escalates it, then ticks two incidents in the list and
 // resolves both at once.
 // usage: node cases.mjs URL USER PASSWORD ID1 ID2
 // Prints one JSON line of what it saw; exits 1 on the first failed check.
@@ -27,6 +28,14 @@ try {
   seen.owner = (await page.locator('#owner').innerText()).trim();
   seen.workflow_taken = (await page.locator('#workflow').innerText()).trim();
   check(seen.owner === user, 'not taken');
+
+  // Reassigned to another reviewer, then taken back.
+  await page.fill('#assign-owner', 'ada');
+  await page.click('#assign');
+  await page.waitForURL(/done=assigned/);
+  seen.reassigned = (await page.locator('#owner').innerText()).trim();
+  await page.click('#take');
+  await page.waitForURL(/done=assigned/);
 
   await page.fill('#comment-text', 'Asked the sender <b>why</b>; waiting.');
   await page.click('#comment');

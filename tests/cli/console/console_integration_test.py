@@ -610,6 +610,7 @@ class ConsoleTest(unittest.TestCase):
         seen = json.loads(out.stdout.strip().splitlines()[-1])
         self.assertEqual((seen["workflow_before"], seen["workflow_taken"]), ("new", "in-review"))
         self.assertEqual(seen["owner"], "rita")
+        self.assertEqual(seen["reassigned"], "ada")
         self.assertIn("console:rita: Asked the sender <b>why</b>; waiting.", seen["comments"])
         self.assertEqual(seen["workflow_escalated"], "escalated")
         self.assertTrue(seen["escalated"].startswith("to dlp-leads@corp.test"))
