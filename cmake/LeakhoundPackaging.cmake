@@ -39,6 +39,7 @@ install(FILES ${_dist}/copyright ${PROJECT_BINARY_DIR}/dist/changelog.gz
 install(FILES ${_dist}/leakhound-milter.service ${_dist}/leakhound-console.service
   ${_dist}/leakhound-icap.service
   ${_dist}/leakhound-sync.service ${_dist}/leakhound-sync.timer
+  ${_dist}/leakhound-desk.service ${_dist}/leakhound-desk.timer
   DESTINATION /lib/systemd/system)
 # /etc: absolute, so `cmake --install` and the package put it at /etc.
 install(FILES ${_dist}/milter.conf ${_dist}/sync.env ${_dist}/policy.toml
