@@ -67,9 +67,8 @@ int RenderReport(const CommandLine& line, IncidentStore& store,
   spec.until_ms = now;
   if (auto name = line.Value("name")) {
     const ReportSettings* found = nullptr;
-    for (const ReportSettings& r :
-         policy != nullptr ? policy->reports : std::vector<ReportSettings>{}) {
-      if (r.name == *name) found = &r;
+    for (size_t k = 0; policy != nullptr && k < policy->reports.size(); ++k) {
+      if (policy->reports[k].name == *name) found = &policy->reports[k];
     }
     if (found == nullptr) {
       return ReportError("report", absl::NotFoundError(absl::StrCat(

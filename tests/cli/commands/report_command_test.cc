@@ -95,6 +95,26 @@ TEST_F(ReportCommandTest, TheFiguresAreTheStoresForThePeriod) {
   EXPECT_THAT(html, HasSubstr("1 resolved (median"));
 }
 
+TEST_F(ReportCommandTest, ANamedReportByHandTakesItsFiltersAndSections) {
+  const std::string policy = dir_.Sub("policy.toml");
+  std::ofstream(policy) << "[[report]]\nname = \"mail only\"\n"
+                           "to = [\"ciso@corp.test\"]\nchannels = [\"mail\"]\n"
+                           "sections = [\"severity\"]\n";
+  RunResult r = RunLeakhound({"report", "--period", "1d", "--policy", policy,
+                              "--name", "mail only", "--csv",
+                              dir_.Sub("m.csv"), "--incidents", store_});
+  ASSERT_EQ(r.exit, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("<title>leakhound report: mail only</title>"));
+  const std::string csv = Slurp(dir_.Sub("m.csv"));
+  EXPECT_THAT(csv, HasSubstr("total,incidents,3\r\n"));
+  EXPECT_THAT(csv, HasSubstr("severity,high,2\r\n"));
+  EXPECT_THAT(csv, Not(HasSubstr("channel,")));
+  RunResult unknown = RunLeakhound({"report", "--policy", policy, "--name",
+                                    "nope", "--incidents", store_});
+  EXPECT_EQ(unknown.exit, 2);
+  EXPECT_THAT(unknown.err, HasSubstr("no [[report]] named 'nope'"));
+}
+
 TEST_F(ReportCommandTest, DueReportsAreMailedOncePerPeriodWithTheirFilters) {
   const std::string policy = dir_.Sub("policy.toml");
   std::ofstream(policy) << "[[report]]\nname = \"web weekly\"\n"
