@@ -71,23 +71,6 @@ constexpr char kUsage[] =
     "and delete-mail\n"
     "  T: an age (90d, 12h, 30m) or a UTC date 2026-11-25[T14:30:00].\n";
 
-// A CSV field (RFC 4180), defused for spreadsheets: a field a spreadsheet
-// would read as a formula (= + - @ at its start) gets a leading quote.
-std::string CsvField(std::string_view value) {
-  std::string v(value);
-  if (!v.empty() && (v[0] == '=' || v[0] == '+' || v[0] == '-' || v[0] == '@' ||
-                     v[0] == '\t' || v[0] == '\r')) {
-    v.insert(v.begin(), '\'');
-  }
-  if (v.find_first_of(",\"\r\n") == std::string::npos) return v;
-  std::string out = "\"";
-  for (char c : v) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
-
 absl::StatusOr<IncidentFilter> FilterOf(const CommandLine& line, int64_t now) {
   IncidentFilter f;
   if (auto v = line.Value("since")) {

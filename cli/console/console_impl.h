@@ -290,6 +290,10 @@ struct ConsoleServerImpl {
   void IncidentShow(const HttpRequest& req, HttpResponse& res);
   void IncidentAction(const HttpRequest& req, HttpResponse& res,
                       const std::string& action);
+  // Allow-lists passage `match` (its ordinal) of incident `id` for `who`
+  // (an admin's index write), audited.
+  absl::Status AllowPassage(int64_t id, const std::string& match,
+                            const std::string& who);
   // Bulk actions on the ticked incidents of the list (case_pages.h).
   void Bulk(const HttpRequest& req, HttpResponse& res);
   void Documents(const HttpRequest& req, HttpResponse& res);

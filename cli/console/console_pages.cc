@@ -82,18 +82,9 @@ std::string RecipientsCell(const Incident& i) {
   return absl::StrCat(i.recipients[0], " (+", i.recipients.size() - 1, ")");
 }
 
-}  // namespace
-
-std::string IncidentListPage(const PageContext& ctx,
-                             const IncidentListView& view) {
-  const auto& q = view.query;
-  std::string body;
-  if (!view.done.empty()) {
-    absl::StrAppend(&body, "<p class=\"notice\" role=\"status\" id=\"notice\">",
-                    Html(view.done), "</p>");
-  }
-  absl::StrAppend(
-      &body,
+// The list's filter form, echoing the filter `q` as typed.
+std::string FilterForm(const std::map<std::string, std::string>& q) {
+  return absl::StrCat(
       "<form method=\"get\" action=\"/incidents\" class=\"filters\">"
       "<label>Status ",
       Select("status", Get(q, "status"),
@@ -126,6 +117,19 @@ std::string IncidentListPage(const PageContext& ctx,
       "\"></label><button id=\"filter\" "
       "type=\"submit\">Filter</button> <a "
       "href=\"/incidents\">clear</a></form>");
+}
+
+}  // namespace
+
+std::string IncidentListPage(const PageContext& ctx,
+                             const IncidentListView& view) {
+  const auto& q = view.query;
+  std::string body;
+  if (!view.done.empty()) {
+    absl::StrAppend(&body, "<p class=\"notice\" role=\"status\" id=\"notice\">",
+                    Html(view.done), "</p>");
+  }
+  body += FilterForm(q);
   if (view.rows.empty()) {
     body += "<p class=\"empty\">No incidents match.</p>";
   } else {

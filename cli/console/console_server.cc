@@ -185,49 +185,58 @@ void ConsoleServerImpl::IncidentAction(const HttpRequest& req,
     }
     done = "revoked";
   } else if (action == "allow") {
-    if (options.index_dir.empty()) {
-      return Fail(res, *s,
-                  absl::FailedPreconditionError(
-                      "the console was started without --index"));
+    if (absl::Status st = AllowPassage(id, req.Field("match"), who);
+        !st.ok()) {
+      return Fail(res, *s, st);
     }
-    size_t n = 0;
-    Incident incident;
-    {
-      absl::MutexLock lock(&store_mu);
-      auto got = store->Get(id);
-      if (!got.ok()) return Fail(res, *s, got.status());
-      incident = std::move(*got);
-    }
-    if (!absl::SimpleAtoi(req.Field("match"), &n) ||
-        n >= incident.matches.size() || incident.matches[n].snippet.empty()) {
-      return Fail(res, *s, absl::InvalidArgumentError("no such passage"));
-    }
-    const IncidentMatch& m = incident.matches[n];
-    const std::string text =
-        m.snippet.substr(m.snippet_begin, m.snippet_end - m.snippet_begin);
-    const std::string name = absl::StrCat("incident-", id, "-", n);
-    absl::MutexLock write(&index_write_mu);
-    auto index = ProtectedIndex::Open(options.index_dir, OpenMode::kWrite);
-    if (!index.ok()) return Fail(res, *s, index.status());
-    // `rekey` reads the passage again from a retained copy.
-    auto copy = RetainCopy(options.index_dir, name + ".txt", text);
-    if (!copy.ok()) return Fail(res, *s, copy.status());
-    auto added = (*index)->AddAllowed(name, copy->path, text);
-    if (!added.ok()) {
-      if (copy->created)
-        DropRetainedCopy(options.index_dir, copy->path).IgnoreError();
-      return Fail(res, *s, added.status());
-    }
-    index->reset();
-    absl::MutexLock lock(&store_mu);
-    store
-        ->Audit(who, "allow-list", id,
-                absl::StrCat("passage ", n, " as '", name, "'"))
-        .IgnoreError();
     done = "allowed";
   }
   log(absl::StrCat(LogField(who), ": ", action, " incident ", id));
   res.SetRedirect(absl::StrCat("/incidents/", id, "?done=", done), 303);
+}
+
+absl::Status ConsoleServerImpl::AllowPassage(int64_t id,
+                                             const std::string& match,
+                                             const std::string& who) {
+  if (options.index_dir.empty()) {
+    return absl::FailedPreconditionError(
+        "the console was started without --index");
+  }
+  size_t n = 0;
+  Incident incident;
+  {
+    absl::MutexLock lock(&store_mu);
+    auto got = store->Get(id);
+    if (!got.ok()) return got.status();
+    incident = std::move(*got);
+  }
+  if (!absl::SimpleAtoi(match, &n) || n >= incident.matches.size() ||
+      incident.matches[n].snippet.empty()) {
+    return absl::InvalidArgumentError("no such passage");
+  }
+  const IncidentMatch& m = incident.matches[n];
+  const std::string text =
+      m.snippet.substr(m.snippet_begin, m.snippet_end - m.snippet_begin);
+  const std::string name = absl::StrCat("incident-", id, "-", n);
+  absl::MutexLock write(&index_write_mu);
+  auto index = ProtectedIndex::Open(options.index_dir, OpenMode::kWrite);
+  if (!index.ok()) return index.status();
+  // `rekey` reads the passage again from a retained copy.
+  auto copy = RetainCopy(options.index_dir, name + ".txt", text);
+  if (!copy.ok()) return copy.status();
+  auto added = (*index)->AddAllowed(name, copy->path, text);
+  if (!added.ok()) {
+    if (copy->created)
+      DropRetainedCopy(options.index_dir, copy->path).IgnoreError();
+    return added.status();
+  }
+  index->reset();
+  absl::MutexLock lock(&store_mu);
+  store
+      ->Audit(who, "allow-list", id,
+              absl::StrCat("passage ", n, " as '", name, "'"))
+      .IgnoreError();
+  return absl::OkStatus();
 }
 
 void ConsoleServerImpl::Documents(const HttpRequest& req, HttpResponse& res) {

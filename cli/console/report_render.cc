@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "cli/gateway/html_text.h"
 #include "cli/incidents/incident.h"
+#include "cli/incidents/incident_fields.h"
 #include "cli/incidents/outbox_event.h"
 
 namespace leakhound {
@@ -37,20 +38,6 @@ std::string Duration(int64_t ms) {
   const int64_t minutes = ms / 60'000;
   if (minutes < 120) return absl::StrCat(minutes, " min");
   return absl::StrCat(minutes / 60, " h ", minutes % 60, " min");
-}
-
-std::string CsvField(const std::string& value) {
-  std::string v = value;
-  if (!v.empty() && std::string("=+-@\t\r").find(v[0]) != std::string::npos) {
-    v = "'" + v;
-  }
-  if (v.find_first_of(",\"\r\n") == std::string::npos) return v;
-  std::string out = "\"";
-  for (const char c : v) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
 }
 
 std::string OverridesTable(const DeskReport& r) {

@@ -72,4 +72,20 @@ std::string IncidentField::Text(const Incident& i,
 
 std::span<const IncidentField> IncidentFields() { return kFields; }
 
+std::string CsvField(std::string_view value) {
+  std::string v(value);
+  if (!v.empty() && (v[0] == '=' || v[0] == '+' || v[0] == '-' || v[0] == '@' ||
+                     v[0] == '\t' || v[0] == '\r')) {
+    v.insert(v.begin(), '\'');
+  }
+  if (v.find_first_of(",\"\r\n") == std::string::npos) return v;
+  std::string out = "\"";
+  for (char c : v) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+
 }  // namespace leakhound

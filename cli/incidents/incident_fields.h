@@ -11,6 +11,7 @@
 #define LEAKHOUND_CLI_INCIDENTS_INCIDENT_FIELDS_H_
 
 #include <span>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,11 @@ struct IncidentField {
   // The value as one text, a list's items joined by `separator`.
   std::string Text(const Incident& i, const char* separator) const;
 };
+
+// A CSV field (RFC 4180), defused for spreadsheets: a field a spreadsheet
+// would read as a formula (= + - @ tab CR at its start) gets a leading
+// quote. For exports and reports.
+std::string CsvField(std::string_view value);
 
 // In the order every view lists them.
 std::span<const IncidentField> IncidentFields();
