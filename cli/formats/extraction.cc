@@ -61,6 +61,10 @@ class PartSink : public ExtractionSink {
     return absl::OkStatus();
   }
 
+  void NoteLabels(const std::vector<SensitivityLabel>& labels) override {
+    MergeLabels(labels, &budget_->result->parts[part_].labels);
+  }
+
   void NoteDecoding(std::string_view, size_t invalid_sequences) override {
     budget_->result->invalid_sequences += invalid_sequences;
   }
@@ -130,7 +134,7 @@ class PartSink : public ExtractionSink {
           budget_->limits.max_depth, " levels (--max-depth)"));
     }
     r.parts.push_back(ExtractedPart{JoinPart(this->name(), name),
-                                    std::string(format), "", ""});
+                                    std::string(format), "", "", {}});
     return std::make_unique<PartSink>(budget_, r.parts.size() - 1, depth_ + 1);
   }
 
@@ -268,7 +272,7 @@ absl::Status RunWithin(Extraction& result, const ExtractionLimits& limits,
   const auto timeout = std::chrono::duration_cast<Clock::duration>(
       std::chrono::duration<double>(limits.max_seconds));
   Budget budget{limits, Clock::now() + timeout, 0, 0, &result};
-  result.parts.push_back(ExtractedPart{"", "", "", ""});
+  result.parts.push_back(ExtractedPart{"", "", "", "", {}});
   PartSink root(&budget, 0, 0);
   return run(root);
 }
@@ -287,7 +291,9 @@ absl::StatusOr<Extraction> Extract(std::optional<FileKind> forced,
   }
   result.format = result.parts.front().format;
   std::erase_if(result.parts,
-                [](const ExtractedPart& p) { return p.text.empty(); });
+                [](const ExtractedPart& p) {
+                  return p.text.empty() && p.labels.empty();
+                });
   return result;
 }
 

@@ -25,6 +25,7 @@
 
 #include "absl/status/statusor.h"
 #include "cli/formats/file_type.h"
+#include "cli/formats/sensitivity_label.h"
 #include "cli/formats/text_extractor.h"
 
 namespace leakhound {
@@ -51,6 +52,10 @@ struct ExtractedPart {
   // of a table on one line); "" otherwise. The records scanner reads it
   // instead of `text` (docs/records.md).
   std::string layout_text;
+  // The sensitivity labels the part carries (a labelled document; a mail
+  // with a msip_labels header: its own part), docs/labels.md. A part with
+  // labels is kept even without text.
+  std::vector<SensitivityLabel> labels;
 };
 
 struct SkippedPart {

@@ -9,6 +9,7 @@
 #include "cli/formats/ole_storage.h"
 #include "cli/formats/outlook_message.h"
 #include "cli/formats/powerpoint97_text.h"
+#include "cli/formats/sensitivity_label.h"
 #include "cli/formats/word97_text.h"
 
 namespace leakhound {
@@ -74,6 +75,22 @@ absl::Status ExtractObjects(const Ole2Storage& storage, std::string_view dir,
   return absl::OkStatus();
 }
 
+// The sensitivity labels MSIP writes as user-defined properties of the
+// document summary (docs/labels.md).
+absl::Status NoteSummaryLabels(const Ole2Storage& storage,
+                               std::string_view dir, ExtractionSink& sink) {
+  const std::string path = Ole2Path(dir, "\x05" "DocumentSummaryInformation");
+  if (!storage.Has(path)) return absl::OkStatus();
+  auto properties = storage.Properties(path, sink.limits().max_input_bytes);
+  if (!properties.ok()) return properties.status();
+  LabelProperties labels;
+  for (const auto& [name, value] : *properties) labels.Add(name, value);
+  if (std::vector<SensitivityLabel> found = labels.Labels(); !found.empty()) {
+    sink.NoteLabels(found);
+  }
+  return absl::OkStatus();
+}
+
 absl::Status ExtractStorage(const Ole2Storage& storage, std::string_view dir,
                             ExtractionSink& sink, int depth) {
   if (depth > static_cast<int>(sink.limits().max_depth)) {
@@ -114,6 +131,7 @@ absl::Status ExtractStorage(const Ole2Storage& storage, std::string_view dir,
   }
   if (!s.ok()) return s;
   if (auto a = sink.AppendText(text); !a.ok()) return a;
+  if (auto l = NoteSummaryLabels(storage, dir, sink); !l.ok()) return l;
   return ExtractObjects(storage, dir, sink, depth);
 }
 

@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "cli/formats/html_extractor.h"
+#include "cli/formats/sensitivity_label.h"
 #include "shingler/text_decoder.h"
 
 namespace leakhound {
@@ -124,6 +125,13 @@ class Walker {
     std::string text;
     if (const char* subject = g_mime_message_get_subject(message)) {
       absl::StrAppend(&text, RepairUtf8(subject), "\n\n");
+    }
+    // The label Outlook sets on the message as a whole (docs/labels.md).
+    if (const char* labels =
+            g_mime_object_get_header(GMIME_OBJECT(message), "msip_labels")) {
+      if (auto found = ReadMsipLabelsHeader(labels); !found.empty()) {
+        sink_.NoteLabels(found);
+      }
     }
     if (GMimeObject* body = g_mime_message_get_mime_part(message)) {
       if (auto s = Object(body, &text, 0); !s.ok()) return s;

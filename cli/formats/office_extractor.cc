@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "cli/formats/markup_parser.h"
+#include "cli/formats/sensitivity_label.h"
 #include "cli/formats/workbook_xml.h"
 #include "cli/formats/xml_text.h"
 #include "cli/formats/zip_package.h"
@@ -47,6 +48,9 @@ const XmlTextRules& PropertyRules() {
   return rules;
 }
 
+constexpr char kCustomProperties[] = "docProps/custom.xml";
+constexpr char kLabelInfo[] = "docMetadata/LabelInfo.xml";
+
 bool IsEmbedding(std::string_view name) {
   return name.starts_with("word/embeddings/") ||
          name.starts_with("xl/embeddings/") ||
@@ -57,7 +61,30 @@ bool Wanted(std::string_view name) {
   const bool content = name.starts_with("word/") || name.starts_with("xl/") ||
                        name.starts_with("ppt/");
   return ((name.ends_with(".xml") || name.ends_with(".rels")) && content) ||
-         name == "docProps/core.xml" || IsEmbedding(name);
+         name == "docProps/core.xml" || name == kCustomProperties ||
+         name == kLabelInfo || IsEmbedding(name);
+}
+
+// Notes the sensitivity labels of both storages (docs/labels.md): the
+// custom properties, and LabelInfo.xml (which wins on whether a label is
+// enabled, and has no names).
+absl::Status NoteSensitivityLabels(const ZipPackage& package,
+                                   ExtractionSink& sink) {
+  std::vector<SensitivityLabel> labels;
+  for (const char* name : {kLabelInfo, kCustomProperties}) {
+    std::string_view xml = package.Get(name);
+    if (xml.empty()) continue;
+    auto read = std::string_view(name) == kLabelInfo
+                    ? ReadLabelInfo(xml)
+                    : ReadCustomProperties(xml);
+    if (!read.ok()) {
+      return absl::Status(read.status().code(),
+                          absl::StrCat(name, ": ", read.status().message()));
+    }
+    MergeLabels(*read, &labels);
+  }
+  if (!labels.empty()) sink.NoteLabels(labels);
+  return absl::OkStatus();
 }
 
 // The external targets of a part's relationships (hyperlinks to web pages
@@ -194,6 +221,7 @@ absl::Status OfficeExtractor::Extract(std::string_view bytes,
   }
   s = AppendExternalTargets(*package, sink, &text);
   if (!s.ok()) return s;
+  if (s = NoteSensitivityLabels(*package, sink); !s.ok()) return s;
   if (auto s2 = sink.AppendText(text); !s2.ok()) return s2;
   for (auto& [name, data] : package->entries) {
     if (!IsEmbedding(name)) continue;

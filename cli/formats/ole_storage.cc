@@ -1,10 +1,12 @@
 // The one file that calls libgsf.
 #include "cli/formats/ole_storage.h"
 
+#include <gsf/gsf-doc-meta-data.h>
 #include <gsf/gsf-infile-msole.h>
 #include <gsf/gsf-infile.h>
 #include <gsf/gsf-input-memory.h>
 #include <gsf/gsf-input.h>
+#include <gsf/gsf-msole-utils.h>
 #include <gsf/gsf-utils.h>
 
 #include <mutex>
@@ -152,6 +154,45 @@ absl::StatusOr<std::string> Ole2Storage::Read(std::string_view path,
         "malformed OLE2 compound file: stream ", std::string(path),
         " cannot be read"));
   }
+  return out;
+}
+
+absl::StatusOr<std::vector<std::pair<std::string, std::string>>>
+Ole2Storage::Properties(std::string_view path, size_t max_bytes) const {
+  // Bounded as a stream is, before libgsf reads it.
+  auto bytes = Read(path, max_bytes);
+  if (!bytes.ok()) return bytes.status();
+  InputPtr stream = impl_->Find(path);
+  std::unique_ptr<GsfDocMetaData, Unref<GsfDocMetaData>> meta(
+      gsf_doc_meta_data_new());
+  if (GError* error = gsf_doc_meta_data_read_from_msole(meta.get(),
+                                                        stream.get())) {
+    std::string why = error->message != nullptr ? error->message : "unreadable";
+    g_error_free(error);
+    return absl::InvalidArgumentError(absl::StrCat(
+        "malformed property set ", std::string(path), ": ", why));
+  }
+  std::vector<std::pair<std::string, std::string>> out;
+  gsf_doc_meta_data_foreach(
+      meta.get(),
+      [](gpointer name, gpointer prop, gpointer user) {
+        const GValue* value =
+            gsf_doc_prop_get_val(static_cast<GsfDocProp*>(prop));
+        std::string text;
+        if (value != nullptr && G_VALUE_HOLDS_STRING(value)) {
+          const char* s = g_value_get_string(value);
+          text = s != nullptr ? s : "";
+        } else if (value != nullptr && G_VALUE_HOLDS_BOOLEAN(value)) {
+          text = g_value_get_boolean(value) ? "true" : "false";
+        } else if (value != nullptr) {
+          gchar* s = g_strdup_value_contents(value);
+          text = s != nullptr ? s : "";
+          g_free(s);
+        }
+        static_cast<std::vector<std::pair<std::string, std::string>>*>(user)
+            ->emplace_back(static_cast<const char*>(name), std::move(text));
+      },
+      &out);
   return out;
 }
 

@@ -19,6 +19,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -64,6 +65,15 @@ class Ole2Storage {
   // its sectors cannot be read.
   absl::StatusOr<std::string> Read(std::string_view path,
                                    size_t max_bytes) const;
+
+  // The properties of the property-set stream at `path` (a
+  // "\x05DocumentSummaryInformation": its user-defined section too), as
+  // (name, value as text), read with libgsf's property-set reader. Names
+  // of the standard properties are libgsf's ("dc:title", ...).
+  // NotFound if absent, ResourceExhausted past `max_bytes`,
+  // InvalidArgument if it cannot be read.
+  absl::StatusOr<std::vector<std::pair<std::string, std::string>>>
+  Properties(std::string_view path, size_t max_bytes) const;
 
  private:
   struct Impl;

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "cli/formats/sensitivity_label.h"
 #include "cli/formats/xml_text.h"
 #include "cli/formats/zip_package.h"
 
@@ -68,6 +69,13 @@ absl::Status OpenDocumentExtractor::Extract(std::string_view bytes,
         !s.ok()) {
       return absl::Status(s.code(), absl::StrCat("meta.xml: ", s.message()));
     }
+    // Sensitivity labels, as user-defined fields (docs/labels.md).
+    auto labels = ReadOpenDocumentMeta(meta);
+    if (!labels.ok()) {
+      return absl::Status(labels.status().code(),
+                          absl::StrCat("meta.xml: ", labels.status().message()));
+    }
+    if (!labels->empty()) sink.NoteLabels(*labels);
   }
   return sink.AppendText(text);
 }

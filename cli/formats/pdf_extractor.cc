@@ -26,6 +26,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "cli/formats/ocr_engine.h"
+#include "cli/formats/sensitivity_label.h"
 
 namespace leakhound {
 namespace {
@@ -339,6 +340,32 @@ absl::StatusOr<bool> AddEmbeddedFiles(poppler::document& doc,
 
 }  // namespace
 
+namespace {
+
+std::string Utf8(const poppler::ustring& s) {
+  const poppler::byte_array utf8 = s.to_utf8();
+  return std::string(utf8.data(), utf8.size());
+}
+
+// The sensitivity labels of a PDF Office exported from a labelled
+// document (docs/labels.md): its XMP packet's MSIP_Label_... properties
+// and the same keys in its information dictionary. Malformed XMP is not
+// an error (the text is still read): its labels are not seen.
+void NotePdfLabels(const poppler::document& doc, ExtractionSink& sink) {
+  std::vector<SensitivityLabel> labels;
+  if (const std::string xmp = Utf8(doc.metadata()); !xmp.empty()) {
+    if (auto read = ReadXmpLabels(xmp); read.ok()) labels = std::move(*read);
+  }
+  LabelProperties info;
+  for (const std::string& key : doc.info_keys()) {
+    if (key.starts_with("MSIP_Label_")) info.Add(key, Utf8(doc.info_key(key)));
+  }
+  MergeLabels(info.Labels(), &labels);
+  if (!labels.empty()) sink.NoteLabels(labels);
+}
+
+}  // namespace
+
 absl::Status PdfExtractor::Extract(std::string_view bytes,
                                    ExtractionSink& sink) const {
   auto opened = OpenPdf(bytes);
@@ -394,6 +421,7 @@ absl::Status PdfExtractor::Extract(std::string_view bytes,
     if (!text.empty() && text.back() != '\n') text += '\n';
   }
   const bool has_text = HasWord(text);
+  NotePdfLabels(*doc, sink);
   if (has_text) {
     if (auto s = sink.AppendText(text); !s.ok()) return s;
     if (auto s = sink.AppendLayoutText(layout); !s.ok()) return s;

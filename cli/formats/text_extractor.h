@@ -30,6 +30,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "cli/formats/ocr_engine.h"
+#include "cli/formats/sensitivity_label.h"
 #include "cli/formats/unreadable.h"
 
 namespace leakhound {
@@ -70,6 +71,10 @@ class ExtractionSink {
   // Appends to this part's layout text (ExtractedPart::layout_text), with
   // the same limit.
   virtual absl::Status AppendLayoutText(std::string_view utf8) = 0;
+
+  // Records the sensitivity labels this part carries (merged with any
+  // noted before, sensitivity_label.h).
+  virtual void NoteLabels(const std::vector<SensitivityLabel>& labels) = 0;
 
   // Records how text of this part was decoded (shingler/text_decoder.h).
   virtual void NoteDecoding(std::string_view encoding,

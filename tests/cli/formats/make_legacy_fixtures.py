@@ -26,6 +26,7 @@ and a Word 97 attachment), and the hostile files:
   - many-attachments.dat: TNEF with 100,000 attachments;
   - gbk.rtf: Chinese as \\'hh bytes of code page 936, no \\uN;
   - unknown-mimetype.zip: a zip whose mimetype entry names no format.
+And make_label_fixtures.py's labelled files, in DIR/labels.
 
   make_legacy_fixtures.py DIR
 """
@@ -342,6 +343,11 @@ def main(directory):
         z.writestr("mimetype", "application/x-leakhound-unknown")
         z.writestr("notes/passage.txt", PASSAGE)
     write(directory, "unknown-mimetype.zip", out.getvalue())
+
+    # Files carrying sensitivity labels, in DIR/labels.
+    sys.path.insert(0, HERE)
+    import make_label_fixtures  # noqa: E402
+    make_label_fixtures.build(directory)
 
 
 if __name__ == "__main__":
