@@ -198,6 +198,7 @@ FileOutcome ScanOne(const InputFile& file, LeakScanner* scanner,
         o.parts.clear();
         break;
       }
+      AddPartFacts(part, *report, &o.part_facts);
       PartOutcome p{std::move(part.name), "", std::move(*report),
                     std::move(*data),     "", {}};
       if (candidates_of != nullptr) {
@@ -530,6 +531,7 @@ class ScanRun {
       AddMatchedFindings(index_, p.report, &facts.documents);
       AddDataFacts(p.data, &facts);
     }
+    facts.parts = o.part_facts;
     facts.unread = !o.skipped.empty();
     facts.unread_limit = std::any_of(
         o.skipped.begin(), o.skipped.end(),

@@ -206,6 +206,36 @@ void AppendPolicy(const FileOutcome& o, std::string& out) {
   out += "]";
 }
 
+// ,"labels":[{"part":..,"id":..,"name":..}]: the sensitivity labels the
+// parts carry (docs/labels.md).
+void AppendLabels(const FileOutcome& o, std::string& out) {
+  out += ",\"labels\":[";
+  bool first = true;
+  for (const PartFacts& p : o.part_facts) {
+    for (const LabelFact& l : p.labels) {
+      absl::StrAppend(&out, std::exchange(first, false) ? "" : ",",
+                      "{\"part\":", JsonString(p.name),
+                      ",\"id\":", JsonString(l.id),
+                      ",\"name\":", JsonString(l.name), "}");
+    }
+  }
+  out += "]";
+}
+
+// "       labels: Confidential (report.docx)\n", or "" when none.
+std::string LabelsLine(const FileOutcome& o) {
+  std::vector<std::string> shown;
+  for (const PartFacts& p : o.part_facts) {
+    for (const LabelFact& l : p.labels) {
+      shown.push_back(absl::StrCat(Printable(l.name.empty() ? l.id : l.name),
+                                   p.name.empty() ? "" : " (",
+                                   Printable(p.name), p.name.empty() ? "" : ")"));
+    }
+  }
+  if (shown.empty()) return "";
+  return absl::StrCat("       labels: ", absl::StrJoin(shown, ", "), "\n");
+}
+
 }  // namespace
 
 std::string FormatJson(const FileOutcome& o, bool candidates) {
@@ -245,6 +275,7 @@ std::string FormatJson(const FileOutcome& o, bool candidates) {
     AppendPartMatches(part, first_match, out);
   }
   out += "]";
+  AppendLabels(o, out);
   AppendIdentifiers(o, out);
   AppendPolicy(o, out);
   out += "}";
@@ -402,6 +433,23 @@ std::string IdentifiersLine(const FileOutcome& o) {
 
 }  // namespace
 
+namespace {
+
+// "       policy: severity ..., action ..., rules ...\n" when a rule
+// matched, else "".
+std::string PolicyLine(const FileOutcome& o) {
+  if (!o.policy || o.policy->rules.empty()) return "";
+  std::vector<std::string> rules;
+  for (const IncidentRule& r : o.policy->rules) {
+    rules.push_back(absl::StrCat(r.rule, r.monitor ? " (monitor)" : ""));
+  }
+  return absl::StrCat("       policy: severity ", o.policy->severity,
+                      ", action ", o.policy->action, ", rules ",
+                      Printable(absl::StrJoin(rules, ", ")), "\n");
+}
+
+}  // namespace
+
 std::string FormatHuman(const FileOutcome& o, bool color) {
   const std::string path = Printable(o.path);
   if (!o.error.ok()) {
@@ -419,21 +467,13 @@ std::string FormatHuman(const FileOutcome& o, bool color) {
     // Nothing to compare is not the same as nothing found: say so.
     return absl::StrCat(Paint(color, "32", "clean"), "  ", path,
                         o.words() == 0 ? "  (no text to scan)" : "", "\n",
-                        IdentifiersLine(o), skipped);
+                        LabelsLine(o), IdentifiersLine(o), PolicyLine(o),
+                        skipped);
   }
   std::string out = absl::StrCat(Paint(color, "1;31", "LEAK "), "  ", path,
                                  "  (", WhatLeaked(o), ")\n");
   for (const PartOutcome& part : o.parts) AppendPart(part, path, color, &out);
-  out += IdentifiersLine(o);
-  if (o.policy && !o.policy->rules.empty()) {
-    std::vector<std::string> rules;
-    for (const IncidentRule& r : o.policy->rules) {
-      rules.push_back(absl::StrCat(r.rule, r.monitor ? " (monitor)" : ""));
-    }
-    absl::StrAppend(&out, "       policy: severity ", o.policy->severity,
-                    ", action ", o.policy->action, ", rules ",
-                    Printable(absl::StrJoin(rules, ", ")), "\n");
-  }
+  out += LabelsLine(o) + IdentifiersLine(o) + PolicyLine(o);
   return out + skipped;
 }
 

@@ -17,6 +17,7 @@
 #include "cli/formats/extraction.h"
 #include "cli/formats/mime_extractor.h"
 #include "cli/incidents/incident.h"
+#include "cli/policy/policy_evaluator.h"
 #include "cli/records/data_scanner.h"
 #include "engine/scan/leak_scanner.h"
 
@@ -57,6 +58,9 @@ struct FileOutcome {
   std::vector<SkippedPart> skipped;  // members without text to read
   double elapsed_ms = 0;
   std::optional<FilePolicyOutcome> policy;
+  // Per part with a sensitivity label, that can carry one, or quoting a
+  // protected document: what the label conditions read (docs/labels.md).
+  std::vector<PartFacts> part_facts;
   // With --record, from the one read extraction made: the file's SHA-256
   // (hex) and, for an e-mail, its own headers.
   std::string sha256;

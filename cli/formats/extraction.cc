@@ -118,6 +118,9 @@ class PartSink : public ExtractionSink {
   void SetFormat(std::string_view format) {
     budget_->result->parts[part_].format = std::string(format);
   }
+  void SetLabellable(bool labellable) {
+    budget_->result->parts[part_].labellable = labellable;
+  }
 
  private:
   absl::StatusOr<std::unique_ptr<PartSink>> OpenChild(std::string_view name,
@@ -134,7 +137,7 @@ class PartSink : public ExtractionSink {
           budget_->limits.max_depth, " levels (--max-depth)"));
     }
     r.parts.push_back(ExtractedPart{JoinPart(this->name(), name),
-                                    std::string(format), "", "", {}});
+                                    std::string(format), "", "", {}, false});
     return std::make_unique<PartSink>(budget_, r.parts.size() - 1, depth_ + 1);
   }
 
@@ -241,6 +244,10 @@ absl::Status Dispatch(std::string_view name, std::string_view bytes,
       return UnreadableStatus(type);
   }
   sink.SetFormat(format);
+  sink.SetLabellable(
+      type.kind == FileKind::kPdf || type.kind == FileKind::kOfficeOpenXml ||
+      type.kind == FileKind::kOpenDocument ||
+      (type.kind == FileKind::kLegacyOffice && format != "msg"));
   return extractor->Extract(bytes, sink);
 }
 
@@ -272,7 +279,7 @@ absl::Status RunWithin(Extraction& result, const ExtractionLimits& limits,
   const auto timeout = std::chrono::duration_cast<Clock::duration>(
       std::chrono::duration<double>(limits.max_seconds));
   Budget budget{limits, Clock::now() + timeout, 0, 0, &result};
-  result.parts.push_back(ExtractedPart{"", "", "", "", {}});
+  result.parts.push_back(ExtractedPart{"", "", "", "", {}, false});
   PartSink root(&budget, 0, 0);
   return run(root);
 }

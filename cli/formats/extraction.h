@@ -56,6 +56,9 @@ struct ExtractedPart {
   // with a msip_labels header: its own part), docs/labels.md. A part with
   // labels is kept even without text.
   std::vector<SensitivityLabel> labels;
+  // Whether its format can carry a label at all (Office, OpenDocument,
+  // PDF): policy's unlabelled_attachment reads it.
+  bool labellable = false;
 };
 
 struct SkippedPart {

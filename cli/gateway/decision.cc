@@ -14,6 +14,7 @@ VerdictFacts FactsOf(const Envelope& envelope, const MessageVerdict& v) {
     f.recipients.push_back(absl::AsciiStrToLower(r));
   }
   f.documents = v.matched;
+  f.parts = v.part_facts;
   f.records = v.records;
   f.identifiers = v.identifiers;
   f.unread = !v.unread.empty();

@@ -77,6 +77,11 @@ std::string MessageDigest(const Extraction& extraction,
   for (const ExtractedPart& p : extraction.parts) {
     all.append(p.name).push_back('\0');
     all.append(p.text).push_back('\0');
+    // The same text under another label is another message to the policy.
+    for (const SensitivityLabel& l : p.labels) {
+      all.append(l.id).append(l.name).push_back(l.enabled ? '1' : '0');
+    }
+    all.push_back(p.labellable ? '1' : '0');
   }
   return ContentDigest(all);
 }
@@ -117,6 +122,24 @@ void AddMatched(const ProtectedIndex& index, const DocumentMatch& m,
 }
 
 }  // namespace
+
+void AddPartFacts(const ExtractedPart& part, const ScanReport& report,
+                  std::vector<PartFacts>* parts) {
+  PartFacts p;
+  p.name = part.name;
+  p.labellable = part.labellable;
+  for (const SensitivityLabel& l : part.labels) {
+    if (l.enabled) p.labels.push_back({l.id, l.name});
+  }
+  for (const DocumentMatch& m : report.matches) {
+    if (std::find(p.documents.begin(), p.documents.end(), m.external_id) ==
+        p.documents.end()) {
+      p.documents.push_back(m.external_id);
+    }
+  }
+  if (p.labels.empty() && !p.labellable && p.documents.empty()) return;
+  parts->push_back(std::move(p));
+}
 
 void AddMatchedFindings(const ProtectedIndex& index, const ScanReport& report,
                         std::vector<MatchedDocument>* matched) {
@@ -304,6 +327,7 @@ void MessageScanner::AddFindings(const ProtectedIndex& index,
     AddOnce(&v->parts, part.name);
   }
   AddMatchedFindings(index, report, &v->matched);
+  AddPartFacts(part, report, &v->part_facts);
 }
 
 MessageVerdict MessageScanner::Scan(std::string_view message) const {
@@ -331,6 +355,7 @@ MessageVerdict MessageScanner::Judge(
   const auto error = [&v](const absl::Status& s) {
     v.documents.clear();
     v.matched.clear();
+    v.part_facts.clear();
     v.locations.clear();
     v.records.clear();
     v.identifiers.clear();

@@ -44,6 +44,12 @@ class IndexHolder;
 void AddMatchedFindings(const ProtectedIndex& index, const ScanReport& report,
                         std::vector<MatchedDocument>* matched);
 
+// Adds what the label conditions read of `part` scanned as `report` to
+// `parts` (docs/labels.md): its enabled labels, whether it can carry one,
+// the documents it quotes; nothing for a part with none of these.
+void AddPartFacts(const ExtractedPart& part, const ScanReport& report,
+                  std::vector<PartFacts>* parts);
+
 // The policy's decision as an incident records it: the highest severity
 // ("" when no rule matched), every rule that matched, and what monitor
 // rules would have done ("" when none matched); and the documents' facts.

@@ -25,6 +25,10 @@ struct MessageVerdict {
   // protected location, as "location PREFIX") its labels, its words
   // matched summed over the parts, and its largest share matched.
   std::vector<MatchedDocument> matched;
+  // Per part with a sensitivity label, of a format that can carry one, or
+  // quoting a protected document: its labels and the documents it quotes
+  // (the label conditions, docs/labels.md).
+  std::vector<PartFacts> part_facts;
   std::vector<std::string> locations;  // protected location prefixes named
   // Rows of protected tables matched, per table, and distinct valid values
   // per data identifier (docs/records.md), summed over the parts.

@@ -110,7 +110,9 @@ bool NoConditions(const PolicyConditions& c) {
   return !HasDocumentConditions(c) && !HasDataConditions(c) &&
          c.channels.empty() && c.senders.empty() &&
          c.recipient_domains.empty() && c.all_recipient_domains.empty() &&
-         !c.external_recipient && !c.unread && !c.unread_limit && !c.error;
+         !c.external_recipient && !c.unread && !c.unread_limit && !c.error &&
+         c.sensitivity.empty() && c.sensitivity_at_least.empty() &&
+         !c.unlabelled_attachment && !c.label_downgrade;
 }
 
 Policy BuiltinPolicy(Disposition on_leak, const std::string& reject_text) {

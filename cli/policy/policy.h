@@ -86,6 +86,18 @@ struct PolicyConditions {
   // Data identifiers: for each (name, n), at least n distinct valid values
   // of identifier `name` (a built-in or the policy's [[identifier]]).
   std::vector<std::pair<std::string, uint32_t>> identifiers;
+  // Sensitivity labels (docs/labels.md) of the message's parts, by the
+  // names the policy's [labels] gives their ids (else the file's own
+  // name): some part carries one of `sensitivity`, or one ranked at or
+  // above `sensitivity_at_least` in [labels] order.
+  std::vector<std::string> sensitivity;
+  std::string sensitivity_at_least;  // "": not set
+  // Some attachment (or upload) of a format that can carry a label
+  // (Office, OpenDocument, PDF) carries none (true), or none does (false).
+  std::optional<bool> unlabelled_attachment;
+  // Some part quotes a protected document whose own label ranks above the
+  // part's label (true): text relabelled down to get past label rules.
+  std::optional<bool> label_downgrade;
   // labels_any and labels_all as bits of Policy::labels (CompileLabels).
   uint64_t labels_any_bits = 0;
   uint64_t labels_all_bits = 0;
@@ -250,6 +262,15 @@ struct ReportSettings {
   std::vector<std::string> sections;
 };
 
+// The policy's [labels] table (docs/labels.md): sensitivity label ids
+// (GUIDs, lower case) -> the names rules use, and the names from the
+// least sensitive to the most (ranks for sensitivity_at_least and
+// label_downgrade). PERSISTED in the policy file.
+struct LabelSettings {
+  std::map<std::string, std::string> names;
+  std::vector<std::string> order;
+};
+
 struct Policy {
   std::string path;  // where it was read from; "(built-in)" otherwise
   std::vector<std::string> internal_domains;
@@ -268,6 +289,7 @@ struct Policy {
   std::vector<IdentifierDefinition> identifiers;
   std::vector<EscalationRule> escalations;
   std::vector<ReportSettings> reports;
+  LabelSettings sensitivity_labels;
   // Every label the rules name, and whether they are compiled to bits
   // (CompileLabels; at most 64 labels): the bit of label i is 1 << i.
   // Without them labels are compared as text.

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "cli/policy/label_conditions.h"
 
 namespace leakhound {
 namespace {
@@ -244,6 +245,7 @@ bool Holds(const Context& x, const PolicyConditions& c, Qualified* q,
     return no("all_recipient_domains: a recipient is outside them");
   }
   if (!DataHolds(c, facts, why)) return false;
+  if (!LabelsHold(x.policy.sensitivity_labels, c, facts, why)) return false;
   *q = Qualify(x, c);
   // A rule about documents needs some; one about tables or identifiers,
   // errors or unread parts alone does not; one without conditions needs a
@@ -256,8 +258,9 @@ bool Holds(const Context& x, const PolicyConditions& c, Qualified* q,
                       "conditions (labels, documents, min_words, min_share, "
                       "min_documents)");
     }
-  } else if (!HasDataConditions(c) && !c.unread && !c.unread_limit &&
-             !c.error && q->documents == 0 && facts.records.empty()) {
+  } else if (!HasDataConditions(c) && !HasLabelConditions(c) && !c.unread &&
+             !c.unread_limit && !c.error && q->documents == 0 &&
+             facts.records.empty()) {
     return no("no protected document or record was matched");
   }
   return true;

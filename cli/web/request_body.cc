@@ -107,7 +107,7 @@ class BodyParts {
                          limits_.max_output_bytes, " bytes of text"));
       }
       out_.parts.insert(out_.parts.begin(),
-                        ExtractedPart{"", format, RepairUtf8(text_), "", {}});
+                        ExtractedPart{"", format, RepairUtf8(text_), "", {}, false});
     }
     if (out_.format.empty()) out_.format = std::move(format);
     out_.input_bytes = input_bytes;
