@@ -88,6 +88,9 @@ struct DocumentInput {
   // such a replacement is refused with AlreadyExists naming both sources,
   // so that two files that happen to share an id never take turns.
   bool replace_other_source = false;
+  // Its sensitivity labels (docs/labels.md): replace the stored ones when
+  // given; none keeps them.
+  std::vector<LabelRecord> sensitivity = {};
 };
 
 enum class AddOutcome {
@@ -103,6 +106,7 @@ struct PreparedDocument {
   std::string external_id;
   std::string source;
   std::vector<std::string> labels;
+  std::vector<LabelRecord> sensitivity;  // as DocumentInput's
   std::string digest;  // ContentDigest of the text
   uint64_t bytes = 0;  // of the text
   uint32_t occurrences = 0;        // shingles of the text

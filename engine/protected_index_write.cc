@@ -65,6 +65,7 @@ absl::StatusOr<PreparedDocument> ProtectedIndex::Prepare(
   out.source = document.source;
   out.replace_other_source = document.replace_other_source;
   out.labels = document.labels;
+  out.sensitivity = document.sensitivity;
   out.digest = ContentDigest(document.text);
   out.bytes = document.text.size();
   auto shingled = shingler.Shingle(document.text);
@@ -158,7 +159,11 @@ absl::StatusOr<ProtectedIndex::StagePlan> ProtectedIndex::PlanStage(
       plan.done = AddResult{AddOutcome::kUnchanged, "",
                             (*record)->fingerprints, 0, {}};
       plan.done->labels_added = NewLabels((*record)->labels, document.labels);
-      if (!plan.done->labels_added.empty()) {
+      // A file relabelled keeps its text: its new sensitivity is stored.
+      const bool relabelled = !document.sensitivity.empty() &&
+                              document.sensitivity != (*record)->sensitivity;
+      if (relabelled) (*record)->sensitivity = document.sensitivity;
+      if (!plan.done->labels_added.empty() || relabelled) {
         plan.relabel_id = **existing;
         plan.old = std::move(**record);
       }
@@ -211,6 +216,7 @@ void ProtectedIndex::PendDocument(DocId id, uint32_t fingerprints,
   record.added_unix_ms =
       document.added_unix_ms != 0 ? document.added_unix_ms : NowUnixMs();
   record.labels = std::move(document.labels);
+  record.sensitivity = std::move(document.sensitivity);
   pending_.PutDocument(id, record, std::move(document.encoded_list));
   pending_ids_.insert(std::move(document.external_id));
   pending_digests_.insert(std::move(document.digest));
@@ -271,6 +277,9 @@ absl::StatusOr<AddResult> ProtectedIndex::Stage(PreparedDocument document) {
     document.labels.insert(document.labels.end(), result.labels_added.begin(),
                            result.labels_added.end());
     std::sort(document.labels.begin(), document.labels.end());
+    if (document.sensitivity.empty()) {
+      document.sensitivity = plan->old.sensitivity;
+    }
   }
   frequency_->Apply(document.distinct, old_distinct);
   const DocId id = pending_next_id_++;

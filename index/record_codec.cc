@@ -23,7 +23,8 @@
 // read the field only when `version` is at least the new value.
 BOOST_CLASS_VERSION(leakhound::MetadataRecord, 3)
 BOOST_CLASS_VERSION(leakhound::StateRecord, 2)
-BOOST_CLASS_VERSION(leakhound::DocumentRecord, 1)
+BOOST_CLASS_VERSION(leakhound::DocumentRecord, 2)
+BOOST_CLASS_VERSION(leakhound::LabelRecord, 1)
 BOOST_CLASS_VERSION(leakhound::FingerprintsRecord, 2)
 BOOST_CLASS_VERSION(leakhound::SegmentRecord, 1)
 BOOST_CLASS_VERSION(leakhound::RowRecord, 1)
@@ -347,10 +348,17 @@ void serialize(Archive& ar, leakhound::StateRecord& r, unsigned version) {
 }
 
 template <class Archive>
-void serialize(Archive& ar, leakhound::DocumentRecord& r, unsigned version) {
+void serialize(Archive& ar, leakhound::LabelRecord& r, unsigned version) {
   leakhound::RequireVersion(version, 1);
+  ar& r.id& r.name;
+}
+
+template <class Archive>
+void serialize(Archive& ar, leakhound::DocumentRecord& r, unsigned version) {
+  leakhound::RequireVersion(version, 2);
   ar & r.external_id & r.source & r.digest & r.bytes & r.fingerprints;
   ar & r.occurrences & r.rows & r.added_unix_ms & r.labels;
+  if (version >= 2) ar& r.sensitivity;
 }
 
 template <class Archive>

@@ -58,6 +58,15 @@ struct StateRecord {
   bool operator==(const StateRecord&) const = default;
 };
 
+// A sensitivity label of a protected document (docs/labels.md): the id
+// (a GUID, lower case; "" for a label given by name alone) and the name
+// the file or the admin gave it. Labels' names, not protected text.
+struct LabelRecord {
+  std::string id;
+  std::string name;
+  bool operator==(const LabelRecord&) const = default;
+};
+
 struct DocumentRecord {
   std::string external_id;  // the admin's id, unique
   std::string source;       // path or name it was added from
@@ -68,6 +77,9 @@ struct DocumentRecord {
   std::vector<uint32_t> rows;  // rows holding it, in list order
   int64_t added_unix_ms = 0;
   std::vector<std::string> labels;
+  // Since DocumentRecord v2: its sensitivity labels, read from the file
+  // at `add` or given (add --sensitivity).
+  std::vector<LabelRecord> sensitivity;
   bool operator==(const DocumentRecord&) const = default;
 };
 

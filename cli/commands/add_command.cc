@@ -21,6 +21,7 @@
 #include "cli/commands/progress_bar.h"
 #include "cli/commands/source_files.h"
 #include "cli/console/retained_copy.h"
+#include "cli/gateway/document_sensitivity.h"
 
 namespace leakhound {
 namespace {
@@ -29,7 +30,7 @@ namespace {
 const char* AddUsage() {
   static const std::string usage = absl::StrCat(
       "usage: leakhound add --index DIR [--id ID] [--label L]... "
-      "[--from-list FILE] [LIMITS] PATH...\n"
+      "[--sensitivity S] [--from-list FILE] [LIMITS] PATH...\n"
       "  Protects files. A directory is walked recursively; each file's id is "
       "the\n"
       "  directory's name and its path below it (share/board/memo.txt; a file "
@@ -40,6 +41,10 @@ const char* AddUsage() {
       "  --id ID              the id, for a single file only (replaces what "
       "it held)\n"
       "  --label L            a label stored with the documents (repeatable)\n"
+      "  --sensitivity S      their sensitivity label (a name or an MSIP "
+      "label id),\n"
+      "                       instead of the one each file carries "
+      "(docs/labels.md)\n"
       "  --from-list FILE     also read paths from FILE, one per line ('-': "
       "standard input)\n"
       "  --threads N          files read and fingerprinted in parallel "
@@ -153,6 +158,7 @@ struct AddOptions {
   std::vector<InputFile> files{};
   std::optional<std::string> id{};
   std::vector<std::string> labels{};
+  std::optional<std::string> sensitivity{};  // --sensitivity
   // Per file: the labels its source declares (PlaceAddFiles).
   std::vector<std::vector<std::string>> declared{};
 };
@@ -176,9 +182,9 @@ absl::Status PlaceAddFiles(const ProtectedIndex& index, AddOptions& o) {
 // *exit set.
 std::optional<AddOptions> ParseAddOptions(int argc, char** argv, int* exit) {
   static constexpr OptionSpec kSpecs[] = {
-      {"index", true},        {"id", true},      {"label", true},
-      {"from-list", true},    {"threads", true}, {"batch-bytes", true},
-      {"on-unreadable", true}};
+      {"index", true},         {"id", true},         {"label", true},
+      {"from-list", true},     {"threads", true},    {"batch-bytes", true},
+      {"on-unreadable", true}, {"sensitivity", true}};
   static constexpr auto kAllSpecs = WithLimitOptions(kSpecs);
   auto line = ParseCommandLine("add", argc, argv, kAllSpecs, AddUsage(), exit);
   if (!line) return std::nullopt;
@@ -221,6 +227,10 @@ std::optional<AddOptions> ParseAddOptions(int argc, char** argv, int* exit) {
   o.files = std::move(*files);
   o.id = id;
   o.labels = line->Values("label");
+  o.sensitivity = line->Value("sensitivity");
+  if (o.sensitivity && o.sensitivity->empty()) {
+    return fail(absl::InvalidArgumentError("--sensitivity needs a label"));
+  }
   return o;
 }
 
@@ -264,7 +274,8 @@ class AddRun {
         *shinglers_[w],
         DocumentInput{o_.id.value_or(file.id), file.Source(), o_.declared[i],
                       text->JoinedText(),
-                      /*replace_other_source=*/o_.id.has_value()});
+                      /*replace_other_source=*/o_.id.has_value(),
+                      SensitivityOf(*text, o_.sensitivity)});
     return out;
   }
 

@@ -223,6 +223,29 @@ constexpr char kListUsage[] =
     "--json).\n";
 }  // namespace
 
+namespace {
+
+// A document's sensitivity labels, by name (their id when unnamed).
+std::string SensitivityText(const DocumentRecord& d) {
+  std::vector<std::string> names;
+  for (const LabelRecord& l : d.sensitivity) {
+    names.push_back(l.name.empty() ? l.id : l.name);
+  }
+  return absl::StrJoin(names, ",");
+}
+
+// [{"id":..,"name":..}], the same as JSON.
+std::string SensitivityJson(const DocumentRecord& d) {
+  std::vector<std::string> items;
+  for (const LabelRecord& l : d.sensitivity) {
+    items.push_back(absl::StrCat("{\"id\":", JsonString(l.id),
+                                 ",\"name\":", JsonString(l.name), "}"));
+  }
+  return absl::StrCat("[", absl::StrJoin(items, ","), "]");
+}
+
+}  // namespace
+
 int RunListCommand(int argc, char** argv) {
   static constexpr OptionSpec kSpecs[] = {{"index", true}, {"json", false}};
   int exit = kExitOk;
@@ -234,8 +257,9 @@ int RunListCommand(int argc, char** argv) {
   if (!index.ok()) return ReportError("list", index.status());
   const bool json = line->Has("json");
   if (!json) {
-    std::printf("%-40s %10s %9s %5s  %-20s  %-16s  %s\n", "id", "bytes",
-                "shingles", "rows", "added (UTC)", "labels", "source");
+    std::printf("%-40s %10s %9s %5s  %-20s  %-16s  %-16s  %s\n", "id", "bytes",
+                "shingles", "rows", "added (UTC)", "labels", "sensitivity",
+                "source");
   }
   absl::Status s =
       (*index)->ForEachDocument([&](uint32_t, const DocumentRecord& d) {
@@ -245,18 +269,19 @@ int RunListCommand(int argc, char** argv) {
           std::printf(
               "{\"id\":%s,\"source\":%s,\"bytes\":%llu,\"shingles\":%u,"
               "\"fingerprints\":%u,\"rows\":[%s],\"added\":%s,"
-              "\"labels\":%s}\n",
+              "\"labels\":%s,\"sensitivity\":%s}\n",
               JsonString(d.external_id).c_str(), JsonString(d.source).c_str(),
               static_cast<unsigned long long>(d.bytes), d.occurrences,
               d.fingerprints, absl::StrJoin(rows, ",").c_str(),
               JsonString(IsoTime(d.added_unix_ms)).c_str(),
-              JsonStrings(d.labels).c_str());
+              JsonStrings(d.labels).c_str(), SensitivityJson(d).c_str());
         } else {
-          std::printf("%-40s %10llu %9u %5zu  %-20s  %-16s  %s\n",
+          std::printf("%-40s %10llu %9u %5zu  %-20s  %-16s  %-16s  %s\n",
                       Printable(d.external_id).c_str(),
                       static_cast<unsigned long long>(d.bytes), d.occurrences,
                       d.rows.size(), IsoTime(d.added_unix_ms).c_str(),
                       Printable(absl::StrJoin(d.labels, ",")).c_str(),
+                      Printable(SensitivityText(d)).c_str(),
                       Printable(d.source).c_str());
         }
         return absl::OkStatus();

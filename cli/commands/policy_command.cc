@@ -23,6 +23,7 @@
 #include "cli/gateway/index_holder.h"
 #include "cli/gateway/message_verdict.h"
 #include "cli/incidents/incident_store.h"
+#include "cli/policy/label_conditions.h"
 #include "cli/policy/policy_bounds.h"
 #include "cli/policy/policy_evaluator.h"
 #include "cli/policy/policy_file.h"
@@ -149,7 +150,16 @@ int CheckCommand(const CommandLine& line, const ActionArguments& action) {
   return kExitOk;
 }
 
-void PrintFacts(const VerdictFacts& f, const MessageVerdict& v) {
+// "Confidential (f42aa342-...)" for a label [labels] or the file names,
+// its id alone else.
+std::string LabelText(const LabelSettings& settings, const LabelFact& l) {
+  const std::string name = LabelName(settings, l);
+  return name == l.id || l.id.empty() ? name
+                                      : absl::StrCat(name, " (", l.id, ")");
+}
+
+void PrintFacts(const LabelSettings& labels, const VerdictFacts& f,
+                const MessageVerdict& v) {
   std::printf("verdict: %s%s%s\n", VerdictName(v.kind),
               v.error.empty() ? "" : ": ", v.error.c_str());
   std::printf("channel %s, sender %s, recipients %s\n", f.channel.c_str(),
@@ -160,6 +170,20 @@ void PrintFacts(const VerdictFacts& f, const MessageVerdict& v) {
     std::printf("  document %s: %u words, %.0f %% of it%s%s\n", d.id.c_str(),
                 d.words, 100 * d.share, d.labels.empty() ? "" : ", labels ",
                 absl::StrJoin(d.labels, ", ").c_str());
+    for (const LabelFact& l : d.sensitivity) {
+      std::printf("    its sensitivity: %s\n", LabelText(labels, l).c_str());
+    }
+  }
+  for (const PartFacts& p : f.parts) {
+    std::vector<std::string> shown;
+    for (const LabelFact& l : p.labels) shown.push_back(LabelText(labels, l));
+    std::printf("  part %s: %s%s%s\n",
+                p.name.empty() ? "(its own text)" : p.name.c_str(),
+                shown.empty()
+                    ? (p.labellable ? "no label" : "cannot carry a label")
+                    : ("label " + absl::StrJoin(shown, ", ")).c_str(),
+                p.documents.empty() ? "" : ", quotes ",
+                absl::StrJoin(p.documents, ", ").c_str());
   }
   for (const auto& [table, rows] : f.records) {
     std::printf("  records: %s of table %s\n", Plural(rows, "row").c_str(),
@@ -271,7 +295,7 @@ int ExplainCommand(const CommandLine& line, const ActionArguments& action) {
                                ? scanner.Scan(message)
                                : scanner.ScanFile(path, message);
   const VerdictFacts f = FactsOf(envelope, v);
-  PrintFacts(f, v);
+  PrintFacts(policy->sensitivity_labels, f, v);
   return PrintDecision(*policy, f, v.kind);
 }
 

@@ -5,6 +5,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "cli/gateway/label_facts.h"
 
 namespace leakhound {
 namespace {
@@ -31,8 +32,11 @@ VerdictFacts FactsOfIncident(const Incident& i) {
     } else if (d.document.starts_with(kIdentifierFactPrefix)) {
       f.identifiers.emplace_back(
           d.document.substr(std::size(kIdentifierFactPrefix) - 1), d.words);
+    } else if (PartFacts part; ReadPartFact(d, &part)) {
+      f.parts.push_back(std::move(part));
     } else {
       f.documents.push_back({d.document, d.labels, d.words, d.share});
+      TakeSensitivity(&f.documents.back());
     }
   }
   if (!i.facts.empty()) return f;

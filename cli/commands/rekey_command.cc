@@ -45,6 +45,7 @@ struct Source {
   std::vector<std::string> labels;
   bool allow = false;
   int64_t added_unix_ms = 0;
+  std::vector<LabelRecord> sensitivity = {};
 };
 
 // The text of `source` if it is still what was added; else why not.
@@ -83,7 +84,7 @@ absl::StatusOr<std::vector<Source>> ReadSources(ProtectedIndex& index) {
   absl::Status s =
       index.ForEachDocument([&](uint32_t, const DocumentRecord& r) {
         sources.push_back({r.external_id, r.source, r.digest, r.labels, false,
-                           r.added_unix_ms});
+                           r.added_unix_ms, r.sensitivity});
         return absl::OkStatus();
       });
   if (s.ok()) {
@@ -132,8 +133,8 @@ Rebuilt RebuildFrom(const std::vector<Source>& sources,
       continue;
     }
     auto prepared = ProtectedIndex::Prepare(
-        shingler,
-        DocumentInput{source.name, source.path, source.labels, *text});
+        shingler, DocumentInput{source.name, source.path, source.labels, *text,
+                                false, source.sensitivity});
     if (!prepared.ok()) {
       s = prepared.status();
       break;

@@ -227,9 +227,9 @@ std::string LabelsLine(const FileOutcome& o) {
   std::vector<std::string> shown;
   for (const PartFacts& p : o.part_facts) {
     for (const LabelFact& l : p.labels) {
-      shown.push_back(absl::StrCat(Printable(l.name.empty() ? l.id : l.name),
-                                   p.name.empty() ? "" : " (",
-                                   Printable(p.name), p.name.empty() ? "" : ")"));
+      shown.push_back(absl::StrCat(
+          Printable(l.name.empty() ? l.id : l.name), p.name.empty() ? "" : " (",
+          Printable(p.name), p.name.empty() ? "" : ")"));
     }
   }
   if (shown.empty()) return "";

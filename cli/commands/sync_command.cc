@@ -12,6 +12,7 @@
 #include "cli/commands/exit_codes.h"
 #include "cli/commands/input_files.h"
 #include "cli/commands/source_files.h"
+#include "cli/gateway/document_sensitivity.h"
 #include "engine/content_digest.h"
 #include "engine/protected_index.h"
 
@@ -150,16 +151,24 @@ class SyncRun {
       id = placed.in_source ? file.id : it->second.id;
     }
     const std::string joined = text->JoinedText();
+    std::vector<LabelRecord> sensitivity = SensitivityOf(*text, std::nullopt);
     if (it != known_.end() && it->second.digest == ContentDigest(joined)) {
       ++unchanged_;
       AddLabels(id, it->second.labels, labels);
+      // A file relabelled in Office keeps its text: its label is taken.
+      if (!sensitivity.empty() && !settings_.dry) {
+        auto relabelled = index_->Add(DocumentInput{
+            id, source, labels, joined, false, std::move(sensitivity)});
+        if (!relabelled.ok()) Fail(relabelled.status(), file.path);
+      }
       known_.erase(it);
       return;
     }
     const bool replacing = it != known_.end();
     if (replacing) known_.erase(it);
     if (!settings_.dry) {
-      auto result = index_->Add(DocumentInput{id, source, labels, joined});
+      auto result = index_->Add(DocumentInput{id, source, labels, joined, false,
+                                              std::move(sensitivity)});
       if (!result.ok()) {
         Fail(result.status(), file.path);
         return;

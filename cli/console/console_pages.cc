@@ -390,7 +390,8 @@ void AppendDocumentRow(const PageContext& ctx, const DocumentRow& d,
   } else {
     out += Html(absl::StrJoin(d.labels, ", "));
   }
-  absl::StrAppend(&out, "</td><td>", d.bytes, "</td><td>",
+  absl::StrAppend(&out, "</td><td>", Html(absl::StrJoin(d.sensitivity, ", ")),
+                  "</td><td>", d.bytes, "</td><td>",
                   Html(FormatTime(d.added_ms)), "</td>");
   if (RoleAtLeast(ctx.role, "admin")) {
     absl::StrAppend(&out,
@@ -443,7 +444,8 @@ std::string DocumentsPage(const PageContext& ctx, const DocumentsView& view,
   absl::StrAppend(&body,
                   "<table "
                   "class=\"documents\"><thead><tr><th>Id</th><th>Source</th>"
-                  "<th>Labels</th><th>Bytes</th><th>Added (UTC)</th>",
+                  "<th>Labels</th><th>Sensitivity</th><th>Bytes</th>"
+                  "<th>Added (UTC)</th>",
                   RoleAtLeast(ctx.role, "admin") ? "<th></th>" : "",
                   "</tr></thead><tbody>");
   for (const DocumentRow& d : view.rows) AppendDocumentRow(ctx, d, body);

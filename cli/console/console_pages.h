@@ -36,6 +36,9 @@ struct DocumentRow {
   std::vector<std::string> labels;
   uint64_t bytes = 0;
   int64_t added_ms = 0;
+  // Its sensitivity labels (docs/labels.md), by name (their id when the
+  // file names none).
+  std::vector<std::string> sensitivity = {};
 };
 
 // One page of the protected documents: in id order, or those whose id

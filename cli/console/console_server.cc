@@ -282,8 +282,12 @@ void ConsoleServerImpl::Documents(const HttpRequest& req, HttpResponse& res) {
     page->pop_back();
   }
   for (const auto& [id, d] : *page) {
-    view.rows.push_back(
-        {d.external_id, d.source, d.labels, d.bytes, d.added_unix_ms});
+    std::vector<std::string> sensitivity;
+    for (const LabelRecord& l : d.sensitivity) {
+      sensitivity.push_back(l.name.empty() ? l.id : l.name);
+    }
+    view.rows.push_back({d.external_id, d.source, d.labels, d.bytes,
+                         d.added_unix_ms, std::move(sensitivity)});
   }
   SendHtml(res, 200, DocumentsPage(Context(*s), view, done));
 }

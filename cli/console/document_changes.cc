@@ -8,6 +8,7 @@
 #include "absl/strings/str_split.h"
 #include "cli/console/retained_copy.h"
 #include "cli/formats/extraction.h"
+#include "cli/gateway/document_sensitivity.h"
 #include "engine/protected_index.h"
 
 namespace leakhound {
@@ -29,7 +30,8 @@ absl::Status ProtectUpload(const std::string& index_dir,
   const std::string old_source = DocumentSource(**index, id);
   // The admin names the id in the form: it may replace any document.
   auto added = (*index)->Add(DocumentInput{id, copy->path, labels, joined,
-                                           /*replace_other_source=*/true});
+                                           /*replace_other_source=*/true,
+                                           SensitivityOf(*text, std::nullopt)});
   const bool kept = added.ok() && (added->outcome == AddOutcome::kAdded ||
                                    added->outcome == AddOutcome::kReplaced);
   if (!kept && copy->created) {

@@ -136,8 +136,8 @@ class PartSink : public ExtractionSink {
           JoinPart(this->name(), name), ": nested deeper than ",
           budget_->limits.max_depth, " levels (--max-depth)"));
     }
-    r.parts.push_back(ExtractedPart{JoinPart(this->name(), name),
-                                    std::string(format), "", "", {}, false});
+    r.parts.push_back(ExtractedPart{
+        JoinPart(this->name(), name), std::string(format), "", "", {}, false});
     return std::make_unique<PartSink>(budget_, r.parts.size() - 1, depth_ + 1);
   }
 
@@ -244,10 +244,10 @@ absl::Status Dispatch(std::string_view name, std::string_view bytes,
       return UnreadableStatus(type);
   }
   sink.SetFormat(format);
-  sink.SetLabellable(
-      type.kind == FileKind::kPdf || type.kind == FileKind::kOfficeOpenXml ||
-      type.kind == FileKind::kOpenDocument ||
-      (type.kind == FileKind::kLegacyOffice && format != "msg"));
+  sink.SetLabellable(type.kind == FileKind::kPdf ||
+                     type.kind == FileKind::kOfficeOpenXml ||
+                     type.kind == FileKind::kOpenDocument ||
+                     (type.kind == FileKind::kLegacyOffice && format != "msg"));
   return extractor->Extract(bytes, sink);
 }
 
@@ -297,10 +297,9 @@ absl::StatusOr<Extraction> Extract(std::optional<FileKind> forced,
     return s;
   }
   result.format = result.parts.front().format;
-  std::erase_if(result.parts,
-                [](const ExtractedPart& p) {
-                  return p.text.empty() && p.labels.empty();
-                });
+  std::erase_if(result.parts, [](const ExtractedPart& p) {
+    return p.text.empty() && p.labels.empty();
+  });
   return result;
 }
 

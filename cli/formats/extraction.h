@@ -55,7 +55,7 @@ struct ExtractedPart {
   // The sensitivity labels the part carries (a labelled document; a mail
   // with a msip_labels header: its own part), docs/labels.md. A part with
   // labels is kept even without text.
-  std::vector<SensitivityLabel> labels;
+  std::vector<SensitivityLabel> labels = {};
   // Whether its format can carry a label at all (Office, OpenDocument,
   // PDF): policy's unlabelled_attachment reads it.
   bool labellable = false;

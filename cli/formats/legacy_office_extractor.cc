@@ -77,9 +77,11 @@ absl::Status ExtractObjects(const Ole2Storage& storage, std::string_view dir,
 
 // The sensitivity labels MSIP writes as user-defined properties of the
 // document summary (docs/labels.md).
-absl::Status NoteSummaryLabels(const Ole2Storage& storage,
-                               std::string_view dir, ExtractionSink& sink) {
-  const std::string path = Ole2Path(dir, "\x05" "DocumentSummaryInformation");
+absl::Status NoteSummaryLabels(const Ole2Storage& storage, std::string_view dir,
+                               ExtractionSink& sink) {
+  const std::string path = Ole2Path(dir,
+                                    "\x05"
+                                    "DocumentSummaryInformation");
   if (!storage.Has(path)) return absl::OkStatus();
   auto properties = storage.Properties(path, sink.limits().max_input_bytes);
   if (!properties.ok()) return properties.status();

@@ -165,12 +165,12 @@ Ole2Storage::Properties(std::string_view path, size_t max_bytes) const {
   InputPtr stream = impl_->Find(path);
   std::unique_ptr<GsfDocMetaData, Unref<GsfDocMetaData>> meta(
       gsf_doc_meta_data_new());
-  if (GError* error = gsf_doc_meta_data_read_from_msole(meta.get(),
-                                                        stream.get())) {
+  if (GError* error =
+          gsf_doc_meta_data_read_from_msole(meta.get(), stream.get())) {
     std::string why = error->message != nullptr ? error->message : "unreadable";
     g_error_free(error);
-    return absl::InvalidArgumentError(absl::StrCat(
-        "malformed property set ", std::string(path), ": ", why));
+    return absl::InvalidArgumentError(
+        absl::StrCat("malformed property set ", std::string(path), ": ", why));
   }
   std::vector<std::pair<std::string, std::string>> out;
   gsf_doc_meta_data_foreach(

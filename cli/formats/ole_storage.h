@@ -72,8 +72,8 @@ class Ole2Storage {
   // of the standard properties are libgsf's ("dc:title", ...).
   // NotFound if absent, ResourceExhausted past `max_bytes`,
   // InvalidArgument if it cannot be read.
-  absl::StatusOr<std::vector<std::pair<std::string, std::string>>>
-  Properties(std::string_view path, size_t max_bytes) const;
+  absl::StatusOr<std::vector<std::pair<std::string, std::string>>> Properties(
+      std::string_view path, size_t max_bytes) const;
 
  private:
   struct Impl;

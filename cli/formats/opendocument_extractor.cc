@@ -72,8 +72,9 @@ absl::Status OpenDocumentExtractor::Extract(std::string_view bytes,
     // Sensitivity labels, as user-defined fields (docs/labels.md).
     auto labels = ReadOpenDocumentMeta(meta);
     if (!labels.ok()) {
-      return absl::Status(labels.status().code(),
-                          absl::StrCat("meta.xml: ", labels.status().message()));
+      return absl::Status(
+          labels.status().code(),
+          absl::StrCat("meta.xml: ", labels.status().message()));
     }
     if (!labels->empty()) sink.NoteLabels(*labels);
   }

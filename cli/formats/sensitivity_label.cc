@@ -15,8 +15,8 @@ constexpr std::string_view kPropertyPrefix = "MSIP_Label_";
 constexpr size_t kGuidLength = 36;
 
 bool IsTrue(std::string_view value) {
-  const std::string v = absl::AsciiStrToLower(
-      absl::StripAsciiWhitespace(std::string(value)));
+  const std::string v =
+      absl::AsciiStrToLower(absl::StripAsciiWhitespace(std::string(value)));
   return v == "true" || v == "1" || v == "yes";
 }
 
@@ -113,8 +113,8 @@ class LabelInfoReader : public MarkupHandler {
 }  // namespace
 
 std::string NormalizeLabelId(std::string_view id) {
-  std::string out = absl::AsciiStrToLower(
-      absl::StripAsciiWhitespace(std::string(id)));
+  std::string out =
+      absl::AsciiStrToLower(absl::StripAsciiWhitespace(std::string(id)));
   if (out.size() == kGuidLength + 2 && out.front() == '{' &&
       out.back() == '}') {
     out = out.substr(1, kGuidLength);
@@ -132,8 +132,9 @@ std::string NormalizeLabelId(std::string_view id) {
 
 void LabelProperties::Add(std::string_view name, std::string_view value) {
   if (name.size() < kPropertyPrefix.size() ||
-      !absl::EqualsIgnoreCase(std::string(name.substr(0, kPropertyPrefix.size())),
-                              std::string(kPropertyPrefix))) {
+      !absl::EqualsIgnoreCase(
+          std::string(name.substr(0, kPropertyPrefix.size())),
+          std::string(kPropertyPrefix))) {
     return;
   }
   name.remove_prefix(kPropertyPrefix.size());
@@ -164,9 +165,9 @@ std::vector<SensitivityLabel> LabelProperties::Labels() const {
 void MergeLabels(const std::vector<SensitivityLabel>& more,
                  std::vector<SensitivityLabel>* labels) {
   for (const SensitivityLabel& m : more) {
-    auto it = std::find_if(
-        labels->begin(), labels->end(),
-        [&](const SensitivityLabel& l) { return l.id == m.id; });
+    auto it =
+        std::find_if(labels->begin(), labels->end(),
+                     [&](const SensitivityLabel& l) { return l.id == m.id; });
     if (it == labels->end()) {
       labels->push_back(m);
       continue;

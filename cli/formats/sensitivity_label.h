@@ -27,11 +27,11 @@
 namespace leakhound {
 
 struct SensitivityLabel {
-  std::string id;      // the label's GUID, lower case, without braces
-  std::string name;    // as the file names it; "" when it does not
+  std::string id;       // the label's GUID, lower case, without braces
+  std::string name;     // as the file names it; "" when it does not
   bool enabled = true;  // false: set, then removed (Enabled=false)
-  std::string method;  // "Standard", "Privileged", "Manual", "Auto", ...
-  std::string site;    // the tenant's GUID, lower case
+  std::string method;   // "Standard", "Privileged", "Manual", "Auto", ...
+  std::string site;     // the tenant's GUID, lower case
   bool operator==(const SensitivityLabel&) const = default;
 };
 

@@ -7,8 +7,10 @@
 
 #include "cli/formats/extraction.h"
 #include "cli/gateway/data_facts.h"
+#include "cli/gateway/document_sensitivity.h"
 #include "cli/gateway/duplicate_cache.h"
 #include "cli/gateway/index_holder.h"
+#include "cli/gateway/label_facts.h"
 #include "cli/incidents/incident_evidence.h"
 #include "engine/content_digest.h"
 #include "index/index_store.h"
@@ -117,6 +119,7 @@ void AddMatched(const ProtectedIndex& index, const DocumentMatch& m,
   d.share = m.coverage_of_source;
   if (auto record = index.store().ReadDocument(m.doc); record.ok() && *record) {
     d.labels = (*record)->labels;
+    d.sensitivity = SensitivityFacts((*record)->sensitivity);
   }
   matched->push_back(std::move(d));
 }
@@ -173,8 +176,9 @@ DecisionRecord RecordOf(const PolicyDecision& d,
 std::vector<IncidentDocument> FactsRecord(const VerdictFacts& facts) {
   std::vector<IncidentDocument> out;
   for (const MatchedDocument& m : facts.documents) {
-    out.push_back({m.id, m.labels, m.words, m.share});
+    out.push_back({m.id, LabelsWithSensitivity(m), m.words, m.share});
   }
+  for (const PartFacts& p : facts.parts) out.push_back(PartFactRecord(p));
   for (const auto& [table, rows] : facts.records) {
     out.push_back({kTableFactPrefix + table, {}, rows, 0});
   }
@@ -231,6 +235,7 @@ Incident JudgedIncident(std::string source, MessageVerdict& v,
   }
   VerdictFacts read;
   read.documents = v.matched;
+  read.parts = v.part_facts;
   read.records = v.records;
   read.identifiers = v.identifiers;
   incident.facts = FactsRecord(read);

@@ -55,8 +55,12 @@ struct IncidentRule {
 // of a protected table matched ("table NAME", words = rows) or the
 // distinct valid values of a data identifier ("identifier NAME", words =
 // values), so that `policy replay` reads what the gateway read.
+// Also PERSISTED: "part NAME", a part's sensitivity labels and the
+// documents it quotes (words 0), and in a document's labels its own
+// sensitivity as "sensitivity:ID<TAB>NAME" (cli/gateway/label_facts.h).
 inline constexpr char kTableFactPrefix[] = "table ";
 inline constexpr char kIdentifierFactPrefix[] = "identifier ";
+inline constexpr char kPartFactPrefix[] = "part ";
 struct IncidentDocument {
   std::string document;
   std::vector<std::string> labels;

@@ -22,15 +22,14 @@ std::optional<size_t> HighestRank(const LabelSettings& settings,
 
 bool CarriesOneOf(const LabelSettings& settings, const PartFacts& part,
                   const std::vector<std::string>& names) {
-  return std::any_of(part.labels.begin(), part.labels.end(),
-                     [&](const LabelFact& l) {
-                       const std::string name = LabelName(settings, l);
-                       return std::any_of(
-                           names.begin(), names.end(),
+  return std::any_of(
+      part.labels.begin(), part.labels.end(), [&](const LabelFact& l) {
+        const std::string name = LabelName(settings, l);
+        return std::any_of(names.begin(), names.end(),
                            [&](const std::string& n) {
                              return absl::EqualsIgnoreCase(n, name);
                            });
-                     });
+      });
 }
 
 // Whether some part quotes a document ranked above the part's own label.
@@ -51,11 +50,10 @@ bool Downgraded(const LabelSettings& settings, const VerdictFacts& facts) {
 }
 
 bool UnlabelledAttachment(const VerdictFacts& facts) {
-  return std::any_of(facts.parts.begin(), facts.parts.end(),
-                     [](const PartFacts& p) {
-                       return !p.name.empty() && p.labellable &&
-                              p.labels.empty();
-                     });
+  return std::any_of(
+      facts.parts.begin(), facts.parts.end(), [](const PartFacts& p) {
+        return !p.name.empty() && p.labellable && p.labels.empty();
+      });
 }
 
 }  // namespace
@@ -97,15 +95,18 @@ bool LabelsHold(const LabelSettings& settings, const PolicyConditions& c,
   if (!c.sensitivity_at_least.empty()) {
     const std::optional<size_t> floor =
         LabelRank(settings, c.sensitivity_at_least);
-    const bool reached = floor && std::any_of(
-        facts.parts.begin(), facts.parts.end(), [&](const PartFacts& p) {
-          const std::optional<size_t> r = HighestRank(settings, p.labels);
-          return r && *r >= *floor;
-        });
+    const bool reached =
+        floor && std::any_of(facts.parts.begin(), facts.parts.end(),
+                             [&](const PartFacts& p) {
+                               const std::optional<size_t> r =
+                                   HighestRank(settings, p.labels);
+                               return r && *r >= *floor;
+                             });
     if (!reached) {
-      return no(absl::StrCat("sensitivity_at_least: no part carries a label "
-                             "ranked at or above '",
-                             c.sensitivity_at_least, "'"));
+      return no(
+          absl::StrCat("sensitivity_at_least: no part carries a label "
+                       "ranked at or above '",
+                       c.sensitivity_at_least, "'"));
     }
   }
   if (c.unlabelled_attachment &&
@@ -116,8 +117,7 @@ bool LabelsHold(const LabelSettings& settings, const PolicyConditions& c,
                   : "unlabelled_attachment = false: an attachment carries "
                     "no label");
   }
-  if (c.label_downgrade &&
-      Downgraded(settings, facts) != *c.label_downgrade) {
+  if (c.label_downgrade && Downgraded(settings, facts) != *c.label_downgrade) {
     return no(*c.label_downgrade
                   ? "label_downgrade = true: no part quotes a protected "
                     "document labelled above the part's own label"

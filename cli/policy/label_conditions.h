@@ -11,7 +11,7 @@
 #include <string>
 
 #include "cli/policy/policy.h"
-#include "cli/policy/policy_evaluator.h"
+#include "cli/policy/verdict_facts.h"
 
 namespace leakhound {
 

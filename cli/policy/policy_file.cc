@@ -151,7 +151,8 @@ void ReadTables(PolicyReader& reader, const toml::table& root, const char* key,
 }
 
 // [[identifier]], [[escalation]] and [[report]] tables.
-void ReadIdentifiers(PolicyReader& reader, const toml::table& root, Policy& policy) {
+void ReadIdentifiers(PolicyReader& reader, const toml::table& root,
+                     Policy& policy) {
   ReadTables(
       reader, root, "identifier",
       [&](const toml::table& t) { return reader.Identifier(t); },
@@ -191,8 +192,7 @@ PolicyReport CheckPolicy(std::string_view text, const std::string& path) {
   reader.OnlyKeys(
       root,
       {"internal_domains", "help_url", "directory", "groups", "rule",
-       "destination", "outbox", "identifier", "escalation", "report",
-       "labels"},
+       "destination", "outbox", "identifier", "escalation", "report", "labels"},
       "the file");
   Policy policy;
   policy.path = path;

@@ -19,12 +19,14 @@ namespace leakhound {
 
 std::vector<std::pair<uint32_t, std::string>> PolicyReader::errors() const {
   std::vector<std::pair<uint32_t, std::string>> sorted = errors_;
-  std::stable_sort(sorted.begin(), sorted.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::stable_sort(
+      sorted.begin(), sorted.end(),
+      [](const auto& a, const auto& b) { return a.first < b.first; });
   return sorted;
 }
 
-void PolicyReader::Fail(const toml::source_region& at, const std::string& message) {
+void PolicyReader::Fail(const toml::source_region& at,
+                        const std::string& message) {
   FailAt(static_cast<uint32_t>(at.begin.line), message);
 }
 
@@ -32,19 +34,20 @@ void PolicyReader::FailAt(uint32_t line, const std::string& message) {
   errors_.emplace_back(line, absl::StrCat(path_, ":", line, ": ", message));
 }
 
-void PolicyReader::FailInFile(uint32_t line, const std::string& located_message) {
+void PolicyReader::FailInFile(uint32_t line,
+                              const std::string& located_message) {
   errors_.emplace_back(line, located_message);
 }
 
 const toml::source_region& PolicyReader::At(const toml::table& t,
-                                     const std::string& key) {
+                                            const std::string& key) {
   const toml::node* n = t.get(key);
   return n != nullptr ? n->source() : t.source();
 }
 
 void PolicyReader::OnlyKeys(const toml::table& table,
-              std::initializer_list<const char*> known,
-              const std::string& where) {
+                            std::initializer_list<const char*> known,
+                            const std::string& where) {
   for (const auto& [key, node] : table) {
     const std::string name(key.str());
     if (std::find(known.begin(), known.end(), name) == known.end()) {
@@ -56,7 +59,7 @@ void PolicyReader::OnlyKeys(const toml::table& table,
 }
 
 std::optional<std::string> PolicyReader::String(const toml::table& t,
-                                  const std::string& key) {
+                                                const std::string& key) {
   const toml::node* n = t.get(key);
   if (n == nullptr) return std::nullopt;
   if (!n->is_string()) {
@@ -66,7 +69,8 @@ std::optional<std::string> PolicyReader::String(const toml::table& t,
   return std::string(*n->value<std::string>());
 }
 
-std::optional<bool> PolicyReader::Bool(const toml::table& t, const std::string& key) {
+std::optional<bool> PolicyReader::Bool(const toml::table& t,
+                                       const std::string& key) {
   const toml::node* n = t.get(key);
   if (n == nullptr) return std::nullopt;
   if (!n->is_boolean()) {
@@ -76,7 +80,8 @@ std::optional<bool> PolicyReader::Bool(const toml::table& t, const std::string& 
   return *n->value<bool>();
 }
 
-std::optional<uint32_t> PolicyReader::Count(const toml::table& t, const std::string& key) {
+std::optional<uint32_t> PolicyReader::Count(const toml::table& t,
+                                            const std::string& key) {
   const toml::node* n = t.get(key);
   if (n == nullptr) return std::nullopt;
   const std::optional<int64_t> v = n->value<int64_t>();
@@ -88,22 +93,21 @@ std::optional<uint32_t> PolicyReader::Count(const toml::table& t, const std::str
   return static_cast<uint32_t>(*v);
 }
 
-std::optional<double> PolicyReader::Share(const toml::table& t, const std::string& key) {
+std::optional<double> PolicyReader::Share(const toml::table& t,
+                                          const std::string& key) {
   const toml::node* n = t.get(key);
   if (n == nullptr) return std::nullopt;
   const std::optional<double> v = n->value<double>();
-  if (!(n->is_floating_point() || n->is_integer()) || !v || *v < 0 ||
-      *v > 1) {
+  if (!(n->is_floating_point() || n->is_integer()) || !v || *v < 0 || *v > 1) {
     Fail(n->source(),
-         absl::StrCat("'", key,
-                      "' must be a share from 0 to 1 (0.5 is 50 %)"));
+         absl::StrCat("'", key, "' must be a share from 0 to 1 (0.5 is 50 %)"));
     return std::nullopt;
   }
   return *v;
 }
 
 std::vector<std::string> PolicyReader::Strings(const toml::table& t,
-                                 const std::string& key) {
+                                               const std::string& key) {
   std::vector<std::string> out;
   const toml::node* n = t.get(key);
   if (n == nullptr) return out;
@@ -124,7 +128,7 @@ std::vector<std::string> PolicyReader::Strings(const toml::table& t,
 }
 
 std::optional<Severity> PolicyReader::SeverityAt(const toml::table& t,
-                                   const std::string& key) {
+                                                 const std::string& key) {
   const std::optional<std::string> s = String(t, key);
   if (!s) return std::nullopt;
   if (std::optional<Severity> v = SeverityNamed(*s)) return v;
@@ -134,7 +138,7 @@ std::optional<Severity> PolicyReader::SeverityAt(const toml::table& t,
 }
 
 std::vector<std::string> PolicyReader::Addresses(const toml::table& t,
-                                   const std::string& key) {
+                                                 const std::string& key) {
   std::vector<std::string> out = Strings(t, key);
   for (std::string& p : out) {
     p = absl::AsciiStrToLower(p);
@@ -144,15 +148,14 @@ std::vector<std::string> PolicyReader::Addresses(const toml::table& t,
       continue;
     }
     if (auto why = AddressPatternError(p)) {
-      Fail(t.get(key)->source(),
-           absl::StrCat(*why, " in '", key, "'"));
+      Fail(t.get(key)->source(), absl::StrCat(*why, " in '", key, "'"));
     }
   }
   return out;
 }
 
 std::vector<std::string> PolicyReader::Domains(const toml::table& t,
-                                 const std::string& key) {
+                                               const std::string& key) {
   std::vector<std::string> out = Strings(t, key);
   for (std::string& d : out) {
     auto host = HostName(d);
@@ -166,14 +169,31 @@ std::vector<std::string> PolicyReader::Domains(const toml::table& t,
   return out;
 }
 
-PolicyConditions PolicyReader::Conditions(const toml::table& t, const std::string& where) {
+PolicyConditions PolicyReader::Conditions(const toml::table& t,
+                                          const std::string& where) {
   OnlyKeys(t,
-           {"labels_any", "labels_all", "documents", "min_words", "min_share",
-            "min_documents", "channels", "senders", "recipient_domains",
-            "all_recipient_domains", "external_recipient", "unread",
-            "unread_limit", "error", "records", "tables", "identifiers",
-            "unlabelled", "sensitivity", "sensitivity_at_least",
-            "unlabelled_attachment", "label_downgrade"},
+           {"labels_any",
+            "labels_all",
+            "documents",
+            "min_words",
+            "min_share",
+            "min_documents",
+            "channels",
+            "senders",
+            "recipient_domains",
+            "all_recipient_domains",
+            "external_recipient",
+            "unread",
+            "unread_limit",
+            "error",
+            "records",
+            "tables",
+            "identifiers",
+            "unlabelled",
+            "sensitivity",
+            "sensitivity_at_least",
+            "unlabelled_attachment",
+            "label_downgrade"},
            where);
   PolicyConditions c;
   SensitivityConditions(t, c);

@@ -1,6 +1,4 @@
 // The rule, identifier, escalation, report, directory and SIEM tables.
-#include "cli/policy/policy_reader.h"
-
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -13,6 +11,7 @@
 #include "absl/strings/str_join.h"
 #include "cli/policy/group_file.h"
 #include "cli/policy/policy_bounds.h"
+#include "cli/policy/policy_reader.h"
 #include "shingler/host_name.h"
 
 namespace leakhound {
@@ -163,14 +162,14 @@ PolicyRule PolicyReader::Rule(const toml::table& t) {
   return r;
 }
 
-OverrideSettings PolicyReader::Override(const toml::table& t, const PolicyRule& r,
-                          const std::string& where) {
+OverrideSettings PolicyReader::Override(const toml::table& t,
+                                        const PolicyRule& r,
+                                        const std::string& where) {
   OverrideSettings o;
   o.kind = String(t, "override").value_or("");
   if (!o.kind.empty() && o.kind != "justify" && o.kind != "acknowledge") {
-    Fail(t.get("override")->source(),
-         absl::StrCat("unknown override '", o.kind,
-                      "' (justify, acknowledge)"));
+    Fail(t.get("override")->source(), absl::StrCat("unknown override '", o.kind,
+                                                   "' (justify, acknowledge)"));
   }
   if (!o.kind.empty() && r.disposition < Disposition::kQuarantine) {
     Fail(t.source(), absl::StrCat(where,
@@ -193,8 +192,7 @@ OverrideSettings PolicyReader::Override(const toml::table& t, const PolicyRule& 
 
 EscalationRule PolicyReader::Escalation(const toml::table& t) {
   OnlyKeys(
-      t,
-      {"name", "severities", "unowned_hours", "unresolved_hours", "notify"},
+      t, {"name", "severities", "unowned_hours", "unresolved_hours", "notify"},
       "an [[escalation]]");
   EscalationRule e;
   e.line = static_cast<int>(t.source().begin.line);
@@ -234,7 +232,7 @@ ReportSettings PolicyReader::Report(const toml::table& t) {
 }
 
 std::vector<Severity> PolicyReader::Severities(const toml::table& t,
-                                 const std::string& key) {
+                                               const std::string& key) {
   std::vector<Severity> out;
   for (const std::string& s :
        OneOf(t, key, {"info", "low", "medium", "high"})) {
@@ -243,8 +241,9 @@ std::vector<Severity> PolicyReader::Severities(const toml::table& t,
   return out;
 }
 
-std::vector<std::string> PolicyReader::OneOf(const toml::table& t, const std::string& key,
-                               std::initializer_list<const char*> known) {
+std::vector<std::string> PolicyReader::OneOf(
+    const toml::table& t, const std::string& key,
+    std::initializer_list<const char*> known) {
   std::vector<std::string> out = Strings(t, key);
   for (const std::string& v : out) {
     if (std::find(known.begin(), known.end(), v) == known.end()) {
@@ -256,7 +255,8 @@ std::vector<std::string> PolicyReader::OneOf(const toml::table& t, const std::st
   return out;
 }
 
-void PolicyReader::Seconds(const toml::table& t, const char* key, double& field) {
+void PolicyReader::Seconds(const toml::table& t, const char* key,
+                           double& field) {
   if (const toml::node* n = t.get(key)) {
     const std::optional<double> v = n->value<double>();
     if (!v || *v <= 0 || *v > 86400) {
@@ -270,9 +270,8 @@ void PolicyReader::Seconds(const toml::table& t, const char* key, double& field)
 DirectorySettings PolicyReader::Directory(const toml::table& t) {
   OnlyKeys(t,
            {"url", "start_tls", "insecure_plaintext", "ca_file", "bind_dn",
-            "bind_password_file",
-            "base_dn", "user_filter", "mail_attribute", "timeout_seconds",
-            "cache_seconds", "roles"},
+            "bind_password_file", "base_dn", "user_filter", "mail_attribute",
+            "timeout_seconds", "cache_seconds", "roles"},
            "[directory]");
   DirectorySettings d;
   d.url = String(t, "url").value_or("");
@@ -284,10 +283,10 @@ DirectorySettings PolicyReader::Directory(const toml::table& t) {
   // plaintext (the user's and the service's passwords in clear) only
   // when the file says so in as many words.
   d.insecure_plaintext = Bool(t, "insecure_plaintext").value_or(false);
-  d.start_tls = Bool(t, "start_tls").value_or(d.url.starts_with("ldap://") &&
-                                              !d.insecure_plaintext);
-  if (d.url.starts_with("ldap://") && !d.start_tls &&
-      !d.insecure_plaintext) {
+  d.start_tls =
+      Bool(t, "start_tls")
+          .value_or(d.url.starts_with("ldap://") && !d.insecure_plaintext);
+  if (d.url.starts_with("ldap://") && !d.start_tls && !d.insecure_plaintext) {
     Fail(t.get("start_tls")->source(),
          "start_tls = false sends passwords in clear: use ldaps:// or "
          "StartTLS (or insecure_plaintext = true, for a test directory)");
@@ -358,7 +357,7 @@ DestinationSettings PolicyReader::Destination(const toml::table& t) {
   d.secret_file = String(t, "secret_file").value_or("");
   if (d.webhook && d.secret_file.empty()) {
     Fail(At(t, "type"), absl::StrCat("webhook '", d.name,
-                                  "' needs a secret_file (its HMAC key)"));
+                                     "' needs a secret_file (its HMAC key)"));
   }
   d.severities =
       OneOf(t, "severities", {"none", "info", "low", "medium", "high"});
@@ -389,7 +388,8 @@ OutboxSettings PolicyReader::Outbox(const toml::table& t) {
   return o;
 }
 
-void PolicyReader::CheckNames(const std::vector<DestinationSettings>& destinations) {
+void PolicyReader::CheckNames(
+    const std::vector<DestinationSettings>& destinations) {
   std::set<std::string> seen;
   for (const DestinationSettings& d : destinations) {
     if (!seen.insert(d.name).second) {

@@ -43,6 +43,7 @@ DocumentRecord SampleDocument() {
   r.rows = {3, 4};
   r.added_unix_ms = 1795000000123;
   r.labels = {"legal"};
+  r.sensitivity = {{"f42aa342-8706-4288-bd11-ebb85995028c", "Confidential"}};
   return r;
 }
 
@@ -113,13 +114,17 @@ TEST(RecordCodecTest, SerializedBytesArePinned) {
       absl::BytesToHexString(
           EncodeRecord(StateRecord{42, 7, 3, 0x0102030405060708})),
       "00020000002a000000070000000000000003000000000000000807060504030201");
+  // DocumentRecord v2: v1's fields, then the sensitivity labels.
   EXPECT_EQ(absl::BytesToHexString(EncodeRecord(SampleDocument())),
-            "00010000000f000000000000006d65726765722d6d656d6f2e7478741900"
+            "00020000000f000000000000006d65726765722d6d656d6f2e7478741900"
             "00000000000070726f7465637465642f6d65726765722d6d656d6f2e7478"
             "742000000000000000ababababababababababababababababababababab"
             "ababababababababababab0010000000000000bc020000be020000020000"
             "000000000003000000040000007b5e56eea1010000000000000001000000"
-            "000000000000000005000000000000006c6567616c");
+            "000000000000000005000000000000006c6567616c000000000001000000"
+            "00000000010000000001000000240000000000000066343261613334322d"
+            "383730362d343238382d626431312d6562623835393935303238630c0000"
+            "0000000000436f6e666964656e7469616c");
   EXPECT_EQ(absl::BytesToHexString(EncodeRecord(SampleFingerprints())),
             "000200000003000000000000002400000000000000efcdab896745230100"
             "05001b1032547698badcfe0205081dff0000000000000002050a1f070000"
@@ -224,6 +229,23 @@ TEST(RecordCodecTest, ASourceRoundTripsAndItsBytesArePinned) {
             "00642f2a00000000000100000000000000010000000001000000050000000000"
             "0000626f617264010000000000000000000000010000000000000062156156ee"
             "a1010000");
+}
+
+TEST(RecordCodecTest, DocumentVersionOneDecodesWithoutSensitivity) {
+  // SampleDocument as DocumentRecord v1 wrote it (before labels were read
+  // from files, docs/labels.md).
+  const std::string v1 = absl::HexStringToBytes(
+      "00010000000f000000000000006d65726765722d6d656d6f2e7478741900"
+      "00000000000070726f7465637465642f6d65726765722d6d656d6f2e7478"
+      "742000000000000000ababababababababababababababababababababab"
+      "ababababababababababab0010000000000000bc020000be020000020000"
+      "000000000003000000040000007b5e56eea1010000000000000001000000"
+      "000000000000000005000000000000006c6567616c");
+  DocumentRecord decoded;
+  ASSERT_TRUE(DecodeRecord(v1, &decoded).ok());
+  DocumentRecord expected = SampleDocument();
+  expected.sensitivity.clear();
+  EXPECT_EQ(decoded, expected);
 }
 
 TEST(RecordCodecTest, FingerprintsVersionOneDecodesWithoutWordChecks) {

@@ -438,7 +438,8 @@ TEST(AdminCommandsTest, RemoveUnknownIdIsAnErrorButOthersAreRemoved) {
   EXPECT_THAT(list.out,
               ::testing::Not(HasSubstr("protected/pricing-2027.txt")));
   // Each document's source is listed, the last column.
-  EXPECT_THAT(list.out, HasSubstr("labels            source\n"));
+  EXPECT_THAT(list.out,
+              HasSubstr("labels            sensitivity       source\n"));
   EXPECT_THAT(list.out,
               HasSubstr("  " + SamplePath("protected/merger-memo.txt") + "\n"));
 }

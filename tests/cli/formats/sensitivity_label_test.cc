@@ -168,8 +168,9 @@ TEST(SensitivityLabelTest, AnAttachmentKeepsItsLabelAndTheMailHasItsOwn) {
   auto extraction = ExtractBytes("m.eml", mail, ExtractionLimits());
   ASSERT_TRUE(extraction.ok()) << extraction.status();
   ASSERT_EQ(extraction->parts.size(), 2u);
-  EXPECT_THAT(extraction->parts[0].labels,
-              ElementsAre(Field(&SensitivityLabel::name, "Highly Confidential")));
+  EXPECT_THAT(
+      extraction->parts[0].labels,
+      ElementsAre(Field(&SensitivityLabel::name, "Highly Confidential")));
   EXPECT_EQ(extraction->parts[1].name, "prices.docx");
   EXPECT_THAT(extraction->parts[1].labels,
               ElementsAre(Field(&SensitivityLabel::id, kConfidential)));
