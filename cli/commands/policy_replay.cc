@@ -5,6 +5,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "cli/gateway/cumulative_facts.h"
 #include "cli/gateway/label_facts.h"
 
 namespace leakhound {
@@ -34,6 +35,8 @@ VerdictFacts FactsOfIncident(const Incident& i) {
           d.document.substr(std::size(kIdentifierFactPrefix) - 1), d.words);
     } else if (PartFacts part; ReadPartFact(d, &part)) {
       f.parts.push_back(std::move(part));
+    } else if (CumulativeFact sum; ReadCumulativeFact(d, &sum)) {
+      f.cumulative.push_back(std::move(sum));
     } else {
       f.documents.push_back({d.document, d.labels, d.words, d.share});
       TakeSensitivity(&f.documents.back());
@@ -67,6 +70,21 @@ std::string ReplayedAction(const Incident& incident, const Policy& policy,
   return ActionName(incident.action);
 }
 
+absl::Status CumulativeAsOf(const Incident& incident, const Policy& policy,
+                            DripLedger& ledger, VerdictFacts* facts) {
+  if (CumulativeWindows(policy).empty()) return absl::OkStatus();
+  std::vector<std::string> targets;
+  for (const MatchedDocument& d : facts->documents) targets.push_back(d.id);
+  for (const auto& [table, rows] : facts->records) {
+    targets.push_back(kTableFactPrefix + table);
+  }
+  auto sums = ledger.AsOf(policy, incident.sender, targets, incident.reference,
+                          incident.time_ms);
+  if (!sums.ok()) return sums.status();
+  facts->cumulative = *std::move(sums);
+  return absl::OkStatus();
+}
+
 absl::StatusOr<ReplayReport> ReplayPolicy(IncidentStore& store,
                                           const IncidentFilter& filter,
                                           const Policy& policy) {
@@ -78,6 +96,7 @@ absl::StatusOr<ReplayReport> ReplayPolicy(IncidentStore& store,
   }
   const size_t none = report.rules.size();
   report.rules.push_back({"(no rule)", 0, 0, {}});
+  DripLedger ledger(store.path());
   absl::Status s = store.ForEach(
       filter,
       [&](const Incident& incident) {
@@ -87,8 +106,13 @@ absl::StatusOr<ReplayReport> ReplayPolicy(IncidentStore& store,
         }
         ++report.incidents;
         Judgement judged;
-        const std::string after = ReplayedAction(
-            incident, policy, FactsOfIncident(incident), &judged);
+        VerdictFacts facts = FactsOfIncident(incident);
+        if (absl::Status st = CumulativeAsOf(incident, policy, ledger, &facts);
+            !st.ok()) {
+          return st;
+        }
+        const std::string after =
+            ReplayedAction(incident, policy, facts, &judged);
         const PolicyDecision& d = judged.decision;
         for (const RuleMatch& m : d.matches)
           ++report.rules[slot[m.rule]].matched;

@@ -18,6 +18,7 @@
 
 #include "absl/status/statusor.h"
 #include "cli/gateway/decision.h"
+#include "cli/gateway/drip_ledger.h"
 #include "cli/incidents/incident.h"
 #include "cli/incidents/incident_store.h"
 #include "cli/policy/policy.h"
@@ -53,6 +54,12 @@ struct ReplayReport {
   uint64_t changed = 0;
   std::vector<RuleReplay> rules;  // in the policy's order, then "(no rule)"
 };
+
+// Replaces `facts`' cumulative sums with the ledger's as they were when
+// `incident` was judged (DripLedger::AsOf), when `policy` has cumulative
+// conditions: a drip rule added later reads what was sent before.
+absl::Status CumulativeAsOf(const Incident& incident, const Policy& policy,
+                            DripLedger& ledger, VerdictFacts* facts);
 
 // Replays `policy` over the incidents of `store` that `filter` selects.
 absl::StatusOr<ReplayReport> ReplayPolicy(IncidentStore& store,

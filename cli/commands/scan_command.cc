@@ -28,6 +28,7 @@
 #include "cli/formats/file_type.h"
 #include "cli/formats/mime_extractor.h"
 #include "cli/gateway/data_facts.h"
+#include "cli/gateway/drip_ledger.h"
 #include "cli/gateway/message_verdict.h"
 #include "cli/incidents/incident_evidence.h"
 #include "cli/incidents/incident_store.h"
@@ -257,7 +258,8 @@ Incident ScanIncident(const FileOutcome& o, const ProtectedIndex& index,
   incident.run_id = run_id;
   // A reference as the gateway's incidents have: the SIEM's externalId and
   // the console link name it.
-  incident.reference = NewIncidentReference();
+  incident.reference =
+      o.reference.empty() ? NewIncidentReference() : o.reference;
   incident.file_path = o.path;
   incident.file_size = o.bytes;
   RecordFileFacts(o, &incident);
@@ -455,7 +457,11 @@ class ScanRun {
         index_(index),
         store_(store),
         run_id_(store != nullptr ? ScanRunId() : ""),
-        progress_(files.size(), TotalSize(files)) {}
+        progress_(files.size(), TotalSize(files)) {
+    if (store != nullptr && o.policy) {
+      ledger_ = std::make_unique<DripLedger>(store->path());
+    }
+  }
 
   // On the calling thread, in input order.
   void Consume(size_t i, FileOutcome& o) {
@@ -532,6 +538,7 @@ class ScanRun {
       AddDataFacts(p.data, &facts);
     }
     facts.parts = o.part_facts;
+    Accumulate(o, &facts);
     facts.unread = !o.skipped.empty();
     facts.unread_limit = std::any_of(
         o.skipped.begin(), o.skipped.end(),
@@ -576,6 +583,26 @@ class ScanRun {
     }
   }
 
+  // With --record, an e-mail that quotes a protected document adds what
+  // it sent to the drip ledger, as of its Date, and its facts get the
+  // sums (docs/policy.md, "Cumulative").
+  void Accumulate(FileOutcome& o, VerdictFacts* facts) {
+    if (ledger_ == nullptr || !o.leak() || facts->sender.empty()) return;
+    std::vector<DripSpan> spans;
+    for (const PartOutcome& p : o.parts) AddDripSpans(p.report, p.data, &spans);
+    o.reference = NewIncidentReference();
+    o.sent_ms = o.mail && o.mail->date_ms > 0 ? o.mail->date_ms : NowUnixMs();
+    auto sums = ledger_->Account(*o_.policy, facts->sender, facts->channel,
+                                 std::move(spans), o.reference, o.sent_ms,
+                                 /*record=*/true);
+    if (!sums.ok()) {
+      ReportError("scan", sums.status(), o.path);
+      ++errors_;
+      return;
+    }
+    facts->cumulative = *std::move(sums);
+  }
+
   void RecordDecision(const FileOutcome& o, Incident* incident) {
     incident->policy = o_.policy->path;
     incident->severity = o.policy->severity;
@@ -608,6 +635,7 @@ class ScanRun {
   std::optional<std::vector<ProtectedSource>> sources_;  // read once
   const ProtectedIndex& index_;
   IncidentStore* store_;  // null without --record
+  std::unique_ptr<DripLedger> ledger_;  // with --record --policy
   const std::string run_id_;
   ProgressBar progress_;
   size_t leaks_ = 0, errors_ = 0;

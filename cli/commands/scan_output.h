@@ -61,6 +61,12 @@ struct FileOutcome {
   // Per part with a sensitivity label, that can carry one, or quoting a
   // protected document: what the label conditions read (docs/labels.md).
   std::vector<PartFacts> part_facts;
+  // With --record --policy, for an e-mail that quotes a protected
+  // document: its incident's reference, named before the policy judges
+  // it (the drip ledger records what it sent under it), and when it was
+  // sent (its Date, else now).
+  std::string reference;
+  int64_t sent_ms = 0;
   // With --record, from the one read extraction made: the file's SHA-256
   // (hex) and, for an e-mail, its own headers.
   std::string sha256;

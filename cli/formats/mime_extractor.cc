@@ -328,6 +328,9 @@ std::optional<MailHeaders> ReadMailHeaders(std::string_view bytes) {
   if (const char* id = g_mime_message_get_message_id(message.get())) {
     headers.message_id = absl::StrCat("<", id, ">");
   }
+  if (GDateTime* date = g_mime_message_get_date(message.get())) {
+    headers.date_ms = int64_t{g_date_time_to_unix(date)} * 1000;
+  }
   if (headers.from.empty() && headers.subject.empty()) return std::nullopt;
   return headers;
 }

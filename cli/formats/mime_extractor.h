@@ -38,6 +38,7 @@ struct MailHeaders {
   std::vector<std::string> recipients;  // To, then Cc, addresses
   std::string subject;                  // decoded (RFC 2047), UTF-8
   std::string message_id;               // with its angle brackets
+  int64_t date_ms = 0;                  // its Date (Unix ms); 0: none
 };
 
 // The headers of the RFC 5322 message `bytes`, or nullopt when GMime finds

@@ -15,6 +15,7 @@ VerdictFacts FactsOf(const Envelope& envelope, const MessageVerdict& v) {
   }
   f.documents = v.matched;
   f.parts = v.part_facts;
+  f.cumulative = v.cumulative;
   f.records = v.records;
   f.identifiers = v.identifiers;
   f.unread = !v.unread.empty();

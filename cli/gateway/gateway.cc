@@ -91,6 +91,7 @@ void Gateway::StartIncidents() {
   }
   if (o.spool_dir == "off") o.spool_dir.clear();
   writer_ = std::make_unique<IncidentWriter>(path, o, log_->Sink());
+  drip_ = std::make_unique<DripLedger>(path);
   if (options_.desk_seconds > 0) {
     DeskLink::Options d;
     d.store = path;
@@ -105,6 +106,24 @@ void Gateway::StartIncidents() {
       "recording incidents in ", RedactedTarget(path),
       options_.store_snippets ? "" : " (offsets only, no snippets)"));
   StartOutbox();
+}
+
+VerdictFacts Gateway::Facts(const Policy& policy, const Envelope& envelope,
+                            const std::string& reference,
+                            MessageVerdict* v) const {
+  v->cumulative.clear();
+  if (drip_ != nullptr && !v->spans.empty() && !reference.empty()) {
+    auto sums = drip_->Account(policy, envelope.sender, envelope.channel,
+                               v->spans, reference, NowUnixMs(),
+                               /*record=*/true);
+    if (sums.ok()) {
+      v->cumulative = *std::move(sums);
+    } else {
+      log_->Write(absl::StrCat("cumulative: ", sums.status().message(),
+                               "; judged without the earlier messages"));
+    }
+  }
+  return FactsOf(envelope, *v);
 }
 
 void Gateway::StartOutbox() {

@@ -29,7 +29,9 @@
 #include "absl/synchronization/mutex.h"
 #include "cli/formats/text_extractor.h"
 #include "cli/gateway/daemon_log.h"
+#include "cli/gateway/decision.h"
 #include "cli/gateway/desk_link.h"
+#include "cli/gateway/drip_ledger.h"
 #include "cli/gateway/duplicate_cache.h"
 #include "cli/gateway/index_holder.h"
 #include "cli/gateway/message_verdict.h"
@@ -115,6 +117,15 @@ class Gateway {
   // fatal) and logs where incidents go; and the outbox's senders, one per
   // destination of the policy (restarted when a reload changes them).
   void StartIncidents();
+  // The facts the policy reads of `v` sent as `envelope` (FactsOf), with
+  // the drip ledger's sums for `policy`'s cumulative conditions (docs/
+  // policy.md, "Cumulative"), also kept in v->cumulative for the
+  // incident; the message's spans are recorded under `reference` (a
+  // leak's incident). Without a store, or when the ledger fails (logged),
+  // there are no sums.
+  VerdictFacts Facts(const Policy& policy, const Envelope& envelope,
+                     const std::string& reference, MessageVerdict* v) const;
+
   // The sink a channel hands its incidents to: empty without a store.
   // REQUIRES: StartIncidents was called; the gateway outlives the sink.
   IncidentSink Recorder();
@@ -170,6 +181,7 @@ class Gateway {
   std::unique_ptr<MessageScanner> scanner_;
   std::unique_ptr<IncidentWriter> writer_;  // null: no store
   std::unique_ptr<DeskLink> desk_;          // null: no store, or never
+  std::unique_ptr<DripLedger> drip_;        // null: no store
   std::string host_;                        // LocalHostName()
   std::string node_;                        // this gateway's name
   int64_t started_ms_ = 0;

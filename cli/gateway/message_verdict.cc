@@ -5,7 +5,9 @@
 #include <memory>
 #include <thread>
 
+#include "absl/strings/escaping.h"
 #include "cli/formats/extraction.h"
+#include "cli/gateway/cumulative_facts.h"
 #include "cli/gateway/data_facts.h"
 #include "cli/gateway/document_sensitivity.h"
 #include "cli/gateway/duplicate_cache.h"
@@ -144,6 +146,26 @@ void AddPartFacts(const ExtractedPart& part, const ScanReport& report,
   parts->push_back(std::move(p));
 }
 
+void AddDripSpans(const ScanReport& report, const DataFindings& data,
+                  std::vector<DripSpan>* spans) {
+  for (const DocumentMatch& m : report.matches) {
+    for (const Passage& p : m.passages) {
+      DripSpan s;
+      s.target = m.external_id;
+      s.begin = p.source_token_begin;
+      s.end = p.source_token_end;
+      s.total = m.source_tokens;
+      spans->push_back(std::move(s));
+    }
+  }
+  for (const RecordMatch& r : data.records) {
+    DripSpan s;
+    s.target = kTableFactPrefix + r.table;
+    s.row = absl::BytesToHexString(r.row_key);
+    spans->push_back(std::move(s));
+  }
+}
+
 void AddMatchedFindings(const ProtectedIndex& index, const ScanReport& report,
                         std::vector<MatchedDocument>* matched) {
   for (const DocumentMatch& m : report.matches) AddMatched(index, m, matched);
@@ -179,6 +201,9 @@ std::vector<IncidentDocument> FactsRecord(const VerdictFacts& facts) {
     out.push_back({m.id, LabelsWithSensitivity(m), m.words, m.share});
   }
   for (const PartFacts& p : facts.parts) out.push_back(PartFactRecord(p));
+  for (const CumulativeFact& c : facts.cumulative) {
+    out.push_back(CumulativeFactRecord(c));
+  }
   for (const auto& [table, rows] : facts.records) {
     out.push_back({kTableFactPrefix + table, {}, rows, 0});
   }
@@ -236,6 +261,7 @@ Incident JudgedIncident(std::string source, MessageVerdict& v,
   VerdictFacts read;
   read.documents = v.matched;
   read.parts = v.part_facts;
+  read.cumulative = v.cumulative;
   read.records = v.records;
   read.identifiers = v.identifiers;
   incident.facts = FactsRecord(read);
@@ -333,6 +359,7 @@ void MessageScanner::AddFindings(const ProtectedIndex& index,
   }
   AddMatchedFindings(index, report, &v->matched);
   AddPartFacts(part, report, &v->part_facts);
+  AddDripSpans(report, data, &v->spans);
 }
 
 MessageVerdict MessageScanner::Scan(std::string_view message) const {
@@ -361,6 +388,7 @@ MessageVerdict MessageScanner::Judge(
     v.documents.clear();
     v.matched.clear();
     v.part_facts.clear();
+    v.spans.clear();
     v.locations.clear();
     v.records.clear();
     v.identifiers.clear();

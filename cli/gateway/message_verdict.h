@@ -50,6 +50,12 @@ void AddMatchedFindings(const ProtectedIndex& index, const ScanReport& report,
 void AddPartFacts(const ExtractedPart& part, const ScanReport& report,
                   std::vector<PartFacts>* parts);
 
+// Adds what `report` and `data` sent of each protected document and table
+// to `spans` (the drip ledger's, drip_ledger.h): one span per passage
+// (its source token range), one per table row.
+void AddDripSpans(const ScanReport& report, const DataFindings& data,
+                  std::vector<DripSpan>* spans);
+
 // The policy's decision as an incident records it: the highest severity
 // ("" when no rule matched), every rule that matched, and what monitor
 // rules would have done ("" when none matched); and the documents' facts.

@@ -29,6 +29,13 @@ struct MessageVerdict {
   // quoting a protected document: its labels and the documents it quotes
   // (the label conditions, docs/labels.md).
   std::vector<PartFacts> part_facts;
+  // What this message sent of each protected document (source token
+  // ranges) and table (keyed rows), for the drip ledger (drip_ledger.h);
+  // sender, time, channel and reference not yet filled.
+  std::vector<DripSpan> spans;
+  // The drip ledger's sums with this message (Gateway::Facts), kept with
+  // its incident.
+  std::vector<CumulativeFact> cumulative;
   std::vector<std::string> locations;  // protected location prefixes named
   // Rows of protected tables matched, per table, and distinct valid values
   // per data identifier (docs/records.md), summed over the parts.

@@ -61,11 +61,31 @@ struct IncidentRule {
 inline constexpr char kTableFactPrefix[] = "table ";
 inline constexpr char kIdentifierFactPrefix[] = "identifier ";
 inline constexpr char kPartFactPrefix[] = "part ";
+// And "cumulative TARGET": the drip ledger's sum (cumulative_facts.h).
+inline constexpr char kCumulativeFactPrefix[] = "cumulative ";
 struct IncidentDocument {
   std::string document;
   std::vector<std::string> labels;
   uint32_t words = 0;  // matched, summed over the parts
   double share = 0;    // of the protected document, 0..1
+};
+
+// What one message sent of one protected document (a range of its
+// tokens) or of one protected table (a row, by its keyed hash): the drip
+// ledger's row (docs/policy.md, "Cumulative"). PERSISTED (drip_spans):
+// fingerprints and counts, never text.
+struct DripSpan {
+  std::string sender;  // lower case
+  std::string domain;  // the sender's, lower case
+  std::string target;  // a document's id, or "table NAME"
+  int64_t time_ms = 0;
+  uint32_t begin = 0;  // a document's tokens [begin, end)
+  uint32_t end = 0;
+  uint32_t total = 0;  // the document's tokens
+  std::string row;     // a table row's keyed hash (hex); "" for a document
+  std::string channel;
+  std::string reference;  // the message's incident
+  bool operator==(const DripSpan&) const = default;
 };
 
 // An override offered with an incident (docs/overrides.md) and what

@@ -244,6 +244,24 @@ constexpr const char* kMigrations[] = {
     "  name TEXT NOT NULL,"
     "  sent_ms INTEGER NOT NULL,"
     "  PRIMARY KEY (name));",
+    // 7 -> 8. The drip ledger (docs/policy.md, "Cumulative"): what each
+    // message sent of each protected document (token ranges) or table
+    // (keyed row hashes), by sender and domain.
+    "CREATE TABLE drip_spans ("
+    "  id INTEGER PRIMARY KEY,"
+    "  sender TEXT NOT NULL,"
+    "  domain TEXT NOT NULL,"
+    "  target TEXT NOT NULL,"
+    "  time_ms INTEGER NOT NULL,"
+    "  begin_token INTEGER NOT NULL,"
+    "  end_token INTEGER NOT NULL,"
+    "  total INTEGER NOT NULL,"
+    "  row_key TEXT NOT NULL,"
+    "  channel TEXT NOT NULL,"
+    "  reference TEXT NOT NULL);"
+    "CREATE INDEX drip_by_sender ON drip_spans(sender, target, time_ms);"
+    "CREATE INDEX drip_by_domain ON drip_spans(domain, target, time_ms);"
+    "CREATE INDEX drip_by_time ON drip_spans(time_ms);",
 };
 // The version whose migration also counts the stored incidents.
 constexpr int kCountsVersion = 6;

@@ -40,7 +40,7 @@ class SqlConnection;  // sql_connection.h
 class SqlStatement;
 
 // PERSISTED (PRAGMA user_version): the schema version this build writes.
-inline constexpr int kIncidentSchemaVersion = 7;
+inline constexpr int kIncidentSchemaVersion = 8;
 
 struct IncidentFilter {
   int64_t since_ms = std::numeric_limits<int64_t>::min();  // time >= since
@@ -431,6 +431,18 @@ class IncidentStore {
   absl::StatusOr<std::vector<UsedOverride>> OverridesUsed(int64_t since_ms,
                                                           int64_t until_ms,
                                                           size_t limit);
+  // The drip ledger (docs/policy.md, "Cumulative"). AddDripSpans stores
+  // `spans` in one transaction; DripSpans reads those of sender `key` (or,
+  // `by_domain`, of the domain `key`) on `targets` from `since_ms` to
+  // `until_ms` inclusive, oldest first; ExpireDripSpans deletes those
+  // older than `before_ms` (Purge does too) and says how many.
+  absl::Status AddDripSpans(const std::vector<DripSpan>& spans);
+  absl::StatusOr<std::vector<DripSpan>> DripSpans(
+      bool by_domain, const std::string& key,
+      const std::vector<std::string>& targets, int64_t since_ms,
+      int64_t until_ms);
+  absl::StatusOr<int64_t> ExpireDripSpans(int64_t before_ms);
+
   // When the scheduled report `name` was last sent (0: never), and
   // noting that it was sent at `sent_ms`.
   absl::StatusOr<int64_t> ReportSent(const std::string& name);

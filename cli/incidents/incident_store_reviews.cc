@@ -76,8 +76,13 @@ absl::StatusOr<int64_t> IncidentStore::Purge(int64_t before_ms,
     SqlStatement i(*db_, "DELETE FROM incidents WHERE time_ms < ?");
     i.Bind(before_ms);
     if (code == kSqlDone) code = i.Step();
+    const int64_t incidents_deleted = db_->Changes();
+    // The drip ledger's spans of that time go with them.
+    SqlStatement drip(*db_, "DELETE FROM drip_spans WHERE time_ms < ?");
+    drip.Bind(before_ms);
+    if (code == kSqlDone) code = drip.Step();
     if (code != kSqlDone) return Error(code, "cannot purge");
-    deleted = db_->Changes();
+    deleted = incidents_deleted;
     if (absl::Status st = RecountBefore(before_ms); !st.ok()) return st;
     OutboxEvent purged;
     purged.type = "review";

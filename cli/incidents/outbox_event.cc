@@ -63,7 +63,9 @@ OutboxEvent Common(const Incident& i) {
   if (!i.facts.empty()) {
     for (const IncidentDocument& d : i.facts) {
       if (!d.document.starts_with(kTableFactPrefix) &&
-          !d.document.starts_with(kIdentifierFactPrefix)) {
+          !d.document.starts_with(kIdentifierFactPrefix) &&
+          !d.document.starts_with(kPartFactPrefix) &&
+          !d.document.starts_with(kCumulativeFactPrefix)) {
         e.words += d.words;
       }
     }

@@ -530,11 +530,19 @@ void Decide(const Session& s, Judged& j) {
   const MilterPolicy& p = *g_state.policy;
   MessageVerdict& v = j.v;
   j.policy = g_state.gateway->policy();
-  Judgement judged = JudgeFacts(
-      *j.policy, FactsOf(Envelope{"mail", s.sender, s.recipients_all}, v),
-      v.kind,
-      {DispositionOf(p.on_error), DispositionOf(p.on_unreadable),
-       DispositionOf(p.on_unread_limit)});
+  // A leak's incident is named first: the drip ledger records what it
+  // sent under it.
+  if (v.kind == MessageVerdict::Kind::kLeak) {
+    j.reference = NewIncidentReference();
+  }
+  Judgement judged =
+      JudgeFacts(*j.policy,
+                 g_state.gateway->Facts(
+                     *j.policy, Envelope{"mail", s.sender, s.recipients_all},
+                     j.reference, &v),
+                 v.kind,
+                 {DispositionOf(p.on_error), DispositionOf(p.on_unreadable),
+                  DispositionOf(p.on_unread_limit)});
   j.decision = std::move(judged.decision);
   j.action = judged.action;
   if (v.kind == MessageVerdict::Kind::kLeak) {
@@ -546,7 +554,9 @@ void Decide(const Session& s, Judged& j) {
         "Message has parts that could not be checked for protected "
         "content";
   }
-  if (Eventful(v, j.decision)) j.reference = NewIncidentReference();
+  if (j.reference.empty() && Eventful(v, j.decision)) {
+    j.reference = NewIncidentReference();
+  }
 }
 
 // Judges the session's message (through the gateway's scanner, within a

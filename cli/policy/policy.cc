@@ -112,7 +112,7 @@ bool NoConditions(const PolicyConditions& c) {
          c.recipient_domains.empty() && c.all_recipient_domains.empty() &&
          !c.external_recipient && !c.unread && !c.unread_limit && !c.error &&
          c.sensitivity.empty() && c.sensitivity_at_least.empty() &&
-         !c.unlabelled_attachment && !c.label_downgrade;
+         !c.unlabelled_attachment && !c.label_downgrade && !c.cumulative;
 }
 
 Policy BuiltinPolicy(Disposition on_leak, const std::string& reject_text) {

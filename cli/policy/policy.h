@@ -46,6 +46,20 @@ int SyslogFacilityNumber(std::string_view name);
 std::optional<Severity> SeverityNamed(std::string_view name);
 std::optional<Disposition> DispositionNamed(std::string_view name);
 
+// `cumulative = { words = 300, days = 30 }` (or share = 0.5, or rows =
+// 100 of a protected table; per = "sender" or "sender-domain"): the
+// distinct protected text one sender sent of one document within `days`,
+// this message included, reaches one threshold. PERSISTED in the policy
+// file.
+struct CumulativeCondition {
+  std::optional<uint32_t> words;
+  std::optional<double> share;
+  std::optional<uint32_t> rows;
+  uint32_t days = 30;
+  std::string per = "sender";  // or "sender-domain"
+  bool operator==(const CumulativeCondition&) const = default;
+};
+
 // The conditions of a rule (all that are set must hold) or of one of its
 // exceptions. Unset fields do not constrain. Address patterns:
 // "user@domain", "@domain" (the domain and its subdomains), "group:NAME".
@@ -98,6 +112,10 @@ struct PolicyConditions {
   // Some part quotes a protected document whose own label ranks above the
   // part's label (true): text relabelled down to get past label rules.
   std::optional<bool> label_downgrade;
+  // Cumulative (drip) detection: what one sender (or sender domain) has
+  // sent of one protected document or table over `days`, over every
+  // channel, reaches a threshold (docs/policy.md, "Cumulative").
+  std::optional<CumulativeCondition> cumulative;
   // labels_any and labels_all as bits of Policy::labels (CompileLabels).
   uint64_t labels_any_bits = 0;
   uint64_t labels_all_bits = 0;

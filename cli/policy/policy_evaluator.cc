@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "cli/policy/cumulative_condition.h"
 #include "cli/policy/label_conditions.h"
 
 namespace leakhound {
@@ -263,6 +264,7 @@ bool Holds(const Context& x, const PolicyConditions& c, Qualified* q,
              facts.records.empty()) {
     return no("no protected document or record was matched");
   }
+  if (c.cumulative && !CumulativeHolds(c, facts, q->which, why)) return false;
   return true;
 }
 

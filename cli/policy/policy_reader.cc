@@ -193,10 +193,12 @@ PolicyConditions PolicyReader::Conditions(const toml::table& t,
             "sensitivity",
             "sensitivity_at_least",
             "unlabelled_attachment",
-            "label_downgrade"},
+            "label_downgrade",
+            "cumulative"},
            where);
   PolicyConditions c;
   SensitivityConditions(t, c);
+  if (const toml::node* n = t.get("cumulative")) c.cumulative = Cumulative(*n);
   c.labels_any = Strings(t, "labels_any");
   c.labels_all = Strings(t, "labels_all");
   c.unlabelled = Bool(t, "unlabelled");
@@ -261,6 +263,43 @@ void PolicyReader::SensitivityConditions(const toml::table& t,
   if (c.label_downgrade) {
     label_ranks_used_.emplace("", t.get("label_downgrade")->source());
   }
+}
+
+std::optional<CumulativeCondition> PolicyReader::Cumulative(
+    const toml::node& n) {
+  const toml::table* t = n.as_table();
+  if (t == nullptr) {
+    Fail(n.source(),
+         "'cumulative' must be a table, as cumulative = { words = 300, "
+         "days = 30 }");
+    return std::nullopt;
+  }
+  OnlyKeys(*t, {"words", "share", "rows", "days", "per"}, "cumulative");
+  CumulativeCondition c;
+  c.words = Count(*t, "words");
+  c.share = Share(*t, "share");
+  c.rows = Count(*t, "rows");
+  const int thresholds =
+      (c.words ? 1 : 0) + (c.share ? 1 : 0) + (c.rows ? 1 : 0);
+  if (thresholds != 1) {
+    Fail(n.source(), "'cumulative' needs one threshold: words, share or rows");
+  }
+  if ((c.words && *c.words == 0) || (c.rows && *c.rows == 0) ||
+      (c.share && *c.share <= 0)) {
+    Fail(n.source(), "'cumulative': a threshold of 0 always holds");
+  }
+  const std::optional<uint32_t> days = Count(*t, "days");
+  if (!days || *days == 0 || *days > 3660) {
+    Fail(n.source(), "'cumulative' needs days, from 1 to 3660");
+  } else {
+    c.days = *days;
+  }
+  c.per = String(*t, "per").value_or("sender");
+  if (c.per != "sender" && c.per != "sender-domain") {
+    Fail(At(*t, "per"), absl::StrCat("'cumulative': unknown per '", c.per,
+                                     "' (sender, sender-domain)"));
+  }
+  return c;
 }
 
 LabelSettings PolicyReader::Labels(const toml::table& t) {

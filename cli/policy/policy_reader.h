@@ -76,6 +76,9 @@ class PolicyReader {
   // The label conditions of `t` into `c` (docs/labels.md).
   void SensitivityConditions(const toml::table& t, PolicyConditions& c);
 
+  // A cumulative condition's table ({ words = N, days = D, per = P }).
+  std::optional<CumulativeCondition> Cumulative(const toml::node& n);
+
   // The [labels] table: label ids -> names, and `order`.
   LabelSettings Labels(const toml::table& t);
 

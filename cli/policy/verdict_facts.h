@@ -44,6 +44,22 @@ struct PartFacts {
   bool operator==(const PartFacts&) const = default;
 };
 
+// What one sender (or domain) has sent of one protected document (or one
+// table, "table NAME") within `days`, this message included: distinct
+// words (tokens of the document) and their share of it, or distinct rows;
+// and the references of the earlier messages that added to it, oldest
+// first.
+struct CumulativeFact {
+  std::string per;  // "sender" or "sender-domain"
+  uint32_t days = 0;
+  std::string target;
+  uint32_t words = 0;
+  double share = 0;
+  uint32_t rows = 0;
+  std::vector<std::string> earlier = {};
+  bool operator==(const CumulativeFact&) const = default;
+};
+
 // What a rule can read of one verdict.
 struct VerdictFacts {
   std::string channel;  // "mail", "scan", "web"
@@ -56,6 +72,9 @@ struct VerdictFacts {
   // The parts with a label, of a format that can carry one, or quoting a
   // protected document (docs/labels.md).
   std::vector<PartFacts> parts;
+  // The cumulative sums of the sender's (or domain's) earlier messages
+  // with this one (cumulative conditions; the drip ledger fills them).
+  std::vector<CumulativeFact> cumulative;
   // Rows of protected tables matched, per table (docs/records.md).
   std::vector<std::pair<std::string, uint32_t>> records;
   // Distinct valid values per data identifier found.

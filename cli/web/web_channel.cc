@@ -102,8 +102,12 @@ void Decide(const Gateway& gateway, const WebPolicy& p, const WebRequest& r,
   const std::string host = UrlHost(r.url);
   Envelope envelope{"web", r.user, {}};
   if (!host.empty()) envelope.recipients.push_back(host);
-  Judgement judged = JudgeFacts(*j.policy, FactsOf(envelope, v), v.kind,
-                                {p.on_error, p.on_unreadable, p.on_unread_limit});
+  if (v.kind == MessageVerdict::Kind::kLeak) {
+    j.reference = NewIncidentReference();
+  }
+  Judgement judged =
+      JudgeFacts(*j.policy, gateway.Facts(*j.policy, envelope, j.reference, &v),
+                 v.kind, {p.on_error, p.on_unreadable, p.on_unread_limit});
   j.decision = std::move(judged.decision);
   j.action = judged.action;
   if (v.kind == MessageVerdict::Kind::kLeak) {
@@ -115,7 +119,9 @@ void Decide(const Gateway& gateway, const WebPolicy& p, const WebRequest& r,
         "This upload has parts that could not be checked for protected "
         "content";
   }
-  if (Eventful(v, j.decision)) j.reference = NewIncidentReference();
+  if (j.reference.empty() && Eventful(v, j.decision)) {
+    j.reference = NewIncidentReference();
+  }
 }
 
 // `text` as a JSON string's contents (RFC 8259): quotes, backslashes and

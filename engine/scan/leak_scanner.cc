@@ -154,6 +154,7 @@ DocumentMatch LeakScanner::Compare(
         std::max(match.longest_covered_words, p.covered_words);
   }
   match.coverage_of_source = SourceCoverage(found, source_tokens);
+  match.source_tokens = source_tokens;
   const uint64_t scanned_units = UnionMeasure(
       std::move(scanned_spans), [&text](uint32_t b, uint32_t e) {
         return text.word_units[e] - text.word_units[b];

@@ -84,6 +84,9 @@ struct DocumentMatch {
   // ranges, and share of the scanned text's words inside the passages.
   double coverage_of_source = 0;
   double coverage_of_scanned = 0;
+  // Tokens of the protected document (the passages' source ranges are
+  // within [0, source_tokens)).
+  uint32_t source_tokens = 0;
   uint32_t longest_passage_words = 0;
   uint32_t longest_covered_words = 0;  // most Passage::covered_words
   uint32_t group_words = 0;  // LargestGroupWords of the passages
