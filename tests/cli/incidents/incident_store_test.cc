@@ -1185,3 +1185,55 @@ TEST(IncidentStorePostgresTest, TwoProcessesOpeningANewDatabaseMigrateItOnce) {
 
 }  // namespace
 }  // namespace leakhound
+
+namespace leakhound {
+namespace {
+
+DripSpan Span(const std::string& sender, const std::string& target,
+              int64_t time_ms, uint32_t begin, uint32_t end,
+              const std::string& reference) {
+  DripSpan s;
+  s.sender = sender;
+  s.domain = sender.substr(sender.find('@') + 1);
+  s.target = target;
+  s.time_ms = time_ms;
+  s.begin = begin;
+  s.end = end;
+  s.total = 700;
+  s.channel = "mail";
+  s.reference = reference;
+  return s;
+}
+
+TEST_P(IncidentStoreTest, TheDripLedgerReadsBySenderOrDomainWithinAWindow) {
+  const std::vector<DripSpan> spans = {
+      Span("alice@corp.test", "handbook", 1000, 0, 25, "LH-A1"),
+      Span("alice@corp.test", "handbook", 2000, 25, 50, "LH-A2"),
+      Span("bob@corp.test", "handbook", 3000, 50, 75, "LH-B1"),
+      Span("alice@corp.test", "other", 3500, 0, 25, "LH-A3"),
+      Span("carl@else.test", "handbook", 4000, 0, 25, "LH-C1")};
+  ASSERT_TRUE(store_->AddDripSpans(spans).ok());
+  auto alice = store_->DripSpans(false, "alice@corp.test", {"handbook"}, 0,
+                                 5000);
+  ASSERT_TRUE(alice.ok()) << alice.status();
+  EXPECT_EQ(*alice, (std::vector<DripSpan>{spans[0], spans[1]}));
+  auto domain = store_->DripSpans(true, "corp.test", {"handbook", "other"},
+                                  1500, 5000);
+  ASSERT_TRUE(domain.ok()) << domain.status();
+  EXPECT_EQ(*domain, (std::vector<DripSpan>{spans[1], spans[2], spans[3]}));
+  // Expiry, and a purge, take the old spans with them.
+  auto expired = store_->ExpireDripSpans(1500);
+  ASSERT_TRUE(expired.ok());
+  EXPECT_EQ(*expired, 1);
+  ASSERT_TRUE(store_->Purge(3600, "admin").ok());
+  auto left = store_->DripSpans(true, "else.test", {"handbook"}, 0, 5000);
+  ASSERT_TRUE(left.ok());
+  EXPECT_EQ(left->size(), 1u);
+  auto none = store_->DripSpans(true, "corp.test", {"handbook", "other"}, 0,
+                                5000);
+  ASSERT_TRUE(none.ok());
+  EXPECT_TRUE(none->empty());
+}
+
+}  // namespace
+}  // namespace leakhound
