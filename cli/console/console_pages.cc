@@ -6,6 +6,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "cli/console/case_pages.h"
+#include "cli/console/story_pages.h"
 #include "cli/console/fleet_pages.h"
 #include "cli/console/page_layout.h"
 #include "cli/console/svg_chart.h"
@@ -352,6 +353,7 @@ std::string IncidentPage(const PageContext& ctx, const Incident& i,
   for (size_t n = 0; n < i.matches.size(); ++n) {
     AppendMatchSection(ctx, i, n, &body);
   }
+  AppendLabelsAndStory(i, &body);
   AppendCaseSection(ctx, i, comments, &body);
   if (RoleAtLeast(ctx.role, "reviewer")) AppendReviewForms(ctx, i, &body);
   AppendOverride(ctx, i, &body);
