@@ -20,6 +20,7 @@
 #include "cli/formats/file_type.h"
 #include "cli/gateway/data_facts.h"
 #include "cli/gateway/directory_groups.h"
+#include "cli/gateway/drip_ledger.h"
 #include "cli/gateway/index_holder.h"
 #include "cli/gateway/message_verdict.h"
 #include "cli/incidents/incident_store.h"
@@ -174,6 +175,12 @@ void PrintFacts(const LabelSettings& labels, const VerdictFacts& f,
       std::printf("    its sensitivity: %s\n", LabelText(labels, l).c_str());
     }
   }
+  for (const CumulativeFact& c : f.cumulative) {
+    std::printf("  cumulative (per %s, %u days) %s: %u words, %.0f %% of it, "
+                "%u rows, with %zu earlier messages\n",
+                c.per.c_str(), c.days, c.target.c_str(), c.words,
+                100 * c.share, c.rows, c.earlier.size());
+  }
   for (const PartFacts& p : f.parts) {
     std::vector<std::string> shown;
     for (const LabelFact& l : p.labels) shown.push_back(LabelText(labels, l));
@@ -257,6 +264,25 @@ int PrintDecision(const Policy& policy, const VerdictFacts& f,
   return j.action == Disposition::kLog ? kExitOk : kExitLeak;
 }
 
+// With --incidents, the drip ledger's sums for `v` as the gateway would
+// read them now (or at the mail's Date), recording nothing.
+absl::Status ExplainCumulative(const CommandLine& line, const Policy& policy,
+                               const Envelope& envelope,
+                               const std::optional<MailHeaders>& mail,
+                               MessageVerdict* v) {
+  const std::optional<std::string> store = line.Value("incidents");
+  if (!store || CumulativeWindows(policy).empty()) return absl::OkStatus();
+  DripLedger ledger(*store);
+  const int64_t at =
+      mail && mail->date_ms > 0 && !line.Has("sender") ? mail->date_ms
+                                                       : NowUnixMs();
+  auto sums = ledger.Account(policy, envelope.sender, envelope.channel,
+                             v->spans, "", at, /*record=*/false);
+  if (!sums.ok()) return sums.status();
+  v->cumulative = *std::move(sums);
+  return absl::OkStatus();
+}
+
 int ExplainCommand(const CommandLine& line, const ActionArguments& action) {
   if (action.operands.size() != 1 || !line.Has("policy")) {
     return UsageError("policy", absl::InvalidArgumentError(
@@ -291,9 +317,13 @@ int ExplainCommand(const CommandLine& line, const ActionArguments& action) {
           : std::nullopt;
   const Envelope envelope = EnvelopeOfFile(mail, *overrides);
   const MessageScanner scanner(holder->get(), nullptr, *match, *limits);
-  const MessageVerdict v = envelope.channel == "mail"
-                               ? scanner.Scan(message)
-                               : scanner.ScanFile(path, message);
+  MessageVerdict v = envelope.channel == "mail"
+                         ? scanner.Scan(message)
+                         : scanner.ScanFile(path, message);
+  if (absl::Status s = ExplainCumulative(line, *policy, envelope, mail, &v);
+      !s.ok()) {
+    return ReportError("policy", s);
+  }
   const VerdictFacts f = FactsOf(envelope, v);
   PrintFacts(policy->sensitivity_labels, f, v);
   return PrintDecision(*policy, f, v.kind);

@@ -17,18 +17,22 @@ bool Reaches(const CumulativeCondition& c, const CumulativeFact& f) {
 // "275 of 300 words of ID" for the why of a sum short of `c`.
 std::string Short(const CumulativeCondition& c, const CumulativeFact* f,
                   const std::string& target) {
+  if (f == nullptr) {
+    return absl::StrCat("no sum of earlier messages for ", target,
+                        " (none was read: no incident store, or no sender)");
+  }
   const std::string who = c.per == "sender" ? "the sender" : "the domain";
   if (c.rows) {
-    return absl::StrCat(f != nullptr ? f->rows : 0, " of ", *c.rows,
+    return absl::StrCat(f->rows, " of ", *c.rows,
                         " rows of ", target, " sent by ", who, " in ", c.days,
                         " days");
   }
   if (c.share) {
     return absl::StrFormat("%.0f %% of %.0f %% of %s sent by %s in %u days",
-                           100 * (f != nullptr ? f->share : 0), 100 * *c.share,
+                           100 * f->share, 100 * *c.share,
                            target, who, c.days);
   }
-  return absl::StrCat(f != nullptr ? f->words : 0, " of ", *c.words,
+  return absl::StrCat(f->words, " of ", *c.words,
                       " words of ", target, " sent by ", who, " in ", c.days,
                       " days");
 }
