@@ -44,6 +44,7 @@ CumulativeFact SumOne(const std::pair<std::string, uint32_t>& window,
   f.target = target;
   std::vector<std::pair<uint32_t, uint32_t>> ranges;
   std::set<std::string> rows;
+  std::set<std::string> seen = {reference};
   uint32_t total = 0;
   for (const DripSpan* s : spans) {
     if (s->target != target || s->time_ms < since_ms) continue;
@@ -53,9 +54,7 @@ CumulativeFact SumOne(const std::pair<std::string, uint32_t>& window,
     } else {
       rows.insert(s->row);
     }
-    if (!s->reference.empty() && s->reference != reference &&
-        std::find(f.earlier.begin(), f.earlier.end(), s->reference) ==
-            f.earlier.end()) {
+    if (!s->reference.empty() && seen.insert(s->reference).second) {
       f.earlier.push_back(s->reference);
     }
   }

@@ -432,7 +432,9 @@ class IncidentStore {
                                                           int64_t until_ms,
                                                           size_t limit);
   // The drip ledger (docs/policy.md, "Cumulative"). AddDripSpans stores
-  // `spans` in one transaction; DripSpans reads those of sender `key` (or,
+  // `spans` in one transaction (a span the sender sent before, the same
+  // range of the same target, is moved to this message rather than
+  // stored twice); DripSpans reads those of sender `key` (or,
   // `by_domain`, of the domain `key`) on `targets` from `since_ms` to
   // `until_ms` inclusive, oldest first; ExpireDripSpans deletes those
   // older than `before_ms` (Purge does too) and says how many.

@@ -14,6 +14,21 @@ absl::Status IncidentStore::AddDripSpans(const std::vector<DripSpan>& spans) {
   if (spans.empty()) return absl::OkStatus();
   return InTransaction([&]() -> absl::Status {
     for (const DripSpan& d : spans) {
+      // The same text sent again: its row moves to the latest message, so
+      // that a sender's rows are bounded by the distinct text sent.
+      SqlStatement again(*db_,
+                         "UPDATE drip_spans SET time_ms = ?, channel = ?, "
+                         "reference = ?, total = ? WHERE sender = ? AND "
+                         "target = ? AND begin_token = ? AND end_token = ? "
+                         "AND row_key = ? AND time_ms <= ?");
+      again.Bind(d.time_ms).Bind(d.channel).Bind(d.reference);
+      again.Bind(int64_t{d.total}).Bind(d.sender).Bind(d.target);
+      again.Bind(int64_t{d.begin}).Bind(int64_t{d.end}).Bind(d.row);
+      again.Bind(d.time_ms);
+      if (const int code = again.Step(); code != kSqlDone) {
+        return Error(code, "cannot record what a message sent");
+      }
+      if (db_->Changes() > 0) continue;
       SqlStatement s(*db_,
                      "INSERT INTO drip_spans (sender, domain, target, "
                      "time_ms, begin_token, end_token, total, row_key, "
