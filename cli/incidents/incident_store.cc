@@ -259,7 +259,8 @@ constexpr const char* kMigrations[] = {
     "  row_key TEXT NOT NULL,"
     "  channel TEXT NOT NULL,"
     "  reference TEXT NOT NULL);"
-    "CREATE INDEX drip_by_sender ON drip_spans(sender, target, time_ms);"
+    "CREATE INDEX drip_by_sender ON drip_spans(sender, target, begin_token, "
+    "end_token);"
     "CREATE INDEX drip_by_domain ON drip_spans(domain, target, time_ms);"
     "CREATE INDEX drip_by_time ON drip_spans(time_ms);",
 };
