@@ -38,8 +38,7 @@ std::string TempDirectory() {
 }
 
 Policy PolicyOf(bool cumulative) {
-  std::string text =
-      "[[rule]]\nname = \"leaks\"\naction = \"reject\"\n";
+  std::string text = "[[rule]]\nname = \"leaks\"\naction = \"reject\"\n";
   if (cumulative) {
     text +=
         "[[rule]]\nname = \"drip\"\naction = \"quarantine\"\nwhen = { "
@@ -81,11 +80,10 @@ void BM_Account(benchmark::State& state) {
   }
   uint32_t n = 0;
   for (auto _ : state) {
-    auto sums = ledger.Account(policy, "alice@corp.test", "mail",
-                               {SpanAt(static_cast<uint32_t>(
-                                           25 * (n % earlier)),
-                                       "handbook")},
-                               absl::StrCat("LH-B", n), now + n, true);
+    auto sums = ledger.Account(
+        policy, "alice@corp.test", "mail",
+        {SpanAt(static_cast<uint32_t>(25 * (n % earlier)), "handbook")},
+        absl::StrCat("LH-B", n), now + n, true);
     ++n;
     if (!sums.ok()) state.SkipWithError("account failed");
     benchmark::DoNotOptimize(sums);
@@ -108,11 +106,11 @@ void BM_StateSize(benchmark::State& state) {
       for (int i = b * kBatch; i < (b + 1) * kBatch; ++i) {
         // Sender i % 10,000's (i / 10,000)-th distinct passage of its
         // document: a million rows, none sent twice.
-        DripSpan s = SpanAt(static_cast<uint32_t>(i / 10000) * 25,
-                            absl::StrCat("share/dept", i % 100, "/doc-",
-                                         i % 10000, ".docx"));
-        s.sender = absl::StrCat("user", i % 10000, "@dept", i % 100,
-                                ".corp.example");
+        DripSpan s = SpanAt(
+            static_cast<uint32_t>(i / 10000) * 25,
+            absl::StrCat("share/dept", i % 100, "/doc-", i % 10000, ".docx"));
+        s.sender =
+            absl::StrCat("user", i % 10000, "@dept", i % 100, ".corp.example");
         s.domain = absl::StrCat("dept", i % 100, ".corp.example");
         s.time_ms = 1'790'000'000'000 + i;
         s.channel = "mail";

@@ -140,6 +140,27 @@ TEST_F(DripLedgerTest, ReplayReadsTheSumAsItWasWhenTheMessageWasJudged) {
   EXPECT_EQ((*then)[0].earlier.size(), 5u);
 }
 
+TEST(DripSumTest, RowsOfATableCountOnceEach) {
+  std::vector<DripSpan> earlier;
+  for (const char* row : {"aa", "bb", "aa"}) {
+    DripSpan s;
+    s.sender = "alice@corp.test";
+    s.target = "table customers";
+    s.row = row;
+    s.time_ms = 1000;
+    s.reference = std::string("LH-") + row;
+    earlier.push_back(s);
+  }
+  DripSpan own = earlier[0];
+  own.row = "cc";
+  own.reference = "LH-now";
+  const auto sums = SumDrip({{"sender", 30}}, earlier, {own}, "LH-now", 2000);
+  ASSERT_EQ(sums.size(), 1u);
+  EXPECT_EQ(sums[0].rows, 3u);
+  EXPECT_EQ(sums[0].words, 0u);
+  EXPECT_EQ(sums[0].earlier, (std::vector<std::string>{"LH-aa", "LH-bb"}));
+}
+
 TEST(DripPolicyTest, TheFileRefusesACumulativeConditionWithoutOneThreshold) {
   const char* bad[] = {
       "[[rule]]\nname = \"x\"\naction = \"log\"\nwhen = { cumulative = { "
