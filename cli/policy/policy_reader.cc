@@ -10,6 +10,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "cli/formats/sensitivity_label.h"
 #include "cli/policy/group_file.h"
 #include "cli/policy/label_conditions.h"
 #include "cli/policy/policy_bounds.h"
@@ -307,7 +308,7 @@ LabelSettings PolicyReader::Labels(const toml::table& t) {
   for (const auto& [key, node] : t) {
     const std::string name(key.str());
     if (name == "order") continue;
-    const std::string id = NormalizeLabelGuid(name);
+    const std::string id = NormalizeLabelId(name);
     if (id.empty()) {
       Fail(key.source(),
            absl::StrCat("[labels]: '", name,
@@ -337,22 +338,6 @@ void PolicyReader::CheckLabelRanks(const Policy& policy) {
                             "' is not in [labels] order"));
     }
   }
-}
-
-std::string NormalizeLabelGuid(const std::string& text) {
-  std::string out = absl::AsciiStrToLower(text);
-  if (out.size() == 38 && out.front() == '{' && out.back() == '}') {
-    out = out.substr(1, 36);
-  }
-  if (out.size() != 36) return "";
-  for (size_t i = 0; i < out.size(); ++i) {
-    const bool dash = i == 8 || i == 13 || i == 18 || i == 23;
-    if (dash ? out[i] != '-'
-             : !std::isxdigit(static_cast<unsigned char>(out[i]))) {
-      return "";
-    }
-  }
-  return out;
 }
 
 }  // namespace leakhound

@@ -132,9 +132,6 @@ class PolicyReader {
   std::map<std::string, toml::source_region> label_ranks_used_;
 };
 
-// `text` as a label id, lower case without braces; "" unless a GUID.
-std::string NormalizeLabelGuid(const std::string& text);
-
 }  // namespace leakhound
 
 #endif  // LEAKHOUND_CLI_POLICY_POLICY_READER_H_
