@@ -3,11 +3,21 @@
 // Optionally with standard input from a string, extra environment, or as
 // another user (only when the test runs as root).
 //
+// The child does only async-signal-safe work between fork and exec (open,
+// dup2, setgid, setuid, execve: its arguments and environment are built
+// before the fork), since a test may fork while other threads hold locks
+// (malloc's, the sanitizers'): a child that allocated could wait on a lock
+// nobody will release. A child that has not exited after
+// RunOptions::timeout_seconds is killed and reported (exit -1, `err`
+// saying so), so that a stuck command fails its test instead of hanging
+// it.
+//
 // Thread-safety: forks; call from the test's main thread.
 #ifndef LEAKHOUND_TESTS_CLI_COMMANDS_RUN_LEAKHOUND_H_
 #define LEAKHOUND_TESTS_CLI_COMMANDS_RUN_LEAKHOUND_H_
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -33,6 +43,7 @@ struct RunOptions {
   std::string stdin_text;
   std::vector<std::pair<std::string, std::string>> env;
   int uid = -1;  // run as this user and group id (REQUIRES: root)
+  double timeout_seconds = 240;
 };
 
 inline std::string SlurpFile(const std::string& path) {
@@ -53,6 +64,25 @@ inline RunResult RunLeakhound(const std::vector<std::string>& args,
       return {};
     }
   }
+  // Everything the child needs, built before the fork.
+  std::string binary = test_paths::kBinary;
+  std::vector<std::string> copy = args;
+  std::vector<char*> argv;
+  argv.push_back(binary.data());
+  for (std::string& a : copy) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::vector<std::string> environment;
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
+    const std::string entry = *e;
+    const std::string name = entry.substr(0, entry.find('='));
+    bool replaced = false;
+    for (const auto& [k, v] : options.env) replaced = replaced || k == name;
+    if (!replaced) environment.push_back(entry);
+  }
+  for (const auto& [k, v] : options.env) environment.push_back(k + "=" + v);
+  std::vector<char*> envp;
+  for (std::string& e : environment) envp.push_back(e.data());
+  envp.push_back(nullptr);
   const pid_t pid = ::fork();
   if (pid == 0) {
     const int fd_in = ::open(in.c_str(), O_RDONLY);
@@ -61,25 +91,37 @@ inline RunResult RunLeakhound(const std::vector<std::string>& args,
     ::dup2(fd_in, 0);
     ::dup2(fd_out, 1);
     ::dup2(fd_err, 2);
-    for (const auto& [k, v] : options.env) ::setenv(k.c_str(), v.c_str(), 1);
     if (options.uid >= 0 &&
         (::setgid(static_cast<gid_t>(options.uid)) != 0 ||
          ::setuid(static_cast<uid_t>(options.uid)) != 0)) {
       ::_exit(127);
     }
-    std::vector<char*> argv;
-    std::string binary = test_paths::kBinary;
-    argv.push_back(binary.data());
-    std::vector<std::string> copy = args;
-    for (std::string& a : copy) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    ::execv(binary.c_str(), argv.data());
+    ::execve(binary.c_str(), argv.data(), envp.data());
     ::_exit(127);
   }
   int status = 0;
-  ::waitpid(pid, &status, 0);
+  bool timed_out = false;
+  for (int waited_ms = 0;; waited_ms += 10) {
+    const pid_t done = ::waitpid(pid, &status, WNOHANG);
+    if (done == pid || done < 0) break;
+    if (waited_ms >= options.timeout_seconds * 1000) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, &status, 0);
+      timed_out = true;
+      break;
+    }
+    ::usleep(10'000);
+  }
   RunResult r;
   r.exit = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  if (timed_out) {
+    r.exit = -1;
+    r.err = "leakhound " + (args.empty() ? std::string() : args[0]) +
+            " did not exit in time: killed\n";
+    r.err += SlurpFile(err);
+    r.out = SlurpFile(out);
+    return r;
+  }
   r.out = SlurpFile(out);
   r.err = SlurpFile(err);
   return r;
