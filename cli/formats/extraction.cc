@@ -136,8 +136,8 @@ class PartSink : public ExtractionSink {
           JoinPart(this->name(), name), ": nested deeper than ",
           budget_->limits.max_depth, " levels (--max-depth)"));
     }
-    r.parts.push_back(ExtractedPart{
-        JoinPart(this->name(), name), std::string(format), "", "", {}, false});
+    r.parts.push_back(ExtractedPart{JoinPart(this->name(), name),
+                                    std::string(format), "", ""});
     return std::make_unique<PartSink>(budget_, r.parts.size() - 1, depth_ + 1);
   }
 
@@ -279,7 +279,7 @@ absl::Status RunWithin(Extraction& result, const ExtractionLimits& limits,
   const auto timeout = std::chrono::duration_cast<Clock::duration>(
       std::chrono::duration<double>(limits.max_seconds));
   Budget budget{limits, Clock::now() + timeout, 0, 0, &result};
-  result.parts.push_back(ExtractedPart{"", "", "", "", {}, false});
+  result.parts.push_back(ExtractedPart{"", "", "", ""});
   PartSink root(&budget, 0, 0);
   return run(root);
 }

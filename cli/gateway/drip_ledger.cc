@@ -1,7 +1,6 @@
 #include "cli/gateway/drip_ledger.h"
 
 #include <algorithm>
-#include <map>
 #include <set>
 #include <utility>
 

@@ -137,10 +137,7 @@ void AddPartFacts(const ExtractedPart& part, const ScanReport& report,
     if (l.enabled) p.labels.push_back({l.id, l.name});
   }
   for (const DocumentMatch& m : report.matches) {
-    if (std::find(p.documents.begin(), p.documents.end(), m.external_id) ==
-        p.documents.end()) {
-      p.documents.push_back(m.external_id);
-    }
+    AddOnce(&p.documents, m.external_id);
   }
   if (p.labels.empty() && !p.labellable && p.documents.empty()) return;
   parts->push_back(std::move(p));

@@ -106,9 +106,8 @@ class BodyParts {
             absl::StrCat("the request holds more than ",
                          limits_.max_output_bytes, " bytes of text"));
       }
-      out_.parts.insert(
-          out_.parts.begin(),
-          ExtractedPart{"", format, RepairUtf8(text_), "", {}, false});
+      out_.parts.insert(out_.parts.begin(),
+                        ExtractedPart{"", format, RepairUtf8(text_), ""});
     }
     if (out_.format.empty()) out_.format = std::move(format);
     out_.input_bytes = input_bytes;
