@@ -9,6 +9,7 @@
 #include "cli/commands/add_command.h"
 #include "cli/commands/admin_commands.h"
 #include "cli/commands/console_command.h"
+#include "cli/commands/discover_command.h"
 #include "cli/commands/exit_codes.h"
 #include "cli/commands/fleet_command.h"
 #include "cli/commands/incidents_command.h"
@@ -51,6 +52,9 @@ constexpr char kUsage[] =
     "  rekey     rebuild the index under a fresh fingerprint key\n"
     "  snapshot  a consistent copy of the index, for replicas\n"
     "  scan      find passages of protected documents in files\n"
+    "  discover  crawl shares for protected content at rest and remediate "
+    "it (run,\n"
+    "            restore, findings)\n"
     "  milter    the mail-gateway daemon (Postfix and Sendmail milter)\n"
     "  policy    check, explain, replay and publish a policy (docs/policy.md)\n"
     "  incidents review what was caught: list, show, resolve, release, "
@@ -94,6 +98,7 @@ constexpr Command kCommands[] = {
     {"incidents", leakhound::RunIncidentsCommand},
     {"fleet", leakhound::RunFleetCommand},
     {"report", leakhound::RunReportCommand},
+    {"discover", leakhound::RunDiscoverCommand},
     {"console", leakhound::RunConsoleCommand},
     {"shingle", leakhound::RunShingleCommand},
     {"version", leakhound::RunVersionCommand},

@@ -20,6 +20,8 @@ pkg_check_modules(MICROHTTPD REQUIRED IMPORTED_TARGET libmicrohttpd>=0.9.75)
 pkg_check_modules(LDAP REQUIRED IMPORTED_TARGET ldap>=2.5)
 pkg_check_modules(BROTLIDEC REQUIRED IMPORTED_TARGET libbrotlidec>=1.0.9)
 pkg_check_modules(HYPERSCAN REQUIRED IMPORTED_TARGET libhs>=5.4)
+# POSIX ACLs of files at rest (discovery's exposure, cli/discover).
+pkg_check_modules(LIBACL REQUIRED IMPORTED_TARGET libacl>=2.3)
 # libcsv (libcsv-dev) ships no pkg-config file.
 find_path(CSV_INCLUDE_DIR csv.h REQUIRED)
 find_library(CSV_LIBRARY csv REQUIRED)

@@ -40,6 +40,7 @@ install(FILES ${_dist}/leakhound-milter.service ${_dist}/leakhound-console.servi
   ${_dist}/leakhound-icap.service
   ${_dist}/leakhound-sync.service ${_dist}/leakhound-sync.timer
   ${_dist}/leakhound-desk.service ${_dist}/leakhound-desk.timer
+  ${_dist}/leakhound-discover.service ${_dist}/leakhound-discover.timer
   DESTINATION /lib/systemd/system)
 # /etc: absolute, so `cmake --install` and the package put it at /etc.
 install(FILES ${_dist}/milter.conf ${_dist}/sync.env ${_dist}/policy.toml

@@ -33,6 +33,7 @@ packages=(
   tesseract-ocr-chi-sim libmilter-dev libsystemd-dev
   zlib1g-dev libbrotli-dev nlohmann-json3-dev libicapapi-dev
   libcurl4-openssl-dev libhyperscan-dev libcsv-dev libphonenumber-dev libpq-dev
+  libacl1-dev
 )
 test_packages=(
   libgtest-dev libgmock-dev libbenchmark-dev sqlite3 curl brotli
@@ -44,7 +45,7 @@ test_packages=(
   manpages manpages-dev icu-devtools groff-base coreutils grep sed gzip diffutils
   findutils universal-ctags
   libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui
-  pandoc libgsf-bin poppler-utils
+  pandoc libgsf-bin poppler-utils acl
   chromium lintian c-icap squid-openssl rsyslog rsyslog-openssl postgresql-15
 )
 for arg in "$@"; do

@@ -102,7 +102,7 @@ std::string FilterForm(const std::map<std::string, std::string>& q) {
       Select("severity", Get(q, "severity"), {"info", "low", "medium", "high"}),
       "</label><label>Rule <input name=\"rule\" id=\"f-rule\" value=\"",
       Html(Get(q, "rule")), "\">", "</label><label>Source ",
-      Select("source", Get(q, "source"), {"milter", "scan", "web"}),
+      Select("source", Get(q, "source"), {"milter", "scan", "web", "discover"}),
       "</label><label>Kind ",
       Select("kind", Get(q, "kind"), {"leak", "error", "unread"}),
       "</label><label>Sender <input name=\"sender\" id=\"f-sender\" value=\"",

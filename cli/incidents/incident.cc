@@ -124,7 +124,7 @@ int64_t NowUnixMs() {
 }
 
 std::string IncidentOrigin(const Incident& i) {
-  if (i.source == "scan") return i.file_path;
+  if (i.source == "scan" || i.source == "discover") return i.file_path;
   if (i.source == "web" && i.sender.empty()) return i.client;
   return i.sender;
 }

@@ -125,9 +125,9 @@ struct WebGrant {
 };
 
 // Persisted values (the incidents table, docs/storage_format.md): kind is
-// "leak", "error" or "unread"; source "milter" or "scan"; status "open",
-// "confirmed" or "false-positive"; mail_state "", "held", "released" or
-// "deleted".
+// "leak", "error" or "unread"; source "milter", "scan", "web" or "discover";
+// status "open", "confirmed" or "false-positive"; mail_state "", "held",
+// "released" or "deleted".
 struct Incident {
   int64_t id = 0;       // assigned by the store
   // PERSISTED: a stable id given when the incident is made (IncidentWriter:

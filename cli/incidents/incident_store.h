@@ -30,6 +30,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "cli/incidents/discover_records.h"
 #include "cli/incidents/incident.h"
 #include "cli/incidents/outbox_event.h"
 #include "cli/incidents/store_target.h"
@@ -40,7 +41,7 @@ class SqlConnection;  // sql_connection.h
 class SqlStatement;
 
 // PERSISTED (PRAGMA user_version): the schema version this build writes.
-inline constexpr int kIncidentSchemaVersion = 8;
+inline constexpr int kIncidentSchemaVersion = 9;
 
 struct IncidentFilter {
   int64_t since_ms = std::numeric_limits<int64_t>::min();  // time >= since
@@ -445,6 +446,36 @@ class IncidentStore {
       int64_t until_ms);
   absl::StatusOr<int64_t> ExpireDripSpans(int64_t before_ms);
 
+  // Discovery (incident_store_discover.cc, docs/discover.md).
+  // The catalogue of `target`, by path.
+  absl::StatusOr<std::vector<CatalogueEntry>> Catalogue(
+      const std::string& target);
+  // Writes (inserts or replaces) `entries` and deletes the (target, path)
+  // of `gone`, in one transaction.
+  absl::Status PutCatalogue(const std::vector<CatalogueEntry>& entries,
+                            const std::vector<CatalogueEntry>& gone);
+  // A new finding: its incident (id set), the finding (incident_id set)
+  // and the file's catalogue entry, in one transaction: a run killed
+  // before it commits reads the file again, never records it twice.
+  absl::Status InsertFinding(Incident& incident, DiscoverFinding& finding,
+                             const CatalogueEntry& entry);
+  // Findings of `target` ("": all) in `states` (empty: any), by path.
+  absl::StatusOr<std::vector<DiscoverFinding>> Findings(
+      const std::string& target, const std::vector<std::string>& states);
+  // The finding of incident reference `reference`, or of incident id
+  // `reference` given as digits; NotFound.
+  absl::StatusOr<DiscoverFinding> Finding(const std::string& reference);
+  // Stores `finding`'s state, paths and detail; when `review` is not
+  // empty, audits it as `review` by `user` and queues it for the SIEM, in
+  // the same transaction; with `resolve`, the incident's case is
+  // resolved (its review status kept) with `detail` as its note.
+  absl::Status UpdateFinding(const DiscoverFinding& finding,
+                             const std::string& review, const std::string& user,
+                             bool resolve = false);
+  absl::Status AddDiscoverRun(const DiscoverRun& run);
+  // The latest run of each target, newest first.
+  absl::StatusOr<std::vector<DiscoverRun>> LatestDiscoverRuns();
+
   // When the scheduled report `name` was last sent (0: never), and
   // noting that it was sent at `sent_ms`.
   absl::StatusOr<int64_t> ReportSent(const std::string& name);
@@ -480,6 +511,9 @@ class IncidentStore {
   // The override offered with `incident` (its id set), if any.
   absl::Status InsertOverride(const Incident& incident);
   absl::Status LoadOverride(Incident& incident);
+  // PutCatalogue's work. REQUIRES: inside a transaction.
+  absl::Status WriteCatalogue(const std::vector<CatalogueEntry>& entries,
+                              const std::vector<CatalogueEntry>& gone);
   // SetMailState's work. REQUIRES: inside a transaction.
   absl::Status SetMailStateLocked(int64_t id, const std::string& state,
                                   const std::string& user,

@@ -46,6 +46,22 @@ std::optional<Severity> SeverityNamed(std::string_view name) {
   return std::nullopt;
 }
 
+const char* RemediationName(Remediation r) {
+  switch (r) {
+    case Remediation::kNone:
+      return "none";
+    case Remediation::kLog:
+      return "log";
+    case Remediation::kNotifyOwner:
+      return "notify-owner";
+    case Remediation::kRestrict:
+      return "restrict";
+    case Remediation::kQuarantine:
+      return "quarantine";
+  }
+  return "none";
+}
+
 std::optional<Disposition> DispositionNamed(std::string_view name) {
   for (Disposition d : {Disposition::kLog, Disposition::kTag,
                         Disposition::kRemoveExternalRecipients,

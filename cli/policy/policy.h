@@ -37,6 +37,14 @@ enum class Disposition {
   kReject,                    // 550 with the rule's text
 };
 
+// What a discovery rule does with a file at rest (docs/discover.md).
+// PERSISTED by name (the policy file's `action`, the findings table),
+// ordered from least to most restrictive: log, notify-owner, restrict,
+// quarantine. kNone: the rule does not remediate (a rule that is not for
+// the discover channel alone, unless its action is log or quarantine).
+enum class Remediation { kNone, kLog, kNotifyOwner, kRestrict, kQuarantine };
+const char* RemediationName(Remediation r);
+
 const char* SeverityName(Severity s);
 const char* DispositionName(Disposition d);
 // The syslog facility `name` (RFC 5424's numbers: "mail" 2, "local4"
@@ -172,6 +180,11 @@ struct PolicyRule {
   bool notify_sender = false;
   std::vector<std::string> notify;  // reviewers told, by address
   OverrideSettings override_offer;
+  // Discovery (docs/discover.md): what a rule whose channels are exactly
+  // ["discover"] does with a file at rest, and the tombstone's text for a
+  // quarantined one ("": the default text).
+  Remediation remediation = Remediation::kNone;
+  std::string tombstone;
 };
 
 // Where directory groups are read (LDAP or Active Directory; the gateway
@@ -289,6 +302,29 @@ struct LabelSettings {
   std::vector<std::string> order;
 };
 
+// A share crawled by `leakhound discover` ([[discover.target]],
+// docs/discover.md). PERSISTED in the policy file. schedule: "hourly",
+// "daily", "weekly" or "manual" (run only when named).
+struct DiscoverTarget {
+  std::string name;
+  int line = 0;
+  std::vector<std::string> paths;    // absolute folders or files
+  std::vector<std::string> exclude;  // fnmatch(3) globs: name or path
+  std::string schedule = "daily";
+  bool operator==(const DiscoverTarget&) const = default;
+};
+
+// The policy's [discover] table. quarantine_dir: where quarantined files
+// go (created 0700); owner_mail: an owner's address, "%u" the user name
+// (else the directory's mail attribute); from: notices' sender.
+struct DiscoverSettings {
+  std::string quarantine_dir;
+  std::string owner_mail;
+  std::string from = "leakhound@localhost";
+  std::vector<DiscoverTarget> targets;
+  bool operator==(const DiscoverSettings&) const = default;
+};
+
 struct Policy {
   std::string path;  // where it was read from; "(built-in)" otherwise
   std::vector<std::string> internal_domains;
@@ -308,6 +344,7 @@ struct Policy {
   std::vector<EscalationRule> escalations;
   std::vector<ReportSettings> reports;
   LabelSettings sensitivity_labels;
+  DiscoverSettings discover;
   // Every label the rules name, and whether they are compiled to bits
   // (CompileLabels; at most 64 labels): the bit of label i is 1 << i.
   // Without them labels are compared as text.

@@ -189,11 +189,11 @@ PolicyReport CheckPolicy(std::string_view text, const std::string& path) {
     return report;
   }
   PolicyReader reader(path);
-  reader.OnlyKeys(
-      root,
-      {"internal_domains", "help_url", "directory", "groups", "rule",
-       "destination", "outbox", "identifier", "escalation", "report", "labels"},
-      "the file");
+  reader.OnlyKeys(root,
+                  {"internal_domains", "help_url", "directory", "groups",
+                   "rule", "destination", "outbox", "identifier", "escalation",
+                   "report", "labels", "discover"},
+                  "the file");
   Policy policy;
   policy.path = path;
   policy.internal_domains = reader.Domains(root, "internal_domains");
@@ -215,6 +215,14 @@ PolicyReport CheckPolicy(std::string_view text, const std::string& path) {
       reader.Fail(labels->source(), "'labels' must be a table ([labels])");
     } else {
       policy.sensitivity_labels = reader.Labels(*labels->as_table());
+    }
+  }
+  if (const toml::node* discover = root.get("discover")) {
+    if (discover->as_table() == nullptr) {
+      reader.Fail(discover->source(),
+                  "'discover' must be a table ([discover])");
+    } else {
+      policy.discover = reader.Discover(*discover->as_table());
     }
   }
   ReadRules(reader, root, policy);

@@ -180,6 +180,7 @@ PolicyConditions PolicyReader::Conditions(const toml::table& t,
             "min_share",
             "min_documents",
             "channels",
+            "channel",
             "senders",
             "recipient_domains",
             "all_recipient_domains",
@@ -213,10 +214,14 @@ PolicyConditions PolicyReader::Conditions(const toml::table& t,
   c.min_share = Share(t, "min_share");
   c.min_documents = Count(t, "min_documents");
   c.channels = Strings(t, "channels");
+  // `channel = "discover"`: one channel, as docs/discover.md writes it.
+  if (auto one = String(t, "channel")) c.channels.push_back(*one);
   for (const std::string& ch : c.channels) {
-    if (ch != "mail" && ch != "scan" && ch != "web") {
-      Fail(t.get("channels")->source(),
-           absl::StrCat("unknown channel '", ch, "' (mail, scan, web)"));
+    if (ch != "mail" && ch != "scan" && ch != "web" && ch != "discover") {
+      const toml::node* at = t.get("channels");
+      Fail((at != nullptr ? at : t.get("channel"))->source(),
+           absl::StrCat("unknown channel '", ch,
+                        "' (mail, scan, web, discover)"));
     }
   }
   c.senders = Addresses(t, "senders");

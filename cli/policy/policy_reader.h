@@ -91,6 +91,12 @@ class PolicyReader {
   std::optional<Disposition> Action(const toml::table& t);
 
   std::vector<SeverityStep> Steps(const toml::table& t);
+  // A rule for the discover channel: its remediation and tombstone
+  // (docs/discover.md); restrict and notify-owner are refused elsewhere.
+  void DiscoverAction(const toml::table& t, PolicyRule& r,
+                      const std::string& where);
+  // The [discover] table and its [[discover.target]] tables.
+  DiscoverSettings Discover(const toml::table& t);
 
   PolicyRule Rule(const toml::table& t);
 

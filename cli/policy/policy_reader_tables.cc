@@ -39,13 +39,52 @@ IdentifierDefinition PolicyReader::Identifier(const toml::table& t) {
 
 std::optional<Disposition> PolicyReader::Action(const toml::table& t) {
   const std::optional<std::string> s = String(t, "action");
-  if (!s) return std::nullopt;
+  if (!s || *s == "restrict" || *s == "notify-owner") return std::nullopt;
   if (std::optional<Disposition> d = DispositionNamed(*s)) return d;
   Fail(t.get("action")->source(),
        absl::StrCat("unknown action '", *s,
                     "' (log, tag, remove-external-recipients, redirect, "
-                    "quarantine, tempfail, reject)"));
+                    "quarantine, tempfail, reject; for discover: "
+                    "notify-owner, restrict)"));
   return std::nullopt;
+}
+
+void PolicyReader::DiscoverAction(const toml::table& t, PolicyRule& r,
+                                  const std::string& where) {
+  const auto& channels = r.when.channels;
+  const bool discover =
+      std::find(channels.begin(), channels.end(), "discover") != channels.end();
+  const std::string action = String(t, "action").value_or("log");
+  if (!discover) {
+    if (action == "restrict" || action == "notify-owner") {
+      Fail(t.get("action")->source(),
+           absl::StrCat(where, ": '", action,
+                        "' is an action of discovery: the rule needs "
+                        "channels = [\"discover\"]"));
+    }
+    return;
+  }
+  static constexpr std::pair<const char*, Remediation> kNames[] = {
+      {"log", Remediation::kLog},
+      {"notify-owner", Remediation::kNotifyOwner},
+      {"restrict", Remediation::kRestrict},
+      {"quarantine", Remediation::kQuarantine}};
+  for (const auto& [name, remediation] : kNames) {
+    if (action == name) r.remediation = remediation;
+  }
+  if (r.remediation == Remediation::kNone) {
+    Fail(t.get("action")->source(),
+         absl::StrCat(where,
+                      ": on the discover channel the action is log, "
+                      "notify-owner, restrict or quarantine"));
+  } else if (channels.size() > 1 &&
+             (r.remediation == Remediation::kRestrict ||
+              r.remediation == Remediation::kNotifyOwner)) {
+    Fail(t.get("action")->source(),
+         absl::StrCat(where, ": '", action,
+                      "' is for the discover channel alone"));
+  }
+  r.tombstone = String(t, "tombstone").value_or("");
 }
 
 std::vector<SeverityStep> PolicyReader::Steps(const toml::table& t) {
@@ -103,7 +142,8 @@ PolicyRule PolicyReader::Rule(const toml::table& t) {
             "override_min_chars",
             "override_per_day",
             "override_severities",
-            "override_never_labels"},
+            "override_never_labels",
+            "tombstone"},
            "a rule");
   PolicyRule r;
   r.line = static_cast<int>(t.source().begin.line);
@@ -146,6 +186,7 @@ PolicyRule PolicyReader::Rule(const toml::table& t) {
     r.monitor = *mode == "monitor";
   }
   if (auto action = Action(t)) r.disposition = *action;
+  DiscoverAction(t, r, where);
   r.reject_text = String(t, "reject_text").value_or("");
   r.subject_prefix = String(t, "subject_prefix").value_or("");
   r.reviewer = String(t, "reviewer").value_or("");
@@ -223,7 +264,7 @@ ReportSettings PolicyReader::Report(const toml::table& t) {
   if (r.period != "daily" && r.period != "weekly") {
     Fail(t.source(), "a report's period is daily or weekly");
   }
-  r.channels = OneOf(t, "channels", {"mail", "web", "scan"});
+  r.channels = OneOf(t, "channels", {"mail", "web", "scan", "discover"});
   r.severities = OneOf(t, "severities", {"info", "low", "medium", "high"});
   r.sections = OneOf(t, "sections",
                      {"severity", "rule", "channel", "sender", "overrides",
@@ -361,7 +402,7 @@ DestinationSettings PolicyReader::Destination(const toml::table& t) {
   }
   d.severities =
       OneOf(t, "severities", {"none", "info", "low", "medium", "high"});
-  d.channels = OneOf(t, "channels", {"mail", "web", "scan"});
+  d.channels = OneOf(t, "channels", {"mail", "web", "scan", "discover"});
   d.events = OneOf(t, "events", {"incident", "review"});
   d.include_snippets = Bool(t, "include_snippets").value_or(false);
   Seconds(t, "timeout_seconds", d.timeout_seconds);

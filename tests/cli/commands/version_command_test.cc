@@ -16,7 +16,7 @@ TEST(VersionCommandTest, VersionNamesTheFormatsAndLibraries) {
     EXPECT_THAT(
         r.out,
         HasSubstr(
-            "storage format 6, shingler version 4, incident store schema 8"));
+            "storage format 6, shingler version 4, incident store schema 9"));
     EXPECT_THAT(r.out, HasSubstr("RocksDB "));
     EXPECT_THAT(r.out, HasSubstr("SQLite 3."));
     EXPECT_THAT(r.out, HasSubstr(", libpq 15."));

@@ -66,8 +66,16 @@ systemd-analyze verify /lib/systemd/system/leakhound-milter.service \
   /lib/systemd/system/leakhound-sync.service \
   /lib/systemd/system/leakhound-sync.timer \
   /lib/systemd/system/leakhound-desk.service \
-  /lib/systemd/system/leakhound-desk.timer
+  /lib/systemd/system/leakhound-desk.timer \
+  /lib/systemd/system/leakhound-discover.service \
+  /lib/systemd/system/leakhound-discover.timer
 echo "package_test: systemd-analyze verify: clean"
+# The discovery unit's command as it runs it: the packaged policy declares
+# no target, so nothing is due.
+/usr/bin/leakhound discover run --due --policy /etc/leakhound/policy.toml \
+  --index /var/lib/leakhound/index --incidents "$work/discover.db" \
+  | grep -qx "discover: no target is due"
+echo "package_test: discover run --due with the packaged policy: nothing due"
 bash -c 'source /usr/share/bash-completion/bash_completion 2>/dev/null;
   source /usr/share/bash-completion/completions/leakhound; complete -p leakhound' >/dev/null
 # The milter as its unit runs it: ExecStart's command line, as User=, on

@@ -617,6 +617,94 @@ TEST_P(IncidentStoreTest, APurgeIsQueuedAsOneEventWithItsCount) {
   EXPECT_EQ(events[2].user, "ada");
 }
 
+TEST_P(IncidentStoreTest, DiscoveryKeepsTheCatalogueFindingsAndRuns) {
+  CatalogueEntry a{"share", "/srv/a.txt", 2049,     11,      100, 5,
+                   6,       "d1",         "basis1", "clean", ""};
+  CatalogueEntry b{"share", "/srv/b.txt", 2049,     12,       200, 7,
+                   8,       "d2",         "basis1", "unread", ""};
+  CatalogueEntry other{"other", "/x", 1, 2, 3, 4, 5, "", "b", "error", ""};
+  ASSERT_TRUE(store_->PutCatalogue({a, b, other}, {}).ok());
+  // A changed file replaces its row; a gone one is deleted.
+  a.size = 101;
+  a.verdict = "leak";
+  ASSERT_TRUE(store_->PutCatalogue({a}, {b}).ok());
+  auto share = store_->Catalogue("share");
+  ASSERT_TRUE(share.ok()) << share.status();
+  EXPECT_EQ(*share, std::vector<CatalogueEntry>{a});
+
+  Incident incident;
+  incident.time_ms = 1000;
+  incident.source = "discover";
+  incident.kind = "leak";
+  incident.action = "quarantine";
+  incident.reference = "LH-DISCOVER1";
+  incident.file_path = "/srv/c.docx";
+  DiscoverFinding f;
+  f.target = "share";
+  f.path = "/srv/c.docx";
+  f.owner = "alice";
+  f.group = "staff";
+  f.uid = 1000;
+  f.gid = 50;
+  f.mode = 0644;
+  f.mtime_ms = 77;
+  f.size = 4096;
+  f.exposure = "world-readable, acl user:bob:r--";
+  f.remediation = "quarantine";
+  f.state = "open";
+  f.updated_ms = 1000;
+  CatalogueEntry c{"share", "/srv/c.docx", 2049,     13,     4096, 9,
+                   10,      "d3",          "basis1", "leak", ""};
+  ASSERT_TRUE(store_->InsertFinding(incident, f, c).ok());
+  EXPECT_GT(incident.id, 0);
+  EXPECT_EQ(f.incident_id, incident.id);
+  auto catalogued = store_->Catalogue("share");
+  ASSERT_TRUE(catalogued.ok());
+  ASSERT_EQ(catalogued->size(), 2u);
+  EXPECT_EQ((*catalogued)[1].reference, "LH-DISCOVER1");
+
+  f.state = "quarantined";
+  f.quarantine_path = "/q/LH-DISCOVER1/c.docx";
+  ASSERT_TRUE(store_->UpdateFinding(f, "quarantined", "discover").ok());
+  auto by_ref = store_->Finding("lh-discover1");
+  ASSERT_TRUE(by_ref.ok()) << by_ref.status();
+  f.updated_ms = by_ref->updated_ms;
+  EXPECT_EQ(*by_ref, f);
+  auto by_id = store_->Finding(std::to_string(incident.id));
+  ASSERT_TRUE(by_id.ok());
+  EXPECT_EQ(by_id->reference, "LH-DISCOVER1");
+  EXPECT_TRUE(absl::IsNotFound(store_->Finding("LH-NONE").status()));
+  auto quarantined = store_->Findings("share", {"quarantined"});
+  ASSERT_TRUE(quarantined.ok());
+  EXPECT_EQ(quarantined->size(), 1u);
+  auto open = store_->Findings("", {"open"});
+  ASSERT_TRUE(open.ok());
+  EXPECT_TRUE(open->empty());
+  auto trail = store_->AuditTrail(incident.id, 10);
+  ASSERT_TRUE(trail.ok());
+  ASSERT_EQ(trail->size(), 1u);
+  EXPECT_EQ((*trail)[0].action, "quarantined");
+
+  // Closing resolves the incident with the reason.
+  f.state = "closed";
+  f.detail = "the file is gone";
+  ASSERT_TRUE(store_->UpdateFinding(f, "closed", "discover", true).ok());
+  auto resolved = store_->Get(incident.id);
+  ASSERT_TRUE(resolved.ok());
+  EXPECT_EQ(resolved->workflow, "resolved");
+  EXPECT_EQ(resolved->note, "the file is gone");
+
+  ASSERT_TRUE(store_->AddDiscoverRun({"share", 10, 20, 3, 2, 1, 0, 0}).ok());
+  ASSERT_TRUE(store_->AddDiscoverRun({"share", 30, 40, 3, 0, 0, 1, 0}).ok());
+  ASSERT_TRUE(store_->AddDiscoverRun({"other", 15, 16, 1, 1, 0, 0, 1}).ok());
+  auto runs = store_->LatestDiscoverRuns();
+  ASSERT_TRUE(runs.ok()) << runs.status();
+  ASSERT_EQ(runs->size(), 2u);
+  EXPECT_EQ((*runs)[0].target, "share");
+  EXPECT_EQ((*runs)[0].started_ms, 30);
+  EXPECT_EQ((*runs)[1].target, "other");
+}
+
 }  // namespace
 }  // namespace leakhound
 

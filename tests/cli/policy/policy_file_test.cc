@@ -214,5 +214,93 @@ TEST(PolicyFileTest, ADestinationMistakeIsReportedAtTheBadKeysLine) {
               HasSubstr("'max_events' is 0"));
 }
 
+TEST(PolicyFileTest, DiscoveryTargetsAndRemediationsAreRead) {
+  auto policy = ParsePolicy(R"(
+[discover]
+quarantine_dir = "/var/lib/leakhound/quarantine"
+owner_mail = "%u@corp.test"
+
+[[discover.target]]
+name = "finance-share"
+paths = ["/srv/finance"]
+exclude = ["*.iso"]
+schedule = "daily"
+
+[[discover.target]]
+name = "homes"
+paths = ["/home", "/srv/team"]
+schedule = "manual"
+
+[[rule]]
+name = "move"
+action = "quarantine"
+tombstone = "Ask security."
+when = { channel = "discover", documents = ["pricing/"] }
+
+[[rule]]
+name = "tighten"
+action = "restrict"
+when = { channels = ["discover"] }
+
+[[rule]]
+name = "mail"
+action = "quarantine"
+)",
+                            "p.toml");
+  ASSERT_TRUE(policy.ok()) << policy.status();
+  const DiscoverSettings& d = policy->discover;
+  EXPECT_EQ(d.quarantine_dir, "/var/lib/leakhound/quarantine");
+  EXPECT_EQ(d.owner_mail, "%u@corp.test");
+  ASSERT_EQ(d.targets.size(), 2u);
+  EXPECT_EQ(d.targets[0].name, "finance-share");
+  EXPECT_EQ(d.targets[0].paths, std::vector<std::string>{"/srv/finance"});
+  EXPECT_EQ(d.targets[0].exclude, std::vector<std::string>{"*.iso"});
+  EXPECT_EQ(d.targets[1].schedule, "manual");
+  ASSERT_EQ(policy->rules.size(), 3u);
+  EXPECT_EQ(policy->rules[0].remediation, Remediation::kQuarantine);
+  EXPECT_EQ(policy->rules[0].tombstone, "Ask security.");
+  EXPECT_EQ(policy->rules[0].when.channels,
+            std::vector<std::string>{"discover"});
+  EXPECT_EQ(policy->rules[1].remediation, Remediation::kRestrict);
+  EXPECT_EQ(policy->rules[1].disposition, Disposition::kLog);
+  // A rule not for discovery remediates nothing there.
+  EXPECT_EQ(policy->rules[2].remediation, Remediation::kNone);
+  EXPECT_EQ(policy->rules[2].disposition, Disposition::kQuarantine);
+}
+
+TEST(PolicyFileTest, DiscoveryMistakesAreNamed) {
+  EXPECT_THAT(ErrorOf("[[rule]]\nname = \"a\"\naction = \"restrict\"\n"),
+              HasSubstr("p.toml:3: rule 'a': 'restrict' is an action of "
+                        "discovery: the rule needs channels = "
+                        "[\"discover\"]"));
+  EXPECT_THAT(ErrorOf("[[rule]]\nname = \"a\"\naction = \"notify-owner\"\n"
+                      "when = { channels = [\"discover\", \"mail\"] }\n"),
+              HasSubstr("'notify-owner' is for the discover channel alone"));
+  EXPECT_THAT(ErrorOf("[[rule]]\nname = \"a\"\naction = \"reject\"\n"
+                      "when = { channel = \"discover\" }\n"),
+              HasSubstr("on the discover channel the action is log, "
+                        "notify-owner, restrict or quarantine"));
+  EXPECT_THAT(ErrorOf("[[rule]]\nname = \"a\"\n"
+                      "when = { channel = \"disk\" }\n"),
+              HasSubstr("unknown channel 'disk' (mail, scan, web, discover)"));
+  EXPECT_THAT(ErrorOf("[discover]\nquarantine_dir = \"q\"\n"),
+              HasSubstr("p.toml:2: [discover] quarantine_dir must be an "
+                        "absolute path"));
+  EXPECT_THAT(ErrorOf("[discover]\nowner_mail = \"it@corp.test\"\n"),
+              HasSubstr("owner_mail needs %u"));
+  EXPECT_THAT(ErrorOf("[[discover.target]]\nname = \"a\"\npaths = "
+                      "[\"/srv\"]\nschedule = \"often\"\n"),
+              HasSubstr("p.toml:4: unknown schedule 'often' (hourly, daily, "
+                        "weekly, manual)"));
+  EXPECT_THAT(ErrorOf("[[discover.target]]\nname = \"a\"\npaths = "
+                      "[\"srv\"]\n"),
+              HasSubstr("target 'a': path 'srv' is not absolute"));
+  EXPECT_THAT(ErrorOf("[[discover.target]]\nname = \"a\"\npaths = [\"/a\"]\n"
+                      "[[discover.target]]\nname = \"a\"\npaths = [\"/b\"]\n"),
+              HasSubstr("a second target named 'a'"));
+  EXPECT_THAT(ErrorOf("[[discover.target]]\nname = \"a\"\n"),
+              HasSubstr("target 'a' needs paths = [...]"));
+}
+
 }  // namespace
 }  // namespace leakhound

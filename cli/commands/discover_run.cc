@@ -1,0 +1,502 @@
+#include "cli/commands/discover_run.h"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
+#include "cli/commands/exit_codes.h"
+#include "cli/commands/file_scan.h"
+#include "cli/commands/input_files.h"
+#include "cli/commands/ordered_work.h"
+#include "cli/commands/progress_bar.h"
+#include "cli/discover/crawl_plan.h"
+#include "cli/discover/file_facts.h"
+#include "cli/discover/remediation.h"
+#include "cli/gateway/data_facts.h"
+#include "cli/gateway/decision.h"
+#include "cli/gateway/printable.h"
+#include "cli/gateway/sendmail.h"
+#include "cli/records/data_scanner.h"
+#include "engine/content_digest.h"
+
+namespace leakhound {
+namespace {
+
+// Files read ahead of the one being judged, per thread, at most.
+constexpr size_t kAheadPerThread = 4;
+// Catalogue entries written per transaction.
+constexpr size_t kCatalogueBatch = 500;
+
+bool Excluded(const DiscoverTarget& target, const std::string& path) {
+  if (IsTombstone(path)) return true;
+  const size_t slash = path.rfind('/');
+  const std::string name =
+      slash == std::string::npos ? path : path.substr(slash + 1);
+  for (const std::string& glob : target.exclude) {
+    if (::fnmatch(glob.c_str(), name.c_str(), 0) == 0 ||
+        ::fnmatch(glob.c_str(), path.c_str(), FNM_PATHNAME) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool Under(const std::string& path, const std::string& folder) {
+  return !folder.empty() && absl::StartsWith(path, folder + "/");
+}
+
+// The target's files (excluded ones and the quarantine left out), each
+// stat'ed; the folders that could not be listed come back in *unlisted.
+std::vector<SeenFile> Walk(const DiscoverTarget& target,
+                           const std::string& quarantine_dir,
+                           std::vector<SeenFile>* unlisted) {
+  std::vector<SeenFile> out;
+  for (const InputFile& f : ExpandInputs(target.paths)) {
+    const std::string path = f.Source();
+    if (Excluded(target, path) || Under(path, quarantine_dir)) continue;
+    SeenFile seen{path, {}, f.problem};
+    if (f.problem.ok()) {
+      auto facts = StatFile(path);
+      if (facts.ok()) {
+        seen.facts = *std::move(facts);
+      } else {
+        seen.problem = facts.status();
+      }
+    }
+    // A folder the walk could not list is no file: it is reported, and
+    // what the catalogue holds under it is kept as it was.
+    std::error_code ignored;
+    if (absl::IsPermissionDenied(seen.problem) &&
+        std::filesystem::is_directory(path, ignored)) {
+      unlisted->push_back(std::move(seen));
+      continue;
+    }
+    out.push_back(std::move(seen));
+  }
+  return out;
+}
+
+// The notice an owner gets for a finding (notify-owner).
+std::string OwnerNotice(const DiscoverFinding& f, const std::string& from,
+                        const std::string& to) {
+  return absl::StrCat(
+      "From: leakhound <", from, ">\nTo: <", to,
+      ">\nSubject: leakhound: a file of yours holds protected content\n"
+      "Auto-Submitted: auto-generated\nContent-Type: text/plain; "
+      "charset=utf-8\nMIME-Version: 1.0\n\nYour file\n\n  ",
+      f.path, "\n\nquotes content the organisation protects and is ",
+      f.exposure,
+      ".\nPlease move it somewhere only the people who need it can read, "
+      "or delete it.\nIncident: ",
+      f.reference, "\n");
+}
+
+// One target's run: its state between the walk and the summary.
+class TargetCrawl {
+ public:
+  TargetCrawl(const DiscoverTarget& target, const DiscoverRunOptions& o,
+              const ProtectedIndex& index, IncidentStore& store)
+      : target_(target), o_(o), index_(index), store_(store) {
+    summary_.run.target = target.name;
+    summary_.run.started_ms = NowUnixMs();
+    run_id_ =
+        absl::StrCat("discover-", target.name, "-", summary_.run.started_ms);
+  }
+
+  absl::StatusOr<TargetSummary> Run();
+
+ private:
+  absl::Status Recover();
+  absl::Status ReadChanged(const CrawlPlan& plan);
+  absl::Status Judge(const PlannedFile& p, FileOutcome& o);
+  absl::Status NewFinding(const PlannedFile& p, FileOutcome& o,
+                          const Judgement& j, const VerdictFacts& facts);
+  absl::Status Remediate(DiscoverFinding& f, Remediation r,
+                         const PolicyRule* rule);
+  absl::Status Close(const std::string& reference, const std::string& why);
+  absl::Status Catalogue(CatalogueEntry e);
+  absl::Status FlushCatalogue();
+  absl::Status Forget(const CrawlPlan& plan,
+                      const std::vector<SeenFile>& unlisted);
+  void Error(const std::string& path, const absl::Status& s) {
+    ++summary_.run.errors;
+    ReportError("discover", s, path);
+  }
+  void Say(const std::string& line) {
+    if (!o_.quiet) std::printf("%s\n", line.c_str());
+  }
+
+  const DiscoverTarget& target_;
+  const DiscoverRunOptions& o_;
+  const ProtectedIndex& index_;
+  IncidentStore& store_;
+  std::string run_id_;
+  TargetSummary summary_;
+  std::vector<CatalogueEntry> pending_;  // not written yet
+  std::vector<std::string> gone_;        // paths to drop, not dropped yet
+};
+
+absl::StatusOr<TargetSummary> TargetCrawl::Run() {
+  if (absl::Status s = Recover(); !s.ok()) return s;
+  std::vector<SeenFile> unlisted;
+  std::vector<SeenFile> seen =
+      Walk(target_, o_.policy->discover.quarantine_dir, &unlisted);
+  for (const SeenFile& u : unlisted) Error(u.path, u.problem);
+  auto catalogue = store_.Catalogue(target_.name);
+  if (!catalogue.ok()) return catalogue.status();
+  const CrawlPlan plan =
+      PlanCrawl(std::move(seen), *std::move(catalogue), o_.basis);
+  summary_.run.seen = static_cast<int64_t>(plan.files.size());
+  summary_.unchanged = plan.files.size() - plan.to_read;
+  summary_.basis_changed = plan.basis_changed;
+  if (absl::Status s = ReadChanged(plan); !s.ok()) return s;
+  if (absl::Status s = Forget(plan, unlisted); !s.ok()) return s;
+  if (absl::Status s = FlushCatalogue(); !s.ok()) return s;
+  summary_.run.finished_ms = NowUnixMs();
+  if (absl::Status s = store_.AddDiscoverRun(summary_.run); !s.ok()) return s;
+  return summary_;
+}
+
+// Quarantines a kill interrupted: finished (the file in quarantine, its
+// tombstone written) or, when the file never left, moved again.
+absl::Status TargetCrawl::Recover() {
+  auto moving = store_.Findings(target_.name, {"quarantining"});
+  if (!moving.ok()) return moving.status();
+  for (DiscoverFinding& f : *moving) {
+    const std::string text = TombstoneText(f, "", "(interrupted run)");
+    auto done = CompleteQuarantine(f, text);
+    if (done.ok() && !*done) {
+      absl::Status s = MoveToQuarantine(f, text);
+      done = s.ok() ? absl::StatusOr<bool>(true) : s;
+    }
+    if (!done.ok()) {
+      Error(f.path, done.status());
+      continue;
+    }
+    f.state = "quarantined";
+    f.detail = "an interrupted quarantine was finished";
+    if (absl::Status s = store_.UpdateFinding(f, "quarantined", o_.user);
+        !s.ok()) {
+      return s;
+    }
+    ++summary_.recovered;
+    Say(absl::StrCat("finding ", f.reference, " ", Printable(f.path),
+                     ": an interrupted quarantine finished"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status TargetCrawl::ReadChanged(const CrawlPlan& plan) {
+  std::vector<const PlannedFile*> reads;
+  uint64_t bytes = 0;
+  for (const PlannedFile& p : plan.files) {
+    if (p.reason == ReadReason::kUnchanged) continue;
+    reads.push_back(&p);
+    bytes += p.file.facts.size;
+  }
+  const size_t workers =
+      std::max<size_t>(1, std::min(o_.threads, reads.size()));
+  std::vector<std::unique_ptr<LeakScanner>> scanners;
+  for (size_t i = 0; i < workers; ++i) {
+    auto scanner = LeakScanner::Create(index_, o_.match);
+    if (!scanner.ok()) return scanner.status();
+    scanners.push_back(std::move(*scanner));
+  }
+  auto identifiers = PolicyIdentifiers(o_.policy);
+  if (!identifiers.ok()) return identifiers.status();
+  auto data =
+      DataScanner::Create(*std::move(identifiers), index_.record_tables(),
+                          &index_.store(), index_.store().key());
+  if (!data.ok()) return data.status();
+  std::vector<std::unique_ptr<DataScanner::Session>> sessions;
+  for (size_t i = 0; i < workers; ++i) {
+    auto session = (*data)->NewSession();
+    if (!session.ok()) return session.status();
+    sessions.push_back(std::move(*session));
+  }
+  std::optional<ProgressBar> bar;
+  if (o_.progress) bar.emplace(reads.size(), bytes);
+  absl::Status failed;
+  uint64_t done_bytes = 0;
+  RunInOrder<FileOutcome>(
+      reads.size(), workers, workers * kAheadPerThread,
+      [&](size_t i, size_t w) {
+        const PlannedFile& p = *reads[i];
+        InputFile file{p.file.path, p.file.path};
+        file.walked = true;
+        file.problem = p.file.problem;
+        return ScanOne(file, scanners[w].get(), **data, *sessions[w], o_.limits,
+                       /*keep_text=*/true, nullptr, UnreadablePolicy::kSkip,
+                       /*record=*/true);
+      },
+      [&](size_t i, FileOutcome o) {
+        if (bar) bar->Clear();
+        if (failed.ok()) failed = Judge(*reads[i], o);
+        done_bytes += reads[i]->file.facts.size;
+        if (bar) bar->Update(i + 1, done_bytes);
+      });
+  if (bar) bar->Clear();
+  summary_.run.read = static_cast<int64_t>(reads.size());
+  return failed;
+}
+
+// The verdict of file `p` read now: catalogued, and a finding recorded
+// and remediated, or an earlier one closed.
+absl::Status TargetCrawl::Judge(const PlannedFile& p, FileOutcome& o) {
+  const std::string had = p.last ? p.last->reference : "";
+  if (!o.error.ok()) {
+    Error(p.file.path, o.error);
+    return Catalogue(EntryOf(target_.name, p.file, "", o_.basis, "error", had));
+  }
+  VerdictFacts facts = OutcomeFacts(index_, o);
+  facts.channel = "discover";
+  const Judgement j = JudgeFacts(*o_.policy, facts, OutcomeKind(facts),
+                                 DefaultsFor(facts.channel));
+  const bool finding = OutcomeKind(facts) == MessageVerdict::Kind::kLeak ||
+                       !j.decision.matches.empty();
+  if (finding && !had.empty()) {
+    // Still quoting: the open finding stands for it.
+    return Catalogue(
+        EntryOf(target_.name, p.file, o.sha256, o_.basis, "leak", had));
+  }
+  if (finding) return NewFinding(p, o, j, facts);
+  if (!had.empty()) {
+    if (absl::Status s =
+            Close(had, "the file no longer quotes protected content");
+        !s.ok()) {
+      return s;
+    }
+  }
+  return Catalogue(EntryOf(target_.name, p.file, o.sha256, o_.basis,
+                           o.skipped.empty() ? "clean" : "unread", ""));
+}
+
+absl::Status TargetCrawl::NewFinding(const PlannedFile& p, FileOutcome& o,
+                                     const Judgement& j,
+                                     const VerdictFacts& facts) {
+  const Remediation r = RemediationOf(j.decision);
+  Incident incident = ScanIncident(o, index_, run_id_, o_.snippets);
+  incident.source = "discover";
+  incident.action = RemediationName(r);
+  incident.policy = o_.policy->path;
+  DecisionRecord record = RecordOf(j.decision, facts.documents);
+  incident.severity = std::move(record.severity);
+  incident.rules = std::move(record.rules);
+  // A discovery rule's action is its remediation, not a mail disposition.
+  for (IncidentRule& recorded : incident.rules) {
+    for (const RuleMatch& m : j.decision.matches) {
+      if (m.rule->name == recorded.rule &&
+          m.rule->remediation != Remediation::kNone) {
+        recorded.action = RemediationName(m.rule->remediation);
+      }
+    }
+  }
+  incident.would_action = std::move(record.would_action);
+  incident.facts = FactsRecord(facts);
+  const FileFacts& ff = p.file.facts;
+  DiscoverFinding f;
+  f.target = target_.name;
+  f.path = p.file.path;
+  f.owner = ff.owner;
+  f.group = ff.group;
+  f.uid = ff.uid;
+  f.gid = ff.gid;
+  f.mode = ff.mode;
+  f.mtime_ms = ff.mtime_ns / 1'000'000;
+  f.size = ff.size;
+  f.exposure = ExposureOf(p.file.path, ff);
+  f.remediation = RemediationName(r);
+  f.state = "open";
+  f.updated_ms = NowUnixMs();
+  incident.detail = absl::StrCat("owner ", f.owner, ":", f.group, ", mode ",
+                                 ModeText(f.mode), ", ", f.exposure);
+  const CatalogueEntry entry =
+      EntryOf(target_.name, p.file, o.sha256, o_.basis, "leak", "");
+  if (absl::Status s = store_.InsertFinding(incident, f, entry); !s.ok()) {
+    return s;
+  }
+  ++summary_.run.findings;
+  const PolicyRule* rule = j.decision.deciding;
+  for (const RuleMatch& m : j.decision.matches) {
+    if (!m.rule->monitor && m.rule->remediation == r) rule = m.rule;
+  }
+  return Remediate(f, r, rule);
+}
+
+absl::Status TargetCrawl::Remediate(DiscoverFinding& f, Remediation r,
+                                    const PolicyRule* rule) {
+  const DiscoverSettings& d = o_.policy->discover;
+  std::string review = "logged";
+  if (r == Remediation::kQuarantine && d.quarantine_dir.empty()) {
+    f.detail = "not quarantined: [discover] sets no quarantine_dir";
+  } else if (r == Remediation::kQuarantine) {
+    f.quarantine_path =
+        QuarantinePathFor(d.quarantine_dir, f.reference, f.path);
+    f.state = "quarantining";
+    if (absl::Status s = store_.UpdateFinding(f, "", o_.user); !s.ok()) {
+      return s;
+    }
+    absl::Status moved =
+        MoveToQuarantine(f, TombstoneText(f, rule ? rule->tombstone : "",
+                                          rule ? rule->name : "(none)"));
+    if (!moved.ok()) {
+      // Finished or rolled back by the next run (Recover).
+      Error(f.path, moved);
+      return absl::OkStatus();
+    }
+    f.state = "quarantined";
+    review = "quarantined";
+    ++summary_.quarantined;
+    gone_.push_back(f.path);  // gone from its place
+  } else if (r == Remediation::kRestrict) {
+    absl::Status s = RestrictFile(f);
+    if (!s.ok()) {
+      Error(f.path, s);
+      f.detail = absl::StrCat("not restricted: ", s.message());
+    } else {
+      f.state = "restricted";
+      review = "restricted";
+      ++summary_.restricted;
+      // Its ctime moved: catalogued as it is now, it is not read again.
+      if (auto now = StatFile(f.path); now.ok()) {
+        CatalogueEntry e = EntryOf(target_.name, SeenFile{f.path, *now, {}}, "",
+                                   o_.basis, "leak", f.reference);
+        pending_.push_back(std::move(e));
+      }
+    }
+  } else if (r == Remediation::kNotifyOwner) {
+    const std::string to = absl::StrReplaceAll(d.owner_mail, {{"%u", f.owner}});
+    absl::Status s =
+        d.owner_mail.empty()
+            ? absl::FailedPreconditionError("[discover] sets no owner_mail")
+        : o_.sendmail.empty()
+            ? absl::FailedPreconditionError("no --sendmail")
+            : SendMail(o_.sendmail, to, OwnerNotice(f, d.from, to));
+    f.detail = s.ok() ? absl::StrCat("owner told at ", to)
+                      : absl::StrCat("owner not told: ", s.message());
+    review = "owner-notified";
+    if (s.ok()) ++summary_.notified;
+  } else {
+    ++summary_.logged;
+  }
+  Say(absl::StrCat("finding ", f.reference, " ", Printable(f.path), ": ",
+                   review, f.detail.empty() ? "" : " (" + f.detail + ")", "; ",
+                   f.exposure));
+  return store_.UpdateFinding(f, review, o_.user);
+}
+
+absl::Status TargetCrawl::Close(const std::string& reference,
+                                const std::string& why) {
+  auto f = store_.Finding(reference);
+  if (absl::IsNotFound(f.status())) return absl::OkStatus();
+  if (!f.ok()) return f.status();
+  if (f->state != "open" && f->state != "restricted") return absl::OkStatus();
+  f->state = "closed";
+  f->detail = why;
+  ++summary_.run.closed;
+  Say(absl::StrCat("finding ", f->reference, " ", Printable(f->path),
+                   ": closed, ", why));
+  return store_.UpdateFinding(*f, "closed", o_.user, /*resolve=*/true);
+}
+
+absl::Status TargetCrawl::Catalogue(CatalogueEntry e) {
+  pending_.push_back(std::move(e));
+  return pending_.size() >= kCatalogueBatch ? FlushCatalogue()
+                                            : absl::OkStatus();
+}
+
+absl::Status TargetCrawl::FlushCatalogue() {
+  std::vector<CatalogueEntry> gone;
+  for (std::string& path : gone_) {
+    CatalogueEntry e;
+    e.target = target_.name;
+    e.path = std::move(path);
+    gone.push_back(std::move(e));
+  }
+  gone_.clear();
+  absl::Status s = store_.PutCatalogue(pending_, gone);
+  pending_.clear();
+  return s;
+}
+
+// The catalogue's files not found now: their open findings are closed
+// (a quarantined file is gone by design), their entries dropped. Entries
+// under a folder that could not be listed are kept as they were.
+absl::Status TargetCrawl::Forget(const CrawlPlan& plan,
+                                 const std::vector<SeenFile>& unlisted) {
+  for (const CatalogueEntry& e : plan.gone) {
+    if (std::any_of(unlisted.begin(), unlisted.end(),
+                    [&](const SeenFile& u) { return Under(e.path, u.path); })) {
+      continue;
+    }
+    if (!e.reference.empty()) {
+      if (absl::Status s = Close(e.reference, "the file is gone"); !s.ok()) {
+        return s;
+      }
+    }
+    gone_.push_back(e.path);
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+std::string DiscoverBasis(const ProtectedIndex& index,
+                          std::string_view policy_bytes) {
+  return absl::BytesToHexString(ContentDigest(absl::StrCat(
+      "leakhound discover basis 1\n", index.generation(), "\n",
+      ContentDigest(index.store().key()), ContentDigest(policy_bytes))));
+}
+
+absl::StatusOr<TargetSummary> RunDiscoverTarget(const DiscoverTarget& target,
+                                                const DiscoverRunOptions& o,
+                                                const ProtectedIndex& index,
+                                                IncidentStore& store) {
+  return TargetCrawl(target, o, index, store).Run();
+}
+
+absl::StatusOr<std::string> RestoreFinding(IncidentStore& store,
+                                           const std::string& reference,
+                                           const std::string& user) {
+  auto f = store.Finding(reference);
+  if (!f.ok()) return f.status();
+  std::string done;
+  if (f->state == "quarantined" || f->state == "quarantining") {
+    auto unrestored = RestoreQuarantined(*f);
+    if (!unrestored.ok()) return unrestored.status();
+    f->detail = unrestored->empty()
+                    ? "put back with its mode and owner"
+                    : absl::StrCat("put back; not restored: ", *unrestored);
+  } else if (f->state == "restricted") {
+    if (absl::Status s = RestoreMode(*f); !s.ok()) return s;
+    f->detail = absl::StrCat("mode ", ModeText(f->mode), " given back");
+  } else {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "finding ", f->reference, " is ", f->state, ": nothing to undo"));
+  }
+  f->state = "restored";
+  if (absl::Status s = store.UpdateFinding(*f, "restored", user); !s.ok()) {
+    return s;
+  }
+  // Catalogued under its finding, so that a run leaves the file it was
+  // let keep where it is (a later change is read and judged again).
+  if (auto now = StatFile(f->path); now.ok()) {
+    const CatalogueEntry e = EntryOf(f->target, SeenFile{f->path, *now, {}}, "",
+                                     "restored", "leak", f->reference);
+    if (absl::Status s = store.PutCatalogue({e}, {}); !s.ok()) return s;
+  }
+  return absl::StrCat(f->reference, " ", Printable(f->path), ": ", f->detail);
+}
+
+}  // namespace leakhound
