@@ -18,6 +18,7 @@
 #include "cli/commands/input_files.h"
 #include "cli/commands/json_text.h"
 #include "cli/discover/file_facts.h"
+#include "cli/discover/finding_restore.h"
 #include "cli/gateway/printable.h"
 #include "cli/incidents/incident_store.h"
 #include "cli/policy/policy_file.h"
@@ -30,6 +31,7 @@ constexpr char kUsage[] =
     "[--incidents STORE]\n"
     "                              [--target NAME]... [--due] [--threads N]\n"
     "                              [--sendmail COMMAND] [-q] [LIMITS]\n"
+    "                              [--plan | --claim WORKER]  (one --target)\n"
     "       leakhound discover restore REFERENCE... [--incidents STORE] "
     "[--user NAME]\n"
     "       leakhound discover findings [--target NAME] [--state STATE] "
@@ -56,6 +58,12 @@ constexpr char kUsage[] =
     "owner,\n"
     "             mode, exposure\n"
     "  --sendmail COMMAND  how notify-owner mails (\"/usr/sbin/sendmail\")\n"
+    "  --plan     walks the target and hands what is to read out to workers "
+    "in the\n"
+    "             store; --claim WORKER reads what is handed out until none "
+    "is left\n"
+    "             (cli/cluster/dask_discover.py); a run without them then "
+    "finishes\n"
     "  docs/discover.md has the policy's [discover] tables.\n";
 
 // The period of a schedule, in ms; 0 for "manual".
@@ -109,8 +117,21 @@ absl::StatusOr<std::vector<const DiscoverTarget*>> Chosen(
   return out;
 }
 
-std::string SummaryLine(const TargetSummary& s) {
+std::string SummaryLine(const TargetSummary& s, const DiscoverRunOptions& o) {
   const DiscoverRun& r = s.run;
+  if (o.mode == DiscoverRunOptions::Mode::kPlan) {
+    return absl::StrCat("discover ", r.target, ": ",
+                        Plural(static_cast<uint64_t>(r.seen), "file"), ", ",
+                        r.to_read, " handed out to workers, ", s.unchanged,
+                        " unchanged; ", r.closed, " closed, ",
+                        Plural(static_cast<uint64_t>(r.errors), "error"));
+  }
+  if (o.mode == DiscoverRunOptions::Mode::kClaim) {
+    return absl::StrCat(
+        "discover ", r.target, " worker ", o.worker, ": ", r.read, " read; ",
+        Plural(static_cast<uint64_t>(r.findings), "new finding"), ", ",
+        Plural(static_cast<uint64_t>(r.errors), "error"));
+  }
   std::string line =
       absl::StrCat("discover ", r.target, ": ",
                    Plural(static_cast<uint64_t>(r.seen), "file"), ", ", r.read,
@@ -166,6 +187,21 @@ absl::StatusOr<DiscoverRunOptions> RunOptions(const CommandLine& line,
   }
   o.quiet = line.Has("quiet");
   o.progress = !o.quiet && ::isatty(STDERR_FILENO) == 1;
+  if (line.Has("plan") || line.Has("claim")) {
+    if (line.Has("plan") && line.Has("claim")) {
+      return absl::InvalidArgumentError("--plan or --claim, not both");
+    }
+    if (line.Values("target").size() != 1) {
+      return absl::InvalidArgumentError(
+          "--plan and --claim take exactly one --target");
+    }
+    o.mode = line.Has("plan") ? DiscoverRunOptions::Mode::kPlan
+                              : DiscoverRunOptions::Mode::kClaim;
+    o.worker = line.Value("claim").value_or("");
+    if (line.Has("claim") && o.worker.empty()) {
+      return absl::InvalidArgumentError("--claim needs a worker name");
+    }
+  }
   return o;
 }
 
@@ -196,7 +232,9 @@ int Run(const CommandLine& line) {
   for (const DiscoverTarget* t : *targets) {
     auto summary = RunDiscoverTarget(*t, *options, **index, **store);
     if (!summary.ok()) return ReportError("discover", summary.status());
-    if (!options->quiet) std::printf("%s\n", SummaryLine(*summary).c_str());
+    if (!options->quiet) {
+      std::printf("%s\n", SummaryLine(*summary, *options).c_str());
+    }
     if (summary->run.errors > 0) exit = kExitError;
     if (summary->run.findings > 0 && exit == kExitOk) exit = kExitLeak;
   }
@@ -220,7 +258,7 @@ int Restore(const CommandLine& line, const std::vector<std::string>& refs) {
       exit = ReportError("discover", said.status(), ref);
       continue;
     }
-    std::printf("restored %s\n", said->c_str());
+    std::printf("restored %s\n", Printable(*said).c_str());
   }
   return exit;
 }
@@ -267,6 +305,8 @@ int RunDiscoverCommand(int argc, char** argv) {
                                           {"incidents", true},
                                           {"target", true},
                                           {"due", false},
+                                          {"plan", false},
+                                          {"claim", true},
                                           {"threads", true},
                                           {"sendmail", true},
                                           {"quiet", false},

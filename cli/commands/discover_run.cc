@@ -37,6 +37,8 @@ namespace {
 constexpr size_t kAheadPerThread = 4;
 // Catalogue entries written per transaction.
 constexpr size_t kCatalogueBatch = 500;
+// Files a worker claims at a time (`--claim`).
+constexpr size_t kClaimBatch = 100;
 
 bool Excluded(const DiscoverTarget& target, const std::string& path) {
   if (IsTombstone(path)) return true;
@@ -117,6 +119,9 @@ class TargetCrawl {
   absl::StatusOr<TargetSummary> Run();
 
  private:
+  // kClaim: reads what a plan handed out, a batch at a time.
+  absl::StatusOr<TargetSummary> Claim();
+  absl::Status PrepareScanners();
   absl::Status Recover();
   absl::Status ReadChanged(const CrawlPlan& plan);
   absl::Status Judge(const PlannedFile& p, FileOutcome& o);
@@ -145,9 +150,14 @@ class TargetCrawl {
   TargetSummary summary_;
   std::vector<CatalogueEntry> pending_;  // not written yet
   std::vector<std::string> gone_;        // paths to drop, not dropped yet
+  // One per reading thread, made once (PrepareScanners).
+  std::vector<std::unique_ptr<LeakScanner>> scanners_;
+  std::unique_ptr<DataScanner> data_;
+  std::vector<std::unique_ptr<DataScanner::Session>> sessions_;
 };
 
 absl::StatusOr<TargetSummary> TargetCrawl::Run() {
+  if (o_.mode == DiscoverRunOptions::Mode::kClaim) return Claim();
   if (absl::Status s = Recover(); !s.ok()) return s;
   std::vector<SeenFile> unlisted;
   std::vector<SeenFile> seen =
@@ -158,13 +168,58 @@ absl::StatusOr<TargetSummary> TargetCrawl::Run() {
   const CrawlPlan plan =
       PlanCrawl(std::move(seen), *std::move(catalogue), o_.basis);
   summary_.run.seen = static_cast<int64_t>(plan.files.size());
+  summary_.run.to_read = static_cast<int64_t>(plan.to_read);
   summary_.unchanged = plan.files.size() - plan.to_read;
   summary_.basis_changed = plan.basis_changed;
+  if (o_.mode == DiscoverRunOptions::Mode::kPlan) {
+    // What workers read (Claim); the finishing run records the run.
+    if (absl::Status s = Forget(plan, unlisted); !s.ok()) return s;
+    if (absl::Status s = FlushCatalogue(); !s.ok()) return s;
+    std::vector<CatalogueEntry> out;
+    for (const PlannedFile& p : plan.files) {
+      if (p.reason == ReadReason::kUnchanged) continue;
+      out.push_back(p.last ? *p.last
+                           : EntryOf(target_.name, p.file, "", "", "new", ""));
+    }
+    if (absl::Status s = store_.PendCatalogue(out); !s.ok()) return s;
+    return summary_;
+  }
+  // Written as it goes (each catalogue batch), for the console.
+  if (absl::Status s = store_.PutDiscoverRun(summary_.run); !s.ok()) return s;
   if (absl::Status s = ReadChanged(plan); !s.ok()) return s;
   if (absl::Status s = Forget(plan, unlisted); !s.ok()) return s;
   if (absl::Status s = FlushCatalogue(); !s.ok()) return s;
   summary_.run.finished_ms = NowUnixMs();
-  if (absl::Status s = store_.AddDiscoverRun(summary_.run); !s.ok()) return s;
+  if (absl::Status s = store_.PutDiscoverRun(summary_.run); !s.ok()) return s;
+  return summary_;
+}
+
+absl::StatusOr<TargetSummary> TargetCrawl::Claim() {
+  for (;;) {
+    auto batch = store_.ClaimCatalogue(target_.name, o_.worker, kClaimBatch);
+    if (!batch.ok()) return batch.status();
+    if (batch->empty()) break;
+    CrawlPlan plan;
+    for (CatalogueEntry& e : *batch) {
+      auto facts = StatFile(e.path);
+      // Gone since the plan: the finishing run drops it.
+      if (absl::IsNotFound(facts.status())) continue;
+      PlannedFile p;
+      p.file.path = e.path;
+      if (facts.ok()) {
+        p.file.facts = *std::move(facts);
+      } else {
+        p.file.problem = facts.status();
+      }
+      p.reason = ReadReason::kChanged;
+      if (e.verdict != "new") p.last = std::move(e);
+      plan.files.push_back(std::move(p));
+    }
+    summary_.run.to_read += static_cast<int64_t>(plan.files.size());
+    if (absl::Status s = ReadChanged(plan); !s.ok()) return s;
+    if (absl::Status s = FlushCatalogue(); !s.ok()) return s;
+  }
+  summary_.run.finished_ms = NowUnixMs();
   return summary_;
 }
 
@@ -205,26 +260,9 @@ absl::Status TargetCrawl::ReadChanged(const CrawlPlan& plan) {
     reads.push_back(&p);
     bytes += p.file.facts.size;
   }
+  if (absl::Status s = PrepareScanners(); !s.ok()) return s;
   const size_t workers =
-      std::max<size_t>(1, std::min(o_.threads, reads.size()));
-  std::vector<std::unique_ptr<LeakScanner>> scanners;
-  for (size_t i = 0; i < workers; ++i) {
-    auto scanner = LeakScanner::Create(index_, o_.match);
-    if (!scanner.ok()) return scanner.status();
-    scanners.push_back(std::move(*scanner));
-  }
-  auto identifiers = PolicyIdentifiers(o_.policy);
-  if (!identifiers.ok()) return identifiers.status();
-  auto data =
-      DataScanner::Create(*std::move(identifiers), index_.record_tables(),
-                          &index_.store(), index_.store().key());
-  if (!data.ok()) return data.status();
-  std::vector<std::unique_ptr<DataScanner::Session>> sessions;
-  for (size_t i = 0; i < workers; ++i) {
-    auto session = (*data)->NewSession();
-    if (!session.ok()) return session.status();
-    sessions.push_back(std::move(*session));
-  }
+      std::max<size_t>(1, std::min(scanners_.size(), reads.size()));
   std::optional<ProgressBar> bar;
   if (o_.progress) bar.emplace(reads.size(), bytes);
   absl::Status failed;
@@ -236,19 +274,42 @@ absl::Status TargetCrawl::ReadChanged(const CrawlPlan& plan) {
         InputFile file{p.file.path, p.file.path};
         file.walked = true;
         file.problem = p.file.problem;
-        return ScanOne(file, scanners[w].get(), **data, *sessions[w], o_.limits,
+        return ScanOne(file, scanners_[w].get(), *data_, *sessions_[w],
+                       o_.limits,
                        /*keep_text=*/true, nullptr, UnreadablePolicy::kSkip,
                        /*record=*/true);
       },
       [&](size_t i, FileOutcome o) {
         if (bar) bar->Clear();
         if (failed.ok()) failed = Judge(*reads[i], o);
+        ++summary_.run.read;
         done_bytes += reads[i]->file.facts.size;
         if (bar) bar->Update(i + 1, done_bytes);
       });
   if (bar) bar->Clear();
-  summary_.run.read = static_cast<int64_t>(reads.size());
   return failed;
+}
+
+absl::Status TargetCrawl::PrepareScanners() {
+  if (data_ != nullptr) return absl::OkStatus();
+  for (size_t i = 0; i < std::max<size_t>(1, o_.threads); ++i) {
+    auto scanner = LeakScanner::Create(index_, o_.match);
+    if (!scanner.ok()) return scanner.status();
+    scanners_.push_back(std::move(*scanner));
+  }
+  auto identifiers = PolicyIdentifiers(o_.policy);
+  if (!identifiers.ok()) return identifiers.status();
+  auto data =
+      DataScanner::Create(*std::move(identifiers), index_.record_tables(),
+                          &index_.store(), index_.store().key());
+  if (!data.ok()) return data.status();
+  data_ = *std::move(data);
+  for (size_t i = 0; i < scanners_.size(); ++i) {
+    auto session = data_->NewSession();
+    if (!session.ok()) return session.status();
+    sessions_.push_back(std::move(*session));
+  }
+  return absl::OkStatus();
 }
 
 // The verdict of file `p` read now: catalogued, and a finding recorded
@@ -427,6 +488,9 @@ absl::Status TargetCrawl::FlushCatalogue() {
   gone_.clear();
   absl::Status s = store_.PutCatalogue(pending_, gone);
   pending_.clear();
+  if (s.ok() && o_.mode == DiscoverRunOptions::Mode::kWhole) {
+    s = store_.PutDiscoverRun(summary_.run);  // progress, for the console
+  }
   return s;
 }
 
@@ -464,39 +528,6 @@ absl::StatusOr<TargetSummary> RunDiscoverTarget(const DiscoverTarget& target,
                                                 const ProtectedIndex& index,
                                                 IncidentStore& store) {
   return TargetCrawl(target, o, index, store).Run();
-}
-
-absl::StatusOr<std::string> RestoreFinding(IncidentStore& store,
-                                           const std::string& reference,
-                                           const std::string& user) {
-  auto f = store.Finding(reference);
-  if (!f.ok()) return f.status();
-  std::string done;
-  if (f->state == "quarantined" || f->state == "quarantining") {
-    auto unrestored = RestoreQuarantined(*f);
-    if (!unrestored.ok()) return unrestored.status();
-    f->detail = unrestored->empty()
-                    ? "put back with its mode and owner"
-                    : absl::StrCat("put back; not restored: ", *unrestored);
-  } else if (f->state == "restricted") {
-    if (absl::Status s = RestoreMode(*f); !s.ok()) return s;
-    f->detail = absl::StrCat("mode ", ModeText(f->mode), " given back");
-  } else {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "finding ", f->reference, " is ", f->state, ": nothing to undo"));
-  }
-  f->state = "restored";
-  if (absl::Status s = store.UpdateFinding(*f, "restored", user); !s.ok()) {
-    return s;
-  }
-  // Catalogued under its finding, so that a run leaves the file it was
-  // let keep where it is (a later change is read and judged again).
-  if (auto now = StatFile(f->path); now.ok()) {
-    const CatalogueEntry e = EntryOf(f->target, SeenFile{f->path, *now, {}}, "",
-                                     "restored", "leak", f->reference);
-    if (absl::Status s = store.PutCatalogue({e}, {}); !s.ok()) return s;
-  }
-  return absl::StrCat(f->reference, " ", Printable(f->path), ": ", f->detail);
 }
 
 }  // namespace leakhound

@@ -5,7 +5,7 @@
 // incident of source "discover" with the file's owner, mode and exposure,
 // remediates it as the rules say, closes the findings whose file went or
 // no longer quotes protected content, and finishes a quarantine a kill
-// interrupted. Also `discover restore`.
+// interrupted.
 //
 // Thread-safety: one run per target at a time (the caller's); a run uses
 // `threads` workers of its own for the reading.
@@ -27,6 +27,15 @@
 namespace leakhound {
 
 struct DiscoverRunOptions {
+  // How the run reads (docs/discover.md, "Large shares"). kWhole: walks,
+  // reads what changed, closes what went, records the run. kPlan: walks
+  // and closes, and hands what is to read out to workers in the store,
+  // reading nothing. kClaim: reads what a plan handed out, a batch at a
+  // time, until none is left (several at once, on other machines too);
+  // a kWhole run after them reads what a killed worker left.
+  enum class Mode { kWhole, kPlan, kClaim };
+  Mode mode = Mode::kWhole;
+  std::string worker;              // kClaim: the name claims are taken under
   const Policy* policy = nullptr;  // REQUIRES: set
   std::string basis;               // DiscoverBasis
   size_t threads = 1;
@@ -61,14 +70,6 @@ absl::StatusOr<TargetSummary> RunDiscoverTarget(const DiscoverTarget& target,
                                                 const DiscoverRunOptions& o,
                                                 const ProtectedIndex& index,
                                                 IncidentStore& store);
-
-// `discover restore`: undoes the remediation of finding `reference`
-// (quarantine: the file back with its mode and owner, the tombstone gone;
-// restrict: its mode back); audited as "restored" and queued for the
-// SIEM. Returns a line saying what was done.
-absl::StatusOr<std::string> RestoreFinding(IncidentStore& store,
-                                           const std::string& reference,
-                                           const std::string& user);
 
 }  // namespace leakhound
 

@@ -305,6 +305,10 @@ struct ConsoleServerImpl {
   // The policy file, read-only, with each rule's incident count.
   void PolicyShow(const HttpRequest& req, HttpResponse& res);
   void Nodes(const HttpRequest& req, HttpResponse& res);
+  // Discovery (discovery_desk.cc, docs/discover.md): the findings at rest,
+  // and an admin's restore of one (audited, sent to the SIEM).
+  void Discovery(const HttpRequest& req, HttpResponse& res);
+  void DiscoveryRestore(const HttpRequest& req, HttpResponse& res);
 };
 
 inline bool IsCaseAction(const std::string& action) {

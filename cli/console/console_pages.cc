@@ -606,6 +606,7 @@ header { display: flex; gap: 1.5em; align-items: center; background: #1f3a5a;
   color: #fff; padding: .5em 1em; }
 header a { color: #fff; text-decoration: none; margin-right: 1em; }
 header .brand { font-weight: bold; }
+.tree, .tree ul { list-style: none; padding-left: 1.2em; margin: .1em 0; }
 header .who { margin-left: auto; }
 main { padding: 1em 2em; }
 form.inline { display: inline; }

@@ -503,6 +503,11 @@ void ConsoleServerImpl::Routes() {
   get("/dashboard", [this](const auto& q, auto& r) { Dashboard(q, r); });
   get("/policy", [this](const auto& q, auto& r) { PolicyShow(q, r); });
   get("/nodes", [this](const auto& q, auto& r) { Nodes(q, r); });
+  get("/discovery", [this](const auto& q, auto& r) { Discovery(q, r); });
+  // A restore moves a file back: off the event loops.
+  post(
+      "/discovery/{ref}/restore",
+      [this](const auto& q, auto& r) { DiscoveryRestore(q, r); }, &upload_pool);
   overrides->Routes(http, &login_pool);
 }
 

@@ -31,7 +31,8 @@ std::string Layout(const PageContext* ctx, const std::string& title,
         &out,
         "<nav><a href=\"/incidents\">Incidents</a><a href=\"/dashboard\">"
         "Dashboard</a><a href=\"/documents\">Protected documents</a>"
-        "<a href=\"/policy\">Policy</a><a href=\"/nodes\">Nodes</a></nav>"
+        "<a href=\"/policy\">Policy</a><a href=\"/nodes\">Nodes</a>"
+        "<a href=\"/discovery\">Discovery</a></nav>"
         "<span class=\"who\">",
         Html(ctx->user), " (", Html(ctx->role),
         ")</span><form class=\"inline\" method=\"post\" action=\"/logout\">"

@@ -13,7 +13,8 @@ bool SameIdentity(const FileFacts& f, const CatalogueEntry& e) {
 
 ReadReason ReasonFor(const SeenFile& file, const CatalogueEntry* last,
                      const std::string& basis) {
-  if (last == nullptr) return ReadReason::kNew;
+  // "new": handed out to workers (`--plan`), not judged yet.
+  if (last == nullptr || last->verdict == "new") return ReadReason::kNew;
   if (!file.problem.ok()) return ReadReason::kRetry;
   if (!SameIdentity(file.facts, *last)) return ReadReason::kChanged;
   if (last->verdict == "error") return ReadReason::kRetry;

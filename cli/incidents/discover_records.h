@@ -13,8 +13,9 @@
 namespace leakhound {
 
 // A file of a target as the last run saw it (discover_files). verdict,
-// PERSISTED: "clean", "leak", "unread", "error". basis: what it was judged
-// against (the protected set's generation, the tables, the policy):
+// PERSISTED: "clean", "leak", "unread", "error", or "new" for a file a
+// plan handed out (`discover run --plan`) not judged yet. basis: what it was
+// judged against (the protected set's generation, the tables, the policy):
 // another basis means the verdict may be stale. reference: the open
 // finding's incident, "" for none.
 struct CatalogueEntry {
@@ -58,13 +59,15 @@ struct DiscoverFinding {
   bool operator==(const DiscoverFinding&) const = default;
 };
 
-// One run over one target (discover_runs), for the console and `--due`.
+// One run over one target (discover_runs), for the console and `--due`;
+// written as it goes (finished_ms 0: still running, or killed).
 struct DiscoverRun {
   std::string target;
   int64_t started_ms = 0;
   int64_t finished_ms = 0;
   int64_t seen = 0;      // files found
-  int64_t read = 0;      // files read
+  int64_t to_read = 0;   // of them, files to read
+  int64_t read = 0;      // files read so far
   int64_t findings = 0;  // new findings
   int64_t closed = 0;    // findings closed
   int64_t errors = 0;

@@ -304,6 +304,7 @@ constexpr const char* kMigrations[] = {
     "  started_ms INTEGER NOT NULL,"
     "  finished_ms INTEGER NOT NULL,"
     "  files_seen INTEGER NOT NULL,"
+    "  files_to_read INTEGER NOT NULL,"
     "  files_read INTEGER NOT NULL,"
     "  findings INTEGER NOT NULL,"
     "  closed INTEGER NOT NULL,"

@@ -472,7 +472,16 @@ class IncidentStore {
   absl::Status UpdateFinding(const DiscoverFinding& finding,
                              const std::string& review, const std::string& user,
                              bool resolve = false);
-  absl::Status AddDiscoverRun(const DiscoverRun& run);
+  // Files handed out to workers (`discover run --plan`, then `--claim`):
+  // marks each of `entries` pending, inserting those not catalogued yet
+  // (verdict "new"). ClaimCatalogue takes up to `limit` pending files of
+  // `target` for `worker`, atomically: two workers never get one file.
+  // PutCatalogue clears a file's claim (it is judged).
+  absl::Status PendCatalogue(const std::vector<CatalogueEntry>& entries);
+  absl::StatusOr<std::vector<CatalogueEntry>> ClaimCatalogue(
+      const std::string& target, const std::string& worker, size_t limit);
+  // Writes or updates the run (target, started_ms) as it goes.
+  absl::Status PutDiscoverRun(const DiscoverRun& run);
   // The latest run of each target, newest first.
   absl::StatusOr<std::vector<DiscoverRun>> LatestDiscoverRuns();
 

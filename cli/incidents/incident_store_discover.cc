@@ -80,7 +80,7 @@ absl::Status IncidentStore::WriteCatalogue(
       "excluded.size, mtime_ns = excluded.mtime_ns, ctime_ns = "
       "excluded.ctime_ns, digest = excluded.digest, basis = "
       "excluded.basis, verdict = excluded.verdict, reference = "
-      "excluded.reference");
+      "excluded.reference, claim = ''");
   for (const CatalogueEntry& e : entries) {
     put.Reset();
     put.Bind(e.target).Bind(e.path).Bind(static_cast<int64_t>(e.device));
@@ -218,15 +218,19 @@ absl::Status IncidentStore::UpdateFinding(const DiscoverFinding& finding,
   });
 }
 
-absl::Status IncidentStore::AddDiscoverRun(const DiscoverRun& run) {
+absl::Status IncidentStore::PutDiscoverRun(const DiscoverRun& run) {
   SqlStatement s(*db_,
                  "INSERT INTO discover_runs (target, started_ms, finished_ms, "
-                 "files_seen, files_read, findings, closed, errors) VALUES "
-                 "(?,?,?,?,?,?,?,?) ON CONFLICT (target, started_ms) DO "
-                 "NOTHING");
+                 "files_seen, files_to_read, files_read, findings, closed, "
+                 "errors) VALUES (?,?,?,?,?,?,?,?,?) ON CONFLICT (target, "
+                 "started_ms) DO UPDATE SET finished_ms = "
+                 "excluded.finished_ms, files_seen = excluded.files_seen, "
+                 "files_to_read = excluded.files_to_read, files_read = "
+                 "excluded.files_read, findings = excluded.findings, closed = "
+                 "excluded.closed, errors = excluded.errors");
   s.Bind(run.target).Bind(run.started_ms).Bind(run.finished_ms);
-  s.Bind(run.seen).Bind(run.read).Bind(run.findings).Bind(run.closed);
-  s.Bind(run.errors);
+  s.Bind(run.seen).Bind(run.to_read).Bind(run.read).Bind(run.findings);
+  s.Bind(run.closed).Bind(run.errors);
   if (const int code = s.Step(); code != kSqlDone) {
     return Error(code, "cannot record a discovery run");
   }
@@ -236,7 +240,8 @@ absl::Status IncidentStore::AddDiscoverRun(const DiscoverRun& run) {
 absl::StatusOr<std::vector<DiscoverRun>> IncidentStore::LatestDiscoverRuns() {
   SqlStatement s(*db_,
                  "SELECT r.target, r.started_ms, r.finished_ms, r.files_seen, "
-                 "r.files_read, r.findings, r.closed, r.errors FROM "
+                 "r.files_to_read, r.files_read, r.findings, r.closed, "
+                 "r.errors FROM "
                  "discover_runs r WHERE r.started_ms = (SELECT "
                  "max(started_ms) FROM discover_runs l WHERE l.target = "
                  "r.target) ORDER BY r.started_ms DESC");
@@ -248,6 +253,70 @@ absl::StatusOr<std::vector<DiscoverRun>> IncidentStore::LatestDiscoverRuns() {
   }
   if (code != kSqlDone) return Error(code, "cannot read discovery runs");
   return out;
+}
+
+absl::Status IncidentStore::PendCatalogue(
+    const std::vector<CatalogueEntry>& entries) {
+  if (entries.empty()) return absl::OkStatus();
+  return InTransaction([&]() -> absl::Status {
+    SqlStatement pend(
+        *db_,
+        "INSERT INTO discover_files (target, path, device, inode, size, "
+        "mtime_ns, ctime_ns, digest, basis, verdict, reference, claim) "
+        "VALUES (?,?,?,?,?,?,?,?,?,?,?,'pending') ON CONFLICT (target, "
+        "path) DO UPDATE SET claim = 'pending'");
+    for (const CatalogueEntry& e : entries) {
+      pend.Reset();
+      pend.Bind(e.target).Bind(e.path).Bind(static_cast<int64_t>(e.device));
+      pend.Bind(static_cast<int64_t>(e.inode));
+      pend.Bind(static_cast<int64_t>(e.size)).Bind(e.mtime_ns);
+      pend.Bind(e.ctime_ns).Bind(e.digest).Bind(e.basis).Bind(e.verdict);
+      pend.Bind(e.reference);
+      if (const int code = pend.Step(); code != kSqlDone) {
+        return Error(code, "cannot hand files out");
+      }
+    }
+    return absl::OkStatus();
+  });
+}
+
+absl::StatusOr<std::vector<CatalogueEntry>> IncidentStore::ClaimCatalogue(
+    const std::string& target, const std::string& worker, size_t limit) {
+  std::vector<CatalogueEntry> claimed;
+  absl::Status s = InTransaction([&]() -> absl::Status {
+    SqlStatement pick(*db_,
+                      "SELECT target, path, device, inode, size, mtime_ns, "
+                      "ctime_ns, digest, basis, verdict, reference FROM "
+                      "discover_files WHERE target = ? AND claim = "
+                      "'pending' ORDER BY path LIMIT ?");
+    pick.Bind(target).Bind(static_cast<int64_t>(limit));
+    std::vector<CatalogueEntry> picked;
+    int code;
+    while ((code = pick.Step()) == kSqlRow) {
+      picked.push_back(
+          {pick.Text(0), pick.Text(1), static_cast<uint64_t>(pick.Int(2)),
+           static_cast<uint64_t>(pick.Int(3)),
+           static_cast<uint64_t>(pick.Int(4)), pick.Int(5), pick.Int(6),
+           pick.Text(7), pick.Text(8), pick.Text(9), pick.Text(10)});
+    }
+    if (code != kSqlDone) return Error(code, "cannot hand files out");
+    // Another worker may have taken one since (PostgreSQL's rows are
+    // locked only by the update): a row is ours if our update changed it.
+    SqlStatement take(*db_,
+                      "UPDATE discover_files SET claim = ? WHERE target = ? "
+                      "AND path = ? AND claim = 'pending'");
+    for (CatalogueEntry& e : picked) {
+      take.Reset();
+      take.Bind(worker).Bind(e.target).Bind(e.path);
+      if (const int c = take.Step(); c != kSqlDone) {
+        return Error(c, "cannot hand files out");
+      }
+      if (db_->Changes() == 1) claimed.push_back(std::move(e));
+    }
+    return absl::OkStatus();
+  });
+  if (!s.ok()) return s;
+  return claimed;
 }
 
 }  // namespace leakhound

@@ -78,7 +78,17 @@ std::string EventName(const OutboxEvent& e) {
     if (e.review == "assigned") return "Incident assigned";
     if (e.review == "commented") return "Incident comment";
     if (e.review == "escalated") return "Incident escalated";
+    // Discovery's remediations (docs/discover.md).
+    if (e.review == "quarantined") return "File at rest quarantined";
+    if (e.review == "restricted") return "File at rest restricted";
+    if (e.review == "owner-notified") return "File owner notified";
+    if (e.review == "logged") return "File at rest logged";
+    if (e.review == "closed") return "Finding at rest closed";
+    if (e.review == "restored") return "Remediation undone";
     return "Incident review";
+  }
+  if (e.kind == "leak" && e.channel == "discover") {
+    return "Protected content at rest";
   }
   if (e.kind == "leak") return "Protected text leaving";
   if (e.kind == "error") return "Message could not be judged";

@@ -5,7 +5,7 @@ files and 1 GB, against `leakhound scan` of the same files, alternated
 in one run on one machine.
 
   discover_bench.py LEAKHOUND EVAL_CORPUS WORK_DIR [--copies 2]
-                    [--binaries 170] [--binary-mb 5] [--rounds 2]
+                    [--binaries 170] [--binary-mb 5] [--rounds 2] [--dask]
 
 The share: the documents of EVAL_CORPUS (corpus/prepare_corpora.sh: the
 Linux, PostgreSQL, Perl, man-page and Chinese documentation, about 7,200
@@ -18,6 +18,10 @@ run` with a fresh store (the first crawl), then `discover run` again
 (nothing changed). Prints each time and the ratios: the first crawl's
 throughput against scan's, and the rescan's time against the first
 crawl's. Page cache warm for all (each reads the share first).
+
+With --dask, last: the first crawl by cli/cluster/dask_discover.py on a
+loopback Dask cluster of two workers (one thread each), fresh store,
+against the single process's first crawl with 2 threads.
 """
 import argparse
 import os
@@ -27,6 +31,10 @@ import shutil
 import subprocess
 import sys
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "cli", "milter"))
+from private_postfix import free_port, listening, stop_process, wait_for  # noqa: E402
 
 
 def texts(corpus, collection):
@@ -73,6 +81,7 @@ def main():
     parser.add_argument("--binaries", type=int, default=170)
     parser.add_argument("--binary-mb", type=int, default=5)
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--dask", action="store_true")
     args = parser.parse_args()
     lh = os.path.abspath(args.leakhound)
     args.corpus = os.path.abspath(args.corpus)
@@ -118,6 +127,43 @@ def main():
               (r + 1, scan_s, size / 1e6 / scan_s, first_s,
                size / 1e6 / first_s, found, 100 * scan_s / first_s, again_s,
                read, 100 * again_s / first_s))
+    if args.dask:
+        dask_round(args, lh, policy, index, size, first_s)
+
+
+def dask_round(args, lh, policy, index, size, first_s):
+    port = free_port()
+    procs = []
+    log = open(os.path.join(args.work, "dask.log"), "w")
+    try:
+        procs.append(subprocess.Popen(
+            ["dask", "scheduler", "--host", "127.0.0.1", "--port", str(port),
+             "--no-dashboard"], stdout=log, stderr=log))
+        wait_for(lambda: listening(port), "the Dask scheduler")
+        for n in range(2):
+            procs.append(subprocess.Popen(
+                ["dask", "worker", "tcp://127.0.0.1:%d" % port, "--host",
+                 "127.0.0.1", "--nthreads", "1", "--no-nanny",
+                 "--no-dashboard", "--name", "w%d" % n],
+                stdout=log, stderr=log))
+        time.sleep(5)
+        store = os.path.join(args.work, "store-dask.db")
+        dask_s, p = timed(
+            ["/usr/bin/python3",
+             os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                          "..", "..", "cli", "cluster", "dask_discover.py"),
+             "--scheduler", "tcp://127.0.0.1:%d" % port, "--policy", policy,
+             "--index", index, "--incidents", store, "--target", "bench",
+             "--tasks", "2", "--leakhound", lh])
+        reads = re.findall(r"worker \S+: (\d+) read", p.stdout)
+        print("dask, two workers on loopback: first crawl %.1f s (%.1f "
+              "MB/s; workers read %s) = %.2fx the single process's %.1f s"
+              % (dask_s, size / 1e6 / dask_s, "+".join(reads),
+                 first_s / dask_s, first_s))
+    finally:
+        for proc in reversed(procs):
+            stop_process(proc)
+        log.close()
 
 
 if __name__ == "__main__":

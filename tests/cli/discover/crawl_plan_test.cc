@@ -68,6 +68,13 @@ TEST(CrawlPlanTest, AnUnchangedShareUnderTheSameBasisReadsNothing) {
   EXPECT_EQ(stale.basis_changed, 100u);
 }
 
+TEST(CrawlPlanTest, AFileHandedOutButNotJudgedIsNew) {
+  const SeenFile f = Seen("/s/claimed.txt", 10, 1);
+  const CrawlPlan plan = PlanCrawl({f}, {Entry(f, "", "new")}, "b");
+  EXPECT_EQ(plan.files[0].reason, ReadReason::kNew);
+  EXPECT_EQ(plan.basis_changed, 0u);
+}
+
 TEST(CrawlPlanTest, AFileThatCouldNotBeExaminedIsReadAgain) {
   SeenFile f = Seen("/s/locked.txt", 10, 1);
   const std::vector<CatalogueEntry> catalogue = {Entry(f, "b", "clean")};

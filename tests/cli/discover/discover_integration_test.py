@@ -20,10 +20,16 @@ folder is an error that keeps the catalogue under it; SIGKILL in the
 middle of a crawl and in the middle of a quarantine's move (across file
 systems, to /dev/shm) loses and duplicates nothing.
 
-  discover_integration_test.py LEAKHOUND_BINARY SOURCE_DIR
+  discover_integration_test.py LEAKHOUND_BINARY SOURCE_DIR NODE_DIR
 
-Needs root (Postfix's master, chown, setpriv), postfix, LibreOffice and
-the acl tools. Every process it started is stopped by its pid.
+Last, the console's Discovery page in Debian's Chromium (tests/cli/console/
+discovery.mjs): the findings, the folder tree, the owners, a filter, and
+an admin's Restore.
+
+  NODE_DIR gets playwright-core from npm (package-lock.json) on first use.
+
+Needs root (Postfix's master, chown, setpriv), postfix, LibreOffice, the
+acl tools and Chromium. Every process it started is stopped by its pid.
 """
 import glob
 import json
@@ -42,10 +48,14 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "milter"))
-from private_postfix import PrivatePostfix, wait_for  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, "..", "console"))
+from browser_runner import run_node  # noqa: E402
+from private_postfix import (PrivatePostfix, free_port, listening,  # noqa: E402
+                             stop_process, wait_for)
 
 LEAKHOUND = None
 SOURCE = None
+NODE_DIR = None
 NOBODY = 65534
 
 TOMBSTONE_TEXT = ("This copy of a confidential document was moved away. "
@@ -136,10 +146,10 @@ class DiscoverTest(unittest.TestCase):
         shutil.rmtree("/dev/shm/lh-discover-q", ignore_errors=True)
 
     @classmethod
-    def lh(cls, args, ok=(0,), env=None, prefix=()):
+    def lh(cls, args, ok=(0,), env=None, prefix=(), stdin=None):
         p = subprocess.run(list(prefix) + [LEAKHOUND] + args,
                            capture_output=True, text=True, timeout=600,
-                           env=env)
+                           env=env, input=stdin)
         assert p.returncode in ok, (args, p.returncode, p.stdout, p.stderr)
         return p
 
@@ -392,15 +402,37 @@ class DiscoverTest(unittest.TestCase):
         with open(self.policy, "a") as f:
             f.write("\n# changed: every verdict is stale\n")
         before = self.count_incidents()
+        db = sqlite3.connect(self.store)
+        old = db.execute("SELECT basis FROM discover_files GROUP BY basis "
+                         "ORDER BY count(*) DESC").fetchone()[0]
+        db.close()
         proc = subprocess.Popen(
             [LEAKHOUND, "discover", "run", "--policy", self.policy,
              "--index", self.index, "--incidents", self.store,
              "--threads", "1"], stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL)
-        time.sleep(1.0)
+        # Killed once the first 500 files are recorded on the new basis.
+        end = time.monotonic() + 120
+        recorded = 0
+        while time.monotonic() < end and proc.poll() is None:
+            try:
+                db = sqlite3.connect(self.store, timeout=0.05)
+                recorded = db.execute(
+                    "SELECT count(*) FROM discover_files WHERE basis NOT IN "
+                    "(?, 'restored')", (old,)).fetchone()[0]
+                db.close()
+            except sqlite3.OperationalError:
+                pass
+            if recorded >= 500:
+                break
+            time.sleep(0.01)
         proc.send_signal(signal.SIGKILL)
         proc.wait()
+        self.assertGreaterEqual(recorded, 500)
+        self.assertLess(recorded, 1997)
         p = self.run_discover(ok=(0, 1))
+        # What was recorded before the kill is not read again.
+        self.assertEqual(self.read_count(p)[0], 1997 - recorded, p.stdout)
         p = self.run_discover(ok=(0,))
         self.assertEqual(self.read_count(p), (0, 1997), p.stdout)
         self.assertEqual(self.count_incidents(), before)
@@ -466,6 +498,51 @@ class DiscoverTest(unittest.TestCase):
         self.assertTrue(any(s == "quarantining" for s, _ in outcomes),
                         outcomes)
 
+    def test_10_the_console_shows_findings_and_an_admin_restores(self):
+        self.lh(["console", "user", "add", "ada", "--role", "admin",
+                 "--incidents", self.store], stdin="ada-password-1\n")
+        port = free_port()
+        log_path = os.path.join(self.dir, "console.log")
+        with open(log_path, "w") as log:
+            console = subprocess.Popen(
+                [LEAKHOUND, "console", "--listen", "127.0.0.1:%d" % port,
+                 "--incidents", self.store, "--policy", self.policy],
+                stdout=subprocess.DEVNULL, stderr=log)
+        try:
+            wait_for(lambda: listening(port) or console.poll() is not None,
+                     "the console")
+            memo = os.path.join(self.share, "public/merger.docx")
+            f = self.findings()[memo]
+            self.assertEqual(f["state"], "quarantined")
+            out = run_node(NODE_DIR, "discovery.mjs",
+                           "http://127.0.0.1:%d" % port, "ada",
+                           "ada-password-1", f["reference"], "nobody")
+            self.assertEqual(out.returncode, 0, out.stderr + out.stdout)
+            seen = json.loads(out.stdout.strip().splitlines()[-1])
+        finally:
+            stop_process(console)
+        self.assertIn("finance-share", seen["runs"])
+        self.assertEqual(seen["rows"], len(self.findings()))
+        self.assertIn("public", seen["tree"])
+        self.assertIn("nobody", seen["owners"])
+        self.assertIn(memo, seen["row"])
+        self.assertIn("world-readable", seen["row"])
+        self.assertIn("quarantined", seen["row"])
+        self.assertEqual(seen["owner_rows"], 1)  # the customer CSV
+        self.assertEqual(seen["done"], "Restored %s." % f["reference"])
+        self.assertEqual(seen["buttons_after"], 0)
+        # The file is back with its mode, the restore audited by who did it.
+        st = os.stat(memo)
+        self.assertEqual((stat.S_IMODE(st.st_mode), st.st_uid), (0o644, 0))
+        self.assertFalse(os.path.exists(memo + ".leakhound-quarantined.txt"))
+        db = sqlite3.connect(self.store)
+        who = db.execute("SELECT \"user\" FROM audit WHERE action = "
+                         "'restored' AND incident_id = ?",
+                         (f["incident"],)).fetchall()
+        db.close()
+        self.assertEqual(who, [("console:ada",)])
+        self.assertIn("console:ada: restored", read(log_path))
+
     def state_of(self, path):
         db = sqlite3.connect(self.store, timeout=5)
         row = db.execute("SELECT state FROM discover_findings WHERE "
@@ -489,4 +566,5 @@ class DiscoverTest(unittest.TestCase):
 if __name__ == "__main__":
     LEAKHOUND = os.path.abspath(sys.argv[1])
     SOURCE = os.path.abspath(sys.argv[2])
+    NODE_DIR = os.path.abspath(sys.argv[3])
     unittest.main(argv=[sys.argv[0], "-v"])

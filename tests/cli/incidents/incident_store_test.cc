@@ -9,6 +9,8 @@
 #include <sqlite3.h>
 #include <sys/stat.h>
 
+#include <set>
+#include <string>
 #include <thread>
 
 #include "tests/postgres_test_database.h"
@@ -402,12 +404,13 @@ TEST(IncidentStoreFormatTest,
 
 TEST(IncidentStoreFormatTest, AFileFromANewerLeakhoundIsRefused) {
   TempDir dir;
-  const std::string path = dir.Sub("v9");
+  const std::string path = dir.Sub("newer");
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-  ASSERT_EQ(
-      sqlite3_exec(db, "PRAGMA user_version = 9", nullptr, nullptr, nullptr),
-      SQLITE_OK);
+  const std::string newer =
+      "PRAGMA user_version = " + std::to_string(kIncidentSchemaVersion + 1);
+  ASSERT_EQ(sqlite3_exec(db, newer.c_str(), nullptr, nullptr, nullptr),
+            SQLITE_OK);
   sqlite3_close(db);
   auto store = IncidentStore::Open(path);
   EXPECT_TRUE(absl::IsFailedPrecondition(store.status())) << store.status();
@@ -694,15 +697,54 @@ TEST_P(IncidentStoreTest, DiscoveryKeepsTheCatalogueFindingsAndRuns) {
   EXPECT_EQ(resolved->workflow, "resolved");
   EXPECT_EQ(resolved->note, "the file is gone");
 
-  ASSERT_TRUE(store_->AddDiscoverRun({"share", 10, 20, 3, 2, 1, 0, 0}).ok());
-  ASSERT_TRUE(store_->AddDiscoverRun({"share", 30, 40, 3, 0, 0, 1, 0}).ok());
-  ASSERT_TRUE(store_->AddDiscoverRun({"other", 15, 16, 1, 1, 0, 0, 1}).ok());
+  ASSERT_TRUE(store_->PutDiscoverRun({"share", 10, 20, 3, 2, 2, 1, 0, 0}).ok());
+  // A run is written as it goes: its row is updated, not added again.
+  ASSERT_TRUE(store_->PutDiscoverRun({"share", 30, 0, 3, 3, 1, 0, 0, 0}).ok());
+  ASSERT_TRUE(store_->PutDiscoverRun({"share", 30, 40, 3, 3, 3, 0, 1, 0}).ok());
+  ASSERT_TRUE(store_->PutDiscoverRun({"other", 15, 16, 1, 1, 1, 0, 0, 1}).ok());
   auto runs = store_->LatestDiscoverRuns();
   ASSERT_TRUE(runs.ok()) << runs.status();
   ASSERT_EQ(runs->size(), 2u);
   EXPECT_EQ((*runs)[0].target, "share");
   EXPECT_EQ((*runs)[0].started_ms, 30);
+  EXPECT_EQ((*runs)[0].finished_ms, 40);
+  EXPECT_EQ((*runs)[0].read, 3);
   EXPECT_EQ((*runs)[1].target, "other");
+}
+
+TEST_P(IncidentStoreTest, TwoWorkersNeverClaimOneFile) {
+  std::vector<CatalogueEntry> files;
+  for (int i = 0; i < 25; ++i) {
+    files.push_back({"share", "/srv/f" + std::to_string(100 + i), 1,
+                     static_cast<uint64_t>(i), 10, 1, 1, "", "", "new", ""});
+  }
+  ASSERT_TRUE(store_->PendCatalogue(files).ok());
+  auto second = IncidentStore::Open(store_->path());
+  ASSERT_TRUE(second.ok()) << second.status();
+  std::set<std::string> seen;
+  size_t taken = 0;
+  for (int round = 0; round < 10; ++round) {
+    auto a = store_->ClaimCatalogue("share", "worker-a", 4);
+    auto b = (*second)->ClaimCatalogue("share", "worker-b", 3);
+    ASSERT_TRUE(a.ok() && b.ok());
+    for (const auto* batch : {&*a, &*b}) {
+      for (const CatalogueEntry& e : *batch) {
+        EXPECT_TRUE(seen.insert(e.path).second) << e.path << " twice";
+        ++taken;
+      }
+    }
+  }
+  EXPECT_EQ(taken, 25u);
+  // A judged file is no longer claimed; pending again when handed out.
+  CatalogueEntry judged = files[0];
+  judged.verdict = "clean";
+  judged.basis = "b";
+  ASSERT_TRUE(store_->PutCatalogue({judged}, {}).ok());
+  ASSERT_TRUE(store_->PendCatalogue({judged}).ok());
+  auto again = store_->ClaimCatalogue("share", "worker-a", 10);
+  ASSERT_TRUE(again.ok());
+  ASSERT_EQ(again->size(), 1u);
+  EXPECT_EQ((*again)[0], judged);  // its verdict kept while pending
 }
 
 }  // namespace
@@ -1225,7 +1267,9 @@ TEST(IncidentStorePostgresTest, ADatabaseFromANewerLeakhoundIsRefused) {
   PostgresTestDatabase database;
   ASSERT_TRUE(IncidentStore::Open(database.uri()).ok());
   PGconn* conn = PQconnectdb(database.uri().c_str());
-  PGresult* r = PQexec(conn, "UPDATE leakhound_schema SET version = 9");
+  const std::string newer = "UPDATE leakhound_schema SET version = " +
+                            std::to_string(kIncidentSchemaVersion + 1);
+  PGresult* r = PQexec(conn, newer.c_str());
   ASSERT_EQ(PQresultStatus(r), PGRES_COMMAND_OK) << PQerrorMessage(conn);
   PQclear(r);
   PQfinish(conn);

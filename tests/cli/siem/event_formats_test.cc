@@ -1,11 +1,14 @@
 // CEF, LEEF and the webhook's JSON of an outbox event: pinned text.
 #include "cli/siem/event_formats.h"
 
-#include "cli/incidents/incident.h"
-#include "cli/incidents/outbox_event.h"
-
 #include <gtest/gtest.h>
 
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cli/incidents/incident.h"
+#include "cli/incidents/outbox_event.h"
 #include "nlohmann/json.hpp"
 
 namespace leakhound {
@@ -174,6 +177,25 @@ TEST(EventFormatsTest, RowsOfAProtectedTableTravelInRecordTerms) {
   EXPECT_NE(cef.find("flexNumber1Label=rows flexNumber1=2"), std::string::npos)
       << cef;
   EXPECT_EQ(cef.find("cs3="), std::string::npos);
+}
+
+TEST(EventFormatsTest, DiscoveryFindingsAndRemediationsAreNamed) {
+  OutboxEvent e = HostileLeak();
+  e.channel = "discover";
+  EXPECT_NE(CefMessage(e, {}).find("|Protected content at rest|"),
+            std::string::npos);
+  e.type = "review";
+  for (const auto& [review, name] :
+       std::vector<std::pair<std::string, std::string>>{
+           {"quarantined", "File at rest quarantined"},
+           {"restricted", "File at rest restricted"},
+           {"owner-notified", "File owner notified"},
+           {"closed", "Finding at rest closed"},
+           {"restored", "Remediation undone"}}) {
+    e.review = review;
+    EXPECT_NE(CefMessage(e, {}).find("|" + name + "|"), std::string::npos)
+        << review;
+  }
 }
 
 TEST(EventFormatsTest, AWebIncidentNamesItsHostAndUrl) {
