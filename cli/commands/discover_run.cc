@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -23,6 +22,7 @@
 #include "cli/discover/crawl_plan.h"
 #include "cli/discover/file_facts.h"
 #include "cli/discover/remediation.h"
+#include "cli/discover/share_walk.h"
 #include "cli/gateway/data_facts.h"
 #include "cli/gateway/decision.h"
 #include "cli/gateway/printable.h"
@@ -37,6 +37,8 @@ namespace {
 constexpr size_t kAheadPerThread = 4;
 // Catalogue entries written per transaction.
 constexpr size_t kCatalogueBatch = 500;
+// Logged findings written per transaction.
+constexpr size_t kFindingBatch = 100;
 // Files a worker claims at a time (`--claim`).
 constexpr size_t kClaimBatch = 100;
 
@@ -58,35 +60,21 @@ bool Under(const std::string& path, const std::string& folder) {
   return !folder.empty() && absl::StartsWith(path, folder + "/");
 }
 
-// The target's files (excluded ones and the quarantine left out), each
-// stat'ed; the folders that could not be listed come back in *unlisted.
+// The target's files (excluded ones, tombstones and the quarantine left
+// out), each lstat'ed once; the folders that could not be listed come back
+// in *unlisted.
 std::vector<SeenFile> Walk(const DiscoverTarget& target,
                            const std::string& quarantine_dir,
                            std::vector<SeenFile>* unlisted) {
-  std::vector<SeenFile> out;
-  for (const InputFile& f : ExpandInputs(target.paths)) {
-    const std::string path = f.Source();
-    if (Excluded(target, path) || Under(path, quarantine_dir)) continue;
-    SeenFile seen{path, {}, f.problem};
-    if (f.problem.ok()) {
-      auto facts = StatFile(path);
-      if (facts.ok()) {
-        seen.facts = *std::move(facts);
-      } else {
-        seen.problem = facts.status();
-      }
-    }
-    // A folder the walk could not list is no file: it is reported, and
-    // what the catalogue holds under it is kept as it was.
-    std::error_code ignored;
-    if (absl::IsPermissionDenied(seen.problem) &&
-        std::filesystem::is_directory(path, ignored)) {
-      unlisted->push_back(std::move(seen));
-      continue;
-    }
-    out.push_back(std::move(seen));
-  }
-  return out;
+  ShareWalk walk = WalkShare(
+      target.paths,
+      [&target](const std::string& path) { return Excluded(target, path); },
+      [&quarantine_dir](const std::string& path) {
+        return !quarantine_dir.empty() &&
+               (path == quarantine_dir || Under(path, quarantine_dir));
+      });
+  *unlisted = std::move(walk.unlisted);
+  return std::move(walk.files);
 }
 
 // The notice an owner gets for a finding (notify-owner).
@@ -131,6 +119,8 @@ class TargetCrawl {
                          const PolicyRule* rule);
   absl::Status Close(const std::string& reference, const std::string& why);
   absl::Status Catalogue(CatalogueEntry e);
+  // Writes the logged findings waiting (logged_), then the catalogue.
+  absl::Status FlushFindings();
   absl::Status FlushCatalogue();
   absl::Status Forget(const CrawlPlan& plan,
                       const std::vector<SeenFile>& unlisted);
@@ -150,6 +140,7 @@ class TargetCrawl {
   TargetSummary summary_;
   std::vector<CatalogueEntry> pending_;  // not written yet
   std::vector<std::string> gone_;        // paths to drop, not dropped yet
+  std::vector<IncidentStore::NewFinding> logged_;  // not written yet
   // One per reading thread, made once (PrepareScanners).
   std::vector<std::unique_ptr<LeakScanner>> scanners_;
   std::unique_ptr<DataScanner> data_;
@@ -277,7 +268,7 @@ absl::Status TargetCrawl::ReadChanged(const CrawlPlan& plan) {
         return ScanOne(file, scanners_[w].get(), *data_, *sessions_[w],
                        o_.limits,
                        /*keep_text=*/true, nullptr, UnreadablePolicy::kSkip,
-                       /*record=*/true);
+                       FileRecord::kFastHash);
       },
       [&](size_t i, FileOutcome o) {
         if (bar) bar->Clear();
@@ -329,7 +320,7 @@ absl::Status TargetCrawl::Judge(const PlannedFile& p, FileOutcome& o) {
   if (finding && !had.empty()) {
     // Still quoting: the open finding stands for it.
     return Catalogue(
-        EntryOf(target_.name, p.file, o.sha256, o_.basis, "leak", had));
+        EntryOf(target_.name, p.file, o.digest, o_.basis, "leak", had));
   }
   if (finding) return NewFinding(p, o, j, facts);
   if (!had.empty()) {
@@ -339,7 +330,7 @@ absl::Status TargetCrawl::Judge(const PlannedFile& p, FileOutcome& o) {
       return s;
     }
   }
-  return Catalogue(EntryOf(target_.name, p.file, o.sha256, o_.basis,
+  return Catalogue(EntryOf(target_.name, p.file, o.digest, o_.basis,
                            o.skipped.empty() ? "clean" : "unread", ""));
 }
 
@@ -365,7 +356,14 @@ absl::Status TargetCrawl::NewFinding(const PlannedFile& p, FileOutcome& o,
   }
   incident.would_action = std::move(record.would_action);
   incident.facts = FactsRecord(facts);
-  const FileFacts& ff = p.file.facts;
+  // The incident names the file by its SHA-256, read again for a finding
+  // alone (the catalogue's hash is a fast one).
+  if (auto bytes = ReadFileBounded(p.file.path, o_.limits.max_input_bytes);
+      bytes.ok()) {
+    incident.sha256 = absl::BytesToHexString(ContentDigest(*bytes));
+  }
+  FileFacts ff = p.file.facts;
+  NameOwner(&ff);
   DiscoverFinding f;
   f.target = target_.name;
   f.path = p.file.path;
@@ -383,11 +381,19 @@ absl::Status TargetCrawl::NewFinding(const PlannedFile& p, FileOutcome& o,
   incident.detail = absl::StrCat("owner ", f.owner, ":", f.group, ", mode ",
                                  ModeText(f.mode), ", ", f.exposure);
   const CatalogueEntry entry =
-      EntryOf(target_.name, p.file, o.sha256, o_.basis, "leak", "");
+      EntryOf(target_.name, p.file, o.digest, o_.basis, "leak", "");
+  ++summary_.run.findings;
+  if (r == Remediation::kLog || r == Remediation::kNone) {
+    // Nothing done to the file: recorded with others in one transaction.
+    ++summary_.logged;
+    Say(absl::StrCat("finding ", incident.reference, " ", Printable(f.path),
+                     ": logged; ", f.exposure));
+    logged_.push_back({std::move(incident), std::move(f), entry, "logged"});
+    return logged_.size() >= kFindingBatch ? FlushFindings() : absl::OkStatus();
+  }
   if (absl::Status s = store_.InsertFinding(incident, f, entry); !s.ok()) {
     return s;
   }
-  ++summary_.run.findings;
   const PolicyRule* rule = j.decision.deciding;
   for (const RuleMatch& m : j.decision.matches) {
     if (!m.rule->monitor && m.rule->remediation == r) rule = m.rule;
@@ -448,8 +454,6 @@ absl::Status TargetCrawl::Remediate(DiscoverFinding& f, Remediation r,
                       : absl::StrCat("owner not told: ", s.message());
     review = "owner-notified";
     if (s.ok()) ++summary_.notified;
-  } else {
-    ++summary_.logged;
   }
   Say(absl::StrCat("finding ", f.reference, " ", Printable(f.path), ": ",
                    review, f.detail.empty() ? "" : " (" + f.detail + ")", "; ",
@@ -477,7 +481,14 @@ absl::Status TargetCrawl::Catalogue(CatalogueEntry e) {
                                             : absl::OkStatus();
 }
 
+absl::Status TargetCrawl::FlushFindings() {
+  absl::Status s = store_.InsertFindings(logged_, o_.user);
+  logged_.clear();
+  return s;
+}
+
 absl::Status TargetCrawl::FlushCatalogue() {
+  if (absl::Status s = FlushFindings(); !s.ok()) return s;
   std::vector<CatalogueEntry> gone;
   for (std::string& path : gone_) {
     CatalogueEntry e;

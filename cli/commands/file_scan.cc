@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "absl/strings/escaping.h"
+#include "cli/discover/content_hash.h"
 #include "cli/formats/mime_extractor.h"
 #include "cli/gateway/data_facts.h"
 #include "cli/incidents/incident_evidence.h"
@@ -17,14 +18,20 @@ namespace leakhound {
 namespace {
 
 // The extraction of `file`; with `record`, from one read that also gives
-// o->sha256 and, for an e-mail, o->mail.
+// o->sha256 or o->digest and, for an e-mail, o->mail.
 absl::StatusOr<Extraction> ReadAndExtract(const InputFile& file,
                                           const ExtractionLimits& limits,
-                                          bool record, FileOutcome* o) {
-  if (!record || !file.problem.ok()) return ExtractInput(file, limits);
+                                          FileRecord record, FileOutcome* o) {
+  if (record == FileRecord::kNone || !file.problem.ok()) {
+    return ExtractInput(file, limits);
+  }
   auto bytes = ReadFileBounded(file.path, limits.max_input_bytes);
   if (!bytes.ok()) return bytes.status();
-  o->sha256 = absl::BytesToHexString(ContentDigest(*bytes));
+  if (record == FileRecord::kSha256) {
+    o->sha256 = absl::BytesToHexString(ContentDigest(*bytes));
+  } else {
+    o->digest = FastContentHash(*bytes);
+  }
   const std::string_view all(*bytes);
   if (LooksLikeMailHeaders(all.substr(0, kTypeHeadBytes))) {
     // The header block alone: the body is parsed once, by extraction.
@@ -42,7 +49,7 @@ FileOutcome ScanOne(const InputFile& file, LeakScanner* scanner,
                     DataScanner::Session& data_session,
                     const ExtractionLimits& limits, bool keep_text,
                     const ProtectedIndex* candidates_of,
-                    UnreadablePolicy unreadable, bool record) {
+                    UnreadablePolicy unreadable, FileRecord record) {
   const auto start = std::chrono::steady_clock::now();
   FileOutcome o;
   o.path = file.path;

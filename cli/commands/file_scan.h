@@ -22,10 +22,15 @@
 
 namespace leakhound {
 
+// What ScanOne reads of a file besides its text, from the one read
+// extraction makes: nothing; its SHA-256 (FileOutcome::sha256, for an
+// incident) and an e-mail's headers; or its fast hash
+// (FileOutcome::digest, for discovery's catalogue) and the headers.
+enum class FileRecord { kNone, kSha256, kFastHash };
+
 // Reads, extracts and scans `file`. `candidates_of`: the index whose
 // candidate ids to list (--candidates), or nullptr. `keep_text`: a part's
-// text is kept when it matched (for output and snippets). `record`: the
-// file's facts are wanted (its SHA-256; an e-mail's headers). A file that
+// text is kept when it matched (for output and snippets). A file that
 // cannot be read or scanned has `error` set; one without readable text
 // is listed as skipped when `unreadable` says so.
 FileOutcome ScanOne(const InputFile& file, LeakScanner* scanner,
@@ -33,7 +38,7 @@ FileOutcome ScanOne(const InputFile& file, LeakScanner* scanner,
                     DataScanner::Session& data_session,
                     const ExtractionLimits& limits, bool keep_text,
                     const ProtectedIndex* candidates_of,
-                    UnreadablePolicy unreadable, bool record);
+                    UnreadablePolicy unreadable, FileRecord record);
 
 // What the policy reads of the scanned file `o`: its matched documents,
 // rows and identifiers, its parts' labels, whether parts were unread or

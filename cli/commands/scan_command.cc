@@ -547,10 +547,11 @@ int RunScanCommand(int argc, char** argv) {
       files.size(), workers, workers * kAheadPerThread,
       [&](size_t i, size_t w) {
         return ScanOne(files[i], scanners[w].get(), **data_scanner,
-                       *sessions[w], o->limits,
-                       !o->json || store != nullptr,
+                       *sessions[w], o->limits, !o->json || store != nullptr,
                        o->list_candidates ? index->get() : nullptr,
-                       o->unreadable, store != nullptr || o->policy);
+                       o->unreadable,
+                       store != nullptr || o->policy ? FileRecord::kSha256
+                                                     : FileRecord::kNone);
       },
       [&run](size_t i, FileOutcome outcome) { run.Consume(i, outcome); });
   return run.Finish(expanded.skipped_links);

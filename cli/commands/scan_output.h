@@ -68,8 +68,10 @@ struct FileOutcome {
   std::string reference;
   int64_t sent_ms = 0;
   // With --record, from the one read extraction made: the file's SHA-256
-  // (hex) and, for an e-mail, its own headers.
+  // (hex) and, for an e-mail, its own headers. For discovery, its fast
+  // hash instead (cli/discover/content_hash.h).
   std::string sha256;
+  std::string digest;
   std::optional<MailHeaders> mail;
 
   bool leak() const;

@@ -97,9 +97,12 @@ FileFacts FactsOf(const struct stat& st) {
   f.uid = st.st_uid;
   f.gid = st.st_gid;
   f.mode = st.st_mode & 07777;
-  f.owner = UserName(st.st_uid);
-  f.group = GroupName(st.st_gid);
   return f;
+}
+
+void NameOwner(FileFacts* f) {
+  f->owner = UserName(f->uid);
+  f->group = GroupName(f->gid);
 }
 
 absl::StatusOr<FileFacts> StatFile(const std::string& path) {

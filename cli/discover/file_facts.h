@@ -26,18 +26,25 @@ struct FileFacts {
   uint32_t uid = 0;
   uint32_t gid = 0;
   uint32_t mode = 0;  // permission bits (07777)
-  std::string owner;  // the user's name, or the uid as digits
-  std::string group;  // the group's name, or the gid as digits
+  // Filled by NameOwner only: the user's name, or the uid as digits; the
+  // group's name, or the gid as digits (the user and group databases
+  // cost a lookup each, paid for findings alone).
+  std::string owner;
+  std::string group;
 };
 
-// The facts of the regular file `st` describes.
+// The facts of the regular file `st` describes (owner and group unnamed).
 FileFacts FactsOf(const struct stat& st);
+
+// Fills f->owner and f->group from f->uid and f->gid.
+void NameOwner(FileFacts* f);
 
 // lstat(2) of `path`: NotFound, PermissionDenied, or FailedPrecondition
 // for anything that is not a regular file.
 absl::StatusOr<FileFacts> StatFile(const std::string& path);
 
-// Who besides the owner can read the file at `path` with `facts`, as one
+// Who besides the owner can read the file at `path` with `facts` (named:
+// NameOwner), as one
 // line: "world-readable", "group-readable (GROUP)", and each ACL entry
 // naming another user or group that grants read under the mask
 // ("acl user:bob:r--", "acl group:audit:r--"), joined by ", "; "owner

@@ -459,6 +459,17 @@ class IncidentStore {
   // before it commits reads the file again, never records it twice.
   absl::Status InsertFinding(Incident& incident, DiscoverFinding& finding,
                              const CatalogueEntry& entry);
+  // Many at once, in one transaction (ids set, all or none); each with a
+  // `review` is audited as it by `user` (not queued: the incident's own
+  // event tells the SIEM).
+  struct NewFinding {
+    Incident incident;
+    DiscoverFinding finding;
+    CatalogueEntry entry;
+    std::string review;  // "": not audited
+  };
+  absl::Status InsertFindings(std::vector<NewFinding>& batch,
+                              const std::string& user);
   // Findings of `target` ("": all) in `states` (empty: any), by path.
   absl::StatusOr<std::vector<DiscoverFinding>> Findings(
       const std::string& target, const std::vector<std::string>& states);
@@ -520,6 +531,9 @@ class IncidentStore {
   // The override offered with `incident` (its id set), if any.
   absl::Status InsertOverride(const Incident& incident);
   absl::Status LoadOverride(Incident& incident);
+  // InsertFinding's work. REQUIRES: inside a transaction.
+  absl::Status InsertFindingLocked(Incident& incident, DiscoverFinding& finding,
+                                   const CatalogueEntry& entry);
   // PutCatalogue's work. REQUIRES: inside a transaction.
   absl::Status WriteCatalogue(const std::vector<CatalogueEntry>& entries,
                               const std::vector<CatalogueEntry>& gone);

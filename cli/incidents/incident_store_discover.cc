@@ -107,34 +107,68 @@ absl::Status IncidentStore::WriteCatalogue(
 absl::Status IncidentStore::InsertFinding(Incident& incident,
                                           DiscoverFinding& finding,
                                           const CatalogueEntry& entry) {
-  absl::Status s = InTransaction([&]() -> absl::Status {
-    if (absl::Status st = InsertAll(std::span<Incident>(&incident, 1));
-        !st.ok()) {
-      return st;
-    }
-    finding.incident_id = incident.id;
-    finding.reference = incident.reference;
-    SqlStatement add(
-        *db_, absl::StrCat("INSERT INTO discover_findings (", kFindingColumns,
-                           ") VALUES "
-                           "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
-    add.Bind(finding.reference).Bind(finding.incident_id).Bind(finding.target);
-    add.Bind(finding.path).Bind(finding.owner).Bind(finding.group);
-    add.Bind(int64_t{finding.uid}).Bind(int64_t{finding.gid});
-    add.Bind(int64_t{finding.mode}).Bind(finding.mtime_ms);
-    add.Bind(static_cast<int64_t>(finding.size)).Bind(finding.exposure);
-    add.Bind(finding.remediation).Bind(finding.state);
-    add.Bind(finding.quarantine_path).Bind(finding.detail);
-    add.Bind(finding.updated_ms);
-    if (const int code = add.Step(); code != kSqlDone) {
-      return Error(code, "cannot record a finding");
-    }
-    CatalogueEntry e = entry;
-    e.reference = incident.reference;
-    return WriteCatalogue({e}, {});
-  });
-  if (!s.ok()) incident.id = 0;
+  std::vector<NewFinding> one(1);
+  one[0].incident = std::move(incident);
+  one[0].finding = std::move(finding);
+  one[0].entry = entry;
+  absl::Status s = InsertFindings(one, "");
+  incident = std::move(one[0].incident);
+  finding = std::move(one[0].finding);
   return s;
+}
+
+absl::Status IncidentStore::InsertFindings(std::vector<NewFinding>& batch,
+                                           const std::string& user) {
+  if (batch.empty()) return absl::OkStatus();
+  absl::Status s = InTransaction([&]() -> absl::Status {
+    for (NewFinding& n : batch) {
+      if (absl::Status st = InsertFindingLocked(n.incident, n.finding, n.entry);
+          !st.ok()) {
+        return st;
+      }
+      if (n.review.empty()) continue;
+      if (absl::Status st =
+              Audit(user, n.review, n.incident.id,
+                    absl::StrCat(n.finding.path, ": ", n.finding.state));
+          !st.ok()) {
+        return st;
+      }
+    }
+    return absl::OkStatus();
+  });
+  if (!s.ok()) {
+    for (NewFinding& n : batch) n.incident.id = 0;
+  }
+  return s;
+}
+
+absl::Status IncidentStore::InsertFindingLocked(Incident& incident,
+                                                DiscoverFinding& finding,
+                                                const CatalogueEntry& entry) {
+  if (absl::Status st = InsertAll(std::span<Incident>(&incident, 1));
+      !st.ok()) {
+    return st;
+  }
+  finding.incident_id = incident.id;
+  finding.reference = incident.reference;
+  SqlStatement add(
+      *db_, absl::StrCat("INSERT INTO discover_findings (", kFindingColumns,
+                         ") VALUES "
+                         "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+  add.Bind(finding.reference).Bind(finding.incident_id).Bind(finding.target);
+  add.Bind(finding.path).Bind(finding.owner).Bind(finding.group);
+  add.Bind(int64_t{finding.uid}).Bind(int64_t{finding.gid});
+  add.Bind(int64_t{finding.mode}).Bind(finding.mtime_ms);
+  add.Bind(static_cast<int64_t>(finding.size)).Bind(finding.exposure);
+  add.Bind(finding.remediation).Bind(finding.state);
+  add.Bind(finding.quarantine_path).Bind(finding.detail);
+  add.Bind(finding.updated_ms);
+  if (const int code = add.Step(); code != kSqlDone) {
+    return Error(code, "cannot record a finding");
+  }
+  CatalogueEntry e = entry;
+  e.reference = incident.reference;
+  return WriteCatalogue({e}, {});
 }
 
 absl::StatusOr<std::vector<DiscoverFinding>> IncidentStore::Findings(

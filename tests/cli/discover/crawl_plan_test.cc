@@ -56,7 +56,8 @@ TEST(CrawlPlanTest, AnUnchangedShareUnderTheSameBasisReadsNothing) {
   std::vector<SeenFile> seen;
   std::vector<CatalogueEntry> catalogue;
   for (int i = 0; i < 100; ++i) {
-    seen.push_back(Seen("/s/f" + std::to_string(i), 100 + i, i));
+    seen.push_back(
+        Seen("/s/f" + std::to_string(i), static_cast<uint64_t>(100 + i), i));
     catalogue.push_back(Entry(seen.back(), "b", i % 3 ? "clean" : "unread"));
   }
   const CrawlPlan plan = PlanCrawl(seen, catalogue, "b");

@@ -28,7 +28,10 @@ class FileFactsTest : public ::testing::Test {
   FileFacts Facts() {
     auto f = StatFile(path_);
     EXPECT_TRUE(f.ok()) << f.status();
-    return f.ok() ? *f : FileFacts{};
+    if (!f.ok()) return FileFacts{};
+    EXPECT_TRUE(f->owner.empty());  // named on demand only
+    NameOwner(&*f);
+    return *f;
   }
   std::string path_;
 };
