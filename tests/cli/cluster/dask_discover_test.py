@@ -30,8 +30,8 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "milter"))
-from private_postfix import (DEADLINE, free_port, listening,  # noqa: E402
-                             stop_process, wait_for)
+from private_postfix import DEADLINE, stop_process  # noqa: E402
+from loopback_dask import start_cluster  # noqa: E402
 
 LEAKHOUND = None
 SOURCE = None
@@ -94,35 +94,7 @@ class DaskDiscoverTest(unittest.TestCase):
         with open(cls.policy, "w") as f:
             f.write(POLICY.format(share=cls.share))
         cls.store = os.path.join(d, "incidents.db")
-        cls.port = free_port()
-        cls._spawn(["dask", "scheduler", "--host", "127.0.0.1", "--port",
-                    str(cls.port), "--no-dashboard"], "scheduler.log")
-        wait_for(lambda: listening(cls.port), "the Dask scheduler")
-        cls.workers = [cls._spawn(
-            ["dask", "worker", "tcp://127.0.0.1:%d" % cls.port, "--host",
-             "127.0.0.1", "--nthreads", "1", "--no-nanny", "--no-dashboard",
-             "--name", "w%d" % n], "worker%d.log" % n) for n in range(2)]
-        cls._wait_for_workers(2)
-
-    @classmethod
-    def _spawn(cls, command, log_name):
-        with open(os.path.join(cls.dir, log_name), "w") as log:
-            proc = subprocess.Popen(command, stdout=log, stderr=log,
-                                    cwd=cls.dir, start_new_session=True)
-        cls.procs.append(proc)
-        return proc
-
-    @classmethod
-    def _wait_for_workers(cls, n):
-        probe = ("from distributed import Client\n"
-                 "with Client('tcp://127.0.0.1:%d', timeout=10) as c:\n"
-                 "    print(len(c.scheduler_info()['workers']))\n" % cls.port)
-
-        def ready():
-            r = subprocess.run(["/usr/bin/python3", "-c", probe],
-                               capture_output=True, text=True, timeout=30)
-            return r.returncode == 0 and r.stdout.strip() == str(n)
-        wait_for(ready, "%d Dask workers" % n, timeout=3 * DEADLINE)
+        cls.port, cls.workers = start_cluster(d, cls.procs)
 
     @classmethod
     def tearDownClass(cls):

@@ -26,8 +26,8 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "milter"))
-from private_postfix import (DEADLINE, free_port, listening,  # noqa: E402
-                             stop_process, wait_for)
+from private_postfix import DEADLINE, stop_process  # noqa: E402
+from loopback_dask import start_cluster  # noqa: E402
 
 LEAKHOUND = None
 SOURCE = None
@@ -89,41 +89,13 @@ class DaskScanTest(unittest.TestCase):
             with open(os.path.join(sub, "f%04d.txt" % i), "w") as f:
                 f.write(" ".join(words) + "\n")
 
-        cls.port = free_port()
-        cls.scheduler = cls._spawn(
-            ["dask", "scheduler", "--host", "127.0.0.1", "--port",
-             str(cls.port), "--no-dashboard"], "scheduler.log")
-        wait_for(lambda: listening(cls.port), "the Dask scheduler")
-        cls.workers = [cls._spawn(
-            ["dask", "worker", "tcp://127.0.0.1:%d" % cls.port, "--host",
-             "127.0.0.1", "--nthreads", "1", "--no-nanny", "--no-dashboard",
-             "--name", "w%d" % n], "worker%d.log" % n) for n in range(2)]
-        cls._wait_for_workers(2)
+        cls.port, cls.workers = start_cluster(d, cls.procs)
 
         single = subprocess.run(
             [LEAKHOUND, "scan", "--index", cls.replica, "--json", cls.tree],
             capture_output=True, text=True, timeout=300)
         assert single.returncode == 1, single.stderr
         cls.single = verdicts(single.stdout)
-
-    @classmethod
-    def _spawn(cls, command, log_name):
-        with open(os.path.join(cls.dir, log_name), "w") as log:
-            proc = subprocess.Popen(command, stdout=log, stderr=log,
-                                    cwd=cls.dir, start_new_session=True)
-        cls.procs.append(proc)
-        return proc
-
-    @classmethod
-    def _wait_for_workers(cls, n):
-        probe = ("from distributed import Client\n"
-                 "with Client('tcp://127.0.0.1:%d', timeout=10) as c:\n"
-                 "    print(len(c.scheduler_info()['workers']))\n" % cls.port)
-        def ready():
-            r = subprocess.run(["/usr/bin/python3", "-c", probe],
-                               capture_output=True, text=True, timeout=30)
-            return r.returncode == 0 and r.stdout.strip() == str(n)
-        wait_for(ready, "%d Dask workers" % n, timeout=3 * DEADLINE)
 
     @classmethod
     def tearDownClass(cls):

@@ -21,3 +21,13 @@ export function checker(script, seen) {
     }
   };
 }
+
+// Logs `user` in on the console at `url` and waits for the incident list.
+export async function logIn(page, url, user, password) {
+  page.setDefaultTimeout(20000);
+  await page.goto(url + '/login');
+  await page.fill('#user', user);
+  await page.fill('#password', password);
+  await page.click('#login');
+  await page.waitForURL(/\/incidents$/);
+}

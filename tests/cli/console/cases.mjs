@@ -5,7 +5,7 @@
 // resolves both at once.
 // usage: node cases.mjs URL USER PASSWORD ID1 ID2
 // Prints one JSON line of what it saw; exits 1 on the first failed check.
-import { checker, launchChromium } from './browser.mjs';
+import { checker, launchChromium, logIn } from './browser.mjs';
 
 const [url, user, password, first, second] = process.argv.slice(2);
 const seen = {};
@@ -14,12 +14,7 @@ const check = checker('cases', seen);
 const browser = await launchChromium();
 const page = await browser.newPage();
 try {
-  page.setDefaultTimeout(20000);
-  await page.goto(url + '/login');
-  await page.fill('#user', user);
-  await page.fill('#password', password);
-  await page.click('#login');
-  await page.waitForURL(/\/incidents$/);
+  await logIn(page, url, user, password);
 
   await page.goto(url + '/incidents/' + first);
   seen.workflow_before = (await page.locator('#workflow').innerText()).trim();

@@ -4,7 +4,7 @@
 // quarantined finding with its Restore button.
 // usage: node discovery.mjs URL USER PASSWORD REFERENCE OWNER
 // Prints one JSON line of what it saw; exits 1 on the first failed check.
-import { checker, launchChromium } from './browser.mjs';
+import { checker, launchChromium, logIn } from './browser.mjs';
 
 const [url, user, password, reference, owner] = process.argv.slice(2);
 const seen = {};
@@ -13,12 +13,7 @@ const check = checker('discovery', seen);
 const browser = await launchChromium();
 const page = await browser.newPage();
 try {
-  page.setDefaultTimeout(20000);
-  await page.goto(url + '/login');
-  await page.fill('#user', user);
-  await page.fill('#password', password);
-  await page.click('#login');
-  await page.waitForURL(/\/incidents$/);
+  await logIn(page, url, user, password);
 
   await page.click('nav >> text=Discovery');
   await page.waitForURL(/\/discovery$/);

@@ -5,7 +5,7 @@
 // usage: node revoke.mjs URL USER PASSWORD LEAKHOUND STORE
 // Prints one JSON line of what it saw; exits 1 on the first failed check.
 import { execFileSync } from 'node:child_process';
-import { checker, launchChromium } from './browser.mjs';
+import { checker, launchChromium, logIn } from './browser.mjs';
 
 const [url, user, password, leakhound, store] = process.argv.slice(2);
 const seen = {};
@@ -20,12 +20,7 @@ function lh(...args) {
 const browser = await launchChromium();
 const page = await browser.newPage();
 try {
-  page.setDefaultTimeout(20000);
-  await page.goto(url + '/login');
-  await page.fill('#user', user);
-  await page.fill('#password', password);
-  await page.click('#login');
-  await page.waitForURL(/\/incidents$/);
+  await logIn(page, url, user, password);
   await page.click('a.incident-link');
   await page.waitForURL(/\/incidents\/\d+$/);
   const incident = page.url();
