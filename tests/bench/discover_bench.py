@@ -32,9 +32,11 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                "..", "cli", "milter"))
-from private_postfix import free_port, listening, stop_process, wait_for  # noqa: E402
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "cli", "milter"))
+sys.path.insert(0, os.path.join(HERE, "..", "cli", "cluster"))
+from private_postfix import stop_process  # noqa: E402
+from loopback_dask import start_cluster  # noqa: E402
 
 
 def texts(corpus, collection):
@@ -132,21 +134,9 @@ def main():
 
 
 def dask_round(args, lh, policy, index, size, first_s):
-    port = free_port()
     procs = []
-    log = open(os.path.join(args.work, "dask.log"), "w")
     try:
-        procs.append(subprocess.Popen(
-            ["dask", "scheduler", "--host", "127.0.0.1", "--port", str(port),
-             "--no-dashboard"], stdout=log, stderr=log))
-        wait_for(lambda: listening(port), "the Dask scheduler")
-        for n in range(2):
-            procs.append(subprocess.Popen(
-                ["dask", "worker", "tcp://127.0.0.1:%d" % port, "--host",
-                 "127.0.0.1", "--nthreads", "1", "--no-nanny",
-                 "--no-dashboard", "--name", "w%d" % n],
-                stdout=log, stderr=log))
-        time.sleep(5)
+        port, _ = start_cluster(args.work, procs)
         store = os.path.join(args.work, "store-dask.db")
         dask_s, p = timed(
             ["/usr/bin/python3",
@@ -163,7 +153,6 @@ def dask_round(args, lh, policy, index, size, first_s):
     finally:
         for proc in reversed(procs):
             stop_process(proc)
-        log.close()
 
 
 if __name__ == "__main__":
