@@ -247,7 +247,12 @@ std::string LimitOptionsUsage() {
       "  --ocr-pdf-dpi N      resolution PDF pages without text are rendered "
       "at for OCR\n"
       "                       (default ",
-      d.ocr.pdf_dpi, ")\n");
+      d.ocr.pdf_dpi,
+      ")\n"
+      "  --ocr-cache-mb N     MB of OCR readings kept by image digest, so "
+      "that the same\n"
+      "                       image is read once (0: none; default ",
+      d.ocr.cache_bytes >> 20, ")\n");
 }
 
 absl::StatusOr<ScanOptions> MatchRuleOptions(const CommandLine& line) {
@@ -311,10 +316,13 @@ absl::StatusOr<ExtractionLimits> FileLimits(const CommandLine& line) {
       line.Double("ocr-max-seconds", d.ocr.max_seconds, 0.01, 86400);
   auto dpi = line.Unsigned("ocr-pdf-dpi", static_cast<uint64_t>(d.ocr.pdf_dpi),
                            72, 1200);
-  for (const absl::Status& s :
-       {pixels.status(), ocr_seconds.status(), dpi.status()}) {
+  auto cache_mb =
+      line.Unsigned("ocr-cache-mb", d.ocr.cache_bytes >> 20, 0, 1u << 20);
+  for (const absl::Status& s : {pixels.status(), ocr_seconds.status(),
+                                dpi.status(), cache_mb.status()}) {
     if (!s.ok()) return s;
   }
+  limits.ocr.cache_bytes = static_cast<size_t>(*cache_mb) << 20;
   limits.ocr.max_pixels = *pixels;
   limits.ocr.max_seconds = *ocr_seconds;
   limits.ocr.pdf_dpi = static_cast<int>(*dpi);

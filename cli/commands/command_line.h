@@ -118,7 +118,8 @@ inline constexpr OptionSpec kLimitOptions[] = {{"max-file-size", true},
                                                {"ocr-languages", true},
                                                {"ocr-max-pixels", true},
                                                {"ocr-max-seconds", true},
-                                               {"ocr-pdf-dpi", true}};
+                                               {"ocr-pdf-dpi", true},
+                                               {"ocr-cache-mb", true}};
 
 // A command's own options followed by kLimitOptions.
 template <size_t N>

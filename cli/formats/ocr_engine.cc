@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <mutex>  // std::call_once
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -22,6 +23,7 @@
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "absl/synchronization/mutex.h"
+#include "cli/formats/ocr_cache.h"
 #include "cli/formats/unreadable.h"
 
 namespace leakhound {
@@ -152,6 +154,34 @@ absl::StatusOr<std::string> Recognize(tesseract::TessBaseAPI* api,
   return out;
 }
 
+// The reading kept under `key`, as Recognize would have returned it.
+std::optional<absl::StatusOr<std::string>> Cached(const std::string& key,
+                                                  std::string_view what,
+                                                  const OcrSettings& settings) {
+  if (settings.cache_bytes == 0) return std::nullopt;
+  std::optional<OcrReading> reading = OcrCache::Instance().Lookup(key);
+  if (!reading) return std::nullopt;
+  if (!reading->legible) {
+    return UnreadableError(
+        Unreadable::kNoText,
+        absl::StrCat(std::string(what), ": no recognisable text"));
+  }
+  return std::move(reading->text);
+}
+
+// Keeps a reading that another recognition of the same pixels would
+// repeat: text, or nothing legible; not a recognition cut short (kLimit).
+void Keep(const std::string& key, const absl::StatusOr<std::string>& result,
+          const OcrSettings& settings) {
+  if (settings.cache_bytes == 0) return;
+  if (result.ok()) {
+    OcrCache::Instance().Insert(key, OcrReading{true, *result},
+                                settings.cache_bytes);
+  } else if (UnreadableOf(result.status()) == Unreadable::kNoText) {
+    OcrCache::Instance().Insert(key, OcrReading{}, settings.cache_bytes);
+  }
+}
+
 // Threads recognizing now, over the whole process (OcrCoreLease).
 std::atomic<int> g_recognizing{0};
 
@@ -202,6 +232,9 @@ absl::StatusOr<std::string> RecognizeImageFile(std::string_view bytes,
   }
   const uint64_t pixels = uint64_t(width) * uint64_t(height);
   if (pixels > settings.max_pixels) return PixelLimit(pixels, what, settings);
+  const std::string key =
+      OcrCacheKey().Add("image").Add(settings.languages).Add(bytes).Finish();
+  if (auto cached = Cached(key, what, settings)) return *std::move(cached);
   absl::Status error;
   EnginePool::Lease api =
       EnginePool::Instance().Borrow(settings.languages, &error);
@@ -219,7 +252,9 @@ absl::StatusOr<std::string> RecognizeImageFile(std::string_view bytes,
   if (decoded > settings.max_pixels) return PixelLimit(decoded, what, settings);
   api->SetImage(pix.get());
   if (pixGetXRes(pix.get()) < 70) api->SetSourceResolution(150);
-  return Recognize(api.get(), what, settings);
+  absl::StatusOr<std::string> text = Recognize(api.get(), what, settings);
+  Keep(key, text, settings);
+  return text;
 }
 
 absl::StatusOr<std::string> RecognizeGrayPixels(const uint8_t* pixels,
@@ -229,13 +264,25 @@ absl::StatusOr<std::string> RecognizeGrayPixels(const uint8_t* pixels,
                                                 const OcrSettings& settings) {
   const uint64_t count = uint64_t(width) * uint64_t(height);
   if (count > settings.max_pixels) return PixelLimit(count, what, settings);
+  OcrCacheKey hasher;
+  hasher.Add("gray").Add(settings.languages);
+  hasher.Add(uint64_t(width)).Add(uint64_t(height)).Add(uint64_t(dpi));
+  for (int y = 0; y < height; ++y) {
+    hasher.Add(std::string_view(
+        reinterpret_cast<const char*>(pixels) + ptrdiff_t(y) * stride,
+        size_t(width)));
+  }
+  const std::string key = hasher.Finish();
+  if (auto cached = Cached(key, what, settings)) return *std::move(cached);
   absl::Status error;
   EnginePool::Lease api =
       EnginePool::Instance().Borrow(settings.languages, &error);
   if (api == nullptr) return error;
   api->SetImage(pixels, width, height, 1, stride);
   api->SetSourceResolution(dpi);
-  return Recognize(api.get(), what, settings);
+  absl::StatusOr<std::string> text = Recognize(api.get(), what, settings);
+  Keep(key, text, settings);
+  return text;
 }
 
 std::string TesseractVersion() { return tesseract::TessBaseAPI::Version(); }

@@ -9,12 +9,16 @@
 // (Tesseract's deadline monitor) and reported as the Unreadable error
 // kLimit; an image in which nothing legible is found is kNoText.
 //
+// The same pixels read with the same languages are read once: readings
+// are kept by digest in the process's OcrCache (ocr_cache.h).
+//
 // Thread-safety: safe to call concurrently. Tesseract instances (40-60 MB
 // each, 0.1-0.5 s to load) are lent from a process-wide pool, one per
 // recognition running, and kept for the next: as many exist as ran at once.
 #ifndef LEAKHOUND_CLI_FORMATS_OCR_ENGINE_H_
 #define LEAKHOUND_CLI_FORMATS_OCR_ENGINE_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -38,6 +42,9 @@ struct OcrSettings {
   // at (a scan made at 150 dpi read better at 150 or 200 than at 300 in
   // one Chinese case of the evaluation: docs/cli.md, "OCR cost").
   int pdf_dpi = 300;
+  // --ocr-cache-mb: bytes of readings kept by image digest (OcrCache),
+  // 0 for none.
+  size_t cache_bytes = size_t{64} << 20;
 
   // These settings with max_seconds lowered to `seconds_left` (what is
   // left of the file's --max-seconds), if that is less.

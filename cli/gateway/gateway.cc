@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "cli/formats/ocr_cache.h"
 #include "cli/gateway/data_facts.h"
 #include "cli/gateway/desk_policy.h"
 #include "cli/gateway/directory_groups.h"
@@ -313,6 +314,9 @@ MilterMetrics::Gauges Gateway::gauges() const {
     g.duplicate_lookups = s.lookups;
     g.duplicate_hits = s.hits;
   }
+  g.ocr_cache_hits = OcrCache::Instance().hits();
+  g.ocr_cache_misses = OcrCache::Instance().misses();
+  g.ocr_cache_bytes = OcrCache::Instance().bytes();
   if (writer_ != nullptr) {
     const IncidentWriter::Counters c = writer_->counters();
     g.incidents_written = c.written;

@@ -49,6 +49,9 @@ class MilterMetrics {
     double seconds_since_reload = 0;
     uint64_t duplicate_lookups = 0;
     uint64_t duplicate_hits = 0;
+    uint64_t ocr_cache_hits = 0;  // OcrCache: images read once
+    uint64_t ocr_cache_misses = 0;
+    uint64_t ocr_cache_bytes = 0;
     uint64_t incidents_written = 0;
     uint64_t incidents_dropped = 0;
     // The fleet's desk (desk_link.h); desk_heartbeat_ms 0: none yet.

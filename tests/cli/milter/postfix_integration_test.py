@@ -243,6 +243,37 @@ class PostfixMilterTest(unittest.TestCase):
                 wait_for(lambda: ("parts=" + name) in self.milter_log("reject"),
                          "the log naming " + name)
 
+    def test_the_same_image_in_two_messages_is_read_by_ocr_once(self):
+        # One scanned page attached to two messages (a resend, or one per
+        # recipient): the second's reading comes from the OCR cache, counted
+        # on /metrics; both are judged leaks.
+        from prometheus_client.parser import text_string_to_metric_families
+        import urllib.request
+
+        def counters():
+            with urllib.request.urlopen(
+                    "http://127.0.0.1:%d/metrics" % self.metrics_port,
+                    timeout=DEADLINE) as r:
+                families = {f.name: f for f in
+                            text_string_to_metric_families(r.read().decode())}
+            return tuple(families[n].samples[0].value for n in (
+                "leakhound_ocr_cache_hits", "leakhound_ocr_cache_misses"))
+        text = os.path.join(self.dir, "ocr-cache.txt")
+        memo = read(os.path.join(SOURCE, "corpus/sample/protected/merger-memo.txt"))
+        with open(text, "w") as f:
+            f.write("Resent for the OCR cache\n\n" + " ".join(memo.split()[40:140]))
+        page = os.path.join(self.dir, "resent.png")
+        subprocess.run(["/usr/bin/python3", os.path.join(
+            SOURCE, "corpus/make_formats.py"), "png", text, page],
+            check=True, timeout=600)
+        data = read(page, "rb")
+        hits, misses = counters()
+        for k in range(2):
+            code, _ = self.send("reject", self.with_attachment(
+                "resent %d" % k, "resent.png", data))
+            self.assertEqual(code, 550)
+        self.assertEqual(counters(), (hits + 1, misses + 1))
+
     def test_outlook_msg_and_winmail_dat_attachments_are_rejected(self):
         import make_legacy_fixtures as fx
         body = read(os.path.join(
