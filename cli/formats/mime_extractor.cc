@@ -2,6 +2,7 @@
 #include "cli/formats/mime_extractor.h"
 
 #include <gmime/gmime.h>
+#include <strings.h>
 
 #include <cctype>
 #include <memory>
@@ -100,7 +101,11 @@ absl::StatusOr<std::string> Content(GMimePart* part, bool to_utf8) {
   GPtr<GMimeStream> filtered(g_mime_stream_filter_new(memory.get()));
   const char* charset =
       g_mime_object_get_content_type_parameter(GMIME_OBJECT(part), "charset");
-  if (to_utf8 && charset != nullptr) {
+  // UTF-8 needs no conversion: DecodeText checks it (and reads malformed
+  // text as it reads a text file). iconv's UTF-8 to UTF-8 was 2.6 % of the
+  // milter's CPU (docs/mail-gateway.md, "Where the time goes").
+  if (to_utf8 && charset != nullptr && strcasecmp(charset, "utf-8") != 0 &&
+      strcasecmp(charset, "utf8") != 0) {
     GPtr<GMimeFilter> convert(g_mime_filter_charset_new(charset, "UTF-8"));
     if (convert != nullptr) {
       g_mime_stream_filter_add(GMIME_STREAM_FILTER(filtered.get()),

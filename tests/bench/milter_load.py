@@ -162,9 +162,12 @@ def start_perf(args, filt, pid, work):
     if not args.perf or not filt.judges:
         return []
     out = []
-    for what, target in (("filter", ["-p", str(pid)]), ("machine", ["-a"])):
+    # The filter's stacks unwound from DWARF data: Debian's libraries and a
+    # release build keep no frame pointers.
+    for what, target in (("filter", ["--call-graph", "dwarf", "-p", str(pid)]),
+                         ("machine", ["-g", "-a"])):
         out.append(subprocess.Popen(
-            ["perf", "record", "-g", "-F", "499", "-o",
+            ["perf", "record", "-F", "499", "-o",
              os.path.join(work, "perf-%s.data" % what), *target],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
     return out
