@@ -154,10 +154,14 @@ absl::StatusOr<std::string> Recognize(tesseract::TessBaseAPI* api,
   return out;
 }
 
-// The reading kept under `key`, as Recognize would have returned it.
-std::optional<absl::StatusOr<std::string>> Cached(const std::string& key,
-                                                  std::string_view what,
-                                                  const OcrSettings& settings) {
+// Threads recognizing now, over the whole process (OcrCoreLease).
+std::atomic<int> g_recognizing{0};
+
+}  // namespace
+
+std::optional<absl::StatusOr<std::string>> RecalledReading(
+    const std::string& key, std::string_view what,
+    const OcrSettings& settings) {
   if (settings.cache_bytes == 0) return std::nullopt;
   std::optional<OcrReading> reading = OcrCache::Instance().Lookup(key);
   if (!reading) return std::nullopt;
@@ -169,10 +173,9 @@ std::optional<absl::StatusOr<std::string>> Cached(const std::string& key,
   return std::move(reading->text);
 }
 
-// Keeps a reading that another recognition of the same pixels would
-// repeat: text, or nothing legible; not a recognition cut short (kLimit).
-void Keep(const std::string& key, const absl::StatusOr<std::string>& result,
-          const OcrSettings& settings) {
+void RememberReading(const std::string& key,
+                     const absl::StatusOr<std::string>& result,
+                     const OcrSettings& settings) {
   if (settings.cache_bytes == 0) return;
   if (result.ok()) {
     OcrCache::Instance().Insert(key, OcrReading{true, *result},
@@ -181,11 +184,6 @@ void Keep(const std::string& key, const absl::StatusOr<std::string>& result,
     OcrCache::Instance().Insert(key, OcrReading{}, settings.cache_bytes);
   }
 }
-
-// Threads recognizing now, over the whole process (OcrCoreLease).
-std::atomic<int> g_recognizing{0};
-
-}  // namespace
 
 OcrCoreLease::OcrCoreLease(int wanted) {
   const int cores =
@@ -234,7 +232,7 @@ absl::StatusOr<std::string> RecognizeImageFile(std::string_view bytes,
   if (pixels > settings.max_pixels) return PixelLimit(pixels, what, settings);
   const std::string key =
       OcrCacheKey().Add("image").Add(settings.languages).Add(bytes).Finish();
-  if (auto cached = Cached(key, what, settings)) return *std::move(cached);
+  if (auto kept = RecalledReading(key, what, settings)) return *std::move(kept);
   absl::Status error;
   EnginePool::Lease api =
       EnginePool::Instance().Borrow(settings.languages, &error);
@@ -253,7 +251,7 @@ absl::StatusOr<std::string> RecognizeImageFile(std::string_view bytes,
   api->SetImage(pix.get());
   if (pixGetXRes(pix.get()) < 70) api->SetSourceResolution(150);
   absl::StatusOr<std::string> text = Recognize(api.get(), what, settings);
-  Keep(key, text, settings);
+  RememberReading(key, text, settings);
   return text;
 }
 
@@ -273,7 +271,7 @@ absl::StatusOr<std::string> RecognizeGrayPixels(const uint8_t* pixels,
         size_t(width)));
   }
   const std::string key = hasher.Finish();
-  if (auto cached = Cached(key, what, settings)) return *std::move(cached);
+  if (auto kept = RecalledReading(key, what, settings)) return *std::move(kept);
   absl::Status error;
   EnginePool::Lease api =
       EnginePool::Instance().Borrow(settings.languages, &error);
@@ -281,7 +279,7 @@ absl::StatusOr<std::string> RecognizeGrayPixels(const uint8_t* pixels,
   api->SetImage(pixels, width, height, 1, stride);
   api->SetSourceResolution(dpi);
   absl::StatusOr<std::string> text = Recognize(api.get(), what, settings);
-  Keep(key, text, settings);
+  RememberReading(key, text, settings);
   return text;
 }
 

@@ -20,6 +20,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -110,6 +111,21 @@ absl::StatusOr<std::string> RecognizeGrayPixels(const uint8_t* pixels,
                                                 int stride, int dpi,
                                                 std::string_view what,
                                                 const OcrSettings& settings);
+
+// The reading kept in the OcrCache under `key` (an OcrCacheKey of what
+// decides it) as the recognition returned it: the text, or kNoText naming
+// `what`. nullopt when none is kept or settings.cache_bytes is 0. For
+// callers that can name an image before making it (a PDF page by the
+// file's digest and its number, before it is rendered).
+std::optional<absl::StatusOr<std::string>> RecalledReading(
+    const std::string& key, std::string_view what, const OcrSettings& settings);
+
+// Keeps `result` under `key` if another recognition of the same pixels
+// would repeat it: text, or nothing legible; not a reading cut short
+// (kLimit) nor an error. Nothing when settings.cache_bytes is 0.
+void RememberReading(const std::string& key,
+                     const absl::StatusOr<std::string>& result,
+                     const OcrSettings& settings);
 
 // The Tesseract version (for `leakhound --version`).
 std::string TesseractVersion();

@@ -25,6 +25,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
+#include "cli/formats/ocr_cache.h"
 #include "cli/formats/ocr_engine.h"
 #include "cli/formats/sensitivity_label.h"
 
@@ -229,6 +230,7 @@ class ScannedPages {
                std::vector<int> pages, ExtractionSink& sink,
                std::vector<PageOutcome>& out)
       : doc_(doc),
+        bytes_(bytes),
         geometry_(bytes),
         pages_(std::move(pages)),
         sink_(sink),
@@ -238,6 +240,9 @@ class ScannedPages {
   // Returns the first error that is not a page's (missing languages).
   absl::Status ReadAll() {
     if (pages_.empty()) return absl::OkStatus();
+    if (sink_.limits().ocr.cache_bytes > 0) {
+      file_digest_ = OcrCacheKey().Add(bytes_).Finish();
+    }
     OcrCoreLease lease(static_cast<int>(pages_.size()) - 1);
     workers_ = 1 + lease.extra();
     std::vector<std::thread> helpers;
@@ -258,6 +263,47 @@ class ScannedPages {
     At(index).reason = std::move(reason);
   }
 
+  // What decides page `index`'s reading before it is rendered: the file,
+  // the page, and the settings its rendering and recognition depend on.
+  std::string PageKey(int index) const {
+    const OcrSettings& ocr = sink_.limits().ocr;
+    return OcrCacheKey()
+        .Add("pdf-page")
+        .Add(file_digest_)
+        .Add(uint64_t(index))
+        .Add(uint64_t(ocr.pdf_dpi))
+        .Add(ocr.max_pixels)
+        .Add(ocr.languages)
+        .Finish();
+  }
+
+  // Page `index` rendered and read within `budget` seconds.
+  absl::StatusOr<std::string> Read(int index, double budget) {
+    const OcrSettings& ocr = sink_.limits().ocr;
+    const std::string what = absl::StrCat("page ", index + 1);
+    const std::string key = file_digest_.empty() ? "" : PageKey(index);
+    if (!key.empty()) {
+      if (auto kept = RecalledReading(key, what, ocr)) return *std::move(kept);
+    }
+    absl::StatusOr<std::optional<PageImage>> image;
+    {
+      absl::MutexLock lock(&mu_);
+      image = RenderForOcr(doc_, index, geometry_.PixelsPerInch(index), ocr);
+    }
+    absl::StatusOr<std::string> text = std::string();  // a blank page
+    if (!image.ok()) {
+      text = image.status();
+    } else if (*image) {
+      const poppler::image& pixels = (*image)->image;
+      text = RecognizeGrayPixels(
+          reinterpret_cast<const uint8_t*>(pixels.const_data()), pixels.width(),
+          pixels.height(), pixels.bytes_per_row(), (*image)->dpi, what,
+          ocr.Within(budget));
+    }
+    if (!key.empty()) RememberReading(key, text, ocr);
+    return text;
+  }
+
   void Work() {
     const ExtractionLimits& limits = sink_.limits();
     for (size_t k = next_++; k < pages_.size(); k = next_++) {
@@ -275,23 +321,7 @@ class ScannedPages {
       const double share =
           left * workers_ / static_cast<double>(pages_.size() - k);
       const double budget = std::min(left, std::max(2 * share, 2.0));
-      absl::StatusOr<std::optional<PageImage>> image;
-      {
-        absl::MutexLock lock(&mu_);
-        image = RenderForOcr(doc_, index, geometry_.PixelsPerInch(index),
-                             limits.ocr);
-      }
-      absl::StatusOr<std::string> text = std::string();
-      if (!image.ok()) {
-        text = image.status();
-      } else if (*image) {
-        const poppler::image& pixels = (*image)->image;
-        text = RecognizeGrayPixels(
-            reinterpret_cast<const uint8_t*>(pixels.const_data()),
-            pixels.width(), pixels.height(), pixels.bytes_per_row(),
-            (*image)->dpi, absl::StrCat("page ", index + 1),
-            limits.ocr.Within(budget));
-      }
+      absl::StatusOr<std::string> text = Read(index, budget);
       if (text.ok()) {
         At(index).text = std::move(*text);
         continue;
@@ -308,6 +338,8 @@ class ScannedPages {
   }
 
   poppler::document& doc_ ABSL_GUARDED_BY(mu_);
+  const std::string_view bytes_;
+  std::string file_digest_;  // "" when the OCR cache is off
   ScanGeometry geometry_ ABSL_GUARDED_BY(mu_);
   const std::vector<int> pages_;
   ExtractionSink& sink_;

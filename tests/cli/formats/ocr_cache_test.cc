@@ -32,14 +32,27 @@ TEST(OcrCacheTest, TheSameImageIsRecognizedOnceForTheSameLanguages) {
   EXPECT_EQ(OcrCache::Instance().misses(), 2u);
 }
 
-TEST(OcrCacheTest, RenderedPdfPagesAreKeptToo) {
+TEST(OcrCacheTest, PdfPagesAreKeptByTheFileAndByTheirPixels) {
   OcrCache::Instance().Clear();
   auto first = ExtractFixture("scan.pdf");
   ASSERT_TRUE(first.ok()) << first.status();
+  // One page: looked up by the file and page (a miss), rendered, looked up
+  // by its pixels (a miss), read.
+  EXPECT_EQ(OcrCache::Instance().misses(), 2u);
   auto again = ExtractFixture("scan.pdf");
   ASSERT_TRUE(again.ok()) << again.status();
-  EXPECT_GE(OcrCache::Instance().hits(), 1u);
+  // Found by the file and page: not rendered again.
+  EXPECT_EQ(OcrCache::Instance().hits(), 1u);
+  EXPECT_EQ(OcrCache::Instance().misses(), 2u);
   EXPECT_EQ(again->parts[0].text, first->parts[0].text);
+  // Other settings name the page otherwise (a miss), but a 150 dpi scan
+  // is rendered at its own 150 dpi under 200 as under 300: the same
+  // pixels, found by them.
+  ExtractionLimits other;
+  other.ocr.pdf_dpi = 200;
+  ASSERT_TRUE(ExtractFixture("scan.pdf", other).ok());
+  EXPECT_EQ(OcrCache::Instance().misses(), 3u);
+  EXPECT_EQ(OcrCache::Instance().hits(), 2u);
 }
 
 TEST(OcrCacheTest, AReadingCutShortIsNotKept) {
