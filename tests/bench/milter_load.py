@@ -6,7 +6,8 @@ protected documents, through a private Postfix instance (loopback only) to
 
   milter_load.py LEAKHOUND EVAL_CORPUS WORK_DIR [--documents 10000]
                  [--messages 5000] [--sessions 100] [--leak-share 0.1]
-                 [--image-share 0.05]
+                 [--image-share 0.05] [--baseline] [--compare NAME=LEAKHOUND]
+                 [--rounds 3] [--perf]
 
 EVAL_CORPUS is what corpus/prepare_corpora.sh prepared. Protected
 documents: the Python documentation and Chinese manual pages cut into
@@ -21,6 +22,17 @@ or refused), no leak delivered, no clean message refused. Reports the
 throughput, the milter's added latency (its `ms`, from the end of the
 message to the verdict) per size, and the daemon's resident memory over
 the run. Messages judged wrongly are kept as WORK_DIR/wrong-N.eml.
+
+Against a ceiling (docs/mail-gateway.md, "Measured: against Postfix's own
+pace"): --baseline also runs the messages with tests/bench/accept_milter.c
+(compiled here with cc), an accept-all libmilter filter, and --compare
+NAME=LEAKHOUND with other builds (each with its own index of the same
+documents); --rounds N alternates them N times and prints each one's
+throughput as a share of the first, with the CPU per message of the
+filter (/proc/PID/stat) and of the whole machine (/proc/stat), and per
+size from the milter's cpu_ms. --perf records `perf record` of the
+daemon (DWARF stacks) and of the whole machine during each leakhound
+round: perf-filter.data and perf-machine.data in the round's folder.
 
 Soak mode: with --minutes M the sessions keep sending the messages over
 and over for M minutes, at --rate messages per second in all (paced; 0:
@@ -166,10 +178,13 @@ def start_perf(args, filt, pid, work):
     # release build keep no frame pointers.
     for what, target in (("filter", ["--call-graph", "dwarf", "-p", str(pid)]),
                          ("machine", ["-g", "-a"])):
+        log = open(os.path.join(work, "perf-%s.log" % what), "w")
         out.append(subprocess.Popen(
             ["perf", "record", "-F", "499", "-o",
              os.path.join(work, "perf-%s.data" % what), *target],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+            stdout=log, stderr=log))
+        log.close()
+    time.sleep(1)  # attached before the first message
     return out
 
 
