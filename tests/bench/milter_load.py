@@ -60,8 +60,9 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "cli", "milter"))
-from private_postfix import (PrivatePostfix, free_port, listening, read,  # noqa: E402
-                             start_milter, stop_process, wait_for)
+from private_postfix import (PrivatePostfix, free_port, read,  # noqa: E402
+                             start_listener, start_milter, stop_process,
+                             wait_for)
 
 SIZES = [2_000, 10_000, 50_000, 100_000]
 
@@ -217,14 +218,8 @@ class Baseline:
                        check=True)
 
     def start(self, port, log, metrics_port):
-        with open(log, "w") as f:
-            proc = subprocess.Popen([self.program, "inet:%d@127.0.0.1" % port],
-                                    stdout=subprocess.DEVNULL, stderr=f)
-        wait_for(lambda: listening(port) or proc.poll() is not None,
-                 "accept_milter on %d" % port)
-        if proc.poll() is not None:
-            raise AssertionError("accept_milter exited: " + read(log))
-        return proc
+        return start_listener([self.program, "inet:%d@127.0.0.1" % port],
+                              port, log, "accept_milter")
 
 
 def print_comparison(filters, summaries):

@@ -171,19 +171,25 @@ smtpd_client_message_rate_limit = 0
                        for q in self.queue())
 
 
+def start_listener(argv, port, log_path, what):
+    """Starts `argv` (a daemon that listens on loopback `port`), standard
+    error to `log_path`; returns its Popen once it listens. Raises if it
+    exits first."""
+    with open(log_path, "w") as log:
+        proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=log)
+    wait_for(lambda: listening(port) or proc.poll() is not None,
+             "%s on %d" % (what, port))
+    if proc.poll() is not None:
+        raise AssertionError("%s exited: %s" % (what, read(log_path)))
+    return proc
+
+
 def start_milter(leakhound, index, port, log_path, *flags):
     """Starts `leakhound milter` on loopback `port`; returns its Popen once
     it listens. Raises if it exits first."""
-    with open(log_path, "w") as log:
-        proc = subprocess.Popen(
-            [leakhound, "milter", "--index", index, "--socket",
-             "inet:%d@127.0.0.1" % port, *flags],
-            stdout=subprocess.DEVNULL, stderr=log)
-    wait_for(lambda: listening(port) or proc.poll() is not None,
-             "milter on %d" % port)
-    if proc.poll() is not None:
-        raise AssertionError("milter exited: " + read(log_path))
-    return proc
+    return start_listener([leakhound, "milter", "--index", index, "--socket",
+                           "inet:%d@127.0.0.1" % port, *flags],
+                          port, log_path, "milter")
 
 
 def stop_process(proc):
