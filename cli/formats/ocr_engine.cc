@@ -154,6 +154,22 @@ absl::StatusOr<std::string> Recognize(tesseract::TessBaseAPI* api,
   return out;
 }
 
+// The OcrCache key of `height` rows of gray pixels (the row padding left
+// out), or "" when the cache is off: the digest is not worth making then.
+std::string GrayKey(const uint8_t* pixels, int width, int height, int stride,
+                    int dpi, const OcrSettings& settings) {
+  if (settings.cache_bytes == 0) return "";
+  OcrCacheKey hasher;
+  hasher.Add("gray").Add(settings.languages);
+  hasher.Add(uint64_t(width)).Add(uint64_t(height)).Add(uint64_t(dpi));
+  for (int y = 0; y < height; ++y) {
+    hasher.Add(std::string_view(
+        reinterpret_cast<const char*>(pixels) + ptrdiff_t(y) * stride,
+        size_t(width)));
+  }
+  return hasher.Finish();
+}
+
 // Threads recognizing now, over the whole process (OcrCoreLease).
 std::atomic<int> g_recognizing{0};
 
@@ -230,8 +246,13 @@ absl::StatusOr<std::string> RecognizeImageFile(std::string_view bytes,
   }
   const uint64_t pixels = uint64_t(width) * uint64_t(height);
   if (pixels > settings.max_pixels) return PixelLimit(pixels, what, settings);
-  const std::string key =
-      OcrCacheKey().Add("image").Add(settings.languages).Add(bytes).Finish();
+  const std::string key = settings.cache_bytes == 0
+                              ? std::string()
+                              : OcrCacheKey()
+                                    .Add("image")
+                                    .Add(settings.languages)
+                                    .Add(bytes)
+                                    .Finish();
   if (auto kept = RecalledReading(key, what, settings)) return *std::move(kept);
   absl::Status error;
   EnginePool::Lease api =
@@ -262,15 +283,7 @@ absl::StatusOr<std::string> RecognizeGrayPixels(const uint8_t* pixels,
                                                 const OcrSettings& settings) {
   const uint64_t count = uint64_t(width) * uint64_t(height);
   if (count > settings.max_pixels) return PixelLimit(count, what, settings);
-  OcrCacheKey hasher;
-  hasher.Add("gray").Add(settings.languages);
-  hasher.Add(uint64_t(width)).Add(uint64_t(height)).Add(uint64_t(dpi));
-  for (int y = 0; y < height; ++y) {
-    hasher.Add(std::string_view(
-        reinterpret_cast<const char*>(pixels) + ptrdiff_t(y) * stride,
-        size_t(width)));
-  }
-  const std::string key = hasher.Finish();
+  const std::string key = GrayKey(pixels, width, height, stride, dpi, settings);
   if (auto kept = RecalledReading(key, what, settings)) return *std::move(kept);
   absl::Status error;
   EnginePool::Lease api =

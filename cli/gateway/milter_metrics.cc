@@ -199,12 +199,11 @@ std::string MilterMetrics::Render(const Gauges& g) const {
   Scalar(out, "leakhound_milter_duplicate_hits_total", "counter",
          "Verdicts reused from the duplicate cache.", g.duplicate_hits);
   Scalar(out, "leakhound_ocr_cache_hits_total", "counter",
-         "Images and scanned pages whose reading came from the OCR cache.",
+         "OCR cache lookups answered (an image by its bytes; a scanned PDF "
+         "page by its file and number, then by its pixels).",
          g.ocr_cache_hits);
   Scalar(out, "leakhound_ocr_cache_misses_total", "counter",
-         "Images and scanned pages looked up in the OCR cache and read by "
-         "OCR.",
-         g.ocr_cache_misses);
+         "OCR cache lookups not answered.", g.ocr_cache_misses);
   Scalar(out, "leakhound_ocr_cache_bytes", "gauge",
          "Bytes of readings in the OCR cache.", g.ocr_cache_bytes);
   Scalar(out, "leakhound_index_generation", "gauge",

@@ -617,7 +617,6 @@ def run_round(args, filt, index, messages, work):
     return ok, summary
 
 
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("leakhound")
